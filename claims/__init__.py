@@ -1,0 +1,16 @@
+"""claims: the pure domain core of claimaudit (no DB, queue, HTTP or settings imports).
+
+Pipeline, one module per step (each function documented where it lives):
+
+- ``claims.decompose.decompose(text) -> list[Claim]``: atomic, self-contained claims with
+  character spans (FActScore, Min et al. 2023).
+- ``claims.embed``: ``Embedder`` protocol (``model_name``, ``dim``,
+  ``embed(texts) -> float32 (n, dim), L2-normalised``), ``default_embedder()`` (local
+  all-MiniLM-L6-v2, offline) and ``CachedEmbedder`` (content-hash cache).
+- ``claims.match``: ``cosine_matrix(a, b)``, ``DEFAULT_THRESHOLD`` and the one-to-one alignment.
+- ``claims.verdict.judge(response_claims, reference_claims, similarity, *, threshold)
+  -> list[Judgement]``: verdicts with evidence locators and reasons.
+- ``claims.score.score_audit(...) -> AuditResult``: claim overlap / similarity (seed),
+  precision, recall, F1, claim edit distance and script, Levenshtein scores.
+- ``claims.audit.audit_texts(response, references, ...)``: all of the above in memory.
+"""

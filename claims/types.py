@@ -1,0 +1,169 @@
+"""Value types of the claim engine.
+
+Everything here is immutable and free of I/O: the spine (``db``, ``workers``, ``api``)
+stores and transports these values, the engine computes them.
+
+Terms follow FActScore (Min et al. 2023): an *atomic claim* is a short statement that
+carries one piece of information and stands alone (pronouns resolved). A *locator* is the
+character span ``[start, end)`` of the claim's evidence in the original text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Role(StrEnum):
+    """Which side of an audit a document or claim belongs to."""
+
+    RESPONSE = "response"
+    REFERENCE = "reference"
+
+
+class ClaimKind(StrEnum):
+    """``material`` claims are checkable facts; ``outside_scope`` ones (questions, opinions,
+    advice, greetings) are kept for display but excluded from every denominator."""
+
+    MATERIAL = "material"
+    OUTSIDE_SCOPE = "outside_scope"
+
+
+class Verdict(StrEnum):
+    """Verdict of one response claim against the references.
+
+    supported              one reference claim entails it
+    inferred               two or more reference claims together entail it
+    contradicted           same subject and slot, different value (number, date, unit,
+                           entity, negation, comparative)
+    qualification_dropped  the reference hedges or limits what the claim states flatly
+    unsupported            nothing in the references says it
+    outside_scope          not a factual claim
+    """
+
+    SUPPORTED = "supported"
+    INFERRED = "inferred"
+    CONTRADICTED = "contradicted"
+    QUALIFICATION_DROPPED = "qualification_dropped"
+    UNSUPPORTED = "unsupported"
+    OUTSIDE_SCOPE = "outside_scope"
+
+
+#: Verdicts that count as support for precision (FActScore) and recall.
+SUPPORTING: frozenset[Verdict] = frozenset({Verdict.SUPPORTED, Verdict.INFERRED})
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One atomic claim decomposed from a document.
+
+    Attributes
+    ----------
+    text : str
+        The self-contained claim (pronouns replaced by their antecedent where resolved).
+    start, end : int
+        Character span ``[start, end)`` in the original document text (Python ``str``
+        indices, i.e. code points). ``0 <= start <= end <= len(document)``.
+    kind : ClaimKind
+        ``material`` or ``outside_scope``.
+    position : int
+        0-based order of the claim within its document (after deduplication).
+    duplicates : int
+        How many further identical or near-identical claims in the same document were
+        merged into this one (0 = unique).
+    ambiguous : bool
+        True when a pronoun could not be resolved to an antecedent.
+    """
+
+    text: str
+    start: int
+    end: int
+    kind: ClaimKind = ClaimKind.MATERIAL
+    position: int = 0
+    duplicates: int = 0
+    ambiguous: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceClaim:
+    """A reference claim together with the index of the reference document it came from."""
+
+    reference: int  # 0-based index into the audit's list of references
+    claim: Claim
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """A locator: a reference claim cited as evidence for (or against) a response claim.
+
+    ``reference`` is the 0-based reference index; ``claim_index`` the index into the flat
+    list of reference claims passed to the engine; ``start``/``end`` the character span in
+    that reference text; ``similarity`` the cosine similarity in [-1, 1].
+    """
+
+    reference: int
+    claim_index: int
+    start: int
+    end: int
+    text: str
+    similarity: float
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """The verdict of one response claim, with its evidence (best first) and a reason.
+
+    ``response_index`` indexes the list of response claims passed to the engine.
+    ``reason`` is readable, e.g. ``"year 2001 ≠ 2004 (reference 0, chars 3–7)"``.
+    ``change`` is what a substitution must change, e.g. ``"2001 → 2004"`` (None unless the
+    verdict is contradicted or qualification_dropped).
+    """
+
+    response_index: int
+    verdict: Verdict
+    evidence: tuple[Evidence, ...] = ()
+    reason: str = ""
+    change: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EditOp:
+    """One operation of the claim edit script (see ``claims.score``)."""
+
+    op: str  # "insert" | "delete" | "substitute"
+    response_claim: int | None  # index into response claims (None for insert)
+    reference_claim: int | None  # index into reference claims (None for delete)
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class AuditScores:
+    """All scores of one audit. A score whose denominator is zero is ``None``.
+
+    Ranges: every ``*_similarity``, ``*_overlap``, precision, recall, F1 and normalized
+    distance is in [0, 1] (claim_similarity is a mean cosine and is clipped to [0, 1]);
+    ``claim_edit_distance`` is a non-negative integer.
+    """
+
+    claim_overlap: float | None
+    claim_similarity: float | None
+    claim_precision: float | None
+    claim_recall: float | None
+    claim_f1: float | None
+    claim_edit_distance: int | None
+    normalized_claim_edit_distance: float | None
+    levenshtein_similarity: float | None
+    normalized_levenshtein_distance: float | None
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+
+
+@dataclass(frozen=True, slots=True)
+class AuditResult:
+    """Everything the score stage produces for one audit."""
+
+    scores: AuditScores
+    counts: dict[str, int]
+    edit_script: tuple[EditOp, ...] = ()
+    covered_reference: frozenset[int] = field(default_factory=frozenset)
