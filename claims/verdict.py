@@ -1,0 +1,597 @@
+"""Verdicts: judge every response claim against the reference claims.
+
+Cosine similarity only proposes candidates; facets decide. all-MiniLM-L6-v2 scores
+"debut in 1991" vs "debut in 1993" about 0.9 and a true paraphrase about 0.96, so no cosine
+threshold separates support from contradiction. For each material response claim we:
+
+1. rank the material reference claims by relevance (cosine from the similarity matrix plus
+   lexical overlap of content words, rapidfuzz token-set ratio) and keep the top ``TOP_K``;
+2. compare facets pairwise (``claims.facets``): quantities per slot (numbers, magnitudes,
+   units, percentages/fractions, ages, years, times of day), dates part by part, named
+   entities (and swapped ones), negation, comparatives and hedges, on the clause of the
+   reference claim that best covers the response claim;
+3. decide, in this order:
+
+   ``supported``
+       one reference claim states every salient facet of the claim (numbers, dates, entities)
+       with the same value, none conflicts, polarity agrees, no hedge is dropped, and it covers
+       the claim's content words (``COVERAGE_SUPPORT``; or ``COVERAGE_SUPPORT_HIGH_COS`` when
+       the cosine reaches the threshold). A passage on the same topic that does not state the
+       value is not support.
+   ``qualification_dropped``
+       as supported, except that the reference hedges or limits what the claim states flatly
+       (planned to → did, reportedly → fact, may → is, about 5 → 5, in one city → ...).
+   ``contradicted``
+       a reference claim about the same subject (the claim's other entities present and
+       enough of its content words covered, ``COVERAGE_SUBJECT``) gives another value in the
+       same slot, another entity in the same role, the opposite polarity or the opposite
+       comparative. A different subject with a different value is *not* a contradiction.
+   ``inferred``
+       no single reference claim suffices, but two or more together state every facet and
+       cover the content words (all are listed as evidence).
+   ``unsupported``
+       otherwise (the nearest reference claims are listed as evidence for display only).
+   ``outside_scope``
+       ``claim.kind == outside_scope``.
+
+Evidence of a supported / inferred verdict is exactly the supporting reference claims (the
+recall of ``claims.score`` counts them); a contradicted / qualification_dropped verdict cites
+the conflicting reference claim first.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from claims.facets import (
+    ANTONYMS,
+    DateFacet,
+    Facets,
+    Quantity,
+    content_tokens,
+    extract,
+    is_weak_entity,
+    quantity_matches,
+    slots_compatible,
+    token_match,
+    values_equal,
+)
+from claims.match import DEFAULT_THRESHOLD
+from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
+
+__all__ = ["judge", "judge_one", "TOP_K"]
+
+#: candidates examined per response claim (by relevance).
+TOP_K = 8
+#: share of the claim's content words a single reference claim must cover to support it.
+COVERAGE_SUPPORT = 0.75
+#: ... when the cosine also reaches the matching threshold.
+COVERAGE_SUPPORT_HIGH_COS = 0.6
+#: ... when the reference claim states every number and date of the claim (at least one).
+COVERAGE_SUPPORT_FACTS = 0.6
+#: lowest cosine for any support.
+MIN_COS_SUPPORT = 0.45
+#: share of the claim's non-value content words a reference claim must cover to be about
+#: the same subject (needed for a contradiction).
+COVERAGE_SUBJECT = 0.6
+#: coverage needed to call a polarity (negation) or comparative flip.
+COVERAGE_POLARITY = 0.75
+#: union coverage needed for ``inferred``.
+COVERAGE_INFERRED = 0.75
+
+_CLAUSE_SPLIT = re.compile(r"\s*(?:[;:,]|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*")
+
+
+@dataclass
+class _Conflict:
+    kind: str  # "year", "date", "time", "number", unit family, "entity", "negation", "comparative"
+    response_value: str
+    reference_value: str
+    start: int  # span of the reference value inside the reference claim text
+    end: int
+    unit_only: bool = False
+
+
+@dataclass
+class _Pair:
+    j: int
+    cos: float
+    coverage: float
+    subject_coverage: float
+    conflicts: list[_Conflict] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    stated: set[str] = field(default_factory=set)  # keys of the response facets this claim states
+    tokens_covered: set[str] = field(default_factory=set)
+    entities_missing: list[str] = field(default_factory=list)
+    entities_present: list[str] = field(default_factory=list)
+    entities_extra: list[str] = field(default_factory=list)
+    polarity_flip: _Conflict | None = None
+    comparative_flip: _Conflict | None = None
+    hedge_dropped: tuple[str, str, int, int] | None = None
+    flip_coverage: float = 0.0  # coverage without the comparative word itself
+
+    @property
+    def relevance(self) -> float:
+        return self.cos + self.coverage
+
+
+# ---------------------------------------------------------------- pair comparison
+
+
+def _lower_words(text: str) -> set[str]:
+    return {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-]+", text)}
+
+
+def _entity_present(entity: str, words: set[str], stems: list[str]) -> bool:
+    toks = [re.sub(r"['’]s?$", "", t.lower()) for t in re.findall(r"[\w'’\-]+", entity)]
+    toks = [t for t in toks if t]
+    if not toks:
+        return True
+    hit = 0
+    for t in toks:
+        if t in words or any(token_match(t, s) for s in stems) or any(t == w.split("-")[0] for w in words):
+            hit += 1
+    # codes (OB-17) must match exactly
+    if any(re.search(r"\d", t) for t in toks):
+        return all(t in words for t in toks if re.search(r"\d", t))
+    return hit * 2 >= len(toks)
+
+
+def _coverage(tokens: Sequence[str], other: Sequence[str]) -> tuple[float, set[str]]:
+    if not tokens:
+        return 1.0, set()
+    covered = {t for t in tokens if any(token_match(t, o) for o in other)}
+    return sum(1 for t in tokens if t in covered) / len(tokens), covered
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for m in _CLAUSE_SPLIT.finditer(text):
+        if m.start() > pos:
+            spans.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        spans.append((pos, len(text)))
+    return spans or [(0, len(text))]
+
+
+def _best_clause(r_tokens: Sequence[str], text: str) -> tuple[int, int, float]:
+    """Clause of ``text`` covering most of the response tokens; extended leftwards over
+    clauses that add coverage (subject in the first clause, predicate in the second)."""
+    spans = _clauses(text)
+    best = (0, len(text), -1.0)
+    for a in range(len(spans)):
+        for b in range(a, min(len(spans), a + 3)):
+            s, e = spans[a][0], spans[b][1]
+            cov, _ = _coverage(r_tokens, content_tokens(text[s:e]))
+            # prefer short windows at equal coverage
+            if cov > best[2] + 1e-9:
+                best = (s, e, cov)
+    return best
+
+
+def _year_like(q: Quantity) -> bool:
+    return q.slot == "year"
+
+
+def _date_states(d: DateFacet, e: DateFacet) -> bool:
+    return all(
+        getattr(d, part) is None or getattr(d, part) == getattr(e, part) for part in ("year", "month", "day")
+    )
+
+
+def _date_conflict(d: DateFacet, e: DateFacet) -> str | None:
+    """Name of the first date part where both have a value and they differ (None: no conflict)."""
+    if d.year is not None and e.year is not None and d.year != e.year:
+        return "year"
+    if d.month is not None and e.month is not None and d.month != e.month:
+        if d.year is not None and e.year is not None or d.day is not None and e.day is not None:
+            return "month"
+        return None
+    if d.day is not None and e.day is not None and d.day != e.day and d.month == e.month:
+        return "day"
+    return None
+
+
+def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
+    c_stems = c.tokens
+    r_value_tokens = set(content_tokens(" ".join(q.text for q in r.quantities)))
+    r_tokens = [t for t in r.tokens if t not in r_value_tokens] or r.tokens
+    coverage, covered = _coverage(r_tokens, c_stems)
+    pair = _Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
+    c_words = _lower_words(c.text)
+
+    # --- entities
+    for ent_t in r.entities:
+        ent = ent_t[0]
+        if _entity_present(ent, c_words, c_stems):
+            pair.stated.add("e:" + ent.lower())
+            pair.entities_present.append(ent)
+        elif not is_weak_entity(r.text, ent_t):
+            pair.entities_missing.append(ent)
+    r_words = _lower_words(r.text)
+    pair.entities_extra = [e for e, _, _ in c.entities if not _entity_present(e, r_words, r.tokens)]
+    # --- quantities
+    c_years = [q for q in c.quantities if _year_like(q)] + [
+        Quantity(float(d.year), float(d.year), "year", "", d.text, d.start, d.end) for d in c.dates if d.year
+    ]
+    for q in r.quantities:
+        key = "q:" + q.text.lower()
+        if _year_like(q):
+            if any(values_equal(q.raw, y.raw) for y in c_years):
+                pair.stated.add(key)
+            elif c_years:
+                y = c_years[0]
+                pair.conflicts.append(_Conflict("year", q.text, y.text, y.start, y.end))
+            else:
+                pair.missing.append(q.text)
+            continue
+        if any(quantity_matches(q, o) for o in c.quantities if not _year_like(o)):
+            pair.stated.add(key)
+            continue
+        rivals = [o for o in c.quantities if slots_compatible(q, o) or (q.slot == o.slot == "time")]
+        if rivals:
+            o = rivals[0]
+            unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
+            kind = "age" if q.slot == "age" else ("time" if q.slot == "time" else "number")
+            if q.slot.startswith(("length", "mass", "volume", "area", "speed", "data", "duration")):
+                kind = q.slot
+            pair.conflicts.append(_Conflict(kind, q.text, o.text, o.start, o.end, unit_only=unit_only))
+        else:
+            pair.missing.append(q.text)
+    # --- dates
+    for d in r.dates:
+        key = "d:" + d.text.lower()
+        if any(_date_states(d, e) for e in c.dates):
+            pair.stated.add(key)
+            continue
+        clash = None
+        for e in c.dates:
+            part = _date_conflict(d, e)
+            if part:
+                clash = (part, e)
+                break
+        if clash is None and d.year is not None and not c.dates:
+            ys = [y for y in c_years if not values_equal(y.raw, d.year)]
+            if ys and not any(values_equal(y.raw, d.year) for y in c_years):
+                clash = ("year", DateFacet(int(ys[0].raw), None, None, ys[0].text, ys[0].start, ys[0].end))
+        if clash is not None:
+            part, e = clash
+            pair.conflicts.append(_Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end))
+        else:
+            pair.missing.append(d.text)
+
+    # --- clause-level checks (polarity, comparatives, hedges)
+    cs, ce, ccov = _best_clause(r_tokens, c.text)
+    clause = c.text[cs:ce]
+    clause_f = extract(clause) if clause != c.text else c
+    if not r.negated and clause_f.negated or r.negated and not clause_f.negated:
+        cue = clause_f.negation_cue if clause_f.negated else r.negation_cue
+        where = clause.lower().find(cue.lower()) if clause_f.negated else -1
+        st = cs + where if where >= 0 else cs
+        pair.polarity_flip = _Conflict(
+            "negation",
+            "negated" if r.negated else "affirmed",
+            "negated" if clause_f.negated else "affirmed",
+            st,
+            st + (len(cue) if where >= 0 else ce - cs),
+        )
+        pair.polarity_flip.response_value = r.negation_cue or "affirmed"
+        pair.polarity_flip.reference_value = clause_f.negation_cue or "affirmed"
+    for w in r.words:
+        ants = ANTONYMS.get(w)
+        if not ants or w in clause_f.words:
+            continue
+        hit = next((a for a in ants if a in clause_f.words and a not in r.words), None)
+        if hit:
+            m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
+            st = cs + (m.start() if m else 0)
+            pair.comparative_flip = _Conflict("comparative", w, hit, st, st + len(hit))
+            rest = [t for t in r_tokens if not token_match(t, content_tokens(w)[0] if content_tokens(w) else w)]
+            pair.flip_coverage, _ = _coverage(rest, content_tokens(clause))
+            break
+    if not r.hedges:
+        for h in clause_f.hedges:
+            pair.hedge_dropped = (h[0], h[1], cs + h[2], cs + h[3])
+            break
+    else:
+        r_labels = {h[0] for h in r.hedges}
+        for h in clause_f.hedges:
+            if h[0] == "about" and "about" not in r_labels:
+                pair.hedge_dropped = (h[0], h[1], cs + h[2], cs + h[3])
+                break
+    pair.subject_coverage = max(coverage, ccov)
+    return pair
+
+
+def _subject_agrees(p: _Pair, r: Facets, conflict_entity: str | None = None) -> bool:
+    """Same subject: the claim's entities are in the reference claim — or some are, and the
+    reference claim names no entity the claim lacks (a different subject such as OB-71 vs
+    OB-17 is never the same subject) — and enough content words are shared."""
+    missing = [e for e in p.entities_missing if e != conflict_entity]
+    if missing and (not p.entities_present or p.entities_extra):
+        return False
+    if not r.entities:
+        return p.subject_coverage >= COVERAGE_SUBJECT + 0.1 or p.cos >= 0.75
+    return p.subject_coverage >= COVERAGE_SUBJECT or (p.subject_coverage >= 0.5 and p.cos >= 0.7)
+
+
+def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """A response entity replaced by another entity of the reference in the same role."""
+    if len(p.entities_missing) != 1:
+        return None
+    ent = p.entities_missing[0]
+    r_ent = next((e for e in r.entities if e[0] == ent), None)
+    if r_ent is None:
+        return None
+    r_words = _lower_words(r.text)
+    stems = r.tokens
+    extras = [e for e in c.entities if not _entity_present(e[0], r_words, stems)]
+    if not extras:
+        return None
+    ent_tokens = set(content_tokens(ent))
+    rest = [t for t in r.tokens if t not in ent_tokens]
+    cov, _ = _coverage(rest, c.tokens)
+    before_r = [t for t in content_tokens(r.text[: r_ent[1]])][-1:]
+    for e, s, en in extras:
+        before_c = [t for t in content_tokens(c.text[:s])][-1:]
+        same_role = bool(before_r and before_c and token_match(before_r[0], before_c[0]))
+        if (same_role and cov >= 0.5) or cov >= 0.85:
+            return _Conflict("entity", ent, e, s, en)
+    return None
+
+
+# ---------------------------------------------------------------- evidence & reasons
+
+
+def _locate(rc: ReferenceClaim, start: int, end: int) -> tuple[int, int]:
+    """Map a span inside the reference claim's text to the reference document."""
+    c = rc.claim
+    if c.end - c.start == len(c.text):
+        return c.start + start, c.start + end
+    return c.start, c.end
+
+
+def _evidence(reference_claims: Sequence[ReferenceClaim], j: int, cos: float) -> Evidence:
+    rc = reference_claims[j]
+    return Evidence(rc.reference, j, rc.claim.start, rc.claim.end, rc.claim.text, float(cos))
+
+
+def _where(rc: ReferenceClaim, start: int, end: int) -> str:
+    s, e = _locate(rc, start, end)
+    return f"reference {rc.reference}, chars {s}–{e}"
+
+
+def _describe_conflict(k: _Conflict, rc: ReferenceClaim) -> tuple[str, str]:
+    where = _where(rc, k.start, k.end)
+    if k.kind == "negation":
+        return (
+            f"negation flipped: response says {k.response_value!r}, reference says {k.reference_value!r} ({where})",
+            f"{k.response_value} → {k.reference_value}",
+        )
+    if k.kind == "comparative":
+        return f"comparative {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+    if k.kind == "entity":
+        return f"entity {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+    if k.unit_only:
+        return f"unit {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+    return f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+
+
+# ---------------------------------------------------------------- judging
+
+
+def _supports(p: _Pair, threshold: float) -> bool:
+    if p.conflicts or p.missing or p.entities_missing or p.polarity_flip or p.comparative_flip:
+        return False
+    if p.cos < MIN_COS_SUPPORT:
+        return False
+    facts = [k for k in p.stated if k.startswith(("q:", "d:"))]
+    if facts and p.coverage >= COVERAGE_SUPPORT_FACTS:
+        return True
+    return p.coverage >= COVERAGE_SUPPORT or (p.coverage >= COVERAGE_SUPPORT_HIGH_COS and p.cos >= threshold)
+
+
+def judge_one(
+    index: int,
+    claim: Claim,
+    reference_claims: Sequence[ReferenceClaim],
+    row: np.ndarray,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> Judgement:
+    """Judge one response claim (see module docstring). ``row`` holds its cosines with every
+    reference claim (shape ``(len(reference_claims),)``)."""
+    if claim.kind is ClaimKind.OUTSIDE_SCOPE:
+        return Judgement(index, Verdict.OUTSIDE_SCOPE, (), "not a factual claim (question, opinion, advice)")
+    cols = [j for j, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
+    if not cols:
+        return Judgement(index, Verdict.UNSUPPORTED, (), "the references contain no factual claim")
+    r = extract(claim.text)
+    rel = []
+    for j in cols:
+        lex = fuzz.token_set_ratio(claim.text.lower(), reference_claims[j].claim.text.lower()) / 100.0
+        rel.append((float(row[j]) + 0.5 * lex, j))
+    rel.sort(reverse=True)
+    top = [j for _, j in rel[:TOP_K]]
+    pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
+
+    # supported
+    sup = [p for p in pairs if _supports(p, threshold) and p.hedge_dropped is None]
+    if sup:
+        best = max(sup, key=lambda p: (p.cos, p.coverage))
+        rc = reference_claims[best.j]
+        return Judgement(
+            index,
+            Verdict.SUPPORTED,
+            (_evidence(reference_claims, best.j, best.cos),),
+            f"stated by {_where(rc, 0, len(rc.claim.text))} (cosine {best.cos:.2f})",
+        )
+    # qualification dropped
+    qd = [p for p in pairs if _supports(p, threshold) and p.hedge_dropped is not None]
+    if qd:
+        best = max(qd, key=lambda p: (p.cos, p.coverage))
+        rc = reference_claims[best.j]
+        assert best.hedge_dropped is not None
+        label, surface, s, e = best.hedge_dropped
+        return Judgement(
+            index,
+            Verdict.QUALIFICATION_DROPPED,
+            _with_others(reference_claims, best, pairs),
+            f"the reference qualifies it ({label}: {surface!r}, {_where(rc, s, e)}); the response states it flatly",
+            f"stated flatly → {surface!r}",
+        )
+    # contradicted
+    found: list[tuple[float, _Pair, _Conflict]] = []
+    for p in pairs:
+        c = extract(reference_claims[p.j].claim.text)
+        if p.conflicts and _subject_agrees(p, r):
+            found.append((p.relevance, p, p.conflicts[0]))
+            continue
+        swap = _entity_swap(p, r, c)
+        if swap is not None and not p.missing and not p.conflicts and _subject_agrees(p, r, conflict_entity=swap.response_value):
+            found.append((p.relevance, p, swap))
+            continue
+        if p.entities_missing or p.missing or p.cos < 0.5:
+            continue
+        if p.polarity_flip is not None and p.subject_coverage >= COVERAGE_POLARITY and p.coverage >= COVERAGE_POLARITY:
+            found.append((p.relevance - 0.1, p, p.polarity_flip))
+        elif p.comparative_flip is not None and p.flip_coverage >= COVERAGE_POLARITY:
+            found.append((p.relevance - 0.1, p, p.comparative_flip))
+    if found:
+        found.sort(key=lambda t: t[0], reverse=True)
+        _, p, k = found[0]
+        rc = reference_claims[p.j]
+        reason, change = _describe_conflict(k, rc)
+        return Judgement(index, Verdict.CONTRADICTED, _with_others(reference_claims, p, pairs), reason, change)
+    # inferred
+    inferred = _infer(r, pairs, threshold)
+    if inferred:
+        ev = tuple(_evidence(reference_claims, p.j, p.cos) for p in inferred)
+        parts = " + ".join(_where(reference_claims[p.j], 0, len(reference_claims[p.j].claim.text)) for p in inferred)
+        return Judgement(index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}")
+    # unsupported
+    near = sorted(pairs, key=lambda p: p.cos, reverse=True)[:3]
+    ev = tuple(_evidence(reference_claims, p.j, p.cos) for p in near)
+    why = "no reference claim states it"
+    if near:
+        p0 = max(pairs, key=lambda p: p.relevance)
+        gaps = p0.missing + p0.entities_missing
+        if gaps:
+            why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
+    return Judgement(index, Verdict.UNSUPPORTED, ev, why)
+
+
+def _with_others(reference_claims: Sequence[ReferenceClaim], first: _Pair, pairs: list[_Pair]) -> tuple[Evidence, ...]:
+    return (_evidence(reference_claims, first.j, first.cos),)
+
+
+def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
+    """Greedy set cover of the claim's facets and content words by 2-3 reference claims."""
+    needed = set()
+    for q in r.quantities:
+        needed.add("q:" + q.text.lower())
+    for d in r.dates:
+        needed.add("d:" + d.text.lower())
+    for e, _, _ in r.entities:
+        needed.add("e:" + e.lower())
+    r_value_tokens = set(content_tokens(" ".join(q.text for q in r.quantities)))
+    r_tokens = [t for t in r.tokens if t not in r_value_tokens] or r.tokens
+    usable = [
+        p
+        for p in pairs
+        if not p.conflicts
+        and p.polarity_flip is None
+        and p.comparative_flip is None
+        and p.hedge_dropped is None
+        and p.cos >= 0.3
+        and (p.stated or p.tokens_covered)
+    ]
+    if len(usable) < 2:
+        return []
+    chosen: list[_Pair] = []
+    have_f: set[str] = set()
+    have_t: set[str] = set()
+    for _ in range(3):
+        best, gain = None, 0.0
+        for p in usable:
+            if p in chosen:
+                continue
+            g = len(p.stated - have_f) * 2 + len(p.tokens_covered - have_t) * 0.5
+            if g > gain:
+                best, gain = p, g
+        if best is None:
+            break
+        chosen.append(best)
+        have_f |= best.stated
+        have_t |= best.tokens_covered
+        if needed <= have_f and len(have_t) >= COVERAGE_INFERRED * len(set(r_tokens)):
+            break
+    if len(chosen) < 2 or not needed <= have_f:
+        return []
+    if len(set(r_tokens)) and len(have_t & set(r_tokens)) < COVERAGE_INFERRED * len(set(r_tokens)):
+        return []
+    # every chosen claim must add a facet the others lack (otherwise one would suffice)
+    for p in chosen:
+        others: set[str] = set().union(*(o.stated for o in chosen if o is not p))
+        if not (p.stated - others) and not (p.tokens_covered - set().union(*(o.tokens_covered for o in chosen if o is not p))):
+            return []
+    return chosen
+
+
+def judge(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+) -> list[Judgement]:
+    """Judge every response claim against the reference claims.
+
+    Parameters
+    ----------
+    response_claims : sequence of Claim
+        The response's claims (outside_scope ones get ``Verdict.OUTSIDE_SCOPE``).
+    reference_claims : sequence of ReferenceClaim
+        The flat list of reference claims; ``Evidence.claim_index`` indexes it.
+    similarity : ndarray, shape (len(response_claims), len(reference_claims))
+        Cosine similarities in [-1, 1] (``claims.match.cosine_matrix``).
+    threshold : float, keyword-only
+        The matching threshold (``claims.match.DEFAULT_THRESHOLD``); a single reference claim
+        covering ``COVERAGE_SUPPORT_HIGH_COS`` of the content words supports at this cosine.
+
+    Returns
+    -------
+    list of Judgement
+        One per response claim, in order, with evidence (best first), a readable reason
+        (e.g. ``"year 2001 ≠ 2004 (reference 0, chars 3–7)"``) and, for contradicted and
+        qualification_dropped, ``change`` (e.g. ``"2001 → 2004"``).
+
+    Raises
+    ------
+    ValueError
+        If ``similarity`` does not have shape ``(len(response_claims), len(reference_claims))``.
+
+    Examples
+    --------
+    >>> from claims.types import Claim, ReferenceClaim
+    >>> ref = [ReferenceClaim(0, Claim("Ines Marlow won the Varga Prize in 2004.", 0, 40))]
+    >>> j = judge([Claim("Ines Marlow won the Varga Prize in 2001.", 0, 40)], ref, np.array([[0.93]]))
+    >>> j[0].verdict.value, j[0].change
+    ('contradicted', '2001 → 2004')
+    """
+    sim = np.asarray(similarity, dtype=np.float64)
+    if sim.shape != (len(response_claims), len(reference_claims)):
+        raise ValueError(
+            f"similarity has shape {sim.shape}, expected ({len(response_claims)}, {len(reference_claims)})"
+        )
+    return [
+        judge_one(i, c, reference_claims, sim[i] if sim.size else np.zeros(len(reference_claims)), threshold=threshold)
+        for i, c in enumerate(response_claims)
+    ]

@@ -1,0 +1,256 @@
+"""HTTP client for the claimaudit API (contract: POST /audits, POST /audits/batch, GET /audits/{id}).
+
+Batch submission with idempotency keys, then concurrent polling of the pending audits in
+submission order. The client never validates audit content itself: the API is the one validator,
+and its 422/413 messages become the ``error`` of rejected lines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+TERMINAL = frozenset({"done", "failed", "rejected"})
+"""Audit statuses after which nothing changes."""
+AUDIT_FIELDS = ("response", "references", "question", "metadata", "config")
+"""Keys of an input line that go into the request body (others, like ``id``, stay local)."""
+
+
+class ApiError(RuntimeError):
+    """The API answered something the contract does not allow (5xx, unexpected shape)."""
+
+
+def audit_body(line: dict[str, Any]) -> dict[str, Any]:
+    """The POST /audits body for one batch input line: the audit fields that are present."""
+    return {k: line[k] for k in AUDIT_FIELDS if k in line}
+
+
+def idempotency_key(line_id: str, body: dict[str, Any]) -> str:
+    """Key for one input line: its id (first 100 chars) + sha256 of the canonical JSON body.
+
+    The same line submitted again (same id, same content) maps to the same key, so the API
+    returns the existing audit instead of creating a new one; an edited line gets a new key.
+    """
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    return f"{line_id[:100]}:{digest}"
+
+
+def error_message(resp: httpx.Response) -> str:
+    """A readable message from a FastAPI error response (``detail`` string or list of errors)."""
+    try:
+        data = resp.json()
+    except ValueError:
+        return f"HTTP {resp.status_code}: {resp.text[:500]}"
+    detail = data.get("detail", data) if isinstance(data, dict) else data
+    if isinstance(detail, list):
+        parts = []
+        for item in detail:
+            if isinstance(item, dict):
+                loc = ".".join(str(p) for p in item.get("loc", []) if p != "body")
+                msg = item.get("msg", "")
+                parts.append(f"{loc}: {msg}" if loc else str(msg))
+            else:
+                parts.append(str(item))
+        return "; ".join(parts)
+    return str(detail)
+
+
+@dataclass
+class Submission:
+    """Outcome of submitting one audit: an id, or a rejection message."""
+
+    index: int
+    audit_id: str | None
+    status: str
+    error: str | None = None
+
+
+@dataclass
+class Client:
+    """Thin synchronous + asynchronous client around the API base URL."""
+
+    base_url: str
+    timeout: float = 60.0
+    _http: httpx.Client = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.base_url = self.base_url.rstrip("/")
+        self._http = httpx.Client(base_url=self.base_url, timeout=self.timeout)
+
+    def close(self) -> None:
+        self._http.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ single calls
+
+    def healthz(self) -> dict[str, Any]:
+        resp = self._http.get("/healthz")
+        resp.raise_for_status()
+        data: dict[str, Any] = resp.json()
+        return data
+
+    def submit(self, body: dict[str, Any], *, key: str | None = None, index: int = 0) -> Submission:
+        """POST /audits. 422/413 → a rejected Submission carrying the API's message."""
+        headers = {"Idempotency-Key": key} if key else {}
+        resp = self._http.post("/audits", json=body, headers=headers)
+        if resp.status_code in (200, 201, 202):
+            data = resp.json()
+            return Submission(index, data["id"], data.get("status", "queued"))
+        if resp.status_code in (400, 409, 413, 422):
+            return Submission(index, None, "rejected", error_message(resp))
+        raise ApiError(f"POST /audits answered {resp.status_code}: {error_message(resp)}")
+
+    def get(self, audit_id: str) -> dict[str, Any]:
+        resp = self._http.get(f"/audits/{audit_id}")
+        if resp.status_code != 200:
+            raise ApiError(f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}")
+        data: dict[str, Any] = resp.json()
+        return data
+
+    def wait(self, audit_id: str, *, timeout: float = 600, interval: float = 0.25) -> dict[str, Any]:
+        """Poll one audit until it is done/failed/rejected; raise TimeoutError after ``timeout`` s."""
+        deadline = time.monotonic() + timeout
+        while True:
+            doc = self.get(audit_id)
+            if doc.get("status") in TERMINAL:
+                return doc
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"audit {audit_id} still {doc.get('status')!r} after {timeout:.0f} s")
+            time.sleep(interval)
+
+    # ------------------------------------------------------------------ many audits
+
+    def submit_many(
+        self,
+        items: Sequence[tuple[dict[str, Any], str | None]],
+        *,
+        chunk_size: int = 100,
+        on_progress: Callable[[int], None] | None = None,
+    ) -> list[Submission]:
+        """Submit (body, idempotency key) pairs through POST /audits/batch in chunks.
+
+        A chunk the batch endpoint refuses as a whole (404/405 when it is missing, 413/422 when
+        one item's shape breaks the envelope) is sent item by item through POST /audits, so
+        every item gets its own id or its own rejection message.
+        """
+        results: list[Submission] = []
+        for start in range(0, len(items), chunk_size):
+            chunk = items[start : start + chunk_size]
+            payload = {"audits": [{**body, "idempotency_key": key} for body, key in chunk]}
+            resp = self._http.post("/audits/batch", json=payload)
+            if resp.status_code in (200, 201, 202):
+                answered = resp.json().get("audits", [])
+                if len(answered) != len(chunk):
+                    raise ApiError(f"POST /audits/batch answered {len(answered)} items for {len(chunk)}")
+                for offset, item in enumerate(sorted(answered, key=lambda a: a.get("index", 0))):
+                    status = item.get("status") or ("queued" if item.get("id") else "rejected")
+                    results.append(Submission(start + offset, item.get("id"), status, item.get("error")))
+            elif resp.status_code in (404, 405, 413, 422):
+                for offset, (body, key) in enumerate(chunk):
+                    results.append(self.submit(body, key=key, index=start + offset))
+            else:
+                raise ApiError(f"POST /audits/batch answered {resp.status_code}: {error_message(resp)}")
+            if on_progress is not None:
+                on_progress(len(chunk))
+        return results
+
+    def poll_many(
+        self,
+        audit_ids: Sequence[str],
+        *,
+        window: int = 64,
+        concurrency: int = 16,
+        interval: float = 0.3,
+        stall_timeout: float = 900,
+        on_result: Callable[[str, dict[str, Any]], None] | None = None,
+    ) -> dict[str, dict[str, Any]]:
+        """Poll audits until each is terminal; return ``{audit_id: document}``.
+
+        Each round GETs (concurrently) the oldest ``window`` pending audits -- the queue is FIFO,
+        so later ones are rarely done before earlier ones. Audits not terminal when nothing has
+        finished for ``stall_timeout`` seconds are returned with their last document and an
+        ``error`` saying they timed out (status unchanged).
+        """
+        return asyncio.run(
+            self._poll_many(
+                list(dict.fromkeys(audit_ids)), window, concurrency, interval, stall_timeout, on_result
+            )
+        )
+
+    async def _poll_many(
+        self,
+        pending: list[str],
+        window: int,
+        concurrency: int,
+        interval: float,
+        stall_timeout: float,
+        on_result: Callable[[str, dict[str, Any]], None] | None,
+    ) -> dict[str, dict[str, Any]]:
+        done: dict[str, dict[str, Any]] = {}
+        last: dict[str, dict[str, Any]] = {}
+        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        sem = asyncio.Semaphore(concurrency)
+        last_progress = time.monotonic()
+        async with httpx.AsyncClient(base_url=self.base_url, timeout=self.timeout, limits=limits) as http:
+
+            async def fetch(audit_id: str) -> dict[str, Any]:
+                async with sem:
+                    for attempt in range(5):
+                        try:
+                            resp = await http.get(f"/audits/{audit_id}")
+                        except httpx.TransportError:
+                            if attempt == 4:
+                                raise
+                            await asyncio.sleep(0.5 * (attempt + 1))
+                            continue
+                        if resp.status_code == 200:
+                            data: dict[str, Any] = resp.json()
+                            return data
+                        if resp.status_code >= 500 and attempt < 4:
+                            await asyncio.sleep(0.5 * (attempt + 1))
+                            continue
+                        raise ApiError(
+                            f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}"
+                        )
+                raise AssertionError("unreachable")
+
+            while pending:
+                batch = pending[:window]
+                docs = await asyncio.gather(*(fetch(a) for a in batch))
+                finished = 0
+                for audit_id, doc in zip(batch, docs, strict=True):
+                    last[audit_id] = doc
+                    if doc.get("status") in TERMINAL:
+                        done[audit_id] = doc
+                        finished += 1
+                        if on_result is not None:
+                            on_result(audit_id, doc)
+                if finished:
+                    last_progress = time.monotonic()
+                    pending = [a for a in pending if a not in done]
+                    if finished == len(batch):
+                        continue  # the window was all done: look at the next one at once
+                elif time.monotonic() - last_progress > stall_timeout:
+                    for audit_id in pending:
+                        doc = dict(last.get(audit_id, {"id": audit_id}))
+                        state = doc.get("status")
+                        doc["error"] = (
+                            f"timed out: still {state!r} after {stall_timeout:.0f} s without progress"
+                        )
+                        done[audit_id] = doc
+                    break
+                await asyncio.sleep(interval)
+        return done

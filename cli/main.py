@@ -1,0 +1,473 @@
+"""The ``claimaudit`` command line: local stack, batch audits, one-off audits, demo.
+
+Every audit goes through the API (and so through the Celery chain and Postgres); only
+``claimaudit audit --offline`` runs the engine in memory without any service.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from cli import stack
+from cli.client import ApiError, Client, Submission, audit_body, idempotency_key
+from cli.report import render_audit
+
+app = typer.Typer(
+    help="Audit generated text against reference texts claim by claim.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+console = Console()
+err = Console(stderr=True)
+
+ApiUrl = Annotated[
+    str | None,
+    typer.Option(
+        "--api-url",
+        envvar="CLAIMAUDIT_API_URL",
+        help="API base URL; default the local stack's http://127.0.0.1:PORT.",
+        show_default=False,
+    ),
+]
+ApiPort = Annotated[int, typer.Option("--api-port", help="Port of the local API.")]
+
+
+def _fail(message: str, code: int = 1) -> typer.Exit:
+    err.print(f"[bold red]error:[/bold red] {message}")
+    return typer.Exit(code)
+
+
+def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str:
+    """The base URL of a healthy API; starts the local stack when none answers and ``start``.
+
+    An explicit ``--api-url`` that does not answer is an error (we only start local services).
+    """
+    url = (api_url or f"http://127.0.0.1:{api_port}").rstrip("/")
+    if stack.api_healthy(url):
+        return url
+    if api_url is not None:
+        raise _fail(f"the API at {url} does not answer GET /healthz")
+    if not start:
+        raise _fail(f"the local API at {url} is not running; run `claimaudit up`")
+    err.print(f"[dim]starting the local stack (API on {url}) ...[/dim]")
+    try:
+        with err.status("starting the local stack") as spinner:
+            stack.up(
+                stack.StackConfig(api_port=api_port),
+                progress=lambda msg: spinner.update(f"starting the local stack: {msg}"),
+            )
+    except stack.StackError as exc:
+        raise _fail(str(exc), code=2) from exc
+    return url
+
+
+# --------------------------------------------------------------------------- stack
+
+
+@app.command()
+def up(
+    api_port: ApiPort = stack.DEFAULT_API_PORT,
+    flower_port: Annotated[int, typer.Option(help="Port of Flower.")] = stack.DEFAULT_FLOWER_PORT,
+    concurrency: Annotated[
+        int,
+        typer.Option(help="Celery worker processes (default: CPU count, env CLAIMAUDIT_WORKER_CONCURRENCY)."),
+    ] = 0,
+    flower: Annotated[bool, typer.Option(help="Also start Flower.")] = True,
+) -> None:
+    """Start Postgres+pgvector, Redis, migrations, the Celery worker, the API and Flower (idempotent)."""
+    config = stack.StackConfig(api_port=api_port, flower_port=flower_port, flower=flower)
+    if concurrency:
+        config.concurrency = concurrency
+    started = time.monotonic()
+    try:
+        with err.status("starting") as spinner:
+            info = stack.up(config, progress=lambda msg: spinner.update(f"starting {msg}"))
+    except stack.StackError as exc:
+        raise _fail(str(exc), code=2) from exc
+    err.print(f"[green]stack up[/green] in {time.monotonic() - started:.1f} s")
+    _print_status(config)
+    console.print(f"API       {info.api_url}  (docs: {info.api_url}/docs)")
+    if info.flower_url:
+        console.print(f"Flower    {info.flower_url}")
+
+
+@app.command()
+def down() -> None:
+    """Stop everything `up` started (external servers are left alone)."""
+    try:
+        stopped = stack.down()
+    except stack.StackError as exc:
+        raise _fail(str(exc)) from exc
+    console.print("stopped: " + (", ".join(stopped) if stopped else "nothing was running"))
+
+
+def _print_status(config: stack.StackConfig) -> None:
+    table = Table(title="claimaudit local stack")
+    table.add_column("service")
+    table.add_column("state")
+    table.add_column("detail")
+    colour = {"running": "green", "healthy": "green", "external": "cyan", "stopped": "dim"}
+    for row in stack.status(config):
+        table.add_row(row.name, f"[{colour.get(row.state, 'red')}]{row.state}[/]", row.detail)
+    console.print(table)
+
+
+@app.command()
+def status(api_port: ApiPort = stack.DEFAULT_API_PORT) -> None:
+    """Print the state of each local service."""
+    _print_status(stack.StackConfig(api_port=api_port))
+
+
+@app.command()
+def worker(
+    concurrency: Annotated[int, typer.Option(help="Worker processes (default: CPU count).")] = 0,
+    loglevel: Annotated[str, typer.Option(help="Celery log level.")] = "INFO",
+) -> None:
+    """Run a Celery worker in the foreground (local Postgres/Redis started when no URL is set)."""
+    env = _service_env()
+    config = stack.StackConfig()
+    if concurrency:
+        config.concurrency = concurrency
+    cmd = stack.service_command("worker", config)
+    cmd[cmd.index("--loglevel") + 1] = loglevel
+    os.chdir(stack.project_root())
+    os.execve(cmd[0], cmd, env)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="Interface to bind.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port.")] = stack.DEFAULT_API_PORT,
+) -> None:
+    """Run the API (uvicorn) in the foreground."""
+    env = _service_env()
+    cmd = stack.service_command("api", stack.StackConfig(api_port=port))
+    cmd[cmd.index("--host") + 1] = host
+    os.chdir(stack.project_root())
+    os.execve(cmd[0], cmd, env)
+
+
+@db_app.command("upgrade")
+def db_upgrade() -> None:
+    """Run `alembic upgrade head` (local Postgres started when DATABASE_URL is not set)."""
+    try:
+        url = stack.ensure_postgres()
+        stack.migrate(url)
+    except stack.StackError as exc:
+        raise _fail(str(exc), code=2) from exc
+    console.print(f"database at head: {_redact(url)}")
+
+
+def _service_env() -> dict[str, str]:
+    try:
+        return {
+            **os.environ,
+            "DATABASE_URL": stack.ensure_postgres(),
+            "REDIS_URL": stack.ensure_redis(),
+        }
+    except stack.StackError as exc:
+        raise _fail(str(exc), code=2) from exc
+
+
+def _redact(url: str) -> str:
+    if "@" in url and ":" in url.split("@", 1)[0].split("//", 1)[-1]:
+        scheme, rest = url.split("//", 1)
+        user = rest.split(":", 1)[0]
+        return f"{scheme}//{user}:***@{rest.split('@', 1)[1]}"
+    return url
+
+
+# --------------------------------------------------------------------------- batch
+
+
+@dataclass
+class BatchLine:
+    """One input line: its id and request body, or why it was rejected before submission."""
+
+    line_id: str
+    body: dict[str, Any] | None
+    error: str | None = None
+
+
+def read_batch_input(path: Path) -> list[BatchLine]:
+    """Parse the run_cases.py input contract: one JSON object per line (blank lines skipped).
+
+    A line that is not a JSON object becomes a rejected line (id ``line-N``, N 1-based)."""
+    lines: list[BatchLine] = []
+    with path.open(encoding="utf-8") as fh:
+        for number, raw in enumerate(fh, start=1):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                lines.append(BatchLine(f"line-{number}", None, f"line {number} is not valid JSON: {exc}"))
+                continue
+            if not isinstance(data, dict):
+                lines.append(BatchLine(f"line-{number}", None, f"line {number} is not a JSON object"))
+                continue
+            raw_id = data.get("id")
+            line_id = str(raw_id) if raw_id is not None else f"line-{number}"
+            lines.append(BatchLine(line_id, audit_body(data)))
+    return lines
+
+
+def result_line(line: BatchLine, sub: Submission | None, doc: dict[str, Any] | None) -> dict[str, Any]:
+    """The output object for one input line (the GET document with ``id`` = line id, ``audit_id`` = uuid)."""
+    if line.body is None or sub is None or sub.audit_id is None:
+        error = line.error or (sub.error if sub else None) or "rejected"
+        return {"id": line.line_id, "status": "rejected", "error": error}
+    out = dict(doc or {"status": sub.status, "error": "no result"})
+    out["audit_id"] = out.get("id", sub.audit_id)
+    out["id"] = line.line_id
+    return {"id": out.pop("id"), "audit_id": out.pop("audit_id"), **out}
+
+
+def run_batch(
+    client: Client,
+    lines: list[BatchLine],
+    *,
+    chunk_size: int = 100,
+    poll_concurrency: int = 16,
+    stall_timeout: float = 900,
+    show_progress: bool = False,
+) -> list[dict[str, Any]]:
+    """Submit every valid line (idempotency keys from id + content hash), poll, return output objects."""
+    to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
+    items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
+    subs: dict[int, Submission] = {}
+    docs: dict[str, dict[str, Any]] = {}
+    progress = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not show_progress,
+    )
+    with progress:
+        t_sub = progress.add_task("submitted", total=len(items))
+        answered = client.submit_many(
+            items, chunk_size=chunk_size, on_progress=lambda n: progress.advance(t_sub, n)
+        )
+        for (line_index, _), sub in zip(to_submit, answered, strict=True):
+            subs[line_index] = sub
+        ids = [s.audit_id for s in answered if s.audit_id]
+        t_done = progress.add_task("finished ", total=len(ids))
+        reported = [0.0]
+
+        def on_result(_audit_id: str, _doc: dict[str, Any]) -> None:
+            progress.advance(t_done)
+            if not show_progress:
+                finished = progress.tasks[t_done].completed
+                if finished >= len(ids) or finished - reported[0] >= max(1, len(ids) // 10):
+                    reported[0] = finished
+                    err.print(f"[dim]{int(finished)}/{len(ids)} audits finished[/dim]")
+
+        docs = client.poll_many(
+            ids, concurrency=poll_concurrency, stall_timeout=stall_timeout, on_result=on_result
+        )
+    return [
+        result_line(
+            ln,
+            subs.get(i),
+            docs.get(subs[i].audit_id or "") if i in subs else None,
+        )
+        for i, ln in enumerate(lines)
+    ]
+
+
+@app.command()
+def batch(
+    input: Annotated[
+        Path, typer.Argument(help="JSONL: {id, references, response, config?, question?, metadata?}")
+    ],
+    output: Annotated[Path, typer.Option("--output", "-o", help="JSONL with one result per input line.")],
+    api_url: ApiUrl = None,
+    api_port: ApiPort = stack.DEFAULT_API_PORT,
+    chunk_size: Annotated[int, typer.Option(help="Audits per POST /audits/batch.")] = 100,
+    poll_concurrency: Annotated[int, typer.Option(help="Concurrent GETs while polling.")] = 16,
+    stall_timeout: Annotated[
+        float, typer.Option(help="Give up after this many seconds without progress.")
+    ] = 900,
+    start: Annotated[bool, typer.Option(help="Start the local stack when the API is not running.")] = True,
+) -> None:
+    """Submit every line through the API, poll, write one result line per input line (resumable)."""
+    if not input.exists():
+        raise _fail(f"input file {input} does not exist")
+    lines = read_batch_input(input)
+    url = ensure_api(api_url, api_port, start=start)
+    started = time.monotonic()
+    try:
+        with Client(url) as client:
+            results = run_batch(
+                client,
+                lines,
+                chunk_size=chunk_size,
+                poll_concurrency=poll_concurrency,
+                stall_timeout=stall_timeout,
+                show_progress=err.is_terminal,
+            )
+    except (ApiError, OSError) as exc:
+        raise _fail(f"batch aborted: {exc}", code=2) from exc
+    output.parent.mkdir(parents=True, exist_ok=True)
+    tmp = output.with_name(output.name + ".part")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for obj in results:
+            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+    tmp.replace(output)
+    tally: dict[str, int] = {}
+    for obj in results:
+        tally[str(obj.get("status"))] = tally.get(str(obj.get("status")), 0) + 1
+    elapsed = time.monotonic() - started
+    summary = ", ".join(f"{n} {s}" for s, n in sorted(tally.items()))
+    err.print(f"{len(results)} lines → {output} in {elapsed:.1f} s ({summary})")
+    unfinished = [r for r in results if r.get("status") not in ("done", "failed", "rejected")]
+    if unfinished:
+        raise _fail(f"{len(unfinished)} audits did not finish (see their error field)", code=3)
+
+
+# --------------------------------------------------------------------------- single audit, demo
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise _fail(f"cannot read {path}: {exc}") from exc
+
+
+@app.command()
+def audit(
+    reference: Annotated[
+        list[Path], typer.Option("--reference", "-r", help="Reference text file (repeatable).")
+    ],
+    response: Annotated[Path, typer.Option("--response", help="Response text file.")],
+    question: Annotated[str | None, typer.Option(help="The question the response answers.")] = None,
+    config: Annotated[
+        str | None, typer.Option(help="Per-audit config as JSON, e.g. '{\"threshold\": 0.8}'.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the result document as JSON.")] = False,
+    offline: Annotated[
+        bool, typer.Option(help="Run the engine in memory; no services, nothing stored.")
+    ] = False,
+    api_url: ApiUrl = None,
+    api_port: ApiPort = stack.DEFAULT_API_PORT,
+    timeout: Annotated[float, typer.Option(help="Seconds to wait for the result.")] = 600,
+) -> None:
+    """Audit one response file against one or more reference files."""
+    body: dict[str, Any] = {
+        "response": _read_text(response),
+        "references": [_read_text(p) for p in reference],
+    }
+    if question is not None:
+        body["question"] = question
+    if config is not None:
+        try:
+            body["config"] = json.loads(config)
+        except json.JSONDecodeError as exc:
+            raise _fail(f"--config is not valid JSON: {exc}") from exc
+    if offline:
+        doc = _offline_audit(body)
+    else:
+        url = ensure_api(api_url, api_port)
+        with Client(url) as client:
+            sub = client.submit(body)
+            if sub.audit_id is None:
+                raise _fail(f"rejected: {sub.error}")
+            try:
+                doc = client.wait(sub.audit_id, timeout=timeout)
+            except TimeoutError as exc:
+                raise _fail(str(exc), code=3) from exc
+    if as_json:
+        console.print_json(json.dumps(doc, ensure_ascii=False))
+    else:
+        console.print(render_audit(doc, title=f"{response.name} vs {', '.join(p.name for p in reference)}"))
+    if doc.get("status") != "done":
+        raise typer.Exit(1)
+
+
+def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
+    from claims.audit import audit_texts, report_to_dict
+
+    cfg = dict(body.get("config") or {})
+    allowed = {"threshold", "case_insensitive", "remove_punctuation"}
+    unknown = sorted(set(cfg) - allowed)
+    if unknown:
+        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}")
+    try:
+        report = audit_texts(body["response"], body["references"], **cfg)
+    except ValueError as exc:
+        raise _fail(f"rejected: {exc}") from exc
+    doc = report_to_dict(report, body["references"], body["response"])
+    doc.setdefault("question", body.get("question"))
+    return doc
+
+
+def load_examples(directory: Path) -> list[tuple[str, dict[str, Any]]]:
+    """``examples/*.json`` sorted by name: (title, POST /audits body)."""
+    out = []
+    for path in sorted(directory.glob("*.json")):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        title = data.pop("title", path.stem)
+        out.append((f"{path.stem}: {title}", audit_body(data)))
+    return out
+
+
+@app.command()
+def demo(
+    examples: Annotated[Path | None, typer.Option(help="Folder of example audits (*.json).")] = None,
+    api_url: ApiUrl = None,
+    api_port: ApiPort = stack.DEFAULT_API_PORT,
+) -> None:
+    """Start the stack, submit the example audits through the API, and print their results."""
+    folder = examples or stack.project_root() / "examples"
+    items = load_examples(folder)
+    if not items:
+        raise _fail(f"no *.json examples in {folder}")
+    started = time.monotonic()
+    url = ensure_api(api_url, api_port)
+    with Client(url) as client:
+        subs = client.submit_many([(body, idempotency_key("demo:" + title, body)) for title, body in items])
+        ids = [s.audit_id for s in subs if s.audit_id]
+        with err.status(f"waiting for {len(ids)} audits (decompose → embed → match → score)"):
+            docs = client.poll_many(ids)
+    for (title, body), sub in zip(items, subs, strict=True):
+        if sub.audit_id is None:
+            console.print(render_audit({"status": "rejected", "error": sub.error}, title=title))
+            continue
+        doc = docs[sub.audit_id]
+        console.rule(f"[bold]{title}")
+        console.print("[bold]references[/bold]")
+        for i, ref in enumerate(body["references"]):
+            console.print(f"  [dim]{i}[/dim] {ref}")
+        console.print(f"[bold]response[/bold]\n  {body['response']}")
+        console.print(render_audit(doc, title=f"audit {sub.audit_id}"))
+    console.print(
+        f"[green]{len(ids)} audits through the queue in {time.monotonic() - started:.1f} s[/green] · "
+        f"API {url}/docs · Flower http://127.0.0.1:{stack.DEFAULT_FLOWER_PORT} · "
+        "`claimaudit down` stops the stack"
+    )
+
+
+def main() -> None:  # pragma: no cover - console entry point alias
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

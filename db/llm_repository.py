@@ -1,0 +1,183 @@
+"""Every SQL statement of the LLM path: response cache, usage ledger, judge records.
+
+Functions take a ``Session`` and never commit (the caller owns the transaction). The LLM
+adapters write cache entries and usage rows in their own short transactions so that a
+request that was paid for stays cached and counted even when the stage later fails.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from sqlalchemy import delete, func, select
+from sqlalchemy.dialects.postgresql import insert
+from sqlalchemy.orm import Session
+
+from db.llm_models import LLMCacheRow, LLMJudgementRow, LLMUsageRow
+
+__all__ = [
+    "USAGE_STAGES",
+    "get_cached_response",
+    "put_cached_response",
+    "record_usage",
+    "usage_for_audit",
+    "empty_usage",
+    "replace_llm_judgements",
+    "has_fallback",
+    "llm_judgements_for_audit",
+]
+
+#: Stages that appear in an audit's ``usage`` document, in pipeline order.
+USAGE_STAGES: tuple[str, ...] = ("decompose", "embed", "judge")
+_COUNTERS: tuple[str, ...] = ("calls", "failed_calls", "cache_hits", "prompt_tokens", "completion_tokens")
+#: Names of the counters in the ``usage`` document (``calls`` reads ``llm_calls`` there, as in
+#: ``claims.audit.report_to_dict``'s in-memory zeros).
+_DOC_NAMES: dict[str, str] = {"calls": "llm_calls"}
+
+
+def _doc(name: str) -> str:
+    return _DOC_NAMES.get(name, name)
+
+
+def get_cached_response(
+    session: Session, *, model: str, prompt_version: str, input_sha256: str
+) -> dict[str, Any] | None:
+    """The cached JSON answer for this request, or None."""
+    row = session.get(LLMCacheRow, (model, prompt_version, input_sha256))
+    return None if row is None else dict(row.response)
+
+
+def put_cached_response(
+    session: Session,
+    *,
+    model: str,
+    prompt_version: str,
+    input_sha256: str,
+    response: Mapping[str, Any],
+    prompt_tokens: int,
+    completion_tokens: int,
+) -> None:
+    """Store an answer; a concurrent insert of the same key wins (``ON CONFLICT DO NOTHING``)."""
+    stmt = (
+        insert(LLMCacheRow)
+        .values(
+            model=model,
+            prompt_version=prompt_version,
+            input_sha256=input_sha256,
+            response=dict(response),
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+        )
+        .on_conflict_do_nothing(index_elements=["model", "prompt_version", "input_sha256"])
+    )
+    session.execute(stmt)
+
+
+def record_usage(
+    session: Session,
+    *,
+    audit_id: uuid.UUID | None,
+    stage: str,
+    model: str,
+    calls: int = 0,
+    failed_calls: int = 0,
+    cache_hits: int = 0,
+    prompt_tokens: int = 0,
+    completion_tokens: int = 0,
+    fallback: str | None = None,
+    error: str | None = None,
+) -> None:
+    """Append one row to the usage ledger (counts are non-negative)."""
+    counts = (calls, failed_calls, cache_hits, prompt_tokens, completion_tokens)
+    if min(counts) < 0:
+        raise ValueError(f"usage counts must be non-negative, got {counts}")
+    session.add(
+        LLMUsageRow(
+            audit_id=audit_id,
+            stage=stage,
+            model=model,
+            calls=calls,
+            failed_calls=failed_calls,
+            cache_hits=cache_hits,
+            prompt_tokens=prompt_tokens,
+            completion_tokens=completion_tokens,
+            fallback=fallback,
+            error=error,
+        )
+    )
+
+
+def empty_usage() -> dict[str, Any]:
+    """The ``usage`` document of an audit that made no LLM request (all zeros)."""
+    zero = {_doc(c): 0 for c in _COUNTERS}
+    return {**zero, "stages": {s: dict(zero) for s in USAGE_STAGES}, "fallbacks": []}
+
+
+def usage_for_audit(session: Session, audit_id: uuid.UUID) -> dict[str, Any]:
+    """The ``usage`` document of ``GET /audits/{id}``.
+
+    ``{"llm_calls", "failed_calls", "cache_hits", "prompt_tokens", "completion_tokens",
+    "stages": {"decompose"|"embed"|"judge": {same counters}}, "fallbacks": [{"stage", "model",
+    "reason"}]}``; all zeros (``empty_usage``) when the audit used no LLM. ``llm_calls``
+    counts requests the endpoint answered (a repair request counts), ``failed_calls`` those
+    that ended in an error, ``cache_hits`` requests served from the cache.
+    """
+    usage = empty_usage()
+    sums = session.execute(
+        select(
+            LLMUsageRow.stage,
+            *(func.coalesce(func.sum(getattr(LLMUsageRow, c)), 0) for c in _COUNTERS),
+        )
+        .where(LLMUsageRow.audit_id == audit_id)
+        .group_by(LLMUsageRow.stage)
+    ).all()
+    for stage, *values in sums:
+        bucket = usage["stages"].setdefault(stage, {_doc(c): 0 for c in _COUNTERS})
+        for name, value in zip(_COUNTERS, values, strict=True):
+            bucket[_doc(name)] += int(value)
+            usage[_doc(name)] += int(value)
+    fallbacks = session.execute(
+        select(LLMUsageRow.stage, LLMUsageRow.model, LLMUsageRow.fallback)
+        .where(LLMUsageRow.audit_id == audit_id, LLMUsageRow.fallback.is_not(None))
+        .order_by(LLMUsageRow.id)
+    ).all()
+    usage["fallbacks"] = [{"stage": s, "model": m, "reason": r} for s, m, r in fallbacks]
+    return usage
+
+
+def replace_llm_judgements(session: Session, audit_id: uuid.UUID, rows: Iterable[Mapping[str, Any]]) -> None:
+    """Replace the judge records of an audit (idempotent: a re-run stage leaves only its own).
+
+    Each row: ``response_index``, ``rule_verdict``, ``judge_verdict``, ``judge_reason``,
+    ``final_verdict``, ``model``. An empty ``rows`` just deletes.
+    """
+    session.execute(delete(LLMJudgementRow).where(LLMJudgementRow.audit_id == audit_id))
+    values = [{"audit_id": audit_id, **dict(r)} for r in rows]
+    if values:
+        session.execute(insert(LLMJudgementRow).values(values))
+
+
+def has_fallback(session: Session, audit_id: uuid.UUID, stage: str) -> bool:
+    """True when the audit's ``stage`` already fell back to its offline component."""
+    stmt = select(LLMUsageRow.id).where(
+        LLMUsageRow.audit_id == audit_id, LLMUsageRow.stage == stage, LLMUsageRow.fallback.is_not(None)
+    )
+    return session.execute(stmt.limit(1)).first() is not None
+
+
+def llm_judgements_for_audit(session: Session, audit_id: uuid.UUID) -> dict[int, dict[str, Any]]:
+    """The judge records of an audit by response claim index (empty without an LLM judge)."""
+    rows = session.scalars(select(LLMJudgementRow).where(LLMJudgementRow.audit_id == audit_id)).all()
+    return {
+        r.response_index: {
+            "verdict": r.judge_verdict,
+            "reason": r.judge_reason,
+            "rule_verdict": r.rule_verdict,
+            "final_verdict": r.final_verdict,
+            "agrees": r.judge_verdict == r.rule_verdict,
+            "model": r.model,
+        }
+        for r in rows
+    }

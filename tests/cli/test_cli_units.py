@@ -1,0 +1,107 @@
+"""Pure tests of the CLI's batch I/O helpers (no services)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from cli.client import audit_body, error_message, idempotency_key
+from cli.main import BatchLine, read_batch_input, result_line
+from cli.stack import normalise_database_url
+
+
+def test_read_batch_input_keeps_order_and_rejects_bad_lines(tmp_path: Path) -> None:
+    path = tmp_path / "in.jsonl"
+    path.write_text(
+        "\n".join(
+            [
+                json.dumps({"id": "a", "references": ["r"], "response": "x", "config": {}}),
+                "",  # blank lines are skipped
+                "{not json",
+                json.dumps(["a", "list"]),
+                json.dumps({"references": ["r"], "response": "y", "extra": 1}),
+            ]
+        )
+        + "\n"
+    )
+    lines = read_batch_input(path)
+    assert [ln.line_id for ln in lines] == ["a", "line-3", "line-4", "line-5"]
+    assert lines[0].body == {"references": ["r"], "response": "x", "config": {}}
+    assert lines[1].body is None and "line 3 is not valid JSON" in (lines[1].error or "")
+    assert lines[2].body is None and "not a JSON object" in (lines[2].error or "")
+    # unknown top-level keys (here "extra") are not part of the request body
+    assert lines[3].body == {"references": ["r"], "response": "y"}
+
+
+def test_idempotency_key_depends_on_id_and_content_only() -> None:
+    body = {"references": ["r1", "r2"], "response": "x", "config": {"threshold": 0.8}}
+    reordered = {"config": {"threshold": 0.8}, "response": "x", "references": ["r1", "r2"]}
+    assert idempotency_key("case-1", body) == idempotency_key("case-1", reordered)
+    assert idempotency_key("case-1", body) != idempotency_key("case-2", body)
+    assert idempotency_key("case-1", body) != idempotency_key("case-1", {**body, "response": "y"})
+    # reference order is content: swapping references changes every reference index
+    assert idempotency_key("case-1", body) != idempotency_key("case-1", {**body, "references": ["r2", "r1"]})
+    assert idempotency_key("x" * 500, body).startswith("x" * 100 + ":")
+
+
+def test_audit_body_takes_only_the_audit_fields() -> None:
+    line = {
+        "id": "a",
+        "references": ["r"],
+        "response": "x",
+        "question": "q",
+        "metadata": {"k": 1},
+        "kind": "z",
+    }
+    assert audit_body(line) == {"references": ["r"], "response": "x", "question": "q", "metadata": {"k": 1}}
+
+
+def test_result_line_shapes() -> None:
+    from cli.client import Submission
+
+    rejected = result_line(
+        BatchLine("a", {"references": [""]}), Submission(0, None, "rejected", "references.0: blank"), None
+    )
+    assert rejected == {"id": "a", "status": "rejected", "error": "references.0: blank"}
+    unparsable = result_line(BatchLine("line-2", None, "line 2 is not valid JSON"), None, None)
+    assert unparsable == {"id": "line-2", "status": "rejected", "error": "line 2 is not valid JSON"}
+    doc = {"id": "uuid-1", "status": "done", "error": None, "scores": {"claim_f1": 1.0}}
+    done = result_line(BatchLine("case-7", {"references": ["r"]}), Submission(0, "uuid-1", "queued"), doc)
+    assert done["id"] == "case-7" and done["audit_id"] == "uuid-1"
+    assert done["status"] == "done" and done["scores"] == {"claim_f1": 1.0}
+    assert list(done)[:2] == ["id", "audit_id"]
+
+
+@pytest.mark.parametrize(
+    ("status", "payload", "expected"),
+    [
+        # FastAPI's validation error list: loc without the leading "body"
+        (
+            422,
+            {"detail": [{"loc": ["body", "references", 0], "msg": "must not be blank"}]},
+            "references.0: must not be blank",
+        ),
+        (
+            413,
+            {"detail": "response is longer than 100000 characters"},
+            "response is longer than 100000 characters",
+        ),
+    ],
+)
+def test_error_message(status: int, payload: object, expected: str) -> None:
+    assert error_message(httpx.Response(status, json=payload)) == expected
+
+
+@pytest.mark.parametrize(
+    ("url", "expected"),
+    [
+        ("postgres://u@h:1/d", "postgresql+psycopg://u@h:1/d"),
+        ("postgresql://u@h:1/d", "postgresql+psycopg://u@h:1/d"),
+        ("postgresql+psycopg://u@h:1/d", "postgresql+psycopg://u@h:1/d"),
+    ],
+)
+def test_normalise_database_url(url: str, expected: str) -> None:
+    assert normalise_database_url(url) == expected

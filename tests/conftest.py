@@ -1,0 +1,286 @@
+"""Shared fixtures: real Postgres + pgvector, real Redis, real Celery workers in their own processes.
+
+Database: a fresh database ``claimaudit_test_<random>`` per test session on the server of
+``CLAIMAUDIT_TEST_DATABASE_URL`` or ``DATABASE_URL`` (only the server part is used), else on the
+local stack's Postgres (``cli.stack.ensure_postgres()``, started when needed). The real Alembic
+migrations run once; the database is dropped at the end. ``DATABASE_URL`` then points at it, so
+worker processes and the other suites' fixtures use it too.
+
+Redis: ``CLAIMAUDIT_TEST_REDIS_URL``, else db 4 of the Redis on 127.0.0.1:6379 when it answers,
+else db 4 of the local stack's Redis (``cli.stack.ensure_redis``). The test db is flushed before
+each test that asks for ``redis_url``. ``REDIS_URL`` is set at import time so that the Celery
+app (configured when ``workers.celery_app`` is first imported) uses it.
+
+Tests that commit create their own audits (random uuids) and never assume an empty table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TEST_REDIS_DB = 4
+
+
+def _redis_answers(url: str) -> bool:
+    try:
+        import redis
+
+        client = redis.Redis.from_url(url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        try:
+            return bool(client.ping())
+        finally:
+            client.close()
+    except Exception:
+        return False
+
+
+def _resolve_redis_url() -> tuple[str, bool]:
+    """(url, answers now)."""
+    explicit = os.environ.get("CLAIMAUDIT_TEST_REDIS_URL")
+    if explicit:
+        return explicit, _redis_answers(explicit)
+    shared = f"redis://127.0.0.1:6379/{TEST_REDIS_DB}"
+    if _redis_answers(shared):
+        return shared, True
+    port = int(os.environ.get("CLAIMAUDIT_REDIS_PORT", "6390"))
+    return f"redis://127.0.0.1:{port}/{TEST_REDIS_DB}", False
+
+
+_REDIS_URL, _REDIS_UP = _resolve_redis_url()
+os.environ["REDIS_URL"] = _REDIS_URL
+
+
+# --------------------------------------------------------------------------- services
+
+
+@pytest.fixture(scope="session")
+def redis_server_url() -> str:
+    """The test Redis URL (db 4); starts the local stack's Redis when nothing answers."""
+    if not _redis_answers(_REDIS_URL):
+        from cli import stack
+
+        port = int(_REDIS_URL.rsplit(":", 1)[1].split("/")[0])
+        stack.ensure_redis(port, db=TEST_REDIS_DB)
+        if not _redis_answers(_REDIS_URL):
+            pytest.fail(f"Redis not reachable at {_REDIS_URL}")
+    return _REDIS_URL
+
+
+@pytest.fixture
+def redis_url(redis_server_url: str) -> str:
+    """The test Redis URL, flushed (``FLUSHDB``) before the test."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server_url)
+    client.flushdb()
+    client.close()
+    return redis_server_url
+
+
+def _server_url() -> str:
+    from sqlalchemy.engine import make_url
+
+    from db.engine import normalise_url
+
+    base = os.environ.get("CLAIMAUDIT_TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    if not base:
+        from cli import stack
+
+        base = stack.ensure_postgres()
+    return make_url(normalise_url(base)).set(database="postgres").render_as_string(hide_password=False)
+
+
+def _admin(url: str, sql: str) -> None:
+    import sqlalchemy
+
+    engine = sqlalchemy.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.execute(sqlalchemy.text(sql))
+    finally:
+        engine.dispose()
+
+
+def alembic_config(url: str) -> Any:
+    """An Alembic config for ``alembic.ini`` pointed at ``url``."""
+    from alembic.config import Config
+
+    cfg = Config(str(ROOT / "alembic.ini"))
+    cfg.set_main_option("sqlalchemy.url", url)
+    return cfg
+
+
+@pytest.fixture(scope="session")
+def fresh_database() -> Iterator[Callable[[str], str]]:
+    """Factory: create an empty database named ``claimaudit_test_<tag>_<random>``; dropped at session end."""
+    from sqlalchemy.engine import make_url
+
+    server = _server_url()
+    made: list[str] = []
+
+    def make(tag: str) -> str:
+        name = f"claimaudit_test_{tag}_{uuid.uuid4().hex[:8]}"
+        _admin(server, f'CREATE DATABASE "{name}"')
+        made.append(name)
+        return make_url(server).set(database=name).render_as_string(hide_password=False)
+
+    yield make
+    for name in made:
+        _admin(server, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture(scope="session")
+def database_url(fresh_database: Callable[[str], str]) -> str:
+    """The session's migrated test database (``alembic upgrade head``); exported as DATABASE_URL."""
+    from alembic import command
+
+    url = fresh_database("main")
+    command.upgrade(alembic_config(url), "head")
+    os.environ["DATABASE_URL"] = url
+    from workers import database
+    from workers.settings import get_settings
+
+    get_settings.cache_clear()
+    database.get_engine.cache_clear()
+    database.get_session_factory.cache_clear()
+    return url
+
+
+@pytest.fixture(scope="session")
+def engine(database_url: str) -> Iterator[Any]:
+    from db.engine import make_engine
+
+    eng = make_engine(database_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture(scope="session")
+def session_factory(engine: Any) -> Any:
+    from db.engine import make_session_factory
+
+    return make_session_factory(engine)
+
+
+@pytest.fixture
+def settings(database_url: str, redis_url: str) -> Any:
+    from workers.settings import Settings
+
+    return Settings(database_url=database_url, redis_url=redis_url)
+
+
+@pytest.fixture
+def client(settings: Any) -> Iterator[Any]:
+    """FastAPI TestClient of an app on the test database and Redis."""
+    from fastapi.testclient import TestClient
+
+    from api.main import create_app
+
+    with TestClient(create_app(settings)) as c:
+        yield c
+
+
+# --------------------------------------------------------------------------- workers
+
+
+@dataclass
+class WorkerProcess:
+    """A ``celery -A workers.celery_app worker`` subprocess in its own process group."""
+
+    proc: subprocess.Popen[bytes]
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text(errors="replace")
+
+    def wait_ready(self, timeout: float = 60) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"worker exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
+            if " ready." in self.output():
+                return
+            time.sleep(0.1)
+        raise RuntimeError(f"worker not ready after {timeout} s:\n{self.output()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL the worker and its pool children (no warm shutdown, no acks)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        self.proc.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.proc.poll() is not None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.kill()
+
+
+@pytest.fixture(scope="session")
+def start_worker(
+    database_url: str, redis_server_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Callable[..., WorkerProcess]]:
+    """Factory: start a worker on the test database and Redis; every worker is stopped at session end."""
+    started: list[WorkerProcess] = []
+
+    def start(env: dict[str, str] | None = None, *, concurrency: int = 1, wait: bool = True) -> WorkerProcess:
+        log = tmp_path_factory.mktemp("worker") / "worker.log"
+        full_env = {
+            **os.environ,
+            "DATABASE_URL": database_url,
+            "REDIS_URL": redis_server_url,
+            "PYTHONUNBUFFERED": "1",
+            **(env or {}),
+        }
+        cmd = [
+            sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-E",
+            "--pool=prefork", f"--concurrency={concurrency}", "--loglevel=INFO",
+            "--without-mingle", "--without-gossip", "-n", f"spine-test-{uuid.uuid4().hex[:6]}@%h",
+        ]  # fmt: skip
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=full_env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True
+            )
+        worker = WorkerProcess(proc, log)
+        started.append(worker)
+        if wait:
+            worker.wait_ready()
+        return worker
+
+    yield start
+    for w in started:
+        w.stop()
+
+
+def wait_for_status(
+    session_factory: Any, audit_id: uuid.UUID, statuses: set[str], *, timeout: float = 180
+) -> str:
+    """Poll the audit's status in Postgres until it is one of ``statuses``; return it."""
+    from db import repository as repo
+
+    deadline = time.monotonic() + timeout
+    last = None
+    while time.monotonic() < deadline:
+        with session_factory() as session:
+            audit = repo.get_audit(session, audit_id)
+            last = None if audit is None else audit.status
+        if last in statuses:
+            return last
+        time.sleep(0.2)
+    raise AssertionError(f"audit {audit_id} still {last!r} after {timeout} s (wanted {sorted(statuses)})")

@@ -1,0 +1,154 @@
+"""API input handling on real Postgres and Redis: 422 naming the field, 413, idempotency, nothing stored."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+
+from db.models import Audit, Document
+
+pytestmark = pytest.mark.services
+
+VALID: dict[str, Any] = {
+    "response": "Ines Marlow won the Varga Prize in 2004.",
+    "references": ["In 2004, the cellist Ines Marlow won the Varga Prize in Vienna."],
+}
+
+
+def _count(session_factory: Any) -> tuple[int, int]:
+    with session_factory() as s:
+        return (
+            int(s.scalar(select(func.count()).select_from(Audit)) or 0),
+            int(s.scalar(select(func.count()).select_from(Document)) or 0),
+        )
+
+
+@pytest.fixture
+def nothing_stored(session_factory: Any) -> Iterator[None]:
+    """Asserts that the test stored no audit and no document."""
+    before = _count(session_factory)
+    yield
+    assert _count(session_factory) == before
+
+
+def _fields(resp: Any) -> list[str]:
+    return [".".join(str(p) for p in e["loc"]) for e in resp.json()["detail"]]
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({**VALID, "references": [""]}, "body.references.0"),
+        ({**VALID, "references": ["ok", "  \n\t"]}, "body.references.1"),
+        ({**VALID, "references": []}, "body.references"),
+        ({"response": VALID["response"]}, "body.references"),
+        ({"references": VALID["references"]}, "body.response"),
+        ({**VALID, "response": 42}, "body.response"),
+        ({**VALID, "references": "not a list"}, "body.references"),
+        ({**VALID, "references": [1]}, "body.references.0"),
+        ({**VALID, "question": ["x"]}, "body.question"),
+        ({**VALID, "metadata": "x"}, "body.metadata"),
+        ({**VALID, "config": {"thresold": 0.8}}, "body.config.thresold"),
+        ({**VALID, "config": {"threshold": "0.8"}}, "body.config.threshold"),
+        ({**VALID, "config": {"threshold": 1.5}}, "body.config.threshold"),
+        ({**VALID, "config": {"case_insensitive": "yes"}}, "body.config.case_insensitive"),
+        ({**VALID, "config": {"decomposer": "magic"}}, "body.config.decomposer"),
+        ({**VALID, "unexpected": 1}, "body.unexpected"),
+    ],
+)
+def test_invalid_input_is_422_naming_the_field(
+    client: TestClient, nothing_stored: None, body: dict[str, Any], field: str
+) -> None:
+    resp = client.post("/audits", json=body)
+    assert resp.status_code == 422, resp.text
+    assert any(f.startswith(field) for f in _fields(resp)), resp.json()
+
+
+def test_empty_response_is_valid(client: TestClient) -> None:
+    resp = client.post("/audits", json={**VALID, "response": ""})
+    assert resp.status_code == 202, resp.text
+    assert resp.json()["status"] == "queued"
+
+
+def test_text_over_the_limit_is_413(settings: Any, session_factory: Any, nothing_stored: None) -> None:
+    from api.main import create_app
+
+    small = settings.model_copy(update={"max_text_chars": 50, "max_references": 2})
+    with TestClient(create_app(small)) as c:
+        resp = c.post("/audits", json={**VALID, "references": ["x" * 51]})
+        assert resp.status_code == 413
+        assert "references[0]" in resp.json()["detail"]
+        resp = c.post("/audits", json={**VALID, "references": ["a", "b", "c"]})
+        assert resp.status_code == 413
+        assert "references" in resp.json()["detail"]
+        resp = c.post("/audits", json={**VALID, "response": "y" * 51})
+        assert resp.status_code == 413
+        assert "response" in resp.json()["detail"]
+
+
+def test_idempotency_replay_and_conflict(client: TestClient, session_factory: Any) -> None:
+    key = {"Idempotency-Key": f"test-{id(client)}-replay"}
+    first = client.post("/audits", json=VALID, headers=key)
+    assert first.status_code == 202
+    before = _count(session_factory)
+    again = client.post("/audits", json=VALID, headers=key)
+    assert again.status_code == 200
+    assert again.json()["id"] == first.json()["id"]
+    conflict = client.post("/audits", json={**VALID, "question": "different"}, headers=key)
+    assert conflict.status_code == 409
+    assert "Idempotency-Key" in conflict.json()["detail"]
+    assert _count(session_factory) == before  # neither the replay nor the conflict stored anything
+
+
+def test_get_queued_audit_and_404(client: TestClient) -> None:
+    aid = client.post("/audits", json={**VALID, "question": "q?", "metadata": {"run": 7}}).json()["id"]
+    doc = client.get(f"/audits/{aid}").json()
+    assert doc["id"] == aid and doc["status"] == "queued" and doc["scores"] is None and doc["claims"] == []
+    assert doc["question"] == "q?" and doc["metadata"] == {"run": 7}
+    assert client.get("/audits/00000000-0000-0000-0000-000000000000").status_code == 404
+    assert client.get("/audits/not-a-uuid").status_code == 422
+
+
+def test_batch_validates_each_item(client: TestClient, session_factory: Any) -> None:
+    before = _count(session_factory)
+    resp = client.post(
+        "/audits/batch",
+        json={
+            "audits": [
+                VALID,
+                {**VALID, "references": [" "]},
+                {**VALID, "config": {"nope": True}},
+                {**VALID, "idempotency_key": f"batch-{id(client)}"},
+                {**VALID, "idempotency_key": f"batch-{id(client)}"},
+            ]
+        },
+    )
+    assert resp.status_code == 202
+    items = resp.json()["audits"]
+    assert [i["index"] for i in items] == [0, 1, 2, 3, 4]
+    assert [i["status"] for i in items] == ["queued", "rejected", "rejected", "queued", "queued"]
+    assert "references.0" in items[1]["error"] and items[1]["id"] is None
+    assert "config.nope" in items[2]["error"]
+    assert items[3]["id"] == items[4]["id"]  # same key, same body: one audit
+    after = _count(session_factory)
+    # 2 audits (items 0 and 3), each with 1 response + 1 reference document
+    assert after == (before[0] + 2, before[1] + 4)
+
+
+def test_list_filters_and_paginates(client: TestClient) -> None:
+    ids = [client.post("/audits", json=VALID).json()["id"] for _ in range(3)]
+    page = client.get("/audits", params={"status": "queued", "limit": 2}).json()
+    assert page["limit"] == 2 and page["offset"] == 0 and len(page["items"]) == 2 and page["total"] >= 3
+    assert page["items"][0]["id"] == ids[-1]  # newest first
+    assert all(i["status"] == "queued" for i in page["items"])
+    assert client.get("/audits", params={"status": "bogus"}).status_code == 422
+    future = client.get("/audits", params={"since": "2999-01-01T00:00:00Z"}).json()
+    assert future["total"] == 0 and future["items"] == []
+
+
+def test_healthz(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "redis": "ok"}

@@ -1,0 +1,62 @@
+"""Alembic: upgrade head, models match migrations (``alembic check``), downgrade base, upgrade again."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import sqlalchemy
+from alembic import command
+
+from tests.conftest import alembic_config
+
+pytestmark = pytest.mark.services
+
+SPINE_TABLES = {"audits", "documents", "claims", "verdicts", "evidence", "scores", "embedding_cache"}
+
+
+def _tables(url: str) -> tuple[set[str], set[str], set[str]]:
+    engine = sqlalchemy.create_engine(url)
+    try:
+        insp = sqlalchemy.inspect(engine)
+        tables = set(insp.get_table_names())
+        views = set(insp.get_view_names())
+        indexes = {i["name"] for i in insp.get_indexes("claims")} if "claims" in tables else set()
+    finally:
+        engine.dispose()
+    return tables, views, indexes
+
+
+def test_upgrade_check_downgrade_upgrade(fresh_database: Callable[[str], str]) -> None:
+    url = fresh_database("migrations")
+    cfg = alembic_config(url)
+
+    command.upgrade(cfg, "head")
+    tables, views, indexes = _tables(url)
+    assert tables >= SPINE_TABLES
+    assert {"claim_verdicts", "audit_scores"} <= views
+    assert "ix_claims_embedding_hnsw_minilm_l6_v2" in indexes
+
+    command.check(cfg)  # raises when the models and the migrated schema differ
+
+    command.downgrade(cfg, "base")
+    tables, views, _ = _tables(url)
+    assert tables <= {"alembic_version"}
+    assert not views & {"claim_verdicts", "audit_scores"}
+
+    command.upgrade(cfg, "head")  # repeatable: CREATE EXTENSION IF NOT EXISTS
+    assert _tables(url)[0] >= SPINE_TABLES
+
+
+def test_first_revision_creates_the_vector_extension(fresh_database: Callable[[str], str]) -> None:
+    url = fresh_database("ext")
+    command.upgrade(alembic_config(url), "0001_initial")
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            ext = conn.execute(
+                sqlalchemy.text("SELECT extname FROM pg_extension WHERE extname = 'vector'")
+            ).scalar()
+    finally:
+        engine.dispose()
+    assert ext == "vector"

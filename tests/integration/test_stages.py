@@ -1,0 +1,221 @@
+"""Stage services and tasks against real Postgres + pgvector (in this process, no broker needed).
+
+Re-running any stage creates no duplicate rows; the stored audit renders to the same document
+as the in-memory engine; the embedding cache is shared across audits; a permanent error fails
+the audit with a readable reason; a finished audit is never re-processed.
+"""
+
+from __future__ import annotations
+
+import math
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+from sqlalchemy import func, select, text
+
+from claims.audit import audit_texts, report_to_dict
+from claims.embed import DEFAULT_MODEL_NAME, default_embedder
+from db import repository as repo
+from db.engine import session_scope
+from db.models import ClaimRow, EmbeddingCacheRow
+from workers import services
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+REFERENCE = (
+    "In 2004, the 23-year-old cellist Ines Marlow won the Varga Prize in Vienna. She was chosen by a jury "
+    "chaired by the composer Teodor Halm. The prize launched her career as a soloist."
+)
+RESPONSE = (
+    "Ines Marlow won the Varga Prize in 2001. She was chosen by a jury chaired by Teodor Halm. Is it famous?"
+)
+
+
+def create(
+    session_factory: Any, response: str, references: Sequence[str], config: dict[str, Any] | None = None
+) -> uuid.UUID:
+    with session_scope(session_factory) as s:
+        audit, _ = repo.create_audit(
+            s,
+            repo.NewAudit(
+                response=response,
+                references=list(references),
+                request_sha256=uuid.uuid4().hex,
+                config=config or {},
+            ),
+        )
+        return audit.id
+
+
+def run_stage(session_factory: Any, stage: str, aid: uuid.UUID) -> None:
+    with session_scope(session_factory) as s:
+        if stage == "decompose":
+            services.decompose_audit(s, aid)
+        elif stage == "embed":
+            services.embed_audit(s, aid)
+        elif stage == "match":
+            services.match_audit(s, aid)
+        else:
+            services.score_audit_stage(s, aid)
+            repo.mark_done(s, aid)
+
+
+def run_all(session_factory: Any, aid: uuid.UUID) -> None:
+    for stage in ("decompose", "embed", "match", "score"):
+        run_stage(session_factory, stage, aid)
+
+
+def counts(session_factory: Any, aid: uuid.UUID) -> dict[str, int]:
+    with session_factory() as s:
+        return repo.count_rows(s, aid)
+
+
+def document(session_factory: Any, aid: uuid.UUID) -> dict[str, Any]:
+    from api.documents import audit_document
+
+    with session_factory() as s:
+        doc = audit_document(s, aid)
+    assert doc is not None
+    return doc
+
+
+def assert_same(a: Any, b: Any, path: str = "") -> None:
+    """Equal JSON values; floats within 1e-5 (the worker and this process may batch texts differently)."""
+    if isinstance(a, float) or isinstance(b, float):
+        assert a is not None and b is not None and math.isclose(a, b, rel_tol=1e-5, abs_tol=1e-5), (
+            f"{path}: {a} != {b}"
+        )
+    elif isinstance(a, dict):
+        assert isinstance(b, dict) and a.keys() == b.keys(), f"{path}: keys {sorted(a)} != {sorted(b)}"
+        for k in a:
+            assert_same(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert isinstance(b, list) and len(a) == len(b), f"{path}: length {len(a)} != {len(b)}"
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            assert_same(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, f"{path}: {a!r} != {b!r}"
+
+
+def test_rerunning_every_stage_creates_no_duplicates(session_factory: Any) -> None:
+    aid = create(session_factory, RESPONSE, [REFERENCE])
+    run_all(session_factory, aid)
+    first = counts(session_factory, aid)
+    doc = document(session_factory, aid)
+    n_response = sum(1 for c in doc["claims"] if c["role"] == "response")
+    assert first["documents"] == 2 and first["scores"] == 1
+    assert (
+        first["claims"] == len(doc["claims"]) and first["verdicts"] == n_response
+    )  # one verdict per response claim
+
+    # a redelivered stage re-runs it and the stages after it (a rerun match drops the now stale scores)
+    for stages in (("score",), ("match", "score"), ("embed", "match", "score")):
+        for stage in stages:
+            run_stage(session_factory, stage, aid)
+        assert counts(session_factory, aid) == first, stages
+    for _ in range(2):  # the whole chain again, twice
+        run_all(session_factory, aid)
+        assert counts(session_factory, aid) == first
+    assert_same(document(session_factory, aid)["claims"], doc["claims"])
+
+
+def test_stored_audit_renders_like_the_in_memory_engine(session_factory: Any) -> None:
+    config = {"threshold": 0.7, "case_insensitive": True, "remove_punctuation": True}
+    aid = create(session_factory, RESPONSE, [REFERENCE, "Teodor Halm is a composer."], config)
+    run_all(session_factory, aid)
+    doc = document(session_factory, aid)
+    report = audit_texts(
+        RESPONSE,
+        [REFERENCE, "Teodor Halm is a composer."],
+        threshold=0.7,
+        case_insensitive=True,
+        remove_punctuation=True,
+    )
+    expected = report_to_dict(report, [REFERENCE, "Teodor Halm is a composer."], RESPONSE)
+    for key in ("scores", "counts", "claims", "edit_script", "threshold"):
+        assert_same(doc[key], expected[key], key)
+    assert doc["status"] == "done" and doc["error"] is None and doc["config"] == config
+    assert doc["usage"]["prompt_tokens"] == 0  # offline: no LLM calls
+
+
+def test_empty_response_scores_null_not_nan(session_factory: Any) -> None:
+    aid = create(session_factory, "", [REFERENCE])
+    run_all(session_factory, aid)
+    doc = document(session_factory, aid)
+    assert doc["counts"]["response_claims"] == 0
+    # precision has denominator 0 (no material response claims): null, never NaN (issue 3, item 5)
+    assert doc["scores"]["claim_precision"] is None
+
+
+def test_embedding_cache_is_shared_across_audits(session_factory: Any) -> None:
+    reference = f"The Orlen lighthouse was built in 1889 ({uuid.uuid4().hex[:6]}). It is 31 metres tall."
+    first = create(session_factory, "The Orlen lighthouse is 31 metres tall.", [reference])
+
+    def cached() -> int:
+        with session_factory() as s:
+            return int(s.scalar(select(func.count()).select_from(EmbeddingCacheRow)) or 0)
+
+    before = cached()
+    run_all(session_factory, first)
+    after_first = cached()
+    assert after_first > before
+    second = create(session_factory, "The Orlen lighthouse is 31 metres tall.", [reference])
+    run_all(session_factory, second)
+    assert cached() == after_first  # same texts: every vector came from the cache
+    with session_factory() as s:
+        rows = s.scalars(select(ClaimRow).where(ClaimRow.audit_id.in_([first, second]))).all()
+    assert {r.embedding_model for r in rows} == {DEFAULT_MODEL_NAME}
+    assert {r.embedding_dim for r in rows} == {default_embedder().dim}
+
+
+def test_search_uses_the_models_hnsw_index(session_factory: Any) -> None:
+    aid = create(session_factory, "The Varga Prize is awarded in Vienna.", [REFERENCE])
+    run_all(session_factory, aid)
+    embedder = default_embedder()
+    query = embedder.embed(["Who won the Varga Prize?"])[0]
+    with session_factory() as s:
+        s.execute(text("SET LOCAL enable_seqscan = off"))
+        hits = repo.search_claims(s, query, model=embedder.model_name, dim=embedder.dim, k=5)
+        scans = s.execute(
+            text("SELECT idx_scan FROM pg_stat_xact_user_indexes WHERE indexrelname = :name"),
+            {"name": "ix_claims_embedding_hnsw_minilm_l6_v2"},
+        ).scalar()
+        s.rollback()
+    assert scans and scans >= 1
+    assert len(hits) == 5
+    assert all(-1.0 <= h["similarity"] <= 1.0 for h in hits)
+    assert [h["similarity"] for h in hits] == sorted((h["similarity"] for h in hits), reverse=True)
+
+
+def test_permanent_error_fails_the_audit_with_a_reason(session_factory: Any, redis_url: str) -> None:
+    from workers import tasks
+
+    aid = create(session_factory, RESPONSE, [REFERENCE])
+    run_stage(session_factory, "decompose", aid)
+    result = tasks.match.apply(args=[str(aid)])  # the embed stage never ran
+    assert result.failed()
+    with session_factory() as s:
+        audit = repo.get_audit(s, aid)
+    assert audit is not None and audit.status == "failed" and audit.stage == "matching"
+    assert (
+        audit.error
+        == "matching failed: PermanentStageError: some claims have no embedding (the embed stage did not run)"
+    )
+    assert audit.finished_at is not None
+
+
+def test_finished_audit_is_not_processed_again(session_factory: Any, redis_url: str) -> None:
+    from workers import tasks
+
+    aid = create(session_factory, RESPONSE, [REFERENCE])
+    run_all(session_factory, aid)
+    with session_factory() as s:
+        ids = sorted(s.scalars(select(ClaimRow.id).where(ClaimRow.audit_id == aid)).all())
+    result = tasks.decompose.apply(args=[str(aid)])
+    assert result.state == "IGNORED"
+    with session_factory() as s:
+        assert sorted(s.scalars(select(ClaimRow.id).where(ClaimRow.audit_id == aid)).all()) == ids
+        audit = repo.get_audit(s, aid)
+        assert audit is not None and audit.status == "done"

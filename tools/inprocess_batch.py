@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""Run a batch of audits fully in memory (no DB, no queue): the run_cases.py batch contract.
+
+Usage:
+    python tools/inprocess_batch.py INPUT.jsonl --output OUTPUT.jsonl
+
+Each input line: {"id", "references": [str, ...], "response": str, "config": {...}}.
+Each output line: the result document of ``claims.audit.report_to_dict`` with "id" set to
+the input id; invalid input gives {"id", "status": "rejected", "error": "<message>"}, and an
+unexpected exception {"id", "status": "failed", "error": "<message>"}.
+Config keys understood: threshold, case_insensitive, remove_punctuation; the LLM keys
+(decomposer, judge, embedder, llm_model, embedding_model) are accepted and ignored offline;
+any other key rejects the line, as the API does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import traceback
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from claims.audit import audit_texts, report_to_dict  # noqa: E402
+from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedder  # noqa: E402
+
+CONFIG_KEYS = {
+    "threshold": (int, float),
+    "case_insensitive": bool,
+    "remove_punctuation": bool,
+    "decomposer": str,
+    "judge": str,
+    "embedder": str,
+    "llm_model": str,
+    "embedding_model": str,
+}
+
+
+def _config(raw: Any) -> dict[str, Any]:
+    if raw is None:
+        return {}
+    if not isinstance(raw, dict):
+        raise ValueError("config: must be an object")
+    for key, value in raw.items():
+        if key not in CONFIG_KEYS:
+            raise ValueError(f"config.{key}: unknown key")
+        types = CONFIG_KEYS[key]
+        if isinstance(value, bool) and types in ((int, float),):
+            raise ValueError(f"config.{key}: must be a number")
+        if not isinstance(value, types):
+            raise ValueError(f"config.{key}: wrong type")
+    return raw
+
+
+def run_line(item: dict[str, Any], embedder: Any) -> dict[str, Any]:
+    ident = item.get("id")
+    try:
+        cfg = _config(item.get("config"))
+        report = audit_texts(
+            item.get("response"),  # type: ignore[arg-type]
+            item.get("references"),  # type: ignore[arg-type]
+            embedder=embedder,
+            threshold=cfg.get("threshold"),
+            case_insensitive=bool(cfg.get("case_insensitive", False)),
+            remove_punctuation=bool(cfg.get("remove_punctuation", False)),
+        )
+    except ValueError as exc:
+        return {"id": ident, "status": "rejected", "error": str(exc)}
+    except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
+        traceback.print_exc()
+        return {"id": ident, "status": "failed", "error": f"{type(exc).__name__}: {exc}"}
+    doc = report_to_dict(report, item["references"], item["response"])
+    return {"id": ident, **doc}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("input", type=Path)
+    ap.add_argument("--output", type=Path, required=True)
+    args = ap.parse_args()
+    embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
+    started = time.monotonic()
+    n = 0
+    with args.input.open() as fin, args.output.open("w") as fout:
+        for line in fin:
+            if not line.strip():
+                continue
+            try:
+                item = json.loads(line)
+            except json.JSONDecodeError as exc:
+                fout.write(json.dumps({"id": None, "status": "rejected", "error": f"invalid JSON: {exc}"}) + "\n")
+                continue
+            fout.write(json.dumps(run_line(item, embedder), ensure_ascii=False) + "\n")
+            n += 1
+    print(f"inprocess_batch: {n} audits in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

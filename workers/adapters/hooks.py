@@ -1,0 +1,126 @@
+"""The LLM path of ``workers.components``: what each seam function does for an LLM config.
+
+``workers.components`` calls these only when the audit's config asks for an LLM component,
+so the offline default never imports ``openai``.
+
+Fallbacks (recorded in the usage ledger, shown in ``usage.fallbacks``):
+
+* decomposer: a text whose answer stays malformed after one repair is decomposed offline;
+* judge: the rule verdicts stand unchanged;
+* embedder: unusable embeddings twice in a row → the fallback is recorded and the stage is
+  retried (``TransientLLMError``); on the retry ``embedder_for`` sees the recorded fallback
+  and embeds the whole audit with the local model, so one audit never mixes models.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from sqlalchemy.orm import Session, sessionmaker
+
+from claims.embed import Embedder
+from claims.types import Claim, Judgement, ReferenceClaim
+from db import llm_repository as llm_repo
+from db.engine import session_scope
+from workers.adapters.client import Ledger
+from workers.adapters.config import LLMConfig, resolve_llm_config
+from workers.adapters.decomposer import decompose_or_fallback
+from workers.adapters.embedder import OpenAIEmbedder
+from workers.adapters.errors import MalformedOutputError, TransientLLMError
+from workers.adapters.judge import review_or_fallback
+
+__all__ = ["llm_config", "decompose_text_llm", "embedder_llm", "review_judgements_llm"]
+
+
+def llm_config(config: Mapping[str, Any] | None) -> LLMConfig:
+    """The audit's resolved LLM configuration (``workers.adapters.config``)."""
+    return resolve_llm_config(config)
+
+
+def _factory(factory: sessionmaker[Session] | None) -> sessionmaker[Session]:
+    if factory is not None:
+        return factory
+    from workers.database import get_session_factory
+
+    return get_session_factory()
+
+
+def decompose_text_llm(
+    text: str, cfg: LLMConfig, *, audit_id: uuid.UUID | None, factory: sessionmaker[Session] | None
+) -> list[Claim]:
+    """Claims of ``text`` from the LLM decomposer (cached; offline fallback when malformed)."""
+    return decompose_or_fallback(text, cfg=cfg, ledger=Ledger(_factory(factory), audit_id))
+
+
+class _FallbackSignal:
+    """Wraps ``OpenAIEmbedder``: unusable embeddings → record the fallback, retry the stage."""
+
+    def __init__(self, inner: OpenAIEmbedder) -> None:
+        self.inner = inner
+
+    @property
+    def model_name(self) -> str:
+        return self.inner.model_name
+
+    @property
+    def dim(self) -> int:
+        return self.inner.dim
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        try:
+            return self.inner.embed(texts)
+        except MalformedOutputError as exc:
+            if self.inner.ledger.audit_id is None:
+                raise
+            self.inner.ledger.record(
+                "embed", self.inner.model_name, fallback=f"local embedder used for the whole audit: {exc}"
+            )
+            raise TransientLLMError(
+                f"embeddings from {self.inner.model_name!r} unusable ({exc}); "
+                "the stage is retried with the local embedder"
+            ) from exc
+
+
+def embedder_llm(
+    cfg: LLMConfig, *, audit_id: uuid.UUID | None, factory: sessionmaker[Session] | None
+) -> Embedder:
+    """The endpoint's embedder, or the local one when this audit's embeddings already fell back."""
+    f = _factory(factory)
+    if audit_id is not None:
+        with session_scope(f) as s:
+            if llm_repo.has_fallback(s, audit_id, "embed"):
+                from claims.embed import default_embedder
+
+                return default_embedder()
+    return _FallbackSignal(OpenAIEmbedder(cfg, Ledger(f, audit_id)))
+
+
+def review_judgements_llm(
+    session: Session,
+    audit_id: uuid.UUID,
+    cfg: LLMConfig,
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: list[Judgement],
+    *,
+    factory: sessionmaker[Session] | None,
+) -> list[Judgement]:
+    """One LLM judge request for the audit, reconciled with the rule verdicts.
+
+    The judge records go into ``llm_judgements`` in the stage's own transaction (``session``),
+    so they are replaced together with the verdicts when the stage re-runs.
+    """
+    final, records = review_or_fallback(
+        response_claims,
+        reference_claims,
+        similarity,
+        judgements,
+        cfg=cfg,
+        ledger=Ledger(_factory(factory), audit_id),
+    )
+    llm_repo.replace_llm_judgements(session, audit_id, records)
+    return final

@@ -1,0 +1,168 @@
+"""LLM judge: one chat request per audit giving every material response claim a verdict.
+
+The rule verdicts (``claims.verdict.judge``: facet checks on numbers, dates, units, entities,
+negation, qualifiers) are computed first and always kept for comparison. ``reconcile`` merges
+the two: the judge's verdict wins, except that a rule-detected conflict (``contradicted`` or
+``qualification_dropped``) is never overruled to a supporting verdict; every disagreement is
+written into the claim's reason and into ``llm_judgements``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from claims.types import SUPPORTING, Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
+from workers.adapters.client import Ledger, cached_chat, make_client
+from workers.adapters.config import LLMConfig
+from workers.adapters.errors import MalformedOutputError
+from workers.adapters.prompts import JUDGE_PROMPT_VERSION, JudgeItem, JudgeOutput, judge_messages
+
+__all__ = ["judge_items", "reconcile", "llm_review", "review_or_fallback"]
+
+STAGE = "judge"
+#: Rule verdicts the judge may not turn into support.
+RULE_CONFLICTS: frozenset[Verdict] = frozenset({Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED})
+
+
+def judge_items(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    *,
+    top_k: int,
+) -> list[JudgeItem]:
+    """The judge's input: material response claims with their ``top_k`` evidence claims.
+
+    ``similarity`` is the (n_response, n_reference) cosine matrix the match stage computed
+    (pgvector exact scan within the audit). Evidence ids read ``r<reference>.<n>`` with ``n``
+    the index into ``reference_claims``; only material reference claims are offered.
+    """
+    sim = np.asarray(similarity, dtype=np.float32)
+    material_refs = [i for i, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
+    items: list[JudgeItem] = []
+    for i, (claim, rule) in enumerate(zip(response_claims, judgements, strict=True)):
+        if claim.kind is not ClaimKind.MATERIAL or rule.verdict is Verdict.OUTSIDE_SCOPE:
+            continue
+        ranked = sorted(material_refs, key=lambda j: (-float(sim[i, j]), j))[:top_k] if sim.size else []
+        evidence = [
+            {
+                "id": f"r{reference_claims[j].reference}.{j}",
+                "text": reference_claims[j].claim.text,
+                "similarity": round(float(sim[i, j]), 4),
+            }
+            for j in ranked
+        ]
+        items.append(JudgeItem(id=i, claim=claim.text, evidence=evidence))
+    return items
+
+
+def reconcile(rule: Judgement, judge_verdict: Verdict, judge_reason: str) -> Judgement:
+    """Merge a rule judgement and the LLM judge's verdict on the same claim.
+
+    Same verdict: the rule judgement with the judge's reason appended. Rule conflict
+    (``contradicted`` / ``qualification_dropped``) vs a supporting judge verdict: the rule
+    verdict stays and the reason says the judge disagreed. Otherwise the judge's verdict,
+    with the rule's verdict and reason kept in the reason text. Evidence is unchanged.
+    """
+    if judge_verdict is rule.verdict:
+        reason = f"{rule.reason} | LLM judge agrees: {judge_reason}" if rule.reason else judge_reason
+        return Judgement(rule.response_index, rule.verdict, rule.evidence, reason, rule.change)
+    if rule.verdict in RULE_CONFLICTS and judge_verdict in SUPPORTING:
+        reason = (
+            f"{rule.reason} | LLM judge said {judge_verdict.value} ({judge_reason}); "
+            f"rule-detected {rule.verdict.value} kept"
+        )
+        return Judgement(rule.response_index, rule.verdict, rule.evidence, reason, rule.change)
+    reason = f"LLM judge: {judge_reason} | rules said {rule.verdict.value}" + (
+        f": {rule.reason}" if rule.reason else ""
+    )
+    change = rule.change if judge_verdict in RULE_CONFLICTS else None
+    return Judgement(rule.response_index, judge_verdict, rule.evidence, reason, change)
+
+
+def llm_review(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    *,
+    cfg: LLMConfig,
+    ledger: Ledger,
+    client: Any = None,
+) -> tuple[list[Judgement], list[dict[str, Any]]]:
+    """Judge every material response claim in one request and reconcile with the rules.
+
+    Returns the final judgements (same order and length as ``judgements``) and the records
+    for ``llm_judgements`` (``response_index``, ``rule_verdict``, ``judge_verdict``,
+    ``judge_reason``, ``final_verdict``, ``model``). No request when no claim is material.
+
+    Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint and
+    ``MalformedOutputError`` when the answer stays invalid after one repair (for instance a
+    verdict missing for a claim id).
+    """
+    items = judge_items(response_claims, reference_claims, similarity, judgements, top_k=cfg.judge_top_k)
+    if not items:
+        return list(judgements), []
+    wanted = [item.id for item in items]
+
+    def check(out: JudgeOutput) -> None:
+        got = [v.id for v in out.verdicts]
+        if sorted(got) != sorted(wanted):
+            raise MalformedOutputError(f"verdicts for claim ids {sorted(got)}, expected exactly {wanted}")
+
+    output = cached_chat(
+        client=client if client is not None else make_client(cfg),
+        ledger=ledger,
+        cfg=cfg,
+        stage=STAGE,
+        prompt_version=JUDGE_PROMPT_VERSION,
+        messages=judge_messages(items),
+        schema=JudgeOutput,
+        check=check,
+    )
+    by_id = {v.id: v for v in output.verdicts}
+    final = list(judgements)
+    records: list[dict[str, Any]] = []
+    for i in wanted:
+        rule = judgements[i]
+        v = by_id[i]
+        merged = reconcile(rule, Verdict(v.verdict), v.reason.strip())
+        final[i] = merged
+        records.append(
+            {
+                "response_index": i,
+                "rule_verdict": rule.verdict.value,
+                "judge_verdict": v.verdict,
+                "judge_reason": v.reason.strip(),
+                "final_verdict": merged.verdict.value,
+                "model": cfg.llm_model,
+            }
+        )
+    return final, records
+
+
+def review_or_fallback(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    *,
+    cfg: LLMConfig,
+    ledger: Ledger,
+    client: Any = None,
+) -> tuple[list[Judgement], list[dict[str, Any]]]:
+    """``llm_review``, or the rule judgements unchanged when the answer is malformed.
+
+    The fallback is recorded in the usage ledger (``usage.fallbacks`` of the audit).
+    """
+    try:
+        return llm_review(
+            response_claims, reference_claims, similarity, judgements, cfg=cfg, ledger=ledger, client=client
+        )
+    except MalformedOutputError as exc:
+        ledger.record(STAGE, cfg.llm_model, fallback=f"rule verdicts kept (no LLM judge): {exc}")
+        return list(judgements), []

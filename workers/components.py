@@ -1,0 +1,84 @@
+"""The seam between the pipeline's stages and the claim engine's components.
+
+Offline (the default) every function delegates to the pure engine in ``claims``; the LLM path
+(issue 4) plugs in here, chosen by the audit's ``config`` (``decomposer``, ``judge``,
+``embedder``). Keyword arguments ``audit_id`` / ``factory`` let an LLM component record usage
+and use its cache in transactions of its own.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+from sqlalchemy.orm import Session, sessionmaker
+
+from claims.decompose import decompose
+from claims.embed import Embedder, default_embedder
+from claims.types import Claim, Judgement, ReferenceClaim
+from db.models import Audit
+from workers.adapters.config import resolve_llm_config  # light: no openai import
+
+__all__ = ["decompose_text", "embedder_for", "review_judgements"]
+
+
+def decompose_text(
+    text: str,
+    config: Mapping[str, Any],
+    *,
+    audit_id: uuid.UUID | None = None,
+    factory: sessionmaker[Session] | None = None,
+) -> list[Claim]:
+    """Atomic claims of ``text`` with character spans (``claims.decompose.decompose`` offline)."""
+    cfg = resolve_llm_config(config)
+    if cfg.decomposer == "llm":
+        from workers.adapters.hooks import decompose_text_llm
+
+        return decompose_text_llm(text, cfg, audit_id=audit_id, factory=factory)
+    return decompose(text)
+
+
+def embedder_for(
+    config: Mapping[str, Any],
+    *,
+    audit_id: uuid.UUID | None = None,
+    factory: sessionmaker[Session] | None = None,
+) -> Embedder:
+    """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2)."""
+    cfg = resolve_llm_config(config)
+    if cfg.embedder == "openai":
+        from workers.adapters.hooks import embedder_llm
+
+        return embedder_llm(cfg, audit_id=audit_id, factory=factory)
+    return default_embedder()
+
+
+def review_judgements(
+    session: Session,
+    audit: Audit,
+    config: Mapping[str, Any],
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: list[Judgement],
+    *,
+    factory: sessionmaker[Session] | None = None,
+) -> list[Judgement]:
+    """Second opinion on the rule-based verdicts (LLM judge); offline returns ``judgements`` unchanged."""
+    cfg = resolve_llm_config(config)
+    if cfg.judge == "llm":
+        from workers.adapters.hooks import review_judgements_llm
+
+        return review_judgements_llm(
+            session,
+            audit.id,
+            cfg,
+            response_claims,
+            reference_claims,
+            similarity,
+            judgements,
+            factory=factory,
+        )
+    return judgements

@@ -1,0 +1,174 @@
+"""Stage services: glue between the repository and the claim engine, one function per stage.
+
+Each takes a ``Session`` and an audit id, reads what the previous stage stored, computes, and
+writes this stage's rows. Services never commit (the Celery task owns the transaction) and are
+idempotent: re-running one replaces its own rows (see ``db.repository``), so a redelivered task
+creates no duplicates. Vectors are read from and written to Postgres, never passed around.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+from sqlalchemy.orm import Session, sessionmaker
+
+from claims.embed import CachedEmbedder
+from claims.match import DEFAULT_THRESHOLD, cosine_matrix
+from claims.score import score_audit
+from claims.types import Role
+from claims.verdict import judge
+from db import repository as repo
+from workers import components
+
+__all__ = [
+    "PermanentStageError",
+    "threshold_of",
+    "decompose_audit",
+    "embed_audit",
+    "match_audit",
+    "score_audit_stage",
+]
+
+log = logging.getLogger(__name__)
+
+
+class PermanentStageError(RuntimeError):
+    """The audit cannot proceed (missing rows, inconsistent embeddings); retrying will not help."""
+
+
+def threshold_of(config: Mapping[str, Any]) -> float:
+    """The audit's cosine threshold: ``config["threshold"]`` or ``claims.match.DEFAULT_THRESHOLD``."""
+    value = config.get("threshold")
+    return DEFAULT_THRESHOLD if value is None else float(value)
+
+
+def _state(session: Session, audit_id: uuid.UUID) -> repo.AuditState:
+    state = repo.load_audit_state(session, audit_id)
+    if state is None:
+        raise PermanentStageError(f"audit {audit_id} does not exist")
+    return state
+
+
+def decompose_audit(
+    session: Session, audit_id: uuid.UUID, *, factory: sessionmaker[Session] | None = None
+) -> int:
+    """Decompose every document of the audit into claims; replace the audit's claims. Returns the count."""
+    audit = repo.get_audit(session, audit_id)
+    if audit is None:
+        raise PermanentStageError(f"audit {audit_id} does not exist")
+    rows: list[dict[str, Any]] = []
+    for doc in repo.get_documents(session, audit_id):
+        for claim in components.decompose_text(doc.text, audit.config, audit_id=audit_id, factory=factory):
+            if not 0 <= claim.start <= claim.end <= len(doc.text):
+                raise PermanentStageError(
+                    f"decomposer returned span [{claim.start}, {claim.end}) outside "
+                    f"{doc.role} {doc.position} of length {len(doc.text)}"
+                )
+            rows.append(
+                {
+                    "document_id": doc.id,
+                    "role": doc.role,
+                    "position": claim.position,
+                    "text": claim.text,
+                    "char_start": claim.start,
+                    "char_end": claim.end,
+                    "kind": claim.kind.value,
+                    "duplicates": claim.duplicates,
+                    "ambiguous": claim.ambiguous,
+                }
+            )
+    repo.replace_claims(session, audit_id, rows)
+    return len(rows)
+
+
+def embed_audit(
+    session: Session, audit_id: uuid.UUID, *, factory: sessionmaker[Session] | None = None
+) -> str:
+    """Embed every claim of the audit (through the shared ``embedding_cache``); returns the model name."""
+    audit = repo.get_audit(session, audit_id)
+    if audit is None:
+        raise PermanentStageError(f"audit {audit_id} does not exist")
+    inner = components.embedder_for(audit.config, audit_id=audit_id, factory=factory)
+    embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
+    rows = repo.list_claims(session, audit_id)
+    vectors = embedder.embed([r.text for r in rows]) if rows else np.zeros((0, inner.dim), np.float32)
+    repo.set_embeddings(session, [r.id for r in rows], vectors, model=embedder.model_name, dim=embedder.dim)
+    return embedder.model_name
+
+
+def _similarity(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
+    models = {r.embedding_model for r in state.response_rows + state.reference_rows}
+    if None in models:
+        raise PermanentStageError("some claims have no embedding (the embed stage did not run)")
+    if len(models) > 1:
+        raise PermanentStageError(
+            f"claims embedded with different models {sorted(models)}; matching never mixes models"
+        )
+    model = next(iter(models), None)
+    resp = state.vectors(Role.RESPONSE.value)
+    ref = state.vectors(Role.REFERENCE.value)
+    if resp.shape[0] == 0 or ref.shape[0] == 0:
+        return np.zeros((resp.shape[0], ref.shape[0]), dtype=np.float32), model
+    return cosine_matrix(resp, ref), model
+
+
+def match_audit(
+    session: Session, audit_id: uuid.UUID, *, factory: sessionmaker[Session] | None = None
+) -> int:
+    """Judge every response claim against the reference claims; replace the audit's verdicts.
+
+    The similarity matrix is an exact scan of this audit's stored vectors (no index). Returns the
+    number of verdicts.
+    """
+    state = _state(session, audit_id)
+    similarity, _model = _similarity(state)
+    threshold = threshold_of(state.audit.config)
+    judgements = judge(state.response_claims, state.reference_claims, similarity, threshold=threshold)
+    judgements = components.review_judgements(
+        session,
+        state.audit,
+        state.audit.config,
+        state.response_claims,
+        state.reference_claims,
+        similarity,
+        list(judgements),
+        factory=factory,
+    )
+    verdicts = [
+        repo.NewVerdict(
+            claim_id=state.response_rows[j.response_index].id,
+            verdict=j.verdict.value,
+            reason=j.reason,
+            change=j.change,
+            evidence=[(state.reference_rows[e.claim_index].id, float(e.similarity)) for e in j.evidence],
+        )
+        for j in judgements
+    ]
+    repo.replace_verdicts(session, audit_id, verdicts)
+    return len(verdicts)
+
+
+def score_audit_stage(session: Session, audit_id: uuid.UUID) -> None:
+    """Score the audit from its stored claims, vectors and verdicts; upsert its score row."""
+    state = _state(session, audit_id)
+    if state.judgements is None and state.response_claims:
+        raise PermanentStageError("no verdicts stored (the match stage did not run)")
+    similarity, model = _similarity(state)
+    config = state.audit.config
+    threshold = threshold_of(config)
+    result = score_audit(
+        state.response_claims,
+        state.reference_claims,
+        state.judgements or [],
+        similarity,
+        response_text=state.response_text,
+        reference_texts=state.reference_texts,
+        threshold=threshold,
+        case_insensitive=bool(config.get("case_insensitive", False)),
+        remove_punctuation=bool(config.get("remove_punctuation", False)),
+    )
+    repo.upsert_scores(session, audit_id, result, threshold=threshold, embedding_model=model or "")

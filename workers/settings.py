@@ -1,0 +1,84 @@
+"""Runtime settings of the spine (API, workers, migrations), read from the environment.
+
+One ``Settings(BaseSettings)`` for every process (pattern of fastapi/full-stack-fastapi-template's
+``core/config.py``). It lives in ``workers`` because workers and the API both run with it and
+``api`` may import ``workers``' light modules; ``db`` never reads settings (its engine factory
+takes a URL) and ``claims`` never sees them. Importing this module loads nothing heavy.
+
+Environment variables (also read from ``.env`` in the working directory):
+
+DATABASE_URL        Postgres URL; ``postgres://`` / ``postgresql://`` are normalised to
+                    ``postgresql+psycopg://`` (psycopg 3).
+REDIS_URL           Celery broker (and the result store of the one synchronous search task).
+MAX_TEXT_CHARS      Longest accepted response or reference text, in characters (413 above).
+MAX_REFERENCES      Most references per audit (413 above).
+MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
+BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker).
+OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_S: the LLM path;
+DECOMPOSER (offline|llm), JUDGE (none|llm), EMBEDDER (local|openai): default components;
+OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapters.config``.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic import field_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from db.engine import normalise_url
+
+__all__ = ["Settings", "get_settings"]
+
+
+class Settings(BaseSettings):
+    """Process settings; see the module docstring for the environment variables."""
+
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    database_url: str = "postgresql+psycopg://postgres@127.0.0.1:54330/claimaudit"  # cli.stack default
+    redis_url: str = "redis://127.0.0.1:6379/0"
+
+    max_text_chars: int = 100_000
+    max_references: int = 100
+    max_batch: int = 1_000
+
+    #: Seconds a task may stay unacknowledged before the Redis broker hands it out again.
+    #: Must exceed the longest stage; lower only in tests of crash recovery.
+    broker_visibility_timeout: int = 3_600
+    #: Task retries for transient errors (database/broker connection loss).
+    task_max_retries: int = 5
+    #: Queued audits not picked up after this many seconds are re-enqueued by ``audits.requeue_stale``.
+    requeue_after_s: int = 600
+
+    #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; default 40).
+    hnsw_ef_search: int = 100
+    #: Seconds the API waits for the worker to answer a search (it embeds the query).
+    search_timeout_s: float = 30.0
+
+    openai_base_url: str | None = None
+    openai_api_key: str | None = None
+    llm_model: str = "gpt-4o-mini"
+    openai_embedding_model: str = "text-embedding-3-small"
+    llm_timeout_s: float = 60.0
+    #: Default components of an audit (per-audit config keys of the same names override them).
+    decomposer: str = "offline"  # offline | llm
+    judge: str = "none"  # none | llm
+    embedder: str = "local"  # local | openai
+    #: Output dimension of OPENAI_EMBEDDING_MODEL when it is not a well-known model.
+    openai_embedding_dim: int | None = None
+    #: Evidence claims per response claim shown to the LLM judge.
+    llm_judge_top_k: int = 3
+    #: Structured output request: json_schema (strict schema) | json_object | none.
+    llm_response_format: str = "json_schema"
+
+    @field_validator("database_url")
+    @classmethod
+    def _normalise_database_url(cls, value: str) -> str:
+        return normalise_url(value)
+
+
+@lru_cache(maxsize=1)
+def get_settings() -> Settings:
+    """The process-wide settings (read once; ``get_settings.cache_clear()`` re-reads)."""
+    return Settings()
