@@ -147,8 +147,8 @@ def align_span(source: str, claim: str, *, hint: int = 0) -> SpanAlignment:
     claim : str
         The claim text, verbatim or paraphrased.
     hint : int, keyword-only
-        Character offset where the previous claim started; among equally good matches the
-        first one at or after ``hint`` wins (claims usually come in reading order).
+        Among equally good matches the first one starting at or after ``hint`` wins (claims
+        come in reading order; ``align_spans`` passes one past the previous claim's start).
 
     Returns
     -------
@@ -201,5 +201,5 @@ def align_spans(source: str, claims: Sequence[str]) -> list[SpanAlignment]:
         al = align_span(source, claim, hint=hint)
         out.append(al)
         if al.method != "empty":
-            hint = al.start
+            hint = al.start + 1  # a repeated claim text maps to its next occurrence
     return out

@@ -107,7 +107,9 @@ def audit_texts(
     thr = DEFAULT_THRESHOLD if threshold is None else float(threshold)
     emb = embedder or default_embedder()
     response_claims = decompose(response)
-    reference_claims = [ReferenceClaim(reference=i, claim=c) for i, text in enumerate(refs) for c in decompose(text)]
+    reference_claims = [
+        ReferenceClaim(reference=i, claim=c) for i, text in enumerate(refs) for c in decompose(text)
+    ]
     texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)
     n = len(response_claims)
@@ -181,7 +183,9 @@ def report_to_dict(report: AuditReport, references: Sequence[str], response: str
     edit_script = [
         {
             "op": op.op,
-            "response_claim": None if op.response_claim is None else report.response_claims[op.response_claim].text,
+            "response_claim": None
+            if op.response_claim is None
+            else report.response_claims[op.response_claim].text,
             "reference_claim": (
                 None if op.reference_claim is None else report.reference_claims[op.reference_claim].claim.text
             ),
@@ -197,7 +201,6 @@ def report_to_dict(report: AuditReport, references: Sequence[str], response: str
         "claims": claims,
         "edit_script": edit_script,
         "usage": {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0},
-        "threshold": report.threshold,
     }
 
 

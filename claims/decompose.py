@@ -50,6 +50,14 @@ DEDUP_RATIO = 95.0
 #: Longest sentence (characters) handed to the parser; longer ones stay whole.
 MAX_PARSE_CHARS = 600
 
+# A line: text up to a line break, a wiki section mark "[ edit ]" or a footnote caret " ^ ".
+_LINE = re.compile(r"(?:(?!\[\s*edit\s*\]|\s\^\s)[^\n\r])+", re.IGNORECASE)
+# Citation marks and wiki clutter dropped from claim texts (not from spans).
+_CLUTTER = re.compile(
+    r"\[\s*(?:\d{1,3}|[a-z]|edit|citation needed|dead link|note \d+|clarification needed|who\?|when\?)\s*\]"
+    r"|(?:^|\s)\^(?=\s|$)",
+    re.IGNORECASE,
+)
 _SENT_END = re.compile(r"[^。！？]+[。！？]*|[。！？]+")
 _BULLET = re.compile(r"\s*(?:[-*\u2022\u25cf\u25aa\u2013\u2014>]+|\(?\d{1,3}[.)]|\(?[a-z]\))\s+")
 _NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE)
@@ -124,7 +132,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     pysbd splits, then the full-width marks 。！？ split further.
     """
     spans: list[tuple[int, int]] = []
-    for line in re.finditer(r"[^\n\r]+", text):
+    for line in _LINE.finditer(text):
         ls, le = _strip_span(text, line.start(), line.end())
         m = _BULLET.match(text, ls, le)
         if m and m.end() < le:
@@ -174,6 +182,8 @@ def _parser() -> Any:
 
 
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
+_CLAUSE_END = {",", ".", ";", "!", "?", "-", "\u2013", "\u2014", ")"}
+_PLACE = {"GPE", "LOC", "FAC"}
 _CLAUSE_DEPS = {"conj"}
 _MOD_CLAUSE = {"acl", "relcl"}
 _PRONOUN_SUBJ = {"he", "she", "it", "they", "this", "that", "these", "those"}
@@ -227,10 +237,9 @@ def _clause_tokens(verb: Any) -> set[int]:
     """The verb's subtree minus coordinated clauses (and their cc/punct) and noun modifiers'
     clauses that become claims of their own."""
     toks = _subtree(verb)
+    has_verb_conj = any(d.dep_ == "conj" and d.pos_ in {"VERB", "AUX"} for d in verb.children)
     for c in verb.children:
-        if c.dep_ == "conj" and c.pos_ in {"VERB", "AUX"}:
-            toks -= _subtree(c)
-        elif c.dep_ == "cc" and any(d.dep_ == "conj" and d.pos_ in {"VERB", "AUX"} for d in verb.children):
+        if (c.dep_ == "conj" and c.pos_ in {"VERB", "AUX"}) or (c.dep_ == "cc" and has_verb_conj):
             toks -= _subtree(c)
     return toks
 
@@ -245,12 +254,22 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
         for c in noun.children:
             if c.dep_ not in _MOD_CLAUSE | {"appos"} or c.i not in toks or c.i < noun.i:
                 continue
+            # only a common-noun apposition describes ("Gove, the education secretary"); a
+            # proper-noun one is usually a place or a list ("Blackville, New Brunswick")
+            if c.dep_ == "appos" and (c.pos_ != "NOUN" or any(k.dep_ == "conj" for k in c.children)):
+                continue
             left = c.left_edge.i - 1
             if not (left >= 0 and doc[left].text == ","):
                 continue
             right = c.right_edge.i + 1
             # a set-off clause ends at a comma, a dash or the end of the sentence
-            if right < len(doc) and not (doc[right].is_punct or doc[right].is_space):
+            if right < len(doc) and doc[right].text not in _CLAUSE_END:
+                continue
+            if c.dep_ == "appos" and (
+                noun.ent_type_ in _PLACE
+                or not any(k.dep_ == "det" for k in c.children)
+                or any(doc[k].dep_ == "cc" for k in range(c.left_edge.i, c.right_edge.i + 1))
+            ):
                 continue
             toks -= {t.i for t in c.subtree}
             for p in (left, c.right_edge.i + 1):
@@ -280,7 +299,9 @@ def _render(doc: Any, piece: _Piece) -> str:
     out = re.sub(r"^[,;:\s]+|[,;:\s]+$", "", out)
     out = re.sub(r",\s*([.!?])$", r"\1", out)
     if piece.prefix:
-        out = f"{piece.prefix} {out[:1].lower() + out[1:] if out[:1].isupper() and not _is_proper(doc, idx[0]) else out}"
+        if out[:1].isupper() and not _is_proper(doc, idx[0]):
+            out = out[:1].lower() + out[1:]
+        out = f"{piece.prefix} {out}"
     return out[:1].upper() + out[1:] if out else out
 
 
@@ -292,9 +313,22 @@ def _np_text(tok: Any) -> str:
     """The noun phrase headed by ``tok`` without clauses, appositions and conjuncts."""
     keep = {tok.i}
     for c in tok.children:
-        if c.i < tok.i and c.dep_ in {"det", "compound", "amod", "nummod", "poss", "case", "nmod", "quantmod"}:
-            keep |= _subtree(c)
-        elif c.i > tok.i and c.dep_ in {"compound", "case"}:
+        if (
+            c.i < tok.i
+            and c.dep_
+            in {
+                "det",
+                "compound",
+                "amod",
+                "nummod",
+                "poss",
+                "case",
+                "nmod",
+                "quantmod",
+            }
+            or c.i > tok.i
+            and c.dep_ in {"compound", "case"}
+        ):
             keep |= _subtree(c)
     lo, hi = min(keep), max(keep)
     span = tok.doc[lo : hi + 1]
@@ -335,7 +369,10 @@ def _split_sentence(doc: Any) -> list[_Piece]:
         for c in v.children:
             if c.dep_ in {"dobj", "attr", "acomp", "oprd", "pobj"} and c.i in toks:
                 conj = _noun_conjuncts(c)
-                if conj and len(conj) <= 8:
+                # a comma inside the first conjunct's own modifiers means a misparsed
+                # modifier list ("a dance-pop, hip hop and R&B song"): keep it whole
+                listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
+                if conj and len(conj) <= 8 and not listed_mods:
                     all_conj_toks: set[int] = set()
                     for k in conj:
                         all_conj_toks |= _subtree(k)
@@ -353,7 +390,11 @@ def _split_sentence(doc: Any) -> list[_Piece]:
         for noun, m in mods:
             head = _np_text(noun)
             mt = _own_span(m) if m.dep_ == "appos" else _subtree(m)
-            mt = {i for i in mt if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)}
+            mt = {
+                i
+                for i in mt
+                if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)
+            }
             mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
             if not mt:
                 continue
@@ -387,9 +428,11 @@ def _core_mention(tok: Any) -> str:
     if tok.pos_ in {"PROPN", "NUM"}:
         keep = {tok.i}
         for c in tok.children:
-            if (c.dep_ == "compound" and c.pos_ in {"PROPN", "NUM"}) or (c.dep_ == "det" and c.i == tok.left_edge.i):
-                keep |= {t.i for t in c.subtree}
-            elif c.dep_ == "flat":
+            if (
+                (c.dep_ == "compound" and c.pos_ in {"PROPN", "NUM"})
+                or (c.dep_ == "det" and c.i == tok.left_edge.i)
+                or c.dep_ == "flat"
+            ):
                 keep |= {t.i for t in c.subtree}
         lo, hi = min(keep), max(keep)
         if all(i in keep or doc[i].pos_ in {"PROPN", "NUM"} or doc[i].text == "-" for i in range(lo, hi + 1)):
@@ -406,7 +449,9 @@ def _mention(tok: Any) -> str:
     doc = tok.doc
     keep = {t.i for t in tok.subtree}
     for c in tok.children:
-        if c.dep_ in {"acl", "relcl", "conj", "cc"} or (c.dep_ == "appos" and c.i > 0 and doc[c.i - 1].text == ","):
+        if c.dep_ in {"acl", "relcl", "conj", "cc"} or (
+            c.dep_ == "appos" and c.i > 0 and doc[c.i - 1].text == ","
+        ):
             keep -= {t.i for t in c.subtree}
     return _render(doc, _Piece(frozenset(keep)))
 
@@ -460,7 +505,12 @@ def _resolve(doc: Any, piece: _Piece, ante: _Antecedents) -> tuple[_Piece, bool,
         return piece, False, None
     if subj.pos_ == "PRON":
         low = subj.lower_
-        if low in _PRONOUN_SUBJ and not any(c.dep_ in {"relcl", "acl"} for c in subj.children):
+        expletive = low == "it" and any(c.dep_ in {"xcomp", "ccomp", "csubj"} for c in subj.head.children)
+        if (
+            low in _PRONOUN_SUBJ
+            and not expletive
+            and not any(c.dep_ in {"relcl", "acl"} for c in subj.children)
+        ):
             target = ante.pick(low)
             if target:
                 repl[subj.i] = target
@@ -480,7 +530,11 @@ def _resolve(doc: Any, piece: _Piece, ante: _Antecedents) -> tuple[_Piece, bool,
         mention_out = None  # "its study" names nothing new worth pointing back to
     else:
         mention_out = mention
-    return replace(piece, replace=tuple(sorted(repl.items()))), ambiguous, (mention_out, proper) if mention_out else None
+    return (
+        replace(piece, replace=tuple(sorted(repl.items()))),
+        ambiguous,
+        (mention_out, proper) if mention_out else None,
+    )
 
 
 # --- assembling ---------------------------------------------------------------------------
@@ -515,14 +569,16 @@ def _sentence_claims(text: str, spans: list[tuple[int, int]]) -> list[_Raw]:
     ante = _Antecedents()
     for (s, _e), sentence, doc in zip(spans, sentences, docs, strict=True):
         if doc is None:
-            kind = ClaimKind.OUTSIDE_SCOPE if is_outside_scope(sentence) else ClaimKind.MATERIAL
-            out.append(_Raw(sentence, s, _e, kind, False))
+            cleaned = _clean(sentence)
+            if cleaned:
+                kind = ClaimKind.OUTSIDE_SCOPE if is_outside_scope(cleaned) else ClaimKind.MATERIAL
+                out.append(_Raw(cleaned, s, _e, kind, False))
             continue
         whole_outside = is_outside_scope(sentence) and sentence.rstrip().endswith(("?", "!"))
         pieces = _split_sentence(doc)
         for piece in pieces:
             piece, ambiguous, named = _resolve(doc, piece, ante)
-            claim_text = _render(doc, piece)
+            claim_text = _clean(_render(doc, piece))
             if not claim_text:
                 continue
             lo = min(piece.tokens)
@@ -540,6 +596,15 @@ def _sentence_claims(text: str, spans: list[tuple[int, int]]) -> list[_Raw]:
                 claim_text += "."
             out.append(_Raw(claim_text, start, end, kind, ambiguous))
     return out
+
+
+def _clean(text: str) -> str:
+    """Drop citation marks and wiki clutter; '' when nothing worth a claim is left."""
+    out = re.sub(r"\s{2,}", " ", _CLUTTER.sub(" ", text)).strip()
+    out = re.sub(r"\s+([,.;:!?])", r"\1", out)
+    if sum(ch.isalnum() for ch in out) < 2:
+        return ""
+    return out[:1].upper() + out[1:]
 
 
 def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -564,7 +629,15 @@ def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
             sigs.append(sig)
             dups.append(0)
     return [
-        Claim(text=r.text, start=r.start, end=r.end, kind=r.kind, position=i, duplicates=d, ambiguous=r.ambiguous)
+        Claim(
+            text=r.text,
+            start=r.start,
+            end=r.end,
+            kind=r.kind,
+            position=i,
+            duplicates=d,
+            ambiguous=r.ambiguous,
+        )
         for i, (r, d) in enumerate(zip(kept, dups, strict=True))
     ]
 
@@ -577,7 +650,11 @@ def _decompose_cached(text: str) -> tuple[Claim, ...]:
     except Exception:  # never fail on odd input: fall back to sentence-level claims
         raw = [
             _Raw(
-                text[s:e], s, e, ClaimKind.OUTSIDE_SCOPE if is_outside_scope(text[s:e]) else ClaimKind.MATERIAL, False
+                text[s:e],
+                s,
+                e,
+                ClaimKind.OUTSIDE_SCOPE if is_outside_scope(text[s:e]) else ClaimKind.MATERIAL,
+                False,
             )
             for s, e in spans
         ]

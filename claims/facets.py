@@ -116,11 +116,42 @@ SCALES = {
 }  # fmt: skip
 _SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn")
 
-NUMBER_WORDS = (
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen "
-    "sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety "
-    "hundred thousand million billion trillion dozen"
-).split()
+NUMBER_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+    "thirty",
+    "forty",
+    "fifty",
+    "sixty",
+    "seventy",
+    "eighty",
+    "ninety",
+    "hundred",
+    "thousand",
+    "million",
+    "billion",
+    "trillion",
+    "dozen",
+]
 ORDINAL_WORDS = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7,
     "eighth": 8, "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
@@ -132,15 +163,162 @@ FRACTION_WORDS = {
 }  # fmt: skip
 
 STOPWORDS = frozenset(
-    """a an the and or but if then else of in on at to for from by with without about as into onto over
-    under is are was were be been being am do does did done has have had having it its it's this that
-    these those there here which who whom whose what when where why how he she they we you i me him her
-    them us my your his their our also still just only very so such than too can could may might must
-    shall should will would not no nor never none n't any all each every some more most other both
-    either neither own same few many much one's s t up out off again further once per via while during
-    since until before after above below between through against among around near within upon
-    later later-on yet already ever across throughout pm am a.m p.m""".split()
-)  # fmt: skip
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "then",
+        "else",
+        "of",
+        "in",
+        "on",
+        "at",
+        "to",
+        "for",
+        "from",
+        "by",
+        "with",
+        "without",
+        "about",
+        "as",
+        "into",
+        "onto",
+        "over",
+        "under",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "am",
+        "do",
+        "does",
+        "did",
+        "done",
+        "has",
+        "have",
+        "had",
+        "having",
+        "it",
+        "its",
+        "it's",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "he",
+        "she",
+        "they",
+        "we",
+        "you",
+        "i",
+        "me",
+        "him",
+        "her",
+        "them",
+        "us",
+        "my",
+        "your",
+        "his",
+        "their",
+        "our",
+        "also",
+        "still",
+        "just",
+        "only",
+        "very",
+        "so",
+        "such",
+        "than",
+        "too",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "should",
+        "will",
+        "would",
+        "not",
+        "no",
+        "nor",
+        "never",
+        "none",
+        "n't",
+        "any",
+        "all",
+        "each",
+        "every",
+        "some",
+        "more",
+        "most",
+        "other",
+        "both",
+        "either",
+        "neither",
+        "own",
+        "same",
+        "few",
+        "many",
+        "much",
+        "one's",
+        "s",
+        "t",
+        "up",
+        "out",
+        "off",
+        "again",
+        "further",
+        "once",
+        "per",
+        "via",
+        "while",
+        "during",
+        "since",
+        "until",
+        "before",
+        "after",
+        "above",
+        "below",
+        "between",
+        "through",
+        "against",
+        "among",
+        "around",
+        "near",
+        "within",
+        "upon",
+        "later",
+        "later-on",
+        "yet",
+        "already",
+        "ever",
+        "across",
+        "throughout",
+        "pm",
+        "am",
+        "a.m",
+        "p.m",
+    ]
+)
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "cannot", "n't", "nobody",
                        "nothing", "nowhere"})  # fmt: skip
@@ -153,21 +331,40 @@ _NEG_PHRASES = re.compile(
 HEDGES: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p, re.I), label)
     for p, label in [
-        (r"\b(?:plan(?:s|ned|ning)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|expect(?:s|ed|ing)?|"
-         r"schedul(?:e|es|ed)|propos(?:e|es|ed)|hop(?:e|es|ed)|seek(?:s)?|sought|want(?:s|ed)?|set|going|"
-         r"tr(?:y|ies|ied)|attempt(?:s|ed)?|is|are|was|were|projected|designed|meant)\s+to\s+(?=[a-z])"
-         r"|\b(?:proposed|projected|prospective|upcoming|planned|would)\b", "planned"),
-        (r"\b(?:reportedly|allegedly|purportedly|supposedly|rumou?red|is said to|are said to|was said to|"
-         r"were said to|is believed to|are believed to|is thought to|according to|claimed|claims)\b", "reportedly"),
-        (r"\b(?:(?-i:may)(?!\s+\d)|might|could|possibly|probably|likely|perhaps|potentially|unconfirmed)\b", "may"),
-        (r"\b(?:about|approximately|approx\.|around|roughly|nearly|almost|some|circa|c\.|up to|as many as|"
-         r"an estimated|estimated|more than|over|fewer than|less than|under|at least|at most)\s+(?=[\d$€£¥]|"
-         r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|"
-         r"a hundred|a thousand|dozen)\b)", "about"),
-        (r"\b(?:in (?:one|a single|some|certain|several|a few|parts of|part of)|partly|partially|in part|"
-         r"mostly|mainly|largely|primarily|some of|pilot)\b", "limited"),
-        (r"\b(?:suggest(?:s|ed)?|indicat(?:e|es|ed)|preliminary|early results?|appear(?:s|ed)? to|"
-         r"seem(?:s|ed)? to|tend(?:s|ed)? to)\b", "suggests"),
+        (
+            r"\b(?:plan(?:s|ned|ning)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|expect(?:s|ed|ing)?|"
+            r"schedul(?:e|es|ed)|propos(?:e|es|ed)|hop(?:e|es|ed)|seek(?:s)?|sought|want(?:s|ed)?|set|going|"
+            r"tr(?:y|ies|ied)|attempt(?:s|ed)?|is|are|was|were|projected|designed|meant)\s+to\s+(?=[a-z])"
+            r"|\b(?:proposed|projected|prospective|upcoming|planned|would)\b",
+            "planned",
+        ),
+        (
+            r"\b(?:reportedly|allegedly|purportedly|supposedly|rumou?red|is said to|are said to|was said to|"
+            r"were said to|is believed to|are believed to|is thought to|according to|claimed|claims)\b",
+            "reportedly",
+        ),
+        (
+            r"\b(?:(?-i:may)(?!\s+\d)|might|could|possibly|probably|likely|perhaps|potentially|unconfirmed)\b",
+            "may",
+        ),
+        (
+            r"\b(?:about|approximately|approx\.|around|roughly|nearly|almost|some|circa|c\.|up to|as many as|"
+            r"an estimated|estimated|more than|over|fewer than|less than|under|at least|at most)"
+            r"\s+(?=[\d$€£¥]|"
+            r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty|hundred|"
+            r"a hundred|a thousand|dozen)\b)",
+            "about",
+        ),
+        (
+            r"\b(?:in (?:one|a single|some|certain|several|a few|parts of|part of)|partly|partially|in part|"
+            r"mostly|mainly|largely|primarily|some of|pilot)\b",
+            "limited",
+        ),
+        (
+            r"\b(?:suggest(?:s|ed)?|indicat(?:e|es|ed)|preliminary|early results?|appear(?:s|ed)? to|"
+            r"seem(?:s|ed)? to|tend(?:s|ed)? to)\b",
+            "suggests",
+        ),
     ]
 ]
 
@@ -191,12 +388,107 @@ for _a, _b in _ANTONYMS:
     ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
 
 _ENTITY_STOP = frozenset(
-    """The A An In On At It Its This That These Those There He She They We You I His Her Their Our My
-    Your When Where While After Before During Since Until As Of For From By With And But Or If Then
-    Also However Although Though Because Yes No Not Today Yesterday Tomorrow Some Many Most All Each
-    Every Both Such What Which Who Whom Whose How Why Is Are Was Were Be Has Have Had Do Does Did Can
-    Could May Might Must Shall Should Will Would Honestly Overall Later Earlier Mr Mrs Ms Dr""".split()
-)  # fmt: skip
+    [
+        "The",
+        "A",
+        "An",
+        "In",
+        "On",
+        "At",
+        "It",
+        "Its",
+        "This",
+        "That",
+        "These",
+        "Those",
+        "There",
+        "He",
+        "She",
+        "They",
+        "We",
+        "You",
+        "I",
+        "His",
+        "Her",
+        "Their",
+        "Our",
+        "My",
+        "Your",
+        "When",
+        "Where",
+        "While",
+        "After",
+        "Before",
+        "During",
+        "Since",
+        "Until",
+        "As",
+        "Of",
+        "For",
+        "From",
+        "By",
+        "With",
+        "And",
+        "But",
+        "Or",
+        "If",
+        "Then",
+        "Also",
+        "However",
+        "Although",
+        "Though",
+        "Because",
+        "Yes",
+        "No",
+        "Not",
+        "Today",
+        "Yesterday",
+        "Tomorrow",
+        "Some",
+        "Many",
+        "Most",
+        "All",
+        "Each",
+        "Every",
+        "Both",
+        "Such",
+        "What",
+        "Which",
+        "Who",
+        "Whom",
+        "Whose",
+        "How",
+        "Why",
+        "Is",
+        "Are",
+        "Was",
+        "Were",
+        "Be",
+        "Has",
+        "Have",
+        "Had",
+        "Do",
+        "Does",
+        "Did",
+        "Can",
+        "Could",
+        "May",
+        "Might",
+        "Must",
+        "Shall",
+        "Should",
+        "Will",
+        "Would",
+        "Honestly",
+        "Overall",
+        "Later",
+        "Earlier",
+        "Mr",
+        "Mrs",
+        "Ms",
+        "Dr",
+    ]
+)
 
 
 # ---------------------------------------------------------------- value types
@@ -253,7 +545,9 @@ class Facets:
 
 # ---------------------------------------------------------------- tokens
 
-_WORD = re.compile(r"[A-Za-z\u00C0-\u024F][A-Za-z\u00C0-\u024F'’\-]*|\d+(?:[.,]\d+)*|[\u3040-\u30ff\u4e00-\u9fff]")
+_WORD = re.compile(
+    r"[A-Za-z\u00C0-\u024F][A-Za-z\u00C0-\u024F'’\-]*|\d+(?:[.,]\d+)*|[\u3040-\u30ff\u4e00-\u9fff]"
+)
 
 
 def _stem(w: str) -> str:
@@ -332,11 +626,16 @@ def _parse_number_words(phrase: str) -> float | None:
 
 
 _NUM_WORD_RE = re.compile(
-    r"\b(?:(?:" + "|".join(NUMBER_WORDS) + r")(?:[\s-]+(?:and\s+)?(?=(?:" + "|".join(NUMBER_WORDS) + r")\b))?)+"
+    r"\b(?:(?:"
+    + "|".join(NUMBER_WORDS)
+    + r")(?:[\s-]+(?:and\s+)?(?=(?:"
+    + "|".join(NUMBER_WORDS)
+    + r")\b))?)+"
     r"(?:" + "|".join(NUMBER_WORDS) + r")?\b",
     re.I,
 )
-_FRACTION_RE = re.compile(r"\b(?:" + "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse=True)) + r")\b",
+_FRACTION_ALT = "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse=True))
+_FRACTION_RE = re.compile(r"\b(?:" + _FRACTION_ALT + r")\b",
                           re.I)  # fmt: skip
 _NUM_RE = re.compile(
     r"(?P<cur>[$€£¥])?\s?(?<![\w.\-/])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
@@ -357,9 +656,13 @@ _TIME_RE = re.compile(
 )
 _DATE_PATTERNS = [
     # 14 July 1867, 14th of July, 1867, 4 July
-    re.compile(r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MONTH_RE + r")(?:,?\s+(?P<y>\d{3,4}))?\b"),
+    re.compile(
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MONTH_RE + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
+    ),
     # July 14, 1867 / July 14th 1867 / July 14
-    re.compile(r"\b(?P<mon>" + _MONTH_RE + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{3,4}))?\b"),
+    re.compile(
+        r"\b(?P<mon>" + _MONTH_RE + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{3,4}))?\b"
+    ),
     # July 1867
     re.compile(r"\b(?P<mon>" + _MONTH_RE + r"),?\s+(?P<y>\d{4})\b"),
     # ISO 1867-07-14 and numeric 14/07/1867, 07/14/1867 (dateparser decides)
@@ -374,7 +677,7 @@ def _dateparser_parse(s: str) -> tuple[int, int, int] | None:
 
     settings = {"PREFER_DAY_OF_MONTH": "first", "DATE_ORDER": "DMY" if re.match(r"\d{1,2}[/.]", s) else "YMD"}
     try:
-        d = dateparser.parse(s, languages=["en"], settings=settings)  # type: ignore[arg-type]
+        d = dateparser.parse(s, languages=["en"], settings=settings)
     except Exception:  # pragma: no cover
         return None
     if d is None:
@@ -543,15 +846,15 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         low = phrase.lower()
         if low in _SCALE_WORDS or low == "hundred":
             continue
-        v = _parse_number_words(low)
-        if v is None:
+        wv = _parse_number_words(low)
+        if wv is None:
             continue
         if low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I):
             continue
         slot, unit, factor, uend = _slot_after(text, e)
         if slot == "" and _AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
-        out.append(Quantity(v * factor, v, slot, unit, text[s:uend].strip(), s, uend))
+        out.append(Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend))
         taken.append((s, uend))
     # percent as fraction: already value*0.01 via UNITS factor
     return out
@@ -575,13 +878,30 @@ def _find_entities(text: str) -> list[tuple[str, int, int]]:
             toks = toks[1:]
             while s < e and text[s].isspace():
                 s += 1
-        while toks and toks[-1].lower() in ("of", "de", "the", "and", "&", "van", "von", "der", "la", "le", "di"):
+        while toks and toks[-1].lower() in (
+            "of",
+            "de",
+            "the",
+            "and",
+            "&",
+            "van",
+            "von",
+            "der",
+            "la",
+            "le",
+            "di",
+        ):
             toks = toks[:-1]
         if not toks:
             continue
         toks[-1] = re.sub(r"['’]s?$", "", toks[-1])
         surface = " ".join(t for t in toks if t)
-        if not surface or surface.lower() in UNITS or surface.lower().rstrip(".") in MONTHS or re.fullmatch(r"\d+", surface):
+        if (
+            not surface
+            or surface.lower() in UNITS
+            or surface.lower().rstrip(".") in MONTHS
+            or re.fullmatch(r"\d+", surface)
+        ):
             continue
         out.append((surface, s, s + len(surface)))
     return out
@@ -594,7 +914,7 @@ def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
     if " " in surface or re.search(r"\d|[A-Z].*[A-Z]", surface):
         return False
     before = text[:start].rstrip()
-    return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", "\"", "(", "-", "•", "*"))
+    return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", '"', "(", "-", "•", "*"))
 
 
 def _negation(text: str) -> tuple[bool, str]:

@@ -54,7 +54,8 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     na[na == 0] = 1.0
     nb[nb == 0] = 1.0
     sim = (a / na) @ (b / nb).T
-    return np.clip(sim, -1.0, 1.0).astype(np.float32)
+    out: np.ndarray = np.clip(sim, -1.0, 1.0).astype(np.float32)
+    return out
 
 
 def best_matches(similarity: np.ndarray) -> list[tuple[int, float]]:

@@ -368,7 +368,10 @@ def score_audit(
     distance = tally["substituted"] + tally["deleted"] + tally["inserted"]
     total = distance + tally["kept"]
     lev = levenshtein(
-        response_text, reference_texts, case_insensitive=case_insensitive, remove_punctuation=remove_punctuation
+        response_text,
+        reference_texts,
+        case_insensitive=case_insensitive,
+        remove_punctuation=remove_punctuation,
     )
     scores = AuditScores(
         claim_overlap=claim_overlap(response_claims, reference_claims, sim, threshold=threshold),

@@ -263,7 +263,9 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
                 clash = ("year", DateFacet(int(ys[0].raw), None, None, ys[0].text, ys[0].start, ys[0].end))
         if clash is not None:
             part, e = clash
-            pair.conflicts.append(_Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end))
+            pair.conflicts.append(
+                _Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
+            )
         else:
             pair.missing.append(d.text)
 
@@ -293,7 +295,9 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
             m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
             st = cs + (m.start() if m else 0)
             pair.comparative_flip = _Conflict("comparative", w, hit, st, st + len(hit))
-            rest = [t for t in r_tokens if not token_match(t, content_tokens(w)[0] if content_tokens(w) else w)]
+            rest = [
+                t for t in r_tokens if not token_match(t, content_tokens(w)[0] if content_tokens(w) else w)
+            ]
             pair.flip_coverage, _ = _coverage(rest, content_tokens(clause))
             break
     if not r.hedges:
@@ -372,16 +376,29 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim) -> tuple[str, str]:
     where = _where(rc, k.start, k.end)
     if k.kind == "negation":
         return (
-            f"negation flipped: response says {k.response_value!r}, reference says {k.reference_value!r} ({where})",
+            f"negation flipped: response says {k.response_value!r}, "
+            f"reference says {k.reference_value!r} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
     if k.kind == "comparative":
-        return f"comparative {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+        return (
+            f"comparative {k.response_value} ≠ {k.reference_value} ({where})",
+            f"{k.response_value} → {k.reference_value}",
+        )
     if k.kind == "entity":
-        return f"entity {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+        return (
+            f"entity {k.response_value} ≠ {k.reference_value} ({where})",
+            f"{k.response_value} → {k.reference_value}",
+        )
     if k.unit_only:
-        return f"unit {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
-    return f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})", f"{k.response_value} → {k.reference_value}"
+        return (
+            f"unit {k.response_value} ≠ {k.reference_value} ({where})",
+            f"{k.response_value} → {k.reference_value}",
+        )
+    return (
+        f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})",
+        f"{k.response_value} → {k.reference_value}",
+    )
 
 
 # ---------------------------------------------------------------- judging
@@ -444,7 +461,8 @@ def judge_one(
             index,
             Verdict.QUALIFICATION_DROPPED,
             _with_others(reference_claims, best, pairs),
-            f"the reference qualifies it ({label}: {surface!r}, {_where(rc, s, e)}); the response states it flatly",
+            f"the reference qualifies it ({label}: {surface!r}, {_where(rc, s, e)}); "
+            "the response states it flatly",
             f"stated flatly → {surface!r}",
         )
     # contradicted
@@ -455,12 +473,21 @@ def judge_one(
             found.append((p.relevance, p, p.conflicts[0]))
             continue
         swap = _entity_swap(p, r, c)
-        if swap is not None and not p.missing and not p.conflicts and _subject_agrees(p, r, conflict_entity=swap.response_value):
+        if (
+            swap is not None
+            and not p.missing
+            and not p.conflicts
+            and _subject_agrees(p, r, conflict_entity=swap.response_value)
+        ):
             found.append((p.relevance, p, swap))
             continue
         if p.entities_missing or p.missing or p.cos < 0.5:
             continue
-        if p.polarity_flip is not None and p.subject_coverage >= COVERAGE_POLARITY and p.coverage >= COVERAGE_POLARITY:
+        if (
+            p.polarity_flip is not None
+            and p.subject_coverage >= COVERAGE_POLARITY
+            and p.coverage >= COVERAGE_POLARITY
+        ):
             found.append((p.relevance - 0.1, p, p.polarity_flip))
         elif p.comparative_flip is not None and p.flip_coverage >= COVERAGE_POLARITY:
             found.append((p.relevance - 0.1, p, p.comparative_flip))
@@ -469,13 +496,19 @@ def judge_one(
         _, p, k = found[0]
         rc = reference_claims[p.j]
         reason, change = _describe_conflict(k, rc)
-        return Judgement(index, Verdict.CONTRADICTED, _with_others(reference_claims, p, pairs), reason, change)
+        return Judgement(
+            index, Verdict.CONTRADICTED, _with_others(reference_claims, p, pairs), reason, change
+        )
     # inferred
     inferred = _infer(r, pairs, threshold)
     if inferred:
         ev = tuple(_evidence(reference_claims, p.j, p.cos) for p in inferred)
-        parts = " + ".join(_where(reference_claims[p.j], 0, len(reference_claims[p.j].claim.text)) for p in inferred)
-        return Judgement(index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}")
+        parts = " + ".join(
+            _where(reference_claims[p.j], 0, len(reference_claims[p.j].claim.text)) for p in inferred
+        )
+        return Judgement(
+            index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}"
+        )
     # unsupported
     near = sorted(pairs, key=lambda p: p.cos, reverse=True)[:3]
     ev = tuple(_evidence(reference_claims, p.j, p.cos) for p in near)
@@ -488,7 +521,9 @@ def judge_one(
     return Judgement(index, Verdict.UNSUPPORTED, ev, why)
 
 
-def _with_others(reference_claims: Sequence[ReferenceClaim], first: _Pair, pairs: list[_Pair]) -> tuple[Evidence, ...]:
+def _with_others(
+    reference_claims: Sequence[ReferenceClaim], first: _Pair, pairs: list[_Pair]
+) -> tuple[Evidence, ...]:
     return (_evidence(reference_claims, first.j, first.cos),)
 
 
@@ -540,7 +575,9 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
     # every chosen claim must add a facet the others lack (otherwise one would suffice)
     for p in chosen:
         others: set[str] = set().union(*(o.stated for o in chosen if o is not p))
-        if not (p.stated - others) and not (p.tokens_covered - set().union(*(o.tokens_covered for o in chosen if o is not p))):
+        if not (p.stated - others) and not (
+            p.tokens_covered - set().union(*(o.tokens_covered for o in chosen if o is not p))
+        ):
             return []
     return chosen
 
@@ -592,6 +629,12 @@ def judge(
             f"similarity has shape {sim.shape}, expected ({len(response_claims)}, {len(reference_claims)})"
         )
     return [
-        judge_one(i, c, reference_claims, sim[i] if sim.size else np.zeros(len(reference_claims)), threshold=threshold)
+        judge_one(
+            i,
+            c,
+            reference_claims,
+            sim[i] if sim.size else np.zeros(len(reference_claims)),
+            threshold=threshold,
+        )
         for i, c in enumerate(response_claims)
     ]

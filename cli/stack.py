@@ -108,6 +108,13 @@ def normalise_database_url(url: str) -> str:
     return url
 
 
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that is free right now (the OS picks it)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
     """True when something accepts TCP connections on host:port."""
     try:
@@ -350,12 +357,25 @@ def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
     default_url = f"redis://127.0.0.1:6379/{db}"
     if redis_ping(default_url):
         return default_url
+    hint = f" (REDIS_URL={env_url} does not answer)" if env_url else ""
+    return start_redis(port, db=db, hint=hint)
+
+
+def start_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0, hint: str = "") -> str:
+    """Start (or reuse) our own daemonized ``redis-server`` on ``127.0.0.1:{port}``; return its URL.
+
+    No persistence; pid file ``<state>/run/redis-{port}.pid``; stop it with :func:`stop_redis`.
+
+    Raises
+    ------
+    StackError
+        ``redis-server`` is not on PATH, or the server does not answer within 10 s.
+    """
     url = f"redis://127.0.0.1:{port}/{db}"
     if redis_ping(url):
         return url
     server = shutil.which("redis-server")
     if server is None:
-        hint = f" (REDIS_URL={env_url} does not answer)" if env_url else ""
         raise StackError(
             f"no Redis answers{hint} and redis-server is not on PATH; install it "
             "(apt-get install redis-server) or set REDIS_URL"
@@ -656,6 +676,8 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
         "REDIS_URL": redis_url,
         "PYTHONUNBUFFERED": "1",
     }
+    # One BLAS/torch thread pool per worker process, sized so the processes don't oversubscribe the CPUs.
+    env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, config.concurrency))))
     say("worker")
     worker_pid = _start_service("worker", config, env)
     say("api")
@@ -746,7 +768,9 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
                 )
             )
     redis_url = (
-        (info.redis_url if info else None) or os.environ.get("REDIS_URL") or "redis://127.0.0.1:6379/0"
+        (info.redis_url if info else None)
+        or os.environ.get("REDIS_URL")
+        or f"redis://127.0.0.1:6379/{DEFAULT_REDIS_DB}"
     )
     rows.append(ServiceStatus("redis", "running" if redis_ping(redis_url) else "stopped", redis_url))
     for name in SERVICES:

@@ -79,6 +79,8 @@ VERDICTS: tuple[str, ...] = (
 #: ``migrations/env.py`` ignores indexes whose name starts with ``ix_claims_embedding_hnsw``.
 HNSW_INDEXES: tuple[tuple[str, str, int], ...] = (
     ("ix_claims_embedding_hnsw_minilm_l6_v2", "sentence-transformers/all-MiniLM-L6-v2", 384),
+    # migration 0002_llm: OpenAI embeddings (workers.adapters.embedder)
+    ("ix_claims_embedding_hnsw_text_embedding_3_small", "text-embedding-3-small", 1536),
 )
 
 NAMING_CONVENTION = {

@@ -84,7 +84,9 @@ def collect_cases(embedder: Any) -> tuple[list[float], list[bool]]:
     return scores, gold
 
 
-def collect_items(embedder: Any, dataset: str, limit: int | None) -> tuple[list[np.ndarray], list[bool], list[str]]:
+def collect_items(
+    embedder: Any, dataset: str, limit: int | None
+) -> tuple[list[np.ndarray], list[bool], list[str]]:
     path = FACTCHECK if dataset == "factcheck" else WICE
     bests: list[np.ndarray] = []
     gold: list[bool] = []
@@ -145,10 +147,14 @@ def main() -> int:
         cells = "  ".join(f"{v:9.4f}" if v is not None else f"{'-':>9}" for v in vals)
         print(f"{t:9.2f}  {cells}  {mean:9.4f}")
     best_k = int(np.nanargmax(means))
-    print(f"best mean balanced accuracy {means[best_k]:.4f} at t={ts[best_k]:.2f}; "
-          f"current DEFAULT_THRESHOLD={DEFAULT_THRESHOLD}")
+    print(
+        f"best mean balanced accuracy {means[best_k]:.4f} at t={ts[best_k]:.2f}; "
+        f"current DEFAULT_THRESHOLD={DEFAULT_THRESHOLD}"
+    )
     if args.json:
-        args.json.write_text(json.dumps({"thresholds": ts.tolist(), "curves": curves, "mean": means}, indent=1))
+        args.json.write_text(
+            json.dumps({"thresholds": ts.tolist(), "curves": curves, "mean": means}, indent=1)
+        )
     return 0
 
 

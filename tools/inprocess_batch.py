@@ -25,7 +25,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from claims.audit import audit_texts, report_to_dict  # noqa: E402
+from claims.audit import audit_texts, report_to_dict, validate_inputs  # noqa: E402
 from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedder  # noqa: E402
 
 CONFIG_KEYS = {
@@ -53,27 +53,32 @@ def _config(raw: Any) -> dict[str, Any]:
             raise ValueError(f"config.{key}: must be a number")
         if not isinstance(value, types):
             raise ValueError(f"config.{key}: wrong type")
+        if key == "threshold" and not -1.0 <= float(value) <= 1.0:
+            raise ValueError("config.threshold: must be a cosine in [-1, 1]")
     return raw
 
 
 def run_line(item: dict[str, Any], embedder: Any) -> dict[str, Any]:
+    """One input line -> one output document (never raises)."""
     ident = item.get("id")
     try:
         cfg = _config(item.get("config"))
+        response, references = validate_inputs(item.get("response"), item.get("references"))
+    except ValueError as exc:  # invalid input: rejected, nothing computed
+        return {"id": ident, "status": "rejected", "error": str(exc)}
+    try:
         report = audit_texts(
-            item.get("response"),  # type: ignore[arg-type]
-            item.get("references"),  # type: ignore[arg-type]
+            response,
+            references,
             embedder=embedder,
             threshold=cfg.get("threshold"),
             case_insensitive=bool(cfg.get("case_insensitive", False)),
             remove_punctuation=bool(cfg.get("remove_punctuation", False)),
         )
-    except ValueError as exc:
-        return {"id": ident, "status": "rejected", "error": str(exc)}
-    except Exception as exc:  # noqa: BLE001 - one bad line must not stop the batch
+        doc = report_to_dict(report, references, response)
+    except Exception as exc:  # noqa: BLE001 - one failing audit must not stop the batch
         traceback.print_exc()
         return {"id": ident, "status": "failed", "error": f"{type(exc).__name__}: {exc}"}
-    doc = report_to_dict(report, item["references"], item["response"])
     return {"id": ident, **doc}
 
 
@@ -92,7 +97,9 @@ def main() -> int:
             try:
                 item = json.loads(line)
             except json.JSONDecodeError as exc:
-                fout.write(json.dumps({"id": None, "status": "rejected", "error": f"invalid JSON: {exc}"}) + "\n")
+                fout.write(
+                    json.dumps({"id": None, "status": "rejected", "error": f"invalid JSON: {exc}"}) + "\n"
+                )
                 continue
             fout.write(json.dumps(run_line(item, embedder), ensure_ascii=False) + "\n")
             n += 1

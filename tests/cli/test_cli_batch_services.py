@@ -1,13 +1,15 @@
 """`claimaudit up/batch/demo/status/down` as subprocesses against a real local stack of their own.
 
-The stack under test gets its own state dir, Postgres cluster and ports, and its own Redis database
-index, so it never touches the developer's `claimaudit up` stack or the team's dev servers.
+The stack under test gets its own state dir, Postgres cluster, free ports and its own redis-server
+(when redis-server is on PATH; else database 7 of the Redis on 6379), so it never touches the
+developer's `claimaudit up` stack, the team's dev servers, or another test run.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -21,24 +23,26 @@ from cli import stack
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
-STATE = stack.project_root() / ".claimaudit" / "test-cli-batch"
-PORTS = {"pg": 54343, "api": 8013, "flower": 5563, "redis": 6393}
+# Under the project's .claimaudit/ (the postgres system user must traverse its parents), one per process.
+STATE = stack.project_root() / ".claimaudit" / f"test-cli-batch-{os.getpid()}"
+PORTS = {name: stack.free_port() for name in ("pg", "api", "flower", "redis")}
 CLAIMAUDIT = str(Path(sys.executable).parent / "claimaudit")
+REDIS: dict[str, str] = {}
 
 
 def _env() -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("DATABASE_URL", "REDIS_URL", "CLAIMAUDIT_API_URL")
-    }
+    drop = ("DATABASE_URL", "REDIS_URL", "CLAIMAUDIT_API_URL")
+    env = {k: v for k, v in os.environ.items() if k not in drop}
     env.update(
         CLAIMAUDIT_STATE_DIR=str(STATE),
         CLAIMAUDIT_PG_PORT=str(PORTS["pg"]),
         CLAIMAUDIT_API_PORT=str(PORTS["api"]),
         CLAIMAUDIT_FLOWER_PORT=str(PORTS["flower"]),
         CLAIMAUDIT_REDIS_PORT=str(PORTS["redis"]),
-        CLAIMAUDIT_REDIS_DB="7",  # the stack engineer's index on a shared Redis
+        CLAIMAUDIT_REDIS_DB="7",  # the stack engineer's index, if it must share the Redis on 6379
         CLAIMAUDIT_WORKER_CONCURRENCY="1",
         COLUMNS="200",
+        **REDIS,
     )
     return env
 
@@ -57,13 +61,22 @@ def _run(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
 @pytest.fixture(scope="module")
 def local_stack() -> Iterator[str]:
     """Start the stack with `claimaudit up`, yield the API URL, stop it with `claimaudit down`."""
+    own_redis = shutil.which("redis-server") is not None
+    if own_redis:
+        with stack.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
+            REDIS["REDIS_URL"] = stack.start_redis(PORTS["redis"])
     proc = _run("up", "--no-flower", timeout=900)
     try:
         assert proc.returncode == 0, proc.stdout + proc.stderr
         yield f"http://127.0.0.1:{PORTS['api']}"
     finally:
         down = _run("down", timeout=300)
+        if own_redis:
+            with stack.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
+                stack.stop_redis(PORTS["redis"])
         assert down.returncode == 0, down.stdout + down.stderr
+        assert "postgres" in down.stdout  # our cluster was stopped
+        shutil.rmtree(STATE, ignore_errors=True)
 
 
 def _audit_rows() -> int:

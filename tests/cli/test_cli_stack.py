@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -13,19 +14,20 @@ from cli import stack
 
 pytestmark = pytest.mark.services
 
-# A cluster of its own (not the stack's 54330, the dev server's 54329 or the system's 5432).
-TEST_PG_PORT = 54342
+# A cluster of its own on a free port (not the stack's 54330, the dev server's 54329 or the system's 5432).
+TEST_PG_PORT = stack.free_port()
 
 
 @pytest.fixture(scope="module")
 def pg_dir() -> Iterator[Path]:
     # Under the project's .claimaudit/: the postgres system user must be able to traverse the parents.
-    path = stack.project_root() / ".claimaudit" / "test-cli-stack-pg"
+    path = stack.project_root() / ".claimaudit" / f"test-cli-stack-pg-{os.getpid()}"
     saved = os.environ.pop("DATABASE_URL", None)
     try:
         yield path
     finally:
         stack.stop_postgres(path)
+        shutil.rmtree(path, ignore_errors=True)
         if saved is not None:
             os.environ["DATABASE_URL"] = saved
 

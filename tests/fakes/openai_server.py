@@ -17,7 +17,8 @@ the same answer (a model at temperature 0 as it should behave):
 
 Faults are injected per kind (``"decompose"``, ``"judge"``, ``"embeddings"``) with ``fail``
 (queued, consumed one per request) or ``fail_always``: ``"429"``, ``"500"``, ``"timeout"``
-(sleeps ``timeout_sleep_s`` before answering normally, past the client's timeout),
+(sleeps ``timeout_sleep_s`` before answering normally, past the client's timeout), any other
+HTTP status as digits (``"401"``, ``"503"``),
 ``"malformed"`` (content that is not JSON), ``"refusal"`` (an apology as content),
 ``"wrong_schema"`` (JSON of the wrong shape). ``calls`` counts requests per kind (faulty ones
 included); ``log`` keeps ``(kind, outcome, body)``.
@@ -111,6 +112,7 @@ class FakeOpenAI:
     @property
     def base_url(self) -> str:
         host, port = self._server.server_address[:2]
+        host = host.decode() if isinstance(host, bytes) else host
         return f"http://{host}:{port}/v1"
 
     def start(self) -> FakeOpenAI:
@@ -203,6 +205,9 @@ class FakeOpenAI:
             handler._send(
                 500, {"error": {"message": "upstream model crashed (fake)", "type": "server_error"}}
             )
+            return True
+        if fault is not None and fault.isdigit():  # any other HTTP status, e.g. "401", "503"
+            handler._send(int(fault), {"error": {"message": f"HTTP {fault} (fake)", "type": "fake"}})
             return True
         if fault == "timeout":  # answer too late (the caller then answers normally)
             time.sleep(self.timeout_sleep_s)

@@ -179,7 +179,7 @@ def test_search_uses_the_models_hnsw_index(session_factory: Any) -> None:
         s.execute(text("SET LOCAL enable_seqscan = off"))
         hits = repo.search_claims(s, query, model=embedder.model_name, dim=embedder.dim, k=5)
         scans = s.execute(
-            text("SELECT idx_scan FROM pg_stat_xact_user_indexes WHERE indexrelname = :name"),
+            text("SELECT pg_stat_get_xact_numscans(CAST(:name AS regclass))"),
             {"name": "ix_claims_embedding_hnsw_minilm_l6_v2"},
         ).scalar()
         s.rollback()

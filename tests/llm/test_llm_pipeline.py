@@ -197,15 +197,22 @@ def test_malformed_embeddings_fall_back_to_local_model_for_the_whole_audit(
 
 
 def test_usage_is_summed_per_day_in_the_view(api: Any, clean: FakeOpenAI, db_engine: Any) -> None:
+    query = sqlalchemy.text(
+        "SELECT stage, sum(calls) AS calls, sum(prompt_tokens) AS prompt_tokens, "
+        "sum(completion_tokens) AS completion_tokens FROM llm_usage_daily GROUP BY stage"
+    )
+
+    def daily() -> dict[str, Any]:
+        with db_engine.connect() as conn:
+            return {r.stage: r for r in conn.execute(query).all()}
+
+    before = daily()
     doc = run(api, RESPONSE, [REFERENCE])
     assert doc["status"] == "done", doc["error"]
-    with db_engine.connect() as conn:
-        rows = conn.execute(
-            sqlalchemy.text("SELECT stage, calls, prompt_tokens, completion_tokens FROM llm_usage_daily")
-        ).all()
-    by_stage = {r.stage: r for r in rows}
+    after = daily()
     for stage, usage in doc["usage"]["stages"].items():
-        if usage["llm_calls"]:
-            assert by_stage[stage].calls == usage["llm_calls"]
-            assert by_stage[stage].prompt_tokens == usage["prompt_tokens"]
-    assert sum(r.calls for r in rows) == doc["usage"]["llm_calls"]
+        old = before.get(stage)
+        for name, key in (("calls", "llm_calls"), ("prompt_tokens", "prompt_tokens")):
+            grown = getattr(after[stage], name) - (getattr(old, name) if old else 0) if stage in after else 0
+            assert grown == usage[key], (stage, name)
+    assert doc["usage"]["llm_calls"] == 4  # 2 texts + 1 judge request + 1 embeddings request

@@ -30,7 +30,11 @@ def material(text: str) -> list[str]:
         # issue 3 item 1 / case list_splitting: a list of three objects is three claims
         (
             "The Alder Hotel has a pool, a gym, and a rooftop bar.",
-            ["The Alder Hotel has a pool.", "The Alder Hotel has a gym.", "The Alder Hotel has a rooftop bar."],
+            [
+                "The Alder Hotel has a pool.",
+                "The Alder Hotel has a gym.",
+                "The Alder Hotel has a rooftop bar.",
+            ],
         ),
         # case mixed_paragraph: coordinated verb phrases share the subject
         (
@@ -59,13 +63,23 @@ def test_coordinations_and_lists_are_split(text: str, expected: list[str]) -> No
         # issue 3 item 1 / case pronoun_resolution
         ("Ines Marlow won the Varga Prize in 2004. She was 23 at the time.", "23", "Ines Marlow"),
         # case mixed_paragraph: "It" -> the last subject entity, also in a split coordination
-        ("The Kestrel Bridge crosses the river Aln. It was completed in 1998 and is 520 metres long.", "520",
-         "Kestrel Bridge"),
-        ("The Kestrel Bridge crosses the river Aln. It was completed in 1998 and is 520 metres long.", "1998",
-         "Kestrel Bridge"),
+        (
+            "The Kestrel Bridge crosses the river Aln. It was completed in 1998 and is 520 metres long.",
+            "520",
+            "Kestrel Bridge",
+        ),
+        (
+            "The Kestrel Bridge crosses the river Aln. It was completed in 1998 and is 520 metres long.",
+            "1998",
+            "Kestrel Bridge",
+        ),
         # case distractor_passage: a possessive pronoun in the subject
-        ("Orrin Biologics' compound OB-17 received a designation in 2023, and its phase 2 study enrolled 80 "
-         "patients.", "80", "OB-17"),
+        (
+            "Orrin Biologics' compound OB-17 received a designation in 2023, "
+            "and its phase 2 study enrolled 80 patients.",
+            "80",
+            "OB-17",
+        ),
     ],
 )
 def test_pronouns_resolved_to_antecedent(text: str, needle: str, antecedent: str) -> None:
@@ -84,7 +98,10 @@ def test_pronoun_without_antecedent_is_ambiguous() -> None:
     ("text", "kinds"),
     [
         # case no_factual_claims: an exclamation and a question
-        ("What a wonderful museum! Would you like to know more about it?", ["outside_scope", "outside_scope"]),
+        (
+            "What a wonderful museum! Would you like to know more about it?",
+            ["outside_scope", "outside_scope"],
+        ),
         # case opinion_question_and_fact: only the fact is material
         (
             "Honestly, I think the Kite 14 is the best laptop for students. Does it come in green? "
@@ -92,10 +109,15 @@ def test_pronoun_without_antecedent_is_ambiguous() -> None:
             ["outside_scope", "outside_scope", "material"],
         ),
         # case mixed_paragraph: an evaluative sentence
-        ("The Kestrel Bridge crosses the river Aln. It is a beautiful sight at dusk.", ["material", "outside_scope"]),
+        (
+            "The Kestrel Bridge crosses the river Aln. It is a beautiful sight at dusk.",
+            ["material", "outside_scope"],
+        ),
         # advice and greetings (issue 3 item 1)
-        ("Hello! You should visit the museum early. Book your tickets online.",
-         ["outside_scope", "outside_scope", "outside_scope"]),
+        (
+            "Hello! You should visit the museum early. Book your tickets online.",
+            ["outside_scope", "outside_scope", "outside_scope"],
+        ),
     ],
 )
 def test_outside_scope_kinds(text: str, kinds: list[str]) -> None:
@@ -184,9 +206,23 @@ def test_spans_always_within_bounds(text: str) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from(["The bridge is 410 m long.", "It opened in 1998!", "Why?", "- a, b and c",
-                                 "他很高。", "\n", "  ", "Dr. Feld, an engineer, designed it, and it won."]),
-                max_size=8))
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "The bridge is 410 m long.",
+                "It opened in 1998!",
+                "Why?",
+                "- a, b and c",
+                "他很高。",
+                "\n",
+                "  ",
+                "Dr. Feld, an engineer, designed it, and it won.",
+            ]
+        ),
+        max_size=8,
+    )
+)
 def test_spans_within_bounds_for_sentence_mixtures(parts: list[str]) -> None:
     text = " ".join(parts)
     for c in decompose(text):

@@ -52,7 +52,11 @@ def test_deterministic_and_batch_independent(embedder: Embedder) -> None:
 
 def test_paraphrase_closer_than_unrelated(embedder: Embedder) -> None:
     v = embedder.embed(
-        ["The Alder Hotel has a pool.", "There is a swimming pool at the Alder Hotel.", "The fund's fee was 1.8%."]
+        [
+            "The Alder Hotel has a pool.",
+            "There is a swimming pool at the Alder Hotel.",
+            "The fund's fee was 1.8%.",
+        ]
     )
     sim = cosine_matrix(v, v)
     assert sim[0, 1] > sim[0, 2] + 0.3

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from claims.levenshtein import levenshtein, levenshtein_similarity, normalized_levenshtein_distance, preprocess
+from claims.levenshtein import (
+    levenshtein,
+    levenshtein_similarity,
+    normalized_levenshtein_distance,
+    preprocess,
+)
 
 FOX = "The quick brown fox jumps over the lazy dog."
 SHUFFLED = "The dog lazy the over jumps fox brown quick."

@@ -29,7 +29,7 @@ from claims.types import (
     Verdict,
 )
 
-S, I, C, Q, U, O = (
+S, INF, C, Q, U, OUT = (
     Verdict.SUPPORTED,
     Verdict.INFERRED,
     Verdict.CONTRADICTED,
@@ -55,7 +55,9 @@ def _j(i: int, v: Verdict, *cols: int) -> Judgement:
     return Judgement(i, v, ev, "reason", "a → b" if v in (C, Q) else None)
 
 
-def _score(resp: list[Claim], refs: list[ReferenceClaim], js: list[Judgement], sim: np.ndarray) -> AuditResult:
+def _score(
+    resp: list[Claim], refs: list[ReferenceClaim], js: list[Judgement], sim: np.ndarray
+) -> AuditResult:
     return score_audit(resp, refs, js, sim, response_text="abc", reference_texts=["abd"], threshold=0.75)
 
 
@@ -64,67 +66,137 @@ CASES = [
     (
         # 2 supported of 2 -> precision 2/2; both references cited -> recall 2/2; nothing to edit
         "all supported",
-        2, (), 2, [_j(0, S, 0), _j(1, S, 1)], [[0.9, 0.1], [0.2, 0.8]],
-        {"claim_precision": 1.0, "claim_recall": 1.0, "claim_f1": 1.0, "claim_edit_distance": 0,
-         "normalized_claim_edit_distance": 0.0, "claim_overlap": 1.0, "claim_similarity": 0.85},
+        2,
+        (),
+        2,
+        [_j(0, S, 0), _j(1, S, 1)],
+        [[0.9, 0.1], [0.2, 0.8]],
+        {
+            "claim_precision": 1.0,
+            "claim_recall": 1.0,
+            "claim_f1": 1.0,
+            "claim_edit_distance": 0,
+            "normalized_claim_edit_distance": 0.0,
+            "claim_overlap": 1.0,
+            "claim_similarity": 0.85,
+        },
     ),
     (
         # precision 1/2 (one unsupported); recall 1/2 (f1 never cited); F1 = 2*.5*.5/1 = .5;
         # edit: delete r1 + insert f1 = 2 over kept 1 + 2 = 3; overlap: best cosines 0.9, 0.5 -> 1/2
         "one unsupported, one missing",
-        2, (), 2, [_j(0, S, 0), _j(1, U, 0)], [[0.9, 0.1], [0.5, 0.3]],
-        {"claim_precision": 0.5, "claim_recall": 0.5, "claim_f1": 0.5, "claim_edit_distance": 2,
-         "normalized_claim_edit_distance": 2 / 3, "claim_overlap": 0.5, "claim_similarity": 0.7},
+        2,
+        (),
+        2,
+        [_j(0, S, 0), _j(1, U, 0)],
+        [[0.9, 0.1], [0.5, 0.3]],
+        {
+            "claim_precision": 0.5,
+            "claim_recall": 0.5,
+            "claim_f1": 0.5,
+            "claim_edit_distance": 2,
+            "normalized_claim_edit_distance": 2 / 3,
+            "claim_overlap": 0.5,
+            "claim_similarity": 0.7,
+        },
     ),
     (
         # contradicted r0 aligned with its evidence f0: 1 substitution; f1 not covered: 1 insert
         # -> distance 2 over 0 kept + 1 + 0 + 1 = 2 -> 1.0; precision 0/1, recall 0/2, F1 0
         "contradiction",
-        1, (), 2, [_j(0, C, 0)], [[0.92, 0.3]],
-        {"claim_precision": 0.0, "claim_recall": 0.0, "claim_f1": 0.0, "claim_edit_distance": 2,
-         "normalized_claim_edit_distance": 1.0},
+        1,
+        (),
+        2,
+        [_j(0, C, 0)],
+        [[0.92, 0.3]],
+        {
+            "claim_precision": 0.0,
+            "claim_recall": 0.0,
+            "claim_f1": 0.0,
+            "claim_edit_distance": 2,
+            "normalized_claim_edit_distance": 1.0,
+        },
     ),
     (
         # inferred from f0+f1 covers both -> recall 2/2; qualification_dropped r1 has no free
         # reference claim left -> counted as a delete; distance 1 over kept 1 + deleted 1 = 1/2
         "inferred plus dropped qualifier",
-        2, (), 2, [_j(0, I, 0, 1), _j(1, Q, 0)], [[0.7, 0.7], [0.8, 0.1]],
-        {"claim_precision": 0.5, "claim_recall": 1.0, "claim_edit_distance": 1,
-         "normalized_claim_edit_distance": 0.5},
+        2,
+        (),
+        2,
+        [_j(0, INF, 0, 1), _j(1, Q, 0)],
+        [[0.7, 0.7], [0.8, 0.1]],
+        {
+            "claim_precision": 0.5,
+            "claim_recall": 1.0,
+            "claim_edit_distance": 1,
+            "normalized_claim_edit_distance": 0.5,
+        },
     ),
     (
         # outside_scope row excluded from every denominator: precision 1/1, overlap 1/1 although
         # the outside-scope row's cosine (0.1) is below the threshold
         "outside scope excluded",
-        2, (1,), 1, [_j(0, S, 0), Judgement(1, O)], [[0.9], [0.1]],
+        2,
+        (1,),
+        1,
+        [_j(0, S, 0), Judgement(1, OUT)],
+        [[0.9], [0.1]],
         {"claim_precision": 1.0, "claim_recall": 1.0, "claim_overlap": 1.0, "claim_similarity": 0.9},
     ),
     (
         # no response claim: precision, overlap, similarity None; recall 0/1; F1 None (P None);
         # edit distance = 1 insert over 1
         "empty response",
-        0, (), 1, [], np.zeros((0, 1)),
-        {"claim_precision": None, "claim_overlap": None, "claim_similarity": None, "claim_recall": 0.0,
-         "claim_f1": None, "claim_edit_distance": 1, "normalized_claim_edit_distance": 1.0},
+        0,
+        (),
+        1,
+        [],
+        np.zeros((0, 1)),
+        {
+            "claim_precision": None,
+            "claim_overlap": None,
+            "claim_similarity": None,
+            "claim_recall": 0.0,
+            "claim_f1": None,
+            "claim_edit_distance": 1,
+            "normalized_claim_edit_distance": 1.0,
+        },
     ),
     (
         # only outside-scope claims: same as empty for the denominators
         "no factual claims",
-        1, (0,), 1, [Judgement(0, O)], [[0.2]],
+        1,
+        (0,),
+        1,
+        [Judgement(0, OUT)],
+        [[0.2]],
         {"claim_precision": None, "claim_overlap": None, "claim_f1": None},
     ),
     (
         # negative cosines: mean best cosine -0.3 clipped to 0.0
         "negative cosine clipped",
-        1, (), 1, [_j(0, U)], [[-0.3]],
+        1,
+        (),
+        1,
+        [_j(0, U)],
+        [[-0.3]],
         {"claim_similarity": 0.0, "claim_overlap": 0.0, "claim_precision": 0.0},
     ),
 ]
 
 
-@pytest.mark.parametrize(("name", "n", "outside", "m", "js", "sim", "expected"), CASES, ids=[c[0] for c in CASES])
+@pytest.mark.parametrize(
+    ("name", "n", "outside", "m", "js", "sim", "expected"), CASES, ids=[c[0] for c in CASES]
+)
 def test_score_table(
-    name: str, n: int, outside: tuple[int, ...], m: int, js: list[Judgement], sim: object, expected: dict[str, object]
+    name: str,
+    n: int,
+    outside: tuple[int, ...],
+    m: int,
+    js: list[Judgement],
+    sim: object,
+    expected: dict[str, object],
 ) -> None:
     res = _score(_claims(n, outside), _refs(m), js, np.asarray(sim, dtype=np.float32).reshape(n, m))
     scores = res.scores.as_dict()
@@ -141,7 +213,7 @@ def test_score_table(
 def test_counts() -> None:
     # one of each material verdict plus one outside_scope
     resp = _claims(6, outside=(5,))
-    js = [_j(0, S, 0), _j(1, I, 0, 1), _j(2, C, 1), _j(3, Q, 2), _j(4, U), Judgement(5, O)]
+    js = [_j(0, S, 0), _j(1, INF, 0, 1), _j(2, C, 1), _j(3, Q, 2), _j(4, U), Judgement(5, OUT)]
     res = _score(resp, _refs(3), js, np.full((6, 3), 0.5, dtype=np.float32))
     assert res.counts == {
         "response_claims": 5,
@@ -158,7 +230,9 @@ def test_counts() -> None:
 def test_edit_script_order_and_reasons() -> None:
     resp = _claims(3)
     js = [_j(0, C, 1), _j(1, S, 0), _j(2, U)]
-    res = _score(resp, _refs(3), js, np.array([[0.5, 0.9, 0.1], [0.9, 0.1, 0.1], [0.1, 0.1, 0.2]], np.float32))
+    res = _score(
+        resp, _refs(3), js, np.array([[0.5, 0.9, 0.1], [0.9, 0.1, 0.1], [0.1, 0.1, 0.2]], np.float32)
+    )
     ops = [(op.op, op.response_claim, op.reference_claim) for op in res.edit_script]
     # response order first (substitute r0 by its evidence f1, delete r2), then insert f2
     assert ops == [("substitute", 0, 1), ("delete", 2, None), ("insert", None, 2)]

@@ -13,7 +13,7 @@ import pytest
 from claims.types import Claim, ClaimKind, ReferenceClaim, Verdict
 from claims.verdict import judge
 
-S, I, C, Q, U, O = (
+S, INF, C, Q, U, OUT = (
     Verdict.SUPPORTED,
     Verdict.INFERRED,
     Verdict.CONTRADICTED,
@@ -44,14 +44,27 @@ TABLE = [
     # --- supported: same facts, other wording / format
     ("paraphrase", "Ines Marlow won the Varga Prize in 2004.", [MARLOW], S),
     ("bare number = age", "Ines Marlow was 23 at the time.", [MARLOW], S),
-    ("magnitude", "The reservoir holds 1,200 million cubic metres of water.",
-     ["The reservoir holds 1.2 billion cubic metres of water."], S),
+    (
+        "magnitude",
+        "The reservoir holds 1,200 million cubic metres of water.",
+        ["The reservoir holds 1.2 billion cubic metres of water."],
+        S,
+    ),
     ("date format", "The accord was signed on July 14, 1867.", ["The accord was signed on 14 July 1867."], S),
-    ("time format", "The library closes at 8 pm on weekdays.", ["On weekdays the library closes at 20:00."], S),
+    (
+        "time format",
+        "The library closes at 8 pm on weekdays.",
+        ["On weekdays the library closes at 20:00."],
+        S,
+    ),
     ("number word", "The Brisk Museum has 3 floors.", ["The Brisk Museum has three floors."], S),
     ("half = 0.5", "Half of its assets were bonds.", ["Bonds made up 0.5 of its assets."], S),
-    ("year inside a date", "OB-17 received the designation in 2023.",
-     ["On 3 March 2023 OB-17 received the designation."], S),
+    (
+        "year inside a date",
+        "OB-17 received the designation in 2023.",
+        ["On 3 March 2023 OB-17 received the designation."],
+        S,
+    ),
     # --- contradicted: same subject and slot, other value
     ("year", "Ines Marlow won the Varga Prize in 2001.", [MARLOW], C),
     ("age", "Ines Marlow was 21 years old when she won the Varga Prize.", [MARLOW], C),
@@ -60,28 +73,63 @@ TABLE = [
     ("time", "The library closes at 9 pm on weekdays.", ["On weekdays the library closes at 20:00."], C),
     ("percent magnitude", "The fund's annual fee was 18%.", ["The fund's annual fee was 1.8%."], C),
     ("count", "The Brisk Museum has 4 floors.", ["The Brisk Museum has three floors."], C),
-    ("negation dropped", "The Halvorsen Museum opens on Mondays.", ["The Halvorsen Museum does not open on Mondays."], C),
-    ("negation added", "The Kestrel Bridge was not completed on schedule.",
-     ["The Kestrel Bridge was completed on schedule in 1998."], C),
-    ("swapped entity", "The jury was chaired by the composer Paul Reyes.",
-     ["Ines Marlow was chosen by a jury chaired by the composer Teodor Halm."], C),
-    ("comparative", "Sales of the Kite 14 were higher in 2020 than in 2019.",
-     ["Sales of the Kite 14 were lower in 2020 than in 2019."], C),
+    (
+        "negation dropped",
+        "The Halvorsen Museum opens on Mondays.",
+        ["The Halvorsen Museum does not open on Mondays."],
+        C,
+    ),
+    (
+        "negation added",
+        "The Kestrel Bridge was not completed on schedule.",
+        ["The Kestrel Bridge was completed on schedule in 1998."],
+        C,
+    ),
+    (
+        "swapped entity",
+        "The jury was chaired by the composer Paul Reyes.",
+        ["Ines Marlow was chosen by a jury chaired by the composer Teodor Halm."],
+        C,
+    ),
+    (
+        "comparative",
+        "Sales of the Kite 14 were higher in 2020 than in 2019.",
+        ["Sales of the Kite 14 were lower in 2020 than in 2019."],
+        C,
+    ),
     # --- qualification dropped
-    ("planned -> done", "The Aster-2 trial enrolled 112 patients.",
-     ["The Aster-2 trial planned to enrol 112 patients across four hospitals."], Q),
-    ("reportedly -> fact", "The minister Ana Lind resigned in 2019.",
-     ["The minister Ana Lind reportedly resigned in 2019."], Q),
+    (
+        "planned -> done",
+        "The Aster-2 trial enrolled 112 patients.",
+        ["The Aster-2 trial planned to enrol 112 patients across four hospitals."],
+        Q,
+    ),
+    (
+        "reportedly -> fact",
+        "The minister Ana Lind resigned in 2019.",
+        ["The minister Ana Lind reportedly resigned in 2019."],
+        Q,
+    ),
     ("about -> exact", "The festival drew 40,000 visitors.", ["The festival drew about 40,000 visitors."], Q),
     ("may -> is", "The Velo drug reduces migraine pain.", ["The Velo drug may reduce migraine pain."], Q),
     # --- unsupported: nothing states it; same topic without the value is not support,
     # and a different subject with a different year is not a contradiction
     ("addition", "Ines Marlow later taught at the Prague Conservatory.", [MARLOW], U),
-    ("value not stated", "The Orsen Tower cost 40 million dollars.", ["The Orsen Tower stands 324 metres tall."], U),
+    (
+        "value not stated",
+        "The Orsen Tower cost 40 million dollars.",
+        ["The Orsen Tower stands 324 metres tall."],
+        U,
+    ),
     ("other subject, other year", "OB-17 was withdrawn in 2021.", ["OB-71 was withdrawn in 2019."], U),
     ("unrelated", "The Kestrel Bridge crosses the river Aln and opened to traffic in 1998.", [MARLOW], U),
     ("list item not in reference", "The Alder Hotel has a rooftop bar.", ["The Alder Hotel has a pool."], U),
-    ("partial date", "Justice Douglas was born on October 16, 1898.", ["Justice Douglas was born in 1898."], U),
+    (
+        "partial date",
+        "Justice Douglas was born on October 16, 1898.",
+        ["Justice Douglas was born in 1898."],
+        U,
+    ),
 ]
 
 
@@ -92,9 +140,11 @@ def test_verdict_table(name: str, response: str, refs: list[str], verdict: Verdi
 
 
 def test_inferred_from_two_claims_lists_both() -> None:
-    refs = _refs("Tomas Brell made his stage debut in 2011.", "Tomas Brell's stage debut was in the play Salt Harbour.")
+    refs = _refs(
+        "Tomas Brell made his stage debut in 2011.", "Tomas Brell's stage debut was in the play Salt Harbour."
+    )
     j = _judge("Salt Harbour was staged in 2011.", refs, [0.55, 0.7])
-    assert j.verdict is I, j.reason
+    assert j.verdict is INF, j.reason
     assert {e.claim_index for e in j.evidence} == {0, 1}
 
 
@@ -126,9 +176,12 @@ def test_supported_evidence_is_the_supporting_claim() -> None:
 
 
 def test_outside_scope_and_no_reference_claims() -> None:
-    claims = [Claim("What a lovely museum!", 0, 21, ClaimKind.OUTSIDE_SCOPE), Claim("It has 3 floors.", 22, 38)]
+    claims = [
+        Claim("What a lovely museum!", 0, 21, ClaimKind.OUTSIDE_SCOPE),
+        Claim("It has 3 floors.", 22, 38),
+    ]
     out = judge(claims, [], np.zeros((2, 0), np.float32))
-    assert [j.verdict for j in out] == [O, U]
+    assert [j.verdict for j in out] == [OUT, U]
 
 
 def test_shape_mismatch_is_an_error() -> None:

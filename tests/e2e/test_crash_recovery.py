@@ -1,0 +1,47 @@
+"""A worker SIGKILLed in the middle of a chain: with ``acks_late`` the unacknowledged stage goes
+back to the queue and a restarted worker finishes the audit, with no duplicate rows."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from db import repository as repo
+from tests.conftest import WorkerProcess, wait_for_status
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+REFERENCE = "The Halvorsen Bridge opened to traffic on 12 May 1998. It is 1,420 metres long."
+RESPONSE = "The Halvorsen Bridge opened on 12 May 1989. It is 1,420 metres long."
+
+
+def test_worker_killed_mid_chain_then_restarted(
+    client: TestClient, start_worker: Callable[..., WorkerProcess], session_factory: Any
+) -> None:
+    # Worker 1 sleeps 60 s once the embed stage has started: we kill it then.
+    first = start_worker({"CLAIMAUDIT_TEST_STAGE_DELAY": "embedding:60"})
+    aid = uuid.UUID(
+        client.post("/audits", json={"response": RESPONSE, "references": [REFERENCE]}).json()["id"]
+    )
+    wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
+    first.kill()
+    with session_factory() as s:
+        audit = repo.get_audit(s, aid)
+        assert audit is not None and audit.status == "embedding"
+        claims_before = repo.count_rows(s, aid)["claims"]
+
+    # Worker 2 restores unacknowledged messages older than 2 s (Redis visibility timeout).
+    second = start_worker({"BROKER_VISIBILITY_TIMEOUT": "2"})
+    assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=180) == "done"
+    assert "Task audits.embed[" in second.output()
+    with session_factory() as s:
+        rows = repo.count_rows(s, aid)
+        state = repo.load_audit_state(s, aid)
+    assert state is not None
+    assert rows["claims"] == claims_before  # decompose did not run twice into duplicates
+    assert rows["verdicts"] == len(state.response_claims) and rows["scores"] == 1
+    second.stop()
