@@ -10,6 +10,8 @@ WORKDIR /app
 
 # Dependencies first (cached layer): only pyproject.toml and empty packages are needed to resolve them.
 COPY pyproject.toml README.md ./
+# The CPU build of torch (PyPI's default Linux wheel bundles CUDA: several GB the image never uses).
+RUN pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu
 RUN mkdir -p claims db workers api cli migrations \
     && for p in claims db workers api cli migrations; do touch $p/__init__.py; done \
     && pip install . \

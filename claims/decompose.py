@@ -50,8 +50,8 @@ DEDUP_RATIO = 95.0
 #: Longest sentence (characters) handed to the parser; longer ones stay whole.
 MAX_PARSE_CHARS = 600
 
-# A line: text up to a line break, a wiki section mark "[ edit ]" or a footnote caret " ^ ".
-_LINE = re.compile(r"(?:(?!\[\s*edit\s*\]|\s\^\s)[^\n\r])+", re.IGNORECASE)
+# Hard breaks between sentences: line breaks, a wiki section mark "[ edit ]", a footnote caret.
+_HARD_BREAK = re.compile(r"[\n\r]+|\[\s*edit\s*\]|(?:^|\s)\^(?=\s|$)", re.IGNORECASE)
 # Citation marks and wiki clutter dropped from claim texts (not from spans).
 _CLUTTER = re.compile(
     r"\[\s*(?:\d{1,3}|[a-z]|edit|citation needed|dead link|note \d+|clarification needed|who\?|when\?)\s*\]"
@@ -132,8 +132,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
     pysbd splits, then the full-width marks 。！？ split further.
     """
     spans: list[tuple[int, int]] = []
-    for line in _LINE.finditer(text):
-        ls, le = _strip_span(text, line.start(), line.end())
+    bounds = [0]
+    for brk in _HARD_BREAK.finditer(text):
+        bounds += [brk.start(), brk.end()]
+    bounds.append(len(text))
+    for k in range(0, len(bounds), 2):
+        ls, le = _strip_span(text, bounds[k], bounds[k + 1])
         m = _BULLET.match(text, ls, le)
         if m and m.end() < le:
             ls = m.end()
@@ -184,6 +188,18 @@ def _parser() -> Any:
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
 _CLAUSE_END = {",", ".", ";", "!", "?", "-", "\u2013", "\u2014", ")"}
 _PLACE = {"GPE", "LOC", "FAC"}
+_RAISING = {
+    "seems",
+    "seemed",
+    "appears",
+    "appeared",
+    "remains",
+    "remained",
+    "becomes",
+    "became",
+    "takes",
+    "took",
+}
 _CLAUSE_DEPS = {"conj"}
 _MOD_CLAUSE = {"acl", "relcl"}
 _PRONOUN_SUBJ = {"he", "she", "it", "they", "this", "that", "these", "those"}
@@ -505,7 +521,16 @@ def _resolve(doc: Any, piece: _Piece, ante: _Antecedents) -> tuple[_Piece, bool,
         return piece, False, None
     if subj.pos_ == "PRON":
         low = subj.lower_
-        expletive = low == "it" and any(c.dep_ in {"xcomp", "ccomp", "csubj"} for c in subj.head.children)
+        verb = subj.head
+        expletive = (
+            low == "it"
+            and any(c.dep_ in {"xcomp", "ccomp", "csubj"} for c in verb.children)
+            and (
+                verb.pos_ == "AUX"
+                or verb.lower_ in _RAISING
+                or any(c.dep_ in {"acomp", "attr", "auxpass"} for c in verb.children)
+            )
+        )  # "it is important to ...", "it seems that ...", "it was reported that ..."
         if (
             low in _PRONOUN_SUBJ
             and not expletive
@@ -602,7 +627,7 @@ def _clean(text: str) -> str:
     """Drop citation marks and wiki clutter; '' when nothing worth a claim is left."""
     out = re.sub(r"\s{2,}", " ", _CLUTTER.sub(" ", text)).strip()
     out = re.sub(r"\s+([,.;:!?])", r"\1", out)
-    if sum(ch.isalnum() for ch in out) < 2:
+    if not re.search(r"[^\W\d_]{3,}|\d{2,}", out):
         return ""
     return out[:1].upper() + out[1:]
 

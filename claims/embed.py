@@ -186,6 +186,14 @@ class SentenceTransformerEmbedder:
                     f"{path / 'model.safetensors'}: sha256 {found} is not the pinned all-MiniLM-L6-v2 "
                     f"weights {WEIGHTS_SHA256} (docs/MODELS.md)"
                 )
+        threads = int(os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1"))
+        if threads > 0:
+            import torch
+
+            # one intra-op thread per process: workers run several processes, and torch's
+            # spinning threads oversubscribe the cores (measured: 55 vs 17 claims/s on a busy
+            # 2-core machine; docs/MODELS.md). 0 keeps torch's default (one per core).
+            torch.set_num_threads(threads)
         self._model: Any = SentenceTransformer(str(path), device="cpu")
         self._batch_size = batch_size
         getdim = (

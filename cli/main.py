@@ -246,6 +246,7 @@ def run_batch(
     poll_concurrency: int = 16,
     stall_timeout: float = 900,
     show_progress: bool = False,
+    retry_failed: bool = False,
 ) -> list[dict[str, Any]]:
     """Submit every valid line (idempotency keys from id + content hash), poll, return output objects."""
     to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
@@ -282,6 +283,29 @@ def run_batch(
         docs = client.poll_many(
             ids, concurrency=poll_concurrency, stall_timeout=stall_timeout, on_result=on_result
         )
+        if retry_failed:
+            # One more attempt for failed audits, under a key derived from the failed audit's id:
+            # deterministic, so running the batch again still creates nothing new.
+            retry = [
+                (i, ln, sub)
+                for (i, ln), sub in zip(to_submit, answered, strict=True)
+                if sub.audit_id and docs.get(sub.audit_id, {}).get("status") == "failed"
+            ]
+            if retry:
+                err.print(f"[yellow]retrying {len(retry)} failed audits[/yellow]")
+                again = client.submit_many(
+                    [
+                        (ln.body or {}, f"{idempotency_key(ln.line_id, ln.body or {})}:retry:{sub.audit_id}")
+                        for _, ln, sub in retry
+                    ],
+                    chunk_size=chunk_size,
+                )
+                for (i, _, _), sub in zip(retry, again, strict=True):
+                    subs[i] = sub
+                new_ids = [s.audit_id for s in again if s.audit_id]
+                docs.update(
+                    client.poll_many(new_ids, concurrency=poll_concurrency, stall_timeout=stall_timeout)
+                )
     return [
         result_line(
             ln,
@@ -306,6 +330,9 @@ def batch(
         float, typer.Option(help="Give up after this many seconds without progress.")
     ] = 900,
     start: Annotated[bool, typer.Option(help="Start the local stack when the API is not running.")] = True,
+    retry_failed: Annotated[
+        bool, typer.Option(help="Submit failed audits once more (a new audit each, linked by its key).")
+    ] = False,
 ) -> None:
     """Submit every line through the API, poll, write one result line per input line (resumable)."""
     if not input.exists():
@@ -322,6 +349,7 @@ def batch(
                 poll_concurrency=poll_concurrency,
                 stall_timeout=stall_timeout,
                 show_progress=err.is_terminal,
+                retry_failed=retry_failed,
             )
     except (ApiError, OSError) as exc:
         raise _fail(f"batch aborted: {exc}", code=2) from exc
@@ -443,7 +471,8 @@ def demo(
     started = time.monotonic()
     url = ensure_api(api_url, api_port)
     with Client(url) as client:
-        subs = client.submit_many([(body, idempotency_key("demo:" + title, body)) for title, body in items])
+        # No idempotency keys: every demo run audits the examples afresh (with the current engine).
+        subs = client.submit_many([(body, None) for _title, body in items])
         ids = [s.audit_id for s in subs if s.audit_id]
         with err.status(f"waiting for {len(ids)} audits (decompose → embed → match → score)"):
             docs = client.poll_many(ids)

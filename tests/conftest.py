@@ -176,15 +176,19 @@ def session_factory(engine: Any) -> Any:
 
 
 @pytest.fixture
-def settings(database_url: str, redis_url: str) -> Any:
+def settings(database_url: str, redis_server_url: str) -> Any:
     from workers.settings import Settings
 
-    return Settings(database_url=database_url, redis_url=redis_url)
+    return Settings(database_url=database_url, redis_url=redis_server_url)
 
 
 @pytest.fixture
-def client(settings: Any) -> Iterator[Any]:
-    """FastAPI TestClient of an app on the test database and Redis."""
+def client(settings: Any, redis_url: str) -> Iterator[Any]:
+    """FastAPI TestClient of an app on the test database and a flushed test Redis.
+
+    Never flush while a worker runs: ``FLUSHDB`` also drops kombu's queue bindings, and a running
+    worker's chain messages would then be routed nowhere.
+    """
     from fastapi.testclient import TestClient
 
     from api.main import create_app

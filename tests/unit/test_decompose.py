@@ -227,3 +227,38 @@ def test_spans_within_bounds_for_sentence_mixtures(parts: list[str]) -> None:
     text = " ".join(parts)
     for c in decompose(text):
         assert 0 <= c.start <= c.end <= len(text)
+
+
+def test_wiki_clutter_is_dropped_but_spans_stay() -> None:
+    # Factcheck-GPT evidence (/work/shared/data/factcheck_gpt) is scraped web text with
+    # section marks "[ edit ]", citation marks "[4]" and footnote carets "^"
+    text = "Early life [ edit ] Douglas was born in 1898. [4] [5] ^ a b [1]"
+    claims = decompose(text)
+    assert [c.text for c in claims] == ["Early life.", "Douglas was born in 1898."]
+    assert text[claims[1].start : claims[1].end] == "Douglas was born in 1898."
+
+
+@pytest.mark.parametrize(
+    ("text", "ambiguous"),
+    [
+        ("It is important to choose a model that fits the data.", False),  # expletive "it"
+        ("It seems that the bridge is old.", False),
+        ("It struggled to identify a source.", True),  # referential "it", no antecedent
+    ],
+)
+def test_expletive_it_is_not_ambiguous(text: str, ambiguous: bool) -> None:
+    assert [c.ambiguous for c in decompose(text)] == [ambiguous]
+
+
+def test_place_appositions_stay_whole() -> None:
+    # "Blackville, New Brunswick" names a place, it does not describe Blackville
+    assert texts("Smith died in Blackville, New Brunswick, on 24 January 1957.") == [
+        "Smith died in Blackville, New Brunswick, on 24 January 1957."
+    ]
+
+
+def test_descriptive_apposition_is_a_claim() -> None:
+    assert texts("Evans debated with Michael Gove, the British education secretary, about teaching.") == [
+        "Evans debated with Michael Gove about teaching.",
+        "Michael Gove is the British education secretary.",
+    ]

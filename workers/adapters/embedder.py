@@ -28,8 +28,8 @@ class OpenAIEmbedder:
     """``claims.embed.Embedder`` backed by the endpoint's embedding model.
 
     ``model_name`` is ``cfg.embedding_model``; ``dim`` is ``cfg.embedding_dim`` (known models)
-    or, if unknown, the dimension of the first answer (reading ``dim`` before then raises
-    ``ValueError``). ``embed`` returns float32 ``(len(texts), dim)`` with unit rows.
+    or, if unknown, the dimension of the first answer (reading ``dim`` before any answer sends
+    one probe request). ``embed`` returns float32 ``(len(texts), dim)`` with unit rows.
 
     Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint and
     ``MalformedOutputError`` when the answer is unusable twice in a row.
@@ -47,8 +47,9 @@ class OpenAIEmbedder:
 
     @property
     def dim(self) -> int:
-        if self._dim is None:
-            raise ValueError(f"dimension of {self.model_name!r} unknown until the first answer")
+        if self._dim is None:  # unknown model: one short probe request fixes it
+            self._embed_chunk(["dimension probe"])
+        assert self._dim is not None
         return self._dim
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
