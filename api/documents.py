@@ -3,7 +3,8 @@
 The claims, verdicts, evidence, scores, counts and edit script are rebuilt as the engine's value
 types (``db.repository.load_audit_state``) and rendered by ``claims.audit.report_to_dict``, the
 function the in-memory harness uses, so the API and the harness cannot drift. The database
-fields (id, status, stage, error, timestamps, question, metadata, config, usage) are added here.
+fields (id, status, stage, error, timestamps, question, metadata, config, usage, and the
+``threshold`` the audit was scored with) are added here.
 """
 
 from __future__ import annotations
@@ -76,6 +77,12 @@ def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | No
         for key in ("status", "error"):  # the database's values win
             body.pop(key, None)
         doc.update(body)
+        doc["threshold"] = state.threshold  # the cosine threshold the audit was scored with
+        judged = llm_repository.llm_judgements_for_audit(session, audit_id)
+        if judged:  # LLM judge (issue 4): its verdict beside the rules' on each response claim
+            response_docs = [c for c in doc["claims"] if c["role"] == "response"]
+            for i, claim in enumerate(response_docs):
+                claim["judge"] = judged.get(i)
         _add_llm_judgements(session, audit_id, doc["claims"])
     doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
     return doc

@@ -501,7 +501,10 @@ class Quantity:
     ``value`` is in the slot's base unit (metres, kg, seconds, fraction for percent, minutes
     after midnight for ``time``); ``raw`` the number as written (after magnitude words);
     ``slot`` the comparison slot (see module docstring; ``""`` = no slot); ``unit`` a display
-    unit; ``start``/``end`` the span in the claim text.
+    unit; ``start``/``end`` the span in the claim text. ``lo``/``hi`` bound a year range
+    ("1992–93", "1898–1980"; ``value`` is then ``lo``). ``loose`` marks a value that is not a
+    point: a bound or approximation ("before 1492", "since 1998", "about 40", "more than 5");
+    a loose value is never called a conflict.
     """
 
     value: float
@@ -511,6 +514,9 @@ class Quantity:
     text: str
     start: int
     end: int
+    lo: float | None = None
+    hi: float | None = None
+    loose: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -755,8 +761,58 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     return "", "", 1.0, end
 
 
+_APPROX_BEFORE = re.compile(
+    r"\b(?:around|circa|c\.|ca\.|about|approximately|approx\.|nearly|almost|roughly|some|over|under|"
+    r"more than|less than|fewer than|up to|at least|at most|beyond|estimated|as many as|as few as)"
+    r"[\s-]*$",
+    re.I,
+)
+_YEAR_BOUND_BEFORE = re.compile(
+    r"\b(?:before|after|until|till|since|by|from|between|and|to|early|late|mid|pre|post|within|the)[\s-]*$",
+    re.I,
+)
+_YEAR_RANGE = re.compile(
+    r"(?<![\w.,-])(?P<a>1\d{3}|20\d{2})\s*(?:[–—-]|to|until)\s*(?P<b>1\d{3}|20\d{2}|\d{2})(?![\w%]|[.,]\d)"
+)
+
+
+_TEMPORAL_BEFORE = re.compile(
+    r"\b(?:in|since|before|after|until|till|by|from|during|of|early|late|mid|circa|year|c\.)[\s-]*$", re.I
+)
+
+
+def _loose(text: str, start: int, *, year: bool = False) -> bool:
+    before = text[max(0, start - 25) : start]
+    if _APPROX_BEFORE.search(before):
+        return True
+    return year and _YEAR_BOUND_BEFORE.search(before) is not None
+
+
 def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     out: list[Quantity] = []
+    # year ranges ("1992–93", "1898-1980", "1939 to 1975")
+    for m in _YEAR_RANGE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        a, b = int(m.group("a")), m.group("b")
+        hi = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
+        if hi < a:
+            continue
+        out.append(
+            Quantity(
+                float(a),
+                float(a),
+                "year",
+                "",
+                m.group(0),
+                m.start(),
+                m.end(),
+                float(a),
+                float(hi),
+                loose=True,
+            )
+        )
+        taken.append((m.start(), m.end()))
     # times of day
     for m in _TIME_RE.finditer(text):
         if _overlaps(m.start(), m.end(), taken):
@@ -826,7 +882,7 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         else:
             qs = s
         is_year = (
-            slot == ""
+            (slot == "" or (slot.startswith("n:") and _TEMPORAL_BEFORE.search(text[max(0, s - 12) : s])))
             and "," not in num
             and "." not in num
             and re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is not None
@@ -835,7 +891,8 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             slot, unit = "year", ""
             uend = max(uend, e)
         value = raw * factor
-        out.append(Quantity(value, raw, slot, unit, text[qs:uend].strip(), qs, uend))
+        loose = _loose(text, qs, year=slot == "year")
+        out.append(Quantity(value, raw, slot, unit, text[qs:uend].strip(), qs, uend, loose=loose))
         taken.append((qs, uend))
     # spelled-out numbers ("three floors", "twenty-three years old")
     for m in _NUM_WORD_RE.finditer(text):
@@ -854,7 +911,9 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         slot, unit, factor, uend = _slot_after(text, e)
         if slot == "" and _AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
-        out.append(Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend))
+        out.append(
+            Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s))
+        )
         taken.append((s, uend))
     # percent as fraction: already value*0.01 via UNITS factor
     return out
@@ -985,9 +1044,33 @@ def slots_compatible(a: Quantity, b: Quantity) -> bool:
     return {a.slot, b.slot} <= {"temperature_c", "temperature_f"} and False
 
 
+def _span(q: Quantity) -> tuple[float, float]:
+    return (q.lo, q.hi) if q.lo is not None and q.hi is not None else (q.raw, q.raw)
+
+
+def year_matches(a: Quantity, b: Quantity) -> bool:
+    """Year ``a`` is stated by ``b``: the same year or range, or a point year inside a range
+    of at most two calendar years (a season such as "1992–93")."""
+    (alo, ahi), (blo, bhi) = _span(a), _span(b)
+    if (alo, ahi) == (blo, bhi):
+        return True
+    return alo == ahi and bhi - blo <= 1 and blo <= alo <= bhi
+
+
+def year_overlaps(a: Quantity, b: Quantity) -> bool:
+    """The two years or ranges share at least one year (then they never conflict)."""
+    (alo, ahi), (blo, bhi) = _span(a), _span(b)
+    return alo <= bhi and blo <= ahi
+
+
 def quantity_matches(a: Quantity, b: Quantity) -> bool:
     """``a`` is stated by ``b``: same value, and same slot when both have one
-    (a slot-less number matches an equal value in any slot except years)."""
+    (a slot-less number matches an equal value in any slot except years). Loose
+    (approximate) values match within 5 %."""
+    if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
+        if a.slot and b.slot and not slots_compatible(a, b):
+            return False
+        return math.isclose(a.value, b.value, rel_tol=0.05) or math.isclose(a.raw, b.raw, rel_tol=0.05)
     if a.slot == "time" or b.slot == "time":
         return a.slot == b.slot and values_equal(a.value, b.value)
     if a.slot and b.slot:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 from pgvector.sqlalchemy import Vector
-from sqlalchemy import case, cast, delete, func, insert, select, text, update
+from sqlalchemy import ColumnElement, case, cast, delete, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -143,13 +143,12 @@ def create_audit(session: Session, new: NewAudit) -> tuple[Audit, bool]:
         if existing is None:  # pragma: no cover - the conflicting row was deleted meanwhile
             raise RuntimeError("idempotency key conflict but no audit found")
         return existing, False
-    docs = [{"audit_id": audit_id, "role": "response", "position": 0, "text": new.response}]
-    docs += [
-        {"audit_id": audit_id, "role": "reference", "position": i, "text": t}
-        for i, t in enumerate(new.references)
+    texts: list[tuple[str, int, str]] = [("response", 0, new.response)]
+    texts += [("reference", i, t) for i, t in enumerate(new.references)]
+    docs = [
+        {"audit_id": audit_id, "role": role, "position": pos, "text": t, "sha256": _sha256(t)}
+        for role, pos, t in texts
     ]
-    for d in docs:
-        d["sha256"] = _sha256(d["text"])
     session.execute(insert(Document), docs)
     audit = session.get(Audit, audit_id)
     assert audit is not None
@@ -249,6 +248,7 @@ def stale_queued_audits(
     ``older_than_s`` (their message was lost, e.g. a flushed broker).
     """
     cutoff = func.now() - timedelta(seconds=older_than_s)
+    cond: ColumnElement[bool]
     if only_unsent:
         cond = Audit.enqueued_at.is_(None) & (Audit.created_at < cutoff)
     else:

@@ -8,7 +8,8 @@ worker processes and the other suites' fixtures use it too.
 
 Redis: ``CLAIMAUDIT_TEST_REDIS_URL``, else db 4 of the Redis on 127.0.0.1:6379 when it answers,
 else db 4 of the local stack's Redis (``cli.stack.ensure_redis``). The test db is flushed before
-each test that asks for ``redis_url``. ``REDIS_URL`` is set at import time so that the Celery
+each test that asks for ``redis_url`` (never while a worker runs). Each session uses its own
+Celery queue (``CELERY_QUEUE``). ``REDIS_URL`` is set at import time so that the Celery
 app (configured when ``workers.celery_app`` is first imported) uses it.
 
 Tests that commit create their own audits (random uuids) and never assume an empty table.
@@ -32,6 +33,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 TEST_REDIS_DB = 4
+#: Read before any other conftest can set DATABASE_URL (only the server part is used).
+_BASE_DATABASE_URL = os.environ.get("CLAIMAUDIT_TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
 
 
 def _redis_answers(url: str) -> bool:
@@ -61,6 +64,8 @@ def _resolve_redis_url() -> tuple[str, bool]:
 
 _REDIS_URL, _REDIS_UP = _resolve_redis_url()
 os.environ["REDIS_URL"] = _REDIS_URL
+# One Celery queue per test session: workers left over from an interrupted run never take our tasks.
+os.environ["CELERY_QUEUE"] = f"claimaudit-test-{uuid.uuid4().hex[:8]}"
 
 
 # --------------------------------------------------------------------------- services
@@ -95,7 +100,7 @@ def _server_url() -> str:
 
     from db.engine import normalise_url
 
-    base = os.environ.get("CLAIMAUDIT_TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
+    base = _BASE_DATABASE_URL
     if not base:
         from cli import stack
 

@@ -10,7 +10,8 @@ restarts or keeps polling.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from celery import Celery
 from celery.signals import worker_process_init, worker_ready
@@ -23,6 +24,7 @@ _settings = get_settings()
 
 app = Celery("claimaudit", broker=_settings.redis_url, backend=_settings.redis_url, include=["workers.tasks"])
 app.conf.update(
+    task_default_queue=_settings.celery_queue,
     task_serializer="json",
     accept_content=["json"],
     result_serializer="json",
@@ -43,14 +45,14 @@ app.conf.update(
 )
 
 
-@worker_process_init.connect
+@cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
 def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
 
 
-@worker_ready.connect
+@cast(Callable[[Callable[..., None]], Any], worker_ready.connect)
 def _requeue_on_start(sender: Any = None, **_: Any) -> None:
     """When a worker starts, hand audits that never reached the broker to the queue."""
     app.send_task("audits.requeue_stale", kwargs={"only_unsent": True})

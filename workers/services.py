@@ -106,7 +106,8 @@ def _similarity(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
         raise PermanentStageError("some claims have no embedding (the embed stage did not run)")
     if len(models) > 1:
         raise PermanentStageError(
-            f"claims embedded with different models {sorted(models)}; matching never mixes models"
+            f"claims embedded with different models {sorted(str(m) for m in models)}; "
+            "matching never mixes models"
         )
     model = next(iter(models), None)
     resp = state.vectors(Role.RESPONSE.value)

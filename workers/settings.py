@@ -13,6 +13,7 @@ REDIS_URL           Celery broker (and the result store of the one synchronous s
 MAX_TEXT_CHARS      Longest accepted response or reference text, in characters (413 above).
 MAX_REFERENCES      Most references per audit (413 above).
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
+CELERY_QUEUE        Name of the Celery queue (default ``claimaudit``).
 BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker).
 OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_S: the LLM path;
 DECOMPOSER (offline|llm), JUDGE (none|llm), EMBEDDER (local|openai): default components;
@@ -43,6 +44,8 @@ class Settings(BaseSettings):
     max_references: int = 100
     max_batch: int = 1_000
 
+    #: Queue the audit chains go to (workers consume it by default); tests use one per session.
+    celery_queue: str = "claimaudit"
     #: Seconds a task may stay unacknowledged before the Redis broker hands it out again.
     #: Must exceed the longest stage; lower only in tests of crash recovery.
     broker_visibility_timeout: int = 3_600

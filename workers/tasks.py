@@ -18,7 +18,7 @@ import os
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from celery import Task
 from celery.exceptions import Ignore
@@ -36,6 +36,12 @@ from workers.settings import get_settings
 log = logging.getLogger(__name__)
 
 _settings = get_settings()
+
+
+def task(**options: Any) -> Callable[[Callable[..., Any]], Any]:
+    """``app.task(**options)`` typed for mypy (Celery ships no type information)."""
+    return cast(Callable[[Callable[..., Any]], Any], app.task(**options))
+
 
 STAGE_OPTIONS: dict[str, Any] = {
     "bind": True,
@@ -85,7 +91,7 @@ def _run_stage(stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], A
         raise
 
 
-@app.task(name="audits.decompose", **STAGE_OPTIONS)
+@task(name="audits.decompose", **STAGE_OPTIONS)
 def decompose(self: Task, audit_id: str) -> None:
     """Decompose the audit's documents into claims.
 
@@ -97,7 +103,7 @@ def decompose(self: Task, audit_id: str) -> None:
     )
 
 
-@app.task(name="audits.embed", **STAGE_OPTIONS)
+@task(name="audits.embed", **STAGE_OPTIONS)
 def embed(self: Task, audit_id: str) -> None:
     """Embed every claim of the audit (through the shared embedding cache).
 
@@ -107,7 +113,7 @@ def embed(self: Task, audit_id: str) -> None:
     _run_stage("embedding", audit_id, lambda s, a: services.embed_audit(s, a, factory=get_session_factory()))
 
 
-@app.task(name="audits.match", **STAGE_OPTIONS)
+@task(name="audits.match", **STAGE_OPTIONS)
 def match(self: Task, audit_id: str) -> None:
     """Judge every response claim against the reference claims (exact scan inside the audit).
 
@@ -122,7 +128,7 @@ def _score_and_finish(session: Session, audit_id: uuid.UUID) -> None:
     repo.mark_done(session, audit_id)
 
 
-@app.task(name="audits.score", **STAGE_OPTIONS)
+@task(name="audits.score", **STAGE_OPTIONS)
 def score(self: Task, audit_id: str) -> None:
     """Score the audit and mark it done (one transaction).
 
@@ -132,7 +138,7 @@ def score(self: Task, audit_id: str) -> None:
     _run_stage("scoring", audit_id, _score_and_finish)
 
 
-@app.task(name="audits.fail")
+@task(name="audits.fail")
 def fail(request: Any, exc: BaseException, traceback: Any) -> None:
     """Error callback of the chain: mark the audit failed with a readable reason.
 
@@ -146,7 +152,7 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
         repo.mark_failed(session, uuid.UUID(str(audit_id)), describe(stage, exc))
 
 
-@app.task(name="audits.requeue_stale", acks_late=True)
+@task(name="audits.requeue_stale", acks_late=True)
 def requeue_stale(only_unsent: bool = False) -> int:
     """Hand queued audits whose chain never reached the broker (or was lost) to the queue again.
 
@@ -167,7 +173,7 @@ def requeue_stale(only_unsent: bool = False) -> int:
     return len(ids)
 
 
-@app.task(name="claims.search", ignore_result=False, acks_late=False)
+@task(name="claims.search", ignore_result=False, acks_late=False)
 def search(q: str, k: int, model: str | None = None) -> list[dict[str, Any]]:
     """Embed ``q`` and return the ``k`` nearest stored claims of that model (HNSW, approximate).
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -62,11 +62,13 @@ def _minute() -> Any:
 @pytest.fixture(scope="module")
 def worker(
     orphan: uuid.UUID, start_worker: Callable[..., WorkerProcess], redis_server_url: str
-) -> WorkerProcess:
+) -> Iterator[WorkerProcess]:
     import redis
 
-    redis.Redis.from_url(redis_server_url).flushdb()
-    return start_worker(concurrency=2)
+    redis.Redis.from_url(redis_server_url).flushdb()  # before the worker starts, never while it runs
+    w = start_worker(concurrency=2)
+    yield w
+    w.stop()
 
 
 @pytest.fixture

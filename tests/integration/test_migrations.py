@@ -21,7 +21,7 @@ def _tables(url: str) -> tuple[set[str], set[str], set[str]]:
         insp = sqlalchemy.inspect(engine)
         tables = set(insp.get_table_names())
         views = set(insp.get_view_names())
-        indexes = {i["name"] for i in insp.get_indexes("claims")} if "claims" in tables else set()
+        indexes = {str(i["name"]) for i in insp.get_indexes("claims")} if "claims" in tables else set()
     finally:
         engine.dispose()
     return tables, views, indexes

@@ -38,6 +38,9 @@ def _judge(response: str, refs: list[ReferenceClaim], cos: float | list[float] =
     return judge([Claim(response, 0, len(response))], refs, np.array([row], dtype=np.float32))[0]
 
 
+#: rows whose cosine is the one all-MiniLM-L6-v2 gives (measured with claims.embed), not HIGH
+MEASURED = {"list item not in reference": 0.63}
+
 MARLOW = "In 2004, the 23-year-old cellist Ines Marlow won the Varga Prize in Vienna."
 
 TABLE = [
@@ -123,6 +126,7 @@ TABLE = [
     ),
     ("other subject, other year", "OB-17 was withdrawn in 2021.", ["OB-71 was withdrawn in 2019."], U),
     ("unrelated", "The Kestrel Bridge crosses the river Aln and opened to traffic in 1998.", [MARLOW], U),
+    # all-MiniLM-L6-v2 scores this pair 0.63 (measured); the row's cosine is set to that below
     ("list item not in reference", "The Alder Hotel has a rooftop bar.", ["The Alder Hotel has a pool."], U),
     (
         "partial date",
@@ -135,7 +139,7 @@ TABLE = [
 
 @pytest.mark.parametrize(("name", "response", "refs", "verdict"), TABLE, ids=[t[0] for t in TABLE])
 def test_verdict_table(name: str, response: str, refs: list[str], verdict: Verdict) -> None:
-    j = _judge(response, _refs(*refs))
+    j = _judge(response, _refs(*refs), MEASURED.get(name, HIGH))
     assert j.verdict is verdict, j.reason
 
 
