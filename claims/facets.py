@@ -977,12 +977,21 @@ def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
 
 
 def _negation(text: str) -> tuple[bool, str]:
+    """Whether ``text`` is negated, and the cue. "not only", "not until" / "not ... until"
+    (a time, not a denial) and "no doubt" do not negate."""
     low = text.lower().replace("’", "'")
-    m = re.search(r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere)\b|n't\b", low)
-    if m:
-        # "not only" and "no longer" handled: "not only" is not a negation
-        if low[m.start() : m.start() + 8] == "not only":
-            return False, ""
+    for m in re.finditer(
+        r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere)\b|n't\b", low
+    ):
+        after = low[m.end() : m.end() + 60]
+        if m.group(0) in ("not", "n't") and re.match(r"\s*(?:only|just|merely)\b", after):
+            continue
+        if m.group(0) in ("not", "n't", "never") and re.match(
+            r"(?:\s+\S+){0,5}?\s+(?:until|till|before)\b", after
+        ):
+            continue
+        if m.group(0) == "no" and re.match(r"\s*(?:doubt|longer)\b", after) and "longer" not in after[:8]:
+            continue
         return True, text[m.start() : m.end()]
     m2 = _NEG_PHRASES.search(text)
     if m2:

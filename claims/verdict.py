@@ -94,7 +94,9 @@ COVERAGE_POLARITY = 0.75
 #: union coverage needed for ``inferred``.
 COVERAGE_INFERRED = 0.75
 
-_CLAUSE_SPLIT = re.compile(r"\s*(?:[;:,]|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*")
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:[;:,()\[\]]|\s[–—-]\s|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*"
+)
 
 
 @dataclass
@@ -186,6 +188,26 @@ def _best_clause(r_tokens: Sequence[str], text: str) -> tuple[int, int, float]:
             if cov > best[2] + 1e-9:
                 best = (s, e, cov)
     return best
+
+
+def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+    """Extend a clause window over neighbouring clauses that carry (almost) no content words of
+    their own, e.g. a fronted "In 2004," or a trailing "in 1998"."""
+    spans = _clauses(text)
+    for a, b in spans:
+        if (
+            b <= start
+            and len(content_tokens(text[a:b])) <= 1
+            and all(len(content_tokens(text[x:y])) <= 1 for x, y in spans if b <= x < start)
+        ):
+            start = min(start, a)
+            break
+    for a, b in spans:
+        if a >= end and len(content_tokens(text[a:b])) <= 1:
+            end = max(end, b)
+        elif a >= end:
+            break
+    return start, end
 
 
 def _year_like(q: Quantity) -> bool:
@@ -304,8 +326,20 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         key=lambda t: (t[2], -(t[1] - t[0])),
     )
     neg_clause = extract(c.text[n_s:n_e]) if (n_s, n_e) != (0, len(c.text)) else c
-    compact = len(neg_clause.tokens) <= 2 * len(r_tokens) + 3
-    if compact and n_cov >= COVERAGE_POLARITY and r.negated != neg_clause.negated:
+    # the clause must be about the claim and little else (most of its words are the claim's),
+    # and a negation cue must sit among the words the claim shares with it
+    back, _ = _coverage(neg_clause.tokens, r.tokens)
+    local = True
+    if neg_clause.negated:
+        n_text = c.text[n_s:n_e].lower()
+        cue_at = n_text.find(neg_clause.negation_cue.lower())
+        hits = [
+            m.start()
+            for m in re.finditer(r"[\w'’-]+", n_text)
+            if any(token_match(t, x) for t in r_tokens for x in content_tokens(m.group(0)))
+        ]
+        local = bool(hits) and min(hits) <= cue_at <= max(hits)
+    if local and back >= 0.5 and n_cov >= COVERAGE_POLARITY and r.negated != neg_clause.negated:
         n_text = c.text[n_s:n_e]
         cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
         where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1
@@ -342,6 +376,12 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
                 pair.hedge_dropped = (h[0], h[1], cs + h[2], cs + h[3])
                 break
     pair.subject_coverage = max(coverage, ccov)
+    ws, we = _widen(c.text, cs, ce)
+    local = [k for k in pair.conflicts if ws <= k.start and k.end <= we or k.kind == "date"]
+    # a different value outside the clause that covers the claim belongs to another statement:
+    # the claim's value is then simply not stated (missing), never a conflict
+    pair.missing.extend(k.response_value for k in pair.conflicts if k not in local)
+    pair.conflicts = local
     return pair
 
 
@@ -363,6 +403,14 @@ def _subject_agrees(p: _Pair, r: Facets, conflict_entity: str | None = None) -> 
     return p.subject_coverage >= COVERAGE_SUBJECT or (p.subject_coverage >= 0.5 and p.cos >= 0.7)
 
 
+def _word_before(text: str, pos: int) -> str:
+    """The word right before ``pos``, articles skipped ("chaired by the X" -> "by")."""
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", text[:pos])]
+    while words and words[-1] in ("the", "a", "an"):
+        words.pop()
+    return words[-1] if words else ""
+
+
 def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     """A response entity replaced by another entity of the reference in the same role."""
     if len(p.entities_missing) != 1:
@@ -380,9 +428,11 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     rest = [t for t in r.tokens if t not in ent_tokens]
     cov, _ = _coverage(rest, c.tokens)
     before_r = [t for t in content_tokens(r.text[: r_ent[1]])][-1:]
+    word_r = _word_before(r.text, r_ent[1])
     for e, s, en in extras:
         before_c = [t for t in content_tokens(c.text[:s])][-1:]
         same_role = bool(before_r and before_c and token_match(before_r[0], before_c[0]))
+        same_role = same_role and word_r == _word_before(c.text, s)
         if same_role and cov >= 0.6 and p.cos >= 0.6:
             return _Conflict("entity", ent, e, s, en)
     return None

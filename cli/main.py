@@ -58,12 +58,14 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     An explicit ``--api-url`` that does not answer is an error (we only start local services).
     """
     url = (api_url or f"http://127.0.0.1:{api_port}").rstrip("/")
-    if stack.api_healthy(url):
+    healthy = stack.api_healthy(url)
+    # A local stack whose API answers but whose worker died would leave every audit queued.
+    if healthy and (api_url is not None or not stack.managed_worker_dead()):
         return url
     if api_url is not None:
-        raise _fail(f"the API at {url} does not answer GET /healthz")
+        raise _fail(f"the API at {url} does not answer GET /healthz", code=2)
     if not start:
-        raise _fail(f"the local API at {url} is not running; run `claimaudit up`")
+        raise _fail(f"the local API at {url} is not running; run `claimaudit up`", code=2)
     err.print(f"[dim]starting the local stack (API on {url}) ...[/dim]")
     try:
         with err.status("starting the local stack") as spinner:

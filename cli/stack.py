@@ -565,6 +565,12 @@ def _start_service(name: str, config: StackConfig, env: dict[str, str]) -> int:
     return proc.pid
 
 
+def managed_worker_dead() -> bool:
+    """True when ``up`` started a worker (its pid file exists) that is no longer running."""
+    pidfile = state_dir() / "run" / "worker.pid"
+    return pidfile.exists() and _read_pid(pidfile) is None
+
+
 def _log_tail(name: str, lines: int = 25) -> str:
     try:
         text = (state_dir() / "logs" / f"{name}.log").read_text(errors="replace")

@@ -216,3 +216,19 @@ def test_usage_is_summed_per_day_in_the_view(api: Any, clean: FakeOpenAI, db_eng
             grown = getattr(after[stage], name) - (getattr(old, name) if old else 0) if stage in after else 0
             assert grown == usage[key], (stage, name)
     assert doc["usage"]["llm_calls"] == 4  # 2 texts + 1 judge request + 1 embeddings request
+
+
+def test_components_switch_independently(api: Any, clean: FakeOpenAI, db_engine: Any) -> None:
+    fake = clean
+    config = {"decomposer": "llm", "llm_model": "other-model"}  # judge none, embedder local
+    doc = run(api, "Marlow plays the cello in Vienna.", [REFERENCE], config)
+    assert doc["status"] == "done", doc["error"]
+    assert (fake.count("decompose"), fake.count("judge"), fake.count("embeddings")) == (2, 0, 0)
+    assert {body["model"] for _, _, body in fake.log} == {"other-model"}  # per-audit model name
+    assert not any("judge" in c for c in doc["claims"])
+    with db_engine.connect() as conn:
+        models = conn.execute(
+            sqlalchemy.text("SELECT DISTINCT embedding_model FROM claims WHERE audit_id = :a"),
+            {"a": doc["id"]},
+        ).scalars()
+        assert list(models) == ["sentence-transformers/all-MiniLM-L6-v2"]
