@@ -34,6 +34,7 @@ __all__ = [
     "Facets",
     "extract",
     "is_weak_entity",
+    "squash_abbreviations",
     "content_tokens",
     "token_match",
     "STOPWORDS",
@@ -340,7 +341,7 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
         ),
         (
             r"\b(?:reportedly|allegedly|purportedly|supposedly|rumou?red|is said to|are said to|was said to|"
-            r"were said to|is believed to|are believed to|is thought to|according to|claimed|claims)\b",
+            r"were said to|is believed to|are believed to|is thought to|claimed|claims)\b",
             "reportedly",
         ),
         (
@@ -920,8 +921,8 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
 
 
 _ENTITY_RE = re.compile(
-    r"(?:[A-Z][\w'’\-]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|and|&)?\s*"
-    r"(?:[A-Z][\w'’\-]*|\d+[A-Za-z]?(?![\d,.]))){0,5}"
+    r"(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
+    r"(?:[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]))){0,5}"
 )
 
 
@@ -966,11 +967,16 @@ def _find_entities(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+def squash_abbreviations(text: str) -> str:
+    """``"U.S."`` -> ``"US"``, ``"U.K"`` -> ``"UK"`` (dotted capitals joined), for matching."""
+    return re.sub(r"\b((?:[A-Z]\.){1,}[A-Z])\.?", lambda m: m.group(1).replace(".", ""), text)
+
+
 def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
     """A single capitalised word that opens a sentence ("Half", "Speaks") may be an ordinary
     word: such an entity is not required for support and never swapped."""
     surface, start, _ = entity
-    if " " in surface or re.search(r"\d|[A-Z].*[A-Z]", surface):
+    if " " in surface or re.search(r"\d|[#+]|[A-Z].*[A-Z]", surface):
         return False
     before = text[:start].rstrip()
     return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", '"', "(", "-", "•", "*"))
@@ -1003,7 +1009,9 @@ def _hedges(text: str) -> list[tuple[str, str, int, int]]:
     out: list[tuple[str, str, int, int]] = []
     for pat, label in HEDGES:
         for m in pat.finditer(text):
-            out.append((label, m.group(0).strip(), m.start(), m.end()))
+            g = m.group(0)
+            s0 = m.start() + len(g) - len(g.lstrip())
+            out.append((label, g.strip(), s0, s0 + len(g.strip())))
     return out
 
 

@@ -7,9 +7,9 @@ migrations run once; the database is dropped at the end. ``DATABASE_URL`` then p
 worker processes and the other suites' fixtures use it too.
 
 Redis: ``CLAIMAUDIT_TEST_REDIS_URL``, else db 4 of the Redis on 127.0.0.1:6379 when it answers,
-else db 4 of the local stack's Redis (``cli.stack.ensure_redis``). The test db is flushed before
-each test that asks for ``redis_url`` (never while a worker runs). Each session uses its own
-Celery queue (``CELERY_QUEUE``). ``REDIS_URL`` is set at import time so that the Celery
+else db 4 of the local stack's Redis (``cli.stack.ensure_redis``). Each session uses its own
+Celery queue (``CELERY_QUEUE``), emptied before each test that asks for ``redis_url``; the db is
+never flushed, so that test sessions can share it. ``REDIS_URL`` is set at import time so that the Celery
 app (configured when ``workers.celery_app`` is first imported) uses it.
 
 Tests that commit create their own audits (random uuids) and never assume an empty table.
@@ -86,11 +86,15 @@ def redis_server_url() -> str:
 
 @pytest.fixture
 def redis_url(redis_server_url: str) -> str:
-    """The test Redis URL, flushed (``FLUSHDB``) before the test."""
+    """The test Redis URL, with this session's Celery queue emptied before the test.
+
+    Not ``FLUSHDB``: test sessions may run side by side on the same Redis db (each with its own
+    queue), and a flush would also drop their messages and kombu's queue bindings.
+    """
     import redis
 
     client = redis.Redis.from_url(redis_server_url)
-    client.flushdb()
+    client.delete(os.environ["CELERY_QUEUE"])
     client.close()
     return redis_server_url
 
@@ -189,11 +193,7 @@ def settings(database_url: str, redis_server_url: str) -> Any:
 
 @pytest.fixture
 def client(settings: Any, redis_url: str) -> Iterator[Any]:
-    """FastAPI TestClient of an app on the test database and a flushed test Redis.
-
-    Never flush while a worker runs: ``FLUSHDB`` also drops kombu's queue bindings, and a running
-    worker's chain messages would then be routed nowhere.
-    """
+    """FastAPI TestClient of an app on the test database and Redis (this session's queue emptied)."""
     from fastapi.testclient import TestClient
 
     from api.main import create_app

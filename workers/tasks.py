@@ -8,7 +8,8 @@ reason and stops the chain (``audits.fail`` is also the chain's error callback, 
 retries are exhausted ends ``failed`` too).
 
 Test hook: ``CLAIMAUDIT_TEST_STAGE_DELAY="embedding:5,matching:1"`` sleeps that many seconds
-after a stage is marked started (used by the crash-recovery test; never set it in production).
+after a stage is marked started (used by the crash-recovery tests; never set it in production);
+with ``CLAIMAUDIT_TEST_STAGE_DELAY_ONCE=<path>`` only the first process to create that file sleeps.
 """
 
 from __future__ import annotations
@@ -64,10 +65,18 @@ TASK_STAGE = {
 
 def _test_delay(stage: str) -> None:
     spec = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY", "")
+    marker = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY_ONCE")  # a path: sleep only if it does not exist
     for item in filter(None, (part.strip() for part in spec.split(","))):
         name, _, seconds = item.partition(":")
-        if name == stage:
-            time.sleep(float(seconds or 0))
+        if name != stage:
+            continue
+        if marker:
+            try:
+                with open(marker, "x"):
+                    pass
+            except FileExistsError:
+                return
+        time.sleep(float(seconds or 0))
 
 
 def _run_stage(stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], Any]) -> None:

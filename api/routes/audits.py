@@ -94,6 +94,11 @@ def _store(session: Session, req: AuditRequest, key: str | None) -> tuple[Audit,
     return audit, created
 
 
+def _never_enqueued(audit: Audit) -> bool:
+    """A replayed audit whose first enqueue failed: send it now (a duplicate chain is harmless)."""
+    return audit.status == "queued" and audit.enqueued_at is None
+
+
 def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
     """Send each committed audit's chain; on broker failure leave it for ``audits.requeue_stale``."""
     sent = []
@@ -135,9 +140,9 @@ def submit_audit(
         audit, created = _store(session, req, idempotency_key or None)
     except KeyConflict as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
-    if created:
+    if created or _never_enqueued(audit):
         _enqueue(session, [audit.id])
-    else:
+    if not created:
         response.status_code = status.HTTP_200_OK
     return AuditAccepted(id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
 
@@ -180,7 +185,7 @@ def submit_batch(
         except (TooLarge, KeyConflict) as exc:
             results.append(BatchItemResult(index=index, status="rejected", error=str(exc)))
             continue
-        if created:
+        if created or _never_enqueued(audit):
             created_ids.append(audit.id)
         results.append(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]

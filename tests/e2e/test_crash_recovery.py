@@ -3,6 +3,8 @@ back to the queue and a restarted worker finishes the audit, with no duplicate r
 
 from __future__ import annotations
 
+import os
+import signal
 import uuid
 from collections.abc import Callable
 from typing import Any
@@ -45,3 +47,35 @@ def test_worker_killed_mid_chain_then_restarted(
     assert rows["claims"] == claims_before  # decompose did not run twice into duplicates
     assert rows["verdicts"] == len(state.response_claims) and rows["scores"] == 1
     second.stop()
+
+
+def _pool_children(pid: int) -> list[int]:
+    with open(f"/proc/{pid}/task/{pid}/children") as f:
+        return [int(p) for p in f.read().split()]
+
+
+def test_pool_process_killed_mid_stage_is_redelivered_at_once(
+    client: TestClient, start_worker: Callable[..., WorkerProcess], session_factory: Any, tmp_path: Any
+) -> None:
+    # The pool process sleeps in the embed stage (once); we SIGKILL it, the worker's main process
+    # survives, sees WorkerLostError and, with reject_on_worker_lost, puts the message back.
+    worker = start_worker(
+        {
+            "CLAIMAUDIT_TEST_STAGE_DELAY": "embedding:60",
+            "CLAIMAUDIT_TEST_STAGE_DELAY_ONCE": str(tmp_path / "slept"),
+        }
+    )
+    aid = uuid.UUID(
+        client.post("/audits", json={"response": RESPONSE, "references": [REFERENCE]}).json()["id"]
+    )
+    wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
+    (child,) = _pool_children(worker.proc.pid)
+    os.kill(child, signal.SIGKILL)
+    assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=120) == "done"
+    assert worker.proc.poll() is None  # the same worker finished the audit
+    assert "WorkerLostError" in worker.output()
+    with session_factory() as s:
+        state = repo.load_audit_state(s, aid)
+        rows = repo.count_rows(s, aid)
+    assert state is not None and rows["verdicts"] == len(state.response_claims) and rows["scores"] == 1
+    worker.stop()

@@ -63,9 +63,6 @@ def _minute() -> Any:
 def worker(
     orphan: uuid.UUID, start_worker: Callable[..., WorkerProcess], redis_server_url: str
 ) -> Iterator[WorkerProcess]:
-    import redis
-
-    redis.Redis.from_url(redis_server_url).flushdb()  # before the worker starts, never while it runs
     w = start_worker(concurrency=2)
     yield w
     w.stop()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -128,6 +129,7 @@ def test_self_judgement_is_perfect(text: str) -> None:
     assert res.scores.claim_recall == distinct / len(claims) or res.scores.claim_recall == 1.0
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents())
 def test_audit_against_itself(text: str) -> None:
@@ -162,5 +164,7 @@ def test_judge_never_crashes_on_any_text(a: str, b: str) -> None:
 )  # fmt: skip
 def test_facets_never_crash_on_token_soup(tokens: list[str]) -> None:
     text = " ".join(tokens)
-    js = judge([Claim(text, 0, len(text))], [ReferenceClaim(0, Claim(text[::-1], 0, len(text)))], np.ones((1, 1)))
+    js = judge(
+        [Claim(text, 0, len(text))], [ReferenceClaim(0, Claim(text[::-1], 0, len(text)))], np.ones((1, 1))
+    )
     assert len(js) == 1

@@ -137,6 +137,39 @@ TABLE = [
 ]
 
 
+#: failure kinds found on the factcheck dev set (false contradictions): each must NOT be contradicted
+NOT_CONTRADICTED = [
+    ("year of another event in a parenthesis", "Arsenal won the FA Cup in 2002.",
+     ["Arsenal won the FA Cup ten times (since the formation of The Football League in 1888)."]),
+    ("lifespan range is not a conflicting year", "William O. Douglas served on the Supreme Court from 1939.",
+     ["William O. Douglas (1898–1980) served on the Supreme Court for 36 years."]),
+    ("bound year", "Chilis were present in the cuisine of the Americas in 1490.",
+     ["Chilis were present in the cuisine of the Americas before 1492."]),
+    ("other relation, not a swapped entity", "Barack Obama's mother was from Kansas.",
+     ["Barack Obama's mother lived in Jakarta."]),
+    ("negation outside the matched words", "Abacus computing is faster than DNA computing for deep learning.",
+     ["Reasoning is that Abacus is faster than DNA computing for Deep learning and "
+      "ChatGPT does not provide facts."]),
+    ("not until is a time, not a denial", "Potatoes did not arrive in Europe until the late 15th century.",
+     ["Potatoes arrived in Europe in the late 15th century."]),
+    ("date against the year of another event", "Georg Parrot was born on October 22, 1767.",
+     ["Georg Parrot was born in Montbeliard, which became part of France in 1806."]),
+    ("other subject, same slot", "OB-17 was withdrawn in 2021.", ["OB-71 was withdrawn in 2019."]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("name", "response", "refs"), NOT_CONTRADICTED, ids=[t[0] for t in NOT_CONTRADICTED])
+def test_not_contradicted(name: str, response: str, refs: list[str]) -> None:
+    j = _judge(response, _refs(*refs))
+    assert j.verdict is not C, j.reason
+
+
+def test_season_range_supports_its_year() -> None:
+    # "1992–93" is a season: a claim about 1993 is stated by it
+    j = _judge("Arsenal won the FA Cup in 1993.", _refs("The 1992–93 FA Cup was won by Arsenal."))
+    assert j.verdict is S, j.reason
+
+
 @pytest.mark.parametrize(("name", "response", "refs", "verdict"), TABLE, ids=[t[0] for t in TABLE])
 def test_verdict_table(name: str, response: str, refs: list[str], verdict: Verdict) -> None:
     j = _judge(response, _refs(*refs), MEASURED.get(name, HIGH))
@@ -191,3 +224,29 @@ def test_outside_scope_and_no_reference_claims() -> None:
 def test_shape_mismatch_is_an_error() -> None:
     with pytest.raises(ValueError, match="shape"):
         judge([Claim("a", 0, 1)], _refs("b"), np.zeros((2, 1), np.float32))
+
+
+def test_locator_of_a_rewritten_reference_claim_uses_the_reference_text() -> None:
+    # the decomposer resolved "She" -> "Ines Marlow"; the value "Teodor Halm" is found in the
+    # reference text inside the claim's span: "She was chosen ... composer " is 45 characters
+    doc = "She was chosen by a jury chaired by composer Teodor Halm."
+    rc = ReferenceClaim(
+        0, Claim("Ines Marlow was chosen by a jury chaired by composer Teodor Halm.", 0, len(doc))
+    )
+    resp = Claim("Ines Marlow was chosen by a jury chaired by composer Paul Reyes.", 0, 64)
+    j = judge([resp], [rc], np.array([[HIGH]], np.float32), reference_texts=[doc])[0]
+    assert j.verdict is C
+    assert j.reason == "entity Paul Reyes ≠ Teodor Halm (reference 0, chars 45–56)"
+    assert j.change == "Paul Reyes → Teodor Halm"
+    # without the texts the claim's whole span is cited
+    j2 = judge([resp], [rc], np.array([[HIGH]], np.float32))[0]
+    assert j2.reason.endswith(f"(reference 0, chars 0–{len(doc)})")
+
+
+def test_qualification_change_names_the_hedged_predicate() -> None:
+    refs = _refs("The Aster-2 trial planned to enrol 112 patients across four hospitals.")
+    j = _judge("The Aster-2 trial enrolled 112 patients.", refs)
+    assert j.verdict is Q
+    assert j.change == "enrolled → planned to enrol"
+    # "planned to" is at chars 18-28 of the reference claim
+    assert "chars 18–28" in j.reason
