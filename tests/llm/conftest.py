@@ -28,13 +28,10 @@ LLM_REDIS_DB = 9
 
 @pytest.fixture(scope="session")
 def llm_redis_url(redis_server_url: str) -> str:
-    """Redis db 9 on the test Redis server (flushed once per session)."""
-    import redis
-
+    """Redis db 9 on the test Redis server (never flushed: the session's own queue isolates it)."""
     url = os.environ.get("CLAIMAUDIT_TEST_LLM_REDIS_URL") or (
         redis_server_url.rsplit("/", 1)[0] + f"/{LLM_REDIS_DB}"
     )
-    redis.Redis.from_url(url).flushdb()
     return url
 
 
