@@ -782,6 +782,21 @@ _TEMPORAL_BEFORE = re.compile(
 )
 
 
+_ORDINAL_CENTURY = {
+    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
+    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
+    "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
+    "twentieth": 20, "twenty-first": 21,
+}  # fmt: skip
+_CENTURY_RE = re.compile(
+    r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<w>"
+    + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True))
+    + r"))[\s-]+century\b(?P<bce>\s*(?:BCE|BC|B\.C\.)\b)?",
+    re.I,
+)
+_DECADE_RE = re.compile(r"(?<![\w.,-])(?P<y>1\d{3}|20\d{2})['’]?s\b")
+
+
 def _loose(text: str, start: int, *, year: bool = False) -> bool:
     before = text[max(0, start - 25) : start]
     if _APPROX_BEFORE.search(before):
@@ -791,6 +806,32 @@ def _loose(text: str, start: int, *, year: bool = False) -> bool:
 
 def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     out: list[Quantity] = []
+    # centuries ("15th century", "the sixteenth century") and decades/centuries ("1500s")
+    for m in _CENTURY_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
+        bce = bool(m.group("bce"))
+        lo, hi = (n - 1) * 100 + 1, n * 100
+        if bce:
+            lo, hi = -hi, -lo
+        out.append(
+            Quantity(
+                float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi), True
+            )
+        )
+        taken.append((m.start(), m.end()))
+    for m in _DECADE_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        y = int(m.group("y"))
+        hi = y + (99 if y % 100 == 0 else 9)
+        out.append(
+            Quantity(
+                float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi), True
+            )
+        )
+        taken.append((m.start(), m.end()))
     # year ranges ("1992–93", "1898-1980", "1939 to 1975")
     for m in _YEAR_RANGE.finditer(text):
         if _overlaps(m.start(), m.end(), taken):
@@ -922,7 +963,7 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
 
 _ENTITY_RE = re.compile(
     r"(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
-    r"(?:[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]))){0,5}"
+    r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]))){0,5}"
 )
 
 
@@ -1066,10 +1107,16 @@ def _span(q: Quantity) -> tuple[float, float]:
 
 
 def year_matches(a: Quantity, b: Quantity) -> bool:
-    """Year ``a`` is stated by ``b``: the same year or range, or a point year inside a range
-    of at most two calendar years (a season such as "1992–93")."""
+    """Year ``a`` (the claim's) is stated by ``b`` (the reference's): the same year or range;
+    ``b`` inside the range ``a`` ("in the 16th century" is stated by "in 1570"); a point year
+    that starts or ends the range ``b`` ("from 1939" by "1939–1975"); or a point year inside
+    a range of at most two calendar years (a season such as "1992–93")."""
     (alo, ahi), (blo, bhi) = _span(a), _span(b)
     if (alo, ahi) == (blo, bhi):
+        return True
+    if alo < ahi and alo <= blo and bhi <= ahi:
+        return True
+    if alo == ahi and alo in (blo, bhi):
         return True
     return alo == ahi and bhi - blo <= 1 and blo <= alo <= bhi
 

@@ -43,17 +43,21 @@ recall of ``claims.score`` counts them); a contradicted / qualification_dropped 
 the conflicting reference claim first.
 
 Calibration (dev sets only; ``/work/shared/eval/run_label_eval.py``): the constants below were
-set on Factcheck-GPT stance_dev (1,715 pairs) and checked on WiCE claims_dev (349 claims),
-with the shared audit cases as hard constraints (all must pass). ``SUPPORT_COSINE`` was
-chosen from {0.65, 0.70, 0.75} x ``SUPPORT_MIN_COVERAGE`` {0.3, 0.5} x ``COVERAGE_SUPPORT``
-{0.6, 0.75}: balanced accuracy of "support vs rest" on stance_dev was 0.654 / 0.650 / 0.643
-for 0.65 / 0.70 / 0.75 (coverage 0.3 / 0.6); 0.70 keeps a margin above the cosine
-all-MiniLM-L6-v2 gives a list item the reference lacks ("has a rooftop bar" vs "has a pool":
-0.63), at 0.4 points of balanced accuracy. The seed method (claim_overlap at the default
-threshold) scored 0.613 in the same run. False contradictions are expensive to users, so
-every contradiction rule requires the same subject and predicate: refute precision on
-stance_dev went from 0.24 to 0.50 with those rules (recall stays low: most gold refutations
-there need world knowledge, not a value check).
+set on Factcheck-GPT stance_dev (1,715 pairs) with the 31 shared audit cases as hard
+constraints (all must pass), and checked on WiCE claims_dev (349 claims). Balanced accuracy
+of "support vs rest" on stance_dev by (``SUPPORT_COSINE``, ``SUPPORT_MIN_COVERAGE``):
+(0.60, 0.0) 0.681, (0.60, 0.5) 0.666, (0.63, 0.5) 0.662, (0.66, 0.3) 0.671, (0.66, 0.5) 0.659,
+(0.70, 0.3) 0.663; the seed method (claim_overlap at threshold 0.75) scored 0.613 in the same
+runs. The more liberal settings break shared cases: at 0.60 a list item the reference lacks
+("has a rooftop bar" vs "has a pool", all-MiniLM-L6-v2 cosine 0.63) is supported, and at
+coverage 0.3 "the bridge also carries a railway line" is supported by "the bridge was
+designed by Rosa Feld" (0.66, 2 of 5 content words). Hence (0.66, 0.5). The balanced accuracy
+weighs a missed support 3.7 times a false one on stance_dev (366 supports of 1,715), which
+rewards liberal support; a careful auditor should not follow it all the way.
+False contradictions are expensive to users, so every contradiction rule requires the same
+subject and predicate: refute precision on stance_dev went from 0.24 to 0.50 with those
+rules (recall stays low, 0.03: most gold refutations there need world knowledge, not a value
+check).
 """
 
 from __future__ import annotations
@@ -92,9 +96,9 @@ TOP_K = 8
 #: default threshold; it moves with ``threshold - DEFAULT_THRESHOLD``). Facet checks veto the
 #: false matches that force the seed's threshold up, so support can take a lower cosine.
 #: Calibrated on the dev sets (see the module docstring).
-SUPPORT_COSINE = 0.70
+SUPPORT_COSINE = 0.66
 #: ... with at least this share of the claim's content words covered.
-SUPPORT_MIN_COVERAGE = 0.3
+SUPPORT_MIN_COVERAGE = 0.5
 #: share of the claim's content words that supports at any cosine >= MIN_COS_SUPPORT.
 COVERAGE_SUPPORT = 0.75
 #: ... when the reference claim states every number and date of the claim (at least one).
@@ -364,7 +368,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
             if any(token_match(t, x) for t in r_tokens for x in content_tokens(m.group(0)))
         ]
         local = bool(hits) and min(hits) <= cue_at <= max(hits)
-    if local and back >= 0.5 and n_cov >= COVERAGE_POLARITY and r.negated != neg_clause.negated:
+    if local and back >= 0.6 and n_cov >= COVERAGE_POLARITY and r.negated != neg_clause.negated:
         n_text = c.text[n_s:n_e]
         cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
         where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1

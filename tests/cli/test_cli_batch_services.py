@@ -23,7 +23,7 @@ from cli import stack
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
-# Under the project's .claimaudit/ (the postgres system user must traverse its parents), one per process.
+# One state dir per test process (its cluster: see stack.default_pg_dir).
 STATE = stack.project_root() / ".claimaudit" / f"test-cli-batch-{os.getpid()}"
 PORTS = {name: stack.free_port() for name in ("pg", "api", "flower", "redis")}
 CLAIMAUDIT = str(Path(sys.executable).parent / "claimaudit")
@@ -76,6 +76,8 @@ def local_stack() -> Iterator[str]:
                 stack.stop_redis(PORTS["redis"])
         assert down.returncode == 0, down.stdout + down.stderr
         assert "postgres" in down.stdout  # our cluster was stopped
+        with stack.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
+            shutil.rmtree(stack.default_pg_dir(), ignore_errors=True)  # may live outside STATE
         shutil.rmtree(STATE, ignore_errors=True)
 
 

@@ -20,8 +20,8 @@ TEST_PG_PORT = stack.free_port()
 
 @pytest.fixture(scope="module")
 def pg_dir() -> Iterator[Path]:
-    # Under the project's .claimaudit/: the postgres system user must be able to traverse the parents.
-    path = stack.project_root() / ".claimaudit" / f"test-cli-stack-pg-{os.getpid()}"
+    # Next to the stack's own cluster: a place the postgres system user can reach (see default_pg_dir).
+    path = stack.default_pg_dir().parent / f"test-cli-stack-pg-{os.getpid()}"
     saved = os.environ.pop("DATABASE_URL", None)
     try:
         yield path
