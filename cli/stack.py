@@ -254,7 +254,8 @@ def ensure_postgres(
         ``postgres`` system user.
     port:
         TCP port on 127.0.0.1 (default 54330, env ``CLAIMAUDIT_PG_PORT``). If the cluster is
-        already running on another port, that port is used (the URL says which).
+        already running on another port, that port is used (the URL says which); if another
+        server holds the port, the next free one is taken.
     database:
         Database created when missing (default ``claimaudit``).
 
@@ -315,14 +316,21 @@ def ensure_postgres(
             raise StackError(f"initdb failed for {data_dir}:\n{proc.stdout}\n{proc.stderr}")
 
     if port_open("127.0.0.1", port):
-        raise StackError(
-            f"port {port} on 127.0.0.1 is taken by another server; pass another port "
-            "(CLAIMAUDIT_PG_PORT) or set DATABASE_URL"
-        )
+        # Another server (e.g. a second checkout's stack) holds the port: take the next free one.
+        # The running cluster's port is read back from postmaster.pid on later calls.
+        free = next((p for p in range(port + 1, port + 50) if not port_open("127.0.0.1", p)), None)
+        if free is None:
+            raise StackError(
+                f"ports {port}-{port + 49} on 127.0.0.1 are taken; pass another port "
+                "(CLAIMAUDIT_PG_PORT) or set DATABASE_URL"
+            )
+        port = free
     log = data_dir / "server.log"
-    options = f"-h 127.0.0.1 -p {port} -k '' -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    if os.environ.get("CLAIMAUDIT_PG_DURABLE"):
-        options = f"-h 127.0.0.1 -p {port} -k ''"
+    # Durable by default (an accepted audit must survive a crash of the machine);
+    # CLAIMAUDIT_PG_FAST=1 trades that for speed on throwaway clusters.
+    options = f"-h 127.0.0.1 -p {port} -k ''"
+    if os.environ.get("CLAIMAUDIT_PG_FAST"):
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
     proc = _run(
         [
             str(bin_dir / "pg_ctl"),
