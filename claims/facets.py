@@ -758,6 +758,8 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
                 return "", "", 1.0, end
             if lw in UNITS:
                 continue
+            if w[0].isupper():
+                return "", "", 1.0, end  # "2006 Announced", "3 Musketeers": not a counted noun
             return "n:" + _stem(lw), lw, 1.0, end
     return "", "", 1.0, end
 
@@ -899,7 +901,12 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             continue
         # model names: a number right after a capitalised name ("Kite 14", "Windows 95")
         prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
-        if prev and prev.group(1) not in _ENTITY_STOP and prev.group(1).lower() not in MONTHS:
+        if (
+            prev
+            and prev.group(1) not in _ENTITY_STOP
+            and prev.group(1).lower() not in MONTHS
+            and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))  # "Gigantour 2006" is a year
+        ):
             continue
         num = m.group("num")
         raw = _to_float(num)
@@ -974,7 +981,9 @@ def _find_entities(text: str) -> list[tuple[str, int, int]]:
         surface = m.group(0)
         toks = surface.split()
         # drop leading stopword-like capitalised words ("The", "In", ...)
-        while toks and (toks[0].strip("'’") in _ENTITY_STOP or toks[0].lower() in MONTHS):
+        while toks and (
+            toks[0].strip("'’") in _ENTITY_STOP or toks[0].lower() in MONTHS or toks[0].isdigit()
+        ):
             s = text.index(toks[0], s) + len(toks[0])
             toks = toks[1:]
             while s < e and text[s].isspace():

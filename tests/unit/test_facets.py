@@ -122,3 +122,17 @@ def test_slot_comparison() -> None:
 
 def test_content_tokens_drop_numbers_and_units() -> None:
     assert content_tokens("The bridge is 410 metres long.") == ["bridge", "long"]
+
+
+def test_year_after_a_name_is_a_year_and_centuries_are_ranges() -> None:
+    # WiCE failure kind: "Gigantour 2006" was read as a model name ("Kite 14") and the year lost
+    assert _q("Gigantour 2006 was announced.") == [(2006.0, "year")]
+    # "16th century" = 1501-1600, "late 1500s" = 1500-1599 (both year ranges, never points)
+    (c,) = extract("It reached Spain in the 16th century.").quantities
+    assert (c.lo, c.hi, c.loose) == (1501.0, 1600.0, True)
+    (d,) = extract("It spread during the late 1500s.").quantities
+    assert (d.lo, d.hi) == (1500.0, 1599.0)
+    # an entity never starts with a number: "A 2013 Oxford University study"
+    assert [e[0] for e in extract("A 2013 Oxford University study found it.").entities] == [
+        "Oxford University"
+    ]

@@ -250,3 +250,17 @@ def test_qualification_change_names_the_hedged_predicate() -> None:
     assert j.change == "enrolled → planned to enrol"
     # "planned to" is at chars 18-28 of the reference claim
     assert "chars 18–28" in j.reason
+
+
+def test_year_stated_in_another_reference_claim_makes_it_inferred() -> None:
+    # WiCE failure kind: the year is only in a title line; it is found by facet overlap even
+    # though it is not among the nearest claims by cosine (cosines set low on purpose)
+    refs = _refs(
+        "Megadeth headlined the second Gigantour with Lamb of God.",
+        *[f"Filler sentence number {k} about nothing." for k in range(10)],
+        "Gigantour 2006 Announced: Megadeth confirmed.",
+    )
+    cos = [0.85] + [0.5] * 10 + [0.35]
+    j = _judge("The second Gigantour in 2006 was headlined by Megadeth with Lamb of God.", refs, cos)
+    assert j.verdict is INF, j.reason
+    assert {e.claim_index for e in j.evidence} == {0, 11}
