@@ -5,6 +5,12 @@ types (``db.repository.load_audit_state``) and rendered by ``claims.audit.report
 function the in-memory harness uses, so the API and the harness cannot drift. The database
 fields (id, status, stage, error, timestamps, question, metadata, config, usage, and the
 ``threshold`` the audit was scored with) are added here.
+
+``config`` is what the client sent (``{}`` when nothing); ``effective_config`` is what the
+workers use: ``threshold`` (the stored scoring threshold once done, else the config's value or
+``claims.match.DEFAULT_THRESHOLD``), ``case_insensitive`` and ``remove_punctuation`` (default
+false). The LLM component keys (``decomposer``, ``judge``, ``embedder``) follow the deployment's
+defaults and appear there only when the client set them.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from claims.audit import AuditReport, report_to_dict
-from claims.match import cosine_matrix
+from claims.match import DEFAULT_THRESHOLD, cosine_matrix
 from db import llm_repository
 from db import repository as repo
 from db.models import Audit
@@ -54,6 +60,20 @@ def _header(audit: Audit) -> dict[str, Any]:
     }
 
 
+def effective_config(config: dict[str, Any], scored_threshold: float | None) -> dict[str, Any]:
+    """The config the audit runs with (see the module docstring); JSON-ready."""
+    threshold = scored_threshold
+    if threshold is None:
+        value = config.get("threshold")
+        threshold = DEFAULT_THRESHOLD if value is None else value
+    return {
+        **config,
+        "threshold": float(threshold),
+        "case_insensitive": bool(config.get("case_insensitive", False)),
+        "remove_punctuation": bool(config.get("remove_punctuation", False)),
+    }
+
+
 def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | None:
     """The result document of one audit, or None when it does not exist.
 
@@ -84,6 +104,8 @@ def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | No
             for i, claim in enumerate(response_docs):
                 claim["judge"] = judged.get(i)
         _add_llm_judgements(session, audit_id, doc["claims"])
+    scored = state.threshold if state.audit.status == "done" else None
+    doc["effective_config"] = effective_config(dict(state.audit.config or {}), scored)
     doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
     return doc
 

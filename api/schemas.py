@@ -2,11 +2,15 @@
 
 Requests are strict: unknown keys are rejected (``extra="forbid"``), types are not coerced
 (``"0.8"`` is not a float, ``1`` is not a bool), references must be non-blank. An empty
-response string is valid (zero claims).
+response string is valid (zero claims). No text anywhere (response, references, question,
+config strings, metadata keys and values) may contain a NUL character (Postgres text cannot
+hold it), and no number may be NaN or infinite (JSON has neither). A config key sent as
+``null`` is rejected (omit the key to get the default).
 """
 
 from __future__ import annotations
 
+import math
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -17,14 +21,22 @@ from pydantic import (
     ConfigDict,
     Field,
     StrictBool,
-    StrictFloat,
-    StrictInt,
     StrictStr,
+    field_validator,
 )
 
 AuditStatus = Literal[
     "queued", "decomposing", "embedding", "matching", "scoring", "done", "failed", "rejected"
 ]
+
+
+NUL_MESSAGE = "must not contain NUL characters (\\u0000)"
+
+
+def _no_nul(value: str) -> str:
+    if "\x00" in value:
+        raise ValueError(NUL_MESSAGE)
+    return value
 
 
 def _non_blank(value: str) -> str:
@@ -33,7 +45,34 @@ def _non_blank(value: str) -> str:
     return value
 
 
-NonBlankStr = Annotated[StrictStr, AfterValidator(_non_blank)]
+#: A string without NUL characters.
+Text = Annotated[StrictStr, AfterValidator(_no_nul)]
+NonBlankStr = Annotated[StrictStr, AfterValidator(_no_nul), AfterValidator(_non_blank)]
+
+
+def json_problem(value: Any, path: str = "") -> str | None:
+    """Where ``value`` (parsed JSON) holds a NUL character or a non-finite number, else None.
+
+    Returns a message such as ``"a.b[2]: must not contain NUL characters"``; ``path`` prefixes it.
+    """
+    if isinstance(value, str):
+        return f"{path or 'value'}: {NUL_MESSAGE}" if "\x00" in value else None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else f"{path or 'value'}: must be a finite number, got {value!r}"
+    if isinstance(value, dict):
+        for key, item in value.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and "\x00" in key:
+                return f"{sub!r} (key): {NUL_MESSAGE}"
+            problem = json_problem(item, sub)
+            if problem:
+                return problem
+    if isinstance(value, list | tuple):
+        for i, item in enumerate(value):
+            problem = json_problem(item, f"{path}[{i}]")
+            if problem:
+                return problem
+    return None
 
 
 class AuditConfig(BaseModel):
@@ -41,8 +80,12 @@ class AuditConfig(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    threshold: Annotated[StrictFloat | StrictInt, Field(ge=-1.0, le=1.0)] | None = Field(
-        None, description="Cosine threshold in [-1, 1]; default: the engine's calibrated threshold."
+    threshold: Annotated[float, Field(strict=True, ge=-1.0, le=1.0, allow_inf_nan=False)] | None = Field(
+        None,
+        description=(
+            "Cosine threshold in [-1, 1] (finite; an integer is accepted); default: the engine's "
+            "calibrated claims.match.DEFAULT_THRESHOLD. See README 'Per-audit config'."
+        ),
     )
     case_insensitive: StrictBool | None = Field(None, description="Levenshtein scores ignore case.")
     remove_punctuation: StrictBool | None = Field(None, description="Levenshtein scores ignore punctuation.")
@@ -52,17 +95,33 @@ class AuditConfig(BaseModel):
     llm_model: NonBlankStr | None = None
     embedding_model: NonBlankStr | None = None
 
+    @field_validator("*", mode="before")
+    @classmethod
+    def _not_null(cls, value: Any) -> Any:
+        # Only runs for keys the client sent (defaults are not validated): explicit null is an error.
+        if value is None:
+            raise ValueError("must not be null; omit the key to use the default")
+        return value
+
 
 class AuditRequest(BaseModel):
     """One audit: a response checked claim by claim against one or more references."""
 
     model_config = ConfigDict(extra="forbid")
 
-    response: StrictStr = Field(description="The text under audit (may be empty).")
+    response: Text = Field(description="The text under audit (may be empty).")
     references: list[NonBlankStr] = Field(min_length=1, description="Reference texts, each non-blank.")
-    question: StrictStr | None = None
+    question: Text | None = None
     metadata: dict[str, Any] | None = None
     config: AuditConfig | None = None
+
+    @field_validator("metadata")
+    @classmethod
+    def _json_safe_metadata(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        problem = None if value is None else json_problem(value)
+        if problem:
+            raise ValueError(problem)
+        return value
 
     def stored_config(self) -> dict[str, Any]:
         """The config keys the client set (defaults are resolved by the workers)."""
@@ -72,7 +131,7 @@ class AuditRequest(BaseModel):
 class BatchItem(AuditRequest):
     """One item of ``POST /audits/batch``: an audit plus its optional idempotency key."""
 
-    idempotency_key: StrictStr | None = None
+    idempotency_key: Text | None = None
 
 
 class AuditAccepted(BaseModel):
@@ -138,3 +197,6 @@ class Health(BaseModel):
     status: Literal["ok", "degraded"]
     database: str
     redis: str
+    workers: int | None = Field(
+        None, description="Celery workers that answered a ping (cached a few seconds); null: not checked."
+    )

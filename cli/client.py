@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,36 @@ TERMINAL = frozenset({"done", "failed", "rejected"})
 """Audit statuses after which nothing changes."""
 AUDIT_FIELDS = ("response", "references", "question", "metadata", "config")
 """Keys of an input line that go into the request body (others, like ``id``, stay local)."""
+LINE_FIELDS = frozenset({"id", *AUDIT_FIELDS})
+"""Keys a batch input line may have (anything else rejects the line, as the API would)."""
+
+
+def transport_problem(value: Any, path: str = "") -> str | None:
+    """Why ``value`` cannot travel as strict JSON to Postgres, or None.
+
+    Catches what the API cannot even receive or store: NaN/±inf numbers (Python's ``json`` reads
+    ``NaN``/``Infinity``, strict JSON and httpx refuse them) and NUL characters. Everything else
+    is left to the API, the one validator.
+    """
+    where = path or "line"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{where}: {value!r} is not a finite number (not valid JSON)"
+    if isinstance(value, str):
+        return f"{where}: must not contain NUL characters (\\u0000)" if "\x00" in value else None
+    if isinstance(value, dict):
+        for key, item in value.items():
+            sub = f"{path}.{key}" if path else str(key)
+            if "\x00" in str(key):
+                return f"{sub!r}: keys must not contain NUL characters (\\u0000)"
+            problem = transport_problem(item, sub)
+            if problem:
+                return problem
+    if isinstance(value, list):
+        for i, item in enumerate(value):
+            problem = transport_problem(item, f"{path}[{i}]")
+            if problem:
+                return problem
+    return None
 
 
 class ApiError(RuntimeError):
@@ -40,7 +71,8 @@ def idempotency_key(line_id: str, body: dict[str, Any]) -> str:
     """
     canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     digest = hashlib.sha256(canonical.encode("utf-8")).hexdigest()
-    return f"{line_id[:100]}:{digest}"
+    prefix = line_id[:100].replace("\x00", "")  # the API refuses NUL in keys
+    return f"{prefix}:{digest}"
 
 
 def error_message(resp: httpx.Response) -> str:

@@ -10,6 +10,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
@@ -20,8 +21,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from cli import stack
-from cli.client import ApiError, Client, Submission, audit_body, idempotency_key
-from cli.report import render_audit
+from cli.client import (
+    LINE_FIELDS,
+    ApiError,
+    Client,
+    Submission,
+    audit_body,
+    idempotency_key,
+    transport_problem,
+)
+from cli.report import VERDICT_STYLE, render_audit
 
 app = typer.Typer(
     help="Audit generated text against reference texts claim by claim.",
@@ -34,6 +43,9 @@ app.add_typer(db_app, name="db")
 
 console = Console()
 err = Console(stderr=True)
+
+#: Verdict names (``claims.types.Verdict`` values), for ``--fail-on``.
+VERDICTS = tuple(VERDICT_STYLE)
 
 ApiUrl = Annotated[
     str | None,
@@ -209,7 +221,11 @@ class BatchLine:
 def read_batch_input(path: Path) -> list[BatchLine]:
     """Parse the run_cases.py input contract: one JSON object per line (blank lines skipped).
 
-    A line that is not a JSON object becomes a rejected line (id ``line-N``, N 1-based)."""
+    Rejected before submission (the line's result is ``{"id", "status": "rejected", "error"}``):
+    a line that is not a JSON object (id ``line-N``, N 1-based), a line with top-level keys
+    other than ``id`` and ``AUDIT_FIELDS`` (as the API rejects unknown fields), and a line
+    that cannot travel as strict JSON (NaN/Infinity numbers, NUL characters).
+    """
     lines: list[BatchLine] = []
     with path.open(encoding="utf-8") as fh:
         for number, raw in enumerate(fh, start=1):
@@ -225,8 +241,40 @@ def read_batch_input(path: Path) -> list[BatchLine]:
                 continue
             raw_id = data.get("id")
             line_id = str(raw_id) if raw_id is not None else f"line-{number}"
-            lines.append(BatchLine(line_id, audit_body(data)))
+            unknown = sorted(str(k) for k in data if k not in LINE_FIELDS)
+            if unknown:
+                error = (
+                    f"line {number}: unknown field(s) {', '.join(unknown)} "
+                    f"(allowed: {', '.join(sorted(LINE_FIELDS))})"
+                )
+                lines.append(BatchLine(line_id, None, error))
+                continue
+            body = audit_body(data)
+            problem = transport_problem(body)
+            if problem:
+                lines.append(BatchLine(line_id, None, f"line {number}: {problem}"))
+                continue
+            lines.append(BatchLine(line_id, body))
     return lines
+
+
+def warn_duplicate_ids(lines: list[BatchLine]) -> list[str]:
+    """Warn on stderr about ids used by more than one line; return them (first-seen order).
+
+    Every line still gets its own output line; lines with the same id and content share one
+    audit (same idempotency key), with the same id and other content they are separate audits.
+    """
+    seen: dict[str, int] = {}
+    for ln in lines:
+        seen[ln.line_id] = seen.get(ln.line_id, 0) + 1
+    dups = [i for i, n in seen.items() if n > 1]
+    if dups:
+        shown = ", ".join(repr(d) for d in dups[:10]) + (" ..." if len(dups) > 10 else "")
+        err.print(
+            f"[yellow]warning: {len(dups)} id(s) used by more than one input line: {shown}; "
+            "each line still gets its own output line (match results by position)[/yellow]"
+        )
+    return dups
 
 
 def result_line(line: BatchLine, sub: Submission | None, doc: dict[str, Any] | None) -> dict[str, Any]:
@@ -249,8 +297,13 @@ def run_batch(
     stall_timeout: float = 900,
     show_progress: bool = False,
     retry_failed: bool = False,
+    journal: Callable[[dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """Submit every valid line (idempotency keys from id + content hash), poll, return output objects."""
+    """Submit every valid line (idempotency keys from id + content hash), poll, return output objects.
+
+    ``journal`` (optional) gets each line's output object as soon as it is known (rejected lines
+    after submission, the others as their audits finish; completion order, not input order).
+    """
     to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
     items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
     subs: dict[int, Submission] = {}
@@ -270,11 +323,21 @@ def run_batch(
         )
         for (line_index, _), sub in zip(to_submit, answered, strict=True):
             subs[line_index] = sub
+        by_audit: dict[str, list[int]] = {}
+        for i, ln in enumerate(lines):
+            sub_i = subs.get(i)
+            if sub_i is not None and sub_i.audit_id:
+                by_audit.setdefault(sub_i.audit_id, []).append(i)
+            elif journal is not None:
+                journal(result_line(ln, sub_i, None))
         ids = [s.audit_id for s in answered if s.audit_id]
         t_done = progress.add_task("finished ", total=len(ids))
         reported = [0.0]
 
-        def on_result(_audit_id: str, _doc: dict[str, Any]) -> None:
+        def on_result(audit_id: str, doc: dict[str, Any]) -> None:
+            if journal is not None and not (retry_failed and doc.get("status") == "failed"):
+                for i in by_audit.get(audit_id, []):
+                    journal(result_line(lines[i], subs[i], doc))
             progress.advance(t_done)
             if not show_progress:
                 finished = progress.tasks[t_done].completed
@@ -336,14 +399,29 @@ def batch(
         bool, typer.Option(help="Submit failed audits once more (a new audit each, linked by its key).")
     ] = False,
 ) -> None:
-    """Submit every line through the API, poll, write one result line per input line (resumable)."""
+    """Submit every line through the API, poll, write one result line per input line (resumable).
+
+    OUTPUT is written at the end, in input order, atomically. Meanwhile each line's result is
+    appended to OUTPUT.partial as soon as it is known (completion order; removed at the end), so
+    a killed run leaves what had finished there. Recovery is simply running the same command
+    again: every line's idempotency key (id + content hash) maps it to the audit already stored,
+    so finished audits come back at once and nothing is audited twice.
+    """
     if not input.exists():
         raise _fail(f"input file {input} does not exist")
     lines = read_batch_input(input)
+    warn_duplicate_ids(lines)
     url = ensure_api(api_url, api_port, start=start)
     started = time.monotonic()
+    output.parent.mkdir(parents=True, exist_ok=True)
+    partial = output.with_name(output.name + ".partial")
     try:
-        with Client(url) as client:
+        with Client(url) as client, partial.open("w", encoding="utf-8") as jfh:
+
+            def journal(obj: dict[str, Any]) -> None:
+                jfh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+                jfh.flush()
+
             results = run_batch(
                 client,
                 lines,
@@ -352,15 +430,16 @@ def batch(
                 stall_timeout=stall_timeout,
                 show_progress=err.is_terminal,
                 retry_failed=retry_failed,
+                journal=journal,
             )
     except (ApiError, OSError) as exc:
-        raise _fail(f"batch aborted: {exc}", code=2) from exc
-    output.parent.mkdir(parents=True, exist_ok=True)
+        raise _fail(f"batch aborted: {exc} (results so far: {partial}; re-run to resume)", code=2) from exc
     tmp = output.with_name(output.name + ".part")
     with tmp.open("w", encoding="utf-8") as fh:
         for obj in results:
             fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(output)
+    partial.unlink(missing_ok=True)
     tally: dict[str, int] = {}
     for obj in results:
         tally[str(obj.get("status"))] = tally.get(str(obj.get("status")), 0) + 1
@@ -399,8 +478,24 @@ def audit(
     api_url: ApiUrl = None,
     api_port: ApiPort = stack.DEFAULT_API_PORT,
     timeout: Annotated[float, typer.Option(help="Seconds to wait for the result.")] = 600,
+    fail_on: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--fail-on",
+            help=(
+                "Exit 1 when any response claim has one of these verdicts (comma-separated or repeated), "
+                "e.g. --fail-on contradicted,qualification_dropped; for CI gates."
+            ),
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
-    """Audit one response file against one or more reference files."""
+    """Audit one response file against one or more reference files.
+
+    Exit status: 0 done (and no claim with a ``--fail-on`` verdict), 1 a ``--fail-on`` verdict
+    found, or the audit failed/was rejected, 3 timed out.
+    """
+    gate = parse_fail_on(fail_on)
     body: dict[str, Any] = {
         "response": _read_text(response),
         "references": [_read_text(p) for p in reference],
@@ -430,9 +525,47 @@ def audit(
         console.print(render_audit(doc, title=f"{response.name} vs {', '.join(p.name for p in reference)}"))
     if doc.get("status") != "done":
         raise typer.Exit(1)
+    hits = gated_claims(doc, gate)
+    if hits:
+        tally: dict[str, int] = {}
+        for claim in hits:
+            tally[claim["verdict"]] = tally.get(claim["verdict"], 0) + 1
+        found = ", ".join(f"{n} {v}" for v, n in sorted(tally.items()))
+        err.print(f"[red]--fail-on: {found} response claim(s)[/red]")
+        raise typer.Exit(1)
+
+
+def parse_fail_on(values: list[str] | None) -> frozenset[str]:
+    """The verdicts of ``--fail-on`` (comma-separated and/or repeated); unknown names are an error."""
+    wanted = {v.strip() for value in values or [] for v in value.split(",") if v.strip()}
+    unknown = sorted(wanted - set(VERDICTS))
+    if unknown:
+        raise _fail(f"--fail-on: unknown verdict(s) {', '.join(unknown)}; choose from {', '.join(VERDICTS)}")
+    return frozenset(wanted)
+
+
+def gated_claims(doc: dict[str, Any], verdicts: frozenset[str]) -> list[dict[str, Any]]:
+    """Response claims of ``doc`` whose verdict is in ``verdicts``."""
+    return [
+        c for c in doc.get("claims") or [] if c.get("role") == "response" and c.get("verdict") in verdicts
+    ]
+
+
+def quiet_model_loading() -> None:
+    """No "Loading weights" / download progress bars from transformers, sentence-transformers or
+    huggingface_hub in the CLI's output (set before they are imported; the engine is untouched)."""
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
+    os.environ.setdefault("TRANSFORMERS_NO_ADVISORY_WARNINGS", "1")
+    if "transformers" in sys.modules:  # imported already: switch its bars off directly
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+        hf_logging.set_verbosity_error()
 
 
 def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
+    quiet_model_loading()
     from claims.audit import audit_texts, report_to_dict
 
     cfg = dict(body.get("config") or {})

@@ -50,14 +50,20 @@ def _fmt(value: Any) -> str:
 
 
 def claims_table(doc: dict[str, Any]) -> Table:
-    """Response claim | best evidence (reference index, chars) | similarity | verdict (and its reason)."""
+    """Response claim | best evidence (reference index, chars) and the reason | sim | verdict.
+
+    Narrow terminals (80 columns) shrink the two text columns, never the verdict: its column does
+    not wrap and is as wide as the longest verdict shown (``qualification_dropped``: 21). The
+    verdict's reason sits under the evidence it is about; the similarity column is 5 wide.
+    """
+    claims = [c for c in doc.get("claims") or [] if c.get("role") == "response"]
+    verdict_width = max([len(c.get("verdict") or "—") for c in claims] + [len("verdict")])
     table = Table(show_lines=True, expand=True, title="Response claims")
     table.add_column("#", justify="right", style="dim", no_wrap=True)
-    table.add_column("response claim", ratio=3)
-    table.add_column("best evidence", ratio=3)
-    table.add_column("similarity", justify="right", no_wrap=True)
-    table.add_column("verdict", ratio=2)
-    claims = [c for c in doc.get("claims") or [] if c.get("role") == "response"]
+    table.add_column("response claim", ratio=1, min_width=12)
+    table.add_column("evidence · reason", ratio=1, min_width=12)
+    table.add_column("sim", justify="right", no_wrap=True, width=5)
+    table.add_column("verdict", no_wrap=True, min_width=verdict_width)
     for claim in sorted(claims, key=lambda c: c.get("position", 0)):
         evidence = claim.get("evidence") or []
         if evidence:
@@ -71,6 +77,8 @@ def claims_table(doc: dict[str, Any]) -> Table:
             sim = _fmt(best.get("similarity"))
         else:
             ev_text, sim = Text("—", style="dim"), "—"
+        if claim.get("reason"):
+            ev_text.append(f"\n→ {claim['reason']}", style="italic")
         verdict = claim.get("verdict") or "—"
         flags = []
         if claim.get("ambiguous"):
@@ -81,8 +89,6 @@ def claims_table(doc: dict[str, Any]) -> Table:
         if flags:
             claim_text.append(f"  [{', '.join(flags)}]", style="dim")
         verdict_text = Text(verdict, style=VERDICT_STYLE.get(verdict, ""))
-        if claim.get("reason"):
-            verdict_text.append(f"\n{claim['reason']}", style="dim")
         table.add_row(str(claim.get("position", "")), claim_text, ev_text, sim, verdict_text)
     if not claims:
         table.add_row("", Text("(no response claims)", style="dim"), "", "", "")

@@ -638,7 +638,11 @@ def _log_tail(name: str, lines: int = 25) -> str:
 
 
 def api_healthy(api_url: str, timeout: float = 2.0) -> bool:
-    """True when ``GET {api_url}/healthz`` answers 200 with status ok."""
+    """True when ``GET {api_url}/healthz`` answers 200 with its database and Redis ok.
+
+    The worker count in the body is not looked at (``status`` is ``degraded`` while no worker
+    answers, e.g. while the stack's worker still loads); workers are checked separately.
+    """
     try:
         resp = httpx.get(f"{api_url}/healthz", timeout=timeout)
     except httpx.HTTPError:
@@ -646,9 +650,12 @@ def api_healthy(api_url: str, timeout: float = 2.0) -> bool:
     if resp.status_code != 200:
         return False
     try:
-        return bool(resp.json().get("status") == "ok")
+        body = resp.json()
     except ValueError:
         return False
+    if "database" in body and "redis" in body:
+        return bool(body["database"] == "ok" and body["redis"] == "ok")
+    return bool(body.get("status") == "ok")
 
 
 def worker_name(config: StackConfig) -> str:

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Body, Header, HTTPException, Query, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from api.deps import SessionDep, SettingsDep
@@ -43,6 +44,29 @@ class KeyConflict(ValueError):
     """The idempotency key is stored with a different request body (HTTP 409)."""
 
 
+class NoLLMEndpoint(ValueError):
+    """The audit's config asks for an LLM component but no endpoint is configured (HTTP 422)."""
+
+
+#: Per-audit config values that need the OpenAI-compatible endpoint.
+_LLM_CHOICES = {"decomposer": "llm", "judge": "llm", "embedder": "openai"}
+
+
+def check_llm_endpoint(req: AuditRequest, settings: Settings) -> None:
+    """Raise ``NoLLMEndpoint`` naming the key when ``config`` picks an LLM component and neither
+    ``OPENAI_BASE_URL`` nor ``OPENAI_API_KEY`` is set in this deployment (the workers would only
+    retry connection errors and fail the audit 20-40 s later)."""
+    if settings.openai_base_url or settings.openai_api_key:
+        return
+    config = req.stored_config()
+    for key, value in _LLM_CHOICES.items():
+        if config.get(key) == value:
+            raise NoLLMEndpoint(
+                f"config.{key}: {value!r} needs an LLM endpoint, but no LLM endpoint configured "
+                "(set OPENAI_BASE_URL / OPENAI_API_KEY)"
+            )
+
+
 def request_sha256(req: AuditRequest) -> str:
     """SHA-256 of the canonical JSON of the audit fields (what an idempotency key must match)."""
     payload = {
@@ -70,21 +94,22 @@ def check_size(req: AuditRequest, settings: Settings) -> None:
         )
 
 
+def _new_audit(req: AuditRequest, key: str | None, sha: str) -> repo.NewAudit:
+    return repo.NewAudit(
+        response=req.response,
+        references=req.references,
+        request_sha256=sha,
+        question=req.question,
+        metadata=req.metadata,
+        config=req.stored_config(),
+        idempotency_key=key,
+    )
+
+
 def _store(session: Session, req: AuditRequest, key: str | None) -> tuple[Audit, bool]:
     """Insert (or find by key) and commit; raise ``KeyConflict`` on a key reused with another body."""
     sha = request_sha256(req)
-    audit, created = repo.create_audit(
-        session,
-        repo.NewAudit(
-            response=req.response,
-            references=req.references,
-            request_sha256=sha,
-            question=req.question,
-            metadata=req.metadata,
-            config=req.stored_config(),
-            idempotency_key=key,
-        ),
-    )
+    audit, created = repo.create_audit(session, _new_audit(req, key, sha))
     if not created and audit.request_sha256 != sha:
         session.rollback()
         raise KeyConflict(
@@ -137,9 +162,18 @@ def submit_audit(
     except TooLarge as exc:
         raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail=str(exc)) from None
     try:
+        check_llm_endpoint(req, settings)
+    except NoLLMEndpoint as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+    try:
         audit, created = _store(session, req, idempotency_key or None)
     except KeyConflict as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+    except DBAPIError as exc:  # input the validators let through but Postgres refuses (nothing stored)
+        session.rollback()
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"could not store the audit: {exc.orig}"
+        ) from None
     if created or _never_enqueued(audit):
         _enqueue(session, [audit.id])
     if not created:
@@ -155,6 +189,22 @@ def _error_text(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+def _validate_item(index: int, raw: Any, settings: Settings) -> BatchItem | BatchItemResult:
+    """The validated item, or its ``rejected`` result (nothing stored)."""
+    if not isinstance(raw, dict):
+        error = f"audits[{index}]: must be an object, got {type(raw).__name__}"
+        return BatchItemResult(index=index, status="rejected", error=error)
+    try:
+        item = BatchItem.model_validate(raw)
+        check_size(item, settings)
+        check_llm_endpoint(item, settings)
+    except ValidationError as exc:
+        return BatchItemResult(index=index, status="rejected", error=_error_text(exc))
+    except (TooLarge, NoLLMEndpoint) as exc:
+        return BatchItemResult(index=index, status="rejected", error=str(exc))
+    return item
+
+
 @router.post(
     "/batch",
     status_code=status.HTTP_202_ACCEPTED,
@@ -164,33 +214,48 @@ def _error_text(exc: ValidationError) -> str:
 def submit_batch(
     session: SessionDep,
     settings: SettingsDep,
-    audits: Annotated[list[dict[str, Any]], Body(embed=True)],
+    audits: Annotated[list[Any], Body(embed=True)],
 ) -> BatchAccepted:
-    """Submit many audits; each item is validated on its own and invalid items are stored nowhere."""
+    """Submit many audits; 202 with one result per item, in order.
+
+    Each item is validated on its own: an invalid item (not an object, wrong fields, NUL
+    characters, non-finite numbers, over the size limit, an LLM component without an endpoint,
+    an idempotency key reused with another body) is ``rejected`` with an ``error`` and stored
+    nowhere. All valid items are stored in one transaction (each in a savepoint, so one row
+    Postgres refuses cannot undo the others), committed, and only then enqueued.
+    """
     if len(audits) > settings.max_batch:
         raise HTTPException(
             status.HTTP_413_CONTENT_TOO_LARGE,
             detail=f"audits: {len(audits)} items, over the limit of {settings.max_batch}",
         )
     results: list[BatchItemResult] = []
-    created_ids: list[uuid.UUID] = []
+    to_enqueue: list[uuid.UUID] = []
     for index, raw in enumerate(audits):
+        checked = _validate_item(index, raw, settings)
+        if isinstance(checked, BatchItemResult):
+            results.append(checked)
+            continue
+        key = checked.idempotency_key or None
+        sha = request_sha256(checked)
         try:
-            item = BatchItem.model_validate(raw)
-            check_size(item, settings)
-            audit, created = _store(session, item, item.idempotency_key or None)
-        except ValidationError as exc:
-            results.append(BatchItemResult(index=index, status="rejected", error=_error_text(exc)))
+            with session.begin_nested():
+                audit, created = repo.create_audit(session, _new_audit(checked, key, sha))
+        except DBAPIError as exc:
+            error = f"could not store the audit: {exc.orig}"
+            results.append(BatchItemResult(index=index, status="rejected", error=error))
             continue
-        except (TooLarge, KeyConflict) as exc:
-            results.append(BatchItemResult(index=index, status="rejected", error=str(exc)))
+        if not created and audit.request_sha256 != sha:
+            error = f"idempotency_key {key!r} was already used for a different request (audit {audit.id})"
+            results.append(BatchItemResult(index=index, status="rejected", error=error))
             continue
-        if created or _never_enqueued(audit):
-            created_ids.append(audit.id)
+        if (created or _never_enqueued(audit)) and audit.id not in to_enqueue:
+            to_enqueue.append(audit.id)
         results.append(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
         )
-    _enqueue(session, created_ids)
+    session.commit()  # every accepted item is stored before any chain is sent
+    _enqueue(session, to_enqueue)
     return BatchAccepted(audits=results)
 
 

@@ -1,6 +1,22 @@
-"""``/healthz``: database and broker reachability."""
+"""``/healthz``: database and broker reachability, and how many Celery workers consume the queue.
+
+Status codes (documented in README):
+
+- 503 ``degraded`` when Postgres or Redis does not answer (the API cannot accept audits);
+- 200 ``degraded`` with ``"workers": 0`` when both answer but no worker consuming ``CELERY_QUEUE``
+  answers within ``WORKER_PING_TIMEOUT_S`` (audits are accepted and stored, but stay ``queued``
+  until a worker starts; a load balancer should keep routing to this API);
+- 200 ``ok`` otherwise.
+
+The worker count comes from one Celery ``inspect().active_queues()`` broadcast (workers of other
+queues on the same broker are not counted), cached for ``WORKER_CACHE_S`` seconds so a busy probe
+does not add a second of latency to every call. Only ``celery`` is imported, never the engine.
+"""
 
 from __future__ import annotations
+
+import threading
+import time
 
 import redis
 from fastapi import APIRouter, Response, status
@@ -11,10 +27,47 @@ from db import repository as repo
 
 router = APIRouter(tags=["health"])
 
+#: Seconds the worker broadcast waits for replies.
+WORKER_PING_TIMEOUT_S = 1.0
+#: Seconds a worker count is reused.
+WORKER_CACHE_S = 5.0
+
+_cache: dict[tuple[str, str], tuple[float, int]] = {}
+_cache_lock = threading.Lock()
+
+
+def count_workers(
+    queue: str, *, timeout: float = WORKER_PING_TIMEOUT_S, max_age: float = WORKER_CACHE_S
+) -> int:
+    """Number of Celery workers that answer within ``timeout`` s and consume ``queue`` (0 on broker errors).
+
+    Uses the broker of ``workers.celery_app.app`` (where ``enqueue_audit`` sends); cached ``max_age`` s.
+    """
+    from workers.celery_app import app
+
+    key = (str(app.conf.broker_url), queue)
+    now = time.monotonic()
+    with _cache_lock:
+        hit = _cache.get(key)
+        if hit is not None and now - hit[0] < max_age:
+            return hit[1]
+    try:
+        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+        count = sum(1 for queues in replies.values() if any(q.get("name") == queue for q in queues or []))
+    except Exception:
+        count = 0
+    with _cache_lock:
+        _cache[key] = (time.monotonic(), count)
+    return count
+
 
 @router.get("/healthz", response_model=Health, responses={503: {"model": Health}})
 def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> Health:
-    """``ok`` when Postgres and Redis both answer; 503 ``degraded`` otherwise."""
+    """``ok`` when Postgres and Redis answer and at least one worker consumes the queue.
+
+    503 ``degraded`` when Postgres or Redis is down; 200 ``degraded`` with ``workers: 0`` when
+    only the workers are missing (audits would wait in ``queued``).
+    """
     try:
         repo.ping(session)
         database = "ok"
@@ -27,7 +80,9 @@ def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> H
         broker = "ok"
     except Exception as exc:
         broker = f"error: {type(exc).__name__}"
-    ok = database == "ok" and broker == "ok"
-    if not ok:
+    services_ok = database == "ok" and broker == "ok"
+    workers = count_workers(settings.celery_queue) if broker == "ok" else 0
+    if not services_ok:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-    return Health(status="ok" if ok else "degraded", database=database, redis=broker)
+    ok = services_ok and workers > 0
+    return Health(status="ok" if ok else "degraded", database=database, redis=broker, workers=workers)

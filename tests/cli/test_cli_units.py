@@ -32,8 +32,8 @@ def test_read_batch_input_keeps_order_and_rejects_bad_lines(tmp_path: Path) -> N
     assert lines[0].body == {"references": ["r"], "response": "x", "config": {}}
     assert lines[1].body is None and "line 3 is not valid JSON" in (lines[1].error or "")
     assert lines[2].body is None and "not a JSON object" in (lines[2].error or "")
-    # unknown top-level keys (here "extra") are not part of the request body
-    assert lines[3].body == {"references": ["r"], "response": "y"}
+    # unknown top-level keys (here "extra") reject the line, as the API rejects unknown fields
+    assert lines[3].body is None and "unknown field(s) extra" in (lines[3].error or "")
 
 
 def test_idempotency_key_depends_on_id_and_content_only() -> None:

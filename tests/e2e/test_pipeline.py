@@ -130,6 +130,28 @@ def test_batch_through_the_queue(api: TestClient) -> None:
     assert docs[2]["config"] == {"threshold": 0.5} and docs[2]["threshold"] == 0.5
 
 
+def test_done_document_has_the_threshold_it_was_scored_with(api: TestClient) -> None:
+    from claims.match import DEFAULT_THRESHOLD
+
+    aid = api.post("/audits", json={"response": "Teodor Halm chaired the jury.", "references": [REFERENCE]})
+    doc = poll(api, aid.json()["id"])
+    assert doc["status"] == "done", doc["error"]
+    assert doc["config"] == {}
+    # no threshold sent: scored with the engine default (claims.match.DEFAULT_THRESHOLD)
+    assert doc["threshold"] == DEFAULT_THRESHOLD
+    assert doc["effective_config"]["threshold"] == DEFAULT_THRESHOLD
+
+
+def test_healthz_counts_the_running_worker(api: TestClient, worker: WorkerProcess) -> None:
+    from api.routes import health
+
+    health._cache.clear()  # a count cached by another test (no worker yet) must not answer
+    resp = api.get("/healthz")
+    assert resp.status_code == 200
+    body = resp.json()
+    assert body["status"] == "ok" and body["workers"] >= 1, body
+
+
 def test_search_finds_stored_claims(api: TestClient) -> None:
     aid = api.post(
         "/audits", json={"response": "The Varga Prize is awarded in Vienna.", "references": [REFERENCE]}

@@ -151,4 +151,9 @@ def test_list_filters_and_paginates(client: TestClient) -> None:
 
 
 def test_healthz(client: TestClient) -> None:
-    assert client.get("/healthz").json() == {"status": "ok", "database": "ok", "redis": "ok"}
+    resp = client.get("/healthz")
+    assert resp.status_code == 200
+    body = resp.json()
+    assert (body["database"], body["redis"]) == ("ok", "ok")
+    # "ok" needs a worker on this session's queue; e2e tests may have one running, these don't.
+    assert body["status"] == ("ok" if body["workers"] > 0 else "degraded")

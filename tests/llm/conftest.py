@@ -69,8 +69,11 @@ def _point_producer_at(url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def api(llm_worker: Any, database_url: str, llm_redis_url: str) -> Iterator[Any]:
-    """The real FastAPI app in-process; it enqueues to the LLM Redis db the worker consumes."""
+def api(llm_worker: Any, fake_openai: FakeOpenAI, database_url: str, llm_redis_url: str) -> Iterator[Any]:
+    """The real FastAPI app in-process; it enqueues to the LLM Redis db the worker consumes.
+
+    Configured with the worker's endpoint: the API refuses LLM components (422) when none is set.
+    """
     from fastapi.testclient import TestClient
 
     from api.main import create_app
@@ -78,7 +81,13 @@ def api(llm_worker: Any, database_url: str, llm_redis_url: str) -> Iterator[Any]
 
     previous = _point_producer_at(llm_redis_url)
     try:
-        with TestClient(create_app(Settings(database_url=database_url, redis_url=llm_redis_url))) as c:
+        settings = Settings(
+            database_url=database_url,
+            redis_url=llm_redis_url,
+            openai_base_url=fake_openai.base_url,
+            openai_api_key="test-key",
+        )
+        with TestClient(create_app(settings)) as c:
             yield c
     finally:
         _point_producer_at(previous)
