@@ -10,7 +10,7 @@ character span ``[start, end)`` of the claim's evidence in the original text.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 
@@ -156,7 +156,7 @@ class AuditScores:
     normalized_levenshtein_distance: float | None
 
     def as_dict(self) -> dict[str, float | int | None]:
-        return {name: getattr(self, name) for name in self.__slots__}  # type: ignore[attr-defined]
+        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True, slots=True)
