@@ -560,8 +560,8 @@ def quiet_model_loading() -> None:
     if "transformers" in sys.modules:  # imported already: switch its bars off directly
         from transformers.utils import logging as hf_logging
 
-        hf_logging.disable_progress_bar()
-        hf_logging.set_verbosity_error()
+        hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+        hf_logging.set_verbosity_error()  # type: ignore[no-untyped-call]
 
 
 def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:

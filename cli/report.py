@@ -61,7 +61,7 @@ def claims_table(doc: dict[str, Any]) -> Table:
     table = Table(show_lines=True, expand=True, title="Response claims")
     table.add_column("#", justify="right", style="dim", no_wrap=True)
     table.add_column("response claim", ratio=1, min_width=12)
-    table.add_column("evidence · reason", ratio=1, min_width=12)
+    table.add_column("best evidence · reason", ratio=1, min_width=12)
     table.add_column("sim", justify="right", no_wrap=True, width=5)
     table.add_column("verdict", no_wrap=True, min_width=verdict_width)
     for claim in sorted(claims, key=lambda c: c.get("position", 0)):
