@@ -167,3 +167,10 @@ class AuditResult:
     counts: dict[str, int]
     edit_script: tuple[EditOp, ...] = ()
     covered_reference: frozenset[int] = field(default_factory=frozenset)
+
+
+#: Score names in display order (the fields of :class:`AuditScores`).
+SCORE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(AuditScores))
+
+#: Count names in display order: material claims per role, then one per verdict.
+COUNT_NAMES: tuple[str, ...] = ("response_claims", "reference_claims", *(v.value for v in Verdict))

@@ -10,6 +10,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from claims.types import COUNT_NAMES, SCORE_NAMES
+
 VERDICT_STYLE = {
     "supported": "green",
     "inferred": "cyan",
@@ -18,27 +20,6 @@ VERDICT_STYLE = {
     "unsupported": "magenta",
     "outside_scope": "dim",
 }
-SCORE_ORDER = (
-    "claim_overlap",
-    "claim_similarity",
-    "claim_precision",
-    "claim_recall",
-    "claim_f1",
-    "claim_edit_distance",
-    "normalized_claim_edit_distance",
-    "levenshtein_similarity",
-    "normalized_levenshtein_distance",
-)
-COUNT_ORDER = (
-    "response_claims",
-    "reference_claims",
-    "supported",
-    "inferred",
-    "contradicted",
-    "qualification_dropped",
-    "unsupported",
-    "outside_scope",
-)
 
 
 def _fmt(value: Any) -> str:
@@ -104,8 +85,8 @@ def scores_table(doc: dict[str, Any]) -> Table:
     table.add_column("n", justify="right")
     scores = doc.get("scores") or {}
     counts = doc.get("counts") or {}
-    score_rows = [(k, _fmt(scores.get(k))) for k in SCORE_ORDER if k in scores]
-    count_rows = [(k, _fmt(counts.get(k))) for k in COUNT_ORDER if k in counts]
+    score_rows = [(k, _fmt(scores.get(k))) for k in SCORE_NAMES if k in scores]
+    count_rows = [(k, _fmt(counts.get(k))) for k in COUNT_NAMES if k in counts]
     for i in range(max(len(score_rows), len(count_rows))):
         s = score_rows[i] if i < len(score_rows) else ("", "")
         c = count_rows[i] if i < len(count_rows) else ("", "")

@@ -19,6 +19,8 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from claims.types import (
+    COUNT_NAMES,
+    SCORE_NAMES,
     AuditResult,
     AuditScores,
     Claim,
@@ -68,28 +70,6 @@ __all__ = [
     "count_rows",
     "ping",
 ]
-
-SCORE_NAMES: tuple[str, ...] = (
-    "claim_overlap",
-    "claim_similarity",
-    "claim_precision",
-    "claim_recall",
-    "claim_f1",
-    "claim_edit_distance",
-    "normalized_claim_edit_distance",
-    "levenshtein_similarity",
-    "normalized_levenshtein_distance",
-)
-COUNT_NAMES: tuple[str, ...] = (
-    "response_claims",
-    "reference_claims",
-    "supported",
-    "inferred",
-    "contradicted",
-    "qualification_dropped",
-    "unsupported",
-    "outside_scope",
-)
 
 
 # --------------------------------------------------------------------------- audits
