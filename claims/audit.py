@@ -114,7 +114,7 @@ def audit_texts(
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)
     n = len(response_claims)
     similarity = cosine_matrix(vectors[:n], vectors[n:])
-    judgements = judge(response_claims, reference_claims, similarity, threshold=thr)
+    judgements = judge(response_claims, reference_claims, similarity, threshold=thr, reference_texts=refs)
     result = score_audit(
         response_claims,
         reference_claims,

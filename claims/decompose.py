@@ -124,6 +124,29 @@ def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
+#: month names (and common abbreviations) in English, German, French, Spanish, Italian,
+#: Portuguese, Dutch and the Scandinavian languages, for the "12. Mai" rule below
+_MONTH_NAMES = (  # noqa: SIM905 - one word list reads and extends more easily
+    "january february march april may june july august september october november december "
+    "januar februar märz maerz mai juni juli oktober dezember jänner "
+    "janvier février fevrier mars avril juin juillet août aout septembre octobre novembre décembre "
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
+    "gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre "
+    "janeiro fevereiro março maio junho julho setembro outubro dezembro "
+    "januari februari maart mei augustus desember maj augusti "
+    "jan feb mar apr jun jul aug sep sept okt oct nov dez dec"
+).split()
+_DAY_DOT = re.compile(r"(?:^|[\s(])\d{1,2}\.$")
+_MONTH_ALT = "|".join(sorted(set(_MONTH_NAMES), key=len, reverse=True))
+#: a month name that opens the next piece; an English one only before a number ("12. May
+#: 1998"), since "He scored 12. May was ..." is two sentences
+_MONTH_START = re.compile(
+    r"(?:(?!(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
+    r"(?:" + _MONTH_ALT + r")\b|(?:" + _MONTH_ALT + r")\.?\s+\d)",
+    re.I,
+)
+
+
 def split_sentences(text: str) -> list[tuple[int, int]]:
     """Sentence spans of ``text``: ``[(start, end), ...]`` in order, blanks and bullet marks
     stripped, ``0 <= start < end <= len(text)``.
@@ -149,6 +172,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             pieces = _segmenter().segment(chunk)
         except Exception:  # pysbd fails on some pathological input; keep the line whole
             pieces = [chunk]
+        found: list[tuple[int, int]] = []
         for piece in pieces:
             piece = piece.strip()
             if not piece:
@@ -157,6 +181,12 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
             if pos < 0:
                 continue
             cursor = pos + len(piece)
+            # "am 12. Mai 1998": a day number with a dot before a month name ends no sentence
+            if found and _DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece):
+                found[-1] = (found[-1][0], cursor)
+            else:
+                found.append((pos, cursor))
+        for pos, cursor in found:
             for sm in _SENT_END.finditer(chunk, pos, cursor):
                 s, e = _strip_span(text, ls + sm.start(), ls + sm.end())
                 if s < e:
@@ -421,8 +451,23 @@ def _split_sentence(doc: Any) -> list[_Piece]:
             elif m.dep_ == "acl" and m.tag_ == "VBG":
                 pieces.append(_Piece(frozenset(mt), prefix=f"{head}"))
             else:
-                pieces.append(_Piece(frozenset(mt), prefix=head))
+                # a clause misparsed as the subject's modifier may hold coordinated verbs
+                # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
+                # one claim per verb, each with the subject
+                conj_verbs = [k for k in m.children if k.dep_ == "conj" and k.pos_ in {"VERB", "AUX"}]
+                if conj_verbs:
+                    first = mt & _clause_tokens(m)
+                    pieces.append(_Piece(frozenset(first), prefix=head))
+                    for k in conj_verbs:
+                        pieces.append(_Piece(frozenset(mt & _clause_tokens(k)), prefix=head))
+                else:
+                    pieces.append(_Piece(frozenset(mt), prefix=head))
     pieces = [p for p in pieces if any(not doc[i].is_punct for i in p.tokens)]
+    # a bare subject ("The bridge.") is no claim: a piece without a verb and without a
+    # prefix that supplies one is dropped when the sentence gives other claims
+    with_verb = [p for p in pieces if p.prefix or any(doc[i].pos_ in {"VERB", "AUX"} for i in p.tokens)]
+    if with_verb and len(with_verb) < len(pieces):
+        pieces = with_verb
     return pieces or [_Piece(all_tokens)]
 
 
@@ -607,7 +652,11 @@ def _sentence_claims(text: str, spans: list[tuple[int, int]]) -> list[_Raw]:
             if not claim_text:
                 continue
             lo = min(piece.tokens)
-            hi = max(piece.tokens)
+            ordered = sorted(piece.tokens)
+            # a conjunct's span ends at its own last word, not at the sentence's final mark
+            while len(ordered) > 1 and doc[ordered[-1]].is_punct and ordered[-2] != ordered[-1] - 1:
+                ordered.pop()
+            hi = ordered[-1]
             start = s + doc[lo].idx
             end = s + doc[hi].idx + len(doc[hi].text)
             if whole_outside or is_outside_scope(claim_text, imperative=piece.imperative):

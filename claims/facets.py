@@ -12,8 +12,12 @@ spelled-out numbers ("twenty-three" = 23) and ``dateparser`` for numeric date fo
 is ours and explicit:
 
 * quantities compare within a slot: a unit family (length, mass, volume, area, currency,
-  data, duration, speed, temperature), ``percent`` (values as fractions: 50 % = 0.5 = half),
-  ``age``, ``year``, ``time`` (minutes after midnight), or the counted noun ("112 patients");
+  data, duration, speed, ``temperature`` in °C, °F converted by (F - 32) * 5/9), ``percent``
+  (values as fractions: 50 % = 0.5 = half), ``pp`` (percentage points, also "points"; not
+  percent), ``age``, ``year``, ``time`` (minutes after midnight), or the counted noun ("112
+  patients"; any noun of the phrase after the number counts: "four motorway lanes" counts
+  lanes); multiplicative verbs are numbers ("doubled" = 2 times, "halved" = 0.5 times), a minus
+  after a space is a sign ("-5 °C"), and digits glued to CJK text are numbers ("1958年");
   a quantity with no slot only matches an equal value and never conflicts;
 * dates compare part by part (year, month, day) where both sides have the part;
 * entities are capitalised word sequences and codes (``OB-17``, ``Kite 14``).
@@ -101,13 +105,15 @@ _units("duration", "century|centuries", 3155695200.0, "centuries")
 _units("speed", "km/h|kph|kmh", 1 / 3.6, "km/h")
 _units("speed", "mph", 0.44704, "mph")
 _units("speed", "m/s", 1.0, "m/s")
-_units("temperature_c", "°c|degrees celsius|celsius|degrees c", 1.0, "°C")
+_units("temperature_c", "°c|degrees celsius|celsius|degrees c|° c", 1.0, "°C")
 _units("temperature_f", "°f|degrees fahrenheit|fahrenheit|degrees f", 1.0, "°F")
 _units("currency_usd", "dollar|dollars|usd|us dollars", 1.0, "dollars")
 _units("currency_eur", "euro|euros|eur", 1.0, "euros")
 _units("currency_gbp", "pound sterling|pounds sterling|gbp", 1.0, "pounds sterling")
 _units("currency_jpy", "yen|jpy", 1.0, "yen")
-_units("percent", "%|percent|per cent|percentage points|percentage point", 0.01, "%")
+_units("percent", "%|percent|per cent", 0.01, "%")
+# percentage points are not percent: a slot of their own; "points" after a number says the same
+_units("pp", "percentage points|percentage point|pp|points|point", 1.0, "percentage points")
 
 CURRENCY_SYMBOLS = {"$": "currency_usd", "€": "currency_eur", "£": "currency_gbp", "¥": "currency_jpy"}
 
@@ -518,6 +524,9 @@ class Quantity:
     lo: float | None = None
     hi: float | None = None
     loose: bool = False
+    #: stems of the words of the noun phrase after the number ("four motorway lanes":
+    #: ("motorway", "lane")); a counted noun matches any of them (the head is the last)
+    nouns: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -645,7 +654,7 @@ _FRACTION_ALT = "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse
 _FRACTION_RE = re.compile(r"\b(?:" + _FRACTION_ALT + r")\b",
                           re.I)  # fmt: skip
 _NUM_RE = re.compile(
-    r"(?P<cur>[$€£¥])?\s?(?<![\w.\-/])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−]))(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\d])"
 )
 _UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
@@ -675,7 +684,9 @@ _DATE_PATTERNS = [
     # ISO 1867-07-14 and numeric 14/07/1867, 07/14/1867 (dateparser decides)
     re.compile(r"\b(?P<iso>\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{4})\b"),
 ]
-_YEAR_RE = re.compile(r"(?<![\w.,$€£¥-])(?P<y>1[0-9]{3}|20[0-9]{2}|2100)(?:s)?(?![\w%]|[.,]\d)")
+_YEAR_RE = re.compile(
+    r"(?<![A-Za-z0-9_.,$€£¥-])(?P<y>1[0-9]{3}|20[0-9]{2}|2100)(?:s)?(?![A-Za-z0-9_%]|[.,]\d)"
+)  # ASCII classes: a year glued to CJK text ("1958年") is still a year
 
 
 @lru_cache(maxsize=1024)
@@ -722,6 +733,17 @@ def _find_dates(text: str, taken: list[tuple[int, int]]) -> list[DateFacet]:
 
 def _overlaps(s: int, e: int, taken: list[tuple[int, int]]) -> bool:
     return any(s < te and ts < e for ts, te in taken)
+
+
+def _nouns_after(text: str, end: int) -> tuple[str, ...]:
+    """Stems of up to three lower-case non-stopwords right after ``end`` (the noun phrase)."""
+    out: list[str] = []
+    for w in re.findall(r"[A-Za-z][A-Za-z\-]*|\S", text[end : end + 60])[:3]:
+        lw = w.lower()
+        if not w.isalpha() or w[0].isupper() or lw in STOPWORDS:
+            break
+        out.append(_stem(lw))
+    return tuple(out)
 
 
 def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
@@ -804,6 +826,11 @@ def _loose(text: str, start: int, *, year: bool = False) -> bool:
     if _APPROX_BEFORE.search(before):
         return True
     return year and _YEAR_BOUND_BEFORE.search(before) is not None
+
+
+#: verbs that state a factor (a number): the value is the factor, in the slot of "N times".
+_FACTOR_VERBS = {"doubl": 2.0, "tripl": 3.0, "trebl": 3.0, "quadrupl": 4.0, "quintupl": 5.0, "halv": 0.5}
+_FACTOR_VERB_RE = re.compile(r"\b(" + "|".join(_FACTOR_VERBS) + r")(?:e|es|ed|ing)\b", re.I)
 
 
 def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
@@ -890,9 +917,11 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             continue
         before = text[max(0, s - 1) : s]
         # codes such as OB-17, A380, COVID-19 are entity names, not quantities
-        if before and (before.isalpha() or before in "-/_#") and not m.group("cur"):
-            if before == "-" and not (s >= 2 and text[s - 2].isalpha()):
-                pass
+        negative = False
+        if before and ((before.isascii() and before.isalpha()) or before in "-−/_#") and not m.group("cur"):
+            if before in "-−" and not (s >= 2 and text[s - 2].isalpha()):
+                # a minus sign after a space or bracket ("-5 °C"), not "3 - 5" or "1992-93"
+                negative = s >= 2 and text[s - 2] in " ([" and not re.search(r"\d\s*$", text[: s - 1])
             else:
                 continue
         if re.match(r"[A-Za-z]", text[e : e + 1] or " ") and not re.match(
@@ -912,6 +941,8 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         raw = _to_float(num)
         if raw is None:
             continue
+        if negative:
+            raw, s = -raw, s - 1
         end = e
         if re.match(r"(?:st|nd|rd|th)\b", text[e:], re.I):
             # ordinal ("3rd floor"): slot = following noun
@@ -940,8 +971,24 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             slot, unit = "year", ""
             uend = max(uend, e)
         value = raw * factor
+        if slot == "temperature_f":  # one slot for temperatures, in °C
+            value = (raw - 32.0) * 5.0 / 9.0
+        if slot.startswith("temperature"):
+            slot = "temperature"
         loose = _loose(text, qs, year=slot == "year")
-        out.append(Quantity(value, raw, slot, unit, text[qs:uend].strip(), qs, uend, loose=loose))
+        out.append(
+            Quantity(
+                value,
+                raw,
+                slot,
+                unit,
+                text[qs:uend].strip(),
+                qs,
+                uend,
+                loose=loose,
+                nouns=_nouns_after(text, uend),
+            )
+        )
         taken.append((qs, uend))
     # spelled-out numbers ("three floors", "twenty-three years old")
     for m in _NUM_WORD_RE.finditer(text):
@@ -961,16 +1008,33 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         if slot == "" and _AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
         out.append(
-            Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s))
+            Quantity(
+                wv * factor,
+                wv,
+                slot,
+                unit,
+                text[s:uend].strip(),
+                s,
+                uend,
+                loose=_loose(text, s),
+                nouns=_nouns_after(text, e),
+            )
         )
         taken.append((s, uend))
+    # multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3 times, "halved" = 0.5
+    for m in _FACTOR_VERB_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        f = _FACTOR_VERBS[m.group(1).lower()]
+        out.append(Quantity(f, f, "n:tim", "times", m.group(0), m.start(), m.end()))
+        taken.append((m.start(), m.end()))
     # percent as fraction: already value*0.01 via UNITS factor
     return out
 
 
 _ENTITY_RE = re.compile(
     r"(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
-    r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]))){0,5}"
+    r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]|[-–]\d))){0,5}"
 )
 
 
@@ -979,6 +1043,8 @@ def _find_entities(text: str) -> list[tuple[str, int, int]]:
     for m in _ENTITY_RE.finditer(text):
         s, e = m.start(), m.end()
         surface = m.group(0)
+        if text[max(0, s - 1) : s] == "°":
+            continue  # the F of "100 °F" is a unit
         toks = surface.split()
         # drop leading stopword-like capitalised words ("The", "In", ...)
         while toks and (
@@ -1106,9 +1172,15 @@ def slots_compatible(a: Quantity, b: Quantity) -> bool:
     if a.slot == b.slot:
         return True
     if a.slot.startswith("n:") and b.slot.startswith("n:"):
-        return token_match(a.slot[2:], b.slot[2:])
-    # temperatures in different scales, a year against an age: not comparable here
-    return {a.slot, b.slot} <= {"temperature_c", "temperature_f"} and False
+        # the counted noun is the head of the phrase after the number: "four motorway lanes"
+        # counts lanes like "four lanes of the E39 motorway"
+        na, nb = a.slot[2:], b.slot[2:]
+        return (
+            token_match(na, nb)
+            or any(token_match(na, x) for x in b.nouns)
+            or any(token_match(nb, x) for x in a.nouns)
+        )
+    return False
 
 
 def _span(q: Quantity) -> tuple[float, float]:

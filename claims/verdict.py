@@ -31,6 +31,14 @@ threshold separates support from contradiction. For each material response claim
        among the shared words of a clause mostly about the claim) or the opposite
        comparative. A different subject with a different value, a year of another event, a
        bound ("before 1492") or an approximation ("about 40") is *not* a contradiction.
+   Support and contradiction are weighed together: a support is void when a candidate
+   that covers ``SUBJECT_MARGIN`` more of the claim's words (the same subject and slot)
+   contradicts it. A support also needs the claim's subject head (``subject_head``) in the
+   reference claim; another proper noun as subject head with every other word equal
+   ("Lyon is the capital of France" vs "Paris ...") and swapped roles around the same
+   relation word ("Brazil beat Germany" vs "Germany beat Brazil") are entity conflicts.
+   A number is bound to the nearest year in its clause ("120 employees in 2020"), so the
+   same numbers under other years conflict.
    ``inferred``
        no single reference claim suffices, but two or more together state every facet and
        cover the content words (all are listed as evidence).
@@ -123,6 +131,10 @@ COVERAGE_SUBJECT = 0.6
 COVERAGE_PREDICATE = 0.67
 #: coverage needed to call a polarity (negation) or comparative flip.
 COVERAGE_POLARITY = 0.75
+#: how much more of the claim's words a contradicting candidate must cover than the best
+#: supporting one to win over it (finding: a looser support in another reference hid a
+#: contradiction of the same subject and slot).
+SUBJECT_MARGIN = 0.15
 #: union coverage needed for ``inferred``.
 COVERAGE_INFERRED = 0.75
 
@@ -160,6 +172,7 @@ class _Pair:
     flip_coverage: float = 0.0  # coverage without the comparative word itself
     predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
     predicate_size: int = 0
+    head_covered: bool = True  # the claim's subject head is stated by the reference claim
 
     @property
     def relevance(self) -> float:
@@ -268,13 +281,110 @@ def _date_conflict(d: DateFacet, e: DateFacet) -> str | None:
     return None
 
 
+_FRONTED = re.compile(
+    r"^\s*(?:in|on|at|during|after|before|by|since|from|for|under|according to|as of|with|when|while)"
+    r"\b[^,]{0,80},\s*",
+    re.I,
+)
+
+
+def subject_head(text: str) -> str | None:
+    """The claim's subject head as a content token: the first content word that is not a
+    value, after a fronted phrase ("In the diabetes trial, 31% of patients ..." -> "patient";
+    "The museum in Tromsø was built" -> "museum"; "Lyon is the capital" -> "lyon"). None when
+    the sentence opens with a pronoun or has no content word before its first number."""
+    body = _FRONTED.sub("", text, count=1)
+    first = re.match(r"\s*([\w'’-]+)\s+([\w'’-]+)", body)
+    if first is None or first.group(1).lower() in _PRONOUNS:
+        return None
+    # only a noun phrase in subject position: it opens with a determiner ("The museum ...")
+    # or its one word is followed by an auxiliary ("Lyon is ..."); a verb-first fragment
+    # ("Speaks Spanish fluently") has no subject
+    if first.group(1).lower() not in _DETERMINERS and first.group(2).lower() not in _AUX:
+        return None
+    for t in content_tokens(body):
+        if re.search(r"\d", t):
+            continue
+        return t
+    return None
+
+
+def _head_word(text: str) -> str:
+    """The surface word of ``subject_head(text)`` (for reasons)."""
+    head = subject_head(text) or ""
+    body = _FRONTED.sub("", text, count=1)
+    return next((w for w in re.findall(r"[\w'’-]+", body) if content_tokens(w)[:1] == [head]), head)
+
+
+_DETERMINERS = frozenset({"the", "a", "an"})
+_AUX = frozenset(["is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may"])
+_PRONOUNS = frozenset(
+    [
+        "he",
+        "she",
+        "it",
+        "they",
+        "we",
+        "i",
+        "you",
+        "his",
+        "her",
+        "its",
+        "their",
+        "our",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "which",
+        "who",
+    ]
+)
+
+
+def _value_kind(q: Quantity, o: Quantity) -> str:
+    """Readable name of the slot of a value conflict ("number of employees", "percentage")."""
+    kind = "age" if q.slot == "age" else ("time" if q.slot == "time" else "number")
+    if q.slot.startswith("n:"):
+        kind = f"number of {o.unit or q.unit}" if (o.unit or q.unit) else "number"
+    elif q.slot == "percent":
+        kind = "percentage"
+    elif q.slot == "pp":
+        kind = "percentage points"
+    if q.slot.startswith(("length", "mass", "volume", "area", "speed", "data", "duration", "temperature")):
+        kind = q.slot.split("_")[0]
+    return kind
+
+
+def _bound_year(f: Facets, q: Quantity) -> float | None:
+    """The year a number belongs to: the nearest point year (or dated year) in the same clause
+    ("120 employees in 2020 and 450 employees in 2023" binds 120 to 2020, 450 to 2023).
+    None when the clause has no year or the number is not bound to one (a fronted "In 2020,"
+    is another clause and then applies to every number)."""
+    for a, b in _clauses(f.text):
+        if a <= q.start and q.end <= b:
+            years = [(y.start, y.end, y.raw) for y in f.quantities if _year_like(y) and y.lo is None]
+            years += [(d.start, d.end, float(d.year)) for d in f.dates if d.year]
+            inside = [(s, e, v) for s, e, v in years if a <= s and e <= b]
+            if not inside:
+                return None
+            s, e, v = min(inside, key=lambda t: min(abs(t[0] - q.end), abs(q.start - t[1])))
+            return v
+    return None
+
+
 def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     c_stems = c.tokens
-    r_value_tokens = set(content_tokens(" ".join(q.text for q in r.quantities)))
+    # values (numbers, dates with their month names) are compared as facets, not as words
+    r_value_tokens = set(content_tokens(" ".join([q.text for q in r.quantities] + [d.text for d in r.dates])))
     r_tokens = [t for t in r.tokens if t not in r_value_tokens] or r.tokens
     coverage, covered = _coverage(r_tokens, c_stems)
     pair = _Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
     c_words = _lower_words(c.text)
+    head = subject_head(r.text)
+    if head is not None:
+        pair.head_covered = any(token_match(head, t) for t in c_stems) or head in c_words
 
     # --- entities
     for ent_t in r.entities:
@@ -312,8 +422,32 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
             else:
                 pair.missing.append(q.text)
             continue
-        if any(quantity_matches(q, o) for o in c.quantities if not _year_like(o)):
+        same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
+        q_year = _bound_year(r, q)
+        if same and (q_year is None or any(_bound_year(c, o) in (None, q_year) for o in same)):
             pair.stated.add(key)
+            continue
+        if same:
+            # the value is there but bound to another year: the number of that year in the
+            # reference (same slot) conflicts; without one the claim's pairing is not stated
+            bound = [
+                o
+                for o in c.quantities
+                if not _year_like(o) and slots_compatible(q, o) and _bound_year(c, o) == q_year
+            ]
+            if bound and not q.loose and not bound[0].loose:
+                o = bound[0]
+                pair.conflicts.append(
+                    _Conflict(
+                        _value_kind(q, o),
+                        f"{q.text} in {q_year:g}",
+                        f"{o.text} in {q_year:g}",
+                        o.start,
+                        o.end,
+                    )
+                )
+            else:
+                pair.missing.append(f"{q.text} in {q_year:g}")
             continue
         rivals = [
             o
@@ -323,13 +457,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         if rivals:
             o = rivals[0]
             unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
-            kind = "age" if q.slot == "age" else ("time" if q.slot == "time" else "number")
-            if q.slot.startswith("n:"):
-                kind = f"number of {o.unit or q.unit}" if (o.unit or q.unit) else "number"
-            elif q.slot == "percent":
-                kind = "percentage"
-            if q.slot.startswith(("length", "mass", "volume", "area", "speed", "data", "duration")):
-                kind = q.slot
+            kind = _value_kind(q, o)
             pair.conflicts.append(_Conflict(kind, q.text, o.text, o.start, o.end, unit_only=unit_only))
         else:
             pair.missing.append(q.text)
@@ -456,6 +584,75 @@ def _word_before(text: str, pos: int) -> str:
     return words[-1] if words else ""
 
 
+def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """Another proper noun as the subject head with everything else the same ("Lyon is the
+    capital of France" vs "Paris is the capital of France"): an entity conflict. A changed
+    common noun ("museum" vs "library") is only not support (see ``_supports``)."""
+    if p.head_covered:
+        return None
+    rh, ch = subject_head(r.text), subject_head(c.text)
+    if rh is None or ch is None:
+        return None
+    r_ent = next((e for e in r.entities if content_tokens(e[0])[:1] == [rh]), None)
+    c_ent = next((e for e in c.entities if content_tokens(e[0])[:1] == [ch]), None)
+    if r_ent is None or c_ent is None:
+        return None
+    r_rest = [t for t in r.tokens if t != rh]
+    c_rest = [t for t in c.tokens if t != ch]
+    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0 or _coverage(c_rest, r_rest)[0] < 1.0:
+        return None
+    return _Conflict("entity", r_ent[0], c_ent[0], c_ent[1], c_ent[2])
+
+
+#: stems of symmetric relations: swapping their two sides changes nothing
+_SYMMETRIC = frozenset(
+    content_tokens(
+        "played plays met meets faced faces drew draws tied ties married marries borders bordered "
+        "versus vs against with neighbours neighbors partnered merged"
+    )
+)
+
+
+def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """The same entities in another order with the same words around them ("Brazil beat
+    Germany" vs "Germany beat Brazil"): the roles are swapped."""
+    if p.entities_missing or p.missing or p.conflicts or len(r.entities) < 2:
+        return None
+    ents = r.entities
+    c_words = _lower_words(c.text)
+    found = []
+    for e, _, _ in ents:
+        hit = next((x for x in c.entities if x[0].lower() == e.lower()), None)
+        if hit is None or not _entity_present(e, c_words, c.tokens):
+            return None
+        found.append(hit)
+    if [x[1] for x in found] == sorted(x[1] for x in found):
+        return None
+    # the same words between the first two entities in both ("Brazil beat Germany" /
+    # "Germany beat Brazil"); a passive ("the FA Cup was won by Arsenal") is no swap
+    (_, r0s, r0e), (_, r1s, r1e) = sorted(ents[:2], key=lambda e: e[1])
+    c_two = sorted(found[:2], key=lambda x: x[1])
+    between_r = content_tokens(r.text[r0e:r1s])
+    between_c = content_tokens(c.text[c_two[0][2] : c_two[1][1]])
+    # a relation word must link them ("Brazil and Germany" has none), and not a symmetric
+    # one ("Brazil played Germany" says the same as "Germany played Brazil")
+    if not between_r or set(between_r) != set(between_c) or set(between_r) & _SYMMETRIC:
+        return None
+    # ... and the same function words: a passive ("was won by") keeps the roles
+    articles = {"the", "a", "an"}
+    if _lower_words(r.text[r0e:r1s]) - articles != _lower_words(c.text[c_two[0][2] : c_two[1][1]]) - articles:
+        return None
+    ent_tokens = set(content_tokens(" ".join(e for e, _, _ in ents)))
+    r_rest = [t for t in r.tokens if t not in ent_tokens]
+    c_rest = [t for t in c.tokens if t not in ent_tokens]
+    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0 or _coverage(c_rest, r_rest)[0] < 1.0:
+        return None
+    order_r = " … ".join(e for e, _, _ in ents)
+    order_c = " … ".join(x[0] for x in sorted(found, key=lambda x: x[1]))
+    start, end = min(x[1] for x in found), max(x[2] for x in found)
+    return _Conflict("roles", order_r, order_c, start, end)
+
+
 def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     """A response entity replaced by another entity of the reference in the same role."""
     if len(p.entities_missing) != 1:
@@ -533,6 +730,11 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | 
             f"comparative {k.response_value} ≠ {k.reference_value} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
+    if k.kind == "roles":
+        return (
+            f"roles swapped: response has {k.response_value}, reference has {k.reference_value} ({where})",
+            f"{k.response_value} → {k.reference_value}",
+        )
     if k.kind == "entity":
         return (
             f"entity {k.response_value} ≠ {k.reference_value} ({where})",
@@ -561,6 +763,8 @@ def _supports(p: _Pair, threshold: float) -> bool:
     or ``COVERAGE_SUPPORT`` of the content words at ``MIN_COS_SUPPORT``; or every number/date
     of the claim stated with ``COVERAGE_SUPPORT_FACTS`` of the content words."""
     if p.conflicts or p.missing or p.entities_missing or p.polarity_flip or p.comparative_flip:
+        return False
+    if not p.head_covered:
         return False
     if p.cos < MIN_COS_SUPPORT:
         return False
@@ -608,8 +812,19 @@ def judge_one(
                 top.append(j)
     pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
 
-    # supported
-    sup = [p for p in pairs if _supports(p, threshold) and p.hedge_dropped is None]
+    found = _contradictions(r, pairs, reference_claims)
+    # supported — unless the candidate that matches the claim's subject and slot best gives
+    # another value: a looser match elsewhere (another study, another subject) must not hide
+    # a contradiction (the contradicting claim covers more of the claim's words than the
+    # supporting one by ``SUBJECT_MARGIN``)
+    conflicted = {id(t[1]) for t in found}
+    sup = [
+        p for p in pairs if _supports(p, threshold) and p.hedge_dropped is None and id(p) not in conflicted
+    ]
+    if sup and found:
+        top_sup = max(sup, key=lambda p: (p.cos, p.coverage))
+        if found[0][1].subject_coverage >= top_sup.coverage + SUBJECT_MARGIN:
+            sup = []
     if sup:
         best = max(sup, key=lambda p: (p.cos, p.coverage))
         rc = reference_claims[best.j]
@@ -635,33 +850,7 @@ def judge_one(
             _hedge_change(claim.text, rc.claim.text, s, e),
         )
     # contradicted
-    found: list[tuple[float, _Pair, _Conflict]] = []
-    for p in pairs:
-        c = extract(reference_claims[p.j].claim.text)
-        if p.conflicts and not p.missing and _subject_agrees(p, r):
-            found.append((p.relevance, p, p.conflicts[0]))
-            continue
-        swap = _entity_swap(p, r, c)
-        if (
-            swap is not None
-            and not p.missing
-            and not p.conflicts
-            and _subject_agrees(p, r, conflict_entity=swap.response_value)
-        ):
-            found.append((p.relevance, p, swap))
-            continue
-        if p.entities_missing or p.missing or p.cos < 0.5:
-            continue
-        if (
-            p.polarity_flip is not None
-            and p.subject_coverage >= COVERAGE_POLARITY
-            and p.coverage >= COVERAGE_POLARITY
-        ):
-            found.append((p.relevance - 0.1, p, p.polarity_flip))
-        elif p.comparative_flip is not None and p.flip_coverage >= COVERAGE_POLARITY:
-            found.append((p.relevance - 0.1, p, p.comparative_flip))
     if found:
-        found.sort(key=lambda t: t[0], reverse=True)
         _, p, k = found[0]
         rc = reference_claims[p.j]
         reason, change = _describe_conflict(k, rc, reference_texts)
@@ -686,9 +875,48 @@ def judge_one(
     if near:
         p0 = max(pairs, key=lambda p: p.relevance)
         gaps = p0.missing + p0.entities_missing
+        if not p0.head_covered and not gaps:
+            why = f"no reference claim is about the same subject ({_head_word(claim.text)!r})"
         if gaps:
             why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
     return Judgement(index, Verdict.UNSUPPORTED, ev, why)
+
+
+def _contradictions(
+    r: Facets, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
+) -> list[tuple[float, _Pair, _Conflict]]:
+    """Candidate contradictions (relevance, pair, conflict), best first (module docstring)."""
+    found: list[tuple[float, _Pair, _Conflict]] = []
+    for p in pairs:
+        c = extract(reference_claims[p.j].claim.text)
+        if p.conflicts and not p.missing and _subject_agrees(p, r):
+            found.append((p.relevance, p, p.conflicts[0]))
+            continue
+        swap = _entity_swap(p, r, c)
+        if (
+            swap is not None
+            and not p.missing
+            and not p.conflicts
+            and _subject_agrees(p, r, conflict_entity=swap.response_value)
+        ):
+            found.append((p.relevance, p, swap))
+            continue
+        head_swap = _head_swap(p, r, c) or _role_swap(p, r, c)
+        if head_swap is not None and not p.missing and not p.conflicts:
+            found.append((p.relevance, p, head_swap))
+            continue
+        if p.entities_missing or p.missing or p.cos < 0.5:
+            continue
+        if (
+            p.polarity_flip is not None
+            and p.subject_coverage >= COVERAGE_POLARITY
+            and p.coverage >= COVERAGE_POLARITY
+        ):
+            found.append((p.relevance - 0.1, p, p.polarity_flip))
+        elif p.comparative_flip is not None and p.flip_coverage >= COVERAGE_POLARITY:
+            found.append((p.relevance - 0.1, p, p.comparative_flip))
+    found.sort(key=lambda t: t[0], reverse=True)
+    return found
 
 
 def _hedge_change(claim_text: str, ref_text: str, start: int, end: int) -> str:

@@ -128,7 +128,13 @@ def match_audit(
     state = _state(session, audit_id)
     similarity, _model = _similarity(state)
     threshold = threshold_of(state.audit.config)
-    judgements = judge(state.response_claims, state.reference_claims, similarity, threshold=threshold)
+    judgements = judge(
+        state.response_claims,
+        state.reference_claims,
+        similarity,
+        threshold=threshold,
+        reference_texts=state.reference_texts,
+    )
     judgements = components.review_judgements(
         session,
         state.audit,
