@@ -18,21 +18,10 @@ from claims.decompose import decompose
 from claims.embed import Embedder, default_embedder
 from claims.match import DEFAULT_THRESHOLD, cosine_matrix
 from claims.score import score_audit
-from claims.types import AuditResult, Claim, ClaimKind, Judgement, ReferenceClaim, Role
+from claims.types import COUNT_NAMES, AuditResult, Claim, ClaimKind, Judgement, ReferenceClaim, Role
 from claims.verdict import judge
 
 __all__ = ["AuditReport", "audit_texts", "report_to_dict", "validate_inputs", "COUNT_NAMES"]
-
-COUNT_NAMES = (
-    "response_claims",
-    "reference_claims",
-    "supported",
-    "inferred",
-    "contradicted",
-    "qualification_dropped",
-    "unsupported",
-    "outside_scope",
-)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,6 +44,7 @@ import numpy as np
 from claims.levenshtein import levenshtein
 from claims.match import DEFAULT_THRESHOLD, align
 from claims.types import (
+    COUNT_NAMES,
     SUPPORTING,
     AuditResult,
     AuditScores,
@@ -65,17 +66,6 @@ __all__ = [
     "claim_similarity",
     "score_audit",
 ]
-
-COUNT_NAMES: tuple[str, ...] = (
-    "response_claims",
-    "reference_claims",
-    "supported",
-    "inferred",
-    "contradicted",
-    "qualification_dropped",
-    "unsupported",
-    "outside_scope",
-)
 
 
 def _material_rows(claims: Sequence[Claim]) -> list[int]:
