@@ -34,7 +34,7 @@ def live_api(settings_module: Any, start_worker: Callable[..., Any]) -> Iterator
 
     from api.main import create_app
 
-    start_worker()
+    worker = start_worker()
     port = stack.free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(settings_module), host="127.0.0.1", port=port, log_level="warning")
@@ -49,6 +49,9 @@ def live_api(settings_module: Any, start_worker: Callable[..., Any]) -> Iterator
     yield url
     server.should_exit = True
     thread.join(timeout=10)
+    # Stop the worker with the module: it consumes this session's queue, and later tests assert
+    # that their own worker processed their audit.
+    worker.stop()
 
 
 @pytest.fixture(scope="module")

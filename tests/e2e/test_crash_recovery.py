@@ -38,15 +38,17 @@ def test_worker_killed_mid_chain_then_restarted(
 
     # Worker 2 restores unacknowledged messages older than 2 s (Redis visibility timeout).
     second = start_worker({"BROKER_VISIBILITY_TIMEOUT": "2"})
-    assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=180) == "done"
-    assert "Task audits.embed[" in second.output()
+    try:
+        assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=180) == "done"
+        assert "Task audits.embed[" in second.output()
+    finally:
+        second.stop()  # every test's worker stops with it: later tests assert their own worker ran
     with session_factory() as s:
         rows = repo.count_rows(s, aid)
         state = repo.load_audit_state(s, aid)
     assert state is not None
     assert rows["claims"] == claims_before  # decompose did not run twice into duplicates
     assert rows["verdicts"] == len(state.response_claims) and rows["scores"] == 1
-    second.stop()
 
 
 def _pool_children(pid: int) -> list[int]:
@@ -68,12 +70,15 @@ def test_pool_process_killed_mid_stage_is_redelivered_at_once(
     aid = uuid.UUID(
         client.post("/audits", json={"response": RESPONSE, "references": [REFERENCE]}).json()["id"]
     )
-    wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
-    (child,) = _pool_children(worker.proc.pid)
-    os.kill(child, signal.SIGKILL)
-    assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=120) == "done"
-    assert worker.proc.poll() is None  # the same worker finished the audit
-    assert "WorkerLostError" in worker.output()
+    try:
+        wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
+        (child,) = _pool_children(worker.proc.pid)
+        os.kill(child, signal.SIGKILL)
+        assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=120) == "done"
+        assert worker.proc.poll() is None  # the same worker finished the audit
+        assert "WorkerLostError" in worker.output()
+    finally:
+        worker.stop()
     with session_factory() as s:
         state = repo.load_audit_state(s, aid)
         rows = repo.count_rows(s, aid)
