@@ -309,6 +309,27 @@ def subject_head(text: str) -> str | None:
     return None
 
 
+def subject_heads(text: str) -> list[str]:
+    """Every word that can name the claim's subject: ``subject_head(text)`` and, when the subject
+    is a capitalised name, the further words of that name ("The Halvorsen Bridge carries ..." ->
+    ["halvorsen", "bridge"]), so that a reference claim about "the suspension bridge" still
+    speaks of the same subject. Empty when there is no subject head."""
+    head = subject_head(text)
+    if head is None:
+        return []
+    body = _FRONTED.sub("", text, count=1)
+    words = re.findall(r"[\w'’-]+", body)
+    if words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    heads = [head]
+    if words and words[0][:1].isupper():
+        for w in words[1:4]:
+            if not w[:1].isupper():
+                break
+            heads.extend(t for t in content_tokens(w) if t not in heads)
+    return heads
+
+
 def _head_word(text: str) -> str:
     """The surface word of ``subject_head(text)`` (for reasons)."""
     head = subject_head(text) or ""
@@ -382,9 +403,18 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     coverage, covered = _coverage(r_tokens, c_stems)
     pair = _Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
     c_words = _lower_words(c.text)
-    head = subject_head(r.text)
-    if head is not None:
-        pair.head_covered = any(token_match(head, t) for t in c_stems) or head in c_words
+    heads = subject_heads(r.text)
+    if heads:
+
+        def stated(h: str) -> bool:
+            return any(token_match(h, t) for t in c_stems) or h in c_words
+
+        # the rest of a name ("Bridge" of "The Halvorsen Bridge") covers the subject only when
+        # the reference claim's subject is no other name ("the suspension bridge", not "The
+        # Kestrel Bridge")
+        pair.head_covered = stated(heads[0]) or (
+            any(stated(h) for h in heads[1:]) and len(subject_heads(c.text)) < 2
+        )
 
     # --- entities
     for ent_t in r.entities:

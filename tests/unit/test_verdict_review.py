@@ -135,6 +135,23 @@ TABLE = [
         S,
     ),
     ("4 points differ", "Support rose by 2.1 points.", ["Support rose by 1.1 percentage points."], None, C),
+    # 3 (kind found in the demo's consistent paraphrase): a reference that names the subject by a
+    #   description ("the suspension bridge") still speaks of "The Halvorsen Bridge"; another
+    #   name ("The Kestrel Bridge") does not
+    (
+        "3 named subject, described in the reference",
+        "The Halvorsen Bridge carries four motorway lanes.",
+        ["The suspension bridge carries four lanes of the E39 motorway."],
+        None,
+        S,
+    ),
+    (
+        "3 named subject, other name in the reference",
+        "The Orsen Bridge was completed in 1998.",
+        ["The Kestrel Bridge was completed in 1998."],
+        None,
+        C,
+    ),
 ]
 
 
