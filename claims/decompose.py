@@ -41,7 +41,7 @@ from rapidfuzz import fuzz, utils
 
 from claims.types import Claim, ClaimKind
 
-__all__ = ["decompose", "split_sentences", "DEDUP_RATIO", "is_outside_scope"]
+__all__ = ["decompose", "split_sentences", "DEDUP_RATIO", "is_outside_scope", "parser"]
 
 #: rapidfuzz ``token_sort_ratio`` (0-100, after lower-casing and dropping punctuation) at or
 #: above which two claims of one document with the same numbers and negations are one claim.
@@ -201,7 +201,7 @@ _nlp: Any = None
 _nlp_failed = False
 
 
-def _parser() -> Any:
+def parser() -> Any:
     """spaCy's small English pipeline, loaded once per process; None if unavailable."""
     global _nlp, _nlp_failed
     with _nlp_lock:
@@ -628,7 +628,7 @@ def _parse_ok(sentence: str) -> bool:
 
 
 def _sentence_claims(text: str, spans: list[tuple[int, int]]) -> list[_Raw]:
-    nlp = _parser()
+    nlp = parser()
     sentences = [text[s:e] for s, e in spans]
     docs: list[Any | None] = [None] * len(sentences)
     parse_idx = [i for i, s in enumerate(sentences) if nlp is not None and _parse_ok(s)]

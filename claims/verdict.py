@@ -34,18 +34,25 @@ threshold separates support from contradiction. For each material response claim
    Support and contradiction are weighed together: a support is void when a candidate
    that covers ``SUBJECT_MARGIN`` more of the claim's words (the same subject and slot)
    contradicts it. A support also needs the claim's subject head (``subject_head``) in the
-   reference claim; another proper noun as subject head with every other word equal
+   reference claim (the head noun: "The busy centre" is about the centre; "the oxygen atom"
+   is about the oxygen as well as the atom); another proper noun as subject head with every other word equal
    ("Lyon is the capital of France" vs "Paris ...") and swapped roles around the same
    relation word ("Brazil beat Germany" vs "Germany beat Brazil") are entity conflicts.
    A number is bound to the nearest year in its clause ("120 employees in 2020"), so the
    same numbers under other years conflict.
    ``inferred``
        no single reference claim suffices, but two or more together state every facet and
-       cover the content words (all are listed as evidence).
+       cover the content words (all are listed as evidence). Candidates need a cosine of 0.3,
+       except a reference claim that states the claim's year or date with a calendar date: a
+       dateline ("May 20, 2019") dates the report it heads, and its cosine with any claim is
+       low (0.17 with "... head coach since 2019"); it joins on the value.
    ``unsupported``
        otherwise (the nearest reference claims are listed as evidence for display only).
    ``outside_scope``
        ``claim.kind == outside_scope``.
+
+A name is stated by its initialism and the other way round ("the DNC" names the Democratic
+National Committee).
 
 Evidence of a supported / inferred verdict is exactly the supporting reference claims (the
 recall of ``claims.score`` counts them); a contradicted / qualification_dropped verdict cites
@@ -78,10 +85,12 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 from rapidfuzz import fuzz
 
+from claims.decompose import parser
 from claims.facets import (
     ANTONYMS,
     DateFacet,
@@ -173,6 +182,7 @@ class _Pair:
     predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
     predicate_size: int = 0
     head_covered: bool = True  # the claim's subject head is stated by the reference claim
+    dated: bool = False  # states a year or date of the claim with a calendar date (month and year)
 
     @property
     def relevance(self) -> float:
@@ -182,12 +192,30 @@ class _Pair:
 # ---------------------------------------------------------------- pair comparison
 
 
+_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for|&)\s+)*[A-Z][\w'’-]*)+")
+
+
+def _initialism(name: str) -> str:
+    """``"Democratic National Committee"`` -> ``"dnc"``: the initials of a name's capitalised
+    words (empty for a name of one word)."""
+    caps = [w for w in re.findall(r"[\w'’-]+", name) if w[:1].isupper()]
+    return "".join(w[0] for w in caps).lower() if len(caps) >= 2 else ""
+
+
 def _lower_words(text: str) -> set[str]:
+    """Lower-cased words of ``text`` (possessive 's dropped, dotted abbreviations joined), plus
+    the initialism of every run of capitalised words, so that "DNC" is found in a text that
+    names the "Democratic National Committee"."""
     text = squash_abbreviations(text)
-    return {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-#+]+", text)}
+    words = {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-#+]+", text)}
+    words.update(i for m in _NAME_RUN.finditer(text) if (i := _initialism(m.group(0))))
+    return words
 
 
 def _entity_present(entity: str, words: set[str], stems: list[str]) -> bool:
+    initials = _initialism(entity)
+    if initials and len(initials) >= 3 and initials in words:
+        return True  # named by its initialism ("the DNC")
     toks = [
         re.sub(r"['’]s?$", "", t.lower()) for t in re.findall(r"[\w'’\-#+]+", squash_abbreviations(entity))
     ]
@@ -288,6 +316,7 @@ _FRONTED = re.compile(
 )
 
 
+@lru_cache(maxsize=65536)
 def subject_head(text: str) -> str | None:
     """The claim's subject head as a content token: the first content word that is not a
     value, after a fronted phrase ("In the diabetes trial, 31% of patients ..." -> "patient";
@@ -305,29 +334,71 @@ def subject_head(text: str) -> str | None:
     for t in content_tokens(body):
         if re.search(r"\d", t):
             continue
-        return t
+        return _noun_head(body, t)
     return None
 
 
-def subject_heads(text: str) -> list[str]:
+def _noun_head(body: str, first: str, *, compound: bool = False) -> str:
+    """The noun that heads the subject when ``first`` (the subject's first content word) only
+    modifies it: the last noun of the run of adjectives and nouns that ``first`` opens (spaCy's
+    part-of-speech tags). An adjective is never the subject: "The busy centre works ..." ->
+    "centre". With ``compound``, a noun modifier names it too: "The oxygen atom has ..." ->
+    "atom" (``subject_heads`` keeps both). Capitalised words stay: they start a name ("The
+    Halvorsen Bridge"). Returns ``first`` when nothing applies."""
+    nlp = parser()
+    if nlp is None:
+        return first
+    toks = list(nlp(body[:300]))
+    at = next((i for i, t in enumerate(toks) if content_tokens(t.text)[:1] == [first]), None)
+    if at is None or toks[at].text[:1].isupper():
+        return first
+    tok = toks[at]
+    if not (tok.pos_ == "ADJ" or tok.dep_ == "amod" or (compound and tok.pos_ == "NOUN")):
+        return first
+    last = None
+    for t in toks[at + 1 :]:
+        if t.pos_ not in ("ADJ", "NOUN") or t.text[:1].isupper():
+            break
+        if t.pos_ == "NOUN":
+            last = t
+    head = content_tokens(last.text) if last is not None else []
+    return head[0] if head else first
+
+
+@lru_cache(maxsize=65536)
+def subject_heads(text: str) -> tuple[str, ...]:
     """Every word that can name the claim's subject: ``subject_head(text)`` and, when the subject
     is a capitalised name, the further words of that name ("The Halvorsen Bridge carries ..." ->
-    ["halvorsen", "bridge"]), so that a reference claim about "the suspension bridge" still
-    speaks of the same subject. Empty when there is no subject head."""
+    ("halvorsen", "bridge")), so that a reference claim about "the suspension bridge" still
+    speaks of the same subject; when a noun modifies the head noun, that noun too ("The oxygen
+    atom has ..." -> ("oxygen", "atom")). Empty when there is no subject head. Cached."""
     head = subject_head(text)
     if head is None:
-        return []
+        return ()
     body = _FRONTED.sub("", text, count=1)
     words = re.findall(r"[\w'’-]+", body)
     if words and words[0].lower() in _DETERMINERS:
         words = words[1:]
     heads = [head]
+    noun = _noun_head(body, head, compound=True)
+    if noun != head:
+        heads.append(noun)  # "oxygen atom": the modifier and the noun both name the subject
     if words and words[0][:1].isupper():
         for w in words[1:4]:
             if not w[:1].isupper():
                 break
             heads.extend(t for t in content_tokens(w) if t not in heads)
-    return heads
+    return tuple(heads)
+
+
+def _named_subject(text: str) -> bool:
+    """The subject is a name of two or more capitalised words ("The Kestrel Bridge ...")."""
+    if subject_head(text) is None:
+        return False
+    words = re.findall(r"[\w'’-]+", _FRONTED.sub("", text, count=1))
+    if words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    return len(words) >= 2 and words[0][:1].isupper() and words[1][:1].isupper()
 
 
 def _head_word(text: str) -> str:
@@ -413,7 +484,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         # the reference claim's subject is no other name ("the suspension bridge", not "The
         # Kestrel Bridge")
         pair.head_covered = stated(heads[0]) or (
-            any(stated(h) for h in heads[1:]) and len(subject_heads(c.text)) < 2
+            any(stated(h) for h in heads[1:]) and not _named_subject(c.text)
         )
 
     # --- entities
@@ -443,6 +514,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         if _year_like(q):
             if any(year_matches(q, y) for y in c_years):
                 pair.stated.add(key)
+                pair.dated |= any(e.year == q.raw and e.month is not None for e in c.dates)
                 continue
             # only point years conflict, and only with point years that share no year with it
             rivals_y = [y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y)]
@@ -496,6 +568,9 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         key = "d:" + d.text.lower()
         if any(_date_states(d, e) for e in c.dates):
             pair.stated.add(key)
+            pair.dated |= any(
+                _date_states(d, e) and e.year is not None and e.month is not None for e in c.dates
+            )
             continue
         clash = None
         for e in c.dates:
@@ -1003,7 +1078,10 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         and p.polarity_flip is None
         and p.comparative_flip is None
         and p.hedge_dropped is None
-        and p.cos >= 0.3
+        # a reference claim that states the claim's year or date with a calendar date joins at
+        # any cosine: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the report
+        # it heads, and its cosine with any claim is low
+        and (p.cos >= 0.3 or p.dated)
         and (p.stated or p.tokens_covered)
     ]
     if len(usable) < 2:

@@ -1,0 +1,100 @@
+"""Verdict kinds found in the WiCE dev-set error analysis (2026-11-29, second session).
+
+Each row is one kind of gold-supported claim the rules missed (or a near miss that must stay
+missed). The expected verdict follows from ``claims.verdict``'s module docstring; cosines are
+all-MiniLM-L6-v2 values measured with ``claims.embed.default_embedder()`` on these very texts.
+
+Kinds:
+- a dateline ("May 20, 2019") dates the report it heads: a claim's year stated only there and
+  the rest stated by one sentence is ``inferred`` from the two (the dateline's cosine with the
+  claim is low, 0.166, so it joins on the value, not on the cosine);
+- a name is stated by its initialism ("the DNC" names the Democratic National Committee);
+- an adjective is never the subject head ("The busy centre" is about the centre), while a noun
+  modifier names the subject as well as its head ("the oxygen atom" is about the oxygen).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from claims.types import Claim, ReferenceClaim, Verdict
+from claims.verdict import judge, subject_heads
+
+INF, S, U = Verdict.INFERRED, Verdict.SUPPORTED, Verdict.UNSUPPORTED
+
+COACH = "Todd Watson has been the head coach of the Odessa Jackalopes since 2019."
+HIRED = "The Odessa Jackalopes announced on Monday that they have hired Todd Watson as their head coach."
+
+
+def _judge(response: str, refs: list[str], cos: list[float]):
+    rcs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in enumerate(refs)]
+    return judge(
+        [Claim(response, 0, len(response))], rcs, np.array([cos], dtype=np.float32), reference_texts=refs
+    )[0]
+
+
+# (kind, response, references, measured cosines, expected verdict, evidence references)
+TABLE = [
+    ("dateline gives the year", COACH, [HIRED, "May 20, 2019"], [0.943, 0.166], INF, [0, 1]),
+    ("dateline of another year", COACH, [HIRED, "May 20, 2017"], [0.943, 0.166], U, None),
+    ("report without its year", COACH, [HIRED], [0.943], U, None),
+    (
+        "name stated by its initialism",
+        "Tom Perez is the chairman of the Democratic National Committee.",
+        ["Tom Perez is the chairman of the DNC."],
+        [0.9],
+        S,
+        [0],
+    ),
+    (
+        "initialism stated by the name",
+        "Tom Perez is the chairman of the DNC.",
+        ["Tom Perez is the chairman of the Democratic National Committee."],
+        [0.9],
+        S,
+        [0],
+    ),
+    (
+        "adjective before the subject noun",
+        "The busy centre works with young people aged 10-24.",
+        ["The centre works with young people aged 10-24 from all regions."],
+        [0.851],
+        S,
+        [0],
+    ),
+    (
+        "the subject noun is another",
+        "The gravitational forces of black holes are stronger than those of neutron stars.",
+        ["A neutron star cannot produce as strong a gravity field as a black hole."],
+        [0.796],
+        U,
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("kind", "response", "refs", "cos", "verdict", "evidence"), TABLE, ids=[t[0] for t in TABLE]
+)
+def test_evidence_kinds(
+    kind: str, response: str, refs: list[str], cos: list[float], verdict: Verdict, evidence: list[int] | None
+) -> None:
+    j = _judge(response, refs, cos)
+    assert j.verdict is verdict, j.reason
+    if evidence is not None:
+        assert sorted(e.reference for e in j.evidence) == evidence
+
+
+@pytest.mark.parametrize(
+    ("text", "heads"),
+    [
+        ("The busy centre works with young people.", ("centre",)),
+        ("The oxygen atom in the molecule has a negative charge.", ("oxygen", "atom")),
+        ("The Halvorsen Bridge carries four lanes.", ("halvorsen", "bridge")),
+        ("The museum in Tromsø was built in 1943.", ("museum",)),
+        ("He was born in 1950.", ()),
+    ],
+)
+def test_subject_heads(text: str, heads: tuple[str, ...]) -> None:
+    assert subject_heads(text) == heads
