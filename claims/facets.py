@@ -681,8 +681,9 @@ _DATE_PATTERNS = [
     ),
     # July 1867
     re.compile(r"\b(?P<mon>" + _MONTH_RE + r"),?\s+(?P<y>\d{4})\b"),
-    # ISO 1867-07-14 and numeric 14/07/1867, 07/14/1867 (dateparser decides)
-    re.compile(r"\b(?P<iso>\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{4})\b"),
+    # ISO 1867-07-14 (also opening a timestamp, 2018-03-07T07:25) and numeric 14/07/1867,
+    # 07/14/1867 (dateparser decides)
+    re.compile(r"\b(?P<iso>\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{4})(?:\b|(?=T\d))"),
 ]
 _YEAR_RE = re.compile(
     r"(?<![A-Za-z0-9_.,$€£¥-])(?P<y>1[0-9]{3}|20[0-9]{2}|2100)(?:s)?(?![A-Za-z0-9_%]|[.,]\d)"

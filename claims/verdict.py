@@ -45,7 +45,10 @@ threshold separates support from contradiction. For each material response claim
        cover the content words (all are listed as evidence). Candidates need a cosine of 0.3,
        except a reference claim that states the claim's year or date with a calendar date: a
        dateline ("May 20, 2019") dates the report it heads, and its cosine with any claim is
-       low (0.17 with "... head coach since 2019"); it joins on the value.
+       low (0.17 with "... head coach since 2019"); it joins on the value. A date may be
+       stated in parts: its month and day by a year-less date ("from March 4th"), its year by
+       another claim (the dateline). A dateline (``_is_dateline``: a calendar date and at most
+       one other word) gives the report's date, so its date never conflicts with the claim's.
    ``unsupported``
        otherwise (the nearest reference claims are listed as evidence for display only).
    ``outside_scope``
@@ -466,11 +469,33 @@ def _bound_year(f: Facets, q: Quantity) -> float | None:
     return None
 
 
+def _word_tokens(r: Facets) -> list[str]:
+    """The claim's content tokens other than its values (numbers, dates with their month
+    names): values are compared as facets, not as words."""
+    values = set(content_tokens(" ".join([q.text for q in r.quantities] + [d.text for d in r.dates])))
+    return [t for t in r.tokens if t not in values] or r.tokens
+
+
+_DATELINE_WORDS = frozenset(
+    content_tokens("monday tuesday wednesday thursday friday saturday sunday am pm gmt utc")
+)
+
+
+def _is_dateline(c: Facets) -> bool:
+    """A calendar date with at most one other word besides weekdays and times ("May 20, 2019",
+    "Updated: Friday 23 March 2018 10:15 AM", "Published 2018-03-07T07:25"): the date of the
+    report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline)."""
+    if not any(e.year is not None and e.month is not None for e in c.dates):
+        return False
+    values = set(content_tokens(" ".join([q.text for q in c.quantities] + [e.text for e in c.dates])))
+    words = [t for t in c.tokens if t not in values and t not in _DATELINE_WORDS and not re.search(r"\d", t)]
+    return len(words) <= 1
+
+
 def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     c_stems = c.tokens
     # values (numbers, dates with their month names) are compared as facets, not as words
-    r_value_tokens = set(content_tokens(" ".join([q.text for q in r.quantities] + [d.text for d in r.dates])))
-    r_tokens = [t for t in r.tokens if t not in r_value_tokens] or r.tokens
+    r_tokens = _word_tokens(r)
     coverage, covered = _coverage(r_tokens, c_stems)
     pair = _Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
     c_words = _lower_words(c.text)
@@ -563,7 +588,8 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
             pair.conflicts.append(_Conflict(kind, q.text, o.text, o.start, o.end, unit_only=unit_only))
         else:
             pair.missing.append(q.text)
-    # --- dates
+    # --- dates (a dateline's date is the report's, not the event's: it never conflicts)
+    dateline = _is_dateline(c)
     for d in r.dates:
         key = "d:" + d.text.lower()
         if any(_date_states(d, e) for e in c.dates):
@@ -573,14 +599,22 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
             )
             continue
         clash = None
-        for e in c.dates:
+        for e in c.dates if not dateline else ():
             part = _date_conflict(d, e)
             if part:
                 clash = (part, e)
                 break
-        if clash is None and d.year is not None and any(values_equal(y.raw, d.year) for y in c_years):
-            # the year is stated but not the day/month: partial (missing), never a conflict
-            pass
+        if clash is None and d.year is not None:
+            # a date stated in parts: its month and day by a year-less date ("November 2"), its
+            # year by another claim (the report's dateline); ``_infer`` joins the parts. Alone,
+            # either part leaves the date missing, never a conflict
+            if d.month is not None and any(
+                e.year is None and e.month == d.month and (d.day is None or e.day == d.day) for e in c.dates
+            ):
+                pair.stated.add(key + _MONTH_DAY)
+            if any(values_equal(y.raw, d.year) for y in c_years):
+                pair.stated.add(key + _YEAR)
+                pair.dated |= any(e.year == d.year and e.month is not None for e in c.dates)
         if clash is not None:
             part, e = clash
             pair.conflicts.append(
@@ -1051,13 +1085,26 @@ def _shares_value(r: Facets, c: Facets) -> bool:
                 return True
         elif any(quantity_matches(q, o) for o in c.quantities if o.slot != "year"):
             return True
-    return any(_date_states(d, e) for d in r.dates for e in c.dates)
+    # a calendar date in the claim's year (a dateline can give the year of "November 2")
+    return any(
+        _date_states(d, e) or (d.year is not None and e.year == d.year and e.month is not None)
+        for d in r.dates
+        for e in c.dates
+    )
 
 
 def _with_others(
     reference_claims: Sequence[ReferenceClaim], first: _Pair, pairs: list[_Pair]
 ) -> tuple[Evidence, ...]:
     return (_evidence(reference_claims, first.j, first.cos),)
+
+
+_MONTH_DAY, _YEAR = "#md", "#y"  # suffixes of the keys of a date's two parts
+
+
+def _all_stated(needed: set[str], have: set[str]) -> bool:
+    """Every needed facet key is stated, a date also by its month/day and year parts."""
+    return all(k in have or (k + _MONTH_DAY in have and k + _YEAR in have) for k in needed)
 
 
 def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
@@ -1069,8 +1116,7 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         needed.add("d:" + d.text.lower())
     for e, _, _ in r.entities:
         needed.add("e:" + e.lower())
-    r_value_tokens = set(content_tokens(" ".join(q.text for q in r.quantities)))
-    r_tokens = [t for t in r.tokens if t not in r_value_tokens] or r.tokens
+    r_tokens = _word_tokens(r)
     usable = [
         p
         for p in pairs
@@ -1102,9 +1148,9 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         chosen.append(best)
         have_f |= best.stated
         have_t |= best.tokens_covered
-        if needed <= have_f and len(have_t) >= COVERAGE_INFERRED * len(set(r_tokens)):
+        if _all_stated(needed, have_f) and len(have_t) >= COVERAGE_INFERRED * len(set(r_tokens)):
             break
-    if len(chosen) < 2 or not needed <= have_f:
+    if len(chosen) < 2 or not _all_stated(needed, have_f):
         return []
     if len(set(r_tokens)) and len(have_t & set(r_tokens)) < COVERAGE_INFERRED * len(set(r_tokens)):
         return []

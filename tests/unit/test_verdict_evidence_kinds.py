@@ -8,6 +8,8 @@ Kinds:
 - a dateline ("May 20, 2019") dates the report it heads: a claim's year stated only there and
   the rest stated by one sentence is ``inferred`` from the two (the dateline's cosine with the
   claim is low, 0.166, so it joins on the value, not on the cosine);
+- a date stated in parts: the month and day by a year-less date ("from March 4th"), the year
+  by the dateline; alone, neither part states the date;
 - a name is stated by its initialism ("the DNC" names the Democratic National Committee);
 - an adjective is never the subject head ("The busy centre" is about the centre), while a noun
   modifier names the subject as well as its head ("the oxygen atom" is about the oxygen).
@@ -24,6 +26,8 @@ from claims.verdict import judge, subject_heads
 INF, S, U = Verdict.INFERRED, Verdict.SUPPORTED, Verdict.UNSUPPORTED
 
 COACH = "Todd Watson has been the head coach of the Odessa Jackalopes since 2019."
+AIRED = "The series aired on March 4, 2019, in Australia."
+WEEKLY = "The series will air weekly in Australia from March 4th."
 HIRED = "The Odessa Jackalopes announced on Monday that they have hired Todd Watson as their head coach."
 
 
@@ -39,6 +43,23 @@ TABLE = [
     ("dateline gives the year", COACH, [HIRED, "May 20, 2019"], [0.943, 0.166], INF, [0, 1]),
     ("dateline of another year", COACH, [HIRED, "May 20, 2017"], [0.943, 0.166], U, None),
     ("report without its year", COACH, [HIRED], [0.943], U, None),
+    (
+        "date in parts: month-day + dateline",
+        AIRED,
+        [WEEKLY, "February 20, 2019"],
+        [0.803, 0.444],
+        INF,
+        [0, 1],
+    ),
+    (
+        "date in parts: dateline of another year",
+        AIRED,
+        [WEEKLY, "February 20, 2018"],
+        [0.803, 0.417],
+        U,
+        None,
+    ),
+    ("date in parts: month-day alone", AIRED, [WEEKLY], [0.803], U, None),
     (
         "name stated by its initialism",
         "Tom Perez is the chairman of the Democratic National Committee.",
