@@ -185,7 +185,8 @@ class _Pair:
     predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
     predicate_size: int = 0
     head_covered: bool = True  # the claim's subject head is stated by the reference claim
-    dated: bool = False  # states a year or date of the claim with a calendar date (month and year)
+    dated: bool = False  # a dateline (``_is_dateline``) that states the claim's year or date
+    relative_time: bool = False  # the reference claim dates by "last year", "two years ago", ...
 
     @property
     def relevance(self) -> float:
@@ -195,30 +196,76 @@ class _Pair:
 # ---------------------------------------------------------------- pair comparison
 
 
-_NAME_RUN = re.compile(r"[A-Z][\w'’-]*(?:\s+(?:(?:of|the|and|for|&)\s+)*[A-Z][\w'’-]*)+")
+_NAME_JOINERS = frozenset({"of", "the", "and", "for", "&"})
 
 
 def _initialism(name: str) -> str:
     """``"Democratic National Committee"`` -> ``"dnc"``: the initials of a name's capitalised
-    words (empty for a name of one word)."""
+    words, a leading "The" left out (empty for a name of fewer than three such words)."""
     caps = [w for w in re.findall(r"[\w'’-]+", name) if w[:1].isupper()]
-    return "".join(w[0] for w in caps).lower() if len(caps) >= 2 else ""
+    if caps and caps[0] == "The":
+        caps = caps[1:]
+    return "".join(w[0] for w in caps).lower() if len(caps) >= 3 else ""
+
+
+#: two-letter short forms are ambiguous ("AP": Associated Press, Air Products); only these
+#: well-known ones are matched, with the two-word names they stand for
+_SHORT_NAMES = {"us": "united states", "uk": "united kingdom", "un": "united nations", "eu": "european union"}
+
+
+@lru_cache(maxsize=65536)
+def _name_keys(text: str) -> frozenset[str]:
+    """How ``text`` can name an organisation in short: its acronyms (words of three or more
+    capitals: "DNC", "WHO"; never the ordinary word "who") and the initialisms of its runs of
+    three or more capitalised words ("Democratic National Committee" -> "dnc"), lower-cased."""
+    text = squash_abbreviations(text)
+    keys: set[str] = set()
+    run: list[str] = []
+    for m in re.finditer(r"[\w'’&-]+", text):
+        w = m.group(0)
+        if len(w) <= 8 and re.fullmatch(r"[A-Z]{3,}s?", w):
+            keys.add(w.rstrip("s").lower() if w.endswith("s") and not w.isupper() else w.lower())
+        if w[:1].isupper():
+            run.append(w)
+        elif run and w in _NAME_JOINERS:
+            continue
+        else:
+            keys.add(_initialism(" ".join(run)))
+            run = []
+    keys.add(_initialism(" ".join(run)))
+    keys.discard("")
+    low = text.lower()
+    for short, name in _SHORT_NAMES.items():
+        if re.search(rf"\b{short.upper()}A?\b", text) or name in low:
+            keys.update((short, name))
+    return frozenset(keys)
+
+
+def _entity_key(entity: str) -> str:
+    """The short form an entity is matched by: its own acronym ("NAHL") or its initialism."""
+    e = squash_abbreviations(entity).strip()
+    low = e.lower().removeprefix("the ")
+    if low.rstrip("a") in _SHORT_NAMES and re.fullmatch(r"[A-Z]{2}A?", e):
+        return low.rstrip("a") if len(low) == 3 else low
+    if low in _SHORT_NAMES.values():
+        return low
+    return e.lower() if re.fullmatch(r"[A-Z]{3,8}", e) else _initialism(e)
 
 
 def _lower_words(text: str) -> set[str]:
-    """Lower-cased words of ``text`` (possessive 's dropped, dotted abbreviations joined), plus
-    the initialism of every run of capitalised words, so that "DNC" is found in a text that
-    names the "Democratic National Committee"."""
     text = squash_abbreviations(text)
-    words = {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-#+]+", text)}
-    words.update(i for m in _NAME_RUN.finditer(text) if (i := _initialism(m.group(0))))
-    return words
+    return {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-#+]+", text)}
 
 
-def _entity_present(entity: str, words: set[str], stems: list[str]) -> bool:
-    initials = _initialism(entity)
-    if initials and len(initials) >= 3 and initials in words:
-        return True  # named by its initialism ("the DNC")
+def _entity_present(
+    entity: str, words: set[str], stems: list[str], names: frozenset[str] = frozenset()
+) -> bool:
+    """``entity`` is named among ``words`` / ``stems``, or in short: its acronym or initialism
+    is one of ``names`` (``_name_keys`` of the other text: "the DNC" names the Democratic
+    National Committee and the other way round)."""
+    key = _entity_key(entity)
+    if key and key in names:
+        return True
     toks = [
         re.sub(r"['’]s?$", "", t.lower()) for t in re.findall(r"[\w'’\-#+]+", squash_abbreviations(entity))
     ]
@@ -323,31 +370,42 @@ _FRONTED = re.compile(
 def subject_head(text: str) -> str | None:
     """The claim's subject head as a content token: the first content word that is not a
     value, after a fronted phrase ("In the diabetes trial, 31% of patients ..." -> "patient";
-    "The museum in Tromsø was built" -> "museum"; "Lyon is the capital" -> "lyon"). None when
-    the sentence opens with a pronoun or has no content word before its first number."""
+    "The museum in Tromsø was built" -> "museum"; "Lyon is the capital" -> "lyon"), the noun
+    when that word is an adjective ("The busy centre works" -> "centre", see
+    ``subject_modifier``). None when the sentence opens with a pronoun or has no content word
+    before its first number. Cached."""
+    return _subject(text)[0]
+
+
+def subject_modifier(text: str) -> str | None:
+    """The adjective ``subject_head`` skipped ("The busy centre works" -> "busy"), else None."""
+    return _subject(text)[1]
+
+
+@lru_cache(maxsize=65536)
+def _subject(text: str) -> tuple[str | None, str | None]:
     body = _FRONTED.sub("", text, count=1)
     first = re.match(r"\s*([\w'’-]+)\s+([\w'’-]+)", body)
     if first is None or first.group(1).lower() in _PRONOUNS:
-        return None
+        return None, None
     # only a noun phrase in subject position: it opens with a determiner ("The museum ...")
     # or its one word is followed by an auxiliary ("Lyon is ..."); a verb-first fragment
     # ("Speaks Spanish fluently") has no subject
     if first.group(1).lower() not in _DETERMINERS and first.group(2).lower() not in _AUX:
-        return None
+        return None, None
     for t in content_tokens(body):
         if re.search(r"\d", t):
             continue
-        return _noun_head(body, t)
-    return None
+        noun = _noun_head(body, t)
+        return noun, (t if noun != t else None)
+    return None, None
 
 
-def _noun_head(body: str, first: str, *, compound: bool = False) -> str:
-    """The noun that heads the subject when ``first`` (the subject's first content word) only
-    modifies it: the last noun of the run of adjectives and nouns that ``first`` opens (spaCy's
-    part-of-speech tags). An adjective is never the subject: "The busy centre works ..." ->
-    "centre". With ``compound``, a noun modifier names it too: "The oxygen atom has ..." ->
-    "atom" (``subject_heads`` keeps both). Capitalised words stay: they start a name ("The
-    Halvorsen Bridge"). Returns ``first`` when nothing applies."""
+def _noun_head(body: str, first: str) -> str:
+    """The noun ``first`` (the subject's first content word) modifies when it is an adjective:
+    the last noun of the run of adjectives and nouns it opens (spaCy's part-of-speech tags).
+    "The busy centre works ..." -> "centre". A noun stays ("The oxygen atom" -> "oxygen": the
+    modifier picks out the subject), and so do capitalised words ("The Halvorsen Bridge")."""
     nlp = parser()
     if nlp is None:
         return first
@@ -355,8 +413,7 @@ def _noun_head(body: str, first: str, *, compound: bool = False) -> str:
     at = next((i for i, t in enumerate(toks) if content_tokens(t.text)[:1] == [first]), None)
     if at is None or toks[at].text[:1].isupper():
         return first
-    tok = toks[at]
-    if not (tok.pos_ == "ADJ" or tok.dep_ == "amod" or (compound and tok.pos_ == "NOUN")):
+    if not (toks[at].pos_ == "ADJ" or toks[at].dep_ == "amod"):
         return first
     last = None
     for t in toks[at + 1 :]:
@@ -368,13 +425,33 @@ def _noun_head(body: str, first: str, *, compound: bool = False) -> str:
     return head[0] if head else first
 
 
+def _other_modifier(text: str, head: str, modifier: str) -> bool:
+    """``text`` modifies ``head`` with another adjective or noun than ``modifier`` (spaCy's
+    parse): "The old bridge" for the claim's "new bridge" is a different subject; "The bridge"
+    has no modifier."""
+    nlp = parser()
+    if nlp is None:
+        return False
+    for tok in nlp(text[:300]):
+        if content_tokens(tok.text)[:1] != [head]:
+            continue
+        for mod in tok.lefts:
+            if (
+                mod.dep_ in ("amod", "compound")
+                and mod.is_alpha
+                and mod.lower_ != modifier
+                and not token_match(modifier, mod.lower_)
+            ):
+                return True
+    return False
+
+
 @lru_cache(maxsize=65536)
 def subject_heads(text: str) -> tuple[str, ...]:
     """Every word that can name the claim's subject: ``subject_head(text)`` and, when the subject
     is a capitalised name, the further words of that name ("The Halvorsen Bridge carries ..." ->
     ("halvorsen", "bridge")), so that a reference claim about "the suspension bridge" still
-    speaks of the same subject; when a noun modifies the head noun, that noun too ("The oxygen
-    atom has ..." -> ("oxygen", "atom")). Empty when there is no subject head. Cached."""
+    speaks of the same subject. Empty when there is no subject head. Cached."""
     head = subject_head(text)
     if head is None:
         return ()
@@ -383,9 +460,6 @@ def subject_heads(text: str) -> tuple[str, ...]:
     if words and words[0].lower() in _DETERMINERS:
         words = words[1:]
     heads = [head]
-    noun = _noun_head(body, head, compound=True)
-    if noun != head:
-        heads.append(noun)  # "oxygen atom": the modifier and the noun both name the subject
     if words and words[0][:1].isupper():
         for w in words[1:4]:
             if not w[:1].isupper():
@@ -476,6 +550,11 @@ def _word_tokens(r: Facets) -> list[str]:
     return [t for t in r.tokens if t not in values] or r.tokens
 
 
+_RELATIVE_YEAR = re.compile(
+    r"\b(?:(?:last|next|previous|following|coming|past)\s+(?:year|season|decade)|years?\s+(?:ago|earlier|later|before)"
+    r"|the\s+year\s+(?:before|after))\b",
+    re.I,
+)
 _DATELINE_WORDS = frozenset(
     content_tokens("monday tuesday wednesday thursday friday saturday sunday am pm gmt utc")
 )
@@ -508,14 +587,22 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         # the rest of a name ("Bridge" of "The Halvorsen Bridge") covers the subject only when
         # the reference claim's subject is no other name ("the suspension bridge", not "The
         # Kestrel Bridge")
-        pair.head_covered = stated(heads[0]) or (
-            any(stated(h) for h in heads[1:]) and not _named_subject(c.text)
+        # a name is also stated in short ("the DNC" for "The Democratic National Committee")
+        names_c = _name_keys(c.text)
+        short = any(heads[0] in content_tokens(e) and _entity_key(e) in names_c for e, _, _ in r.entities)
+        pair.head_covered = (
+            stated(heads[0]) or short or (any(stated(h) for h in heads[1:]) and not _named_subject(c.text))
         )
+        # an adjective the reference lacks is fine ("The busy centre" / "The centre"), another
+        # one is another subject ("The new bridge" / "The old bridge")
+        mod = subject_modifier(r.text)
+        if pair.head_covered and mod and not stated(mod) and _other_modifier(c.text, heads[0], mod):
+            pair.head_covered = False
 
     # --- entities
     for ent_t in r.entities:
         ent = ent_t[0]
-        if _entity_present(ent, c_words, c_stems):
+        if _entity_present(ent, c_words, c_stems, _name_keys(c.text)):
             pair.stated.add("e:" + ent.lower())
             pair.entities_present.append(ent)
         elif not is_weak_entity(r.text, ent_t):
@@ -524,12 +611,15 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     pair.entities_extra = [
         e
         for e, _, _ in c.entities
-        if not _entity_present(e, r_words, r.tokens) and not is_weak_entity(c.text, (e, _, _))
+        if not _entity_present(e, r_words, r.tokens, _name_keys(r.text))
+        and not is_weak_entity(c.text, (e, _, _))
     ]
     ent_tokens = set(content_tokens(" ".join(e for e, _, _ in r.entities)))
     predicate = [t for t in r_tokens if t not in ent_tokens]
     pair.predicate_size = len(predicate)
     pair.predicate_coverage, _ = _coverage(predicate, c_stems)
+    dateline = _is_dateline(c)
+    pair.relative_time = bool(_RELATIVE_YEAR.search(c.text))
     # --- quantities
     c_years = [q for q in c.quantities if _year_like(q)] + [
         Quantity(float(d.year), float(d.year), "year", "", d.text, d.start, d.end) for d in c.dates if d.year
@@ -539,7 +629,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         if _year_like(q):
             if any(year_matches(q, y) for y in c_years):
                 pair.stated.add(key)
-                pair.dated |= any(e.year == q.raw and e.month is not None for e in c.dates)
+                pair.dated |= dateline and any(e.year == q.raw and e.month is not None for e in c.dates)
                 continue
             # only point years conflict, and only with point years that share no year with it
             rivals_y = [y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y)]
@@ -589,14 +679,11 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         else:
             pair.missing.append(q.text)
     # --- dates (a dateline's date is the report's, not the event's: it never conflicts)
-    dateline = _is_dateline(c)
     for d in r.dates:
         key = "d:" + d.text.lower()
         if any(_date_states(d, e) for e in c.dates):
             pair.stated.add(key)
-            pair.dated |= any(
-                _date_states(d, e) and e.year is not None and e.month is not None for e in c.dates
-            )
+            pair.dated |= dateline
             continue
         clash = None
         for e in c.dates if not dateline else ():
@@ -612,9 +699,9 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
                 e.year is None and e.month == d.month and (d.day is None or e.day == d.day) for e in c.dates
             ):
                 pair.stated.add(key + _MONTH_DAY)
-            if any(values_equal(y.raw, d.year) for y in c_years):
+            if dateline and any(values_equal(y.raw, d.year) for y in c_years):
                 pair.stated.add(key + _YEAR)
-                pair.dated |= any(e.year == d.year and e.month is not None for e in c.dates)
+                pair.dated = True
         if clash is not None:
             part, e = clash
             pair.conflicts.append(
@@ -762,7 +849,7 @@ def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     found = []
     for e, _, _ in ents:
         hit = next((x for x in c.entities if x[0].lower() == e.lower()), None)
-        if hit is None or not _entity_present(e, c_words, c.tokens):
+        if hit is None or not _entity_present(e, c_words, c.tokens, _name_keys(c.text)):
             return None
         found.append(hit)
     if [x[1] for x in found] == sorted(x[1] for x in found):
@@ -802,7 +889,7 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         return None
     r_words = _lower_words(r.text)
     stems = r.tokens
-    extras = [e for e in c.entities if not _entity_present(e[0], r_words, stems)]
+    extras = [e for e in c.entities if not _entity_present(e[0], r_words, stems, _name_keys(r.text))]
     if not extras:
         return None
     ent_tokens = set(content_tokens(ent))
@@ -1151,6 +1238,9 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         if _all_stated(needed, have_f) and len(have_t) >= COVERAGE_INFERRED * len(set(r_tokens)):
             break
     if len(chosen) < 2 or not _all_stated(needed, have_f):
+        return []
+    if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
+        # "May 20, 2019. Last year, the club hired ...": the dateline's year is not the event's
         return []
     if len(set(r_tokens)) and len(have_t & set(r_tokens)) < COVERAGE_INFERRED * len(set(r_tokens)):
         return []

@@ -11,8 +11,14 @@ Kinds:
 - a date stated in parts: the month and day by a year-less date ("from March 4th"), the year
   by the dateline; alone, neither part states the date;
 - a name is stated by its initialism ("the DNC" names the Democratic National Committee);
-- an adjective is never the subject head ("The busy centre" is about the centre), while a noun
-  modifier names the subject as well as its head ("the oxygen atom" is about the oxygen).
+- an adjective is never the subject head ("The busy centre" is about the centre), but another
+  adjective on the same noun is another subject ("the new bridge" / "the old bridge"); a noun
+  modifier picks out the subject ("the apple tree" is not "the pear tree").
+
+The rows marked "review" come from the adversarial review of these rules (2026-11-29): each
+was a false support of the first version. Where no cosine was measured for a review row, the
+cosines are ``HIGH`` (0.93: "very close", as in tests/unit/test_verdict.py), so that only the
+facet rules can keep the claim out.
 """
 
 from __future__ import annotations
@@ -29,6 +35,9 @@ COACH = "Todd Watson has been the head coach of the Odessa Jackalopes since 2019
 AIRED = "The series aired on March 4, 2019, in Australia."
 WEEKLY = "The series will air weekly in Australia from March 4th."
 HIRED = "The Odessa Jackalopes announced on Monday that they have hired Todd Watson as their head coach."
+
+
+HIGH = 0.93
 
 
 def _judge(response: str, refs: list[str], cos: list[float]):
@@ -92,6 +101,103 @@ TABLE = [
         U,
         None,
     ),
+    # review: a dated sentence that is no dateline does not lend its year or date
+    (
+        "review: dated event sentence is no dateline",
+        "The Jackalopes hired Todd Watson as head coach on June 3, 2019.",
+        [
+            "The Odessa Jackalopes hired Todd Watson as their head coach.",
+            "A water main burst downtown on June 3, 2019.",
+        ],
+        [HIGH, 0.2],
+        U,
+        None,
+    ),
+    (
+        "review: year part from a plain year",
+        "The film premiered on March 4, 2019.",
+        [
+            "The film premiered on March 4 at the Sundance festival.",
+            "The director's previous film was released in 2019.",
+        ],
+        [HIGH, 0.5],
+        U,
+        None,
+    ),
+    (
+        "review: dateline over a relative year",
+        COACH,
+        ["Last year, the Odessa Jackalopes hired Todd Watson as their head coach.", "May 20, 2019"],
+        [HIGH, 0.166],
+        U,
+        None,
+    ),
+    # review: short names
+    (
+        "review: two-letter initials are no name",
+        "AP reported the merger in 2019.",
+        ["Air Products reported the merger in 2019."],
+        [HIGH],
+        U,
+        None,
+    ),
+    (
+        "review: initials are no ordinary word",
+        "The pandemic was declared by the World Health Organization in March 2020.",
+        ["The pandemic was declared by health officials who met in Geneva in March 2020."],
+        [HIGH],
+        U,
+        None,
+    ),
+    (
+        "review: initialism of a name after The",
+        "The DNC fined the campaign in 2019.",
+        ["The Democratic National Committee fined the campaign in 2019."],
+        [HIGH],
+        S,
+        [0],
+    ),
+    (
+        "review: name as subject, initialism in the reference",
+        "The Democratic National Committee fined the campaign in 2019.",
+        ["The DNC fined the campaign in 2019."],
+        [HIGH],
+        S,
+        [0],
+    ),
+    (
+        "well-known two-letter short form",
+        "New Jersey is a top peach-producing state in the U.S.",
+        ["New Jersey is a top peach-producing state in the United States."],
+        [HIGH],
+        S,
+        [0],
+    ),
+    # review: modifiers that pick out the subject
+    (
+        "review: noun modifier",
+        "The apple tree produces fruit after three years.",
+        ["The pear tree produces fruit after three years."],
+        [HIGH],
+        U,
+        None,
+    ),
+    (
+        "review: other adjective",
+        "The new bridge carries 40,000 vehicles a day.",
+        ["The old bridge carries 40,000 vehicles a day."],
+        [HIGH],
+        U,
+        None,
+    ),
+    (
+        "review: compound subject, modifier stated",
+        "The oxygen atom in the water molecule has a negative charge.",
+        ["The oxygen in a water molecule has a partial negative charge."],
+        [HIGH],
+        S,
+        [0],
+    ),
 ]
 
 
@@ -111,7 +217,7 @@ def test_evidence_kinds(
     ("text", "heads"),
     [
         ("The busy centre works with young people.", ("centre",)),
-        ("The oxygen atom in the molecule has a negative charge.", ("oxygen", "atom")),
+        ("The oxygen atom in the molecule has a negative charge.", ("oxygen",)),
         ("The Halvorsen Bridge carries four lanes.", ("halvorsen", "bridge")),
         ("The museum in Tromsø was built in 1943.", ("museum",)),
         ("He was born in 1950.", ()),
