@@ -77,14 +77,17 @@ def effective_config(config: dict[str, Any], scored_threshold: float | None) -> 
 def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | None:
     """The result document of one audit, or None when it does not exist.
 
-    Before the score stage finished: ``scores``/``counts`` null, ``claims``/``edit_script`` empty.
+    Before the score stage finished: ``scores``/``counts`` null, ``claims``/``edit_script`` empty;
+    the claims, vectors and verdicts are then not loaded at all, so polling a pending audit costs
+    one row read however large the audit.
     """
-    state = repo.load_audit_state(session, audit_id)
-    if state is None:
+    audit = repo.get_audit(session, audit_id)
+    if audit is None:
         return None
-    doc = _header(state.audit)
+    doc = _header(audit)
     doc.update({"scores": None, "counts": None, "claims": [], "edit_script": []})
-    if state.audit.status == "done" and state.result is not None:
+    state = repo.load_audit_state(session, audit_id) if audit.status == "done" else None
+    if state is not None and state.result is not None:
         report = AuditReport(
             response_claims=state.response_claims,
             reference_claims=state.reference_claims,
@@ -104,8 +107,8 @@ def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | No
             for i, claim in enumerate(response_docs):
                 claim["judge"] = judged.get(i)
         _add_llm_judgements(session, audit_id, doc["claims"])
-    scored = state.threshold if state.audit.status == "done" else None
-    doc["effective_config"] = effective_config(dict(state.audit.config or {}), scored)
+    scored = state.threshold if state is not None else None
+    doc["effective_config"] = effective_config(dict(audit.config or {}), scored)
     doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
     return doc
 

@@ -26,6 +26,7 @@ __all__ = [
     "EmbeddingCache",
     "InMemoryEmbeddingCache",
     "CachedEmbedder",
+    "EmbedderWrapper",
     "SentenceTransformerEmbedder",
     "default_embedder",
     "text_key",
@@ -107,16 +108,12 @@ class InMemoryEmbeddingCache:
         return len(self._data)
 
 
-class CachedEmbedder:
-    """Wraps an ``Embedder`` with an ``EmbeddingCache`` keyed by the SHA-256 of each text.
+class EmbedderWrapper:
+    """Base of an ``Embedder`` that wraps another: ``model_name`` and ``dim`` are the inner
+    embedder's (the vectors are still its vectors); subclasses define ``embed``."""
 
-    Only texts whose vectors are not in the cache reach ``inner.embed`` (once per distinct
-    text, in one batch); new vectors are written back with ``put_many``.
-    """
-
-    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+    def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self.cache = cache
 
     @property
     def model_name(self) -> str:
@@ -125,6 +122,18 @@ class CachedEmbedder:
     @property
     def dim(self) -> int:
         return self.inner.dim
+
+
+class CachedEmbedder(EmbedderWrapper):
+    """Wraps an ``Embedder`` with an ``EmbeddingCache`` keyed by the SHA-256 of each text.
+
+    Only texts whose vectors are not in the cache reach ``inner.embed`` (once per distinct
+    text, in one batch); new vectors are written back with ``put_many``.
+    """
+
+    def __init__(self, inner: Embedder, cache: EmbeddingCache) -> None:
+        super().__init__(inner)
+        self.cache = cache
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         keys = [text_key(t) for t in texts]

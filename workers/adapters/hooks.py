@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
-from claims.embed import Embedder
+from claims.embed import Embedder, EmbedderWrapper
 from claims.types import Claim, Judgement, ReferenceClaim
 from db import llm_repository as llm_repo
 from db.engine import session_scope
@@ -55,19 +55,13 @@ def decompose_text_llm(
     return decompose_or_fallback(text, cfg=cfg, ledger=Ledger(_factory(factory), audit_id))
 
 
-class _FallbackSignal:
+class _FallbackSignal(EmbedderWrapper):
     """Wraps ``OpenAIEmbedder``: unusable embeddings → record the fallback, retry the stage."""
 
+    inner: OpenAIEmbedder
+
     def __init__(self, inner: OpenAIEmbedder) -> None:
-        self.inner = inner
-
-    @property
-    def model_name(self) -> str:
-        return self.inner.model_name
-
-    @property
-    def dim(self) -> int:
-        return self.inner.dim
+        super().__init__(inner)
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         try:
