@@ -58,6 +58,24 @@ class ApiError(RuntimeError):
     """The API answered something the contract does not allow (5xx, unexpected shape)."""
 
 
+def poll_order(pending: Sequence[str], window: int, turn: int) -> tuple[list[str], int]:
+    """The audits one polling round GETs, and the next ``turn``: the oldest ``window`` pending
+    ones, then ``window`` of the others starting at ``turn`` (round robin), so every pending
+    audit is seen within ``ceil((len(pending) - window) / window)`` rounds."""
+    head, rest = list(pending[:window]), list(pending[window:])
+    if not rest:
+        return head, 0
+    turn %= len(rest)
+    return head + (rest[turn:] + rest[:turn])[:window], turn + window
+
+
+def stage_moved(before: dict[str, Any] | None, doc: dict[str, Any]) -> bool:
+    """The audit moved since the last look (another status or stage); False on the first look."""
+    if before is None:
+        return False
+    return (before.get("status"), before.get("stage")) != (doc.get("status"), doc.get("stage"))
+
+
 def audit_body(line: dict[str, Any]) -> dict[str, Any]:
     """The POST /audits body for one batch input line: the audit fields that are present."""
     return {k: line[k] for k in AUDIT_FIELDS if k in line}
@@ -212,9 +230,13 @@ class Client:
         """Poll audits until each is terminal; return ``{audit_id: document}``.
 
         Each round GETs (concurrently) the oldest ``window`` pending audits -- the queue is FIFO,
-        so later ones are rarely done before earlier ones. Audits not terminal when nothing has
-        finished for ``stall_timeout`` seconds are returned with their last document and an
-        ``error`` saying they timed out (status unchanged).
+        so later ones are rarely done before earlier ones -- and the next ``window`` of the
+        others in turn. Progress is any audit of the batch finishing or moving to another
+        stage: the workers run every audit's decomposition before the first embedding (each
+        stage's task joins the back of the queue), so a large batch can go many minutes
+        before its first audit is done while it is still moving. Audits not terminal when
+        nothing has moved for ``stall_timeout`` seconds are returned with their last document
+        and an ``error`` saying they timed out (status unchanged).
         """
         return asyncio.run(
             self._poll_many(
@@ -259,21 +281,25 @@ class Client:
                         )
                 raise AssertionError("unreachable")
 
+            turn = 0
             while pending:
-                batch = pending[:window]
+                batch, turn = poll_order(pending, window, turn)
+                head = pending[:window]
                 docs = await asyncio.gather(*(fetch(a) for a in batch))
-                finished = 0
+                finished, moved = 0, False
                 for audit_id, doc in zip(batch, docs, strict=True):
+                    moved |= stage_moved(last.get(audit_id), doc)
                     last[audit_id] = doc
                     if doc.get("status") in TERMINAL:
                         done[audit_id] = doc
                         finished += 1
                         if on_result is not None:
                             on_result(audit_id, doc)
-                if finished:
+                if finished or moved:
                     last_progress = time.monotonic()
+                if finished:
                     pending = [a for a in pending if a not in done]
-                    if finished == len(batch):
+                    if all(a in done for a in head):
                         continue  # the window was all done: look at the next one at once
                 elif time.monotonic() - last_progress > stall_timeout:
                     for audit_id in pending:
