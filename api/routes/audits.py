@@ -84,13 +84,20 @@ def check_size(req: AuditRequest, settings: Settings) -> None:
     """Raise ``TooLarge`` naming the field when a text or the reference count is over the limit."""
     limit = settings.max_text_chars
     if len(req.response) > limit:
-        raise TooLarge(f"response: {len(req.response)} characters, over the limit of {limit}")
+        raise TooLarge(
+            f"response: {len(req.response)} characters, over the limit of {limit} "
+            "(server setting MAX_TEXT_CHARS)"
+        )
     for i, ref in enumerate(req.references):
         if len(ref) > limit:
-            raise TooLarge(f"references[{i}]: {len(ref)} characters, over the limit of {limit}")
+            raise TooLarge(
+                f"references[{i}]: {len(ref)} characters, over the limit of {limit} "
+                "(server setting MAX_TEXT_CHARS)"
+            )
     if len(req.references) > settings.max_references:
         raise TooLarge(
-            f"references: {len(req.references)} references, over the limit of {settings.max_references}"
+            f"references: {len(req.references)} references, over the limit of {settings.max_references} "
+            "(server setting MAX_REFERENCES)"
         )
 
 

@@ -84,7 +84,11 @@ def test_text_over_the_limit_is_413(settings: Any, session_factory: Any, nothing
         assert "references[0]" in resp.json()["detail"]
         resp = c.post("/audits", json={**VALID, "references": ["a", "b", "c"]})
         assert resp.status_code == 413
-        assert "references" in resp.json()["detail"]
+        # the message names the field and the server setting that raises the limit
+        assert (
+            resp.json()["detail"]
+            == "references: 3 references, over the limit of 2 (server setting MAX_REFERENCES)"
+        )
         resp = c.post("/audits", json={**VALID, "response": "y" * 51})
         assert resp.status_code == 413
         assert "response" in resp.json()["detail"]
