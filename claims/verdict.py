@@ -1100,7 +1100,7 @@ def judge_one(
     why = "no reference claim states it"
     if near:
         p0 = max(pairs, key=lambda p: p.relevance)
-        gaps = p0.missing + p0.entities_missing
+        gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
         if not p0.head_covered and not gaps:
             why = f"no reference claim is about the same subject ({_head_word(claim.text)!r})"
         if gaps:

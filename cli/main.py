@@ -455,10 +455,15 @@ def batch(
 
 
 def _read_text(path: Path) -> str:
+    """The UTF-8 text of ``path`` (a byte-order mark is dropped); exit 2 when unreadable."""
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")
     except OSError as exc:
-        raise _fail(f"cannot read {path}: {exc}") from exc
+        raise _fail(f"cannot read {path}: {exc}", code=2) from exc
+    except UnicodeDecodeError as exc:
+        raise _fail(
+            f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start}); convert it first", code=2
+        ) from exc
 
 
 @app.command()
@@ -493,7 +498,8 @@ def audit(
     """Audit one response file against one or more reference files.
 
     Exit status: 0 done (and no claim with a ``--fail-on`` verdict), 1 a ``--fail-on`` verdict
-    found, or the audit failed/was rejected, 3 timed out.
+    found, or the audit failed/was rejected, 2 a usage error (an unreadable or non-UTF-8 file, an
+    unknown ``--fail-on`` verdict), 3 timed out.
     """
     gate = parse_fail_on(fail_on)
     body: dict[str, Any] = {
@@ -540,7 +546,9 @@ def parse_fail_on(values: list[str] | None) -> frozenset[str]:
     wanted = {v.strip() for value in values or [] for v in value.split(",") if v.strip()}
     unknown = sorted(wanted - set(VERDICTS))
     if unknown:
-        raise _fail(f"--fail-on: unknown verdict(s) {', '.join(unknown)}; choose from {', '.join(VERDICTS)}")
+        raise _fail(
+            f"--fail-on: unknown verdict(s) {', '.join(unknown)}; choose from {', '.join(VERDICTS)}", code=2
+        )
     return frozenset(wanted)
 
 

@@ -85,5 +85,28 @@ def test_fail_on_gates_offline_audit_without_progress_bars(tmp_path: Path) -> No
     clean = _audit(tmp_path, ref, ref, "--fail-on", "contradicted,unsupported")
     assert clean.returncode == 0, clean.stdout + clean.stderr
     assert "contradicted" not in clean.stderr
+    # a usage error exits 2, never 1 (1 means a gate fired: a CI gate must tell them apart)
     bad = _audit(tmp_path, ref, ref, "--fail-on", "wrong")
-    assert bad.returncode == 1 and "unknown verdict" in bad.stderr
+    assert bad.returncode == 2 and "unknown verdict" in bad.stderr
+
+
+def test_reference_files_bom_and_non_utf8(tmp_path: Path) -> None:
+    # a UTF-8 byte-order mark is not part of the text; a Latin-1 file is a clear usage error
+    text = "The bridge opened in 1998."
+    (tmp_path / "bom.txt").write_bytes("\ufeff".encode() + text.encode())
+    (tmp_path / "latin1.txt").write_bytes("Malmö opened in 1998.".encode("latin-1"))
+    (tmp_path / "resp.txt").write_text(text, encoding="utf-8")
+
+    def run(ref: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [CLAIMAUDIT, "audit", "--offline", "--json", "-r", str(tmp_path / ref), "--response",
+             str(tmp_path / "resp.txt")],
+            capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL, cwd=ROOT,
+        )  # fmt: skip
+
+    ok = run("bom.txt")
+    assert ok.returncode == 0, ok.stderr
+    doc = json.loads(ok.stdout)
+    assert [c["text"] for c in doc["claims"] if c["role"] == "reference"] == [text]
+    bad = run("latin1.txt")
+    assert bad.returncode == 2 and "is not UTF-8 text" in bad.stderr and "Traceback" not in bad.stderr
