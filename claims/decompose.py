@@ -519,33 +519,42 @@ def _mention(tok: Any) -> str:
 
 @dataclass(slots=True)
 class _Antecedents:
-    """The subjects named so far: the last one, and the last one containing a proper noun
-    (used for he / she, which refer to people, i.e. names)."""
+    """The subjects named so far: the last one, the last one containing a proper noun (used
+    for he / she, which refer to people, i.e. names), and the last one that is no person (used
+    for it / its: "It will be widened" never means the engineer named just before)."""
 
     last: str | None = None
     named: str | None = None
+    thing: str | None = None
 
     def pick(self, pronoun: str) -> str | None:
         if pronoun in {"he", "she", "his", "her"}:
             return self.named
+        if pronoun in {"it", "its"}:
+            return self.thing
         return self.last
 
-    def update(self, mention: str | None, proper: bool) -> None:
+    def update(self, mention: str | None, proper: bool, person: bool = False) -> None:
         if mention:
             self.last = mention
             if proper:
                 self.named = mention
+            if not person:
+                self.thing = mention
 
 
 def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-def _resolve(doc: Any, piece: _Piece, ante: _Antecedents) -> tuple[_Piece, bool, tuple[str, bool] | None]:
+def _resolve(
+    doc: Any, piece: _Piece, ante: _Antecedents
+) -> tuple[_Piece, bool, tuple[str, bool, bool] | None]:
     """Replace a subject pronoun (or a possessive pronoun in the subject) by its antecedent.
 
     Returns the piece, whether a pronoun stayed unresolved (ambiguous), and the subject
-    mention this piece introduces with whether it holds a proper noun (the next antecedent).
+    mention this piece introduces with whether it holds a proper noun and whether it names a
+    person (spaCy's PERSON entity), i.e. the next antecedent.
     """
     if piece.prefix:
         low = piece.prefix.lower()
@@ -596,6 +605,7 @@ def _resolve(doc: Any, piece: _Piece, ante: _Antecedents) -> tuple[_Piece, bool,
                 ambiguous = True
     mention = _core_mention(subj)
     proper = any(doc[i].pos_ == "PROPN" for i in range(subj.left_edge.i, subj.right_edge.i + 1))
+    person = subj.ent_type_ == "PERSON"
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
     else:
@@ -603,7 +613,7 @@ def _resolve(doc: Any, piece: _Piece, ante: _Antecedents) -> tuple[_Piece, bool,
     return (
         replace(piece, replace=tuple(sorted(repl.items()))),
         ambiguous,
-        (mention_out, proper) if mention_out else None,
+        (mention_out, proper, person) if mention_out else None,
     )
 
 

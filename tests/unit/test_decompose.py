@@ -80,6 +80,14 @@ def test_coordinations_and_lists_are_split(text: str, expected: list[str]) -> No
             "80",
             "OB-17",
         ),
+        # newcomer review 2026-11-29: "it" never refers to a person (spaCy PERSON entity), even
+        # when the person is the last subject named ("Marit Olsen will be widened" before)
+        (
+            "The suspension bridge is 1,420 metres long. It was designed by the engineer Marit Olsen. "
+            "Marit Olsen was born in Bergen. It will be widened in 2030.",
+            "2030",
+            "The suspension bridge",
+        ),
     ],
 )
 def test_pronouns_resolved_to_antecedent(text: str, needle: str, antecedent: str) -> None:
