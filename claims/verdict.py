@@ -34,8 +34,10 @@ threshold separates support from contradiction. For each material response claim
    Support and contradiction are weighed together: a support is void when a candidate
    that covers ``SUBJECT_MARGIN`` more of the claim's words (the same subject and slot)
    contradicts it. A support also needs the claim's subject head (``subject_head``) in the
-   reference claim (the head noun: "The busy centre" is about the centre; "the oxygen atom"
-   is about the oxygen as well as the atom); another proper noun as subject head with every other word equal
+   reference claim (the head noun: "The busy centre" is about the centre, unless the
+   reference claim puts another modifier on it, "The old bridge" for "The new bridge"; a noun
+   modifier picks out the subject: "the oxygen atom" is about the oxygen); another proper noun
+   as subject head with every other word equal
    ("Lyon is the capital of France" vs "Paris ...") and swapped roles around the same
    relation word ("Brazil beat Germany" vs "Germany beat Brazil") are entity conflicts.
    A number is bound to the nearest year in its clause ("120 employees in 2020"), so the
@@ -245,8 +247,8 @@ def _entity_key(entity: str) -> str:
     """The short form an entity is matched by: its own acronym ("NAHL") or its initialism."""
     e = squash_abbreviations(entity).strip()
     low = e.lower().removeprefix("the ")
-    if low.rstrip("a") in _SHORT_NAMES and re.fullmatch(r"[A-Z]{2}A?", e):
-        return low.rstrip("a") if len(low) == 3 else low
+    if re.fullmatch(r"[A-Z]{2}A?", e) and low[:2] in _SHORT_NAMES:
+        return low[:2]  # "US", "USA"
     if low in _SHORT_NAMES.values():
         return low
     return e.lower() if re.fullmatch(r"[A-Z]{3,8}", e) else _initialism(e)
@@ -543,10 +545,15 @@ def _bound_year(f: Facets, q: Quantity) -> float | None:
     return None
 
 
+def _value_tokens(f: Facets) -> set[str]:
+    """The content tokens of ``f``'s values: its numbers and dates (with their month names)."""
+    return set(content_tokens(" ".join([q.text for q in f.quantities] + [d.text for d in f.dates])))
+
+
 def _word_tokens(r: Facets) -> list[str]:
-    """The claim's content tokens other than its values (numbers, dates with their month
-    names): values are compared as facets, not as words."""
-    values = set(content_tokens(" ".join([q.text for q in r.quantities] + [d.text for d in r.dates])))
+    """The claim's content tokens other than its values: values are compared as facets, not
+    as words."""
+    values = _value_tokens(r)
     return [t for t in r.tokens if t not in values] or r.tokens
 
 
@@ -560,13 +567,16 @@ _DATELINE_WORDS = frozenset(
 )
 
 
-def _is_dateline(c: Facets) -> bool:
+@lru_cache(maxsize=65536)
+def _is_dateline(text: str) -> bool:
     """A calendar date with at most one other word besides weekdays and times ("May 20, 2019",
     "Updated: Friday 23 March 2018 10:15 AM", "Published 2018-03-07T07:25"): the date of the
-    report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline)."""
+    report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline).
+    Cached: every response claim is compared with the same reference claims."""
+    c = extract(text)
     if not any(e.year is not None and e.month is not None for e in c.dates):
         return False
-    values = set(content_tokens(" ".join([q.text for q in c.quantities] + [e.text for e in c.dates])))
+    values = _value_tokens(c)
     words = [t for t in c.tokens if t not in values and t not in _DATELINE_WORDS and not re.search(r"\d", t)]
     return len(words) <= 1
 
@@ -578,6 +588,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     coverage, covered = _coverage(r_tokens, c_stems)
     pair = _Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
     c_words = _lower_words(c.text)
+    names_c = _name_keys(c.text)
     heads = subject_heads(r.text)
     if heads:
 
@@ -588,7 +599,6 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
         # the reference claim's subject is no other name ("the suspension bridge", not "The
         # Kestrel Bridge")
         # a name is also stated in short ("the DNC" for "The Democratic National Committee")
-        names_c = _name_keys(c.text)
         short = any(heads[0] in content_tokens(e) and _entity_key(e) in names_c for e, _, _ in r.entities)
         pair.head_covered = (
             stated(heads[0]) or short or (any(stated(h) for h in heads[1:]) and not _named_subject(c.text))
@@ -602,7 +612,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     # --- entities
     for ent_t in r.entities:
         ent = ent_t[0]
-        if _entity_present(ent, c_words, c_stems, _name_keys(c.text)):
+        if _entity_present(ent, c_words, c_stems, names_c):
             pair.stated.add("e:" + ent.lower())
             pair.entities_present.append(ent)
         elif not is_weak_entity(r.text, ent_t):
@@ -618,7 +628,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     predicate = [t for t in r_tokens if t not in ent_tokens]
     pair.predicate_size = len(predicate)
     pair.predicate_coverage, _ = _coverage(predicate, c_stems)
-    dateline = _is_dateline(c)
+    dateline = _is_dateline(c.text)
     pair.relative_time = bool(_RELATIVE_YEAR.search(c.text))
     # --- quantities
     c_years = [q for q in c.quantities if _year_like(q)] + [

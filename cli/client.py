@@ -284,7 +284,7 @@ class Client:
             turn = 0
             while pending:
                 batch, turn = poll_order(pending, window, turn)
-                head = pending[:window]
+                head = batch[:window]
                 docs = await asyncio.gather(*(fetch(a) for a in batch))
                 finished, moved = 0, False
                 for audit_id, doc in zip(batch, docs, strict=True):

@@ -60,9 +60,6 @@ class _FallbackSignal(EmbedderWrapper):
 
     inner: OpenAIEmbedder
 
-    def __init__(self, inner: OpenAIEmbedder) -> None:
-        super().__init__(inner)
-
     def embed(self, texts: Sequence[str]) -> np.ndarray:
         try:
             return self.inner.embed(texts)
