@@ -124,6 +124,9 @@ class Judgement:
     evidence: tuple[Evidence, ...] = ()
     reason: str = ""
     change: str | None = None
+    #: calibrated probability in [0, 1] that the verdict is right (``claims.decision``);
+    #: None for outside_scope claims and before the decision runs
+    confidence: float | None = None
 
 
 @dataclass(frozen=True, slots=True)

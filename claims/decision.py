@@ -1,0 +1,321 @@
+"""The learned, calibrated decision: a probability of support for every material response claim.
+
+The rule engine (``claims.verdict.judge``) finds exact faults: a value, date, entity, polarity or
+role that conflicts with the evidence. Whether the evidence *entails* a claim it does not
+contradict is not a rule: it is decided here by a logistic regression over semantic signals
+(cosine of the claim with its best reference claims, word coverage of the claim by the evidence,
+the rule verdict, value and negation agreement), calibrated with Platt scaling
+(``sklearn.calibration.CalibratedClassifierCV(method="sigmoid", ensemble=False)``).
+
+The model is trained by ``tools/train_verdict.py`` on the human-labelled dev splits
+(Factcheck-GPT stance pairs, Wang et al. 2023; WiCE, Kamoi et al. 2023), the shared audit cases
+and synthetic perturbations (``claims.perturb``), and shipped as a small JSON file
+(``claims/data/verdict_model.json``: feature names, scaler, coefficients, calibrator and the
+decision thresholds). Inference is plain numpy: no scikit-learn at run time.
+
+Decision, per material response claim with probability of support ``p``:
+
+- a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
+  confidence is the rule's precision measured in cross-validation;
+- otherwise ``p >= support_threshold`` gives ``supported`` (``inferred`` when the rules had
+  combined two reference claims) and ``p < support_threshold`` gives ``unsupported``;
+- ``confidence`` is the calibrated probability that the verdict is right: ``p`` for a supporting
+  verdict, ``1 - p`` for ``unsupported``. It lies in [0, 1]; ``outside_scope`` claims keep None.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from claims.facets import content_tokens, token_match
+from claims.types import ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
+
+__all__ = ["FEATURE_NAMES", "DecisionModel", "decide", "feature_matrix", "load_model", "support_probability"]
+
+MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
+
+#: Rule verdicts encoded one-hot (outside_scope claims are never scored).
+RULE_VERDICTS = (
+    Verdict.SUPPORTED,
+    Verdict.INFERRED,
+    Verdict.CONTRADICTED,
+    Verdict.QUALIFICATION_DROPPED,
+    Verdict.UNSUPPORTED,
+)
+
+#: The columns of ``feature_matrix``, in order; the model file names them too.
+FEATURE_NAMES: tuple[str, ...] = (
+    "cos1",  # best cosine with any reference claim
+    "cos2",  # second best cosine
+    "cos_margin",  # cos1 - cos2
+    "cov_best",  # share of the claim's content words found in the best reference claim
+    "cov_top3",  # ... in the three best reference claims together
+    "cov_doc",  # ... anywhere in the references
+    "missing_doc",  # content words found nowhere in the references (count, capped at 5)
+    "has_number",  # the claim states a number
+    "num_cov",  # share of the claim's numbers found in the references (1 when it has none)
+    "neg_mismatch",  # the claim and its best reference claim differ in negation
+    "log_len",  # log(1 + number of content words)
+    "fuzz_best",  # rapidfuzz token_set_ratio with the best reference claim, in [0, 1]
+    "cos_x_cov",  # cos1 * cov_best
+    "name_cov",  # share of the claim's capitalised names found in the references
+    "ambiguous",  # an unresolved pronoun
+    *(f"rule_{v.value}" for v in RULE_VERDICTS),
+)
+
+TOP_K = 3
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|false|longer)\b|n't\b", re.IGNORECASE
+)
+_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z\u00C0-\u024F'’-]+")
+
+
+@dataclass(frozen=True, slots=True)
+class DecisionModel:
+    """A trained decision (see ``tools/train_verdict.py``); all arrays float64 of shape ``(d,)``.
+
+    ``probability = 1 / (1 + exp(calib_a * z + calib_b))`` with
+    ``z = coef · ((x - mean) / scale) + intercept`` (Platt scaling, sklearn's convention).
+    """
+
+    version: str
+    feature_names: tuple[str, ...]
+    mean: np.ndarray
+    scale: np.ndarray
+    coef: np.ndarray
+    intercept: float
+    calib_a: float
+    calib_b: float
+    support_threshold: float
+    rule_precision: dict[str, float]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, object]) -> DecisionModel:
+        """Build from the JSON document written by ``tools/train_verdict.py``.
+
+        Raises
+        ------
+        ValueError
+            The file's feature names differ from ``FEATURE_NAMES`` (a model trained on other
+            features must never be applied).
+        """
+        names = tuple(d["feature_names"])  # type: ignore[call-overload]
+        if names != FEATURE_NAMES:
+            raise ValueError(f"decision model features {names} differ from the code's {FEATURE_NAMES}")
+        arr = {k: np.asarray(d[k], dtype=np.float64) for k in ("mean", "scale", "coef")}
+        return cls(
+            version=str(d["version"]),
+            feature_names=names,
+            mean=arr["mean"],
+            scale=arr["scale"],
+            coef=arr["coef"],
+            intercept=float(d["intercept"]),  # type: ignore[arg-type]
+            calib_a=float(d["calib_a"]),  # type: ignore[arg-type]
+            calib_b=float(d["calib_b"]),  # type: ignore[arg-type]
+            support_threshold=float(d["support_threshold"]),  # type: ignore[arg-type]
+            rule_precision={str(k): float(v) for k, v in dict(d["rule_precision"]).items()},  # type: ignore[call-overload]
+        )
+
+
+@lru_cache(maxsize=4)
+def load_model(path: str | None = None) -> DecisionModel | None:
+    """The shipped model (or the one at ``path``); None when no model file exists."""
+    p = Path(path) if path else MODEL_PATH
+    if not p.exists():
+        return None
+    return DecisionModel.from_dict(json.loads(p.read_text(encoding="utf-8")))
+
+
+def support_probability(x: np.ndarray, model: DecisionModel) -> np.ndarray:
+    """Calibrated P(support) for each row of ``x`` (float64, shape ``(n, d)``) -> shape ``(n,)``."""
+    if x.shape[0] == 0:
+        return np.zeros(0, dtype=np.float64)
+    z = ((x - model.mean) / model.scale) @ model.coef + model.intercept
+    return 1.0 / (1.0 + np.exp(np.clip(model.calib_a * z + model.calib_b, -50.0, 50.0)))
+
+
+# ---------------------------------------------------------------- features
+
+
+@dataclass(frozen=True, slots=True)
+class _RefIndex:
+    """Per-audit precomputation over the reference claims and texts."""
+
+    claim_tokens: list[list[str]]
+    doc_tokens: list[str]
+    doc_lower: str
+    doc_numbers: frozenset[str]
+
+
+def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence[str] | None) -> _RefIndex:
+    claim_tokens = [content_tokens(rc.claim.text) for rc in reference_claims]
+    texts = list(reference_texts) if reference_texts else [rc.claim.text for rc in reference_claims]
+    doc = "\n".join(texts)
+    return _RefIndex(
+        claim_tokens=claim_tokens,
+        doc_tokens=sorted(set(content_tokens(doc))),
+        doc_lower=doc.lower(),
+        doc_numbers=frozenset(_norm_number(m) for m in _NUMBER.findall(doc)),
+    )
+
+
+def _norm_number(s: str) -> str:
+    return s.replace(",", "").rstrip(".")
+
+
+def _coverage(tokens: Sequence[str], other: Sequence[str]) -> float:
+    if not tokens:
+        return 1.0
+    have = set(other)
+    hits = sum(1 for t in tokens if t in have or any(token_match(t, o) for o in have))
+    return hits / len(tokens)
+
+
+def _missing(tokens: Sequence[str], doc_tokens: Sequence[str]) -> list[str]:
+    have = set(doc_tokens)
+    return [t for t in tokens if t not in have and not any(token_match(t, o) for o in doc_tokens)]
+
+
+def _rule_onehot(verdict: Verdict) -> list[float]:
+    return [1.0 if verdict is v else 0.0 for v in RULE_VERDICTS]
+
+
+def _claim_row(
+    text: str, ambiguous: bool, sims: np.ndarray, judgement: Judgement, refs: Sequence[ReferenceClaim], idx: _RefIndex
+) -> list[float]:
+    order = np.argsort(-sims)[:TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
+    cos1 = float(sims[order[0]]) if order.size else 0.0
+    cos2 = float(sims[order[1]]) if order.size > 1 else 0.0
+    tokens = content_tokens(text)
+    best_tokens = idx.claim_tokens[int(order[0])] if order.size else []
+    top_tokens = [t for j in order for t in idx.claim_tokens[int(j)]]
+    best_text = refs[int(order[0])].claim.text if order.size else ""
+    cov_best = _coverage(tokens, best_tokens)
+    numbers = [_norm_number(m) for m in _NUMBER.findall(text)]
+    names = [m.lower() for m in _NAME.findall(text)]
+    return [
+        cos1,
+        cos2,
+        cos1 - cos2,
+        cov_best,
+        _coverage(tokens, top_tokens),
+        _coverage(tokens, idx.doc_tokens) if len(idx.doc_tokens) < 20000 else _coverage(tokens, top_tokens),
+        float(min(5, len(_missing(tokens, idx.doc_tokens)))),
+        1.0 if numbers else 0.0,
+        (sum(n in idx.doc_numbers for n in numbers) / len(numbers)) if numbers else 1.0,
+        float(bool(_NEGATION.search(text)) != bool(_NEGATION.search(best_text))),
+        math.log1p(len(tokens)),
+        fuzz.token_set_ratio(text, best_text) / 100.0,
+        cos1 * cov_best,
+        (sum(n in idx.doc_lower for n in names) / len(names)) if names else 1.0,
+        1.0 if ambiguous else 0.0,
+        *_rule_onehot(judgement.verdict),
+    ]
+
+
+def feature_matrix(
+    response_claims: Sequence[object],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    *,
+    reference_texts: Sequence[str] | None = None,
+) -> np.ndarray:
+    """Features of every judgement's claim: float64 of shape ``(len(judgements), len(FEATURE_NAMES))``.
+
+    ``similarity`` is the cosine matrix of response claims (rows) by reference claims (columns);
+    ``judgements`` are the rule engine's (``claims.verdict.judge``), indexing ``response_claims``.
+    Columns are described next to ``FEATURE_NAMES``.
+    """
+    return _features(response_claims, reference_claims, similarity, judgements, _index(reference_claims, reference_texts))
+
+
+def _features(
+    response_claims: Sequence[object],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    idx: _RefIndex,
+) -> np.ndarray:
+    rows = []
+    for j in judgements:
+        c = response_claims[j.response_index]
+        sims = similarity[j.response_index] if similarity.shape[1] else np.zeros(0, dtype=np.float32)
+        rows.append(_claim_row(c.text, bool(c.ambiguous), sims, j, reference_claims, idx))  # type: ignore[attr-defined]
+    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
+
+
+# ---------------------------------------------------------------- decision
+
+
+def _best_evidence(
+    j: Judgement, reference_claims: Sequence[ReferenceClaim], similarity: np.ndarray
+) -> tuple[Evidence, ...]:
+    if j.evidence or not reference_claims:
+        return j.evidence
+    k = int(np.argmax(similarity[j.response_index]))
+    rc = reference_claims[k]
+    sim = float(similarity[j.response_index, k])
+    return (Evidence(rc.reference, k, rc.claim.start, rc.claim.end, rc.claim.text, sim),)
+
+
+def _decided(j: Judgement, p: float, model: DecisionModel, text: str, missing: list[str]) -> Judgement:
+    """One material judgement after the decision (rule conflicts stand)."""
+    if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
+        return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
+    if p >= model.support_threshold:
+        verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
+        reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
+        return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))
+    if j.verdict is Verdict.UNSUPPORTED:
+        return replace(j, confidence=round(1.0 - p, 4))
+    what = f"'{missing[0]}' is not in the evidence" if missing else "the evidence does not entail it"
+    reason = f"{what} (P(support) = {p:.2f})"
+    return replace(j, verdict=Verdict.UNSUPPORTED, reason=reason, change=None, confidence=round(1.0 - p, 4))
+
+
+def decide(
+    response_claims: Sequence[object],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    *,
+    reference_texts: Sequence[str] | None = None,
+    model: DecisionModel | None = None,
+) -> list[Judgement]:
+    """Apply the learned decision to the rule engine's judgements; same order and length.
+
+    Each returned material judgement has ``confidence`` in [0, 1] (see module docstring);
+    ``outside_scope`` judgements are returned unchanged. Without a model file the judgements are
+    returned unchanged (confidence None).
+    """
+    model = model or load_model()
+    material = [
+        i for i, j in enumerate(judgements) if j.verdict is not Verdict.OUTSIDE_SCOPE
+        and getattr(response_claims[j.response_index], "kind", ClaimKind.MATERIAL) is ClaimKind.MATERIAL
+    ]
+    if model is None or not material or not reference_claims:
+        return list(judgements)
+    chosen = [judgements[i] for i in material]
+    idx = _index(reference_claims, reference_texts)
+    probs = support_probability(_features(response_claims, reference_claims, similarity, chosen, idx), model)
+    out = list(judgements)
+    doc_tokens = idx.doc_tokens
+    for i, p in zip(material, probs, strict=True):
+        j = out[i]
+        text = response_claims[j.response_index].text  # type: ignore[attr-defined]
+        decided = _decided(j, float(p), model, text, _missing(content_tokens(text), doc_tokens))
+        if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
+            decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
+        out[i] = decided
+    return out
