@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from claims.options import DEFAULT_LLM_BAND, AuditOptions
@@ -88,11 +88,17 @@ class Settings(BaseSettings):
     def _normalise_database_url(cls, value: str) -> str:
         return normalise_url(value)
 
-    @field_validator("llm_band")
-    @classmethod
-    def _check_band(cls, value: tuple[float, float]) -> tuple[float, float]:
-        AuditOptions.from_config({"llm_band": value})  # raises ValueError naming the key
-        return value
+    @model_validator(mode="after")
+    def _check_audit_defaults(self) -> Settings:
+        # DECOMPOSER / JUDGE / EMBEDDER / LLM_BAND are the defaults of every audit's options:
+        # refuse a bad value at start, not when an audit is read (ValueError names the key)
+        defaults = {"decomposer": self.decomposer, "judge": self.judge, "embedder": self.embedder}
+        try:
+            AuditOptions.from_config({**defaults, "llm_band": self.llm_band})
+        except ValueError as exc:  # name the environment variable, not the per-audit key
+            key = str(exc).split(":", 1)[0].removeprefix("config.")
+            raise ValueError(f"{key.upper()}: {str(exc).split(':', 1)[1].strip()}") from None
+        return self
 
 
 @lru_cache(maxsize=1)

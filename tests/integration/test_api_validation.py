@@ -215,3 +215,24 @@ def test_healthz(client: TestClient) -> None:
     assert (body["database"], body["redis"]) == ("ok", "ok")
     # "ok" needs a worker on this session's queue; e2e tests may have one running, these don't.
     assert body["status"] == ("ok" if body["workers"] > 0 else "degraded")
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"JUDGE": "gpt"}, "JUDGE: must be one of none, llm, auto"),
+        ({"DECOMPOSER": "magic"}, "DECOMPOSER: must be one of offline, llm"),
+        ({"LLM_BAND": "[0.9, 0.1]"}, "LLM_BAND: must satisfy 0 <= low <= high <= 1"),
+    ],
+)
+def test_bad_audit_defaults_in_the_environment_fail_at_start(
+    env: dict[str, str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import ValidationError
+
+    from workers.settings import Settings
+
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(ValidationError, match=message.replace("[", r"\[")):
+        Settings()
