@@ -7,23 +7,26 @@ fields (id, status, stage, error, timestamps, question, metadata, config, usage,
 ``threshold`` the audit was scored with) are added here.
 
 ``config`` is what the client sent (``{}`` when nothing); ``effective_config`` is what the
-workers use: ``threshold`` (the stored scoring threshold once done, else the config's value or
+workers use, worked out by ``claims.options.AuditOptions.from_config`` as the workers do:
+``threshold`` (the stored scoring threshold once done, else the config's value or
 ``claims.match.DEFAULT_THRESHOLD``), ``case_insensitive`` and ``remove_punctuation`` (default
-false). The LLM component keys (``decomposer``, ``judge``, ``embedder``) follow the deployment's
-defaults and appear there only when the client set them.
+false), and ``llm_band`` when the judge is ``auto``. The LLM component keys (``decomposer``,
+``judge``, ``embedder``) follow the deployment's defaults and appear there only when the client
+set them.
 """
 
 from __future__ import annotations
 
 import uuid
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 import numpy as np
 from sqlalchemy.orm import Session
 
-from claims.audit import AuditReport, report_to_dict
-from claims.match import DEFAULT_THRESHOLD, cosine_matrix
+from claims.audit import AuditReport, report_to_dict, similarity_step
+from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
 from db.models import Audit
@@ -41,9 +44,9 @@ def _iso(value: datetime | None) -> str | None:
 
 def _similarity(state: repo.AuditState) -> np.ndarray:
     n, m = len(state.response_rows), len(state.reference_rows)
-    if n == 0 or m == 0 or any(r.embedding is None for r in state.response_rows + state.reference_rows):
+    if any(r.embedding is None for r in state.response_rows + state.reference_rows):
         return np.zeros((n, m), dtype=np.float32)
-    return cosine_matrix(state.vectors("response"), state.vectors("reference"))
+    return similarity_step(state.vectors("response"), state.vectors("reference"))
 
 
 def _header(audit: Audit) -> dict[str, Any]:
@@ -60,21 +63,19 @@ def _header(audit: Audit) -> dict[str, Any]:
     }
 
 
-def effective_config(config: dict[str, Any], scored_threshold: float | None) -> dict[str, Any]:
+def effective_config(
+    config: dict[str, Any], scored_threshold: float | None, settings: object | None = None
+) -> dict[str, Any]:
     """The config the audit runs with (see the module docstring); JSON-ready."""
-    threshold = scored_threshold
-    if threshold is None:
-        value = config.get("threshold")
-        threshold = DEFAULT_THRESHOLD if value is None else value
-    return {
-        **config,
-        "threshold": float(threshold),
-        "case_insensitive": bool(config.get("case_insensitive", False)),
-        "remove_punctuation": bool(config.get("remove_punctuation", False)),
-    }
+    options = AuditOptions.from_config(config, settings)
+    if scored_threshold is not None:
+        options = replace(options, threshold=float(scored_threshold))
+    return options.effective_config(config)
 
 
-def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | None:
+def audit_document(
+    session: Session, audit_id: uuid.UUID, settings: object | None = None
+) -> dict[str, Any] | None:
     """The result document of one audit, or None when it does not exist.
 
     Before the score stage finished: ``scores``/``counts`` null, ``claims``/``edit_script`` empty;
@@ -101,27 +102,23 @@ def audit_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | No
             body.pop(key, None)
         doc.update(body)
         doc["threshold"] = state.threshold  # the cosine threshold the audit was scored with
-        judged = llm_repository.llm_judgements_for_audit(session, audit_id)
-        if judged:  # LLM judge (issue 4): its verdict beside the rules' on each response claim
-            response_docs = [c for c in doc["claims"] if c["role"] == "response"]
-            for i, claim in enumerate(response_docs):
-                claim["judge"] = judged.get(i)
         _add_llm_judgements(session, audit_id, doc["claims"])
     scored = state.threshold if state is not None else None
-    doc["effective_config"] = effective_config(dict(audit.config or {}), scored)
+    doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
     doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
     return doc
 
 
 def _add_llm_judgements(session: Session, audit_id: uuid.UUID, claims: list[dict[str, Any]]) -> None:
-    """Add ``judge`` (LLM verdict, reason, rule verdict, agrees) to response claims an LLM judged."""
+    """Add ``judge`` (LLM verdict, reason, rule verdict, agrees) to each response claim when the LLM
+    judge judged any claim of the audit: null on the claims it was not sent (``judge = auto``
+    keeps confident claims and rule conflicts offline; non-material claims are never sent)."""
     judged = llm_repository.llm_judgements_for_audit(session, audit_id)
     if not judged:
         return
     responses = [c for c in claims if c.get("role") == "response"]
     for index, claim in enumerate(responses):
-        if index in judged:
-            claim["judge"] = judged[index]
+        claim["judge"] = judged.get(index)
 
 
 def audit_summary(audit: Audit) -> dict[str, Any]:

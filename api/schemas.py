@@ -1,8 +1,10 @@
 """Pydantic request/response models of the HTTP API (contract: docs in README, ``/docs``).
 
 Requests are strict: unknown keys are rejected (``extra="forbid"``), types are not coerced
-(``"0.8"`` is not a float, ``1`` is not a bool), references must be non-blank. An empty
-response string is valid (zero claims). No text anywhere (response, references, question,
+(``"0.8"`` is not a float, ``1`` is not a bool). A blank (empty or whitespace-only) reference
+among others is kept as an empty document with no claims, so reference indices stay those of
+the request; only all-blank references are an error. An empty response string is valid (zero
+claims). No text anywhere (response, references, question,
 config strings, metadata keys and values) may contain a NUL character (Postgres text cannot
 hold it), and no number may be NaN or infinite (JSON has neither). A config key sent as
 ``null`` is rejected (omit the key to get the default).
@@ -90,7 +92,23 @@ class AuditConfig(BaseModel):
     case_insensitive: StrictBool | None = Field(None, description="Levenshtein scores ignore case.")
     remove_punctuation: StrictBool | None = Field(None, description="Levenshtein scores ignore punctuation.")
     decomposer: Literal["offline", "llm"] | None = None
-    judge: Literal["none", "llm"] | None = None
+    judge: Literal["none", "llm", "auto"] | None = Field(
+        None,
+        description=(
+            "LLM judge: none; llm (every material claim); auto (only claims whose confidence lies "
+            "in llm_band, never a rule-detected conflict). Default: the JUDGE setting."
+        ),
+    )
+    llm_band: (
+        tuple[
+            Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)],
+            Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)],
+        ]
+        | None
+    ) = Field(
+        None,
+        description="[low, high] confidence band sent to the LLM judge under judge=auto; default LLM_BAND.",
+    )
     embedder: Literal["local", "openai"] | None = None
     llm_model: NonBlankStr | None = None
     embedding_model: NonBlankStr | None = None
@@ -103,6 +121,13 @@ class AuditConfig(BaseModel):
             raise ValueError("must not be null; omit the key to use the default")
         return value
 
+    @field_validator("llm_band")
+    @classmethod
+    def _ordered(cls, value: tuple[float, float] | None) -> tuple[float, float] | None:
+        if value is not None and value[0] > value[1]:
+            raise ValueError(f"must be [low, high] with low <= high, got [{value[0]}, {value[1]}]")
+        return value
+
 
 class AuditRequest(BaseModel):
     """One audit: a response checked claim by claim against one or more references."""
@@ -110,10 +135,23 @@ class AuditRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     response: Text = Field(description="The text under audit (may be empty).")
-    references: list[NonBlankStr] = Field(min_length=1, description="Reference texts, each non-blank.")
+    references: list[Text] = Field(
+        min_length=1,
+        description=(
+            "Reference texts; a blank one is kept as an empty document (no claims), "
+            "but at least one must have text."
+        ),
+    )
     question: Text | None = None
     metadata: dict[str, Any] | None = None
     config: AuditConfig | None = None
+
+    @field_validator("references")
+    @classmethod
+    def _some_text(cls, value: list[str]) -> list[str]:
+        if value and not any(r.strip() for r in value):
+            raise ValueError("every reference is empty or whitespace only (at least one needs text)")
+        return value
 
     @field_validator("metadata")
     @classmethod

@@ -1,27 +1,49 @@
-"""One audit, every step in memory: decompose -> embed -> match -> judge -> score.
+"""One audit, every step in memory: decompose -> embed -> match -> judge -> decide -> score.
 
-The spine runs the same steps as a Celery chain with Postgres in between; this module is the
-reference composition (used by ``tools/inprocess_batch.py`` and the unit tests), and
-``report_to_dict`` builds the result document both emit (``/tmp/api_contract.md``: the
-``GET /audits/{id}`` document minus its database fields).
+The spine runs the same steps as a Celery chain with Postgres in between. Both compose the step
+functions of this module (``similarity_step``, ``judge_step``, ``score_step``), so the in-memory
+path (``audit_texts``, used by ``tools/inprocess_batch.py``, the CLI's ``--offline`` and the unit
+tests) and the workers cannot drift; ``report_to_dict`` builds the result document both emit
+(the ``GET /audits/{id}`` document minus its database fields).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
+from claims.decision import decide
 from claims.decompose import decompose
 from claims.embed import Embedder, default_embedder
-from claims.match import DEFAULT_THRESHOLD, cosine_matrix
+from claims.match import cosine_matrix
+from claims.options import AuditOptions
 from claims.score import score_audit
-from claims.types import COUNT_NAMES, AuditResult, Claim, ClaimKind, Judgement, ReferenceClaim, Role
+from claims.types import (
+    COUNT_NAMES,
+    AuditResult,
+    Claim,
+    ClaimKind,
+    Judgement,
+    ReferenceClaim,
+    Role,
+    Verdict,
+)
 from claims.verdict import judge
 
-__all__ = ["AuditReport", "audit_texts", "report_to_dict", "validate_inputs", "COUNT_NAMES"]
+__all__ = [
+    "AuditReport",
+    "audit_texts",
+    "similarity_step",
+    "judge_step",
+    "score_step",
+    "report_to_dict",
+    "validate_inputs",
+    "judgeable",
+    "COUNT_NAMES",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,11 +65,14 @@ class AuditReport:
 def validate_inputs(response: object, references: object) -> tuple[str, list[str]]:
     """Check audit inputs; return them typed.
 
+    An empty or whitespace-only reference among others is kept (an empty document with no
+    claims, so reference indices stay those of the input); only all-blank references are an error.
+
     Raises
     ------
     ValueError
         ``response`` is not a string; ``references`` is not a non-empty list of strings;
-        a reference is empty or whitespace only. The message names the field.
+        every reference is empty or whitespace only. The message names the field.
     """
     if not isinstance(response, str):
         raise ValueError("response: must be a string")
@@ -57,10 +82,70 @@ def validate_inputs(response: object, references: object) -> tuple[str, list[str
     for i, r in enumerate(references):
         if not isinstance(r, str):
             raise ValueError(f"references[{i}]: must be a string")
-        if not r.strip():
-            raise ValueError(f"references[{i}]: must not be empty or whitespace only")
         refs.append(r)
+    if not any(r.strip() for r in refs):
+        raise ValueError("references: every reference is empty or whitespace only (at least one needs text)")
     return response, refs
+
+
+def similarity_step(response_vectors: np.ndarray, reference_vectors: np.ndarray) -> np.ndarray:
+    """The cosine matrix of an audit, float32 ``(n_response, n_reference)``, computed once per stage.
+
+    Either side may be empty (shape ``(0, d)`` or ``(0, 0)``): the result is then all-empty of the
+    right shape.
+    """
+    n, m = int(response_vectors.shape[0]), int(reference_vectors.shape[0])
+    if n == 0 or m == 0:
+        return np.zeros((n, m), dtype=np.float32)
+    return cosine_matrix(response_vectors, reference_vectors)
+
+
+def judge_step(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    *,
+    options: AuditOptions,
+    reference_texts: Sequence[str],
+) -> list[Judgement]:
+    """Rule verdicts (``claims.verdict.judge``) then the calibrated decision (``claims.decision.decide``).
+
+    Returns one ``Judgement`` per response claim, in order, each with its ``confidence``
+    (None while the decision is the placeholder). The LLM judge, when the audit asks for one,
+    runs after this step (``workers.components.review_judgements``).
+    """
+    rules = judge(
+        list(response_claims),
+        list(reference_claims),
+        similarity,
+        threshold=options.threshold,
+        reference_texts=list(reference_texts),
+    )
+    return decide(response_claims, reference_claims, similarity, rules, reference_texts=reference_texts)
+
+
+def score_step(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    judgements: Sequence[Judgement],
+    similarity: np.ndarray,
+    *,
+    response_text: str,
+    reference_texts: Sequence[str],
+    options: AuditOptions,
+) -> AuditResult:
+    """Every score of the audit (``claims.score.score_audit``) with the audit's options."""
+    return score_audit(
+        list(response_claims),
+        list(reference_claims),
+        list(judgements),
+        similarity,
+        response_text=response_text,
+        reference_texts=list(reference_texts),
+        threshold=options.threshold,
+        case_insensitive=options.case_insensitive,
+        remove_punctuation=options.remove_punctuation,
+    )
 
 
 def audit_texts(
@@ -68,9 +153,10 @@ def audit_texts(
     references: Sequence[str],
     *,
     embedder: Embedder | None = None,
+    options: AuditOptions | None = None,
     threshold: float | None = None,
-    case_insensitive: bool = False,
-    remove_punctuation: bool = False,
+    case_insensitive: bool | None = None,
+    remove_punctuation: bool | None = None,
 ) -> AuditReport:
     """Audit ``response`` against ``references`` claim by claim, all in memory.
 
@@ -79,21 +165,21 @@ def audit_texts(
     response : str
         The text under audit (may be empty: zero claims).
     references : sequence of str
-        At least one non-blank reference text.
+        Reference texts; at least one not blank (blank ones are kept as empty documents).
     embedder : Embedder, optional
         Default: ``claims.embed.default_embedder()``.
-    threshold : float, optional
-        Cosine threshold; default ``claims.match.DEFAULT_THRESHOLD``.
-    case_insensitive, remove_punctuation : bool
-        Options of the Levenshtein scores (seed SDK).
+    options : AuditOptions, optional
+        The audit's options (``AuditOptions.from_config``); default ``AuditOptions()``.
+    threshold, case_insensitive, remove_punctuation : optional
+        Shorthands that override the same fields of ``options``.
 
     Raises
     ------
     ValueError
-        Invalid input (see ``validate_inputs``).
+        Invalid input (see ``validate_inputs``) or threshold (see ``AuditOptions.from_config``).
     """
     response, refs = validate_inputs(response, list(references))
-    thr = DEFAULT_THRESHOLD if threshold is None else float(threshold)
+    opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)
     emb = embedder or default_embedder()
     response_claims = decompose(response)
     reference_claims = [
@@ -102,20 +188,36 @@ def audit_texts(
     texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)
     n = len(response_claims)
-    similarity = cosine_matrix(vectors[:n], vectors[n:])
-    judgements = judge(response_claims, reference_claims, similarity, threshold=thr, reference_texts=refs)
-    result = score_audit(
+    similarity = similarity_step(vectors[:n], vectors[n:])
+    judgements = judge_step(response_claims, reference_claims, similarity, options=opts, reference_texts=refs)
+    result = score_step(
         response_claims,
         reference_claims,
         judgements,
         similarity,
         response_text=response,
         reference_texts=refs,
-        threshold=thr,
-        case_insensitive=case_insensitive,
-        remove_punctuation=remove_punctuation,
+        options=opts,
     )
-    return AuditReport(response_claims, reference_claims, list(judgements), similarity, result, thr)
+    return AuditReport(response_claims, reference_claims, judgements, similarity, result, opts.threshold)
+
+
+def _with_overrides(
+    options: AuditOptions,
+    threshold: float | None,
+    case_insensitive: bool | None,
+    remove_punctuation: bool | None,
+) -> AuditOptions:
+    overrides = {
+        "threshold": threshold,
+        "case_insensitive": case_insensitive,
+        "remove_punctuation": remove_punctuation,
+    }
+    set_ = {k: v for k, v in overrides.items() if v is not None}
+    if not set_:
+        return options
+    checked = AuditOptions.from_config(set_)
+    return replace(options, **{k: getattr(checked, k) for k in set_})
 
 
 def _claim_dict(c: Claim, role: Role, reference: int | None) -> dict[str, Any]:
@@ -130,9 +232,40 @@ def _claim_dict(c: Claim, role: Role, reference: int | None) -> dict[str, Any]:
         "duplicates": c.duplicates,
         "ambiguous": c.ambiguous,
         "verdict": None,
+        "confidence": None,
         "reason": None,
         "evidence": [],
     }
+
+
+def _judged(d: dict[str, Any], j: Judgement) -> dict[str, Any]:
+    """Fill a response claim's verdict, confidence, reason and evidence from ``j``."""
+    d["verdict"] = j.verdict.value
+    d["confidence"] = None if j.confidence is None else round(float(j.confidence), 6)
+    d["reason"] = j.reason
+    d["evidence"] = [
+        {
+            "reference": e.reference,
+            "start": e.start,
+            "end": e.end,
+            "text": e.text,
+            "similarity": round(float(e.similarity), 6),
+        }
+        for e in j.evidence
+    ]
+    return d
+
+
+def judgeable(claims: Sequence[Claim], judgements: Sequence[Judgement]) -> int:
+    """How many response claims an LLM judge could be asked about: material claims whose verdict
+    is not ``outside_scope`` (the denominator of ``usage.llm_judged_share``)."""
+    verdicts = {j.response_index: j.verdict for j in judgements}
+    return sum(
+        1
+        for i, c in enumerate(claims)
+        if c.kind is ClaimKind.MATERIAL
+        and verdicts.get(i, Verdict.OUTSIDE_SCOPE) is not Verdict.OUTSIDE_SCOPE
+    )
 
 
 def report_to_dict(report: AuditReport, references: Sequence[str], response: str) -> dict[str, Any]:
@@ -140,33 +273,20 @@ def report_to_dict(report: AuditReport, references: Sequence[str], response: str
 
     Keys: ``status`` ("done"), ``error`` (None), ``scores`` (9 scores, None when undefined),
     ``counts`` (8 counts), ``claims`` (response claims then reference claims, each with
-    role/reference/position/text/start/end/kind/duplicates/ambiguous/verdict/reason/evidence),
-    ``edit_script`` (op, response_claim text|None, reference_claim text|None, reason) and
-    ``usage`` (zeros: no LLM calls in memory).
+    role/reference/position/text/start/end/kind/duplicates/ambiguous/verdict/confidence/reason/
+    evidence; ``confidence`` is the calibrated probability in [0, 1] that the verdict is right,
+    or None, and always None on reference claims), ``edit_script`` (op, response_claim
+    text|None, reference_claim text|None, reason) and ``usage`` (no LLM calls in memory: zero
+    counts, ``llm_judged_share`` 0.0, or None when no claim could have been judged).
     """
     del references, response  # part of the signature for symmetry with the spine; texts live in claims
     result = report.result
-    claims: list[dict[str, Any]] = []
     by_index = {j.response_index: j for j in report.judgements}
+    claims: list[dict[str, Any]] = []
     for i, c in enumerate(report.response_claims):
         d = _claim_dict(c, Role.RESPONSE, None)
-        j = by_index.get(i)
-        if j is not None:
-            d["verdict"] = j.verdict.value
-            d["reason"] = j.reason
-            d["evidence"] = [
-                {
-                    "reference": e.reference,
-                    "start": e.start,
-                    "end": e.end,
-                    "text": e.text,
-                    "similarity": round(float(e.similarity), 6),
-                }
-                for e in j.evidence
-            ]
-        claims.append(d)
-    for rc in report.reference_claims:
-        claims.append(_claim_dict(rc.claim, Role.REFERENCE, rc.reference))
+        claims.append(_judged(d, by_index[i]) if i in by_index else d)
+    claims += [_claim_dict(rc.claim, Role.REFERENCE, rc.reference) for rc in report.reference_claims]
     counts = {name: 0 for name in COUNT_NAMES}
     counts.update({k: int(v) for k, v in result.counts.items()})
     edit_script = [
@@ -182,6 +302,7 @@ def report_to_dict(report: AuditReport, references: Sequence[str], response: str
         }
         for op in result.edit_script
     ]
+    share = 0.0 if judgeable(report.response_claims, report.judgements) else None
     return {
         "status": "done",
         "error": None,
@@ -189,7 +310,7 @@ def report_to_dict(report: AuditReport, references: Sequence[str], response: str
         "counts": counts,
         "claims": claims,
         "edit_script": edit_script,
-        "usage": {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0},
+        "usage": {"llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "llm_judged_share": share},
     }
 
 

@@ -37,7 +37,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from claims.facets import content_tokens, token_match
-from claims.types import ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
+from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = ["FEATURE_NAMES", "DecisionModel", "decide", "feature_matrix", "load_model", "support_probability"]
 
@@ -224,7 +224,7 @@ def _claim_row(
 
 
 def feature_matrix(
-    response_claims: Sequence[object],
+    response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     similarity: np.ndarray,
     judgements: Sequence[Judgement],
@@ -241,7 +241,7 @@ def feature_matrix(
 
 
 def _features(
-    response_claims: Sequence[object],
+    response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     similarity: np.ndarray,
     judgements: Sequence[Judgement],
@@ -251,7 +251,7 @@ def _features(
     for j in judgements:
         c = response_claims[j.response_index]
         sims = similarity[j.response_index] if similarity.shape[1] else np.zeros(0, dtype=np.float32)
-        rows.append(_claim_row(c.text, bool(c.ambiguous), sims, j, reference_claims, idx))  # type: ignore[attr-defined]
+        rows.append(_claim_row(c.text, bool(c.ambiguous), sims, j, reference_claims, idx))
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
 
 
@@ -285,7 +285,7 @@ def _decided(j: Judgement, p: float, model: DecisionModel, text: str, missing: l
 
 
 def decide(
-    response_claims: Sequence[object],
+    response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     similarity: np.ndarray,
     judgements: Sequence[Judgement],
@@ -302,7 +302,7 @@ def decide(
     model = model or load_model()
     material = [
         i for i, j in enumerate(judgements) if j.verdict is not Verdict.OUTSIDE_SCOPE
-        and getattr(response_claims[j.response_index], "kind", ClaimKind.MATERIAL) is ClaimKind.MATERIAL
+        and response_claims[j.response_index].kind is ClaimKind.MATERIAL
     ]
     if model is None or not material or not reference_claims:
         return list(judgements)
@@ -313,7 +313,7 @@ def decide(
     doc_tokens = idx.doc_tokens
     for i, p in zip(material, probs, strict=True):
         j = out[i]
-        text = response_claims[j.response_index].text  # type: ignore[attr-defined]
+        text = response_claims[j.response_index].text
         decided = _decided(j, float(p), model, text, _missing(content_tokens(text), doc_tokens))
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))

@@ -117,6 +117,9 @@ class Judgement:
     ``reason`` is readable, e.g. ``"year 2001 ≠ 2004 (reference 0, chars 3–7)"``.
     ``change`` is what a substitution must change, e.g. ``"2001 → 2004"`` (None unless the
     verdict is contradicted or qualification_dropped).
+    ``confidence`` is the calibrated probability in [0, 1] that ``verdict`` is right, set by
+    ``claims.decision.decide``; None when no calibrated decision gave one (the rules alone, or
+    a verdict an LLM judge changed).
     """
 
     response_index: int

@@ -575,6 +575,7 @@ def quiet_model_loading() -> None:
 def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
     quiet_model_loading()
     from claims.audit import audit_texts, report_to_dict
+    from claims.options import AuditOptions
 
     cfg = dict(body.get("config") or {})
     allowed = {"threshold", "case_insensitive", "remove_punctuation"}
@@ -582,7 +583,8 @@ def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
     if unknown:
         raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}")
     try:
-        report = audit_texts(body["response"], body["references"], **cfg)
+        options = AuditOptions.from_config(cfg)
+        report = audit_texts(body["response"], body["references"], options=options)
     except ValueError as exc:
         raise _fail(f"rejected: {exc}") from exc
     doc = report_to_dict(report, body["references"], body["response"])

@@ -35,7 +35,8 @@ def claims_table(doc: dict[str, Any]) -> Table:
 
     Narrow terminals (80 columns) shrink the two text columns, never the verdict: its column does
     not wrap and is as wide as the longest verdict shown (``qualification_dropped``: 21). The
-    verdict's reason sits under the evidence it is about; the similarity column is 5 wide.
+    verdict's reason sits under the evidence it is about; the similarity column is 5 wide. A
+    verdict's ``confidence``, when the audit has one, is shown under it as ``p=0.82``.
     """
     claims = [c for c in doc.get("claims") or [] if c.get("role") == "response"]
     verdict_width = max([len(c.get("verdict") or "—") for c in claims] + [len("verdict")])
@@ -70,6 +71,8 @@ def claims_table(doc: dict[str, Any]) -> Table:
         if flags:
             claim_text.append(f"  [{', '.join(flags)}]", style="dim")
         verdict_text = Text(verdict, style=VERDICT_STYLE.get(verdict, ""))
+        if claim.get("confidence") is not None:  # calibrated probability that the verdict is right
+            verdict_text.append(f"\np={claim['confidence']:.2f}", style="dim")
         table.add_row(str(claim.get("position", "")), claim_text, ev_text, sim, verdict_text)
     if not claims:
         table.add_row("", Text("(no response claims)", style="dim"), "", "", "")

@@ -16,6 +16,7 @@ from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from db.llm_models import LLMCacheRow, LLMJudgementRow, LLMUsageRow
+from db.models import ClaimRow, VerdictRow
 
 __all__ = [
     "USAGE_STAGES",
@@ -24,6 +25,7 @@ __all__ = [
     "record_usage",
     "usage_for_audit",
     "empty_usage",
+    "llm_judged_share",
     "replace_llm_judgements",
     "has_fallback",
     "llm_judgements_for_audit",
@@ -110,9 +112,41 @@ def record_usage(
 
 
 def empty_usage() -> dict[str, Any]:
-    """The ``usage`` document of an audit that made no LLM request (all zeros)."""
+    """The ``usage`` document of an audit that made no LLM request (all zeros;
+    ``llm_judged_share`` None: no verdict known)."""
     zero = {_doc(c): 0 for c in _COUNTERS}
-    return {**zero, "stages": {s: dict(zero) for s in USAGE_STAGES}, "fallbacks": []}
+    return {
+        **zero,
+        "stages": {s: dict(zero) for s in USAGE_STAGES},
+        "fallbacks": [],
+        "llm_judged_share": None,
+    }
+
+
+def llm_judged_share(session: Session, audit_id: uuid.UUID) -> float | None:
+    """Share in [0, 1] of the audit's judgeable response claims that the LLM judge judged.
+
+    Judgeable (the denominator): material response claims whose stored verdict is not
+    ``outside_scope`` (what ``workers.adapters.judge.judge_items`` may send; the same count as
+    ``claims.audit.judgeable``). Judged: rows of ``llm_judgements`` (one per claim the judge
+    answered; none after a fallback). None while the audit has no judgeable verdict.
+    """
+    judgeable = session.scalar(
+        select(func.count())
+        .select_from(VerdictRow)
+        .join(ClaimRow, ClaimRow.id == VerdictRow.claim_id)
+        .where(
+            VerdictRow.audit_id == audit_id,
+            VerdictRow.verdict != "outside_scope",
+            ClaimRow.kind == "material",
+        )
+    )
+    if not judgeable:
+        return None
+    judged = session.scalar(
+        select(func.count()).select_from(LLMJudgementRow).where(LLMJudgementRow.audit_id == audit_id)
+    )
+    return int(judged or 0) / int(judgeable)
 
 
 def usage_for_audit(session: Session, audit_id: uuid.UUID) -> dict[str, Any]:
@@ -120,7 +154,9 @@ def usage_for_audit(session: Session, audit_id: uuid.UUID) -> dict[str, Any]:
 
     ``{"llm_calls", "failed_calls", "cache_hits", "prompt_tokens", "completion_tokens",
     "stages": {"decompose"|"embed"|"judge": {same counters}}, "fallbacks": [{"stage", "model",
-    "reason"}]}``; all zeros (``empty_usage``) when the audit used no LLM. ``llm_calls``
+    "reason"}], "llm_judged_share"}``; all zeros (``empty_usage``) when the audit used no LLM.
+    ``llm_judged_share`` is ``llm_judged_share(...)``: 0.0 without an LLM judge, None before the
+    match stage stored verdicts. ``llm_calls``
     counts requests the endpoint answered (a repair request counts), ``failed_calls`` those
     that ended in an error, ``cache_hits`` requests served from the cache.
     """
@@ -144,6 +180,7 @@ def usage_for_audit(session: Session, audit_id: uuid.UUID) -> dict[str, Any]:
         .order_by(LLMUsageRow.id)
     ).all()
     usage["fallbacks"] = [{"stage": s, "model": m, "reason": r} for s, m, r in fallbacks]
+    usage["llm_judged_share"] = llm_judged_share(session, audit_id)
     return usage
 
 

@@ -5,7 +5,7 @@ Tables (names chosen for analysts writing SQL):
 audits          one row per submitted audit: status, per-stage timestamps, error, config, idempotency
 documents       the texts of an audit: one response (position 0) and its references (position = index)
 claims          atomic claims of every document, with character spans and their embedding
-verdicts        one row per response claim: verdict, reason, change
+verdicts        one row per response claim: verdict, reason, change, confidence
 evidence        the evidence claims (reference claims) of each verdict, best first, with cosine similarity
 scores          one row per finished audit: every score, the counts and the claim edit script
 embedding_cache vectors keyed by (model, sha256 of the text), shared by every audit
@@ -180,7 +180,10 @@ class ClaimRow(Base):
 
 class VerdictRow(Base):
     __tablename__ = "verdicts"
-    __table_args__ = (CheckConstraint(_in("verdict", VERDICTS), name="verdict"),)
+    __table_args__ = (
+        CheckConstraint(_in("verdict", VERDICTS), name="verdict"),
+        CheckConstraint("confidence >= 0 AND confidence <= 1", name="confidence"),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), index=True)
@@ -190,6 +193,9 @@ class VerdictRow(Base):
     reason: Mapped[str] = mapped_column(Text, default="", server_default="")
     #: What a substitution must change, e.g. "2001 → 2004" (contradicted / qualification_dropped).
     change: Mapped[str | None] = mapped_column(Text)
+    #: Calibrated probability in [0, 1] that the verdict is right (``claims.decision``); NULL when
+    #: no calibrated decision gave one (migration 0003).
+    confidence: Mapped[float | None] = mapped_column(Float)
 
 
 class EvidenceRow(Base):

@@ -309,13 +309,15 @@ def set_embeddings(
 
 @dataclass(frozen=True, slots=True)
 class NewVerdict:
-    """A verdict to store: response claim id; evidence as (reference claim id, similarity), best first."""
+    """A verdict to store: response claim id; evidence as (reference claim id, similarity), best
+    first; ``confidence`` the calibrated probability in [0, 1] that the verdict is right, or None."""
 
     claim_id: int
     verdict: str
     reason: str
     change: str | None
     evidence: Sequence[tuple[int, float]] = ()
+    confidence: float | None = None
 
 
 def replace_verdicts(session: Session, audit_id: uuid.UUID, verdicts: Sequence[NewVerdict]) -> None:
@@ -334,6 +336,7 @@ def replace_verdicts(session: Session, audit_id: uuid.UUID, verdicts: Sequence[N
                     "verdict": v.verdict,
                     "reason": v.reason,
                     "change": v.change,
+                    "confidence": None if v.confidence is None else float(v.confidence),
                 }
                 for v in verdicts
             ]
@@ -477,6 +480,7 @@ def load_audit_state(session: Session, audit_id: uuid.UUID) -> AuditState | None
                     evidence=tuple(evidence),
                     reason=v.reason,
                     change=v.change,
+                    confidence=v.confidence,
                 )
             )
         judgements = sorted(judged, key=lambda j: j.response_index)

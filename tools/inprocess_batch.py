@@ -8,9 +8,11 @@ Each input line: {"id", "references": [str, ...], "response": str, "config": {..
 Each output line: the result document of ``claims.audit.report_to_dict`` with "id" set to
 the input id; invalid input gives {"id", "status": "rejected", "error": "<message>"}, and an
 unexpected exception {"id", "status": "failed", "error": "<message>"}.
-Config keys understood: threshold, case_insensitive, remove_punctuation; the LLM keys
-(decomposer, judge, embedder, llm_model, embedding_model) are accepted and ignored offline;
-any other key rejects the line, as the API does.
+The config is read by ``claims.options.AuditOptions.from_config``, as the workers read it:
+threshold, case_insensitive and remove_punctuation are used; the LLM keys (decomposer, judge,
+embedder, llm_band, llm_model, embedding_model) are checked and ignored offline; any other key or
+an invalid value rejects the line, as the API does. A blank reference among others is kept as an
+empty document (no claims); all-blank references reject the line.
 """
 
 from __future__ import annotations
@@ -27,54 +29,22 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from claims.audit import audit_texts, report_to_dict, validate_inputs  # noqa: E402
 from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedder  # noqa: E402
-
-CONFIG_KEYS = {
-    "threshold": (int, float),
-    "case_insensitive": bool,
-    "remove_punctuation": bool,
-    "decomposer": str,
-    "judge": str,
-    "embedder": str,
-    "llm_model": str,
-    "embedding_model": str,
-}
-
-
-def _config(raw: Any) -> dict[str, Any]:
-    if raw is None:
-        return {}
-    if not isinstance(raw, dict):
-        raise ValueError("config: must be an object")
-    for key, value in raw.items():
-        if key not in CONFIG_KEYS:
-            raise ValueError(f"config.{key}: unknown key")
-        types = CONFIG_KEYS[key]
-        if isinstance(value, bool) and types in ((int, float),):
-            raise ValueError(f"config.{key}: must be a number")
-        if not isinstance(value, types):
-            raise ValueError(f"config.{key}: wrong type")
-        if key == "threshold" and not -1.0 <= float(value) <= 1.0:
-            raise ValueError("config.threshold: must be a cosine in [-1, 1]")
-    return raw
+from claims.options import AuditOptions  # noqa: E402
 
 
 def run_line(item: dict[str, Any], embedder: Any) -> dict[str, Any]:
     """One input line -> one output document (never raises)."""
     ident = item.get("id")
     try:
-        cfg = _config(item.get("config"))
+        raw = item.get("config")
+        if raw is not None and not isinstance(raw, dict):
+            raise ValueError("config: must be an object")
+        options = AuditOptions.from_config(raw)
         response, references = validate_inputs(item.get("response"), item.get("references"))
     except ValueError as exc:  # invalid input: rejected, nothing computed
         return {"id": ident, "status": "rejected", "error": str(exc)}
     try:
-        report = audit_texts(
-            response,
-            references,
-            embedder=embedder,
-            threshold=cfg.get("threshold"),
-            case_insensitive=bool(cfg.get("case_insensitive", False)),
-            remove_punctuation=bool(cfg.get("remove_punctuation", False)),
-        )
+        report = audit_texts(response, references, embedder=embedder, options=options)
         doc = report_to_dict(report, references, response)
     except Exception as exc:  # noqa: BLE001 - one failing audit must not stop the batch
         traceback.print_exc()

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from claims.decompose import decompose
 from claims.embed import Embedder, default_embedder
+from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db.models import Audit
 from workers.adapters.config import resolve_llm_config  # light: no openai import
@@ -58,7 +59,7 @@ def embedder_for(
 def review_judgements(
     session: Session,
     audit: Audit,
-    config: Mapping[str, Any],
+    options: AuditOptions,
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     similarity: np.ndarray,
@@ -66,19 +67,21 @@ def review_judgements(
     *,
     factory: sessionmaker[Session] | None = None,
 ) -> list[Judgement]:
-    """Second opinion on the rule-based verdicts (LLM judge); offline returns ``judgements`` unchanged."""
-    cfg = resolve_llm_config(config)
-    if cfg.judge == "llm":
-        from workers.adapters.hooks import review_judgements_llm
+    """Second opinion on the offline verdicts (LLM judge): every claim under ``judge = llm``,
+    the uncertain ones under ``auto`` (``workers.adapters.judge.cascade_selection``); with
+    ``judge = none`` returns ``judgements`` unchanged."""
+    if not options.uses_llm_judge:
+        return judgements
+    from workers.adapters.hooks import review_judgements_llm
 
-        return review_judgements_llm(
-            session,
-            audit.id,
-            cfg,
-            response_claims,
-            reference_claims,
-            similarity,
-            judgements,
-            factory=factory,
-        )
-    return judgements
+    return review_judgements_llm(
+        session,
+        audit.id,
+        resolve_llm_config(audit.config),
+        options,
+        response_claims,
+        reference_claims,
+        similarity,
+        judgements,
+        factory=factory,
+    )

@@ -16,17 +16,17 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
+from claims.audit import judge_step, score_step, similarity_step
 from claims.embed import CachedEmbedder
-from claims.match import DEFAULT_THRESHOLD, cosine_matrix
-from claims.score import score_audit
+from claims.options import AuditOptions
 from claims.types import Role
-from claims.verdict import judge
 from db import repository as repo
 from workers import components
+from workers.settings import get_settings
 
 __all__ = [
     "PermanentStageError",
-    "threshold_of",
+    "options_of",
     "decompose_audit",
     "embed_audit",
     "match_audit",
@@ -40,10 +40,16 @@ class PermanentStageError(RuntimeError):
     """The audit cannot proceed (missing rows, inconsistent embeddings); retrying will not help."""
 
 
-def threshold_of(config: Mapping[str, Any]) -> float:
-    """The audit's cosine threshold: ``config["threshold"]`` or ``claims.match.DEFAULT_THRESHOLD``."""
-    value = config.get("threshold")
-    return DEFAULT_THRESHOLD if value is None else float(value)
+def options_of(config: Mapping[str, Any] | None) -> AuditOptions:
+    """The audit's options: its stored ``config`` over this process's settings.
+
+    Raises ``PermanentStageError`` when the stored config is invalid (the API validated it, so
+    only a hand-edited row gets here).
+    """
+    try:
+        return AuditOptions.from_config(config, get_settings())
+    except ValueError as exc:
+        raise PermanentStageError(str(exc)) from exc
 
 
 def _state(session: Session, audit_id: uuid.UUID) -> repo.AuditState:
@@ -110,11 +116,7 @@ def _similarity(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
             "matching never mixes models"
         )
     model = next(iter(models), None)
-    resp = state.vectors(Role.RESPONSE.value)
-    ref = state.vectors(Role.REFERENCE.value)
-    if resp.shape[0] == 0 or ref.shape[0] == 0:
-        return np.zeros((resp.shape[0], ref.shape[0]), dtype=np.float32), model
-    return cosine_matrix(resp, ref), model
+    return similarity_step(state.vectors(Role.RESPONSE.value), state.vectors(Role.REFERENCE.value)), model
 
 
 def match_audit(
@@ -122,27 +124,29 @@ def match_audit(
 ) -> int:
     """Judge every response claim against the reference claims; replace the audit's verdicts.
 
-    The similarity matrix is an exact scan of this audit's stored vectors (no index). Returns the
-    number of verdicts.
+    Steps: the cosine matrix (an exact scan of this audit's stored vectors, computed once), the
+    rule verdicts and the calibrated decision (``claims.audit.judge_step``), then the LLM judge
+    when the audit asks for one (``judge = llm``: every claim; ``auto``: the uncertain ones).
+    Returns the number of verdicts.
     """
     state = _state(session, audit_id)
+    options = options_of(state.audit.config)
     similarity, _model = _similarity(state)
-    threshold = threshold_of(state.audit.config)
-    judgements = judge(
+    judgements = judge_step(
         state.response_claims,
         state.reference_claims,
         similarity,
-        threshold=threshold,
+        options=options,
         reference_texts=state.reference_texts,
     )
     judgements = components.review_judgements(
         session,
         state.audit,
-        state.audit.config,
+        options,
         state.response_claims,
         state.reference_claims,
         similarity,
-        list(judgements),
+        judgements,
         factory=factory,
     )
     verdicts = [
@@ -152,6 +156,7 @@ def match_audit(
             reason=j.reason,
             change=j.change,
             evidence=[(state.reference_rows[e.claim_index].id, float(e.similarity)) for e in j.evidence],
+            confidence=j.confidence,
         )
         for j in judgements
     ]
@@ -164,18 +169,15 @@ def score_audit_stage(session: Session, audit_id: uuid.UUID) -> None:
     state = _state(session, audit_id)
     if state.judgements is None and state.response_claims:
         raise PermanentStageError("no verdicts stored (the match stage did not run)")
+    options = options_of(state.audit.config)
     similarity, model = _similarity(state)
-    config = state.audit.config
-    threshold = threshold_of(config)
-    result = score_audit(
+    result = score_step(
         state.response_claims,
         state.reference_claims,
         state.judgements or [],
         similarity,
         response_text=state.response_text,
         reference_texts=state.reference_texts,
-        threshold=threshold,
-        case_insensitive=bool(config.get("case_insensitive", False)),
-        remove_punctuation=bool(config.get("remove_punctuation", False)),
+        options=options,
     )
-    repo.upsert_scores(session, audit_id, result, threshold=threshold, embedding_model=model or "")
+    repo.upsert_scores(session, audit_id, result, threshold=options.threshold, embedding_model=model or "")

@@ -11,12 +11,16 @@ DATABASE_URL        Postgres URL; ``postgres://`` / ``postgresql://`` are normal
                     ``postgresql+psycopg://`` (psycopg 3).
 REDIS_URL           Celery broker (and the result store of the one synchronous search task).
 MAX_TEXT_CHARS      Longest accepted response or reference text, in characters (413 above).
-MAX_REFERENCES      Most references per audit (413 above).
+MAX_REFERENCES      Most references per audit (413 above; 2,000 fits WiCE's 1,131 evidence sentences).
+MAX_TOTAL_CHARS     Most characters of one audit, response and references together (413 above):
+                    what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
 CELERY_QUEUE        Name of the Celery queue (default ``claimaudit``).
 BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker).
 OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_S: the LLM path;
-DECOMPOSER (offline|llm), JUDGE (none|llm), EMBEDDER (local|openai): default components;
+DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): default components;
+LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
+                    this band go to the LLM judge (``claims.options.AuditOptions``).
 OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapters.config``.
 """
 
@@ -24,9 +28,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from pydantic import field_validator
+from pydantic import field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from claims.options import DEFAULT_LLM_BAND, AuditOptions
 from db.engine import normalise_url
 
 __all__ = ["Settings", "get_settings"]
@@ -41,7 +46,8 @@ class Settings(BaseSettings):
     redis_url: str = "redis://127.0.0.1:6379/0"
 
     max_text_chars: int = 100_000
-    max_references: int = 100
+    max_references: int = 2_000
+    max_total_chars: int = 1_000_000
     max_batch: int = 1_000
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
@@ -66,7 +72,9 @@ class Settings(BaseSettings):
     llm_timeout_s: float = 60.0
     #: Default components of an audit (per-audit config keys of the same names override them).
     decomposer: str = "offline"  # offline | llm
-    judge: str = "none"  # none | llm
+    judge: str = "none"  # none | llm | auto
+    #: Under judge=auto: confidences in [low, high] (or none) go to the LLM judge.
+    llm_band: tuple[float, float] = DEFAULT_LLM_BAND
     embedder: str = "local"  # local | openai
     #: Output dimension of OPENAI_EMBEDDING_MODEL when it is not a well-known model.
     openai_embedding_dim: int | None = None
@@ -79,6 +87,18 @@ class Settings(BaseSettings):
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
         return normalise_url(value)
+
+    @model_validator(mode="after")
+    def _check_audit_defaults(self) -> Settings:
+        # DECOMPOSER / JUDGE / EMBEDDER / LLM_BAND are the defaults of every audit's options:
+        # refuse a bad value at start, not when an audit is read (ValueError names the key)
+        defaults = {"decomposer": self.decomposer, "judge": self.judge, "embedder": self.embedder}
+        try:
+            AuditOptions.from_config({**defaults, "llm_band": self.llm_band})
+        except ValueError as exc:  # name the environment variable, not the per-audit key
+            key = str(exc).split(":", 1)[0].removeprefix("config.")
+            raise ValueError(f"{key.upper()}: {str(exc).split(':', 1)[1].strip()}") from None
+        return self
 
 
 @lru_cache(maxsize=1)

@@ -49,7 +49,11 @@ class NoLLMEndpoint(ValueError):
 
 
 #: Per-audit config values that need the OpenAI-compatible endpoint.
-_LLM_CHOICES = {"decomposer": "llm", "judge": "llm", "embedder": "openai"}
+_LLM_CHOICES: dict[str, tuple[str, ...]] = {
+    "decomposer": ("llm",),
+    "judge": ("llm", "auto"),
+    "embedder": ("openai",),
+}
 
 
 def check_llm_endpoint(req: AuditRequest, settings: Settings) -> None:
@@ -59,10 +63,10 @@ def check_llm_endpoint(req: AuditRequest, settings: Settings) -> None:
     if settings.openai_base_url or settings.openai_api_key:
         return
     config = req.stored_config()
-    for key, value in _LLM_CHOICES.items():
-        if config.get(key) == value:
+    for key, values in _LLM_CHOICES.items():
+        if config.get(key) in values:
             raise NoLLMEndpoint(
-                f"config.{key}: {value!r} needs an LLM endpoint, but no LLM endpoint configured "
+                f"config.{key}: {config[key]!r} needs an LLM endpoint, but no LLM endpoint configured "
                 "(set OPENAI_BASE_URL / OPENAI_API_KEY)"
             )
 
@@ -81,7 +85,9 @@ def request_sha256(req: AuditRequest) -> str:
 
 
 def check_size(req: AuditRequest, settings: Settings) -> None:
-    """Raise ``TooLarge`` naming the field when a text or the reference count is over the limit."""
+    """Raise ``TooLarge`` naming the field and the server setting when a text
+    (``MAX_TEXT_CHARS``), the reference count (``MAX_REFERENCES``) or the audit's total
+    characters, response and references together (``MAX_TOTAL_CHARS``), is over its limit."""
     limit = settings.max_text_chars
     if len(req.response) > limit:
         raise TooLarge(
@@ -98,6 +104,12 @@ def check_size(req: AuditRequest, settings: Settings) -> None:
         raise TooLarge(
             f"references: {len(req.references)} references, over the limit of {settings.max_references} "
             "(server setting MAX_REFERENCES)"
+        )
+    total = len(req.response) + sum(len(r) for r in req.references)
+    if total > settings.max_total_chars:
+        raise TooLarge(
+            f"response and references: {total} characters in total, over the limit of "
+            f"{settings.max_total_chars} (server setting MAX_TOTAL_CHARS)"
         )
 
 
@@ -152,7 +164,7 @@ def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
     responses={
         200: {"model": AuditAccepted, "description": "Replay: same Idempotency-Key and body."},
         409: {"description": "Idempotency-Key reused with a different body."},
-        413: {"description": "A text or the reference count is over the limit."},
+        413: {"description": "A text, the reference count or the total characters is over the limit."},
         422: {"description": "Invalid input; the detail names the field."},
     },
 )
@@ -283,9 +295,9 @@ def list_audits(
 
 
 @router.get("/{audit_id}", responses={404: {"description": "No such audit."}})
-def get_audit(audit_id: uuid.UUID, session: SessionDep) -> JSONResponse:
+def get_audit(audit_id: uuid.UUID, session: SessionDep, settings: SettingsDep) -> JSONResponse:
     """Status and stage of an audit; when done, the full result document (scores, claims, edit script)."""
-    doc = audit_document(session, audit_id)
+    doc = audit_document(session, audit_id, settings)
     if doc is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
     return JSONResponse(doc)

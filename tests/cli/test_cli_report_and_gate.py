@@ -29,6 +29,7 @@ def _doc() -> dict[str, Any]:
                 "position": i,
                 "text": "The Halvorsen Bridge opened on 12 May 1989 and carries six lanes of traffic.",
                 "verdict": verdict,
+                "confidence": [0.8123, None, 0.5, 0.07][i],
                 "reason": LONG_REASON,
                 "evidence": [
                     {"reference": 0, "start": 0, "end": 54, "similarity": 0.81234,
@@ -50,6 +51,9 @@ def test_verdict_words_are_never_cut(width: int) -> None:
         assert verdict in text, text
     assert "…" not in text  # nothing truncated: the reason wraps in its own cell
     assert "0.812" in text  # similarity, 3 decimals
+    # confidences 0.8123, 0.5, 0.07 of _doc() at 2 decimals; None shows nothing
+    assert [t for t in ("p=0.81", "p=0.50", "p=0.07") if t in text] == ["p=0.81", "p=0.50", "p=0.07"]
+    assert text.count("p=") == 3
 
 
 def test_fail_on_parsing_and_selection() -> None:

@@ -42,8 +42,9 @@ def _fields(resp: Any) -> list[str]:
 @pytest.mark.parametrize(
     ("body", "field"),
     [
-        ({**VALID, "references": [""]}, "body.references.0"),
-        ({**VALID, "references": ["ok", "  \n\t"]}, "body.references.1"),
+        ({**VALID, "references": [""]}, "body.references"),  # the only reference is blank
+        ({**VALID, "references": ["  \n\t", ""]}, "body.references"),  # every reference blank
+        ({**VALID, "references": ["ok", "a\x00b"]}, "body.references.1"),
         ({**VALID, "references": []}, "body.references"),
         ({"response": VALID["response"]}, "body.references"),
         ({"references": VALID["references"]}, "body.response"),
@@ -57,6 +58,10 @@ def _fields(resp: Any) -> list[str]:
         ({**VALID, "config": {"threshold": 1.5}}, "body.config.threshold"),
         ({**VALID, "config": {"case_insensitive": "yes"}}, "body.config.case_insensitive"),
         ({**VALID, "config": {"decomposer": "magic"}}, "body.config.decomposer"),
+        ({**VALID, "config": {"judge": "sometimes"}}, "body.config.judge"),
+        ({**VALID, "config": {"llm_band": [0.8, 0.2]}}, "body.config.llm_band"),
+        ({**VALID, "config": {"llm_band": [0.2, 1.5]}}, "body.config.llm_band"),
+        ({**VALID, "config": {"llm_band": [0.2]}}, "body.config.llm_band"),
         ({**VALID, "unexpected": 1}, "body.unexpected"),
     ],
 )
@@ -66,6 +71,21 @@ def test_invalid_input_is_422_naming_the_field(
     resp = client.post("/audits", json=body)
     assert resp.status_code == 422, resp.text
     assert any(f.startswith(field) for f in _fields(resp)), resp.json()
+
+
+def test_blank_reference_among_others_is_accepted_and_stored_in_place(
+    client: TestClient, session_factory: Any
+) -> None:
+    refs = ["", VALID["references"][0], " \n"]
+    resp = client.post("/audits", json={**VALID, "references": refs})
+    assert resp.status_code == 202, resp.text
+    with session_factory() as s:
+        stored = s.execute(
+            select(Document.position, Document.text)
+            .where(Document.audit_id == resp.json()["id"], Document.role == "reference")
+            .order_by(Document.position)
+        ).all()
+    assert [tuple(r) for r in stored] == list(enumerate(refs))  # indices stay those of the request
 
 
 def test_empty_response_is_valid(client: TestClient) -> None:
@@ -92,6 +112,39 @@ def test_text_over_the_limit_is_413(settings: Any, session_factory: Any, nothing
         resp = c.post("/audits", json={**VALID, "response": "y" * 51})
         assert resp.status_code == 413
         assert "response" in resp.json()["detail"]
+
+
+def test_total_characters_over_the_limit_is_413(
+    settings: Any, session_factory: Any, nothing_stored: None
+) -> None:
+    from api.main import create_app
+
+    # each text is under MAX_TEXT_CHARS (50); together 3 * 40 = 120 > MAX_TOTAL_CHARS (100)
+    small = settings.model_copy(update={"max_text_chars": 50, "max_total_chars": 100})
+    with TestClient(create_app(small)) as c:
+        resp = c.post("/audits", json={"response": "r" * 40, "references": ["a" * 40, "b" * 40]})
+        assert resp.status_code == 413
+        assert resp.json()["detail"] == (
+            "response and references: 120 characters in total, over the limit of 100 "
+            "(server setting MAX_TOTAL_CHARS)"
+        )
+        batch = c.post("/audits/batch", json={"audits": [{"response": "r" * 40, "references": ["a" * 61]}]})
+        assert batch.status_code == 202  # 61 > MAX_TEXT_CHARS: that limit is named first
+        [item] = batch.json()["audits"]
+        assert item["status"] == "rejected" and "MAX_TEXT_CHARS" in item["error"]
+        batch = c.post(
+            "/audits/batch", json={"audits": [{"response": "r" * 40, "references": ["a" * 45] * 2}]}
+        )
+        [item] = batch.json()["audits"]
+        assert item["status"] == "rejected" and "MAX_TOTAL_CHARS" in item["error"]
+
+
+def test_default_limits_fit_retrieval_output() -> None:
+    from workers.settings import Settings
+
+    # issue 9: WiCE's longest evidence list has 1,131 sentences; the default must take it
+    assert Settings().max_references == 2_000 >= 1_131
+    assert Settings().max_total_chars >= Settings().max_text_chars
 
 
 def test_idempotency_replay_and_conflict(client: TestClient, session_factory: Any) -> None:
@@ -135,7 +188,8 @@ def test_batch_validates_each_item(client: TestClient, session_factory: Any) -> 
     items = resp.json()["audits"]
     assert [i["index"] for i in items] == [0, 1, 2, 3, 4]
     assert [i["status"] for i in items] == ["queued", "rejected", "rejected", "queued", "queued"]
-    assert "references.0" in items[1]["error"] and items[1]["id"] is None
+    assert "references" in items[1]["error"] and "whitespace only" in items[1]["error"]
+    assert items[1]["id"] is None
     assert "config.nope" in items[2]["error"]
     assert items[3]["id"] == items[4]["id"]  # same key, same body: one audit
     after = _count(session_factory)
@@ -161,3 +215,24 @@ def test_healthz(client: TestClient) -> None:
     assert (body["database"], body["redis"]) == ("ok", "ok")
     # "ok" needs a worker on this session's queue; e2e tests may have one running, these don't.
     assert body["status"] == ("ok" if body["workers"] > 0 else "degraded")
+
+
+@pytest.mark.parametrize(
+    ("env", "message"),
+    [
+        ({"JUDGE": "gpt"}, "JUDGE: must be one of none, llm, auto"),
+        ({"DECOMPOSER": "magic"}, "DECOMPOSER: must be one of offline, llm"),
+        ({"LLM_BAND": "[0.9, 0.1]"}, "LLM_BAND: must satisfy 0 <= low <= high <= 1"),
+    ],
+)
+def test_bad_audit_defaults_in_the_environment_fail_at_start(
+    env: dict[str, str], message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import ValidationError
+
+    from workers.settings import Settings
+
+    for key, value in env.items():
+        monkeypatch.setenv(key, value)
+    with pytest.raises(ValidationError, match=message.replace("[", r"\[")):
+        Settings()

@@ -220,3 +220,77 @@ def test_finished_audit_is_not_processed_again(session_factory: Any, redis_url: 
         assert sorted(s.scalars(select(ClaimRow.id).where(ClaimRow.audit_id == aid)).all()) == ids
         audit = repo.get_audit(s, aid)
         assert audit is not None and audit.status == "done"
+
+
+def _with_confidences(values: Sequence[float | None]) -> Any:
+    """A stand-in for ``claims.decision.decide`` giving response claim ``i`` confidence ``values[i]``
+    (the placeholder decision gives None, which would not show that a value is stored)."""
+    from dataclasses import replace
+
+    def decide(_r: Any, _f: Any, _s: Any, judgements: Sequence[Any], **_kw: Any) -> list[Any]:
+        return [replace(j, confidence=values[j.response_index]) for j in judgements]
+
+    return decide
+
+
+def test_confidence_is_stored_returned_and_queryable_in_sql(
+    session_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import claims.audit
+
+    # RESPONSE decomposes into 3 claims (2 material + 1 question); the values are arbitrary probabilities
+    confidences = [0.8125, 0.25, None]
+    monkeypatch.setattr(claims.audit, "decide", _with_confidences(confidences))
+    aid = create(session_factory, RESPONSE, [REFERENCE])
+    run_all(session_factory, aid)
+    doc = document(session_factory, aid)
+    response_claims = [c for c in doc["claims"] if c["role"] == "response"]
+    assert [c["confidence"] for c in response_claims] == confidences
+    assert all(c["confidence"] is None for c in doc["claims"] if c["role"] == "reference")
+    with session_factory() as s:
+        by_view = s.execute(
+            text("SELECT claim_position, confidence FROM claim_verdicts WHERE audit_id = :a ORDER BY 1"),
+            {"a": aid},
+        ).all()
+        by_table = s.execute(
+            text(
+                "SELECT c.position, v.confidence FROM verdicts v JOIN claims c ON c.id = v.claim_id "
+                "WHERE v.audit_id = :a ORDER BY 1"
+            ),
+            {"a": aid},
+        ).all()
+    assert [tuple(r) for r in by_view] == [(0, 0.8125), (1, 0.25), (2, None)]
+    assert [tuple(r) for r in by_table] == [tuple(r) for r in by_view]
+
+
+def test_confidence_outside_zero_one_is_refused_by_the_database(session_factory: Any) -> None:
+    from sqlalchemy.exc import IntegrityError
+
+    aid = create(session_factory, RESPONSE, [REFERENCE])
+    for stage in ("decompose", "embed"):
+        run_stage(session_factory, stage, aid)
+    with session_factory() as s:
+        claim_id = s.scalars(
+            select(ClaimRow.id).where(ClaimRow.audit_id == aid, ClaimRow.role == "response")
+        ).first()
+        assert claim_id is not None
+        with pytest.raises(IntegrityError, match="ck_verdicts_confidence"):
+            repo.replace_verdicts(s, aid, [repo.NewVerdict(claim_id, "supported", "", None, (), 1.5)])
+            s.flush()
+        s.rollback()
+
+
+def test_blank_reference_is_an_empty_document_and_indices_stay(session_factory: Any) -> None:
+    refs = ["   ", REFERENCE, ""]
+    response = "Ines Marlow won the Varga Prize in Vienna."
+    aid = create(session_factory, response, refs)
+    run_all(session_factory, aid)
+    doc = document(session_factory, aid)
+    assert doc["status"] == "done"
+    assert counts(session_factory, aid)["documents"] == 4  # response + 3 references, blank ones kept
+    assert {c["reference"] for c in doc["claims"] if c["role"] == "reference"} == {1}
+    [claim] = [c for c in doc["claims"] if c["role"] == "response"]
+    assert claim["verdict"] == "supported" and claim["evidence"][0]["reference"] == 1
+    expected = report_to_dict(audit_texts(response, refs), refs, response)  # the in-memory engine
+    for key in ("scores", "counts"):
+        assert_same(doc[key], expected[key], key)

@@ -3,6 +3,7 @@ cache and usage ledger in real Postgres (no Celery here; ``test_llm_pipeline`` c
 
 from __future__ import annotations
 
+import json
 import re
 import socket
 from typing import Any
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 import sqlalchemy
 
+from claims.options import AuditOptions
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 from db.engine import make_engine, make_session_factory
 from tests.fakes.openai_server import FakeOpenAI
@@ -19,7 +21,7 @@ from workers.adapters.config import LLMConfig, resolve_llm_config
 from workers.adapters.decomposer import decompose_or_fallback, llm_decompose
 from workers.adapters.embedder import OpenAIEmbedder
 from workers.adapters.errors import MalformedOutputError, PermanentLLMError, TransientLLMError
-from workers.adapters.judge import llm_review, reconcile
+from workers.adapters.judge import cascade_selection, llm_review, reconcile
 
 pytestmark = pytest.mark.services
 
@@ -211,3 +213,91 @@ def test_judge_is_one_request_for_all_material_claims(clean: FakeOpenAI, ledger:
     # fake judge: supported iff best evidence cosine >= 0.5 (0.95 → supported, 0.2 → unsupported)
     assert [j.verdict for j in final] == [Verdict.SUPPORTED, Verdict.OUTSIDE_SCOPE, Verdict.UNSUPPORTED]
     assert [r["response_index"] for r in records] == [0, 2]
+
+
+# -- the cascade (judge = auto) -----------------------------------------------------------------
+
+S, U, C, Q = Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED
+
+
+@pytest.mark.parametrize(
+    ("judge", "band", "verdicts", "confidences", "sent"),
+    [
+        # judge=llm: no restriction (every material claim goes, as before the cascade)
+        ("llm", (0.35, 0.75), [S, U], [0.99, 0.01], None),
+        # auto: inside the band (bounds included) goes, outside stays offline
+        ("auto", (0.35, 0.75), [S, U, S, U], [0.35, 0.75, 0.3499, 0.7501], {0, 1}),
+        # auto: None (the placeholder decision's value) counts as uncertain
+        ("auto", (0.35, 0.75), [S, U], [None, 0.9], {0}),
+        # auto: a rule-detected conflict is never sent, however uncertain
+        ("auto", (0.35, 0.75), [C, Q, U], [0.5, None, 0.5], {2}),
+        # auto with an empty band [x, x]: only exactly x (or None) goes
+        ("auto", (0.5, 0.5), [S, S, S], [0.5, 0.6, None], {0, 2}),
+        # auto with the whole range: every non-conflict claim goes
+        ("auto", (0.0, 1.0), [S, U, C], [0.0, 1.0, 0.5], {0, 1}),
+    ],
+)
+def test_cascade_selection(
+    judge: str,
+    band: tuple[float, float],
+    verdicts: list[Verdict],
+    confidences: list[float | None],
+    sent: set[int] | None,
+) -> None:
+    judgements = [
+        Judgement(i, v, confidence=c) for i, (v, c) in enumerate(zip(verdicts, confidences, strict=True))
+    ]
+    got = cascade_selection(judgements, AuditOptions(judge=judge, llm_band=band))
+    assert got == (None if sent is None else frozenset(sent))
+
+
+@pytest.mark.parametrize(
+    ("rule", "judge", "confidence"),
+    [
+        (S, S, 0.6),  # the judge agrees: the offline verdict and its confidence stand
+        (C, S, 0.6),  # a rule conflict kept: its confidence stands
+        (S, U, None),  # the judge's verdict replaces it: no calibrated confidence for that verdict
+    ],
+)
+def test_reconcile_keeps_confidence_only_for_the_offline_verdict(
+    rule: Verdict, judge: Verdict, confidence: float | None
+) -> None:
+    merged = reconcile(Judgement(0, rule, confidence=0.6), judge, "judge reason")
+    assert merged.confidence == confidence
+
+
+def _sent_ids(fake: FakeOpenAI) -> list[int]:
+    """Claim ids in the (last) judge request the fake endpoint received."""
+    body = [b for kind, _, b in fake.log if kind == "judge"][-1]
+    user = next(m["content"] for m in body["messages"] if m["role"] == "user")
+    payload = json.loads(user.split("Claims with their evidence:\n", 1)[-1])
+    return sorted(int(item["id"]) for item in payload["claims"])
+
+
+def test_only_the_selected_claims_are_sent_and_the_others_keep_their_verdict(
+    clean: FakeOpenAI, ledger: Ledger
+) -> None:
+    resp = [Claim(f"Claim {i}.", 10 * i, 10 * i + 8, position=i) for i in range(4)]
+    refs = [ReferenceClaim(0, Claim("Claim 0.", 0, 8))]
+    sim = np.array([[0.95], [0.9], [0.1], [0.2]], dtype=np.float32)
+    rules = [
+        Judgement(i, v, confidence=c) for i, (v, c) in enumerate([(S, 0.9), (C, 0.5), (U, 0.5), (U, 0.1)])
+    ]
+    only = cascade_selection(rules, AuditOptions(judge="auto", llm_band=(0.35, 0.75)))
+    final, records = llm_review(resp, refs, sim, rules, cfg=cfg_for(clean), ledger=ledger, only=only)
+    assert clean.count("judge") == 1 and _sent_ids(clean) == [2]  # one uncertain, non-conflict claim
+    assert [r["response_index"] for r in records] == [2]
+    assert final[0] == rules[0] and final[1] == rules[1] and final[3] == rules[3]  # untouched
+    # fake judge: sim 0.1 < 0.5 -> unsupported, agreeing with the rule: confidence kept
+    assert final[2].verdict is U and final[2].confidence == 0.5
+
+
+def test_nothing_uncertain_means_no_request(clean: FakeOpenAI, ledger: Ledger) -> None:
+    resp = [Claim("Claim 0.", 0, 8)]
+    refs = [ReferenceClaim(0, Claim("Claim 0.", 0, 8))]
+    rules = [Judgement(0, S, confidence=0.99)]
+    only = cascade_selection(rules, AuditOptions(judge="auto"))
+    final, records = llm_review(
+        resp, refs, np.ones((1, 1), np.float32), rules, cfg=cfg_for(clean), ledger=ledger, only=only
+    )
+    assert clean.count("judge") == 0 and final == rules and records == []

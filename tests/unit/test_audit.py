@@ -27,8 +27,8 @@ SCORE_NAMES = {
 @pytest.mark.parametrize(
     ("response", "references", "field"),
     [
-        ("x", [""], "references[0]"),  # case empty_reference_rejected
-        ("x", ["ok", " \n\t"], "references[1]"),
+        ("x", [""], "references"),  # case empty_reference_rejected: the only reference is blank
+        ("x", [" ", "\n\t", ""], "references"),  # every reference blank
         ("x", [], "references"),
         ("x", "not a list", "references"),
         (None, ["ok"], "response"),
@@ -38,6 +38,16 @@ SCORE_NAMES = {
 def test_invalid_input_names_the_field(response: object, references: object, field: str) -> None:
     with pytest.raises(ValueError, match=field.replace("[", r"\[").replace("]", r"\]")):
         validate_inputs(response, references)
+
+
+def test_blank_reference_among_others_is_an_empty_document() -> None:
+    # issue 9 item 5: retrieval output may hold empty chunks; indices must stay those of the input
+    refs = ["  ", "The museum opens at 9.", "", "The museum closes at 5."]
+    assert validate_inputs("x", refs) == ("x", refs)
+    report = audit_texts("The museum closes at 5.", refs)
+    assert {rc.reference for rc in report.reference_claims} == {1, 3}  # blank ones: no claims
+    [j] = report.judgements
+    assert j.verdict.value == "supported" and j.evidence[0].reference == 3
 
 
 def test_document_shape_and_values() -> None:

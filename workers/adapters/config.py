@@ -6,7 +6,7 @@ Per-audit ``config`` keys override the process settings (``workers.settings.Sett
 config key          settings / environment default        values
 ==================  ====================================  =====================================
 ``decomposer``      ``DECOMPOSER`` (``offline``)           ``offline`` | ``llm``
-``judge``           ``JUDGE`` (``none``)                   ``none`` | ``llm``
+``judge``           ``JUDGE`` (``none``)                   ``none`` | ``llm`` | ``auto``
 ``embedder``        ``EMBEDDER`` (``local``)               ``local`` | ``openai``
 ``llm_model``       ``LLM_MODEL`` (``gpt-4o-mini``)        chat model name at the endpoint
 ``embedding_model`` ``OPENAI_EMBEDDING_MODEL``             embedding model name at the endpoint
@@ -26,6 +26,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from claims.options import DECOMPOSERS, EMBEDDERS, JUDGES, AuditOptions
+
 __all__ = [
     "DECOMPOSERS",
     "JUDGES",
@@ -36,9 +38,6 @@ __all__ = [
     "validate_llm_config_values",
 ]
 
-DECOMPOSERS = ("offline", "llm")
-JUDGES = ("none", "llm")
-EMBEDDERS = ("local", "openai")
 RESPONSE_FORMATS = ("json_schema", "json_object", "none")
 
 #: Output dimension of well-known embedding models (OpenAI docs, "Embeddings" guide; the
@@ -73,8 +72,8 @@ class LLMConfig:
 
     @property
     def uses_llm(self) -> bool:
-        """True when any stage talks to the endpoint."""
-        return self.decomposer == "llm" or self.judge == "llm" or self.embedder == "openai"
+        """True when any stage may talk to the endpoint."""
+        return self.decomposer == "llm" or self.judge in ("llm", "auto") or self.embedder == "openai"
 
 
 def validate_llm_config_values(config: Mapping[str, Any]) -> None:
@@ -108,6 +107,9 @@ def resolve_llm_config(config: Mapping[str, Any] | None, settings: Any = None) -
             return config[key]
         return getattr(settings, attr, default)
 
+    options = AuditOptions.from_config(
+        {k: v for k, v in config.items() if k in ("decomposer", "judge", "embedder")}, settings
+    )
     embedding_model = str(pick("embedding_model", "openai_embedding_model", "text-embedding-3-small"))
     dim = getattr(settings, "openai_embedding_dim", None)
     if dim is None or config.get("embedding_model") is not None:
@@ -116,9 +118,9 @@ def resolve_llm_config(config: Mapping[str, Any] | None, settings: Any = None) -
     if fmt not in RESPONSE_FORMATS:
         raise ValueError(f"LLM_RESPONSE_FORMAT must be one of {', '.join(RESPONSE_FORMATS)}; got {fmt!r}")
     return LLMConfig(
-        decomposer=str(pick("decomposer", "decomposer", "offline")),
-        judge=str(pick("judge", "judge", "none")),
-        embedder=str(pick("embedder", "embedder", "local")),
+        decomposer=options.decomposer,
+        judge=options.judge,
+        embedder=options.embedder,
         llm_model=str(pick("llm_model", "llm_model", "gpt-4o-mini")),
         embedding_model=embedding_model,
         embedding_dim=int(dim) if dim is not None else None,

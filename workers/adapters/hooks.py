@@ -22,6 +22,7 @@ import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
 from claims.embed import Embedder, EmbedderWrapper
+from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db import llm_repository as llm_repo
 from db.engine import session_scope
@@ -30,7 +31,7 @@ from workers.adapters.config import LLMConfig, resolve_llm_config
 from workers.adapters.decomposer import decompose_or_fallback
 from workers.adapters.embedder import OpenAIEmbedder
 from workers.adapters.errors import MalformedOutputError, TransientLLMError
-from workers.adapters.judge import review_or_fallback
+from workers.adapters.judge import cascade_selection, review_or_fallback
 
 __all__ = ["llm_config", "decompose_text_llm", "embedder_llm", "review_judgements_llm"]
 
@@ -93,6 +94,7 @@ def review_judgements_llm(
     session: Session,
     audit_id: uuid.UUID,
     cfg: LLMConfig,
+    options: AuditOptions,
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     similarity: np.ndarray,
@@ -100,7 +102,8 @@ def review_judgements_llm(
     *,
     factory: sessionmaker[Session] | None,
 ) -> list[Judgement]:
-    """One LLM judge request for the audit, reconciled with the rule verdicts.
+    """One LLM judge request for the audit (the claims ``cascade_selection`` picks), reconciled
+    with the offline verdicts.
 
     The judge records go into ``llm_judgements`` in the stage's own transaction (``session``),
     so they are replaced together with the verdicts when the stage re-runs.
@@ -112,6 +115,7 @@ def review_judgements_llm(
         judgements,
         cfg=cfg,
         ledger=Ledger(_factory(factory), audit_id),
+        only=cascade_selection(judgements, options),
     )
     llm_repo.replace_llm_judgements(session, audit_id, records)
     return final

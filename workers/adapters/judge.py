@@ -1,30 +1,61 @@
-"""LLM judge: one chat request per audit giving every material response claim a verdict.
+"""LLM judge: one chat request per audit giving material response claims a verdict.
 
-The rule verdicts (``claims.verdict.judge``: facet checks on numbers, dates, units, entities,
-negation, qualifiers) are computed first and always kept for comparison. ``reconcile`` merges
-the two: the judge's verdict wins, except that a rule-detected conflict (``contradicted`` or
+The offline verdicts (``claims.audit.judge_step``: the rules' facet checks on numbers, dates,
+units, entities, negation, qualifiers, then the calibrated decision's ``confidence``) are
+computed first and always kept for comparison. Which claims are sent (``cascade_selection``):
+every material claim under ``judge = llm``; under ``judge = auto`` (the cascade) only the
+uncertain ones, those whose confidence lies in the audit's ``llm_band`` or that have no
+confidence, and never a rule-detected conflict. ``reconcile`` merges the two: the judge's
+verdict wins, except that a rule-detected conflict (``contradicted`` or
 ``qualification_dropped``) is never overruled to a supporting verdict; every disagreement is
 written into the claim's reason and into ``llm_judgements``.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
+from claims.options import AuditOptions
 from claims.types import SUPPORTING, Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
 from workers.adapters.client import Ledger, cached_chat, make_client
 from workers.adapters.config import LLMConfig
 from workers.adapters.errors import MalformedOutputError
 from workers.adapters.prompts import JUDGE_PROMPT_VERSION, JudgeItem, JudgeOutput, judge_messages
 
-__all__ = ["judge_items", "reconcile", "llm_review", "review_or_fallback"]
+__all__ = ["cascade_selection", "judge_items", "reconcile", "llm_review", "review_or_fallback"]
 
 STAGE = "judge"
 #: Rule verdicts the judge may not turn into support.
 RULE_CONFLICTS: frozenset[Verdict] = frozenset({Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED})
+
+
+def cascade_selection(judgements: Sequence[Judgement], options: AuditOptions) -> frozenset[int] | None:
+    """Response indices the LLM judge may see: None (no restriction) unless ``judge = "auto"``.
+
+    Under ``auto``: the judgements whose ``confidence`` is uncertain
+    (``AuditOptions.is_uncertain``: in ``llm_band``, bounds included, or None, which is what the
+    placeholder decision gives every verdict) and whose verdict is not a rule-detected conflict
+    (``RULE_CONFLICTS``: exact rules stay rules, and a conflict is never sent to be overruled).
+    ``judge_items`` drops non-material and ``outside_scope`` claims from either.
+
+    >>> from claims.types import Judgement, Verdict
+    >>> js = [Judgement(0, Verdict.SUPPORTED, confidence=0.95),
+    ...       Judgement(1, Verdict.UNSUPPORTED, confidence=0.5),
+    ...       Judgement(2, Verdict.CONTRADICTED), Judgement(3, Verdict.SUPPORTED)]
+    >>> sorted(cascade_selection(js, AuditOptions(judge="auto", llm_band=(0.35, 0.75))))
+    [1, 3]
+    """
+    if options.judge != "auto":
+        return None
+    return frozenset(
+        j.response_index
+        for j in judgements
+        if options.is_uncertain(j.confidence) and j.verdict not in RULE_CONFLICTS
+    )
 
 
 def judge_items(
@@ -34,18 +65,22 @@ def judge_items(
     judgements: Sequence[Judgement],
     *,
     top_k: int,
+    only: Collection[int] | None = None,
 ) -> list[JudgeItem]:
     """The judge's input: material response claims with their ``top_k`` evidence claims.
 
     ``similarity`` is the (n_response, n_reference) cosine matrix the match stage computed
     (pgvector exact scan within the audit). Evidence ids read ``r<reference>.<n>`` with ``n``
-    the index into ``reference_claims``; only material reference claims are offered.
+    the index into ``reference_claims``; only material reference claims are offered. ``only``,
+    when given, restricts the items to those response indices (``cascade_selection``).
     """
     sim = np.asarray(similarity, dtype=np.float32)
     material_refs = [i for i, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
     items: list[JudgeItem] = []
     for i, (claim, rule) in enumerate(zip(response_claims, judgements, strict=True)):
         if claim.kind is not ClaimKind.MATERIAL or rule.verdict is Verdict.OUTSIDE_SCOPE:
+            continue
+        if only is not None and i not in only:
             continue
         ranked = sorted(material_refs, key=lambda j: (-float(sim[i, j]), j))[:top_k] if sim.size else []
         evidence = [
@@ -67,21 +102,25 @@ def reconcile(rule: Judgement, judge_verdict: Verdict, judge_reason: str) -> Jud
     (``contradicted`` / ``qualification_dropped``) vs a supporting judge verdict: the rule
     verdict stays and the reason says the judge disagreed. Otherwise the judge's verdict,
     with the rule's verdict and reason kept in the reason text. Evidence is unchanged.
+
+    ``confidence`` stays the offline decision's while the offline verdict stands (the judge
+    agrees, or a rule conflict is kept); it is None when the judge's verdict replaces it (the
+    calibrated probability was of the other verdict; no calibrated figure exists for the judge's).
     """
     if judge_verdict is rule.verdict:
         reason = f"{rule.reason} | LLM judge agrees: {judge_reason}" if rule.reason else judge_reason
-        return Judgement(rule.response_index, rule.verdict, rule.evidence, reason, rule.change)
+        return replace(rule, reason=reason)
     if rule.verdict in RULE_CONFLICTS and judge_verdict in SUPPORTING:
         reason = (
             f"{rule.reason} | LLM judge said {judge_verdict.value} ({judge_reason}); "
             f"rule-detected {rule.verdict.value} kept"
         )
-        return Judgement(rule.response_index, rule.verdict, rule.evidence, reason, rule.change)
+        return replace(rule, reason=reason)
     reason = f"LLM judge: {judge_reason} | rules said {rule.verdict.value}" + (
         f": {rule.reason}" if rule.reason else ""
     )
     change = rule.change if judge_verdict in RULE_CONFLICTS else None
-    return Judgement(rule.response_index, judge_verdict, rule.evidence, reason, change)
+    return replace(rule, verdict=judge_verdict, reason=reason, change=change, confidence=None)
 
 
 def llm_review(
@@ -93,18 +132,22 @@ def llm_review(
     cfg: LLMConfig,
     ledger: Ledger,
     client: Any = None,
+    only: Collection[int] | None = None,
 ) -> tuple[list[Judgement], list[dict[str, Any]]]:
-    """Judge every material response claim in one request and reconcile with the rules.
+    """Judge every material response claim (or those in ``only``) in one request and reconcile
+    with the offline verdicts; the others keep theirs.
 
     Returns the final judgements (same order and length as ``judgements``) and the records
     for ``llm_judgements`` (``response_index``, ``rule_verdict``, ``judge_verdict``,
-    ``judge_reason``, ``final_verdict``, ``model``). No request when no claim is material.
+    ``judge_reason``, ``final_verdict``, ``model``). No request when no claim is left to judge.
 
     Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint and
     ``MalformedOutputError`` when the answer stays invalid after one repair (for instance a
     verdict missing for a claim id).
     """
-    items = judge_items(response_claims, reference_claims, similarity, judgements, top_k=cfg.judge_top_k)
+    items = judge_items(
+        response_claims, reference_claims, similarity, judgements, top_k=cfg.judge_top_k, only=only
+    )
     if not items:
         return list(judgements), []
     wanted = [item.id for item in items]
@@ -154,6 +197,7 @@ def review_or_fallback(
     cfg: LLMConfig,
     ledger: Ledger,
     client: Any = None,
+    only: Collection[int] | None = None,
 ) -> tuple[list[Judgement], list[dict[str, Any]]]:
     """``llm_review``, or the rule judgements unchanged when the answer is malformed.
 
@@ -161,7 +205,14 @@ def review_or_fallback(
     """
     try:
         return llm_review(
-            response_claims, reference_claims, similarity, judgements, cfg=cfg, ledger=ledger, client=client
+            response_claims,
+            reference_claims,
+            similarity,
+            judgements,
+            cfg=cfg,
+            ledger=ledger,
+            client=client,
+            only=only,
         )
     except MalformedOutputError as exc:
         ledger.record(STAGE, cfg.llm_model, fallback=f"rule verdicts kept (no LLM judge): {exc}")
