@@ -4,8 +4,10 @@ The rule engine (``claims.verdict.judge``) finds exact faults: a value, date, en
 role that conflicts with the evidence. Whether the evidence *entails* a claim it does not
 contradict is not a rule: it is decided here by a logistic regression over semantic signals
 (cosine of the claim with its best reference claims, word coverage of the claim by the evidence,
-the rule verdict, value and negation agreement), calibrated with Platt scaling
-(``sklearn.calibration.CalibratedClassifierCV(method="sigmoid", ensemble=False)``).
+the rule verdict, value and negation agreement). The regression is trained with class-balanced
+weights, so its score ``sigmoid(z)`` is the balanced odds of support and 0.5 is the threshold
+that maximises balanced accuracy; its confidence is the same ``z`` under Platt scaling
+(Platt 1999) fitted on out-of-fold values of the natural label mix, so it is calibrated.
 
 The model is trained by ``tools/train_verdict.py`` on the human-labelled dev splits
 (Factcheck-GPT stance pairs, Wang et al. 2023; WiCE, Kamoi et al. 2023), the shared audit cases
@@ -13,12 +15,12 @@ and synthetic perturbations (``claims.perturb``), and shipped as a small JSON fi
 (``claims/data/verdict_model.json``: feature names, scaler, coefficients, calibrator and the
 decision thresholds). Inference is plain numpy: no scikit-learn at run time.
 
-Decision, per material response claim with probability of support ``p``:
+Decision, per material response claim with balanced score ``s`` and probability of support ``p``:
 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
-  confidence is the rule's precision measured in cross-validation;
-- otherwise ``p >= support_threshold`` gives ``supported`` (``inferred`` when the rules had
-  combined two reference claims) and ``p < support_threshold`` gives ``unsupported``;
+  confidence is the rule's precision measured on the labelled data;
+- otherwise ``s >= support_threshold`` gives ``supported`` (``inferred`` when the rules had
+  combined two reference claims) and ``s < support_threshold`` gives ``unsupported``;
 - ``confidence`` is the calibrated probability that the verdict is right: ``p`` for a supporting
   verdict, ``1 - p`` for ``unsupported``. It lies in [0, 1]; ``outside_scope`` claims keep None.
 """
@@ -32,6 +34,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -39,7 +42,15 @@ from rapidfuzz import fuzz
 from claims.facets import content_tokens, token_match
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
-__all__ = ["FEATURE_NAMES", "DecisionModel", "decide", "feature_matrix", "load_model", "support_probability"]
+__all__ = [
+    "FEATURE_NAMES",
+    "DecisionModel",
+    "balanced_score",
+    "decide",
+    "feature_matrix",
+    "load_model",
+    "support_probability",
+]
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 
@@ -69,10 +80,18 @@ FEATURE_NAMES: tuple[str, ...] = (
     "cos_x_cov",  # cos1 * cov_best
     "name_cov",  # share of the claim's capitalised names found in the references
     "ambiguous",  # an unresolved pronoun
+    "cov_lex",  # best coverage of the claim's content words by any one reference claim
+    "cos_lex",  # cosine with that (lexically best) reference claim
+    "prec_best",  # share of the best reference claim's content words found in the claim
+    "log_near",  # log(1 + number of reference claims with cosine >= NEAR_COSINE)
+    "log_refs",  # log(1 + number of reference claims)
     *(f"rule_{v.value}" for v in RULE_VERDICTS),
 )
 
 TOP_K = 3
+#: cosine at which a reference claim counts as "near" the claim (the calibrated support
+#: threshold's plateau, docs/CALIBRATION.md)
+NEAR_COSINE = 0.6
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|false|longer)\b|n't\b", re.IGNORECASE
@@ -84,8 +103,9 @@ _NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z\u00C0-\u024F'’-]+")
 class DecisionModel:
     """A trained decision (see ``tools/train_verdict.py``); all arrays float64 of shape ``(d,)``.
 
-    ``probability = 1 / (1 + exp(calib_a * z + calib_b))`` with
-    ``z = coef · ((x - mean) / scale) + intercept`` (Platt scaling, sklearn's convention).
+    With ``z = coef · ((x - mean) / scale) + intercept``: the balanced score is ``1 / (1 + exp(-z))``
+    (compared with ``support_threshold``) and the calibrated probability of support is
+    ``1 / (1 + exp(calib_a * z + calib_b))`` (Platt scaling, sklearn's sign convention).
     """
 
     version: str
@@ -100,7 +120,7 @@ class DecisionModel:
     rule_precision: dict[str, float]
 
     @classmethod
-    def from_dict(cls, d: dict[str, object]) -> DecisionModel:
+    def from_dict(cls, d: dict[str, Any]) -> DecisionModel:
         """Build from the JSON document written by ``tools/train_verdict.py``.
 
         Raises
@@ -109,7 +129,7 @@ class DecisionModel:
             The file's feature names differ from ``FEATURE_NAMES`` (a model trained on other
             features must never be applied).
         """
-        names = tuple(d["feature_names"])  # type: ignore[call-overload]
+        names = tuple(str(n) for n in d["feature_names"])
         if names != FEATURE_NAMES:
             raise ValueError(f"decision model features {names} differ from the code's {FEATURE_NAMES}")
         arr = {k: np.asarray(d[k], dtype=np.float64) for k in ("mean", "scale", "coef")}
@@ -119,11 +139,11 @@ class DecisionModel:
             mean=arr["mean"],
             scale=arr["scale"],
             coef=arr["coef"],
-            intercept=float(d["intercept"]),  # type: ignore[arg-type]
-            calib_a=float(d["calib_a"]),  # type: ignore[arg-type]
-            calib_b=float(d["calib_b"]),  # type: ignore[arg-type]
-            support_threshold=float(d["support_threshold"]),  # type: ignore[arg-type]
-            rule_precision={str(k): float(v) for k, v in dict(d["rule_precision"]).items()},  # type: ignore[call-overload]
+            intercept=float(d["intercept"]),
+            calib_a=float(d["calib_a"]),
+            calib_b=float(d["calib_b"]),
+            support_threshold=float(d["support_threshold"]),
+            rule_precision={str(k): float(v) for k, v in dict(d["rule_precision"]).items()},
         )
 
 
@@ -136,12 +156,22 @@ def load_model(path: str | None = None) -> DecisionModel | None:
     return DecisionModel.from_dict(json.loads(p.read_text(encoding="utf-8")))
 
 
+def _logit(x: np.ndarray, model: DecisionModel) -> np.ndarray:
+    z: np.ndarray = ((x - model.mean) / model.scale) @ model.coef + model.intercept
+    return z
+
+
 def support_probability(x: np.ndarray, model: DecisionModel) -> np.ndarray:
     """Calibrated P(support) for each row of ``x`` (float64, shape ``(n, d)``) -> shape ``(n,)``."""
-    if x.shape[0] == 0:
-        return np.zeros(0, dtype=np.float64)
-    z = ((x - model.mean) / model.scale) @ model.coef + model.intercept
-    return 1.0 / (1.0 + np.exp(np.clip(model.calib_a * z + model.calib_b, -50.0, 50.0)))
+    z = _logit(x, model)
+    p: np.ndarray = 1.0 / (1.0 + np.exp(np.clip(model.calib_a * z + model.calib_b, -50.0, 50.0)))
+    return p
+
+
+def balanced_score(x: np.ndarray, model: DecisionModel) -> np.ndarray:
+    """Balanced odds of support, ``sigmoid(z)`` in [0, 1], for each row of ``x`` -> shape ``(n,)``."""
+    s: np.ndarray = 1.0 / (1.0 + np.exp(-np.clip(_logit(x, model), -50.0, 50.0)))
+    return s
 
 
 # ---------------------------------------------------------------- features
@@ -186,12 +216,28 @@ def _missing(tokens: Sequence[str], doc_tokens: Sequence[str]) -> list[str]:
     return [t for t in tokens if t not in have and not any(token_match(t, o) for o in doc_tokens)]
 
 
+def _lexical_best(tokens: Sequence[str], claim_tokens: Sequence[Sequence[str]]) -> tuple[int, float]:
+    """(index, coverage) of the reference claim that covers most of ``tokens`` (first on ties)."""
+    best, best_cov = 0, -1.0
+    for k, other in enumerate(claim_tokens):
+        if other:
+            cov = _coverage(tokens, other)
+            if cov > best_cov:
+                best, best_cov = k, cov
+    return best, max(best_cov, 0.0)
+
+
 def _rule_onehot(verdict: Verdict) -> list[float]:
     return [1.0 if verdict is v else 0.0 for v in RULE_VERDICTS]
 
 
 def _claim_row(
-    text: str, ambiguous: bool, sims: np.ndarray, judgement: Judgement, refs: Sequence[ReferenceClaim], idx: _RefIndex
+    text: str,
+    ambiguous: bool,
+    sims: np.ndarray,
+    judgement: Judgement,
+    refs: Sequence[ReferenceClaim],
+    idx: _RefIndex,
 ) -> list[float]:
     order = np.argsort(-sims)[:TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
     cos1 = float(sims[order[0]]) if order.size else 0.0
@@ -203,6 +249,7 @@ def _claim_row(
     cov_best = _coverage(tokens, best_tokens)
     numbers = [_norm_number(m) for m in _NUMBER.findall(text)]
     names = [m.lower() for m in _NAME.findall(text)]
+    lex = _lexical_best(tokens, idx.claim_tokens)
     return [
         cos1,
         cos2,
@@ -219,6 +266,11 @@ def _claim_row(
         cos1 * cov_best,
         (sum(n in idx.doc_lower for n in names) / len(names)) if names else 1.0,
         1.0 if ambiguous else 0.0,
+        lex[1],
+        float(sims[lex[0]]) if sims.size else 0.0,
+        _coverage(best_tokens, tokens) if best_tokens else 0.0,
+        math.log1p(int((sims >= NEAR_COSINE).sum())),
+        math.log1p(sims.size),
         *_rule_onehot(judgement.verdict),
     ]
 
@@ -237,7 +289,9 @@ def feature_matrix(
     ``judgements`` are the rule engine's (``claims.verdict.judge``), indexing ``response_claims``.
     Columns are described next to ``FEATURE_NAMES``.
     """
-    return _features(response_claims, reference_claims, similarity, judgements, _index(reference_claims, reference_texts))
+    return _features(
+        response_claims, reference_claims, similarity, judgements, _index(reference_claims, reference_texts)
+    )
 
 
 def _features(
@@ -269,11 +323,12 @@ def _best_evidence(
     return (Evidence(rc.reference, k, rc.claim.start, rc.claim.end, rc.claim.text, sim),)
 
 
-def _decided(j: Judgement, p: float, model: DecisionModel, text: str, missing: list[str]) -> Judgement:
-    """One material judgement after the decision (rule conflicts stand)."""
+def _decided(j: Judgement, s: float, p: float, model: DecisionModel, missing: list[str]) -> Judgement:
+    """One material judgement after the decision (rule conflicts stand); ``s`` balanced score,
+    ``p`` calibrated P(support)."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
-    if p >= model.support_threshold:
+    if s >= model.support_threshold:
         verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
         reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
         return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))
@@ -301,20 +356,21 @@ def decide(
     """
     model = model or load_model()
     material = [
-        i for i, j in enumerate(judgements) if j.verdict is not Verdict.OUTSIDE_SCOPE
+        i
+        for i, j in enumerate(judgements)
+        if j.verdict is not Verdict.OUTSIDE_SCOPE
         and response_claims[j.response_index].kind is ClaimKind.MATERIAL
     ]
     if model is None or not material or not reference_claims:
         return list(judgements)
     chosen = [judgements[i] for i in material]
     idx = _index(reference_claims, reference_texts)
-    probs = support_probability(_features(response_claims, reference_claims, similarity, chosen, idx), model)
+    x = _features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
-    doc_tokens = idx.doc_tokens
-    for i, p in zip(material, probs, strict=True):
+    for i, s, p in zip(material, balanced_score(x, model), support_probability(x, model), strict=True):
         j = out[i]
-        text = response_claims[j.response_index].text
-        decided = _decided(j, float(p), model, text, _missing(content_tokens(text), doc_tokens))
+        missing = _missing(content_tokens(response_claims[j.response_index].text), idx.doc_tokens)
+        decided = _decided(j, float(s), float(p), model, missing)
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
         out[i] = decided

@@ -42,7 +42,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from claims.decision import FEATURE_NAMES, RULE_VERDICTS  # noqa: E402
+from claims.decision import FEATURE_NAMES  # noqa: E402
 from claims.decision import feature_matrix as claim_features  # noqa: E402
 from claims.decompose import decompose  # noqa: E402
 from claims.embed import default_embedder, text_key  # noqa: E402
@@ -76,7 +76,9 @@ class Item:
 
 def load_items(shared: Path, limit: int | None, n_synthetic: int, seed: int) -> list[Item]:
     items: list[Item] = []
-    for i, line in enumerate((shared / "data/factcheck_gpt/stance_dev.jsonl").read_text().splitlines()[:limit]):
+    for i, line in enumerate(
+        (shared / "data/factcheck_gpt/stance_dev.jsonl").read_text().splitlines()[:limit]
+    ):
         r = json.loads(line)
         items.append(Item(f"fc-{i}", "factcheck", r["claim"], r["claim"], [r["evidence"]], GOLD[r["stance"]]))
     wice = [json.loads(x) for x in (shared / "data/wice/claims_dev.jsonl").read_text().splitlines()[:limit]]
@@ -101,7 +103,9 @@ def synthetic_items(wice: Sequence[dict[str, Any]], n: int, seed: int) -> list[I
     for k, s in sentences:
         if len(out) >= 2 * n:
             break
-        refs = [x for x in wice[k]["evidence"] if x.strip()]
+        passage = [x for x in wice[k]["evidence"] if x.strip()]
+        at = passage.index(s) if s in passage else 0
+        refs = passage[max(0, at - 4) : at + 5]  # a retrieval-sized passage around the sentence
         fault = perturb(s, rng.choice(FAULT_KINDS), rng, pool=pool)
         if fault is None:
             continue
@@ -139,8 +143,19 @@ class DiskCachedEmbedder:
             self.path.write_bytes(pickle.dumps(self.store))
 
 
-def run_item(item: Item, embedder: DiskCachedEmbedder) -> list[dict[str, Any]]:
-    """The rule engine on one audit -> one row per material response claim (features + label)."""
+@dataclass
+class EngineRun:
+    """What the rule engine made of one audit (cached between training runs)."""
+
+    response_claims: list[Any]
+    reference_claims: list[ReferenceClaim]
+    similarity: np.ndarray
+    judgements: list[Any]
+    references: list[str]
+
+
+def run_engine(item: Item, embedder: DiskCachedEmbedder) -> EngineRun:
+    """Decompose, embed, match and judge one audit with the rule engine (no learned decision)."""
     refs = [r for r in item.references if r.strip()] or ["(empty)"]
     response_claims = decompose(item.response)
     reference_claims = [ReferenceClaim(i, c) for i, t in enumerate(refs) for c in decompose(t)]
@@ -149,14 +164,20 @@ def run_item(item: Item, embedder: DiskCachedEmbedder) -> list[dict[str, Any]]:
     similarity = cosine_matrix(vectors[:n], vectors[n:])
     judgements = judge(response_claims, reference_claims, similarity, threshold=DEFAULT_THRESHOLD,
                        reference_texts=refs)  # fmt: skip
-    material = [j for j in judgements if response_claims[j.response_index].kind is ClaimKind.MATERIAL
+    return EngineRun(response_claims, reference_claims, similarity, list(judgements), refs)
+
+
+def item_rows(item: Item, run: EngineRun) -> list[dict[str, Any]]:
+    """One row per material response claim: features (``claims.decision``), rule verdict, label."""
+    material = [j for j in run.judgements if run.response_claims[j.response_index].kind is ClaimKind.MATERIAL
                 and j.verdict is not Verdict.OUTSIDE_SCOPE]  # fmt: skip
-    if not material or not reference_claims:
+    if not material or not run.reference_claims:
         return []
-    x = claim_features(response_claims, reference_claims, similarity, material, reference_texts=refs)
+    x = claim_features(run.response_claims, run.reference_claims, run.similarity, material,
+                       reference_texts=run.references)  # fmt: skip
     rows = []
     for j, feats in zip(material, x, strict=True):
-        text = response_claims[j.response_index].text
+        text = run.response_claims[j.response_index].text
         rows.append({"item": item.ident, "dataset": item.dataset, "group": item.group, "gold": item.gold,
                      "text": text, "rule": j.verdict.value, "x": feats.tolist(), "n_claims": len(material),
                      "label": claim_label(item, text, len(material))})  # fmt: skip
@@ -166,7 +187,8 @@ def run_item(item: Item, embedder: DiskCachedEmbedder) -> list[dict[str, Any]]:
 def claim_label(item: Item, text: str, n_claims: int) -> int | None:
     """1 supported, 0 not supported, None unknown (see module docstring)."""
     if item.gold == "rules":
-        allowed = [set(r["verdict"]) for r in item.rules if r["response_claim_contains"].lower() in text.lower()]
+        text = text.lower()
+        allowed = [set(r["verdict"]) for r in item.rules if r["response_claim_contains"].lower() in text]
         if not allowed:
             return None
         ok = {"supported", "inferred"}
@@ -178,28 +200,47 @@ def claim_label(item: Item, text: str, n_claims: int) -> int | None:
     return 0
 
 
-def build_rows(items: Sequence[Item], cache: Path | None) -> list[dict[str, Any]]:
-    code = hashlib.sha256(b"".join(p.read_bytes() for p in sorted((ROOT / "claims").glob("*.py")))).hexdigest()
-    rows_path = cache / f"rows-{code[:16]}-{len(items)}.json" if cache else None
-    if rows_path and rows_path.exists():
-        return list(json.loads(rows_path.read_text()))
+#: claims/ files that are the learned decision itself, not the rule engine it reads
+NOT_ENGINE = frozenset({"decision.py", "perturb.py", "verdict_model.json"})
+
+
+def engine_runs(items: Sequence[Item], cache: Path | None) -> list[EngineRun]:
+    """The rule engine on every item; cached under ``cache`` by the engine's own source files."""
+    sources = sorted(
+        p for p in (ROOT / "claims").rglob("*")
+        if p.is_file() and p.suffix in (".py", ".txt", ".json") and p.name not in NOT_ENGINE
+    )  # fmt: skip
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources))
+    digest.update(json.dumps([(it.ident, it.response, it.references) for it in items]).encode())
+    path = cache / f"engine-{digest.hexdigest()[:16]}.pkl" if cache else None
+    if path and path.exists():
+        return list(pickle.loads(path.read_bytes()))
     embedder = DiskCachedEmbedder(cache / "embeddings.pkl" if cache else None)
-    rows: list[dict[str, Any]] = []
-    started = time.monotonic()
+    runs, started = [], time.monotonic()
     for k, item in enumerate(items):
-        rows.extend(run_item(item, embedder))
+        runs.append(run_engine(item, embedder))
         if k % 250 == 0:
             print(f"  {k}/{len(items)} audits, {time.monotonic() - started:.0f} s", file=sys.stderr)
     embedder.save()
-    if rows_path:
-        rows_path.write_text(json.dumps(rows))
-    return rows
+    if path:
+        path.write_bytes(pickle.dumps(runs))
+    return runs
+
+
+def build_rows(items: Sequence[Item], cache: Path | None) -> list[dict[str, Any]]:
+    return [
+        row
+        for item, run in zip(items, engine_runs(items, cache), strict=True)
+        for row in item_rows(item, run)
+    ]
 
 
 # ---------------------------------------------------------------- fitting
 
 
-def group_splits(rows: Sequence[dict[str, Any]], folds: int, seed: int) -> list[tuple[np.ndarray, np.ndarray]]:
+def group_splits(
+    rows: Sequence[dict[str, Any]], folds: int, seed: int
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """Out-of-fold splits over ALL rows, grouped by claim text, stratified by gold label."""
     from sklearn.model_selection import StratifiedGroupKFold
 
@@ -209,42 +250,78 @@ def group_splits(rows: Sequence[dict[str, Any]], folds: int, seed: int) -> list[
     return [(tr, te) for tr, te in skf.split(np.zeros(len(rows)), strata, groups)]
 
 
-def fit(x: np.ndarray, y: np.ndarray, groups: Sequence[str], seed: int) -> Any:
-    """Standardised logistic regression, Platt-calibrated on grouped inner folds (one final fit)."""
-    from sklearn.calibration import CalibratedClassifierCV
+#: L2 strength of the logistic regression (inverse); chosen among 0.05 and 0.5 on out-of-fold
+#: balanced accuracy (docs/CALIBRATION.md); strong regularisation keeps the weights stable
+C_REGULARISATION = 0.05
+#: the balanced score at which a claim is supported (equal class weights => 0.5 is Bayes-optimal
+#: for balanced accuracy)
+SUPPORT_THRESHOLD = 0.5
+
+
+@dataclass(frozen=True)
+class Fitted:
+    """A fitted decision: standardised logistic regression (balanced score) + Platt scaling."""
+
+    pipeline: Any
+    calib_a: float
+    calib_b: float
+
+    def scores(self, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """(balanced score sigmoid(z), natural P(support) by Platt scaling of z) per row."""
+        z = self.pipeline.decision_function(x)
+        return 1 / (1 + np.exp(-z)), 1 / (1 + np.exp(self.calib_a * z + self.calib_b))
+
+
+def balanced_weights(datasets: Sequence[str], y: np.ndarray) -> np.ndarray:
+    """Sample weights giving each (data set, label) cell half of its data set's total weight."""
+    from collections import Counter
+
+    cells, sizes = Counter(zip(datasets, y.tolist(), strict=True)), Counter(datasets)
+    return np.asarray([sizes[d] / (2 * cells[(d, int(v))]) for d, v in zip(datasets, y, strict=True)])
+
+
+def fit(x: np.ndarray, y: np.ndarray, groups: Sequence[str], datasets: Sequence[str], seed: int) -> Fitted:
+    """Logistic regression with class-balanced weights per data set, then Platt scaling (Platt 1999)
+    of its decision values, fitted unweighted on grouped inner out-of-fold values."""
     from sklearn.linear_model import LogisticRegression
-    from sklearn.model_selection import GroupKFold
+    from sklearn.model_selection import GroupKFold, cross_val_predict
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
-    inner = list(GroupKFold(n_splits=5, shuffle=True, random_state=seed).split(x, y, groups))
-    base = make_pipeline(StandardScaler(), LogisticRegression(C=0.5, max_iter=5000, random_state=seed))
-    return CalibratedClassifierCV(base, method="sigmoid", cv=inner, ensemble=False).fit(x, y)
+    def base() -> Any:
+        return make_pipeline(StandardScaler(), LogisticRegression(C=C_REGULARISATION, max_iter=5000))
+
+    w = balanced_weights(datasets, y)
+    inner = GroupKFold(n_splits=5, shuffle=True, random_state=seed)
+    z = cross_val_predict(base(), x, y, groups=groups, cv=inner, method="decision_function",
+                          params={"logisticregression__sample_weight": w})  # fmt: skip
+    platt = LogisticRegression(C=1e6, max_iter=5000).fit(z.reshape(-1, 1), y)
+    final = base().fit(x, y, logisticregression__sample_weight=w)
+    return Fitted(final, calib_a=-float(platt.coef_[0, 0]), calib_b=-float(platt.intercept_[0]))
 
 
-def labelled(rows: Sequence[dict[str, Any]], idx: np.ndarray) -> tuple[np.ndarray, np.ndarray, list[str]]:
+def labelled(
+    rows: Sequence[dict[str, Any]], idx: np.ndarray
+) -> tuple[np.ndarray, np.ndarray, list[str], list[str]]:
+    """Features, labels, groups and data sets of the labelled rows among ``idx``."""
     keep = [i for i in idx if rows[i]["label"] is not None]
     x = np.asarray([rows[i]["x"] for i in keep], dtype=np.float64)
     y = np.asarray([rows[i]["label"] for i in keep], dtype=np.int64)
-    return x, y, [rows[i]["group"] for i in keep]
+    return x, y, [rows[i]["group"] for i in keep], [rows[i]["dataset"] for i in keep]
 
 
-def out_of_fold(rows: Sequence[dict[str, Any]], folds: int, seed: int) -> tuple[np.ndarray, list[float]]:
-    """P(support) for every row from a model that never saw its group; and each fold's threshold."""
-    p = np.full(len(rows), np.nan)
-    thresholds = []
+def out_of_fold(rows: Sequence[dict[str, Any]], folds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """(balanced score, natural P(support)) for every row, from a model that never saw its group."""
+    s, p = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
     for train, test in group_splits(rows, folds, seed):
-        x, y, groups = labelled(rows, train)
-        model = fit(x, y, groups, seed)
-        p[test] = model.predict_proba(np.asarray([rows[i]["x"] for i in test], dtype=np.float64))[:, 1]
-        thresholds.append(float(y.mean()))
-    return p, thresholds
+        x, y, groups, datasets = labelled(rows, train)
+        model = fit(x, y, groups, datasets, seed)
+        s[test], p[test] = model.scores(np.asarray([rows[i]["x"] for i in test], dtype=np.float64))
+    return s, p
 
 
-def export(model: Any, threshold: float, rule_precision: dict[str, float], n_rows: int) -> dict[str, Any]:
-    cc = model.calibrated_classifiers_[0]
-    scaler, lr = cc.estimator[0], cc.estimator[-1]
-    calib = cc.calibrators[0]
+def export(model: Fitted, rule_precision: dict[str, float], n_rows: int) -> dict[str, Any]:
+    scaler, lr = model.pipeline[0], model.pipeline[-1]
     import sklearn
 
     return {
@@ -255,9 +332,9 @@ def export(model: Any, threshold: float, rule_precision: dict[str, float], n_row
         "scale": scaler.scale_.tolist(),
         "coef": lr.coef_[0].tolist(),
         "intercept": float(lr.intercept_[0]),
-        "calib_a": float(calib.a_),
-        "calib_b": float(calib.b_),
-        "support_threshold": round(threshold, 4),
+        "calib_a": model.calib_a,
+        "calib_b": model.calib_b,
+        "support_threshold": SUPPORT_THRESHOLD,
         "rule_precision": rule_precision,
     }
 
@@ -267,20 +344,26 @@ def export(model: Any, threshold: float, rule_precision: dict[str, float], n_row
 CONFLICTS = {Verdict.CONTRADICTED.value, Verdict.QUALIFICATION_DROPPED.value}
 
 
-def claim_verdicts(rows: Sequence[dict[str, Any]], p: np.ndarray, t: float, prec: dict[str, float]) -> list[tuple[str, float]]:
-    """(verdict, confidence) per row, as ``claims.decision.decide`` would give them."""
+def claim_verdicts(
+    rows: Sequence[dict[str, Any]], score: np.ndarray, p: np.ndarray, prec: dict[str, float]
+) -> list[tuple[str, float]]:
+    """(verdict, confidence) per row, as ``claims.decision.decide`` gives them: the verdict from the
+    balanced ``score``, the confidence from the calibrated ``p`` (pass ``p=score`` to rank by the
+    balanced score instead)."""
     out = []
-    for r, pi in zip(rows, p, strict=True):
+    for r, si, pi in zip(rows, score, p, strict=True):
         if r["rule"] in CONFLICTS:
             out.append((r["rule"], prec.get(r["rule"], 0.5)))
-        elif pi >= t:
+        elif si >= SUPPORT_THRESHOLD:
             out.append(("supported", float(pi)))
         else:
             out.append(("unsupported", float(1 - pi)))
     return out
 
 
-def audit_predictions(rows: Sequence[dict[str, Any]], verdicts: Sequence[tuple[str, float]]) -> dict[str, tuple[str, float]]:
+def audit_predictions(
+    rows: Sequence[dict[str, Any]], verdicts: Sequence[tuple[str, float]]
+) -> dict[str, tuple[str, float]]:
     """Per audit: run_label_eval.py's mapping of claim verdicts, and the audit's confidence."""
     by_item: dict[str, list[tuple[str, float]]] = {}
     for r, v in zip(rows, verdicts, strict=True):
@@ -304,26 +387,41 @@ def balanced_accuracy(pairs: Sequence[tuple[str, str]]) -> float | None:
     return None if not pos or not neg else (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
 
 
-def dataset_report(items: Sequence[Item], preds: dict[str, tuple[str, float]], dataset: str) -> dict[str, Any]:
+def dataset_report(
+    items: Sequence[Item],
+    preds: dict[str, tuple[str, float]],
+    dataset: str,
+    balanced_preds: dict[str, tuple[str, float]],
+) -> dict[str, Any]:
     chosen = [it for it in items if it.dataset == dataset]
     scored = [(it.gold, *preds.get(it.ident, ("not_supported", 1.0))) for it in chosen]
     pairs = [(g, p) for g, p, _ in scored]
     tp = sum(g == p == "refute" for g, p in pairs)
     pred_ref, gold_ref = sum(p == "refute" for _, p in pairs), sum(g == "refute" for g, _ in pairs)
-    ranked = sorted(scored, key=lambda s: -s[2])
-    curve = {f"{c:.1f}": _round(balanced_accuracy([(g, p) for g, p, _ in ranked[: max(1, round(c * len(ranked)))]]))
-             for c in np.arange(0.1, 1.01, 0.1)}  # fmt: skip
     return {
         "audits": len(chosen),
         "balanced_accuracy": _round(balanced_accuracy(pairs)),
         "refute_precision": _round(tp / pred_ref) if pred_ref else None,
         "refute_recall": _round(tp / gold_ref) if gold_ref else None,
-        "selective_balanced_accuracy_by_coverage": curve,
+        "selective_balanced_accuracy_by_coverage": selective_curve(scored),
+        "selective_balanced_accuracy_by_coverage_balanced_confidence": selective_curve(
+            [(it.gold, *balanced_preds.get(it.ident, ("not_supported", 1.0))) for it in chosen]
+        ),
     }
 
 
+def selective_curve(scored: Sequence[tuple[str, str, float]]) -> dict[str, float | None]:
+    """Balanced accuracy of the most confident share of audits, for shares 0.1 ... 1.0."""
+    ranked = sorted(scored, key=lambda s: -s[2])
+    curve = {}
+    for c in np.arange(0.1, 1.01, 0.1):
+        top = ranked[: max(1, round(c * len(ranked)))]
+        curve[f"{c:.1f}"] = _round(balanced_accuracy([(g, p) for g, p, _ in top]))
+    return curve
+
+
 def expected_calibration_error(conf: np.ndarray, correct: np.ndarray, bins: int = 10) -> float:
-    """ECE (Guo et al. 2017): sum over equal-width confidence bins of |accuracy - confidence| weighted by size."""
+    """ECE (Guo et al. 2017): over equal-width confidence bins, |accuracy - confidence| weighted by size."""
     edges = np.linspace(0.0, 1.0, bins + 1)
     which = np.clip(np.digitize(conf, edges[1:-1]), 0, bins - 1)
     total = 0.0
@@ -347,24 +445,40 @@ def rule_precision(rows: Sequence[dict[str, Any]]) -> dict[str, float]:
     return out
 
 
-def report(items: Sequence[Item], rows: Sequence[dict[str, Any]], p: np.ndarray, t: float) -> dict[str, Any]:
+def report(
+    items: Sequence[Item], rows: Sequence[dict[str, Any]], score: np.ndarray, p: np.ndarray
+) -> dict[str, Any]:
     prec = rule_precision(rows)
-    verdicts = claim_verdicts(rows, p, t, prec)
+    verdicts = claim_verdicts(rows, score, p, prec)
     preds = audit_predictions(rows, verdicts)
+    balanced = audit_predictions(rows, claim_verdicts(rows, score, score, prec))
     lab = [i for i, r in enumerate(rows) if r["label"] is not None and r["dataset"] != "synthetic"]
     conf = np.asarray([verdicts[i][1] for i in lab])
-    correct = np.asarray([(verdicts[i][0] == "supported") == bool(rows[i]["label"]) for i in lab], dtype=float)
+    correct = np.asarray(
+        [(verdicts[i][0] == "supported") == bool(rows[i]["label"]) for i in lab], dtype=float
+    )
     from sklearn.metrics import roc_auc_score
 
     y = np.asarray([rows[i]["label"] for i in lab])
     return {
-        "support_threshold": round(t, 4),
+        "support_threshold": SUPPORT_THRESHOLD,
         "claim_rows": len(rows),
         "labelled_dev_rows": len(lab),
         "claim_auc": _round(roc_auc_score(y, p[lab])),
+        "claim_auc_by_dataset": {
+            d: _round(
+                roc_auc_score(
+                    [rows[i]["label"] for i in lab if rows[i]["dataset"] == d],
+                    [p[i] for i in lab if rows[i]["dataset"] == d],
+                )
+            )
+            for d in ("factcheck", "wice")
+        },  # fmt: skip
         "expected_calibration_error": _round(expected_calibration_error(conf, correct)),
         "rule_precision": prec,
-        "datasets": {d: dataset_report(items, preds, d) for d in ("factcheck", "wice", "cases", "synthetic")},
+        "datasets": {
+            d: dataset_report(items, preds, d, balanced) for d in ("factcheck", "wice", "cases", "synthetic")
+        },
     }
 
 
@@ -385,18 +499,21 @@ def main() -> int:
     np.random.seed(args.seed)
     items = load_items(args.shared, args.limit, args.synthetic, args.seed)
     rows = build_rows(items, args.cache)
-    p, fold_t = out_of_fold(rows, args.folds, args.seed)
-    rep = report(items, rows, p, float(np.mean(fold_t)))
-    x, y, groups = labelled(rows, np.arange(len(rows)))
-    model = fit(x, y, groups, args.seed)
+    score, p = out_of_fold(rows, args.folds, args.seed)
+    rep = report(items, rows, score, p)
+    x, y, groups, datasets = labelled(rows, np.arange(len(rows)))
+    model = fit(x, y, groups, datasets, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    args.out.write_text(json.dumps(export(model, float(y.mean()), rep["rule_precision"], len(y)), indent=1) + "\n")
+    args.out.write_text(json.dumps(export(model, rep["rule_precision"], len(y)), indent=1) + "\n")
     rep["cross_validation"] = f"StratifiedGroupKFold({args.folds}), seed {args.seed}; all figures out-of-fold"
     args.report.write_text(json.dumps(rep, indent=1) + "\n")
     fc, wi = rep["datasets"]["factcheck"], rep["datasets"]["wice"]
     print(json.dumps(rep, indent=1))
-    print(f"cv factcheck_ba={fc['balanced_accuracy']} wice_ba={wi['balanced_accuracy']} "
-          f"refute_p={fc['refute_precision']} refute_r={fc['refute_recall']} ece={rep['expected_calibration_error']}")
+    print(
+        f"cv factcheck_ba={fc['balanced_accuracy']} wice_ba={wi['balanced_accuracy']} "
+        f"refute_p={fc['refute_precision']} refute_r={fc['refute_recall']} "
+        f"ece={rep['expected_calibration_error']}"
+    )
     return 0
 
 

@@ -12,7 +12,14 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from claims.decision import FEATURE_NAMES, DecisionModel, decide, feature_matrix, load_model, support_probability
+from claims.decision import (
+    FEATURE_NAMES,
+    DecisionModel,
+    decide,
+    feature_matrix,
+    load_model,
+    support_probability,
+)
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 
@@ -87,9 +94,14 @@ def test_decision_table(rule: Verdict, cos: float, verdict: Verdict, confidence:
 
 
 def test_outside_scope_is_untouched_and_order_kept() -> None:
-    resp = [Claim("Hi there!", 0, 9, kind=ClaimKind.OUTSIDE_SCOPE), Claim("The museum opens at nine.", 10, 35)]
+    resp = [
+        Claim("Hi there!", 0, 9, kind=ClaimKind.OUTSIDE_SCOPE),
+        Claim("The museum opens at nine.", 10, 35),
+    ]
     js = [Judgement(0, Verdict.OUTSIDE_SCOPE), Judgement(1, Verdict.UNSUPPORTED)]
-    out = decide(resp, _refs("The museum opens at 9 am."), np.array([[0.1], [0.95]], np.float32), js, model=_model())
+    out = decide(
+        resp, _refs("The museum opens at 9 am."), np.array([[0.1], [0.95]], np.float32), js, model=_model()
+    )
     assert [j.response_index for j in out] == [0, 1]
     assert out[0] == js[0] and out[0].confidence is None
     assert out[1].verdict is Verdict.SUPPORTED
@@ -116,7 +128,12 @@ def test_shipped_model_loads_and_is_sane() -> None:
     # more cosine and more coverage never lower the probability of support (monotone in the signals
     # the method is built on): compare a weak and a strong row, all else equal
     weak, strong = np.zeros((1, len(FEATURE_NAMES))), np.zeros((1, len(FEATURE_NAMES)))
-    for name, lo, hi in (("cos1", 0.4, 0.95), ("cov_best", 0.2, 1.0), ("cov_doc", 0.3, 1.0), ("cos_x_cov", 0.08, 0.95)):
+    for name, lo, hi in (
+        ("cos1", 0.4, 0.95),
+        ("cov_best", 0.2, 1.0),
+        ("cov_doc", 0.3, 1.0),
+        ("cos_x_cov", 0.08, 0.95),
+    ):
         weak[0, FEATURE_NAMES.index(name)] = lo
         strong[0, FEATURE_NAMES.index(name)] = hi
     assert support_probability(strong, model)[0] > support_probability(weak, model)[0]

@@ -36,8 +36,12 @@ def test_nothing_to_perturb_gives_none(kind: str) -> None:
 
 
 def test_deterministic_for_a_seed() -> None:
-    a = [perturb("Between 1990 and 1995 it had 12 staff.", k, random.Random(7), pool=POOL) for k in FAULT_KINDS]
-    b = [perturb("Between 1990 and 1995 it had 12 staff.", k, random.Random(7), pool=POOL) for k in FAULT_KINDS]
+    a = [
+        perturb("Between 1990 and 1995 it had 12 staff.", k, random.Random(7), pool=POOL) for k in FAULT_KINDS
+    ]
+    b = [
+        perturb("Between 1990 and 1995 it had 12 staff.", k, random.Random(7), pool=POOL) for k in FAULT_KINDS
+    ]
     assert a == b
 
 
