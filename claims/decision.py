@@ -19,8 +19,11 @@ Decision, per material response claim with balanced score ``s`` and probability 
 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
   confidence is the rule's precision measured on the labelled data;
-- otherwise ``s >= support_threshold`` gives ``supported`` (``inferred`` when the rules had
-  combined two reference claims) and ``s < support_threshold`` gives ``unsupported``;
+- otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
+  disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
+  ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
+  ``s >= support_threshold + rule_margin`` (the rules know value equivalences, such as "three"
+  and 3 or 8 pm and 20:00, that the features see only in part);
 - ``confidence`` is the calibrated probability that the verdict is right: ``p`` for a supporting
   verdict, ``1 - p`` for ``unsupported``. It lies in [0, 1]; ``outside_scope`` claims keep None.
 """
@@ -39,7 +42,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from claims.facets import content_tokens, token_match
+from claims.facets import DateFacet, Facets, content_tokens, extract, quantity_matches, token_match
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -72,8 +75,10 @@ FEATURE_NAMES: tuple[str, ...] = (
     "cov_top3",  # ... in the three best reference claims together
     "cov_doc",  # ... anywhere in the references
     "missing_doc",  # content words found nowhere in the references (count, capped at 5)
-    "has_number",  # the claim states a number
-    "num_cov",  # share of the claim's numbers found in the references (1 when it has none)
+    "has_value",  # the claim states a number or a date (claims.facets)
+    "value_cov",  # share of its numbers and dates stated by one of the VALUE_TOP_K nearest reference
+    # claims, compared as facets (units, scales, number words, time formats); 1 when it has none
+    "num_cov",  # share of the claim's digit strings found anywhere in the references (1 when none)
     "neg_mismatch",  # the claim and its best reference claim differ in negation
     "log_len",  # log(1 + number of content words)
     "fuzz_best",  # rapidfuzz token_set_ratio with the best reference claim, in [0, 1]
@@ -89,10 +94,12 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 TOP_K = 3
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+#: how many nearest reference claims (by cosine) are searched for the claim's values
+VALUE_TOP_K = 8
 #: cosine at which a reference claim counts as "near" the claim (the calibrated support
 #: threshold's plateau, docs/CALIBRATION.md)
 NEAR_COSINE = 0.6
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _NEGATION = re.compile(
     r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|false|longer)\b|n't\b", re.IGNORECASE
 )
@@ -117,6 +124,7 @@ class DecisionModel:
     calib_a: float
     calib_b: float
     support_threshold: float
+    rule_margin: float
     rule_precision: dict[str, float]
 
     @classmethod
@@ -143,6 +151,7 @@ class DecisionModel:
             calib_a=float(d["calib_a"]),
             calib_b=float(d["calib_b"]),
             support_threshold=float(d["support_threshold"]),
+            rule_margin=float(d.get("rule_margin", 0.0)),
             rule_precision={str(k): float(v) for k, v in dict(d["rule_precision"]).items()},
         )
 
@@ -195,12 +204,28 @@ def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence
         claim_tokens=claim_tokens,
         doc_tokens=sorted(set(content_tokens(doc))),
         doc_lower=doc.lower(),
-        doc_numbers=frozenset(_norm_number(m) for m in _NUMBER.findall(doc)),
+        doc_numbers=frozenset(m.replace(",", "") for m in _NUMBER.findall(doc)),
     )
 
 
-def _norm_number(s: str) -> str:
-    return s.replace(",", "").rstrip(".")
+@lru_cache(maxsize=16384)
+def _facets(text: str) -> Facets:
+    return extract(text)
+
+
+def _date_stated(d: DateFacet, e: DateFacet) -> bool:
+    return all(getattr(d, k) is None or getattr(d, k) == getattr(e, k) for k in ("year", "month", "day"))
+
+
+def _value_coverage(text: str, near: Sequence[str]) -> tuple[float, float]:
+    """(has_value, value_cov) of a claim against the texts of its nearest reference claims."""
+    f = _facets(text)
+    if not f.quantities and not f.dates:
+        return 0.0, 1.0
+    others = [_facets(t) for t in near]
+    found = sum(any(quantity_matches(q, o) for g in others for o in g.quantities) for q in f.quantities)
+    found += sum(any(_date_stated(d, e) for g in others for e in g.dates) for d in f.dates)
+    return 1.0, found / (len(f.quantities) + len(f.dates))
 
 
 def _coverage(tokens: Sequence[str], other: Sequence[str]) -> float:
@@ -247,8 +272,10 @@ def _claim_row(
     top_tokens = [t for j in order for t in idx.claim_tokens[int(j)]]
     best_text = refs[int(order[0])].claim.text if order.size else ""
     cov_best = _coverage(tokens, best_tokens)
-    numbers = [_norm_number(m) for m in _NUMBER.findall(text)]
+    near = np.argsort(-sims)[:VALUE_TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
+    has_value, value_cov = _value_coverage(text, [refs[int(k)].claim.text for k in near])
     names = [m.lower() for m in _NAME.findall(text)]
+    numbers = [m.replace(",", "") for m in _NUMBER.findall(text)]
     lex = _lexical_best(tokens, idx.claim_tokens)
     return [
         cos1,
@@ -258,7 +285,8 @@ def _claim_row(
         _coverage(tokens, top_tokens),
         _coverage(tokens, idx.doc_tokens) if len(idx.doc_tokens) < 20000 else _coverage(tokens, top_tokens),
         float(min(5, len(_missing(tokens, idx.doc_tokens)))),
-        1.0 if numbers else 0.0,
+        has_value,
+        value_cov,
         (sum(n in idx.doc_numbers for n in numbers) / len(numbers)) if numbers else 1.0,
         float(bool(_NEGATION.search(text)) != bool(_NEGATION.search(best_text))),
         math.log1p(len(tokens)),
@@ -328,7 +356,9 @@ def _decided(j: Judgement, s: float, p: float, model: DecisionModel, missing: li
     ``p`` calibrated P(support)."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
-    if s >= model.support_threshold:
+    rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
+    margin = model.rule_margin if rule_supports else -model.rule_margin
+    if s >= model.support_threshold - margin:
         verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
         reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
         return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))

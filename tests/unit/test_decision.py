@@ -38,6 +38,7 @@ def _model(threshold: float = 0.5, coef_cos: float = 10.0) -> DecisionModel:
         calib_a=-1.0,
         calib_b=0.0,
         support_threshold=threshold,
+        rule_margin=0.0,
         rule_precision={"contradicted": 0.9, "qualification_dropped": 0.8},
     )
 
@@ -61,11 +62,11 @@ def test_features_coverage_numbers_and_rule() -> None:
     f = dict(zip(FEATURE_NAMES, x[0], strict=True))
     assert f["cos1"] == pytest.approx(0.9) and f["cos2"] == pytest.approx(0.2)
     assert f["cov_best"] == 1.0  # halvorsen, bridge, open all in the best reference claim
-    assert f["num_cov"] == 1.0 and f["has_number"] == 1.0
+    assert f["value_cov"] == 1.0 and f["has_value"] == 1.0
     assert f["rule_supported"] == 1.0 and f["rule_unsupported"] == 0.0
     x2 = feature_matrix([Claim("The Halvorsen Bridge opened in 2001.", 0, 36)], refs,
                         np.array([[0.9, 0.2]], np.float32), j)  # fmt: skip
-    assert dict(zip(FEATURE_NAMES, x2[0], strict=True))["num_cov"] == 0.0  # 2001 is in no reference
+    assert dict(zip(FEATURE_NAMES, x2[0], strict=True))["value_cov"] == 0.0  # 2001 is in no reference claim
 
 
 @pytest.mark.parametrize(
