@@ -423,6 +423,31 @@ def selective_curve(scored: Sequence[tuple[str, str, float]]) -> dict[str, float
     return curve
 
 
+def cascade_table(
+    items: Sequence[Item], rows: Sequence[dict[str, Any]], verdicts: Sequence[tuple[str, float]]
+) -> dict[str, Any]:
+    """For bands [0, h] of ``judge: auto``: the share of dev claims sent to the LLM judge, the
+    accuracy of the labelled claims kept offline, and the balanced accuracy of the factcheck / WiCE
+    audits none of whose claims is sent."""
+    out = {}
+    for h in (0.6, 0.7, 0.75, 0.8, 0.9):
+        sent = {r["item"] for r, (v, c) in zip(rows, verdicts, strict=True) if v not in CONFLICTS and c <= h}
+        dev = [(r, v) for r, v in zip(rows, verdicts, strict=True) if r["dataset"] in ("factcheck", "wice")]
+        share = sum(1 for r, (v, c) in dev if v not in CONFLICTS and c <= h) / max(1, len(dev))
+        preds = audit_predictions([r for r, _ in dev], [v for _, v in dev])
+        kept = {k: v for k, v in preds.items() if k not in sent}
+        kept_rows = [(r, v) for r, (v, c) in dev if r["label"] is not None and (v in CONFLICTS or c > h)]
+        right = [(v == "supported") == bool(r["label"]) for r, v in kept_rows]
+        out[f"0-{h}"] = {
+            "share_sent": _round(share),
+            "claim_accuracy_kept": _round(sum(right) / max(1, len(right))),
+        } | {
+            d: _round(balanced_accuracy(_pairs(items, kept, d, only_present=True)))
+            for d in ("factcheck", "wice")
+        }
+    return out
+
+
 def expected_calibration_error(conf: np.ndarray, correct: np.ndarray, bins: int = 10) -> float:
     """ECE (Guo et al. 2017): over equal-width confidence bins, |accuracy - confidence| weighted by size."""
     edges = np.linspace(0.0, 1.0, bins + 1)
@@ -464,10 +489,11 @@ def choose_margin(items: Sequence[Item], rows: Sequence[dict[str, Any]], score: 
     return {"rule_margin": best, "grid": grid}
 
 
-def _pairs(items: Sequence[Item], preds: dict[str, tuple[str, float]], dataset: str) -> list[tuple[str, str]]:
-    return [
-        (it.gold, preds.get(it.ident, ("not_supported", 1.0))[0]) for it in items if it.dataset == dataset
-    ]
+def _pairs(
+    items: Sequence[Item], preds: dict[str, tuple[str, float]], dataset: str, *, only_present: bool = False
+) -> list[tuple[str, str]]:
+    chosen = [it for it in items if it.dataset == dataset and (not only_present or it.ident in preds)]
+    return [(it.gold, preds.get(it.ident, ("not_supported", 1.0))[0]) for it in chosen]
 
 
 def _cases_correct(rows: Sequence[dict[str, Any]], verdicts: Sequence[tuple[str, float]]) -> float:
@@ -508,6 +534,7 @@ def report(
         },  # fmt: skip
         "expected_calibration_error": _round(expected_calibration_error(conf, correct)),
         "rule_precision": prec,
+        "cascade": cascade_table(items, rows, verdicts),
         "datasets": {
             d: dataset_report(items, preds, d, balanced) for d in ("factcheck", "wice", "cases", "synthetic")
         },
