@@ -29,8 +29,9 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from importlib import resources
 
 __all__ = [
     "Quantity",
@@ -45,6 +46,23 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- vocabulary
+
+
+def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
+    """Rows of the tab-separated word list ``claims/data/<name>`` (``#`` starts a comment;
+    blank lines skipped). Each row has exactly ``width`` fields; raises ValueError otherwise."""
+    text = resources.files("claims").joinpath("data", name).read_text(encoding="utf-8")
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        row = tuple(x.strip() for x in line.split("\t"))
+        if len(row) != width:
+            raise ValueError(f"claims/data/{name}:{n}: expected {width} tab-separated fields")
+        rows.append(row)
+    return rows
+
 
 MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -111,11 +129,21 @@ _units("currency_usd", "dollar|dollars|usd|us dollars", 1.0, "dollars")
 _units("currency_eur", "euro|euros|eur", 1.0, "euros")
 _units("currency_gbp", "pound sterling|pounds sterling|gbp", 1.0, "pounds sterling")
 _units("currency_jpy", "yen|jpy", 1.0, "yen")
+for _code in ("chf", "cad", "aud", "nok", "sek", "dkk", "cny", "inr"):
+    _units("currency_" + _code, _code, 1.0, _code.upper())
 _units("percent", "%|percent|per cent", 0.01, "%")
 # percentage points are not percent: a slot of their own; "points" after a number says the same
 _units("pp", "percentage points|percentage point|pp|points|point", 1.0, "percentage points")
 
 CURRENCY_SYMBOLS = {"$": "currency_usd", "€": "currency_eur", "£": "currency_gbp", "¥": "currency_jpy"}
+#: ISO 4217 codes written before an amount ("USD 640,000,000", "EUR 4.500.000")
+_CURRENCY_CODE_BEFORE = re.compile(r"\b(?P<code>USD|US\$|EUR|GBP|JPY|CHF|CAD|AUD|NOK|SEK|DKK|CNY|INR)\s?$")
+
+
+def _currency_slot(code: str) -> str:
+    """``"USD"`` -> ``"currency_usd"`` (``"US$"`` too)."""
+    return "currency_" + code.replace("US$", "USD").lower()
+
 
 SCALES = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
@@ -375,24 +403,37 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
     ]
 ]
 
-#: comparative antonym pairs (both directions).
-_ANTONYMS = [
-    ("more", "less"), ("more", "fewer"), ("before", "after"), ("larger", "smaller"), ("bigger", "smaller"),
-    ("higher", "lower"), ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"),
-    ("rose", "fell"), ("rise", "fall"), ("above", "below"), ("earlier", "later"), ("older", "younger"),
-    ("longer", "shorter"), ("taller", "shorter"), ("faster", "slower"), ("heavier", "lighter"),
-    ("wider", "narrower"), ("greater", "smaller"), ("greater", "less"), ("gain", "loss"),
-    ("maximum", "minimum"), ("most", "least"), ("majority", "minority"), ("up", "down"),
-    ("won", "lost"), ("win", "lose"), ("wins", "loses"), ("cheaper", "dearer"), ("cheaper", "more expensive"),
-    ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
-    ("first", "last"), ("oldest", "youngest"), ("largest", "smallest"), ("highest", "lowest"),
-    ("best", "worst"), ("male", "female"), ("men", "women"), ("positive", "negative"),
-    ("inside", "outside"), ("internal", "external"), ("legal", "illegal"), ("public", "private"),
-]  # fmt: skip
-ANTONYMS: dict[str, frozenset[str]] = {}
-for _a, _b in _ANTONYMS:
-    ANTONYMS[_a] = ANTONYMS.get(_a, frozenset()) | {_b}
-    ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
+
+def _load_antonyms() -> dict[str, frozenset[str]]:
+    """Antonym pairs from ``claims/data/antonyms.tsv`` (both directions; see that file)."""
+    table: dict[str, frozenset[str]] = {}
+    for a, b, _kind in _data_rows("antonyms.tsv", 3):
+        table[a] = table.get(a, frozenset()) | {b}
+        table[b] = table.get(b, frozenset()) | {a}
+    return table
+
+
+def _load_dimension_words() -> dict[str, frozenset[str]]:
+    """Slot family -> stems of the words naming it (``claims/data/dimension_words.tsv``)."""
+    return {
+        fam: frozenset(_stem(w) for w in words.split()) for fam, words in _data_rows("dimension_words.tsv", 2)
+    }
+
+
+#: slot family ("temperature", "currency", ...) -> stems of words that name that dimension
+DIMENSION_WORDS: dict[str, frozenset[str]] = {}
+
+
+def dimension_stems(slot: str) -> frozenset[str]:
+    """Stems of the words that name the dimension of ``slot`` ("currency_usd" -> cost, price,
+    ...); empty for a counted noun or an unknown slot."""
+    if not DIMENSION_WORDS:
+        DIMENSION_WORDS.update(_load_dimension_words())
+    return DIMENSION_WORDS.get(slot.split("_")[0], frozenset())
+
+
+#: antonym word -> its antonyms (comparatives, directions, states, outcomes), both directions.
+ANTONYMS: dict[str, frozenset[str]] = _load_antonyms()
 
 _ENTITY_STOP = frozenset(
     [
@@ -495,6 +536,27 @@ _ENTITY_STOP = frozenset(
         "Ms",
         "Dr",
     ]
+    # approximators and bounds that open a sentence ("Roughly 50% of ...") are not names
+    + [
+        "Roughly",
+        "About",
+        "Approximately",
+        "Nearly",
+        "Almost",
+        "Around",
+        "Over",
+        "Under",
+        "Up",
+        "Only",
+        "Just",
+        "Exactly",
+        "Fewer",
+        "Less",
+        "More",
+        "Between",
+        "Circa",
+        "Estimated",
+    ]
 )
 
 
@@ -527,6 +589,14 @@ class Quantity:
     #: stems of the words of the noun phrase after the number ("four motorway lanes":
     #: ("motorway", "lane")); a counted noun matches any of them (the head is the last)
     nouns: tuple[str, ...] = ()
+    #: how the value is bounded: ``""`` a point; ``"range"`` an end of a stated range ("between 4
+    #: and 6 hours", "from 5 to 8 km", "4-6 hours"); ``"upto"`` a maximum that is reached ("up
+    #: to 60 °C", "at most", "a maximum of"); ``"below"`` ("less than", "under"); ``"atleast"``
+    #: ("at least", "a minimum of"); ``"above"`` ("more than", "over")
+    bound: str = ""
+    #: the values the text allows, in the slot's base unit (``-inf``/``inf`` for an open end);
+    #: None for a point
+    interval: tuple[float, float] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,7 +692,13 @@ def token_match(a: str, b: str) -> bool:
 # ---------------------------------------------------------------- numbers
 
 
+_EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
+
+
 def _to_float(s: str) -> float | None:
+    if _EURO_GROUPED.fullmatch(s):
+        # European grouping: dots group thousands, a comma marks decimals ("4.500.000,50")
+        s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "").replace(" ", "")
     try:
         return float(s)
@@ -654,7 +730,8 @@ _FRACTION_ALT = "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse
 _FRACTION_RE = re.compile(r"\b(?:" + _FRACTION_ALT + r")\b",
                           re.I)  # fmt: skip
 _NUM_RE = re.compile(
-    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−]))(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\d])"
 )
 _UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
@@ -662,7 +739,12 @@ _UNIT_RE = re.compile(
     r"\s?-?\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z\d])", re.I
 )
 _SCALE_RE = re.compile(r"\s?(?P<scale>thousand|million|billion|trillion|bn|mn|k|m|b|tn)(?![A-Za-z])", re.I)
-_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b", re.I)
+_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b|\s+years?\s+of\s+age\b", re.I)
+#: "at 17" ends a clause or is followed by a person's clause: an age ("signed at 17, he ...")
+_AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
+_AT_AGE_AFTER = re.compile(r"\s*(?:[,.;:)]|$|\s*(?:when|after|before|he|she|they|in|with|and)\b)", re.I)
+#: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
+_DET_BEFORE = re.compile(r"(?:\b(?:the|a|an|its|his|her|their|our|this|that)|['’]s)\s+$", re.I)
 _AGE_BEFORE = re.compile(r"\b(?:aged|age of|age)\s*$", re.I)
 _TIME_RE = re.compile(
     r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?![A-Za-z])"
@@ -834,6 +916,133 @@ _FACTOR_VERBS = {"doubl": 2.0, "tripl": 3.0, "trebl": 3.0, "quadrupl": 4.0, "qui
 _FACTOR_VERB_RE = re.compile(r"\b(" + "|".join(_FACTOR_VERBS) + r")(?:e|es|ed|ing)\b", re.I)
 
 
+_SMALL_NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS[:21]) + "|hundred|a hundred|thousand|a thousand"
+_RATIO_RE = re.compile(
+    rf"\b(?P<a>{_SMALL_NUMBER})\s+(?:in|out\s+of|of\s+every)\s+(?P<b>{_SMALL_NUMBER})\b(?!\s*(?:%|percent|per\s+cent))",
+    re.I,
+)
+
+
+def _ratio_term(term: str) -> float | None:
+    low = term.lower().removeprefix("a ")
+    return float(low) if low.isdigit() else _parse_number_words(low)
+
+
+def _find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Ratios in words, as a share in the ``percent`` slot: "one in four" = 0.25, "3 out of 10"
+    = 0.3, "one of every five" = 0.2. The denominator is at least 2 and at least the
+    numerator; a year ("3 in 2020") is never a denominator (at most three digits)."""
+    out: list[Quantity] = []
+    for m in _RATIO_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken):
+            continue
+        a, b = _ratio_term(m.group("a")), _ratio_term(m.group("b"))
+        if a is None or b is None or b < 2 or a > b:
+            continue
+        out.append(
+            Quantity(
+                a / b,
+                a / b,
+                "percent",
+                "ratio",
+                m.group(0),
+                m.start(),
+                m.end(),
+                loose=_loose(text, m.start()),
+            )
+        )
+        taken.append((m.start(), m.end()))
+    return out
+
+
+_BOUND_BEFORE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p + r"\s*$", re.I), kind)
+    for p, kind in [
+        (r"\b(?:up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\."
+         r"|as\s+(?:high|much|many|long|far)\s+as)", "upto"),
+        (r"\b(?:less\s+than|fewer\s+than|under|below|lower\s+than)", "below"),
+        (r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|(?:a\s+)?minimum\s+of|min\.)", "atleast"),
+        (r"\b(?:more\s+than|over|above|greater\s+than|upwards\s+of|in\s+excess\s+of)", "above"),
+    ]
+]  # fmt: skip
+_RANGE_OPEN = re.compile(r"\b(?:between|from|range\s+of|ranges?\s+from)\s+$", re.I)
+#: a change between two values is no range ("rose from 5% to 8%")
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:rose|ris\w*|fell|fall\w*|increas\w*|decreas\w*|grew|grow\w*|drop\w*|declin\w*|went|go(?:es)?"
+    r"|chang\w*|climb\w*|jump\w*|moved?|rais\w*|cut|reduc\w*|expand\w*|shr[aiu]nk\w*|surg\w*|soar\w*"
+    r"|plung\w*|slid\w*|slump\w*|improv\w*|boost\w*|lower\w*|up|down)\b(?:\s+[\w'’%$€£.,]+){0,3}\s+from\s+$",
+    re.I,
+)
+_RANGE_JOIN = re.compile(r"\s*(?:and|to|until|[-–—])\s*", re.I)
+_NO_INTERVAL_SLOTS = ("year", "time", "decade")
+
+
+def _rescaled(q: Quantity, like: Quantity) -> Quantity:
+    """The slot-less ``q`` read in the unit of ``like`` (the other end of its range: "between 4
+    and 6 hours" gives 4 hours, "between 2 and 3 million dollars" 2 million dollars)."""
+    raw = q.raw
+    scale = next((w for w in _SCALE_WORDS if re.search(rf"\b{w}\b", like.text, re.I)), None)
+    if scale and not re.search(rf"\b{scale}\b", q.text, re.I):
+        raw *= SCALES[scale]
+    if like.unit == "°F":
+        value = (raw - 32.0) * 5.0 / 9.0
+    else:
+        value = raw * (like.value / like.raw if like.raw else 1.0)
+    return replace(q, value=value, raw=raw, slot=like.slot, unit=like.unit, nouns=like.nouns)
+
+
+def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """Mark ranges ("between 4 and 6 hours", "from -20 °C to 50 °C", "4-6 hours") and bounds
+    ("up to 60 °C", "at least 18", "more than 500") with ``bound`` and ``interval`` (see
+    ``Quantity``). Years, decades and times of day are left as they are (year ranges have
+    ``lo``/``hi``). ``quantities`` is sorted by ``start``."""
+    out = list(quantities)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.slot in _NO_INTERVAL_SLOTS or b.slot in _NO_INTERVAL_SLOTS or not b.slot or a.bound:
+            continue
+        join = _RANGE_JOIN.fullmatch(text, a.end, b.start)
+        opened = _RANGE_OPEN.search(text[: a.start])
+        if join is None or (join.group(0).strip().lower() == "and" and not opened):
+            continue
+        if _CHANGE_BEFORE.search(text[max(0, a.start - 60) : a.start]):
+            continue
+        if not a.slot:
+            a = _rescaled(a, b)
+        if a.slot != b.slot:
+            continue
+        span = (min(a.value, b.value), max(a.value, b.value))
+        out[i] = replace(a, bound="range", interval=span, loose=True)
+        out[i + 1] = replace(b, bound="range", interval=span, loose=True)
+    for i, q in enumerate(out):
+        if q.bound or not q.slot or q.slot in _NO_INTERVAL_SLOTS:
+            continue
+        before = text[max(0, q.start - 25) : q.start]
+        kind = next((k for pat, k in _BOUND_BEFORE if pat.search(before)), "")
+        if kind:
+            inf = math.inf
+            span = (-inf, q.value) if kind in ("upto", "below") else (q.value, inf)
+            out[i] = replace(q, bound=kind, interval=span, loose=True)
+    return out
+
+
+def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
+    """A four-digit number 1000-2100 without a unit is a year: alone ("in 2011"), after a
+    temporal word before a noun ("in 2006 Announced"), or as a modifier after a determiner
+    ("the 2011 album", "Low Tide's 1993 tour"; but "the 2000 runners", a round number before a
+    plural noun, is a count)."""
+    if "," in num or "." in num or re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is None:
+        return False
+    if slot == "":
+        return True
+    if not slot.startswith("n:"):
+        return False
+    if _TEMPORAL_BEFORE.search(text[max(0, start - 12) : start]):
+        return True
+    plural = noun.endswith("s") and not noun.endswith("ss")
+    return bool(_DET_BEFORE.search(text[max(0, start - 8) : start])) and not (plural and int(num) % 100 == 0)
+
+
 def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     out: list[Quantity] = []
     # centuries ("15th century", "the sixteenth century") and decades/centuries ("1500s")
@@ -904,6 +1113,7 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             minutes = int(m.group("h24")) * 60 + int(m.group("m24"))
         out.append(Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()))
         taken.append((m.start(), m.end()))
+    out.extend(_find_ratios(text, taken))
     # fractions in words ("half", "two thirds")
     for m in _FRACTION_RE.finditer(text):
         if _overlaps(m.start(), m.end(), taken):
@@ -929,10 +1139,12 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             r"(?:k|m|bn|mn|b|tn|km|kg|cm|mm|ft|lb|lbs|mg|ml|gb|mb|tb|kb|st|nd|rd|th|s)\b", text[e:], re.I
         ):
             continue
+        code = None if m.group("cur") else _CURRENCY_CODE_BEFORE.search(text[max(0, s - 5) : s])
         # model names: a number right after a capitalised name ("Kite 14", "Windows 95")
         prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
         if (
-            prev
+            code is None
+            and prev
             and prev.group(1) not in _ENTITY_STOP
             and prev.group(1).lower() not in MONTHS
             and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))  # "Gigantour 2006" is a year
@@ -957,17 +1169,16 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         slot, unit, factor, uend = _slot_after(text, end)
         if slot == "" and _AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
+        if slot == "" and _AT_AGE_BEFORE.search(text[:s]) and _AT_AGE_AFTER.match(text, uend):
+            slot, unit = "age", "years old"
+        qs = s
         if cur:
             slot, unit, factor = CURRENCY_SYMBOLS[cur], cur, 1.0
             qs = m.start()
-        else:
-            qs = s
-        is_year = (
-            (slot == "" or (slot.startswith("n:") and _TEMPORAL_BEFORE.search(text[max(0, s - 12) : s])))
-            and "," not in num
-            and "." not in num
-            and re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is not None
-        )
+        elif code is not None:
+            slot, unit, factor = _currency_slot(code.group("code")), code.group("code"), 1.0
+            qs = max(0, s - 5) + code.start()
+        is_year = _is_year(text, num, s, slot, unit)
         if is_year:
             slot, unit = "year", ""
             uend = max(uend, e)
@@ -1099,9 +1310,30 @@ def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
     return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", '"', "(", "-", "•", "*"))
 
 
+#: sentence frames that deny the clause they introduce ("It is false that X", "There is no
+#: evidence that X", "It is not true that X"); their words are the frame, not the claim's content
+_NEGATION_FRAME = re.compile(
+    r"\b(?:it\s+(?:is|was|'s)\s+(?:not\s+true|false|untrue|incorrect|wrong|a\s+myth|not\s+the\s+case)"
+    r"|there\s+(?:is|was|are|were)\s+no\s+(?:evidence|proof|record|indication|sign)"
+    r"|no\s+(?:evidence|proof|record)\s+(?:shows|suggests|indicates))\s+(?:that|of)\b",
+    re.I,
+)
+
+
+def negation_frame(text: str) -> tuple[int, int] | None:
+    """Span of a denying frame in ``text`` ("It is false that", "There is no evidence that"),
+    or None."""
+    m = _NEGATION_FRAME.search(text)
+    return (m.start(), m.end()) if m else None
+
+
 def _negation(text: str) -> tuple[bool, str]:
     """Whether ``text`` is negated, and the cue. "not only", "not until" / "not ... until"
-    (a time, not a denial) and "no doubt" do not negate."""
+    (a time, not a denial) and "no doubt" do not negate; a denying frame ("It is false that")
+    does."""
+    frame = _NEGATION_FRAME.search(text)
+    if frame:
+        return True, frame.group(0)
     low = text.lower().replace("’", "'")
     for m in re.finditer(
         r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere)\b|n't\b", low
@@ -1132,6 +1364,12 @@ def _hedges(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
+def _without_frame(text: str) -> str:
+    """``text`` with a denying frame blanked out (its words are not the claim's content)."""
+    span = negation_frame(text)
+    return text if span is None else text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+
+
 @lru_cache(maxsize=65536)
 def extract(text: str) -> Facets:
     """All facets of ``text`` (cached; the result must be treated as read-only).
@@ -1147,10 +1385,10 @@ def extract(text: str) -> Facets:
     words = frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
     return Facets(
         text=text,
-        quantities=sorted(quantities, key=lambda q: q.start),
+        quantities=_with_intervals(text, sorted(quantities, key=lambda q: q.start)),
         dates=dates,
         entities=_find_entities(text),
-        tokens=content_tokens(text),
+        tokens=content_tokens(_without_frame(text)),
         negated=neg,
         negation_cue=cue,
         hedges=_hedges(text),
@@ -1212,7 +1450,10 @@ def year_overlaps(a: Quantity, b: Quantity) -> bool:
 def quantity_matches(a: Quantity, b: Quantity) -> bool:
     """``a`` is stated by ``b``: same value, and same slot when both have one
     (a slot-less number matches an equal value in any slot except years). Loose
-    (approximate) values match within 5 %."""
+    (approximate) values match within 5 %. A point is never stated by a range or a bound
+    ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
+    if b.bound and not a.bound:
+        return False
     if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
         if a.slot and b.slot and not slots_compatible(a, b):
             return False

@@ -91,6 +91,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -102,6 +103,7 @@ from claims.facets import (
     Facets,
     Quantity,
     content_tokens,
+    dimension_stems,
     extract,
     is_weak_entity,
     quantity_matches,
@@ -145,10 +147,16 @@ COVERAGE_SUBJECT = 0.6
 COVERAGE_PREDICATE = 0.67
 #: coverage needed to call a polarity (negation) or comparative flip.
 COVERAGE_POLARITY = 0.75
+#: share of the negation clause's words that must be the claim's for a polarity flip.
+POLARITY_BACK_COVERAGE = 0.6
 #: how much more of the claim's words a contradicting candidate must cover than the best
 #: supporting one to win over it (finding: a looser support in another reference hid a
 #: contradiction of the same subject and slot).
 SUBJECT_MARGIN = 0.15
+#: coverage of the claim's other words, and cosine, for another entity in the same role to
+#: contradict it.
+ENTITY_SWAP_COVERAGE = 0.6
+ENTITY_SWAP_COSINE = 0.6
 #: union coverage needed for ``inferred``.
 COVERAGE_INFERRED = 0.75
 
@@ -181,6 +189,11 @@ class _Pair:
     entities_present: list[str] = field(default_factory=list)
     entities_extra: list[str] = field(default_factory=list)
     polarity_flip: _Conflict | None = None
+    #: the claim is negated and the reference clause is not, without a flip: a negated claim is
+    #: supported only by a negated reference ("X does not offer mortgages" vs "X offers loans")
+    polarity_mismatch: bool = False
+    #: the claim's verb replaced by another verb between the same words ("hired" / "sued")
+    predicate_swap: _Conflict | None = None
     comparative_flip: _Conflict | None = None
     hedge_dropped: tuple[str, str, int, int] | None = None
     flip_coverage: float = 0.0  # coverage without the comparative word itself
@@ -523,6 +536,8 @@ def _value_kind(q: Quantity, o: Quantity) -> str:
         kind = "percentage"
     elif q.slot == "pp":
         kind = "percentage points"
+    elif q.slot.startswith("currency"):
+        kind = "amount"
     if q.slot.startswith(("length", "mass", "volume", "area", "speed", "data", "duration", "temperature")):
         kind = q.slot.split("_")[0]
     return kind
@@ -557,6 +572,15 @@ def _word_tokens(r: Facets) -> list[str]:
     return [t for t in r.tokens if t not in values] or r.tokens
 
 
+def _stated_dimensions(r: Facets, c: Facets) -> list[str]:
+    """The claim's words that name the dimension of a value ``c`` states in that dimension
+    ("temperatures" is stated by "between -20 °C and 50 °C"; ``claims/data/dimension_words.tsv``)."""
+    dims: set[str] = set()
+    for o in c.quantities:
+        dims |= dimension_stems(o.slot)
+    return sorted({t for t in r.tokens if t in dims and t not in c.tokens})
+
+
 _RELATIVE_YEAR = re.compile(
     r"\b(?:(?:last|next|previous|following|coming|past)\s+(?:year|season|decade)|years?\s+(?:ago|earlier|later|before)"
     r"|the\s+year\s+(?:before|after))\b",
@@ -581,8 +605,187 @@ def _is_dateline(text: str) -> bool:
     return len(words) <= 1
 
 
+#: a value closer than this (relative) to a range's end is on the end (floating error)
+_RANGE_TOLERANCE = 1e-6
+
+
+def _inside(v: float, lo: float, hi: float) -> bool:
+    eps = _RANGE_TOLERANCE * max(1.0, abs(v))
+    return lo - eps <= v <= hi + eps
+
+
+def _range_relation(q: Quantity, c: Facets) -> tuple[str, Quantity | None]:
+    """How the claim's value ``q`` relates to the ranges and bounds the reference states in the
+    same slot (``Quantity.interval``): ``("inside", o)`` when it lies in one of them,
+    ``("outside", o)`` when it lies in none, ``("", None)`` when there is none or the claim's
+    value is only approximate ("about 70 °C").
+
+    A point, an end of a claimed range and a reached maximum ("up to 70 °C") must lie inside;
+    another bound ("at least 18", "more than 500") is outside only when the two sets of
+    values do not meet."""
+    ranged = [o for o in c.quantities if o.interval is not None and slots_compatible(q, o)]
+    if not ranged or (q.loose and not q.bound):
+        return "", None
+    for o in ranged:
+        lo, hi = o.interval or (0.0, 0.0)
+        if q.bound in ("", "range", "upto"):
+            if _inside(q.value, lo, hi):
+                return "inside", o
+        elif q.interval is not None and q.interval[0] <= hi and lo <= q.interval[1]:
+            return "inside", o
+    return "outside", ranged[0]
+
+
+def _range_span(c: Facets, o: Quantity) -> tuple[int, int]:
+    """Span in ``c.text`` of the range or bound ``o`` belongs to (both ends of a range, and the
+    word that opens it: "between -20 °C and 50 °C", "up to 60 °C")."""
+    ends = [x for x in c.quantities if x.interval == o.interval and x.bound == o.bound]
+    start, end = min(x.start for x in ends), max(x.end for x in ends)
+    m = re.search(
+        r"(?:between|from|up to|at most|at least|more than|less than|over|under)\s+$", c.text[:start], re.I
+    )
+    return (m.start() if m else start), end
+
+
+@lru_cache(maxsize=65536)
+def _tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """(content token, spaCy coarse part of speech) for every content word of ``text``, in order;
+    empty when the parser is unavailable. Cached."""
+    nlp = parser()
+    if nlp is None:
+        return ()
+    return tuple((t, tok.pos_) for tok in nlp(text[:1000]) for t in content_tokens(tok.text))
+
+
+#: parts of speech of the words a statement is about (its participants and properties)
+_TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
+
+
+def _topic_tokens(f: Facets, tokens: Sequence[str]) -> list[str]:
+    """The tokens among ``tokens`` that name what the claim is about: nouns, names, adjectives
+    (spaCy); all of ``tokens`` without the parser."""
+    tags = _tagged_tokens(f.text)
+    if not tags:
+        return list(tokens)
+    pos = {t: p for t, p in tags}
+    return [t for t in tokens if pos.get(t, "NOUN") in _TOPIC_POS]
+
+
+def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, float, Facets]:
+    """The clause of ``c`` that covers most of the claim's tokens (the shortest at equal
+    coverage): its span, that coverage and its facets."""
+    n_s, n_e, n_cov = max(
+        ((a, b, _coverage(r_tokens, content_tokens(c.text[a:b]))[0]) for a, b in _clauses(c.text)),
+        key=lambda t: (t[2], -(t[1] - t[0])),
+    )
+    return n_s, n_e, n_cov, (extract(c.text[n_s:n_e]) if (n_s, n_e) != (0, len(c.text)) else c)
+
+
+def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
+    """The negation cue sits among the words the claim shares with the clause."""
+    low = n_text.lower()
+    cue_at = low.find(cue.lower())
+    hits = [
+        m.start()
+        for m in re.finditer(r"[\w'’-]+", low)
+        if any(token_match(t, x) for t in r_tokens for x in content_tokens(m.group(0)))
+    ]
+    return bool(hits) and min(hits) <= cue_at <= max(hits)
+
+
+def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
+    """Set ``pair.polarity_flip`` / ``polarity_mismatch`` (check: polarity).
+
+    A flip needs the clause of ``c`` that covers the claim to be about the claim and little else
+    (``POLARITY_BACK_COVERAGE`` of its words are the claim's, ``COVERAGE_POLARITY`` of the
+    claim's words in it), the negation cue among the shared words, and every word the claim
+    is about (its nouns, names, adjectives) stated there: a denial contradicts only a statement
+    of the same predicate. "Harwick does not offer mortgages" against "Harwick offers car
+    loans" is no flip (absence is not denial), but a negated claim is then not supported
+    either (``polarity_mismatch``)."""
+    n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
+    if r.negated == neg_clause.negated:
+        return
+    pair.polarity_mismatch = r.negated
+    back, _ = _coverage(neg_clause.tokens, r.tokens)
+    local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
+    topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
+    if not (local and back >= POLARITY_BACK_COVERAGE and n_cov >= COVERAGE_POLARITY and topic_cov >= 1.0):
+        return
+    n_text = c.text[n_s:n_e]
+    cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
+    where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1
+    st = n_s + where if where >= 0 else n_s
+    pair.polarity_flip = _Conflict(
+        "negation",
+        r.negation_cue or "affirmed",
+        neg_clause.negation_cue or "affirmed",
+        st,
+        st + (len(cue) if where >= 0 else n_e - n_s),
+    )
+
+
+def _load_synonym_groups() -> tuple[frozenset[str], ...]:
+    """Verb groups of ``claims/data/predicate_synonyms.txt`` as sets of stems."""
+    text = resources.files("claims").joinpath("data", "predicate_synonyms.txt").read_text(encoding="utf-8")
+    groups = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            groups.append(frozenset(content_tokens(line)))
+    return tuple(groups)
+
+
+_SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
+
+
+def same_predicate(a: str, b: str) -> bool:
+    """Two verb stems state the same predicate: they match (``token_match``) or share a group
+    of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""
+    if token_match(a, b):
+        return True
+    if not _SYNONYM_GROUPS:
+        _SYNONYM_GROUPS.append(_load_synonym_groups())
+    for g in _SYNONYM_GROUPS[0]:
+        if any(token_match(a, x) for x in g) and any(token_match(b, x) for x in g):
+            return True
+    return False
+
+
+#: most words of a claim a predicate swap may leave unstated (its verbs)
+_PREDICATE_SWAP_MAX_VERBS = 2
+
+
+def _predicate_swap(r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str]) -> _Conflict | None:
+    """Check: predicate. Every content word of the claim is stated by ``c`` except its verb(s),
+    and ``c`` has a verb the claim lacks that is no synonym of it: another action between the
+    same participants ("the Shipyard sued the welder" vs "the Shipyard hired the welder").
+    The conflict names both verbs; it makes the claim unsupported (not contradicted: both
+    actions can be true). Needs spaCy's tags (None without the parser)."""
+    missing = [t for t in r_tokens if t not in covered]
+    if not 1 <= len(missing) <= _PREDICATE_SWAP_MAX_VERBS:
+        return None
+    r_pos = dict(_tagged_tokens(r.text))
+    if not r_pos or any(r_pos.get(t) != "VERB" for t in missing):
+        return None
+    c_verbs = [
+        t
+        for t, pos in _tagged_tokens(c.text)
+        if pos == "VERB" and not any(token_match(t, x) for x in r.tokens)
+    ]
+    if not c_verbs or any(same_predicate(v, w) for v in missing for w in c_verbs):
+        return None
+    other = c_verbs[0]
+    m = next((m for m in re.finditer(r"[\w'’-]+", c.text) if content_tokens(m.group(0))[:1] == [other]), None)
+    start, end = (m.start(), m.end()) if m else (0, len(c.text))
+    mine = next(
+        (w for w in re.findall(r"[\w'’-]+", r.text) if content_tokens(w)[:1] == [missing[0]]), missing[0]
+    )
+    return _Conflict("predicate", mine, c.text[start:end], start, end)
+
+
 def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
-    c_stems = c.tokens
+    c_stems = c.tokens + _stated_dimensions(r, c)
     # values (numbers, dates with their month names) are compared as facets, not as words
     r_tokens = _word_tokens(r)
     coverage, covered = _coverage(r_tokens, c_stems)
@@ -650,6 +853,15 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
                 pair.missing.append(q.text)
             continue
         same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
+        if not same:
+            relation, o_range = _range_relation(q, c)
+            if relation == "inside":
+                pair.missing.append(q.text)
+                continue
+            if relation == "outside" and o_range is not None:
+                s_, e_ = _range_span(c, o_range)
+                pair.conflicts.append(_Conflict("range", q.text, c.text[s_:e_], s_, e_))
+                continue
         q_year = _bound_year(r, q)
         if same and (q_year is None or any(_bound_year(c, o) in (None, q_year) for o in same)):
             pair.stated.add(key)
@@ -724,36 +936,8 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     cs, ce, ccov = _best_clause(r_tokens, c.text)
     clause = c.text[cs:ce]
     clause_f = extract(clause) if clause != c.text else c
-    n_s, n_e, n_cov = max(
-        ((a, b, _coverage(r_tokens, content_tokens(c.text[a:b]))[0]) for a, b in _clauses(c.text)),
-        key=lambda t: (t[2], -(t[1] - t[0])),
-    )
-    neg_clause = extract(c.text[n_s:n_e]) if (n_s, n_e) != (0, len(c.text)) else c
-    # the clause must be about the claim and little else (most of its words are the claim's),
-    # and a negation cue must sit among the words the claim shares with it
-    back, _ = _coverage(neg_clause.tokens, r.tokens)
-    local = True
-    if neg_clause.negated:
-        n_text = c.text[n_s:n_e].lower()
-        cue_at = n_text.find(neg_clause.negation_cue.lower())
-        hits = [
-            m.start()
-            for m in re.finditer(r"[\w'’-]+", n_text)
-            if any(token_match(t, x) for t in r_tokens for x in content_tokens(m.group(0)))
-        ]
-        local = bool(hits) and min(hits) <= cue_at <= max(hits)
-    if local and back >= 0.6 and n_cov >= COVERAGE_POLARITY and r.negated != neg_clause.negated:
-        n_text = c.text[n_s:n_e]
-        cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
-        where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1
-        st = n_s + where if where >= 0 else n_s
-        pair.polarity_flip = _Conflict(
-            "negation",
-            r.negation_cue or "affirmed",
-            neg_clause.negation_cue or "affirmed",
-            st,
-            st + (len(cue) if where >= 0 else n_e - n_s),
-        )
+    _polarity(pair, r, c, r_tokens)
+    pair.predicate_swap = _predicate_swap(r, c, r_tokens, covered)
     for w in r.words:
         ants = ANTONYMS.get(w)
         if not ants or w in clause_f.words:
@@ -849,6 +1033,23 @@ _SYMMETRIC = frozenset(
 )
 
 
+_PASSIVE = frozenset({"by", "was", "were", "is", "are", "been", "being", "be"})
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _same_relation(between_r: str, between_c: str) -> bool:
+    """The text between two entities in the claim and in the reference state the same
+    relation, in the same voice: a relation word links them ("Brazil and Germany" has none),
+    and no symmetric one ("Brazil played Germany" says the same as "Germany played Brazil");
+    the reference's words include the claim's and start with the same relation word (it may
+    add a description: "bought the software firm"); a passive ("was won by") keeps roles."""
+    tr, tc = content_tokens(between_r), content_tokens(between_c)
+    if not tr or not tc or tr[0] != tc[0] or not set(tr) <= set(tc) or set(tr) & _SYMMETRIC:
+        return False
+    wr, wc = _lower_words(between_r) - _ARTICLES, _lower_words(between_c) - _ARTICLES
+    return wr <= wc and not (wc - wr) & _PASSIVE and not (wr & _PASSIVE) - wc
+
+
 def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     """The same entities in another order with the same words around them ("Brazil beat
     Germany" vs "Germany beat Brazil"): the roles are swapped."""
@@ -864,29 +1065,37 @@ def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         found.append(hit)
     if [x[1] for x in found] == sorted(x[1] for x in found):
         return None
-    # the same words between the first two entities in both ("Brazil beat Germany" /
-    # "Germany beat Brazil"); a passive ("the FA Cup was won by Arsenal") is no swap
     (_, r0s, r0e), (_, r1s, r1e) = sorted(ents[:2], key=lambda e: e[1])
     c_two = sorted(found[:2], key=lambda x: x[1])
-    between_r = content_tokens(r.text[r0e:r1s])
-    between_c = content_tokens(c.text[c_two[0][2] : c_two[1][1]])
-    # a relation word must link them ("Brazil and Germany" has none), and not a symmetric
-    # one ("Brazil played Germany" says the same as "Germany played Brazil")
-    if not between_r or set(between_r) != set(between_c) or set(between_r) & _SYMMETRIC:
-        return None
-    # ... and the same function words: a passive ("was won by") keeps the roles
-    articles = {"the", "a", "an"}
-    if _lower_words(r.text[r0e:r1s]) - articles != _lower_words(c.text[c_two[0][2] : c_two[1][1]]) - articles:
+    if not _same_relation(r.text[r0e:r1s], c.text[c_two[0][2] : c_two[1][1]]):
         return None
     ent_tokens = set(content_tokens(" ".join(e for e, _, _ in ents)))
     r_rest = [t for t in r.tokens if t not in ent_tokens]
     c_rest = [t for t in c.tokens if t not in ent_tokens]
-    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0 or _coverage(c_rest, r_rest)[0] < 1.0:
+    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0:
+        return None
+    # the reference may describe the second party ("bought the software firm Corvin Group"):
+    # its extra words must all lie between the two entities
+    between_c = set(content_tokens(c.text[c_two[0][2] : c_two[1][1]]))
+    _, r_in_c = _coverage(c_rest, r_rest)
+    if any(t not in r_in_c and t not in between_c for t in c_rest):
         return None
     order_r = " … ".join(e for e, _, _ in ents)
     order_c = " … ".join(x[0] for x in sorted(found, key=lambda x: x[1]))
     start, end = min(x[1] for x in found), max(x[2] for x in found)
     return _Conflict("roles", order_r, order_c, start, end)
+
+
+def _may_name_same(a: str, b: str) -> bool:
+    """Two names that may name one party: they share a word ("Varga" / "Lena Varga"), or one
+    is written in capitals that are the initials of the other ("AP" / "Air Products")."""
+    if set(content_tokens(a)) & set(content_tokens(b)):
+        return True
+    for short, long_ in ((a, b), (b, a)):
+        initials = "".join(w[0] for w in re.findall(r"[\w'’-]+", long_) if w[:1].isupper())
+        if short.isupper() and short.replace(".", "") == initials:
+            return True
+    return False
 
 
 def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
@@ -911,7 +1120,12 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         before_c = [t for t in content_tokens(c.text[:s])][-1:]
         same_role = bool(before_r and before_c and token_match(before_r[0], before_c[0]))
         same_role = same_role and word_r == _word_before(c.text, s)
-        if same_role and cov >= 0.6 and p.cos >= 0.6:
+        if same_role and cov >= ENTITY_SWAP_COVERAGE and p.cos >= ENTITY_SWAP_COSINE:
+            return _Conflict("entity", ent, e, s, en)
+        # check: attribution. Both open their sentence (the agent) and every other word of the
+        # claim is stated: "Olav Brandt proposed X" vs "Lena Varga proposed X"
+        opening = not before_r and not before_c and not word_r and not _word_before(c.text, s)
+        if opening and cov >= 1.0 and p.cos >= ENTITY_SWAP_COSINE and not _may_name_same(ent, e):
             return _Conflict("entity", ent, e, s, en)
     return None
 
@@ -966,6 +1180,11 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | 
             f"comparative {k.response_value} ≠ {k.reference_value} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
+    if k.kind == "range":
+        return (
+            f"{k.response_value} is outside the range the reference states, {k.reference_value!r} ({where})",
+            f"{k.response_value} → {k.reference_value}",
+        )
     if k.kind == "roles":
         return (
             f"roles swapped: response has {k.response_value}, reference has {k.reference_value} ({where})",
@@ -999,6 +1218,8 @@ def _supports(p: _Pair, threshold: float) -> bool:
     or ``COVERAGE_SUPPORT`` of the content words at ``MIN_COS_SUPPORT``; or every number/date
     of the claim stated with ``COVERAGE_SUPPORT_FACTS`` of the content words."""
     if p.conflicts or p.missing or p.entities_missing or p.polarity_flip or p.comparative_flip:
+        return False
+    if p.polarity_mismatch or p.predicate_swap is not None:
         return False
     if not p.head_covered:
         return False
@@ -1115,6 +1336,14 @@ def judge_one(
             why = f"no reference claim is about the same subject ({_head_word(claim.text)!r})"
         if gaps:
             why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
+        elif p0.predicate_swap is not None:
+            k = p0.predicate_swap
+            why = (
+                f"the reference states another action: {k.reference_value!r}, not {k.response_value!r} "
+                f"({_where(reference_claims[p0.j], k.start, k.end, reference_texts)})"
+            )
+        elif p0.polarity_mismatch:
+            why = "no reference claim denies it; a reference that does not mention it is no denial"
     return Judgement(index, Verdict.UNSUPPORTED, ev, why)
 
 
@@ -1219,6 +1448,8 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         for p in pairs
         if not p.conflicts
         and p.polarity_flip is None
+        and not p.polarity_mismatch
+        and p.predicate_swap is None
         and p.comparative_flip is None
         and p.hedge_dropped is None
         # a reference claim that states the claim's year or date with a calendar date joins at
