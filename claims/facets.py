@@ -597,6 +597,9 @@ class Quantity:
     #: the values the text allows, in the slot's base unit (``-inf``/``inf`` for an open end);
     #: None for a point
     interval: tuple[float, float] | None = None
+    #: an ordinal ("2nd", "second"): it matches an ordinal of the same value and slot; a claim's
+    #: ordinal is only compared where the reference states an ordinal (else its word is)
+    ordinal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -928,6 +931,27 @@ def _ratio_term(term: str) -> float | None:
     return float(low) if low.isdigit() else _parse_number_words(low)
 
 
+_ORDINAL_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True)) + r")\b", re.I
+)
+
+
+def _find_ordinal_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Ordinal words ("second", "twenty-first") as ordinal quantities, slotted by the noun after
+    them like digit ordinals ("third floor" -> ``n:floor``); "finished second" has no slot."""
+    out: list[Quantity] = []
+    for m in _ORDINAL_WORD_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken) or re.match(r"[\s-]+century\b", text[m.end() :], re.I):
+            continue
+        n = float(_ORDINAL_CENTURY[m.group(0).lower()])
+        slot, unit, _, _ = _slot_after(text, m.end())
+        if not slot.startswith("n:"):
+            slot, unit = "", ""
+        out.append(Quantity(n, n, slot, unit, m.group(0), m.start(), m.end(), ordinal=True))
+        taken.append((m.start(), m.end()))
+    return out
+
+
 def _find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Ratios in words, as a share in the ``percent`` slot: "one in four" = 0.25, "3 out of 10"
     = 0.3, "one of every five" = 0.2. The denominator is at least 2 and at least the
@@ -1157,7 +1181,8 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         if negative:
             raw, s = -raw, s - 1
         end = e
-        if re.match(r"(?:st|nd|rd|th)\b", text[e:], re.I):
+        ordinal = re.match(r"(?:st|nd|rd|th)\b", text[e:], re.I) is not None
+        if ordinal:
             # ordinal ("3rd floor"): slot = following noun
             end = e + 2
         cur = m.group("cur")
@@ -1199,9 +1224,11 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
                 uend,
                 loose=loose,
                 nouns=_nouns_after(text, uend),
+                ordinal=ordinal,
             )
         )
         taken.append((qs, uend))
+    out.extend(_find_ordinal_words(text, taken))
     # spelled-out numbers ("three floors", "twenty-three years old")
     for m in _NUM_WORD_RE.finditer(text):
         s, e = m.start(), m.end()
@@ -1377,7 +1404,60 @@ def extract(text: str) -> Facets:
     >>> f = extract("The Geneva accord was signed on 14 July 1867 by four delegations.")
     >>> [(d.year, d.month, d.day) for d in f.dates], [(q.value, q.slot) for q in f.quantities]
     ([(1867, 7, 14)], [(4.0, 'n:delegation')])
+
+    Markdown emphasis ("**12 million**", "_about 40_", backticks) is ignored for analysis; the
+    spans of the facets stay exact in ``text``.
     """
+    plain, at = _without_emphasis(text)
+    if plain == text:
+        return _extract_plain(text)
+    return _remap(_extract_plain(plain), text, at)
+
+
+#: markdown emphasis: runs of asterisks or backticks, double/triple underscores, and a single
+#: underscore at a word's edge (never inside snake_case)
+_EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+
+
+def _without_emphasis(text: str) -> tuple[str, list[int]]:
+    """``text`` without markdown emphasis markers, and for every character of the result (and
+    its end) the index it came from in ``text``."""
+    keep: list[int] = []
+    pos = 0
+    for m in _EMPHASIS.finditer(text):
+        keep.extend(range(pos, m.start()))
+        pos = m.end()
+    keep.extend(range(pos, len(text)))
+    return "".join(text[i] for i in keep), keep + [len(text)]
+
+
+def _remap(f: Facets, text: str, at: list[int]) -> Facets:
+    """Facets of the emphasis-free text with their spans moved back into ``text``."""
+
+    def span(s: int, e: int) -> tuple[int, int]:
+        return at[s], (at[e - 1] + 1 if e > s else at[s])
+
+    quantities = [
+        replace(q, start=span(q.start, q.end)[0], end=span(q.start, q.end)[1]) for q in f.quantities
+    ]
+    dates = [replace(d, start=span(d.start, d.end)[0], end=span(d.start, d.end)[1]) for d in f.dates]
+    entities = [(t, *span(s, e)) for t, s, e in f.entities]
+    hedges = [(label, surface, *span(s, e)) for label, surface, s, e in f.hedges]
+    return Facets(
+        text=text,
+        quantities=quantities,
+        dates=dates,
+        entities=entities,
+        tokens=f.tokens,
+        negated=f.negated,
+        negation_cue=f.negation_cue,
+        hedges=hedges,
+        words=f.words,
+    )
+
+
+def _extract_plain(text: str) -> Facets:
+    """``extract`` of a text without markdown emphasis."""
     taken: list[tuple[int, int]] = []
     dates = _find_dates(text, taken)
     quantities = _find_quantities(text, taken)
@@ -1405,8 +1485,9 @@ def values_equal(a: float, b: float) -> bool:
 
 
 def slots_compatible(a: Quantity, b: Quantity) -> bool:
-    """Whether two quantities fill the same slot (and so may conflict)."""
-    if not a.slot or not b.slot:
+    """Whether two quantities fill the same slot (and so may conflict); an ordinal ("3rd
+    floor") and a count ("4 floors") never do."""
+    if not a.slot or not b.slot or a.ordinal != b.ordinal:
         return False
     if a.slot == b.slot:
         return True
@@ -1452,7 +1533,7 @@ def quantity_matches(a: Quantity, b: Quantity) -> bool:
     (a slot-less number matches an equal value in any slot except years). Loose
     (approximate) values match within 5 %. A point is never stated by a range or a bound
     ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
-    if b.bound and not a.bound:
+    if (b.bound and not a.bound) or a.ordinal != b.ordinal:
         return False
     if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
         if a.slot and b.slot and not slots_compatible(a, b):

@@ -852,6 +852,8 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
             else:
                 pair.missing.append(q.text)
             continue
+        if q.ordinal and not any(o.ordinal for o in c.quantities):
+            continue  # check: ordinal. Compared as a word where the reference states no ordinal
         same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
         if not same:
             relation, o_range = _range_relation(q, c)
@@ -1437,7 +1439,8 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims."""
     needed = set()
     for q in r.quantities:
-        needed.add("q:" + q.text.lower())
+        if not q.ordinal:
+            needed.add("q:" + q.text.lower())
     for d in r.dates:
         needed.add("d:" + d.text.lower())
     for e, _, _ in r.entities:
