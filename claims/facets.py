@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from importlib import resources
@@ -1067,44 +1068,60 @@ def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
     return bool(_DET_BEFORE.search(text[max(0, start - 8) : start])) and not (plural and int(num) % 100 == 0)
 
 
-def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def _free(pattern: re.Pattern[str], text: str, taken: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """Matches of ``pattern`` in ``text`` that overlap no span already taken."""
+    for m in pattern.finditer(text):
+        if not _overlaps(m.start(), m.end(), taken):
+            yield m
+
+
+def _take(out: list[Quantity], taken: list[tuple[int, int]], q: Quantity) -> None:
+    out.append(q)
+    taken.append((q.start, q.end))
+
+
+def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative."""
     out: list[Quantity] = []
-    # centuries ("15th century", "the sixteenth century") and decades/centuries ("1500s")
-    for m in _CENTURY_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+    for m in _free(_CENTURY_RE, text, taken):
         n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
-        bce = bool(m.group("bce"))
         lo, hi = (n - 1) * 100 + 1, n * 100
-        if bce:
+        if m.group("bce"):
             lo, hi = -hi, -lo
-        out.append(
+        _take(
+            out,
+            taken,
             Quantity(
                 float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi), True
-            )
+            ),
         )
-        taken.append((m.start(), m.end()))
-    for m in _DECADE_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+    return out
+
+
+def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Decades and centuries written as years: "1990s" = 1990-1999, "1500s" = 1500-1599."""
+    out: list[Quantity] = []
+    for m in _free(_DECADE_RE, text, taken):
         y = int(m.group("y"))
         hi = y + (99 if y % 100 == 0 else 9)
-        out.append(
+        _take(
+            out,
+            taken,
             Quantity(
                 float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi), True
-            )
+            ),
         )
-        taken.append((m.start(), m.end()))
-    # year ranges ("1992–93", "1898-1980", "1939 to 1975")
-    for m in _YEAR_RANGE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+    return out
+
+
+def _year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Year ranges: "1992–93", "1898-1980", "1939 to 1975" (never backwards)."""
+    out: list[Quantity] = []
+    for m in _free(_YEAR_RANGE, text, taken):
         a, b = int(m.group("a")), m.group("b")
         hi = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
-        if hi < a:
-            continue
-        out.append(
-            Quantity(
+        if hi >= a:
+            q = Quantity(
                 float(a),
                 float(a),
                 "year",
@@ -1116,158 +1133,204 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
                 float(hi),
                 loose=True,
             )
-        )
-        taken.append((m.start(), m.end()))
-    # times of day
-    for m in _TIME_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
-        if m.group("word"):
-            w = m.group("word").lower()
-            minutes = 0 if w == "midnight" else 720
-        elif m.group("h") is not None:
-            h = int(m.group("h"))
-            mi = int(m.group("m") or 0)
-            if not (1 <= h <= 12 and mi < 60):
-                continue
-            pm = m.group("ap").lower().startswith("p")
-            h = h % 12 + (12 if pm else 0)
-            minutes = h * 60 + mi
-        else:
-            minutes = int(m.group("h24")) * 60 + int(m.group("m24"))
-        out.append(Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()))
-        taken.append((m.start(), m.end()))
-    out.extend(_find_ratios(text, taken))
-    # fractions in words ("half", "two thirds")
-    for m in _FRACTION_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
-        v = FRACTION_WORDS[m.group(0).lower()]
-        out.append(Quantity(v, v, "percent", "fraction", m.group(0), m.start(), m.end()))
-        taken.append((m.start(), m.end()))
-    # digits
-    for m in _NUM_RE.finditer(text):
-        s, e = m.start("num"), m.end("num")
-        if _overlaps(s, e, taken):
-            continue
-        before = text[max(0, s - 1) : s]
-        # codes such as OB-17, A380, COVID-19 are entity names, not quantities
-        negative = False
-        if before and ((before.isascii() and before.isalpha()) or before in "-−/_#") and not m.group("cur"):
-            if before in "-−" and not (s >= 2 and text[s - 2].isalpha()):
-                # a minus sign after a space or bracket ("-5 °C"), not "3 - 5" or "1992-93"
-                negative = s >= 2 and text[s - 2] in " ([" and not re.search(r"\d\s*$", text[: s - 1])
-            else:
-                continue
-        if re.match(r"[A-Za-z]", text[e : e + 1] or " ") and not re.match(
-            r"(?:k|m|bn|mn|b|tn|km|kg|cm|mm|ft|lb|lbs|mg|ml|gb|mb|tb|kb|st|nd|rd|th|s)\b", text[e:], re.I
-        ):
-            continue
-        code = None if m.group("cur") else _CURRENCY_CODE_BEFORE.search(text[max(0, s - 5) : s])
-        # model names: a number right after a capitalised name ("Kite 14", "Windows 95")
-        prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
-        if (
-            code is None
-            and prev
-            and prev.group(1) not in _ENTITY_STOP
-            and prev.group(1).lower() not in MONTHS
-            and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))  # "Gigantour 2006" is a year
-        ):
-            continue
-        num = m.group("num")
-        raw = _to_float(num)
-        if raw is None:
-            continue
-        if negative:
-            raw, s = -raw, s - 1
-        end = e
-        ordinal = re.match(r"(?:st|nd|rd|th)\b", text[e:], re.I) is not None
-        if ordinal:
-            # ordinal ("3rd floor"): slot = following noun
-            end = e + 2
-        cur = m.group("cur")
-        sm = _SCALE_RE.match(text, end)
-        if sm and (sm.group("scale").lower() in _SCALE_WORDS or cur or not sm.group(0).startswith(" ")):
-            sc = sm.group("scale").lower()
-            raw *= SCALES[sc]
-            end = sm.end()
-        slot, unit, factor, uend = _slot_after(text, end)
-        if slot == "" and _AGE_BEFORE.search(text[:s]):
-            slot, unit = "age", "years old"
-        if slot == "" and _AT_AGE_BEFORE.search(text[:s]) and _AT_AGE_AFTER.match(text, uend):
-            slot, unit = "age", "years old"
-        qs = s
-        if cur:
-            slot, unit, factor = CURRENCY_SYMBOLS[cur], cur, 1.0
-            qs = m.start()
-        elif code is not None:
-            slot, unit, factor = _currency_slot(code.group("code")), code.group("code"), 1.0
-            qs = max(0, s - 5) + code.start()
-        is_year = _is_year(text, num, s, slot, unit)
-        if is_year:
-            slot, unit = "year", ""
-            uend = max(uend, e)
-        value = raw * factor
-        if slot == "temperature_f":  # one slot for temperatures, in °C
-            value = (raw - 32.0) * 5.0 / 9.0
-        if slot.startswith("temperature"):
-            slot = "temperature"
-        loose = _loose(text, qs, year=slot == "year")
-        out.append(
-            Quantity(
-                value,
-                raw,
-                slot,
-                unit,
-                text[qs:uend].strip(),
-                qs,
-                uend,
-                loose=loose,
-                nouns=_nouns_after(text, uend),
-                ordinal=ordinal,
+            _take(out, taken, q)
+    return out
+
+
+def _minutes(m: re.Match[str]) -> int | None:
+    """Minutes after midnight of a time of day match (None for an impossible 12-hour time)."""
+    if m.group("word"):
+        return 0 if m.group("word").lower() == "midnight" else 720
+    if m.group("h") is None:
+        return int(m.group("h24")) * 60 + int(m.group("m24"))
+    h, mi = int(m.group("h")), int(m.group("m") or 0)
+    if not (1 <= h <= 12 and mi < 60):
+        return None
+    return (h % 12 + (12 if m.group("ap").lower().startswith("p") else 0)) * 60 + mi
+
+
+def _times_of_day(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Times of day in minutes after midnight (slot ``time``): "8 pm" = 1200, "20:00", "noon"."""
+    out: list[Quantity] = []
+    for m in _free(_TIME_RE, text, taken):
+        minutes = _minutes(m)
+        if minutes is not None:
+            _take(
+                out,
+                taken,
+                Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()),
             )
-        )
-        taken.append((qs, uend))
-    out.extend(_find_ordinal_words(text, taken))
-    # spelled-out numbers ("three floors", "twenty-three years old")
+    return out
+
+
+def _fraction_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Fractions in words as shares (slot ``percent``): "half" = 0.5, "two thirds"."""
+    out: list[Quantity] = []
+    for m in _free(_FRACTION_RE, text, taken):
+        v = FRACTION_WORDS[m.group(0).lower()]
+        _take(out, taken, Quantity(v, v, "percent", "fraction", m.group(0), m.start(), m.end()))
+    return out
+
+
+def _sign(text: str, m: re.Match[str]) -> bool | None:
+    """Whether the digits of ``m`` are negative ("-5 °C" after a space or bracket; not "3 - 5"
+    or "1992-93"); None when they belong to a code or a model name ("OB-17", "A380", "Kite
+    14", "Windows 95"; but "Gigantour 2006" is a year and "USD 640" an amount)."""
+    s, e = m.start("num"), m.end("num")
+    before = text[max(0, s - 1) : s]
+    negative = False
+    if before and ((before.isascii() and before.isalpha()) or before in "-−/_#") and not m.group("cur"):
+        if before not in "-−" or (s >= 2 and text[s - 2].isalpha()):
+            return None
+        negative = s >= 2 and text[s - 2] in " ([" and not re.search(r"\d\s*$", text[: s - 1])
+    if re.match(r"[A-Za-z]", text[e : e + 1] or " ") and not _GLUED_SUFFIX.match(text, e):
+        return None
+    prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
+    if (
+        _currency_code(text, m) is None
+        and prev
+        and prev.group(1) not in _ENTITY_STOP
+        and prev.group(1).lower() not in MONTHS
+        and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))
+    ):
+        return None
+    return negative
+
+
+_GLUED_SUFFIX = re.compile(
+    r"(?:k|m|bn|mn|b|tn|km|kg|cm|mm|ft|lb|lbs|mg|ml|gb|mb|tb|kb|st|nd|rd|th|s)\b", re.I
+)
+
+
+def _currency_code(text: str, m: re.Match[str]) -> re.Match[str] | None:
+    """The ISO code written before the digits of ``m`` ("USD 640"), when no symbol is."""
+    s = m.start("num")
+    return None if m.group("cur") else _CURRENCY_CODE_BEFORE.search(text[max(0, s - 5) : s])
+
+
+def _magnitude(text: str, m: re.Match[str], raw: float) -> tuple[float, int, bool]:
+    """The number times its magnitude word ("5 million", "$460M"), where that ends, and
+    whether the number is an ordinal ("3rd")."""
+    end = m.end("num")
+    ordinal = re.match(r"(?:st|nd|rd|th)\b", text[end:], re.I) is not None
+    if ordinal:
+        end += 2
+    sm = _SCALE_RE.match(text, end)
+    if sm and (
+        sm.group("scale").lower() in _SCALE_WORDS or m.group("cur") or not sm.group(0).startswith(" ")
+    ):
+        return raw * SCALES[sm.group("scale").lower()], sm.end(), ordinal
+    return raw, end, ordinal
+
+
+def _digit_slot(text: str, m: re.Match[str], s: int, end: int) -> tuple[str, str, float, int, int]:
+    """(slot, unit, factor, start, end) of a number: its unit or counted noun, an age ("aged
+    17", "at 17"), a currency symbol or code before it; ``start`` includes that symbol."""
+    slot, unit, factor, uend = _slot_after(text, end)
+    if slot == "" and _AGE_BEFORE.search(text[:s]):
+        slot, unit = "age", "years old"
+    if slot == "" and _AT_AGE_BEFORE.search(text[:s]) and _AT_AGE_AFTER.match(text, uend):
+        slot, unit = "age", "years old"
+    code = _currency_code(text, m)
+    if m.group("cur"):
+        return CURRENCY_SYMBOLS[m.group("cur")], m.group("cur"), 1.0, m.start(), uend
+    if code is not None:
+        return _currency_slot(code.group("code")), code.group("code"), 1.0, max(0, s - 5) + code.start(), uend
+    return slot, unit, factor, s, uend
+
+
+def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
+    """The quantity of one run of digits (see ``_sign``, ``_magnitude``, ``_digit_slot``)."""
+    negative = _sign(text, m)
+    raw = _to_float(m.group("num"))
+    if negative is None or raw is None:
+        return None
+    s, e = m.start("num"), m.end("num")
+    if negative:
+        raw, s = -raw, s - 1
+    raw, end, ordinal = _magnitude(text, m, raw)
+    slot, unit, factor, qs, uend = _digit_slot(text, m, s, end)
+    if _is_year(text, m.group("num"), s, slot, unit):
+        slot, unit, uend = "year", "", max(uend, e)
+    value = raw * factor
+    if slot == "temperature_f":  # one slot for temperatures, in °C
+        value = (raw - 32.0) * 5.0 / 9.0
+    if slot.startswith("temperature"):
+        slot = "temperature"
+    loose = _loose(text, qs, year=slot == "year")
+    nouns = _nouns_after(text, uend)
+    return Quantity(
+        value, raw, slot, unit, text[qs:uend].strip(), qs, uend, loose=loose, nouns=nouns, ordinal=ordinal
+    )
+
+
+def _digits(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Numbers in digits with their magnitude, unit or counted noun, sign and currency."""
+    out: list[Quantity] = []
+    for m in _NUM_RE.finditer(text):
+        if _overlaps(m.start("num"), m.end("num"), taken):
+            continue
+        q = _digit_quantity(text, m)
+        if q is not None:
+            _take(out, taken, q)
+    return out
+
+
+def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Spelled-out numbers ("three floors", "twenty-three years old"; number-parser)."""
+    out: list[Quantity] = []
     for m in _NUM_WORD_RE.finditer(text):
         s, e = m.start(), m.end()
-        phrase = m.group(0).strip()
-        if not phrase or _overlaps(s, e, taken):
-            continue
-        low = phrase.lower()
-        if low in _SCALE_WORDS or low == "hundred":
+        low = m.group(0).strip().lower()
+        if not low or _overlaps(s, e, taken) or low in _SCALE_WORDS or low == "hundred":
             continue
         wv = _parse_number_words(low)
-        if wv is None:
-            continue
-        if low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I):
+        if wv is None or (
+            low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I)
+        ):
             continue
         slot, unit, factor, uend = _slot_after(text, e)
         if slot == "" and _AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
-        out.append(
-            Quantity(
-                wv * factor,
-                wv,
-                slot,
-                unit,
-                text[s:uend].strip(),
-                s,
-                uend,
-                loose=_loose(text, s),
-                nouns=_nouns_after(text, e),
-            )
-        )
-        taken.append((s, uend))
-    # multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3 times, "halved" = 0.5
-    for m in _FACTOR_VERB_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+        q = Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s),
+                     nouns=_nouns_after(text, e))  # fmt: skip
+        _take(out, taken, q)
+    return out
+
+
+def _factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3, "halved" = 0.5."""
+    out: list[Quantity] = []
+    for m in _free(_FACTOR_VERB_RE, text, taken):
         f = _FACTOR_VERBS[m.group(1).lower()]
-        out.append(Quantity(f, f, "n:tim", "times", m.group(0), m.start(), m.end()))
-        taken.append((m.start(), m.end()))
-    # percent as fraction: already value*0.01 via UNITS factor
+        _take(out, taken, Quantity(f, f, "n:tim", "times", m.group(0), m.start(), m.end()))
+    return out
+
+
+#: a recogniser finds one kind of value in a text, skipping the spans already taken and
+#: taking its own (so the order decides which reading of a span wins)
+Recogniser = Callable[[str, list[tuple[int, int]]], list[Quantity]]
+
+#: the value recognisers, run in this order by ``_find_quantities``
+QUANTITY_RECOGNISERS: tuple[Recogniser, ...] = (
+    _centuries,
+    _decades,
+    _year_ranges,
+    _times_of_day,
+    _find_ratios,
+    _fraction_words,
+    _digits,
+    _find_ordinal_words,
+    _number_words,
+    _factor_verbs,
+)
+
+
+def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Every quantity of ``text``: the recognisers of ``QUANTITY_RECOGNISERS`` in turn."""
+    out: list[Quantity] = []
+    for recognise in QUANTITY_RECOGNISERS:
+        out.extend(recognise(text, taken))
     return out
 
 
