@@ -1594,9 +1594,9 @@ def year_overlaps(a: Quantity, b: Quantity) -> bool:
 def quantity_matches(a: Quantity, b: Quantity) -> bool:
     """``a`` is stated by ``b``: same value, and same slot when both have one
     (a slot-less number matches an equal value in any slot except years). Loose
-    (approximate) values match within 5 %. A point is never stated by a range or a bound
-    ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
-    if (b.bound and not a.bound) or a.ordinal != b.ordinal:
+    (approximate) values match within 5 %. An exact point is never stated by a range or a
+    bound ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
+    if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal:
         return False
     if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
         if a.slot and b.slot and not slots_compatible(a, b):

@@ -702,11 +702,13 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     is about (its nouns, names, adjectives) stated there: a denial contradicts only a statement
     of the same predicate. "Harwick does not offer mortgages" against "Harwick offers car
     loans" is no flip (absence is not denial), but a negated claim is then not supported
-    either (``polarity_mismatch``)."""
+    either when the reference claim holds no denial at all (``polarity_mismatch``)."""
     n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
     if r.negated == neg_clause.negated:
         return
-    pair.polarity_mismatch = r.negated
+    # a negated claim needs a denial somewhere in the reference claim (one in another clause
+    # than the best-covering one still may state it: "While X, by itself, will not react ...")
+    pair.polarity_mismatch = r.negated and not c.negated
     back, _ = _coverage(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
@@ -756,32 +758,56 @@ def same_predicate(a: str, b: str) -> bool:
 _PREDICATE_SWAP_MAX_VERBS = 2
 
 
-def _predicate_swap(r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str]) -> _Conflict | None:
+def _predicate_swap(
+    r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str], clause: tuple[int, int]
+) -> _Conflict | None:
     """Check: predicate. Every content word of the claim is stated by ``c`` except its verb(s),
-    and ``c`` has a verb the claim lacks that is no synonym of it: another action between the
-    same participants ("the Shipyard sued the welder" vs "the Shipyard hired the welder").
-    The conflict names both verbs; it makes the claim unsupported (not contradicted: both
-    actions can be true). Needs spaCy's tags (None without the parser)."""
+    and ``c`` puts a verb the claim lacks, no synonym of it, between the same participants:
+    another action ("the Shipyard sued the welder" vs "the Shipyard hired the welder"). The
+    conflict names both verbs; it makes the claim unsupported (not contradicted: both actions
+    can be true). The clause of ``c`` that covers the claim (``clause``, a span) must state all
+    the claim's other words, and the other verb must stand between a word the claim has
+    before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
+    from them. Needs spaCy's tags (None without the parser)."""
     missing = [t for t in r_tokens if t not in covered]
     if not 1 <= len(missing) <= _PREDICATE_SWAP_MAX_VERBS:
         return None
-    r_pos = dict(_tagged_tokens(r.text))
-    if not r_pos or any(r_pos.get(t) != "VERB" for t in missing):
+    r_tags = _tagged_tokens(r.text)
+    if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
         return None
-    c_verbs = [
-        t
-        for t, pos in _tagged_tokens(c.text)
-        if pos == "VERB" and not any(token_match(t, x) for x in r.tokens)
-    ]
-    if not c_verbs or any(same_predicate(v, w) for v in missing for w in c_verbs):
+    cs, ce = clause
+    text = c.text[cs:ce]
+    if _coverage([t for t in r_tokens if t not in missing], content_tokens(text))[0] < 1.0:
         return None
-    other = c_verbs[0]
-    m = next((m for m in re.finditer(r"[\w'’-]+", c.text) if content_tokens(m.group(0))[:1] == [other]), None)
-    start, end = (m.start(), m.end()) if m else (0, len(c.text))
-    mine = next(
-        (w for w in re.findall(r"[\w'’-]+", r.text) if content_tokens(w)[:1] == [missing[0]]), missing[0]
-    )
-    return _Conflict("predicate", mine, c.text[start:end], start, end)
+    at = next(i for i, (t, _) in enumerate(r_tags) if t == missing[0])
+    left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
+    tags = _tagged_tokens(text)
+    for i, (verb, pos) in enumerate(tags):
+        if pos != "VERB" or any(token_match(verb, x) for x in r.tokens):
+            continue
+        if any(same_predicate(v, verb) for v in missing) or not _between(tags, i, left, right):
+            continue
+        m = next(
+            (m for m in re.finditer(r"[\w'’-]+", text) if content_tokens(m.group(0))[:1] == [verb]), None
+        )
+        start, end = (cs + m.start(), cs + m.end()) if m else (cs, ce)
+        mine = next((w for w in re.findall(r"[\w'’-]+", r.text) if content_tokens(w)[:1] == [missing[0]]), "")
+        return _Conflict("predicate", mine or missing[0], c.text[start:end], start, end)
+    return None
+
+
+#: content words allowed between the other verb and the participants around it (a
+#: description such as "the software firm")
+PREDICATE_SWAP_MAX_GAP = 3
+
+
+def _between(tags: Sequence[tuple[str, str]], i: int, left: Sequence[str], right: Sequence[str]) -> bool:
+    """The token at ``i`` stands right after a token matching one of ``left`` and right
+    before one matching ``right`` (at most ``PREDICATE_SWAP_MAX_GAP`` content words apart)."""
+    toks = [t for t, _ in tags]
+    lefts = [j for j in range(i) if any(token_match(toks[j], x) for x in left)]
+    rights = [j for j in range(i + 1, len(toks)) if any(token_match(toks[j], x) for x in right)]
+    return bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= PREDICATE_SWAP_MAX_GAP
 
 
 def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
@@ -939,7 +965,7 @@ def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
     clause = c.text[cs:ce]
     clause_f = extract(clause) if clause != c.text else c
     _polarity(pair, r, c, r_tokens)
-    pair.predicate_swap = _predicate_swap(r, c, r_tokens, covered)
+    pair.predicate_swap = _predicate_swap(r, c, r_tokens, covered, (cs, ce))
     for w in r.words:
         ants = ANTONYMS.get(w)
         if not ants or w in clause_f.words:
