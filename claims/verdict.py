@@ -562,7 +562,14 @@ def _bound_year(f: Facets, q: Quantity) -> float | None:
 
 def _value_tokens(f: Facets) -> set[str]:
     """The content tokens of ``f``'s values: its numbers and dates (with their month names)."""
-    return set(content_tokens(" ".join([q.text for q in f.quantities] + [d.text for d in f.dates])))
+    values = [q.text for q in f.quantities if not _ordinal_word(q)] + [d.text for d in f.dates]
+    return set(content_tokens(" ".join(values)))
+
+
+def _ordinal_word(q: Quantity) -> bool:
+    """An ordinal in words ("second", "first"): compared as a value where the reference states it
+    (so "2nd" is "second"), otherwise as a word; never missing, never a conflict."""
+    return q.ordinal and q.text[:1].isalpha()
 
 
 def _word_tokens(r: Facets) -> list[str]:
@@ -798,7 +805,7 @@ def _predicate_swap(
 
 #: content words allowed between the other verb and the participants around it (a
 #: description such as "the software firm")
-PREDICATE_SWAP_MAX_GAP = 3
+PREDICATE_SWAP_MAX_GAP = 2
 
 
 def _between(tags: Sequence[tuple[str, str]], i: int, left: Sequence[str], right: Sequence[str]) -> bool:
@@ -961,11 +968,13 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
     year); else a range decides (``_check_range``); else another exact value of the slot
     conflicts; else the value is missing. An ordinal is compared only where the reference
-    states an ordinal."""
+    states an ordinal, and an ordinal word only ever states (``_ordinal_word``)."""
     c = x.c
     if q.ordinal and not any(o.ordinal for o in c.quantities):
         return
     same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
+    if _ordinal_word(q) and not same:
+        return
     if not same and _check_range(pair, x, q):
         return
     q_year = _bound_year(x.r, q)
@@ -1586,7 +1595,7 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims."""
     needed = set()
     for q in r.quantities:
-        if not q.ordinal:
+        if not q.ordinal:  # an ordinal is needed as a word, not as a value
             needed.add("q:" + q.text.lower())
     for d in r.dates:
         needed.add("d:" + d.text.lower())
