@@ -131,6 +131,8 @@ SUPPORT_MIN_COVERAGE = 0.55
 #: a higher cosine at which less of the content words must be covered.
 SUPPORT_COSINE_HIGH = 0.665
 SUPPORT_MIN_COVERAGE_HIGH_COS = 0.3
+#: weight of rapidfuzz's token-set ratio (0-1) added to the cosine to rank candidates.
+LEXICAL_WEIGHT = 0.5
 #: further candidates taken because they state one of the claim's numbers or dates.
 FACET_CANDIDATES = 4
 #: share of the claim's content words that supports at any cosine >= MIN_COS_SUPPORT.
@@ -1394,6 +1396,151 @@ def _supports(p: _Pair, threshold: float) -> bool:
     return p.coverage >= COVERAGE_SUPPORT
 
 
+@dataclass(frozen=True)
+class _Case:
+    """One response claim under judgement: its index, text and facets, the compared candidate
+    pairs, the contradictions found among them (best first), and what every verdict step reads
+    (the reference claims and texts, the threshold)."""
+
+    index: int
+    claim: Claim
+    r: Facets
+    pairs: list[_Pair]
+    found: list[tuple[float, _Pair, _Conflict]]
+    reference_claims: Sequence[ReferenceClaim]
+    reference_texts: Sequence[str] | None
+    threshold: float
+
+    def where(self, j: int, start: int = 0, end: int | None = None) -> str:
+        rc = self.reference_claims[j]
+        return _where(rc, start, len(rc.claim.text) if end is None else end, self.reference_texts)
+
+
+def _candidates(
+    r: Facets, claim: Claim, reference_claims: Sequence[ReferenceClaim], row: np.ndarray
+) -> list[int]:
+    """The reference claims a claim is compared with: the ``TOP_K`` most relevant material ones
+    (cosine plus ``LEXICAL_WEIGHT`` times rapidfuzz's token-set ratio), and up to
+    ``FACET_CANDIDATES`` more that state one of its numbers or dates (a year given in a title
+    or another sentence), so ``inferred`` can combine them."""
+    cols = [j for j, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
+    text = claim.text.lower()
+
+    def relevance(j: int) -> float:
+        lex = fuzz.token_set_ratio(text, reference_claims[j].claim.text.lower()) / 100.0
+        return float(row[j]) + LEXICAL_WEIGHT * lex
+
+    rel = sorted(((relevance(j), j) for j in cols), reverse=True)
+    top = [j for _, j in rel[:TOP_K]]
+    if r.quantities or r.dates:
+        for _, j in rel[TOP_K:]:
+            if len(top) >= TOP_K + FACET_CANDIDATES:
+                break
+            if _shares_value(r, extract(reference_claims[j].claim.text)):
+                top.append(j)
+    return top
+
+
+def _best(pairs: list[_Pair]) -> _Pair:
+    return max(pairs, key=lambda p: (p.cos, p.coverage))
+
+
+def _supported(k: _Case) -> Judgement | None:
+    """Supported — unless the candidate that matches the claim's subject and slot best gives
+    another value: a looser match elsewhere (another study, another subject) must not hide a
+    contradiction (the contradicting claim covers more of the claim's words than the supporting
+    one by ``SUBJECT_MARGIN``)."""
+    conflicted = {id(t[1]) for t in k.found}
+    sup = [
+        p
+        for p in k.pairs
+        if _supports(p, k.threshold) and p.hedge_dropped is None and id(p) not in conflicted
+    ]
+    if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + SUBJECT_MARGIN):
+        return None
+    best = _best(sup)
+    return Judgement(
+        k.index,
+        Verdict.SUPPORTED,
+        (_evidence(k.reference_claims, best.j, best.cos),),
+        f"stated by {k.where(best.j)} (cosine {best.cos:.2f})",
+    )
+
+
+def _qualification_dropped(k: _Case) -> Judgement | None:
+    """As supported, but the reference hedges or limits what the claim states flatly."""
+    qd = [p for p in k.pairs if _supports(p, k.threshold) and p.hedge_dropped is not None]
+    if not qd:
+        return None
+    best = _best(qd)
+    assert best.hedge_dropped is not None
+    label, surface, s, e = best.hedge_dropped
+    return Judgement(
+        k.index,
+        Verdict.QUALIFICATION_DROPPED,
+        (_evidence(k.reference_claims, best.j, best.cos),),
+        f"the reference qualifies it ({label}: {surface!r}, {k.where(best.j, s, e)}); "
+        "the response states it flatly",
+        _hedge_change(k.claim.text, k.reference_claims[best.j].claim.text, s, e),
+    )
+
+
+def _contradicted(k: _Case) -> Judgement | None:
+    """The best contradiction found (``_contradictions``), the conflicting claim cited first."""
+    if not k.found:
+        return None
+    _, p, conflict = k.found[0]
+    reason, change = _describe_conflict(conflict, k.reference_claims[p.j], k.reference_texts)
+    return Judgement(
+        k.index, Verdict.CONTRADICTED, (_evidence(k.reference_claims, p.j, p.cos),), reason, change
+    )
+
+
+def _inferred(k: _Case) -> Judgement | None:
+    """Two or more reference claims together state the claim (``_infer``)."""
+    inferred = _infer(k.r, k.pairs, k.threshold)
+    if not inferred:
+        return None
+    ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in inferred)
+    parts = " + ".join(k.where(p.j) for p in inferred)
+    return Judgement(
+        k.index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}"
+    )
+
+
+def _unsupported(k: _Case) -> Judgement:
+    """Unsupported, the nearest reference claims listed for display, the reason naming what the
+    most relevant one lacks (a value, a name, the subject, the action, a denial)."""
+    near = sorted(k.pairs, key=lambda p: p.cos, reverse=True)[:3]
+    ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in near)
+    why = "no reference claim states it"
+    if near:
+        p0 = max(k.pairs, key=lambda p: p.relevance)
+        gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
+        if not p0.head_covered and not gaps:
+            why = f"no reference claim is about the same subject ({_head_word(k.claim.text)!r})"
+        if gaps:
+            why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
+        elif p0.predicate_swap is not None:
+            swap = p0.predicate_swap
+            why = (
+                f"the reference states another action: {swap.reference_value!r}, not {swap.response_value!r} "
+                f"({k.where(p0.j, swap.start, swap.end)})"
+            )
+        elif p0.polarity_mismatch:
+            why = "no reference claim denies it; a reference that does not mention it is no denial"
+    return Judgement(k.index, Verdict.UNSUPPORTED, ev, why)
+
+
+#: the verdict steps, in the order of the module docstring; the first that applies decides
+_VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
+    _supported,
+    _qualification_dropped,
+    _contradicted,
+    _inferred,
+)
+
+
 def judge_one(
     index: int,
     claim: Claim,
@@ -1407,102 +1554,18 @@ def judge_one(
     reference claim (shape ``(len(reference_claims),)``)."""
     if claim.kind is ClaimKind.OUTSIDE_SCOPE:
         return Judgement(index, Verdict.OUTSIDE_SCOPE, (), "not a factual claim (question, opinion, advice)")
-    cols = [j for j, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
-    if not cols:
+    if not any(rc.claim.kind is ClaimKind.MATERIAL for rc in reference_claims):
         return Judgement(index, Verdict.UNSUPPORTED, (), "the references contain no factual claim")
     r = extract(claim.text)
-    rel = []
-    for j in cols:
-        lex = fuzz.token_set_ratio(claim.text.lower(), reference_claims[j].claim.text.lower()) / 100.0
-        rel.append((float(row[j]) + 0.5 * lex, j))
-    rel.sort(reverse=True)
-    top = [j for _, j in rel[:TOP_K]]
-    # candidates by facet overlap too: reference claims stating one of the claim's numbers or
-    # dates (a year given in a title or another sentence), so ``inferred`` can combine them
-    if r.quantities or r.dates:
-        for _, j in rel[TOP_K:]:
-            if len(top) >= TOP_K + FACET_CANDIDATES:
-                break
-            if _shares_value(r, extract(reference_claims[j].claim.text)):
-                top.append(j)
+    top = _candidates(r, claim, reference_claims, row)
     pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
-
     found = _contradictions(r, pairs, reference_claims)
-    # supported — unless the candidate that matches the claim's subject and slot best gives
-    # another value: a looser match elsewhere (another study, another subject) must not hide
-    # a contradiction (the contradicting claim covers more of the claim's words than the
-    # supporting one by ``SUBJECT_MARGIN``)
-    conflicted = {id(t[1]) for t in found}
-    sup = [
-        p for p in pairs if _supports(p, threshold) and p.hedge_dropped is None and id(p) not in conflicted
-    ]
-    if sup and found:
-        top_sup = max(sup, key=lambda p: (p.cos, p.coverage))
-        if found[0][1].subject_coverage >= top_sup.coverage + SUBJECT_MARGIN:
-            sup = []
-    if sup:
-        best = max(sup, key=lambda p: (p.cos, p.coverage))
-        rc = reference_claims[best.j]
-        return Judgement(
-            index,
-            Verdict.SUPPORTED,
-            (_evidence(reference_claims, best.j, best.cos),),
-            f"stated by {_where(rc, 0, len(rc.claim.text), reference_texts)} (cosine {best.cos:.2f})",
-        )
-    # qualification dropped
-    qd = [p for p in pairs if _supports(p, threshold) and p.hedge_dropped is not None]
-    if qd:
-        best = max(qd, key=lambda p: (p.cos, p.coverage))
-        rc = reference_claims[best.j]
-        assert best.hedge_dropped is not None
-        label, surface, s, e = best.hedge_dropped
-        return Judgement(
-            index,
-            Verdict.QUALIFICATION_DROPPED,
-            _with_others(reference_claims, best, pairs),
-            f"the reference qualifies it ({label}: {surface!r}, {_where(rc, s, e, reference_texts)}); "
-            "the response states it flatly",
-            _hedge_change(claim.text, rc.claim.text, s, e),
-        )
-    # contradicted
-    if found:
-        _, p, k = found[0]
-        rc = reference_claims[p.j]
-        reason, change = _describe_conflict(k, rc, reference_texts)
-        return Judgement(
-            index, Verdict.CONTRADICTED, _with_others(reference_claims, p, pairs), reason, change
-        )
-    # inferred
-    inferred = _infer(r, pairs, threshold)
-    if inferred:
-        ev = tuple(_evidence(reference_claims, p.j, p.cos) for p in inferred)
-        parts = " + ".join(
-            _where(reference_claims[p.j], 0, len(reference_claims[p.j].claim.text), reference_texts)
-            for p in inferred
-        )
-        return Judgement(
-            index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}"
-        )
-    # unsupported
-    near = sorted(pairs, key=lambda p: p.cos, reverse=True)[:3]
-    ev = tuple(_evidence(reference_claims, p.j, p.cos) for p in near)
-    why = "no reference claim states it"
-    if near:
-        p0 = max(pairs, key=lambda p: p.relevance)
-        gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
-        if not p0.head_covered and not gaps:
-            why = f"no reference claim is about the same subject ({_head_word(claim.text)!r})"
-        if gaps:
-            why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
-        elif p0.predicate_swap is not None:
-            k = p0.predicate_swap
-            why = (
-                f"the reference states another action: {k.reference_value!r}, not {k.response_value!r} "
-                f"({_where(reference_claims[p0.j], k.start, k.end, reference_texts)})"
-            )
-        elif p0.polarity_mismatch:
-            why = "no reference claim denies it; a reference that does not mention it is no denial"
-    return Judgement(index, Verdict.UNSUPPORTED, ev, why)
+    case = _Case(index, claim, r, pairs, found, reference_claims, reference_texts, threshold)
+    for step in _VERDICT_STEPS:
+        judgement = step(case)
+        if judgement is not None:
+            return judgement
+    return _unsupported(case)
 
 
 def _contradictions(
@@ -1575,12 +1638,6 @@ def _shares_value(r: Facets, c: Facets) -> bool:
         for d in r.dates
         for e in c.dates
     )
-
-
-def _with_others(
-    reference_claims: Sequence[ReferenceClaim], first: _Pair, pairs: list[_Pair]
-) -> tuple[Evidence, ...]:
-    return (_evidence(reference_claims, first.j, first.cos),)
 
 
 _MONTH_DAY, _YEAR = "#md", "#y"  # suffixes of the keys of a date's two parts
