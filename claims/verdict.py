@@ -117,50 +117,98 @@ from claims.facets import (
 from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
-__all__ = ["judge", "judge_one", "TOP_K"]
+__all__ = ["judge", "judge_one", "TOP_K", "THRESHOLDS", "Thresholds", "same_predicate"]
 
-#: candidates examined per response claim (by relevance).
-TOP_K = 8
-#: cosine at which a reference claim with clean facets supports a response claim (at the
-#: default threshold; it moves with ``threshold - DEFAULT_THRESHOLD``). Facet checks veto the
-#: false matches that force the seed's threshold up, so support can take a lower cosine.
-#: Calibrated on the dev sets (see the module docstring).
-SUPPORT_COSINE = 0.60
-#: ... with at least this share of the claim's content words covered.
-SUPPORT_MIN_COVERAGE = 0.55
-#: a higher cosine at which less of the content words must be covered.
-SUPPORT_COSINE_HIGH = 0.665
-SUPPORT_MIN_COVERAGE_HIGH_COS = 0.3
-#: weight of rapidfuzz's token-set ratio (0-1) added to the cosine to rank candidates.
-LEXICAL_WEIGHT = 0.5
-#: further candidates taken because they state one of the claim's numbers or dates.
-FACET_CANDIDATES = 4
-#: share of the claim's content words that supports at any cosine >= MIN_COS_SUPPORT.
-COVERAGE_SUPPORT = 0.75
-#: ... when the reference claim states every number and date of the claim (at least one).
-COVERAGE_SUPPORT_FACTS = 0.6
-#: lowest cosine for any support.
-MIN_COS_SUPPORT = 0.45
-#: share of the claim's non-value content words a reference claim must cover to be about
-#: the same subject (needed for a contradiction).
-COVERAGE_SUBJECT = 0.6
-#: share of the claim's non-entity content words (its predicate) a reference claim must cover
-#: before a different value in it counts as a conflict.
-COVERAGE_PREDICATE = 0.67
-#: coverage needed to call a polarity (negation) or comparative flip.
-COVERAGE_POLARITY = 0.75
-#: share of the negation clause's words that must be the claim's for a polarity flip.
-POLARITY_BACK_COVERAGE = 0.6
-#: how much more of the claim's words a contradicting candidate must cover than the best
-#: supporting one to win over it (finding: a looser support in another reference hid a
-#: contradiction of the same subject and slot).
-SUBJECT_MARGIN = 0.15
-#: coverage of the claim's other words, and cosine, for another entity in the same role to
-#: contradict it.
-ENTITY_SWAP_COVERAGE = 0.6
-ENTITY_SWAP_COSINE = 0.6
-#: union coverage needed for ``inferred``.
-COVERAGE_INFERRED = 0.75
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Every numeric threshold of the verdict rules, in one place: cosines are all-MiniLM-L6-v2
+    cosines in [-1, 1], coverages are shares of a claim's content words in [0, 1], counts are
+    claims or words. The support constants were calibrated on the dev sets (module docstring);
+    ``THRESHOLDS`` holds the values in use."""
+
+    #: candidates examined per response claim (by relevance).
+    top_k: int = 8
+    #: further candidates taken because they state one of the claim's numbers or dates.
+    facet_candidates: int = 4
+    #: weight of rapidfuzz's token-set ratio (0-1) added to the cosine to rank candidates.
+    lexical_weight: float = 0.5
+    #: cosine at which a reference claim with clean facets supports a response claim (at the
+    #: default threshold; it moves with ``threshold - DEFAULT_THRESHOLD``).
+    support_cosine: float = 0.60
+    #: ... with at least this share of the claim's content words covered.
+    support_min_coverage: float = 0.55
+    #: a higher cosine at which less of the content words must be covered.
+    support_cosine_high: float = 0.665
+    support_min_coverage_high_cos: float = 0.3
+    #: share of the claim's content words that supports at any cosine >= min_cos_support.
+    coverage_support: float = 0.75
+    #: ... when the reference claim states every number and date of the claim (at least one).
+    coverage_support_facts: float = 0.6
+    #: lowest cosine for any support.
+    min_cos_support: float = 0.45
+    #: share of the claim's non-value content words a reference claim must cover to be about
+    #: the same subject (needed for a contradiction); more without names in the claim, or
+    #: less at a high cosine.
+    coverage_subject: float = 0.6
+    coverage_subject_without_names: float = 0.7
+    cosine_subject_without_names: float = 0.75
+    coverage_subject_partial: float = 0.5
+    cosine_subject_partial: float = 0.7
+    #: cosine that makes the same subject when the claim has no predicate words of its own.
+    cosine_without_predicate: float = 0.8
+    #: share of the claim's non-entity content words (its predicate) a reference claim must
+    #: cover before a different value in it counts as a conflict.
+    coverage_predicate: float = 0.67
+    #: coverage needed to call a polarity (negation) or comparative flip.
+    coverage_polarity: float = 0.75
+    #: share of the negation clause's words that must be the claim's for a polarity flip.
+    polarity_back_coverage: float = 0.6
+    #: lowest cosine for a polarity or comparative flip, and how much it ranks below a value
+    #: conflict of the same relevance.
+    flip_min_cosine: float = 0.5
+    flip_rank_penalty: float = 0.1
+    #: how much more of the claim's words a contradicting candidate must cover than the best
+    #: supporting one to win over it (a looser support in another reference hid a
+    #: contradiction of the same subject and slot).
+    subject_margin: float = 0.15
+    #: coverage of the claim's other words, and cosine, for another entity in the same role to
+    #: contradict it.
+    entity_swap_coverage: float = 0.6
+    entity_swap_cosine: float = 0.6
+    #: union coverage needed for ``inferred``; the lowest cosine of a claim joining it (a
+    #: dateline joins at any cosine); the most claims joined.
+    coverage_inferred: float = 0.75
+    inferred_min_cosine: float = 0.3
+    inferred_max_claims: int = 3
+    #: greedy set-cover gain of a facet and of a content word when choosing inferred claims.
+    inferred_facet_gain: float = 2.0
+    inferred_word_gain: float = 0.5
+    #: most verbs a predicate swap may leave unstated, and content words allowed between the
+    #: other verb and the participants around it (a description such as "the software firm").
+    predicate_swap_max_verbs: int = 2
+    predicate_swap_max_gap: int = 2
+    #: relative distance at which a value lies on a range's end (floating error).
+    range_tolerance: float = 1e-6
+
+
+#: the thresholds in use.
+THRESHOLDS = Thresholds()
+_T = THRESHOLDS
+#: read-only aliases of ``THRESHOLDS`` fields, for importers and the docstrings that name them.
+TOP_K = _T.top_k
+SUPPORT_COSINE = _T.support_cosine
+SUPPORT_MIN_COVERAGE = _T.support_min_coverage
+SUPPORT_COSINE_HIGH = _T.support_cosine_high
+SUPPORT_MIN_COVERAGE_HIGH_COS = _T.support_min_coverage_high_cos
+COVERAGE_SUPPORT = _T.coverage_support
+COVERAGE_SUPPORT_FACTS = _T.coverage_support_facts
+MIN_COS_SUPPORT = _T.min_cos_support
+COVERAGE_SUBJECT = _T.coverage_subject
+COVERAGE_PREDICATE = _T.coverage_predicate
+COVERAGE_POLARITY = _T.coverage_polarity
+SUBJECT_MARGIN = _T.subject_margin
+COVERAGE_INFERRED = _T.coverage_inferred
 
 _CLAUSE_SPLIT = re.compile(
     r"\s*(?:[;:,()\[\]]|\s[–—-]\s|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*"
@@ -614,12 +662,8 @@ def _is_dateline(text: str) -> bool:
     return len(words) <= 1
 
 
-#: a value closer than this (relative) to a range's end is on the end (floating error)
-_RANGE_TOLERANCE = 1e-6
-
-
 def _inside(v: float, lo: float, hi: float) -> bool:
-    eps = _RANGE_TOLERANCE * max(1.0, abs(v))
+    eps = _T.range_tolerance * max(1.0, abs(v))
     return lo - eps <= v <= hi + eps
 
 
@@ -721,7 +765,9 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     back, _ = _coverage(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
-    if not (local and back >= POLARITY_BACK_COVERAGE and n_cov >= COVERAGE_POLARITY and topic_cov >= 1.0):
+    if not (
+        local and back >= _T.polarity_back_coverage and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
+    ):
         return
     n_text = c.text[n_s:n_e]
     cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
@@ -763,10 +809,6 @@ def same_predicate(a: str, b: str) -> bool:
     return False
 
 
-#: most words of a claim a predicate swap may leave unstated (its verbs)
-_PREDICATE_SWAP_MAX_VERBS = 2
-
-
 def _predicate_swap(
     r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str], clause: tuple[int, int]
 ) -> _Conflict | None:
@@ -779,7 +821,7 @@ def _predicate_swap(
     before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
     from them. Needs spaCy's tags (None without the parser)."""
     missing = [t for t in r_tokens if t not in covered]
-    if not 1 <= len(missing) <= _PREDICATE_SWAP_MAX_VERBS:
+    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs:
         return None
     r_tags = _tagged_tokens(r.text)
     if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
@@ -805,18 +847,15 @@ def _predicate_swap(
     return None
 
 
-#: content words allowed between the other verb and the participants around it (a
-#: description such as "the software firm")
-PREDICATE_SWAP_MAX_GAP = 2
-
-
 def _between(tags: Sequence[tuple[str, str]], i: int, left: Sequence[str], right: Sequence[str]) -> bool:
     """The token at ``i`` stands right after a token matching one of ``left`` and right
     before one matching ``right`` (at most ``PREDICATE_SWAP_MAX_GAP`` content words apart)."""
     toks = [t for t, _ in tags]
     lefts = [j for j in range(i) if any(token_match(toks[j], x) for x in left)]
     rights = [j for j in range(i + 1, len(toks)) if any(token_match(toks[j], x) for x in right)]
-    return bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= PREDICATE_SWAP_MAX_GAP
+    return (
+        bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= _T.predicate_swap_max_gap
+    )
 
 
 @dataclass(frozen=True)
@@ -1147,13 +1186,18 @@ def _subject_agrees(p: _Pair, r: Facets, conflict_entity: str | None = None) -> 
         return False
     # the predicate ("won", "enrolled", "long") must be the same: a year of another event is
     # not a conflicting year
-    if p.predicate_size and p.predicate_coverage < COVERAGE_PREDICATE:
+    if p.predicate_size and p.predicate_coverage < _T.coverage_predicate:
         return False
-    if not p.predicate_size and p.cos < 0.8:
+    if not p.predicate_size and p.cos < _T.cosine_without_predicate:
         return False
     if not r.entities:
-        return p.subject_coverage >= COVERAGE_SUBJECT + 0.1 or p.cos >= 0.75
-    return p.subject_coverage >= COVERAGE_SUBJECT or (p.subject_coverage >= 0.5 and p.cos >= 0.7)
+        return (
+            p.subject_coverage >= _T.coverage_subject_without_names
+            or p.cos >= _T.cosine_subject_without_names
+        )
+    return p.subject_coverage >= _T.coverage_subject or (
+        p.subject_coverage >= _T.coverage_subject_partial and p.cos >= _T.cosine_subject_partial
+    )
 
 
 def _word_before(text: str, pos: int) -> str:
@@ -1280,12 +1324,12 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         before_c = [t for t in content_tokens(c.text[:s])][-1:]
         same_role = bool(before_r and before_c and token_match(before_r[0], before_c[0]))
         same_role = same_role and word_r == _word_before(c.text, s)
-        if same_role and cov >= ENTITY_SWAP_COVERAGE and p.cos >= ENTITY_SWAP_COSINE:
+        if same_role and cov >= _T.entity_swap_coverage and p.cos >= _T.entity_swap_cosine:
             return _Conflict("entity", ent, e, s, en)
         # check: attribution. Both open their sentence (the agent) and every other word of the
         # claim is stated: "Olav Brandt proposed X" vs "Lena Varga proposed X"
         opening = not before_r and not before_c and not word_r and not _word_before(c.text, s)
-        if opening and cov >= 1.0 and p.cos >= ENTITY_SWAP_COSINE and not _may_name_same(ent, e):
+        if opening and cov >= 1.0 and p.cos >= _T.entity_swap_cosine and not _may_name_same(ent, e):
             return _Conflict("entity", ent, e, s, en)
     return None
 
@@ -1383,17 +1427,17 @@ def _supports(p: _Pair, threshold: float) -> bool:
         return False
     if not p.head_covered:
         return False
-    if p.cos < MIN_COS_SUPPORT:
+    if p.cos < _T.min_cos_support:
         return False
     shift = threshold - DEFAULT_THRESHOLD
-    if p.cos >= SUPPORT_COSINE + shift and p.coverage >= SUPPORT_MIN_COVERAGE:
+    if p.cos >= _T.support_cosine + shift and p.coverage >= _T.support_min_coverage:
         return True
-    if p.cos >= SUPPORT_COSINE_HIGH + shift and p.coverage >= SUPPORT_MIN_COVERAGE_HIGH_COS:
+    if p.cos >= _T.support_cosine_high + shift and p.coverage >= _T.support_min_coverage_high_cos:
         return True
     facts = [k for k in p.stated if k.startswith(("q:", "d:"))]
-    if facts and p.coverage >= COVERAGE_SUPPORT_FACTS:
+    if facts and p.coverage >= _T.coverage_support_facts:
         return True
-    return p.coverage >= COVERAGE_SUPPORT
+    return p.coverage >= _T.coverage_support
 
 
 @dataclass(frozen=True)
@@ -1428,13 +1472,13 @@ def _candidates(
 
     def relevance(j: int) -> float:
         lex = fuzz.token_set_ratio(text, reference_claims[j].claim.text.lower()) / 100.0
-        return float(row[j]) + LEXICAL_WEIGHT * lex
+        return float(row[j]) + _T.lexical_weight * lex
 
     rel = sorted(((relevance(j), j) for j in cols), reverse=True)
-    top = [j for _, j in rel[:TOP_K]]
+    top = [j for _, j in rel[: _T.top_k]]
     if r.quantities or r.dates:
-        for _, j in rel[TOP_K:]:
-            if len(top) >= TOP_K + FACET_CANDIDATES:
+        for _, j in rel[_T.top_k :]:
+            if len(top) >= _T.top_k + _T.facet_candidates:
                 break
             if _shares_value(r, extract(reference_claims[j].claim.text)):
                 top.append(j)
@@ -1456,7 +1500,7 @@ def _supported(k: _Case) -> Judgement | None:
         for p in k.pairs
         if _supports(p, k.threshold) and p.hedge_dropped is None and id(p) not in conflicted
     ]
-    if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + SUBJECT_MARGIN):
+    if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + _T.subject_margin):
         return None
     best = _best(sup)
     return Judgement(
@@ -1591,16 +1635,16 @@ def _contradictions(
         if head_swap is not None and not p.missing and not p.conflicts:
             found.append((p.relevance, p, head_swap))
             continue
-        if p.entities_missing or p.missing or p.cos < 0.5:
+        if p.entities_missing or p.missing or p.cos < _T.flip_min_cosine:
             continue
         if (
             p.polarity_flip is not None
-            and p.subject_coverage >= COVERAGE_POLARITY
-            and p.coverage >= COVERAGE_POLARITY
+            and p.subject_coverage >= _T.coverage_polarity
+            and p.coverage >= _T.coverage_polarity
         ):
-            found.append((p.relevance - 0.1, p, p.polarity_flip))
-        elif p.comparative_flip is not None and p.flip_coverage >= COVERAGE_POLARITY:
-            found.append((p.relevance - 0.1, p, p.comparative_flip))
+            found.append((p.relevance - _T.flip_rank_penalty, p, p.polarity_flip))
+        elif p.comparative_flip is not None and p.flip_coverage >= _T.coverage_polarity:
+            found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
     found.sort(key=lambda t: t[0], reverse=True)
     return found
 
@@ -1671,7 +1715,7 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         # a reference claim that states the claim's year or date with a calendar date joins at
         # any cosine: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the report
         # it heads, and its cosine with any claim is low
-        and (p.cos >= 0.3 or p.dated)
+        and (p.cos >= _T.inferred_min_cosine or p.dated)
         and (p.stated or p.tokens_covered)
     ]
     if len(usable) < 2:
@@ -1679,12 +1723,15 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
     chosen: list[_Pair] = []
     have_f: set[str] = set()
     have_t: set[str] = set()
-    for _ in range(3):
+    for _ in range(_T.inferred_max_claims):
         best, gain = None, 0.0
         for p in usable:
             if p in chosen:
                 continue
-            g = len(p.stated - have_f) * 2 + len(p.tokens_covered - have_t) * 0.5
+            g = (
+                len(p.stated - have_f) * _T.inferred_facet_gain
+                + len(p.tokens_covered - have_t) * _T.inferred_word_gain
+            )
             if g > gain:
                 best, gain = p, g
         if best is None:
@@ -1692,14 +1739,14 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         chosen.append(best)
         have_f |= best.stated
         have_t |= best.tokens_covered
-        if _all_stated(needed, have_f) and len(have_t) >= COVERAGE_INFERRED * len(set(r_tokens)):
+        if _all_stated(needed, have_f) and len(have_t) >= _T.coverage_inferred * len(set(r_tokens)):
             break
     if len(chosen) < 2 or not _all_stated(needed, have_f):
         return []
     if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
         # "May 20, 2019. Last year, the club hired ...": the dateline's year is not the event's
         return []
-    if len(set(r_tokens)) and len(have_t & set(r_tokens)) < COVERAGE_INFERRED * len(set(r_tokens)):
+    if len(set(r_tokens)) and len(have_t & set(r_tokens)) < _T.coverage_inferred * len(set(r_tokens)):
         return []
     # every chosen claim must add a facet the others lack (otherwise one would suffice)
     for p in chosen:
