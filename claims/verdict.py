@@ -1692,34 +1692,29 @@ def _all_stated(needed: set[str], have: set[str]) -> bool:
     return all(k in have or (k + _MONTH_DAY in have and k + _YEAR in have) for k in needed)
 
 
-def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
-    """Greedy set cover of the claim's facets and content words by 2-3 reference claims."""
-    needed = set()
-    for q in r.quantities:
-        if not q.ordinal:  # an ordinal is needed as a word, not as a value
-            needed.add("q:" + q.text.lower())
-    for d in r.dates:
-        needed.add("d:" + d.text.lower())
-    for e, _, _ in r.entities:
-        needed.add("e:" + e.lower())
-    r_tokens = _word_tokens(r)
-    usable = [
-        p
-        for p in pairs
-        if not p.conflicts
-        and p.polarity_flip is None
-        and not p.polarity_mismatch
-        and p.predicate_swap is None
-        and p.comparative_flip is None
-        and p.hedge_dropped is None
-        # a reference claim that states the claim's year or date with a calendar date joins at
-        # any cosine: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the report
-        # it heads, and its cosine with any claim is low
-        and (p.cos >= _T.inferred_min_cosine or p.dated)
-        and (p.stated or p.tokens_covered)
-    ]
-    if len(usable) < 2:
-        return []
+def _needed_facets(r: Facets) -> set[str]:
+    """Keys of the claim's facets an inference must state: values (not ordinals: those are
+    needed as words), dates and names."""
+    needed = {"q:" + q.text.lower() for q in r.quantities if not q.ordinal}
+    needed |= {"d:" + d.text.lower() for d in r.dates}
+    return needed | {"e:" + e.lower() for e, _, _ in r.entities}
+
+
+def _usable(p: _Pair) -> bool:
+    """A pair may join an inference: no finding against the claim, and a cosine of at least
+    ``inferred_min_cosine`` — except a reference claim that states the claim's year or date
+    with a calendar date: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the
+    report it heads, and its cosine with any claim is low."""
+    clean = not p.conflicts and p.polarity_flip is None and not p.polarity_mismatch
+    clean = clean and p.predicate_swap is None and p.comparative_flip is None and p.hedge_dropped is None
+    return clean and (p.cos >= _T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
+
+
+def _cover(usable: list[_Pair], needed: set[str], words: set[str]) -> tuple[list[_Pair], set[str], set[str]]:
+    """Greedy set cover: up to ``inferred_max_claims`` pairs, each the one that adds most
+    (``inferred_facet_gain`` per facet, ``inferred_word_gain`` per word), until the facets
+    and ``coverage_inferred`` of the words are stated. Returns the chosen pairs and the facet
+    keys and words they state together."""
     chosen: list[_Pair] = []
     have_f: set[str] = set()
     have_t: set[str] = set()
@@ -1739,23 +1734,40 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         chosen.append(best)
         have_f |= best.stated
         have_t |= best.tokens_covered
-        if _all_stated(needed, have_f) and len(have_t) >= _T.coverage_inferred * len(set(r_tokens)):
+        if _all_stated(needed, have_f) and len(have_t) >= _T.coverage_inferred * len(words):
             break
-    if len(chosen) < 2 or not _all_stated(needed, have_f):
-        return []
-    if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
-        # "May 20, 2019. Last year, the club hired ...": the dateline's year is not the event's
-        return []
-    if len(set(r_tokens)) and len(have_t & set(r_tokens)) < _T.coverage_inferred * len(set(r_tokens)):
-        return []
-    # every chosen claim must add a facet the others lack (otherwise one would suffice)
+    return chosen, have_f, have_t
+
+
+def _each_adds(chosen: list[_Pair]) -> bool:
+    """Every chosen claim adds a facet or a word the others lack (otherwise fewer suffice)."""
     for p in chosen:
         others: set[str] = set().union(*(o.stated for o in chosen if o is not p))
         if not (p.stated - others) and not (
             p.tokens_covered - set().union(*(o.tokens_covered for o in chosen if o is not p))
         ):
-            return []
-    return chosen
+            return False
+    return True
+
+
+def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
+    """Greedy set cover of the claim's facets and content words by 2-3 reference claims
+    (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
+    words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
+    2019. Last year, the club hired ...": the dateline's year is not the event's)."""
+    needed = _needed_facets(r)
+    words = set(_word_tokens(r))
+    usable = [p for p in pairs if _usable(p)]
+    if len(usable) < 2:
+        return []
+    chosen, have_f, have_t = _cover(usable, needed, words)
+    if len(chosen) < 2 or not _all_stated(needed, have_f):
+        return []
+    if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
+        return []
+    if words and len(have_t & words) < _T.coverage_inferred * len(words):
+        return []
+    return chosen if _each_adds(chosen) else []
 
 
 def judge(
@@ -1777,20 +1789,18 @@ def judge(
     similarity : ndarray, shape (len(response_claims), len(reference_claims))
         Cosine similarities in [-1, 1] (``claims.match.cosine_matrix``).
     threshold : float, keyword-only
-        The matching threshold (``claims.match.DEFAULT_THRESHOLD``). The support cosine
-        ``SUPPORT_COSINE`` moves with ``threshold - DEFAULT_THRESHOLD`` (so a stricter
-        threshold makes support stricter; the default leaves it as calibrated).
+        The matching threshold (``claims.match.DEFAULT_THRESHOLD``); the support cosines move
+        with ``threshold - DEFAULT_THRESHOLD`` (the default leaves them as calibrated).
     reference_texts : sequence of str, optional, keyword-only
-        The reference documents. Optional: with them, the character span of a conflicting
-        value is exact even when a reference claim was rewritten (e.g. a pronoun resolved);
-        without them the claim's span is given in that case.
+        The reference documents: with them a conflicting value's span is exact even in a
+        rewritten reference claim (a resolved pronoun); without them that claim's span.
 
     Returns
     -------
     list of Judgement
-        One per response claim, in order, with evidence (best first), a readable reason
-        (e.g. ``"year 2001 ≠ 2004 (reference 0, chars 3–7)"``) and, for contradicted and
-        qualification_dropped, ``change`` (e.g. ``"2001 → 2004"``).
+        One per response claim, in order: evidence (best first), a reason ("year 2001 ≠ 2004
+        (reference 0, chars 3–7)"), and a ``change`` ("2001 → 2004") when contradicted or
+        qualification_dropped.
 
     Raises
     ------
@@ -1806,10 +1816,8 @@ def judge(
     ('contradicted', '2001 → 2004')
     """
     sim = np.asarray(similarity, dtype=np.float64)
-    if sim.shape != (len(response_claims), len(reference_claims)):
-        raise ValueError(
-            f"similarity has shape {sim.shape}, expected ({len(response_claims)}, {len(reference_claims)})"
-        )
+    if sim.shape != (n := len(response_claims), m := len(reference_claims)):
+        raise ValueError(f"similarity has shape {sim.shape}, expected ({n}, {m})")
     return [
         judge_one(
             i,
