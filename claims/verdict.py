@@ -215,7 +215,7 @@ _CLAUSE_SPLIT = re.compile(
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Conflict:
     kind: str  # "year", "date", "time", "number", unit family, "entity", "negation", "comparative"
     response_value: str
@@ -1643,7 +1643,12 @@ def _contradictions(
             and p.coverage >= _T.coverage_polarity
         ):
             found.append((p.relevance - _T.flip_rank_penalty, p, p.polarity_flip))
-        elif p.comparative_flip is not None and p.flip_coverage >= _T.coverage_polarity:
+        elif (
+            p.comparative_flip is not None
+            and p.flip_coverage >= _T.coverage_polarity
+            # another year or date is another event: "closed in 2005" / "opened in 1998"
+            and not any(k.kind in ("year", "date") for k in p.conflicts)
+        ):
             found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
     found.sort(key=lambda t: t[0], reverse=True)
     return found

@@ -52,6 +52,13 @@ ANTONYM_STATE = [
         {C},
     ),
     ("active/inactive", "The old Harlan mine is inactive.", "The old Harlan mine is active.", {C}),
+    # an event verb of another year is another event, not the opposite state
+    (
+        "opened/closed, other years",
+        "The Hollin museum closed in 2005.",
+        "The Hollin museum opened in 1998.",
+        {U},
+    ),
     (
         "same state",
         "The west gate of Morrow Park is open on holidays.",
