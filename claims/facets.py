@@ -29,8 +29,10 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
+from importlib import resources
 
 __all__ = [
     "Quantity",
@@ -45,6 +47,28 @@ __all__ = [
 ]
 
 # ---------------------------------------------------------------- vocabulary
+
+
+def _data_words(name: str) -> list[str]:
+    """The words of ``claims/data/<name>``, one per line (``#`` starts a comment)."""
+    return [row[0] for row in _data_rows(name, 1)]
+
+
+def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
+    """Rows of the tab-separated word list ``claims/data/<name>`` (``#`` starts a comment;
+    blank lines skipped). Each row has exactly ``width`` fields; raises ValueError otherwise."""
+    text = resources.files("claims").joinpath("data", name).read_text(encoding="utf-8")
+    rows = []
+    for n, line in enumerate(text.splitlines(), 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        row = tuple(x.strip() for x in line.split("\t"))
+        if len(row) != width:
+            raise ValueError(f"claims/data/{name}:{n}: expected {width} tab-separated fields")
+        rows.append(row)
+    return rows
+
 
 MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
@@ -111,11 +135,21 @@ _units("currency_usd", "dollar|dollars|usd|us dollars", 1.0, "dollars")
 _units("currency_eur", "euro|euros|eur", 1.0, "euros")
 _units("currency_gbp", "pound sterling|pounds sterling|gbp", 1.0, "pounds sterling")
 _units("currency_jpy", "yen|jpy", 1.0, "yen")
+for _code in ("chf", "cad", "aud", "nok", "sek", "dkk", "cny", "inr"):
+    _units("currency_" + _code, _code, 1.0, _code.upper())
 _units("percent", "%|percent|per cent", 0.01, "%")
 # percentage points are not percent: a slot of their own; "points" after a number says the same
 _units("pp", "percentage points|percentage point|pp|points|point", 1.0, "percentage points")
 
 CURRENCY_SYMBOLS = {"$": "currency_usd", "€": "currency_eur", "£": "currency_gbp", "¥": "currency_jpy"}
+#: ISO 4217 codes written before an amount ("USD 640,000,000", "EUR 4.500.000")
+_CURRENCY_CODE_BEFORE = re.compile(r"\b(?P<code>USD|US\$|EUR|GBP|JPY|CHF|CAD|AUD|NOK|SEK|DKK|CNY|INR)\s?$")
+
+
+def _currency_slot(code: str) -> str:
+    """``"USD"`` -> ``"currency_usd"`` (``"US$"`` too)."""
+    return "currency_" + code.replace("US$", "USD").lower()
+
 
 SCALES = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
@@ -169,163 +203,7 @@ FRACTION_WORDS = {
     "three-quarters": 0.75, "one fifth": 0.2, "a fifth": 0.2, "a tenth": 0.1, "one tenth": 0.1,
 }  # fmt: skip
 
-STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "and",
-        "or",
-        "but",
-        "if",
-        "then",
-        "else",
-        "of",
-        "in",
-        "on",
-        "at",
-        "to",
-        "for",
-        "from",
-        "by",
-        "with",
-        "without",
-        "about",
-        "as",
-        "into",
-        "onto",
-        "over",
-        "under",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "am",
-        "do",
-        "does",
-        "did",
-        "done",
-        "has",
-        "have",
-        "had",
-        "having",
-        "it",
-        "its",
-        "it's",
-        "this",
-        "that",
-        "these",
-        "those",
-        "there",
-        "here",
-        "which",
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "he",
-        "she",
-        "they",
-        "we",
-        "you",
-        "i",
-        "me",
-        "him",
-        "her",
-        "them",
-        "us",
-        "my",
-        "your",
-        "his",
-        "their",
-        "our",
-        "also",
-        "still",
-        "just",
-        "only",
-        "very",
-        "so",
-        "such",
-        "than",
-        "too",
-        "can",
-        "could",
-        "may",
-        "might",
-        "must",
-        "shall",
-        "should",
-        "will",
-        "would",
-        "not",
-        "no",
-        "nor",
-        "never",
-        "none",
-        "n't",
-        "any",
-        "all",
-        "each",
-        "every",
-        "some",
-        "more",
-        "most",
-        "other",
-        "both",
-        "either",
-        "neither",
-        "own",
-        "same",
-        "few",
-        "many",
-        "much",
-        "one's",
-        "s",
-        "t",
-        "up",
-        "out",
-        "off",
-        "again",
-        "further",
-        "once",
-        "per",
-        "via",
-        "while",
-        "during",
-        "since",
-        "until",
-        "before",
-        "after",
-        "above",
-        "below",
-        "between",
-        "through",
-        "against",
-        "among",
-        "around",
-        "near",
-        "within",
-        "upon",
-        "later",
-        "later-on",
-        "yet",
-        "already",
-        "ever",
-        "across",
-        "throughout",
-        "pm",
-        "am",
-        "a.m",
-        "p.m",
-    ]
-)
+STOPWORDS: frozenset[str] = frozenset(_data_words("stopwords.txt"))
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "cannot", "n't", "nobody",
                        "nothing", "nowhere"})  # fmt: skip
@@ -375,127 +253,39 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
     ]
 ]
 
-#: comparative antonym pairs (both directions).
-_ANTONYMS = [
-    ("more", "less"), ("more", "fewer"), ("before", "after"), ("larger", "smaller"), ("bigger", "smaller"),
-    ("higher", "lower"), ("increase", "decrease"), ("increased", "decreased"), ("increases", "decreases"),
-    ("rose", "fell"), ("rise", "fall"), ("above", "below"), ("earlier", "later"), ("older", "younger"),
-    ("longer", "shorter"), ("taller", "shorter"), ("faster", "slower"), ("heavier", "lighter"),
-    ("wider", "narrower"), ("greater", "smaller"), ("greater", "less"), ("gain", "loss"),
-    ("maximum", "minimum"), ("most", "least"), ("majority", "minority"), ("up", "down"),
-    ("won", "lost"), ("win", "lose"), ("wins", "loses"), ("cheaper", "dearer"), ("cheaper", "more expensive"),
-    ("north", "south"), ("east", "west"), ("northern", "southern"), ("eastern", "western"),
-    ("first", "last"), ("oldest", "youngest"), ("largest", "smallest"), ("highest", "lowest"),
-    ("best", "worst"), ("male", "female"), ("men", "women"), ("positive", "negative"),
-    ("inside", "outside"), ("internal", "external"), ("legal", "illegal"), ("public", "private"),
-]  # fmt: skip
-ANTONYMS: dict[str, frozenset[str]] = {}
-for _a, _b in _ANTONYMS:
-    ANTONYMS[_a] = ANTONYMS.get(_a, frozenset()) | {_b}
-    ANTONYMS[_b] = ANTONYMS.get(_b, frozenset()) | {_a}
 
-_ENTITY_STOP = frozenset(
-    [
-        "The",
-        "A",
-        "An",
-        "In",
-        "On",
-        "At",
-        "It",
-        "Its",
-        "This",
-        "That",
-        "These",
-        "Those",
-        "There",
-        "He",
-        "She",
-        "They",
-        "We",
-        "You",
-        "I",
-        "His",
-        "Her",
-        "Their",
-        "Our",
-        "My",
-        "Your",
-        "When",
-        "Where",
-        "While",
-        "After",
-        "Before",
-        "During",
-        "Since",
-        "Until",
-        "As",
-        "Of",
-        "For",
-        "From",
-        "By",
-        "With",
-        "And",
-        "But",
-        "Or",
-        "If",
-        "Then",
-        "Also",
-        "However",
-        "Although",
-        "Though",
-        "Because",
-        "Yes",
-        "No",
-        "Not",
-        "Today",
-        "Yesterday",
-        "Tomorrow",
-        "Some",
-        "Many",
-        "Most",
-        "All",
-        "Each",
-        "Every",
-        "Both",
-        "Such",
-        "What",
-        "Which",
-        "Who",
-        "Whom",
-        "Whose",
-        "How",
-        "Why",
-        "Is",
-        "Are",
-        "Was",
-        "Were",
-        "Be",
-        "Has",
-        "Have",
-        "Had",
-        "Do",
-        "Does",
-        "Did",
-        "Can",
-        "Could",
-        "May",
-        "Might",
-        "Must",
-        "Shall",
-        "Should",
-        "Will",
-        "Would",
-        "Honestly",
-        "Overall",
-        "Later",
-        "Earlier",
-        "Mr",
-        "Mrs",
-        "Ms",
-        "Dr",
-    ]
-)
+def _load_antonyms() -> dict[str, frozenset[str]]:
+    """Antonym pairs from ``claims/data/antonyms.tsv`` (both directions; see that file)."""
+    table: dict[str, frozenset[str]] = {}
+    for a, b, _kind in _data_rows("antonyms.tsv", 3):
+        table[a] = table.get(a, frozenset()) | {b}
+        table[b] = table.get(b, frozenset()) | {a}
+    return table
+
+
+def _load_dimension_words() -> dict[str, frozenset[str]]:
+    """Slot family -> stems of the words naming it (``claims/data/dimension_words.tsv``)."""
+    return {
+        fam: frozenset(_stem(w) for w in words.split()) for fam, words in _data_rows("dimension_words.tsv", 2)
+    }
+
+
+#: slot family ("temperature", "currency", ...) -> stems of words that name that dimension
+DIMENSION_WORDS: dict[str, frozenset[str]] = {}
+
+
+def dimension_stems(slot: str) -> frozenset[str]:
+    """Stems of the words that name the dimension of ``slot`` ("currency_usd" -> cost, price,
+    ...); empty for a counted noun or an unknown slot."""
+    if not DIMENSION_WORDS:
+        DIMENSION_WORDS.update(_load_dimension_words())
+    return DIMENSION_WORDS.get(slot.split("_")[0], frozenset())
+
+
+#: antonym word -> its antonyms (comparatives, directions, states, outcomes), both directions.
+ANTONYMS: dict[str, frozenset[str]] = _load_antonyms()
+
+_ENTITY_STOP: frozenset[str] = frozenset(_data_words("entity_stopwords.txt"))
 
 
 # ---------------------------------------------------------------- value types
@@ -527,6 +317,17 @@ class Quantity:
     #: stems of the words of the noun phrase after the number ("four motorway lanes":
     #: ("motorway", "lane")); a counted noun matches any of them (the head is the last)
     nouns: tuple[str, ...] = ()
+    #: how the value is bounded: ``""`` a point; ``"range"`` an end of a stated range ("between 4
+    #: and 6 hours", "from 5 to 8 km", "4-6 hours"); ``"upto"`` a maximum that is reached ("up
+    #: to 60 °C", "at most", "a maximum of"); ``"below"`` ("less than", "under"); ``"atleast"``
+    #: ("at least", "a minimum of"); ``"above"`` ("more than", "over")
+    bound: str = ""
+    #: the values the text allows, in the slot's base unit (``-inf``/``inf`` for an open end);
+    #: None for a point
+    interval: tuple[float, float] | None = None
+    #: an ordinal ("2nd", "second"): it matches an ordinal of the same value and slot; a claim's
+    #: ordinal is only compared where the reference states an ordinal (else its word is)
+    ordinal: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -622,7 +423,13 @@ def token_match(a: str, b: str) -> bool:
 # ---------------------------------------------------------------- numbers
 
 
+_EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
+
+
 def _to_float(s: str) -> float | None:
+    if _EURO_GROUPED.fullmatch(s):
+        # European grouping: dots group thousands, a comma marks decimals ("4.500.000,50")
+        s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "").replace(" ", "")
     try:
         return float(s)
@@ -654,7 +461,8 @@ _FRACTION_ALT = "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse
 _FRACTION_RE = re.compile(r"\b(?:" + _FRACTION_ALT + r")\b",
                           re.I)  # fmt: skip
 _NUM_RE = re.compile(
-    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−]))(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+    r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\d])"
 )
 _UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
@@ -662,7 +470,12 @@ _UNIT_RE = re.compile(
     r"\s?-?\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z\d])", re.I
 )
 _SCALE_RE = re.compile(r"\s?(?P<scale>thousand|million|billion|trillion|bn|mn|k|m|b|tn)(?![A-Za-z])", re.I)
-_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b", re.I)
+_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b|\s+years?\s+of\s+age\b", re.I)
+#: "at 17" ends a clause or is followed by a person's clause: an age ("signed at 17, he ...")
+_AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
+_AT_AGE_AFTER = re.compile(r"\s*(?:[,.;:)]|$|\s*(?:when|after|before|he|she|they|in|with|and)\b)", re.I)
+#: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
+_DET_BEFORE = re.compile(r"(?:\b(?:the|a|an|its|his|her|their|our|this|that)|['’]s)\s+$", re.I)
 _AGE_BEFORE = re.compile(r"\b(?:aged|age of|age)\s*$", re.I)
 _TIME_RE = re.compile(
     r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?![A-Za-z])"
@@ -834,44 +647,208 @@ _FACTOR_VERBS = {"doubl": 2.0, "tripl": 3.0, "trebl": 3.0, "quadrupl": 4.0, "qui
 _FACTOR_VERB_RE = re.compile(r"\b(" + "|".join(_FACTOR_VERBS) + r")(?:e|es|ed|ing)\b", re.I)
 
 
-def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+_SMALL_NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS[:21]) + "|hundred|a hundred|thousand|a thousand"
+_RATIO_RE = re.compile(
+    rf"\b(?P<a>{_SMALL_NUMBER})\s+(?:in|out\s+of|of\s+every)\s+(?P<b>{_SMALL_NUMBER})\b(?!\s*(?:%|percent|per\s+cent))",
+    re.I,
+)
+
+
+def _ratio_term(term: str) -> float | None:
+    low = term.lower().removeprefix("a ")
+    return float(low) if low.isdigit() else _parse_number_words(low)
+
+
+_ORDINAL_WORD_RE = re.compile(
+    r"\b(?:" + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True)) + r")\b", re.I
+)
+
+
+def _find_ordinal_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Ordinal words ("second", "twenty-first") as ordinal quantities, slotted by the noun after
+    them like digit ordinals ("third floor" -> ``n:floor``); "finished second" has no slot."""
     out: list[Quantity] = []
-    # centuries ("15th century", "the sixteenth century") and decades/centuries ("1500s")
-    for m in _CENTURY_RE.finditer(text):
+    for m in _ORDINAL_WORD_RE.finditer(text):
+        if _overlaps(m.start(), m.end(), taken) or re.match(r"[\s-]+century\b", text[m.end() :], re.I):
+            continue
+        n = float(_ORDINAL_CENTURY[m.group(0).lower()])
+        slot, unit, _, _ = _slot_after(text, m.end())
+        if not slot.startswith("n:"):
+            slot, unit = "", ""
+        out.append(Quantity(n, n, slot, unit, m.group(0), m.start(), m.end(), ordinal=True))
+        taken.append((m.start(), m.end()))
+    return out
+
+
+def _find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Ratios in words, as a share in the ``percent`` slot: "one in four" = 0.25, "3 out of 10"
+    = 0.3, "one of every five" = 0.2. The denominator is at least 2 and at least the
+    numerator; a year ("3 in 2020") is never a denominator (at most three digits)."""
+    out: list[Quantity] = []
+    for m in _RATIO_RE.finditer(text):
         if _overlaps(m.start(), m.end(), taken):
             continue
-        n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
-        bce = bool(m.group("bce"))
-        lo, hi = (n - 1) * 100 + 1, n * 100
-        if bce:
-            lo, hi = -hi, -lo
+        a, b = _ratio_term(m.group("a")), _ratio_term(m.group("b"))
+        if a is None or b is None or b < 2 or a > b:
+            continue
         out.append(
+            Quantity(
+                a / b,
+                a / b,
+                "percent",
+                "ratio",
+                m.group(0),
+                m.start(),
+                m.end(),
+                loose=_loose(text, m.start()),
+            )
+        )
+        taken.append((m.start(), m.end()))
+    return out
+
+
+_BOUND_BEFORE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p + r"\s*$", re.I), kind)
+    for p, kind in [
+        (r"\b(?:up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\."
+         r"|as\s+(?:high|much|many|long|far)\s+as)", "upto"),
+        (r"\b(?:less\s+than|fewer\s+than|under|below|lower\s+than)", "below"),
+        (r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|(?:a\s+)?minimum\s+of|min\.)", "atleast"),
+        (r"\b(?:more\s+than|over|above|greater\s+than|upwards\s+of|in\s+excess\s+of)", "above"),
+    ]
+]  # fmt: skip
+_RANGE_OPEN = re.compile(r"\b(?:between|from|range\s+of|ranges?\s+from)\s+$", re.I)
+#: a change between two values is no range ("rose from 5% to 8%")
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:rose|ris\w*|fell|fall\w*|increas\w*|decreas\w*|grew|grow\w*|drop\w*|declin\w*|went|go(?:es)?"
+    r"|chang\w*|climb\w*|jump\w*|moved?|rais\w*|cut|reduc\w*|expand\w*|shr[aiu]nk\w*|surg\w*|soar\w*"
+    r"|plung\w*|slid\w*|slump\w*|improv\w*|boost\w*|lower\w*|up|down)\b(?:\s+[\w'’%$€£.,]+){0,3}\s+from\s+$",
+    re.I,
+)
+_RANGE_JOIN = re.compile(r"\s*(?:and|to|until|[-–—])\s*", re.I)
+_NO_INTERVAL_SLOTS = ("year", "time", "decade")
+
+
+def _rescaled(q: Quantity, like: Quantity) -> Quantity:
+    """The slot-less ``q`` read in the unit of ``like`` (the other end of its range: "between 4
+    and 6 hours" gives 4 hours, "between 2 and 3 million dollars" 2 million dollars)."""
+    raw = q.raw
+    scale = next((w for w in _SCALE_WORDS if re.search(rf"\b{w}\b", like.text, re.I)), None)
+    if scale and not re.search(rf"\b{scale}\b", q.text, re.I):
+        raw *= SCALES[scale]
+    if like.unit == "°F":
+        value = (raw - 32.0) * 5.0 / 9.0
+    else:
+        value = raw * (like.value / like.raw if like.raw else 1.0)
+    return replace(q, value=value, raw=raw, slot=like.slot, unit=like.unit, nouns=like.nouns)
+
+
+def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """Mark ranges ("between 4 and 6 hours", "from -20 °C to 50 °C", "4-6 hours") and bounds
+    ("up to 60 °C", "at least 18", "more than 500") with ``bound`` and ``interval`` (see
+    ``Quantity``). Years, decades and times of day are left as they are (year ranges have
+    ``lo``/``hi``). ``quantities`` is sorted by ``start``."""
+    out = list(quantities)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.slot in _NO_INTERVAL_SLOTS or b.slot in _NO_INTERVAL_SLOTS or not b.slot or a.bound:
+            continue
+        join = _RANGE_JOIN.fullmatch(text, a.end, b.start)
+        opened = _RANGE_OPEN.search(text[: a.start])
+        if join is None or (join.group(0).strip().lower() == "and" and not opened):
+            continue
+        if _CHANGE_BEFORE.search(text[max(0, a.start - 60) : a.start]):
+            continue
+        if not a.slot:
+            a = _rescaled(a, b)
+        if a.slot != b.slot:
+            continue
+        span = (min(a.value, b.value), max(a.value, b.value))
+        out[i] = replace(a, bound="range", interval=span, loose=True)
+        out[i + 1] = replace(b, bound="range", interval=span, loose=True)
+    for i, q in enumerate(out):
+        if q.bound or not q.slot or q.slot in _NO_INTERVAL_SLOTS:
+            continue
+        before = text[max(0, q.start - 25) : q.start]
+        kind = next((k for pat, k in _BOUND_BEFORE if pat.search(before)), "")
+        if kind:
+            inf = math.inf
+            span = (-inf, q.value) if kind in ("upto", "below") else (q.value, inf)
+            out[i] = replace(q, bound=kind, interval=span, loose=True)
+    return out
+
+
+def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
+    """A four-digit number 1000-2100 without a unit is a year: alone ("in 2011"), after a
+    temporal word before a noun ("in 2006 Announced"), or as a modifier after a determiner
+    ("the 2011 album", "Low Tide's 1993 tour"; but "the 2000 runners", a round number before a
+    plural noun, is a count)."""
+    if "," in num or "." in num or re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is None:
+        return False
+    if slot == "":
+        return True
+    if not slot.startswith("n:"):
+        return False
+    if _TEMPORAL_BEFORE.search(text[max(0, start - 12) : start]):
+        return True
+    plural = noun.endswith("s") and not noun.endswith("ss")
+    return bool(_DET_BEFORE.search(text[max(0, start - 8) : start])) and not (plural and int(num) % 100 == 0)
+
+
+def _free(pattern: re.Pattern[str], text: str, taken: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+    """Matches of ``pattern`` in ``text`` that overlap no span already taken."""
+    for m in pattern.finditer(text):
+        if not _overlaps(m.start(), m.end(), taken):
+            yield m
+
+
+def _take(out: list[Quantity], taken: list[tuple[int, int]], q: Quantity) -> None:
+    out.append(q)
+    taken.append((q.start, q.end))
+
+
+def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative."""
+    out: list[Quantity] = []
+    for m in _free(_CENTURY_RE, text, taken):
+        n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
+        lo, hi = (n - 1) * 100 + 1, n * 100
+        if m.group("bce"):
+            lo, hi = -hi, -lo
+        _take(
+            out,
+            taken,
             Quantity(
                 float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi), True
-            )
+            ),
         )
-        taken.append((m.start(), m.end()))
-    for m in _DECADE_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+    return out
+
+
+def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Decades and centuries written as years: "1990s" = 1990-1999, "1500s" = 1500-1599."""
+    out: list[Quantity] = []
+    for m in _free(_DECADE_RE, text, taken):
         y = int(m.group("y"))
         hi = y + (99 if y % 100 == 0 else 9)
-        out.append(
+        _take(
+            out,
+            taken,
             Quantity(
                 float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi), True
-            )
+            ),
         )
-        taken.append((m.start(), m.end()))
-    # year ranges ("1992–93", "1898-1980", "1939 to 1975")
-    for m in _YEAR_RANGE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+    return out
+
+
+def _year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Year ranges: "1992–93", "1898-1980", "1939 to 1975" (never backwards)."""
+    out: list[Quantity] = []
+    for m in _free(_YEAR_RANGE, text, taken):
         a, b = int(m.group("a")), m.group("b")
         hi = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
-        if hi < a:
-            continue
-        out.append(
-            Quantity(
+        if hi >= a:
+            q = Quantity(
                 float(a),
                 float(a),
                 "year",
@@ -883,153 +860,204 @@ def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
                 float(hi),
                 loose=True,
             )
-        )
-        taken.append((m.start(), m.end()))
-    # times of day
-    for m in _TIME_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
-        if m.group("word"):
-            w = m.group("word").lower()
-            minutes = 0 if w == "midnight" else 720
-        elif m.group("h") is not None:
-            h = int(m.group("h"))
-            mi = int(m.group("m") or 0)
-            if not (1 <= h <= 12 and mi < 60):
-                continue
-            pm = m.group("ap").lower().startswith("p")
-            h = h % 12 + (12 if pm else 0)
-            minutes = h * 60 + mi
-        else:
-            minutes = int(m.group("h24")) * 60 + int(m.group("m24"))
-        out.append(Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()))
-        taken.append((m.start(), m.end()))
-    # fractions in words ("half", "two thirds")
-    for m in _FRACTION_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
-        v = FRACTION_WORDS[m.group(0).lower()]
-        out.append(Quantity(v, v, "percent", "fraction", m.group(0), m.start(), m.end()))
-        taken.append((m.start(), m.end()))
-    # digits
-    for m in _NUM_RE.finditer(text):
-        s, e = m.start("num"), m.end("num")
-        if _overlaps(s, e, taken):
-            continue
-        before = text[max(0, s - 1) : s]
-        # codes such as OB-17, A380, COVID-19 are entity names, not quantities
-        negative = False
-        if before and ((before.isascii() and before.isalpha()) or before in "-−/_#") and not m.group("cur"):
-            if before in "-−" and not (s >= 2 and text[s - 2].isalpha()):
-                # a minus sign after a space or bracket ("-5 °C"), not "3 - 5" or "1992-93"
-                negative = s >= 2 and text[s - 2] in " ([" and not re.search(r"\d\s*$", text[: s - 1])
-            else:
-                continue
-        if re.match(r"[A-Za-z]", text[e : e + 1] or " ") and not re.match(
-            r"(?:k|m|bn|mn|b|tn|km|kg|cm|mm|ft|lb|lbs|mg|ml|gb|mb|tb|kb|st|nd|rd|th|s)\b", text[e:], re.I
-        ):
-            continue
-        # model names: a number right after a capitalised name ("Kite 14", "Windows 95")
-        prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
-        if (
-            prev
-            and prev.group(1) not in _ENTITY_STOP
-            and prev.group(1).lower() not in MONTHS
-            and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))  # "Gigantour 2006" is a year
-        ):
-            continue
-        num = m.group("num")
-        raw = _to_float(num)
-        if raw is None:
-            continue
-        if negative:
-            raw, s = -raw, s - 1
-        end = e
-        if re.match(r"(?:st|nd|rd|th)\b", text[e:], re.I):
-            # ordinal ("3rd floor"): slot = following noun
-            end = e + 2
-        cur = m.group("cur")
-        sm = _SCALE_RE.match(text, end)
-        if sm and (sm.group("scale").lower() in _SCALE_WORDS or cur or not sm.group(0).startswith(" ")):
-            sc = sm.group("scale").lower()
-            raw *= SCALES[sc]
-            end = sm.end()
-        slot, unit, factor, uend = _slot_after(text, end)
-        if slot == "" and _AGE_BEFORE.search(text[:s]):
-            slot, unit = "age", "years old"
-        if cur:
-            slot, unit, factor = CURRENCY_SYMBOLS[cur], cur, 1.0
-            qs = m.start()
-        else:
-            qs = s
-        is_year = (
-            (slot == "" or (slot.startswith("n:") and _TEMPORAL_BEFORE.search(text[max(0, s - 12) : s])))
-            and "," not in num
-            and "." not in num
-            and re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is not None
-        )
-        if is_year:
-            slot, unit = "year", ""
-            uend = max(uend, e)
-        value = raw * factor
-        if slot == "temperature_f":  # one slot for temperatures, in °C
-            value = (raw - 32.0) * 5.0 / 9.0
-        if slot.startswith("temperature"):
-            slot = "temperature"
-        loose = _loose(text, qs, year=slot == "year")
-        out.append(
-            Quantity(
-                value,
-                raw,
-                slot,
-                unit,
-                text[qs:uend].strip(),
-                qs,
-                uend,
-                loose=loose,
-                nouns=_nouns_after(text, uend),
+            _take(out, taken, q)
+    return out
+
+
+def _minutes(m: re.Match[str]) -> int | None:
+    """Minutes after midnight of a time of day match (None for an impossible 12-hour time)."""
+    if m.group("word"):
+        return 0 if m.group("word").lower() == "midnight" else 720
+    if m.group("h") is None:
+        return int(m.group("h24")) * 60 + int(m.group("m24"))
+    h, mi = int(m.group("h")), int(m.group("m") or 0)
+    if not (1 <= h <= 12 and mi < 60):
+        return None
+    return (h % 12 + (12 if m.group("ap").lower().startswith("p") else 0)) * 60 + mi
+
+
+def _times_of_day(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Times of day in minutes after midnight (slot ``time``): "8 pm" = 1200, "20:00", "noon"."""
+    out: list[Quantity] = []
+    for m in _free(_TIME_RE, text, taken):
+        minutes = _minutes(m)
+        if minutes is not None:
+            _take(
+                out,
+                taken,
+                Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()),
             )
-        )
-        taken.append((qs, uend))
-    # spelled-out numbers ("three floors", "twenty-three years old")
+    return out
+
+
+def _fraction_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Fractions in words as shares (slot ``percent``): "half" = 0.5, "two thirds"."""
+    out: list[Quantity] = []
+    for m in _free(_FRACTION_RE, text, taken):
+        v = FRACTION_WORDS[m.group(0).lower()]
+        _take(out, taken, Quantity(v, v, "percent", "fraction", m.group(0), m.start(), m.end()))
+    return out
+
+
+def _sign(text: str, m: re.Match[str]) -> bool | None:
+    """Whether the digits of ``m`` are negative ("-5 °C" after a space or bracket; not "3 - 5"
+    or "1992-93"); None when they belong to a code or a model name ("OB-17", "A380", "Kite
+    14", "Windows 95"; but "Gigantour 2006" is a year and "USD 640" an amount)."""
+    s, e = m.start("num"), m.end("num")
+    before = text[max(0, s - 1) : s]
+    negative = False
+    if before and ((before.isascii() and before.isalpha()) or before in "-−/_#") and not m.group("cur"):
+        if before not in "-−" or (s >= 2 and text[s - 2].isalpha()):
+            return None
+        negative = s >= 2 and text[s - 2] in " ([" and not re.search(r"\d\s*$", text[: s - 1])
+    if re.match(r"[A-Za-z]", text[e : e + 1] or " ") and not _GLUED_SUFFIX.match(text, e):
+        return None
+    prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
+    if (
+        _currency_code(text, m) is None
+        and prev
+        and prev.group(1) not in _ENTITY_STOP
+        and prev.group(1).lower() not in MONTHS
+        and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))
+    ):
+        return None
+    return negative
+
+
+_GLUED_SUFFIX = re.compile(
+    r"(?:k|m|bn|mn|b|tn|km|kg|cm|mm|ft|lb|lbs|mg|ml|gb|mb|tb|kb|st|nd|rd|th|s)\b", re.I
+)
+
+
+def _currency_code(text: str, m: re.Match[str]) -> re.Match[str] | None:
+    """The ISO code written before the digits of ``m`` ("USD 640"), when no symbol is."""
+    s = m.start("num")
+    return None if m.group("cur") else _CURRENCY_CODE_BEFORE.search(text[max(0, s - 5) : s])
+
+
+def _magnitude(text: str, m: re.Match[str], raw: float) -> tuple[float, int, bool]:
+    """The number times its magnitude word ("5 million", "$460M"), where that ends, and
+    whether the number is an ordinal ("3rd")."""
+    end = m.end("num")
+    ordinal = re.match(r"(?:st|nd|rd|th)\b", text[end:], re.I) is not None
+    if ordinal:
+        end += 2
+    sm = _SCALE_RE.match(text, end)
+    if sm and (
+        sm.group("scale").lower() in _SCALE_WORDS or m.group("cur") or not sm.group(0).startswith(" ")
+    ):
+        return raw * SCALES[sm.group("scale").lower()], sm.end(), ordinal
+    return raw, end, ordinal
+
+
+def _digit_slot(text: str, m: re.Match[str], s: int, end: int) -> tuple[str, str, float, int, int]:
+    """(slot, unit, factor, start, end) of a number: its unit or counted noun, an age ("aged
+    17", "at 17"), a currency symbol or code before it; ``start`` includes that symbol."""
+    slot, unit, factor, uend = _slot_after(text, end)
+    if slot == "" and _AGE_BEFORE.search(text[:s]):
+        slot, unit = "age", "years old"
+    if slot == "" and _AT_AGE_BEFORE.search(text[:s]) and _AT_AGE_AFTER.match(text, uend):
+        slot, unit = "age", "years old"
+    code = _currency_code(text, m)
+    if m.group("cur"):
+        return CURRENCY_SYMBOLS[m.group("cur")], m.group("cur"), 1.0, m.start(), uend
+    if code is not None:
+        return _currency_slot(code.group("code")), code.group("code"), 1.0, max(0, s - 5) + code.start(), uend
+    return slot, unit, factor, s, uend
+
+
+def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
+    """The quantity of one run of digits (see ``_sign``, ``_magnitude``, ``_digit_slot``)."""
+    negative = _sign(text, m)
+    raw = _to_float(m.group("num"))
+    if negative is None or raw is None:
+        return None
+    s, e = m.start("num"), m.end("num")
+    if negative:
+        raw, s = -raw, s - 1
+    raw, end, ordinal = _magnitude(text, m, raw)
+    slot, unit, factor, qs, uend = _digit_slot(text, m, s, end)
+    if _is_year(text, m.group("num"), s, slot, unit):
+        slot, unit, uend = "year", "", max(uend, e)
+    value = raw * factor
+    if slot == "temperature_f":  # one slot for temperatures, in °C
+        value = (raw - 32.0) * 5.0 / 9.0
+    if slot.startswith("temperature"):
+        slot = "temperature"
+    loose = _loose(text, qs, year=slot == "year")
+    nouns = _nouns_after(text, uend)
+    return Quantity(
+        value, raw, slot, unit, text[qs:uend].strip(), qs, uend, loose=loose, nouns=nouns, ordinal=ordinal
+    )
+
+
+def _digits(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Numbers in digits with their magnitude, unit or counted noun, sign and currency."""
+    out: list[Quantity] = []
+    for m in _NUM_RE.finditer(text):
+        if _overlaps(m.start("num"), m.end("num"), taken):
+            continue
+        q = _digit_quantity(text, m)
+        if q is not None:
+            _take(out, taken, q)
+    return out
+
+
+def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Spelled-out numbers ("three floors", "twenty-three years old"; number-parser)."""
+    out: list[Quantity] = []
     for m in _NUM_WORD_RE.finditer(text):
         s, e = m.start(), m.end()
-        phrase = m.group(0).strip()
-        if not phrase or _overlaps(s, e, taken):
-            continue
-        low = phrase.lower()
-        if low in _SCALE_WORDS or low == "hundred":
+        low = m.group(0).strip().lower()
+        if not low or _overlaps(s, e, taken) or low in _SCALE_WORDS or low == "hundred":
             continue
         wv = _parse_number_words(low)
-        if wv is None:
-            continue
-        if low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I):
+        if wv is None or (
+            low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I)
+        ):
             continue
         slot, unit, factor, uend = _slot_after(text, e)
         if slot == "" and _AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
-        out.append(
-            Quantity(
-                wv * factor,
-                wv,
-                slot,
-                unit,
-                text[s:uend].strip(),
-                s,
-                uend,
-                loose=_loose(text, s),
-                nouns=_nouns_after(text, e),
-            )
-        )
-        taken.append((s, uend))
-    # multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3 times, "halved" = 0.5
-    for m in _FACTOR_VERB_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
+        q = Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s),
+                     nouns=_nouns_after(text, e))  # fmt: skip
+        _take(out, taken, q)
+    return out
+
+
+def _factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3, "halved" = 0.5."""
+    out: list[Quantity] = []
+    for m in _free(_FACTOR_VERB_RE, text, taken):
         f = _FACTOR_VERBS[m.group(1).lower()]
-        out.append(Quantity(f, f, "n:tim", "times", m.group(0), m.start(), m.end()))
-        taken.append((m.start(), m.end()))
-    # percent as fraction: already value*0.01 via UNITS factor
+        _take(out, taken, Quantity(f, f, "n:tim", "times", m.group(0), m.start(), m.end()))
+    return out
+
+
+#: a recogniser finds one kind of value in a text, skipping the spans already taken and
+#: taking its own (so the order decides which reading of a span wins)
+Recogniser = Callable[[str, list[tuple[int, int]]], list[Quantity]]
+
+#: the value recognisers, run in this order by ``_find_quantities``
+QUANTITY_RECOGNISERS: tuple[Recogniser, ...] = (
+    _centuries,
+    _decades,
+    _year_ranges,
+    _times_of_day,
+    _find_ratios,
+    _fraction_words,
+    _digits,
+    _find_ordinal_words,
+    _number_words,
+    _factor_verbs,
+)
+
+
+def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Every quantity of ``text``: the recognisers of ``QUANTITY_RECOGNISERS`` in turn."""
+    out: list[Quantity] = []
+    for recognise in QUANTITY_RECOGNISERS:
+        out.extend(recognise(text, taken))
     return out
 
 
@@ -1099,9 +1127,30 @@ def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
     return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", '"', "(", "-", "•", "*"))
 
 
+#: sentence frames that deny the clause they introduce ("It is false that X", "There is no
+#: evidence that X", "It is not true that X"); their words are the frame, not the claim's content
+_NEGATION_FRAME = re.compile(
+    r"\b(?:it\s+(?:is|was|'s)\s+(?:not\s+true|false|untrue|incorrect|wrong|a\s+myth|not\s+the\s+case)"
+    r"|there\s+(?:is|was|are|were)\s+no\s+(?:evidence|proof|record|indication|sign)"
+    r"|no\s+(?:evidence|proof|record)\s+(?:shows|suggests|indicates))\s+(?:that|of)\b",
+    re.I,
+)
+
+
+def negation_frame(text: str) -> tuple[int, int] | None:
+    """Span of a denying frame in ``text`` ("It is false that", "There is no evidence that"),
+    or None."""
+    m = _NEGATION_FRAME.search(text)
+    return (m.start(), m.end()) if m else None
+
+
 def _negation(text: str) -> tuple[bool, str]:
     """Whether ``text`` is negated, and the cue. "not only", "not until" / "not ... until"
-    (a time, not a denial) and "no doubt" do not negate."""
+    (a time, not a denial) and "no doubt" do not negate; a denying frame ("It is false that")
+    does."""
+    frame = _NEGATION_FRAME.search(text)
+    if frame:
+        return True, frame.group(0)
     low = text.lower().replace("’", "'")
     for m in re.finditer(
         r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere)\b|n't\b", low
@@ -1132,6 +1181,12 @@ def _hedges(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
+def _without_frame(text: str) -> str:
+    """``text`` with a denying frame blanked out (its words are not the claim's content)."""
+    span = negation_frame(text)
+    return text if span is None else text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]
+
+
 @lru_cache(maxsize=65536)
 def extract(text: str) -> Facets:
     """All facets of ``text`` (cached; the result must be treated as read-only).
@@ -1139,7 +1194,60 @@ def extract(text: str) -> Facets:
     >>> f = extract("The Geneva accord was signed on 14 July 1867 by four delegations.")
     >>> [(d.year, d.month, d.day) for d in f.dates], [(q.value, q.slot) for q in f.quantities]
     ([(1867, 7, 14)], [(4.0, 'n:delegation')])
+
+    Markdown emphasis ("**12 million**", "_about 40_", backticks) is ignored for analysis; the
+    spans of the facets stay exact in ``text``.
     """
+    plain, at = _without_emphasis(text)
+    if plain == text:
+        return _extract_plain(text)
+    return _remap(_extract_plain(plain), text, at)
+
+
+#: markdown emphasis: runs of asterisks or backticks, double/triple underscores, and a single
+#: underscore at a word's edge (never inside snake_case)
+_EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+
+
+def _without_emphasis(text: str) -> tuple[str, list[int]]:
+    """``text`` without markdown emphasis markers, and for every character of the result (and
+    its end) the index it came from in ``text``."""
+    keep: list[int] = []
+    pos = 0
+    for m in _EMPHASIS.finditer(text):
+        keep.extend(range(pos, m.start()))
+        pos = m.end()
+    keep.extend(range(pos, len(text)))
+    return "".join(text[i] for i in keep), keep + [len(text)]
+
+
+def _remap(f: Facets, text: str, at: list[int]) -> Facets:
+    """Facets of the emphasis-free text with their spans moved back into ``text``."""
+
+    def span(s: int, e: int) -> tuple[int, int]:
+        return at[s], (at[e - 1] + 1 if e > s else at[s])
+
+    quantities = [
+        replace(q, start=span(q.start, q.end)[0], end=span(q.start, q.end)[1]) for q in f.quantities
+    ]
+    dates = [replace(d, start=span(d.start, d.end)[0], end=span(d.start, d.end)[1]) for d in f.dates]
+    entities = [(t, *span(s, e)) for t, s, e in f.entities]
+    hedges = [(label, surface, *span(s, e)) for label, surface, s, e in f.hedges]
+    return Facets(
+        text=text,
+        quantities=quantities,
+        dates=dates,
+        entities=entities,
+        tokens=f.tokens,
+        negated=f.negated,
+        negation_cue=f.negation_cue,
+        hedges=hedges,
+        words=f.words,
+    )
+
+
+def _extract_plain(text: str) -> Facets:
+    """``extract`` of a text without markdown emphasis."""
     taken: list[tuple[int, int]] = []
     dates = _find_dates(text, taken)
     quantities = _find_quantities(text, taken)
@@ -1147,10 +1255,10 @@ def extract(text: str) -> Facets:
     words = frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
     return Facets(
         text=text,
-        quantities=sorted(quantities, key=lambda q: q.start),
+        quantities=_with_intervals(text, sorted(quantities, key=lambda q: q.start)),
         dates=dates,
         entities=_find_entities(text),
-        tokens=content_tokens(text),
+        tokens=content_tokens(_without_frame(text)),
         negated=neg,
         negation_cue=cue,
         hedges=_hedges(text),
@@ -1167,8 +1275,9 @@ def values_equal(a: float, b: float) -> bool:
 
 
 def slots_compatible(a: Quantity, b: Quantity) -> bool:
-    """Whether two quantities fill the same slot (and so may conflict)."""
-    if not a.slot or not b.slot:
+    """Whether two quantities fill the same slot (and so may conflict); an ordinal ("3rd
+    floor") and a count ("4 floors") never do."""
+    if not a.slot or not b.slot or a.ordinal != b.ordinal:
         return False
     if a.slot == b.slot:
         return True
@@ -1212,7 +1321,10 @@ def year_overlaps(a: Quantity, b: Quantity) -> bool:
 def quantity_matches(a: Quantity, b: Quantity) -> bool:
     """``a`` is stated by ``b``: same value, and same slot when both have one
     (a slot-less number matches an equal value in any slot except years). Loose
-    (approximate) values match within 5 %."""
+    (approximate) values match within 5 %. An exact point is never stated by a range or a
+    bound ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
+    if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal:
+        return False
     if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
         if a.slot and b.slot and not slots_compatible(a, b):
             return False

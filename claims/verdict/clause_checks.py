@@ -1,0 +1,180 @@
+"""Checks on the clause that carries the claim: polarity (denying frames; absence is not
+denial) and predicate (another verb between the same participants).
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+
+from claims.decompose import parser
+from claims.facets import (
+    Facets,
+    content_tokens,
+    extract,
+    token_match,
+)
+from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.text import _clauses, _coverage
+from claims.verdict.thresholds import _T
+
+
+@lru_cache(maxsize=65536)
+def _tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """(content token, spaCy coarse part of speech) for every content word of ``text``, in order;
+    empty when the parser is unavailable. Cached."""
+    nlp = parser()
+    if nlp is None:
+        return ()
+    return tuple((t, tok.pos_) for tok in nlp(text[:1000]) for t in content_tokens(tok.text))
+
+
+#: parts of speech of the words a statement is about (its participants and properties)
+_TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
+
+
+def _topic_tokens(f: Facets, tokens: Sequence[str]) -> list[str]:
+    """The tokens among ``tokens`` that name what the claim is about: nouns, names, adjectives
+    (spaCy); all of ``tokens`` without the parser."""
+    tags = _tagged_tokens(f.text)
+    if not tags:
+        return list(tokens)
+    pos = {t: p for t, p in tags}
+    return [t for t in tokens if pos.get(t, "NOUN") in _TOPIC_POS]
+
+
+def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, float, Facets]:
+    """The clause of ``c`` that covers most of the claim's tokens (the shortest at equal
+    coverage): its span, that coverage and its facets."""
+    n_s, n_e, n_cov = max(
+        ((a, b, _coverage(r_tokens, content_tokens(c.text[a:b]))[0]) for a, b in _clauses(c.text)),
+        key=lambda t: (t[2], -(t[1] - t[0])),
+    )
+    return n_s, n_e, n_cov, (extract(c.text[n_s:n_e]) if (n_s, n_e) != (0, len(c.text)) else c)
+
+
+def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
+    """The negation cue sits among the words the claim shares with the clause."""
+    low = n_text.lower()
+    cue_at = low.find(cue.lower())
+    hits = [
+        m.start()
+        for m in re.finditer(r"[\w'’-]+", low)
+        if any(token_match(t, x) for t in r_tokens for x in content_tokens(m.group(0)))
+    ]
+    return bool(hits) and min(hits) <= cue_at <= max(hits)
+
+
+def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
+    """Set ``pair.polarity_flip`` / ``polarity_mismatch`` (check: polarity).
+
+    A flip needs the clause of ``c`` that covers the claim to be about the claim and little else
+    (``POLARITY_BACK_COVERAGE`` of its words are the claim's, ``COVERAGE_POLARITY`` of the
+    claim's words in it), the negation cue among the shared words, and every word the claim
+    is about (its nouns, names, adjectives) stated there: a denial contradicts only a statement
+    of the same predicate. "Harwick does not offer mortgages" against "Harwick offers car
+    loans" is no flip (absence is not denial), but a negated claim is then not supported
+    either when the reference claim holds no denial at all (``polarity_mismatch``)."""
+    n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
+    if r.negated == neg_clause.negated:
+        return
+    # a negated claim needs a denial somewhere in the reference claim (one in another clause
+    # than the best-covering one still may state it: "While X, by itself, will not react ...")
+    pair.polarity_mismatch = r.negated and not c.negated
+    back, _ = _coverage(neg_clause.tokens, r.tokens)
+    local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
+    topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
+    if not (
+        local and back >= _T.polarity_back_coverage and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
+    ):
+        return
+    n_text = c.text[n_s:n_e]
+    cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
+    where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1
+    st = n_s + where if where >= 0 else n_s
+    pair.polarity_flip = _Conflict(
+        "negation",
+        r.negation_cue or "affirmed",
+        neg_clause.negation_cue or "affirmed",
+        st,
+        st + (len(cue) if where >= 0 else n_e - n_s),
+    )
+
+
+def _load_synonym_groups() -> tuple[frozenset[str], ...]:
+    """Verb groups of ``claims/data/predicate_synonyms.txt`` as sets of stems."""
+    text = resources.files("claims").joinpath("data", "predicate_synonyms.txt").read_text(encoding="utf-8")
+    groups = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            groups.append(frozenset(content_tokens(line)))
+    return tuple(groups)
+
+
+_SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
+
+
+def same_predicate(a: str, b: str) -> bool:
+    """Two verb stems state the same predicate: they match (``token_match``) or share a group
+    of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""
+    if token_match(a, b):
+        return True
+    if not _SYNONYM_GROUPS:
+        _SYNONYM_GROUPS.append(_load_synonym_groups())
+    for g in _SYNONYM_GROUPS[0]:
+        if any(token_match(a, x) for x in g) and any(token_match(b, x) for x in g):
+            return True
+    return False
+
+
+def _predicate_swap(
+    r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str], clause: tuple[int, int]
+) -> _Conflict | None:
+    """Check: predicate. Every content word of the claim is stated by ``c`` except its verb(s),
+    and ``c`` puts a verb the claim lacks, no synonym of it, between the same participants:
+    another action ("the Shipyard sued the welder" vs "the Shipyard hired the welder"). The
+    conflict names both verbs; it makes the claim unsupported (not contradicted: both actions
+    can be true). The clause of ``c`` that covers the claim (``clause``, a span) must state all
+    the claim's other words, and the other verb must stand between a word the claim has
+    before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
+    from them. Needs spaCy's tags (None without the parser)."""
+    missing = [t for t in r_tokens if t not in covered]
+    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs:
+        return None
+    r_tags = _tagged_tokens(r.text)
+    if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
+        return None
+    cs, ce = clause
+    text = c.text[cs:ce]
+    if _coverage([t for t in r_tokens if t not in missing], content_tokens(text))[0] < 1.0:
+        return None
+    at = next(i for i, (t, _) in enumerate(r_tags) if t == missing[0])
+    left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
+    tags = _tagged_tokens(text)
+    for i, (verb, pos) in enumerate(tags):
+        if pos != "VERB" or any(token_match(verb, x) for x in r.tokens):
+            continue
+        if any(same_predicate(v, verb) for v in missing) or not _between(tags, i, left, right):
+            continue
+        m = next(
+            (m for m in re.finditer(r"[\w'’-]+", text) if content_tokens(m.group(0))[:1] == [verb]), None
+        )
+        start, end = (cs + m.start(), cs + m.end()) if m else (cs, ce)
+        mine = next((w for w in re.findall(r"[\w'’-]+", r.text) if content_tokens(w)[:1] == [missing[0]]), "")
+        return _Conflict("predicate", mine or missing[0], c.text[start:end], start, end)
+    return None
+
+
+def _between(tags: Sequence[tuple[str, str]], i: int, left: Sequence[str], right: Sequence[str]) -> bool:
+    """The token at ``i`` stands right after a token matching one of ``left`` and right
+    before one matching ``right`` (at most ``PREDICATE_SWAP_MAX_GAP`` content words apart)."""
+    toks = [t for t, _ in tags]
+    lefts = [j for j in range(i) if any(token_match(toks[j], x) for x in left)]
+    rights = [j for j in range(i + 1, len(toks)) if any(token_match(toks[j], x) for x in right)]
+    return (
+        bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= _T.predicate_swap_max_gap
+    )

@@ -1,0 +1,348 @@
+"""The decision: candidates, the verdict steps in order, contradictions, inference, and ``judge``.
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from claims.facets import (
+    Facets,
+    extract,
+    quantity_matches,
+    year_matches,
+)
+from claims.match import DEFAULT_THRESHOLD
+from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
+from claims.verdict.compare import _compare
+from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.infer import _infer
+from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
+from claims.verdict.roles import _entity_swap, _head_swap, _role_swap, _subject_agrees
+from claims.verdict.text import _head_word
+from claims.verdict.thresholds import _T
+from claims.verdict.values import _date_states
+
+# ---------------------------------------------------------------- judging
+
+
+def _supports(p: _Pair, threshold: float) -> bool:
+    """One reference claim states the response claim (facets clean, see module docstring).
+
+    Routes, all needing clean facets: a cosine of at least ``SUPPORT_COSINE`` with
+    ``SUPPORT_MIN_COVERAGE`` of the content words, or ``SUPPORT_COSINE_HIGH`` with
+    ``SUPPORT_MIN_COVERAGE_HIGH_COS`` (both cosines shifted by ``threshold - DEFAULT_THRESHOLD``);
+    or ``COVERAGE_SUPPORT`` of the content words at ``MIN_COS_SUPPORT``; or every number/date
+    of the claim stated with ``COVERAGE_SUPPORT_FACTS`` of the content words."""
+    if p.conflicts or p.missing or p.entities_missing or p.polarity_flip or p.comparative_flip:
+        return False
+    if p.polarity_mismatch or p.predicate_swap is not None:
+        return False
+    if not p.head_covered:
+        return False
+    if p.cos < _T.min_cos_support:
+        return False
+    shift = threshold - DEFAULT_THRESHOLD
+    if p.cos >= _T.support_cosine + shift and p.coverage >= _T.support_min_coverage:
+        return True
+    if p.cos >= _T.support_cosine_high + shift and p.coverage >= _T.support_min_coverage_high_cos:
+        return True
+    facts = [k for k in p.stated if k.startswith(("q:", "d:"))]
+    if facts and p.coverage >= _T.coverage_support_facts:
+        return True
+    return p.coverage >= _T.coverage_support
+
+
+@dataclass(frozen=True)
+class _Case:
+    """One response claim under judgement: its index, text and facets, the compared candidate
+    pairs, the contradictions found among them (best first), and what every verdict step reads
+    (the reference claims and texts, the threshold)."""
+
+    index: int
+    claim: Claim
+    r: Facets
+    pairs: list[_Pair]
+    found: list[tuple[float, _Pair, _Conflict]]
+    reference_claims: Sequence[ReferenceClaim]
+    reference_texts: Sequence[str] | None
+    threshold: float
+
+    def where(self, j: int, start: int = 0, end: int | None = None) -> str:
+        rc = self.reference_claims[j]
+        return _where(rc, start, len(rc.claim.text) if end is None else end, self.reference_texts)
+
+
+def _candidates(
+    r: Facets, claim: Claim, reference_claims: Sequence[ReferenceClaim], row: np.ndarray
+) -> list[int]:
+    """The reference claims a claim is compared with: the ``TOP_K`` most relevant material ones
+    (cosine plus ``LEXICAL_WEIGHT`` times rapidfuzz's token-set ratio), and up to
+    ``FACET_CANDIDATES`` more that state one of its numbers or dates (a year given in a title
+    or another sentence), so ``inferred`` can combine them."""
+    cols = [j for j, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
+    text = claim.text.lower()
+
+    def relevance(j: int) -> float:
+        lex = fuzz.token_set_ratio(text, reference_claims[j].claim.text.lower()) / 100.0
+        return float(row[j]) + _T.lexical_weight * lex
+
+    rel = sorted(((relevance(j), j) for j in cols), reverse=True)
+    top = [j for _, j in rel[: _T.top_k]]
+    if r.quantities or r.dates:
+        for _, j in rel[_T.top_k :]:
+            if len(top) >= _T.top_k + _T.facet_candidates:
+                break
+            if _shares_value(r, extract(reference_claims[j].claim.text)):
+                top.append(j)
+    return top
+
+
+def _best(pairs: list[_Pair]) -> _Pair:
+    return max(pairs, key=lambda p: (p.cos, p.coverage))
+
+
+def _supported(k: _Case) -> Judgement | None:
+    """Supported — unless the candidate that matches the claim's subject and slot best gives
+    another value: a looser match elsewhere (another study, another subject) must not hide a
+    contradiction (the contradicting claim covers more of the claim's words than the supporting
+    one by ``SUBJECT_MARGIN``)."""
+    conflicted = {id(t[1]) for t in k.found}
+    sup = [
+        p
+        for p in k.pairs
+        if _supports(p, k.threshold) and p.hedge_dropped is None and id(p) not in conflicted
+    ]
+    if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + _T.subject_margin):
+        return None
+    best = _best(sup)
+    return Judgement(
+        k.index,
+        Verdict.SUPPORTED,
+        (_evidence(k.reference_claims, best.j, best.cos),),
+        f"stated by {k.where(best.j)} (cosine {best.cos:.2f})",
+    )
+
+
+def _qualification_dropped(k: _Case) -> Judgement | None:
+    """As supported, but the reference hedges or limits what the claim states flatly."""
+    qd = [p for p in k.pairs if _supports(p, k.threshold) and p.hedge_dropped is not None]
+    if not qd:
+        return None
+    best = _best(qd)
+    assert best.hedge_dropped is not None
+    label, surface, s, e = best.hedge_dropped
+    return Judgement(
+        k.index,
+        Verdict.QUALIFICATION_DROPPED,
+        (_evidence(k.reference_claims, best.j, best.cos),),
+        f"the reference qualifies it ({label}: {surface!r}, {k.where(best.j, s, e)}); "
+        "the response states it flatly",
+        _hedge_change(k.claim.text, k.reference_claims[best.j].claim.text, s, e),
+    )
+
+
+def _contradicted(k: _Case) -> Judgement | None:
+    """The best contradiction found (``_contradictions``), the conflicting claim cited first."""
+    if not k.found:
+        return None
+    _, p, conflict = k.found[0]
+    reason, change = _describe_conflict(conflict, k.reference_claims[p.j], k.reference_texts)
+    return Judgement(
+        k.index, Verdict.CONTRADICTED, (_evidence(k.reference_claims, p.j, p.cos),), reason, change
+    )
+
+
+def _inferred(k: _Case) -> Judgement | None:
+    """Two or more reference claims together state the claim (``_infer``)."""
+    inferred = _infer(k.r, k.pairs, k.threshold)
+    if not inferred:
+        return None
+    ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in inferred)
+    parts = " + ".join(k.where(p.j) for p in inferred)
+    return Judgement(
+        k.index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}"
+    )
+
+
+def _unsupported(k: _Case) -> Judgement:
+    """Unsupported, the nearest reference claims listed for display, the reason naming what the
+    most relevant one lacks (a value, a name, the subject, the action, a denial)."""
+    near = sorted(k.pairs, key=lambda p: p.cos, reverse=True)[:3]
+    ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in near)
+    why = "no reference claim states it"
+    if near:
+        p0 = max(k.pairs, key=lambda p: p.relevance)
+        gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
+        if not p0.head_covered and not gaps:
+            why = f"no reference claim is about the same subject ({_head_word(k.claim.text)!r})"
+        if gaps:
+            why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
+        elif p0.predicate_swap is not None:
+            swap = p0.predicate_swap
+            why = (
+                f"the reference states another action: {swap.reference_value!r}, not {swap.response_value!r} "
+                f"({k.where(p0.j, swap.start, swap.end)})"
+            )
+        elif p0.polarity_mismatch:
+            why = "no reference claim denies it; a reference that does not mention it is no denial"
+    return Judgement(k.index, Verdict.UNSUPPORTED, ev, why)
+
+
+#: the verdict steps, in the order of the module docstring; the first that applies decides
+_VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
+    _supported,
+    _qualification_dropped,
+    _contradicted,
+    _inferred,
+)
+
+
+def judge_one(
+    index: int,
+    claim: Claim,
+    reference_claims: Sequence[ReferenceClaim],
+    row: np.ndarray,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    reference_texts: Sequence[str] | None = None,
+) -> Judgement:
+    """Judge one response claim (see module docstring). ``row`` holds its cosines with every
+    reference claim (shape ``(len(reference_claims),)``)."""
+    if claim.kind is ClaimKind.OUTSIDE_SCOPE:
+        return Judgement(index, Verdict.OUTSIDE_SCOPE, (), "not a factual claim (question, opinion, advice)")
+    if not any(rc.claim.kind is ClaimKind.MATERIAL for rc in reference_claims):
+        return Judgement(index, Verdict.UNSUPPORTED, (), "the references contain no factual claim")
+    r = extract(claim.text)
+    top = _candidates(r, claim, reference_claims, row)
+    pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
+    found = _contradictions(r, pairs, reference_claims)
+    case = _Case(index, claim, r, pairs, found, reference_claims, reference_texts, threshold)
+    for step in _VERDICT_STEPS:
+        judgement = step(case)
+        if judgement is not None:
+            return judgement
+    return _unsupported(case)
+
+
+def _contradictions(
+    r: Facets, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
+) -> list[tuple[float, _Pair, _Conflict]]:
+    """Candidate contradictions (relevance, pair, conflict), best first (module docstring)."""
+    found: list[tuple[float, _Pair, _Conflict]] = []
+    for p in pairs:
+        c = extract(reference_claims[p.j].claim.text)
+        if p.conflicts and not p.missing and _subject_agrees(p, r):
+            found.append((p.relevance, p, p.conflicts[0]))
+            continue
+        swap = _entity_swap(p, r, c)
+        if (
+            swap is not None
+            and not p.missing
+            and not p.conflicts
+            and _subject_agrees(p, r, conflict_entity=swap.response_value)
+        ):
+            found.append((p.relevance, p, swap))
+            continue
+        head_swap = _head_swap(p, r, c) or _role_swap(p, r, c)
+        if head_swap is not None and not p.missing and not p.conflicts:
+            found.append((p.relevance, p, head_swap))
+            continue
+        if p.entities_missing or p.missing or p.cos < _T.flip_min_cosine:
+            continue
+        if (
+            p.polarity_flip is not None
+            and p.subject_coverage >= _T.coverage_polarity
+            and p.coverage >= _T.coverage_polarity
+        ):
+            found.append((p.relevance - _T.flip_rank_penalty, p, p.polarity_flip))
+        elif (
+            p.comparative_flip is not None
+            and p.flip_coverage >= _T.coverage_polarity
+            # another year or date is another event: "closed in 2005" / "opened in 1998"
+            and not any(k.kind in ("year", "date") for k in p.conflicts)
+        ):
+            found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
+    found.sort(key=lambda t: t[0], reverse=True)
+    return found
+
+
+def _shares_value(r: Facets, c: Facets) -> bool:
+    years = [q for q in c.quantities if q.slot == "year"]
+    for q in r.quantities:
+        if q.slot == "year":
+            if any(year_matches(q, y) for y in years) or any(d.year == q.raw for d in c.dates):
+                return True
+        elif any(quantity_matches(q, o) for o in c.quantities if o.slot != "year"):
+            return True
+    # a calendar date in the claim's year (a dateline can give the year of "November 2")
+    return any(
+        _date_states(d, e) or (d.year is not None and e.year == d.year and e.month is not None)
+        for d in r.dates
+        for e in c.dates
+    )
+
+
+def judge(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    *,
+    threshold: float = DEFAULT_THRESHOLD,
+    reference_texts: Sequence[str] | None = None,
+) -> list[Judgement]:
+    """Judge every response claim against the reference claims.
+
+    Parameters
+    ----------
+    response_claims : sequence of Claim
+        The response's claims (outside_scope ones get ``Verdict.OUTSIDE_SCOPE``).
+    reference_claims : sequence of ReferenceClaim
+        The flat list of reference claims; ``Evidence.claim_index`` indexes it.
+    similarity : ndarray, shape (len(response_claims), len(reference_claims))
+        Cosine similarities in [-1, 1] (``claims.match.cosine_matrix``).
+    threshold : float, keyword-only
+        The matching threshold (``claims.match.DEFAULT_THRESHOLD``); the support cosines move
+        with ``threshold - DEFAULT_THRESHOLD`` (the default leaves them as calibrated).
+    reference_texts : sequence of str, optional, keyword-only
+        The reference documents: with them a conflicting value's span is exact even in a
+        rewritten reference claim (a resolved pronoun); without them that claim's span.
+
+    Returns
+    -------
+    list of Judgement
+        One per response claim, in order: evidence (best first), a reason ("year 2001 ≠ 2004
+        (reference 0, chars 3–7)"), and a ``change`` ("2001 → 2004") when contradicted or
+        qualification_dropped.
+
+    Raises
+    ------
+    ValueError
+        If ``similarity`` does not have shape ``(len(response_claims), len(reference_claims))``.
+
+    Examples
+    --------
+    >>> from claims.types import Claim, ReferenceClaim
+    >>> ref = [ReferenceClaim(0, Claim("Ines Marlow won the Varga Prize in 2004.", 0, 40))]
+    >>> j = judge([Claim("Ines Marlow won the Varga Prize in 2001.", 0, 40)], ref, np.array([[0.93]]))
+    >>> j[0].verdict.value, j[0].change
+    ('contradicted', '2001 → 2004')
+    """
+    sim = np.asarray(similarity, dtype=np.float64)
+    if sim.shape != (n := len(response_claims), m := len(reference_claims)):
+        raise ValueError(f"similarity has shape {sim.shape}, expected ({n}, {m})")
+    return [
+        judge_one(
+            i,
+            c,
+            reference_claims,
+            sim[i] if sim.size else np.zeros(len(reference_claims)),
+            threshold=threshold,
+            reference_texts=reference_texts,
+        )
+        for i, c in enumerate(response_claims)
+    ]

@@ -1,0 +1,58 @@
+"""Findings of the checks (frozen ``_Conflict``) and the per-pair record ``_Pair`` they fill.
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_CLAUSE_SPLIT = re.compile(
+    r"\s*(?:[;:,()\[\]]|\s[–—-]\s|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*"
+)
+
+
+@dataclass(frozen=True)
+class _Conflict:
+    kind: str  # "year", "date", "time", "number", unit family, "entity", "negation", "comparative"
+    response_value: str
+    reference_value: str
+    start: int  # span of the reference value inside the reference claim text
+    end: int
+    unit_only: bool = False
+
+
+@dataclass
+class _Pair:
+    j: int
+    cos: float
+    coverage: float
+    subject_coverage: float
+    conflicts: list[_Conflict] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    stated: set[str] = field(default_factory=set)  # keys of the response facets this claim states
+    tokens_covered: set[str] = field(default_factory=set)
+    entities_missing: list[str] = field(default_factory=list)
+    entities_present: list[str] = field(default_factory=list)
+    entities_extra: list[str] = field(default_factory=list)
+    polarity_flip: _Conflict | None = None
+    #: the claim is negated and the reference clause is not, without a flip: a negated claim is
+    #: supported only by a negated reference ("X does not offer mortgages" vs "X offers loans")
+    polarity_mismatch: bool = False
+    #: the claim's verb replaced by another verb between the same words ("hired" / "sued")
+    predicate_swap: _Conflict | None = None
+    comparative_flip: _Conflict | None = None
+    hedge_dropped: tuple[str, str, int, int] | None = None
+    flip_coverage: float = 0.0  # coverage without the comparative word itself
+    predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
+    predicate_size: int = 0
+    head_covered: bool = True  # the claim's subject head is stated by the reference claim
+    dated: bool = False  # a dateline (``_is_dateline``) that states the claim's year or date
+    relative_time: bool = False  # the reference claim dates by "last year", "two years ago", ...
+
+    @property
+    def relevance(self) -> float:
+        return self.cos + self.coverage
+
+
+_MONTH_DAY, _YEAR = "#md", "#y"  # suffixes of the keys of a date's two parts

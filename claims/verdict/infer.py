@@ -1,0 +1,95 @@
+"""Inference: two or three reference claims that together state a claim (greedy set cover).
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+from claims.facets import (
+    Facets,
+)
+from claims.verdict.findings import _MONTH_DAY, _YEAR, _Pair
+from claims.verdict.thresholds import _T
+from claims.verdict.values import _word_tokens
+
+
+def _all_stated(needed: set[str], have: set[str]) -> bool:
+    """Every needed facet key is stated, a date also by its month/day and year parts."""
+    return all(k in have or (k + _MONTH_DAY in have and k + _YEAR in have) for k in needed)
+
+
+def _needed_facets(r: Facets) -> set[str]:
+    """Keys of the claim's facets an inference must state: values (not ordinals: those are
+    needed as words), dates and names."""
+    needed = {"q:" + q.text.lower() for q in r.quantities if not q.ordinal}
+    needed |= {"d:" + d.text.lower() for d in r.dates}
+    return needed | {"e:" + e.lower() for e, _, _ in r.entities}
+
+
+def _usable(p: _Pair) -> bool:
+    """A pair may join an inference: no finding against the claim, and a cosine of at least
+    ``inferred_min_cosine`` — except a reference claim that states the claim's year or date
+    with a calendar date: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the
+    report it heads, and its cosine with any claim is low."""
+    clean = not p.conflicts and p.polarity_flip is None and not p.polarity_mismatch
+    clean = clean and p.predicate_swap is None and p.comparative_flip is None and p.hedge_dropped is None
+    return clean and (p.cos >= _T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
+
+
+def _cover(usable: list[_Pair], needed: set[str], words: set[str]) -> tuple[list[_Pair], set[str], set[str]]:
+    """Greedy set cover: up to ``inferred_max_claims`` pairs, each the one that adds most
+    (``inferred_facet_gain`` per facet, ``inferred_word_gain`` per word), until the facets
+    and ``coverage_inferred`` of the words are stated. Returns the chosen pairs and the facet
+    keys and words they state together."""
+    chosen: list[_Pair] = []
+    have_f: set[str] = set()
+    have_t: set[str] = set()
+    for _ in range(_T.inferred_max_claims):
+        best, gain = None, 0.0
+        for p in usable:
+            if p in chosen:
+                continue
+            g = (
+                len(p.stated - have_f) * _T.inferred_facet_gain
+                + len(p.tokens_covered - have_t) * _T.inferred_word_gain
+            )
+            if g > gain:
+                best, gain = p, g
+        if best is None:
+            break
+        chosen.append(best)
+        have_f |= best.stated
+        have_t |= best.tokens_covered
+        if _all_stated(needed, have_f) and len(have_t) >= _T.coverage_inferred * len(words):
+            break
+    return chosen, have_f, have_t
+
+
+def _each_adds(chosen: list[_Pair]) -> bool:
+    """Every chosen claim adds a facet or a word the others lack (otherwise fewer suffice)."""
+    for p in chosen:
+        others: set[str] = set().union(*(o.stated for o in chosen if o is not p))
+        if not (p.stated - others) and not (
+            p.tokens_covered - set().union(*(o.tokens_covered for o in chosen if o is not p))
+        ):
+            return False
+    return True
+
+
+def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
+    """Greedy set cover of the claim's facets and content words by 2-3 reference claims
+    (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
+    words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
+    2019. Last year, the club hired ...": the dateline's year is not the event's)."""
+    needed = _needed_facets(r)
+    words = set(_word_tokens(r))
+    usable = [p for p in pairs if _usable(p)]
+    if len(usable) < 2:
+        return []
+    chosen, have_f, have_t = _cover(usable, needed, words)
+    if len(chosen) < 2 or not _all_stated(needed, have_f):
+        return []
+    if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
+        return []
+    if words and len(have_t & words) < _T.coverage_inferred * len(words):
+        return []
+    return chosen if _each_adds(chosen) else []

@@ -1,0 +1,101 @@
+"""Names in short and in full: acronyms, initialisms, entity presence.
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from claims.facets import (
+    squash_abbreviations,
+    token_match,
+)
+
+# ---------------------------------------------------------------- pair comparison
+
+
+_NAME_JOINERS = frozenset({"of", "the", "and", "for", "&"})
+
+
+def _initialism(name: str) -> str:
+    """``"Democratic National Committee"`` -> ``"dnc"``: the initials of a name's capitalised
+    words, a leading "The" left out (empty for a name of fewer than three such words)."""
+    caps = [w for w in re.findall(r"[\w'’-]+", name) if w[:1].isupper()]
+    if caps and caps[0] == "The":
+        caps = caps[1:]
+    return "".join(w[0] for w in caps).lower() if len(caps) >= 3 else ""
+
+
+#: two-letter short forms are ambiguous ("AP": Associated Press, Air Products); only these
+#: well-known ones are matched, with the two-word names they stand for
+_SHORT_NAMES = {"us": "united states", "uk": "united kingdom", "un": "united nations", "eu": "european union"}
+
+
+@lru_cache(maxsize=65536)
+def _name_keys(text: str) -> frozenset[str]:
+    """How ``text`` can name an organisation in short: its acronyms (words of three or more
+    capitals: "DNC", "WHO"; never the ordinary word "who") and the initialisms of its runs of
+    three or more capitalised words ("Democratic National Committee" -> "dnc"), lower-cased."""
+    text = squash_abbreviations(text)
+    keys: set[str] = set()
+    run: list[str] = []
+    for m in re.finditer(r"[\w'’&-]+", text):
+        w = m.group(0)
+        if len(w) <= 8 and re.fullmatch(r"[A-Z]{3,}s?", w):
+            keys.add(w.rstrip("s").lower() if w.endswith("s") and not w.isupper() else w.lower())
+        if w[:1].isupper():
+            run.append(w)
+        elif run and w in _NAME_JOINERS:
+            continue
+        else:
+            keys.add(_initialism(" ".join(run)))
+            run = []
+    keys.add(_initialism(" ".join(run)))
+    keys.discard("")
+    low = text.lower()
+    for short, name in _SHORT_NAMES.items():
+        if re.search(rf"\b{short.upper()}A?\b", text) or name in low:
+            keys.update((short, name))
+    return frozenset(keys)
+
+
+def _entity_key(entity: str) -> str:
+    """The short form an entity is matched by: its own acronym ("NAHL") or its initialism."""
+    e = squash_abbreviations(entity).strip()
+    low = e.lower().removeprefix("the ")
+    if re.fullmatch(r"[A-Z]{2}A?", e) and low[:2] in _SHORT_NAMES:
+        return low[:2]  # "US", "USA"
+    if low in _SHORT_NAMES.values():
+        return low
+    return e.lower() if re.fullmatch(r"[A-Z]{3,8}", e) else _initialism(e)
+
+
+def _lower_words(text: str) -> set[str]:
+    text = squash_abbreviations(text)
+    return {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-#+]+", text)}
+
+
+def _entity_present(
+    entity: str, words: set[str], stems: list[str], names: frozenset[str] = frozenset()
+) -> bool:
+    """``entity`` is named among ``words`` / ``stems``, or in short: its acronym or initialism
+    is one of ``names`` (``_name_keys`` of the other text: "the DNC" names the Democratic
+    National Committee and the other way round)."""
+    key = _entity_key(entity)
+    if key and key in names:
+        return True
+    toks = [
+        re.sub(r"['’]s?$", "", t.lower()) for t in re.findall(r"[\w'’\-#+]+", squash_abbreviations(entity))
+    ]
+    toks = [t for t in toks if t]
+    if not toks:
+        return True
+    hit = 0
+    for t in toks:
+        if t in words or any(token_match(t, s) for s in stems) or any(t == w.split("-")[0] for w in words):
+            hit += 1
+    # codes (OB-17) must match exactly
+    if any(re.search(r"\d", t) for t in toks):
+        return all(t in words for t in toks if re.search(r"\d", t))
+    return hit * 2 >= len(toks)

@@ -1,0 +1,175 @@
+"""Checks on who does what: same subject, head swap, role swap (also with a description),
+entity swap (also the opening agent: attribution).
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+
+from claims.facets import (
+    Facets,
+    content_tokens,
+    token_match,
+)
+from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.names import _entity_present, _lower_words, _name_keys
+from claims.verdict.text import _coverage, subject_head
+from claims.verdict.thresholds import _T
+
+
+def _subject_agrees(p: _Pair, r: Facets, conflict_entity: str | None = None) -> bool:
+    """Same subject: the claim's entities are in the reference claim — or some are, and the
+    reference claim names no entity the claim lacks (a different subject such as OB-71 vs
+    OB-17 is never the same subject) — and enough content words are shared."""
+    missing = [e for e in p.entities_missing if e != conflict_entity]
+    if missing and (not p.entities_present or p.entities_extra):
+        return False
+    # the predicate ("won", "enrolled", "long") must be the same: a year of another event is
+    # not a conflicting year
+    if p.predicate_size and p.predicate_coverage < _T.coverage_predicate:
+        return False
+    if not p.predicate_size and p.cos < _T.cosine_without_predicate:
+        return False
+    if not r.entities:
+        return (
+            p.subject_coverage >= _T.coverage_subject_without_names
+            or p.cos >= _T.cosine_subject_without_names
+        )
+    return p.subject_coverage >= _T.coverage_subject or (
+        p.subject_coverage >= _T.coverage_subject_partial and p.cos >= _T.cosine_subject_partial
+    )
+
+
+def _word_before(text: str, pos: int) -> str:
+    """The word right before ``pos``, articles skipped ("chaired by the X" -> "by")."""
+    words = [w.lower() for w in re.findall(r"[\w'’-]+", text[:pos])]
+    while words and words[-1] in ("the", "a", "an"):
+        words.pop()
+    return words[-1] if words else ""
+
+
+def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """Another proper noun as the subject head with everything else the same ("Lyon is the
+    capital of France" vs "Paris is the capital of France"): an entity conflict. A changed
+    common noun ("museum" vs "library") is only not support (see ``_supports``)."""
+    if p.head_covered:
+        return None
+    rh, ch = subject_head(r.text), subject_head(c.text)
+    if rh is None or ch is None:
+        return None
+    r_ent = next((e for e in r.entities if content_tokens(e[0])[:1] == [rh]), None)
+    c_ent = next((e for e in c.entities if content_tokens(e[0])[:1] == [ch]), None)
+    if r_ent is None or c_ent is None:
+        return None
+    r_rest = [t for t in r.tokens if t != rh]
+    c_rest = [t for t in c.tokens if t != ch]
+    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0 or _coverage(c_rest, r_rest)[0] < 1.0:
+        return None
+    return _Conflict("entity", r_ent[0], c_ent[0], c_ent[1], c_ent[2])
+
+
+#: stems of symmetric relations: swapping their two sides changes nothing
+_SYMMETRIC = frozenset(
+    content_tokens(
+        "played plays met meets faced faces drew draws tied ties married marries borders bordered "
+        "versus vs against with neighbours neighbors partnered merged"
+    )
+)
+
+
+_PASSIVE = frozenset({"by", "was", "were", "is", "are", "been", "being", "be"})
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
+def _same_relation(between_r: str, between_c: str) -> bool:
+    """The text between two entities in the claim and in the reference state the same
+    relation, in the same voice: a relation word links them ("Brazil and Germany" has none),
+    and no symmetric one ("Brazil played Germany" says the same as "Germany played Brazil");
+    the reference's words include the claim's and start with the same relation word (it may
+    add a description: "bought the software firm"); a passive ("was won by") keeps roles."""
+    tr, tc = content_tokens(between_r), content_tokens(between_c)
+    if not tr or not tc or tr[0] != tc[0] or not set(tr) <= set(tc) or set(tr) & _SYMMETRIC:
+        return False
+    wr, wc = _lower_words(between_r) - _ARTICLES, _lower_words(between_c) - _ARTICLES
+    return wr <= wc and not (wc - wr) & _PASSIVE and not (wr & _PASSIVE) - wc
+
+
+def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """The same entities in another order with the same words around them ("Brazil beat
+    Germany" vs "Germany beat Brazil"): the roles are swapped."""
+    if p.entities_missing or p.missing or p.conflicts or len(r.entities) < 2:
+        return None
+    ents = r.entities
+    c_words = _lower_words(c.text)
+    found = []
+    for e, _, _ in ents:
+        hit = next((x for x in c.entities if x[0].lower() == e.lower()), None)
+        if hit is None or not _entity_present(e, c_words, c.tokens, _name_keys(c.text)):
+            return None
+        found.append(hit)
+    if [x[1] for x in found] == sorted(x[1] for x in found):
+        return None
+    (_, r0s, r0e), (_, r1s, r1e) = sorted(ents[:2], key=lambda e: e[1])
+    c_two = sorted(found[:2], key=lambda x: x[1])
+    if not _same_relation(r.text[r0e:r1s], c.text[c_two[0][2] : c_two[1][1]]):
+        return None
+    ent_tokens = set(content_tokens(" ".join(e for e, _, _ in ents)))
+    r_rest = [t for t in r.tokens if t not in ent_tokens]
+    c_rest = [t for t in c.tokens if t not in ent_tokens]
+    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0:
+        return None
+    # the reference may describe the second party ("bought the software firm Corvin Group"):
+    # its extra words must all lie between the two entities
+    between_c = set(content_tokens(c.text[c_two[0][2] : c_two[1][1]]))
+    _, r_in_c = _coverage(c_rest, r_rest)
+    if any(t not in r_in_c and t not in between_c for t in c_rest):
+        return None
+    order_r = " … ".join(e for e, _, _ in ents)
+    order_c = " … ".join(x[0] for x in sorted(found, key=lambda x: x[1]))
+    start, end = min(x[1] for x in found), max(x[2] for x in found)
+    return _Conflict("roles", order_r, order_c, start, end)
+
+
+def _may_name_same(a: str, b: str) -> bool:
+    """Two names that may name one party: they share a word ("Varga" / "Lena Varga"), or one
+    is written in capitals that are the initials of the other ("AP" / "Air Products")."""
+    if set(content_tokens(a)) & set(content_tokens(b)):
+        return True
+    for short, long_ in ((a, b), (b, a)):
+        initials = "".join(w[0] for w in re.findall(r"[\w'’-]+", long_) if w[:1].isupper())
+        if short.isupper() and short.replace(".", "") == initials:
+            return True
+    return False
+
+
+def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """A response entity replaced by another entity of the reference in the same role."""
+    if len(p.entities_missing) != 1:
+        return None
+    ent = p.entities_missing[0]
+    r_ent = next((e for e in r.entities if e[0] == ent), None)
+    if r_ent is None:
+        return None
+    r_words = _lower_words(r.text)
+    stems = r.tokens
+    extras = [e for e in c.entities if not _entity_present(e[0], r_words, stems, _name_keys(r.text))]
+    if not extras:
+        return None
+    ent_tokens = set(content_tokens(ent))
+    rest = [t for t in r.tokens if t not in ent_tokens]
+    cov, _ = _coverage(rest, c.tokens)
+    before_r = [t for t in content_tokens(r.text[: r_ent[1]])][-1:]
+    word_r = _word_before(r.text, r_ent[1])
+    for e, s, en in extras:
+        before_c = [t for t in content_tokens(c.text[:s])][-1:]
+        same_role = bool(before_r and before_c and token_match(before_r[0], before_c[0]))
+        same_role = same_role and word_r == _word_before(c.text, s)
+        if same_role and cov >= _T.entity_swap_coverage and p.cos >= _T.entity_swap_cosine:
+            return _Conflict("entity", ent, e, s, en)
+        # check: attribution. Both open their sentence (the agent) and every other word of the
+        # claim is stated: "Olav Brandt proposed X" vs "Lena Varga proposed X"
+        opening = not before_r and not before_c and not word_r and not _word_before(c.text, s)
+        if opening and cov >= 1.0 and p.cos >= _T.entity_swap_cosine and not _may_name_same(ent, e):
+            return _Conflict("entity", ent, e, s, en)
+    return None

@@ -1,0 +1,223 @@
+"""Words, clauses and the subject of a claim: coverage of content words, clause windows, subject head.
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from claims.decompose import parser
+from claims.facets import (
+    content_tokens,
+    token_match,
+)
+from claims.verdict.findings import _CLAUSE_SPLIT
+
+
+def _coverage(tokens: Sequence[str], other: Sequence[str]) -> tuple[float, set[str]]:
+    if not tokens:
+        return 1.0, set()
+    covered = {t for t in tokens if any(token_match(t, o) for o in other)}
+    return sum(1 for t in tokens if t in covered) / len(tokens), covered
+
+
+def _clauses(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for m in _CLAUSE_SPLIT.finditer(text):
+        if m.start() > pos:
+            spans.append((pos, m.start()))
+        pos = m.end()
+    if pos < len(text):
+        spans.append((pos, len(text)))
+    return spans or [(0, len(text))]
+
+
+def _best_clause(r_tokens: Sequence[str], text: str) -> tuple[int, int, float]:
+    """Clause of ``text`` covering most of the response tokens; extended leftwards over
+    clauses that add coverage (subject in the first clause, predicate in the second)."""
+    spans = _clauses(text)
+    best = (0, len(text), -1.0)
+    for a in range(len(spans)):
+        for b in range(a, min(len(spans), a + 3)):
+            s, e = spans[a][0], spans[b][1]
+            cov, _ = _coverage(r_tokens, content_tokens(text[s:e]))
+            # prefer short windows at equal coverage
+            if cov > best[2] + 1e-9:
+                best = (s, e, cov)
+    return best
+
+
+def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+    """Extend a clause window over neighbouring clauses that carry (almost) no content words of
+    their own, e.g. a fronted "In 2004," or a trailing "in 1998"."""
+    spans = _clauses(text)
+    for a, b in spans:
+        if (
+            b <= start
+            and len(content_tokens(text[a:b])) <= 1
+            and all(len(content_tokens(text[x:y])) <= 1 for x, y in spans if b <= x < start)
+        ):
+            start = min(start, a)
+            break
+    for a, b in spans:
+        if a >= end and len(content_tokens(text[a:b])) <= 1:
+            end = max(end, b)
+        elif a >= end:
+            break
+    return start, end
+
+
+_FRONTED = re.compile(
+    r"^\s*(?:in|on|at|during|after|before|by|since|from|for|under|according to|as of|with|when|while)"
+    r"\b[^,]{0,80},\s*",
+    re.I,
+)
+
+
+@lru_cache(maxsize=65536)
+def subject_head(text: str) -> str | None:
+    """The claim's subject head as a content token: the first content word that is not a
+    value, after a fronted phrase ("In the diabetes trial, 31% of patients ..." -> "patient";
+    "The museum in Tromsø was built" -> "museum"; "Lyon is the capital" -> "lyon"), the noun
+    when that word is an adjective ("The busy centre works" -> "centre", see
+    ``subject_modifier``). None when the sentence opens with a pronoun or has no content word
+    before its first number. Cached."""
+    return _subject(text)[0]
+
+
+def subject_modifier(text: str) -> str | None:
+    """The adjective ``subject_head`` skipped ("The busy centre works" -> "busy"), else None."""
+    return _subject(text)[1]
+
+
+@lru_cache(maxsize=65536)
+def _subject(text: str) -> tuple[str | None, str | None]:
+    body = _FRONTED.sub("", text, count=1)
+    first = re.match(r"\s*([\w'’-]+)\s+([\w'’-]+)", body)
+    if first is None or first.group(1).lower() in _PRONOUNS:
+        return None, None
+    # only a noun phrase in subject position: it opens with a determiner ("The museum ...")
+    # or its one word is followed by an auxiliary ("Lyon is ..."); a verb-first fragment
+    # ("Speaks Spanish fluently") has no subject
+    if first.group(1).lower() not in _DETERMINERS and first.group(2).lower() not in _AUX:
+        return None, None
+    for t in content_tokens(body):
+        if re.search(r"\d", t):
+            continue
+        noun = _noun_head(body, t)
+        return noun, (t if noun != t else None)
+    return None, None
+
+
+def _noun_head(body: str, first: str) -> str:
+    """The noun ``first`` (the subject's first content word) modifies when it is an adjective:
+    the last noun of the run of adjectives and nouns it opens (spaCy's part-of-speech tags).
+    "The busy centre works ..." -> "centre". A noun stays ("The oxygen atom" -> "oxygen": the
+    modifier picks out the subject), and so do capitalised words ("The Halvorsen Bridge")."""
+    nlp = parser()
+    if nlp is None:
+        return first
+    toks = list(nlp(body[:300]))
+    at = next((i for i, t in enumerate(toks) if content_tokens(t.text)[:1] == [first]), None)
+    if at is None or toks[at].text[:1].isupper():
+        return first
+    if not (toks[at].pos_ == "ADJ" or toks[at].dep_ == "amod"):
+        return first
+    last = None
+    for t in toks[at + 1 :]:
+        if t.pos_ not in ("ADJ", "NOUN") or t.text[:1].isupper():
+            break
+        if t.pos_ == "NOUN":
+            last = t
+    head = content_tokens(last.text) if last is not None else []
+    return head[0] if head else first
+
+
+def _other_modifier(text: str, head: str, modifier: str) -> bool:
+    """``text`` modifies ``head`` with another adjective or noun than ``modifier`` (spaCy's
+    parse): "The old bridge" for the claim's "new bridge" is a different subject; "The bridge"
+    has no modifier."""
+    nlp = parser()
+    if nlp is None:
+        return False
+    for tok in nlp(text[:300]):
+        if content_tokens(tok.text)[:1] != [head]:
+            continue
+        for mod in tok.lefts:
+            if (
+                mod.dep_ in ("amod", "compound")
+                and mod.is_alpha
+                and mod.lower_ != modifier
+                and not token_match(modifier, mod.lower_)
+            ):
+                return True
+    return False
+
+
+@lru_cache(maxsize=65536)
+def subject_heads(text: str) -> tuple[str, ...]:
+    """Every word that can name the claim's subject: ``subject_head(text)`` and, when the subject
+    is a capitalised name, the further words of that name ("The Halvorsen Bridge carries ..." ->
+    ("halvorsen", "bridge")), so that a reference claim about "the suspension bridge" still
+    speaks of the same subject. Empty when there is no subject head. Cached."""
+    head = subject_head(text)
+    if head is None:
+        return ()
+    body = _FRONTED.sub("", text, count=1)
+    words = re.findall(r"[\w'’-]+", body)
+    if words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    heads = [head]
+    if words and words[0][:1].isupper():
+        for w in words[1:4]:
+            if not w[:1].isupper():
+                break
+            heads.extend(t for t in content_tokens(w) if t not in heads)
+    return tuple(heads)
+
+
+def _named_subject(text: str) -> bool:
+    """The subject is a name of two or more capitalised words ("The Kestrel Bridge ...")."""
+    if subject_head(text) is None:
+        return False
+    words = re.findall(r"[\w'’-]+", _FRONTED.sub("", text, count=1))
+    if words and words[0].lower() in _DETERMINERS:
+        words = words[1:]
+    return len(words) >= 2 and words[0][:1].isupper() and words[1][:1].isupper()
+
+
+def _head_word(text: str) -> str:
+    """The surface word of ``subject_head(text)`` (for reasons)."""
+    head = subject_head(text) or ""
+    body = _FRONTED.sub("", text, count=1)
+    return next((w for w in re.findall(r"[\w'’-]+", body) if content_tokens(w)[:1] == [head]), head)
+
+
+_DETERMINERS = frozenset({"the", "a", "an"})
+_AUX = frozenset(["is", "was", "are", "were", "has", "had", "have", "will", "would", "can", "could", "may"])
+_PRONOUNS = frozenset(
+    [
+        "he",
+        "she",
+        "it",
+        "they",
+        "we",
+        "i",
+        "you",
+        "his",
+        "her",
+        "its",
+        "their",
+        "our",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "which",
+        "who",
+    ]
+)

@@ -1,0 +1,166 @@
+"""Value helpers: dates part by part, years bound to numbers, value words, datelines, range membership.
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from claims.facets import (
+    DateFacet,
+    Facets,
+    Quantity,
+    content_tokens,
+    dimension_stems,
+    extract,
+    slots_compatible,
+)
+from claims.verdict.text import _clauses
+from claims.verdict.thresholds import _T
+
+
+def _year_like(q: Quantity) -> bool:
+    return q.slot == "year"
+
+
+def _date_states(d: DateFacet, e: DateFacet) -> bool:
+    return all(
+        getattr(d, part) is None or getattr(d, part) == getattr(e, part) for part in ("year", "month", "day")
+    )
+
+
+def _date_conflict(d: DateFacet, e: DateFacet) -> str | None:
+    """Name of the first date part where both have a value and they differ (None: no conflict)."""
+    if d.year is not None and e.year is not None and d.year != e.year:
+        return "year"
+    if d.month is not None and e.month is not None and d.month != e.month:
+        if d.year is not None and e.year is not None or d.day is not None and e.day is not None:
+            return "month"
+        return None
+    if d.day is not None and e.day is not None and d.day != e.day and d.month == e.month:
+        return "day"
+    return None
+
+
+def _value_kind(q: Quantity, o: Quantity) -> str:
+    """Readable name of the slot of a value conflict ("number of employees", "percentage")."""
+    kind = "age" if q.slot == "age" else ("time" if q.slot == "time" else "number")
+    if q.slot.startswith("n:"):
+        kind = f"number of {o.unit or q.unit}" if (o.unit or q.unit) else "number"
+    elif q.slot == "percent":
+        kind = "percentage"
+    elif q.slot == "pp":
+        kind = "percentage points"
+    elif q.slot.startswith("currency"):
+        kind = "amount"
+    if q.slot.startswith(("length", "mass", "volume", "area", "speed", "data", "duration", "temperature")):
+        kind = q.slot.split("_")[0]
+    return kind
+
+
+def _bound_year(f: Facets, q: Quantity) -> float | None:
+    """The year a number belongs to: the nearest point year (or dated year) in the same clause
+    ("120 employees in 2020 and 450 employees in 2023" binds 120 to 2020, 450 to 2023).
+    None when the clause has no year or the number is not bound to one (a fronted "In 2020,"
+    is another clause and then applies to every number)."""
+    for a, b in _clauses(f.text):
+        if a <= q.start and q.end <= b:
+            years = [(y.start, y.end, y.raw) for y in f.quantities if _year_like(y) and y.lo is None]
+            years += [(d.start, d.end, float(d.year)) for d in f.dates if d.year]
+            inside = [(s, e, v) for s, e, v in years if a <= s and e <= b]
+            if not inside:
+                return None
+            s, e, v = min(inside, key=lambda t: min(abs(t[0] - q.end), abs(q.start - t[1])))
+            return v
+    return None
+
+
+def _value_tokens(f: Facets) -> set[str]:
+    """The content tokens of ``f``'s values: its numbers and dates (with their month names)."""
+    values = [q.text for q in f.quantities if not _ordinal_word(q)] + [d.text for d in f.dates]
+    return set(content_tokens(" ".join(values)))
+
+
+def _ordinal_word(q: Quantity) -> bool:
+    """An ordinal in words ("second", "first"): compared as a value where the reference states it
+    (so "2nd" is "second"), otherwise as a word; never missing, never a conflict."""
+    return q.ordinal and q.text[:1].isalpha()
+
+
+def _word_tokens(r: Facets) -> list[str]:
+    """The claim's content tokens other than its values: values are compared as facets, not
+    as words."""
+    values = _value_tokens(r)
+    return [t for t in r.tokens if t not in values] or r.tokens
+
+
+def _stated_dimensions(r: Facets, c: Facets) -> list[str]:
+    """The claim's words that name the dimension of a value ``c`` states in that dimension
+    ("temperatures" is stated by "between -20 °C and 50 °C"; ``claims/data/dimension_words.tsv``)."""
+    dims: set[str] = set()
+    for o in c.quantities:
+        dims |= dimension_stems(o.slot)
+    return sorted({t for t in r.tokens if t in dims and t not in c.tokens})
+
+
+_RELATIVE_YEAR = re.compile(
+    r"\b(?:(?:last|next|previous|following|coming|past)\s+(?:year|season|decade)|years?\s+(?:ago|earlier|later|before)"
+    r"|the\s+year\s+(?:before|after))\b",
+    re.I,
+)
+_DATELINE_WORDS = frozenset(
+    content_tokens("monday tuesday wednesday thursday friday saturday sunday am pm gmt utc")
+)
+
+
+@lru_cache(maxsize=65536)
+def _is_dateline(text: str) -> bool:
+    """A calendar date with at most one other word besides weekdays and times ("May 20, 2019",
+    "Updated: Friday 23 March 2018 10:15 AM", "Published 2018-03-07T07:25"): the date of the
+    report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline).
+    Cached: every response claim is compared with the same reference claims."""
+    c = extract(text)
+    if not any(e.year is not None and e.month is not None for e in c.dates):
+        return False
+    values = _value_tokens(c)
+    words = [t for t in c.tokens if t not in values and t not in _DATELINE_WORDS and not re.search(r"\d", t)]
+    return len(words) <= 1
+
+
+def _inside(v: float, lo: float, hi: float) -> bool:
+    eps = _T.range_tolerance * max(1.0, abs(v))
+    return lo - eps <= v <= hi + eps
+
+
+def _range_relation(q: Quantity, c: Facets) -> tuple[str, Quantity | None]:
+    """How the claim's value ``q`` relates to the ranges and bounds the reference states in the
+    same slot (``Quantity.interval``): ``("inside", o)`` when it lies in one of them,
+    ``("outside", o)`` when it lies in none, ``("", None)`` when there is none or the claim's
+    value is only approximate ("about 70 °C").
+
+    A point, an end of a claimed range and a reached maximum ("up to 70 °C") must lie inside;
+    another bound ("at least 18", "more than 500") is outside only when the two sets of
+    values do not meet."""
+    ranged = [o for o in c.quantities if o.interval is not None and slots_compatible(q, o)]
+    if not ranged or (q.loose and not q.bound):
+        return "", None
+    for o in ranged:
+        lo, hi = o.interval or (0.0, 0.0)
+        if q.bound in ("", "range", "upto"):
+            if _inside(q.value, lo, hi):
+                return "inside", o
+        elif q.interval is not None and q.interval[0] <= hi and lo <= q.interval[1]:
+            return "inside", o
+    return "outside", ranged[0]
+
+
+def _range_span(c: Facets, o: Quantity) -> tuple[int, int]:
+    """Span in ``c.text`` of the range or bound ``o`` belongs to (both ends of a range, and the
+    word that opens it: "between -20 °C and 50 °C", "up to 60 °C")."""
+    ends = [x for x in c.quantities if x.interval == o.interval and x.bound == o.bound]
+    start, end = min(x.start for x in ends), max(x.end for x in ends)
+    m = re.search(
+        r"(?:between|from|up to|at most|at least|more than|less than|over|under)\s+$", c.text[:start], re.I
+    )
+    return (m.start() if m else start), end
