@@ -687,7 +687,17 @@ def _detach_adverbials(
             and _set_off(a, doc)
         ):
             toks = toks - sub
-            pieces.append(_participle_piece(a, sub, root_subj, past))
+            finite_conj = [k for k in a.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
+            if a.tag_ == "VBN" and finite_conj and a.i > verb.i:
+                # "closed in 1968, reopened in 1994 and now serves ...": a misparsed
+                # coordination of finite verbs, one claim per verb with the subject
+                subject = _np_text(root_subj) if root_subj.pos_ != "PRON" else root_subj.text
+                for head in [a, *finite_conj]:
+                    own = (_clause_tokens(head) if head is a else _subtree(head)) & sub
+                    own -= {i for i in own if doc[i].is_punct and (i == min(own) or i == max(own))}
+                    pieces.append(_Piece(frozenset(own), prefix=subject))
+            else:
+                pieces.append(_participle_piece(a, sub, root_subj, past))
     edge = {i for i in toks if doc[i].text == "," and (i + 1 not in toks or i - 1 not in toks)}
     return toks - edge, pieces
 
@@ -943,11 +953,31 @@ def _plain_claim(text: str, start: int, end: int) -> _Raw | None:
     return _Raw(cleaned, start, end, kind, False)
 
 
+#: a meta lead-in before the answer proper ("Here is a short summary: the shipyard ...")
+_META_LEAD = re.compile(
+    r"(?:here(?:'s| is| are)|below (?:is|are)|in short|in summary|to summari[sz]e|to sum up)\b"
+    r"[^:.!?]{0,60}:\s*",
+    re.IGNORECASE,
+)
+
+
 def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
     spans = split_sentences(text[block.start : block.end], language=lang)
     out: list[_Item] = []
     for s, e in spans:
         s, e = s + block.start, e + block.start
+        lead = _META_LEAD.match(text[s:e])
+        if lead and lead.end() < e - s:
+            out.append(
+                _Raw(
+                    text[s : s + lead.end()].strip(),
+                    s,
+                    s + len(text[s : s + lead.end()].rstrip()),
+                    _OUT,
+                    False,
+                )
+            )
+            s += lead.end()
         if english and _parse_ok(text[s:e]):
             out.append(_Sentence(s, e, text[s:e]))
         else:

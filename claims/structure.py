@@ -48,7 +48,7 @@ class Block:
 
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
-_TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _BULLET_LINE = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+\S")
 _BULLET_MARK = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+")
 #: table row-header column names that add nothing after the row label ("Norway", not
@@ -278,6 +278,11 @@ def json_blocks(text: str) -> list[Block] | None:
 # --- markdown -------------------------------------------------------------------------------
 
 
+def _is_lead(line: str) -> bool:
+    s = line.strip()
+    return s.endswith(":") and len(s.split()) <= 8 and not re.search(r"[.!?]\s", s)
+
+
 def _continues(lead: str) -> bool:
     return bool(_CONTINUING_LEAD.search(lead)) and len(lead.split()) >= 2
 
@@ -304,6 +309,14 @@ def segment(text: str) -> list[Block]:
     prose: list[tuple[int, int]] = []
 
     def flush() -> None:
+        # a short line ending in ":" right before a table, list or code block is its lead-in
+        while prose and not text[prose[-1][0] : prose[-1][1]].strip():
+            prose.pop()
+        if prose and _is_lead(text[prose[-1][0] : prose[-1][1]]):
+            ls, le = prose.pop()
+            flush()
+            out.append(Block("heading", *_trim(text, ls, le), text=_strip_md(text[ls:le].strip()[:-1])))
+            return
         if prose:
             out.append(Block("prose", *_trim(text, prose[0][0], prose[-1][1])))
             prose.clear()
