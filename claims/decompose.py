@@ -119,8 +119,8 @@ _ABSTAIN = re.compile(
     r"wasn't able to|was not able to|don't|do not|did not|didn't) (?:find|locate|see|access|answer|"
     r"confirm|verify|determine|provide|have|know|help)\b"
     r"|\b(?:the|these|those|your|provided) (?:documents?|sources?|context|references?|texts?|passages?|"
-    r"materials?|information)(?: provided| given| you shared)? (?:do|does|did) not (?:mention|contain|say|"
-    r"specify|include|provide|state|cover|give)\b"
+    r"materials?|information)(?: provided| given| you shared)? (?:do|does|did) ?(?:not|n't) "
+    r"(?:mention|contain|say|specify|include|provide|state|cover|give)\b"
     r"|\b(?:no|not enough) information (?:about|on|regarding|in)\b|^\s*(?:I'?m|I am) (?:sorry|afraid)\b"
     r"|^\s*(?:unfortunately|sorry),? I\b|\bas an AI\b|\bI'?m (?:just )?an AI\b",
     re.IGNORECASE,
@@ -353,11 +353,29 @@ def _clause_tokens(verb: Any) -> set[int]:
     """The verb's subtree minus coordinated clauses (and their cc/punct) and noun modifiers'
     clauses that become claims of their own."""
     toks = _subtree(verb)
-    has_verb_conj = any(d.dep_ == "conj" and d.pos_ in {"VERB", "AUX"} for d in verb.children)
+    has_verb_conj = any(_is_verb_conj(d) for d in verb.children)
     for c in verb.children:
-        if (c.dep_ == "conj" and c.pos_ in {"VERB", "AUX"}) or (c.dep_ == "cc" and has_verb_conj):
+        if _is_verb_conj(c) or (c.dep_ == "cc" and has_verb_conj):
             toks -= _subtree(c)
     return toks
+
+
+def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:
+    """An apposition that states a fact about its noun: a common noun with a determiner
+    ("Gove, the education secretary") or a bare age after a name ("Lisbet Amund, 45,").
+    A proper-noun one is usually a place or a list ("Blackville, New Brunswick"), and a
+    place's apposition is usually its region; neither is split."""
+    if appos.pos_ == "NUM":
+        return bool(
+            noun.pos_ == "PROPN" and appos.text.isdigit() and 0 < int(appos.text) <= 130 and not appos.n_lefts
+        )
+    return bool(
+        appos.pos_ == "NOUN"
+        and not any(k.dep_ == "conj" for k in appos.children)
+        and noun.ent_type_ not in _PLACE - {"FAC"}
+        and any(k.dep_ == "det" for k in appos.children)
+        and not any(doc[k].dep_ == "cc" for k in range(appos.left_edge.i, appos.right_edge.i + 1))
+    )
 
 
 def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[Any, Any]]]:
@@ -370,9 +388,7 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
         for c in noun.children:
             if c.dep_ not in _MOD_CLAUSE | {"appos"} or c.i not in toks or c.i < noun.i:
                 continue
-            # only a common-noun apposition describes ("Gove, the education secretary"); a
-            # proper-noun one is usually a place or a list ("Blackville, New Brunswick")
-            if c.dep_ == "appos" and (c.pos_ != "NOUN" or any(k.dep_ == "conj" for k in c.children)):
+            if c.dep_ == "appos" and not _describing_appos(noun, c, doc):
                 continue
             left = c.left_edge.i - 1
             if not (left >= 0 and doc[left].text == ","):
@@ -380,12 +396,6 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
             right = c.right_edge.i + 1
             # a set-off clause ends at a comma, a dash or the end of the sentence
             if right < len(doc) and doc[right].text not in _CLAUSE_END:
-                continue
-            if c.dep_ == "appos" and (
-                noun.ent_type_ in _PLACE - {"FAC"}
-                or not any(k.dep_ == "det" for k in c.children)
-                or any(doc[k].dep_ == "cc" for k in range(c.left_edge.i, c.right_edge.i + 1))
-            ):
                 continue
             toks -= {t.i for t in c.subtree}
             for p in (left, c.right_edge.i + 1):
@@ -453,96 +463,131 @@ def _np_text(tok: Any) -> str:
     return str(span.text)
 
 
+def _is_verb_conj(tok: Any) -> bool:
+    """A coordinated verb, also one tagged as a noun but taking an object ("holds 3,000
+    paintings but displays only 400": "displays" NNS with a dobj)."""
+    return bool(
+        tok.dep_ == "conj" and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
+    )
+
+
+def _clause_heads(root: Any) -> list[Any]:
+    """The root and every verb coordinated with it, in tree order."""
+    verbs = [root]
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        for c in v.children:
+            if _is_verb_conj(c):
+                verbs.append(c)
+                stack.append(c)
+    return verbs
+
+
+def _list_heads(v: Any, toks: set[int]) -> list[Any]:
+    """Where a coordinated list may sit: the verb's objects and complements, and the objects
+    of prepositions on the verb or on its object ("has offices in Oslo, Bergen and Tromsø")."""
+    direct = [c for c in v.children if c.dep_ in {"dobj", "attr", "acomp", "oprd"} and c.i in toks]
+    preps = [p for h in [v, *direct] for p in h.children if p.dep_ == "prep" and p.lower_ != "between"]
+    nested = [o for p in preps for o in p.children if o.dep_ == "pobj" and o.i in toks]
+    return direct + nested
+
+
+def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -> list[_Piece]:
+    """One piece per member of a coordinated object or complement, or ``[]`` if none.
+
+    A range ("between €12 and €18") is one value, not a list; a comma inside the first
+    member's own modifiers means a misparsed modifier list ("a dance-pop, hip hop and R&B
+    song"), which stays whole."""
+    for c in _list_heads(v, toks):
+        conj = _noun_conjuncts(c)
+        listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
+        ranged = any(k.lower_ in {"between", "from"} for k in c.children)
+        if not conj or len(conj) > 8 or listed_mods or ranged:
+            continue
+        all_conj_toks: set[int] = set()
+        for k in conj:
+            all_conj_toks |= _subtree(k)
+        for cc in c.children:
+            if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
+                all_conj_toks |= _subtree(cc)
+        base = toks - (_subtree(c) | all_conj_toks)
+        return [
+            _Piece(frozenset(base | _own_span(member)), prefix=prefix, imperative=imperative)
+            for member in [c, *conj]
+        ]
+    return []
+
+
+def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
+    """Claims from appositions and clauses detached from their noun (``_detach_modifiers``)."""
+    pieces: list[_Piece] = []
+    for noun, m in mods:
+        head = _np_text(noun)
+        mt = _own_span(m) if m.dep_ == "appos" else _subtree(m)
+        if m.dep_ == "appos":
+            # a reduced relative inside the apposition ("a 610-metre span designed by
+            # Per Lunde") describes the same thing: a claim of its own about the noun
+            mt, inner = _appos_relatives(m, mt, head)
+            pieces.extend(inner)
+        mt = {
+            i
+            for i in mt
+            if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)
+        }
+        mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
+        if not mt:
+            continue
+        if m.dep_ == "appos":
+            pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
+        elif m.dep_ == "acl" and m.tag_ == "VBN":
+            pieces.append(_Piece(frozenset(mt), prefix=f"{head} was"))
+        elif m.dep_ == "acl" and m.tag_ == "VBG":
+            pieces.append(_Piece(frozenset(mt), prefix=f"{head}"))
+        else:
+            # a clause misparsed as the subject's modifier may hold coordinated verbs
+            # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
+            # one claim per verb, each with the subject
+            conj_verbs = [k for k in m.children if _is_verb_conj(k)]
+            if conj_verbs:
+                pieces.append(_Piece(frozenset(mt & _clause_tokens(m)), prefix=head))
+                for k in conj_verbs:
+                    pieces.append(_Piece(frozenset(mt & _clause_tokens(k)), prefix=head))
+            else:
+                pieces.append(_Piece(frozenset(mt), prefix=head))
+    return pieces
+
+
+def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
+    """The claims of one clause head ``v``: the clause itself (split per coordinated object),
+    then its adverbial clauses, then its nouns' appositions and relative clauses."""
+    root_subj = _subject(root)
+    toks = _clause_tokens(v)
+    own_subj = _subject(v)
+    prefix = ""
+    if own_subj is None and v is not root and root_subj is not None:
+        # carry the shared subject ("It was completed ... and [it] is 520 metres long")
+        prefix_toks, _ = _detach_modifiers(_subtree(root_subj), doc)
+        prefix = _render(doc, _Piece(frozenset(prefix_toks)))
+    # subjects' appositions / participial clauses become claims of their own
+    toks, mods = _detach_modifiers(toks, doc)
+    # temporal clauses ("when she was 17") and set-off participles ("..., marking her
+    # debut in ...") become claims of their own
+    toks, adverbials = _detach_adverbials(v, toks, doc, root_subj)
+    imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == _first_word(doc)
+    pieces = _coordinated_pieces(v, toks, prefix, imperative) or [
+        _Piece(frozenset(toks), prefix=prefix, imperative=imperative)
+    ]
+    return pieces + adverbials + _modifier_pieces(doc, mods)
+
+
 def _split_sentence(doc: Any) -> list[_Piece]:
     """Clauses of one parsed sentence (at least one piece covering the sentence)."""
     all_tokens = frozenset(t.i for t in doc if not t.is_space)
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if len(roots) != 1:
         return [_Piece(all_tokens)]
-    root = roots[0]
-    verbs = [root]
-    stack = [root]
-    while stack:
-        v = stack.pop()
-        for c in v.children:
-            if c.dep_ == "conj" and c.pos_ in {"VERB", "AUX"}:
-                verbs.append(c)
-                stack.append(c)
-    pieces: list[_Piece] = []
-    root_subj = _subject(root)
-    for v in verbs:
-        toks = _clause_tokens(v)
-        own_subj = _subject(v)
-        prefix = ""
-        if own_subj is None and v is not root and root_subj is not None:
-            # carry the shared subject ("It was completed ... and [it] is 520 metres long")
-            prefix_toks = _subtree(root_subj)
-            prefix_toks, _ = _detach_modifiers(prefix_toks, doc)
-            prefix = _render(doc, _Piece(frozenset(prefix_toks)))
-        # subjects' appositions / participial clauses become claims of their own
-        toks, mods = _detach_modifiers(toks, doc)
-        # temporal clauses ("when she was 17") and set-off participles ("..., marking her
-        # debut in ...") become claims of their own
-        toks, adverbials = _detach_adverbials(v, toks, doc, root_subj)
-        imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == _first_word(doc)
-        # coordinated objects / complements
-        split_done = False
-        for c in v.children:
-            if c.dep_ in {"dobj", "attr", "acomp", "oprd", "pobj"} and c.i in toks:
-                conj = _noun_conjuncts(c)
-                # a comma inside the first conjunct's own modifiers means a misparsed
-                # modifier list ("a dance-pop, hip hop and R&B song"): keep it whole
-                listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
-                if conj and len(conj) <= 8 and not listed_mods:
-                    all_conj_toks: set[int] = set()
-                    for k in conj:
-                        all_conj_toks |= _subtree(k)
-                    for cc in c.children:
-                        if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
-                            all_conj_toks |= _subtree(cc)
-                    base = toks - (_subtree(c) | all_conj_toks)
-                    for member in [c, *conj]:
-                        mt = base | _own_span(member)
-                        pieces.append(_Piece(frozenset(mt), prefix=prefix, imperative=imperative))
-                    split_done = True
-                    break
-        if not split_done:
-            pieces.append(_Piece(frozenset(toks), prefix=prefix, imperative=imperative))
-        pieces.extend(adverbials)
-        for noun, m in mods:
-            head = _np_text(noun)
-            mt = _own_span(m) if m.dep_ == "appos" else _subtree(m)
-            if m.dep_ == "appos":
-                # a reduced relative inside the apposition ("a 610-metre span designed by
-                # Per Lunde") describes the same thing: a claim of its own about the noun
-                mt, inner = _appos_relatives(m, mt, head)
-                pieces.extend(inner)
-            mt = {
-                i
-                for i in mt
-                if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)
-            }
-            mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
-            if not mt:
-                continue
-            if m.dep_ == "appos":
-                pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
-            elif m.dep_ == "acl" and m.tag_ == "VBN":
-                pieces.append(_Piece(frozenset(mt), prefix=f"{head} was"))
-            elif m.dep_ == "acl" and m.tag_ == "VBG":
-                pieces.append(_Piece(frozenset(mt), prefix=f"{head}"))
-            else:
-                # a clause misparsed as the subject's modifier may hold coordinated verbs
-                # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
-                # one claim per verb, each with the subject
-                conj_verbs = [k for k in m.children if k.dep_ == "conj" and k.pos_ in {"VERB", "AUX"}]
-                if conj_verbs:
-                    first = mt & _clause_tokens(m)
-                    pieces.append(_Piece(frozenset(first), prefix=head))
-                    for k in conj_verbs:
-                        pieces.append(_Piece(frozenset(mt & _clause_tokens(k)), prefix=head))
-                else:
-                    pieces.append(_Piece(frozenset(mt), prefix=head))
+    pieces = [p for v in _clause_heads(roots[0]) for p in _clause_pieces(doc, v, roots[0])]
     pieces = [p for p in pieces if any(not doc[i].is_punct for i in p.tokens)]
     # a bare subject ("The bridge.") is no claim: a piece without a verb and without a
     # prefix that supplies one is dropped when the sentence gives other claims
@@ -1076,7 +1121,7 @@ def _clean(text: str) -> str:
     """Drop citation marks and wiki clutter; '' when nothing worth a claim is left."""
     out = re.sub(r"\s{2,}", " ", _CLUTTER.sub(" ", text)).strip()
     out = re.sub(r"\s+([,.;:!?])", r"\1", out)
-    if not re.search(r"[^\W\d_]{3,}|\d{2,}", out):
+    if not re.search(r"[^\W\d_]{3,}|\d{2,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}", out):
         return ""
     return out[:1].upper() + out[1:]
 
