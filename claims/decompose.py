@@ -154,10 +154,10 @@ def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
     checks: tuple[tuple[str, bool], ...] = (
         ("empty", not s),
         ("question", s.endswith(("?", "？")) or s.startswith("¿")),
+        ("abstention", bool(_ABSTAIN.search(s))),
         ("greeting", bool(_GREETING.search(s))),
         ("courtesy", bool(_COURTESY.search(s))),
         ("interface", bool(_INTERFACE.search(s))),
-        ("abstention", bool(_ABSTAIN.search(s))),
         (
             "exclamation",
             (s.endswith("!") and bool(_EXCLAMATION_START.search(s) or not _NUMBER.search(s)))
@@ -1188,8 +1188,8 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
         if isinstance(item, _Sentence)
     ]
     docs: list[dict[int, Any]] = [{} for _ in texts]
-    nlp = parser()
-    if nlp is not None and jobs:
+    nlp = parser() if jobs else None
+    if nlp is not None:
         for (t, k, _), doc in zip(jobs, nlp.pipe([j[2] for j in jobs], batch_size=64), strict=True):
             docs[t][k] = doc
     out: list[tuple[Claim, ...]] = []

@@ -11,8 +11,9 @@ is guarded:
 2. the identifier is limited to ``LANGUAGES`` (the languages of the EU, the largest of the
    world's written languages, and those pysbd segments), which sharpens it on short text;
 3. a Latin-script text is English unless the identifier says another language with
-   probability >= ``MIN_PROBABILITY`` *and* fewer than ``MAX_ENGLISH_FUNCTION_SHARE`` of its
-   words are English function words ("the", "is", "was", ...);
+   probability >= ``MIN_PROBABILITY`` (>= ``MIN_PROBABILITY_NO_FUNCTION_WORDS`` when no word
+   is an English function word: "the", "is", "was", ...) *and* fewer than
+   ``MAX_ENGLISH_FUNCTION_SHARE`` of its words are English function words;
 4. a text mostly in another script (Han, kana, Hangul, Cyrillic, Arabic, ...) is never
    English: the identifier names it (``und`` if it cannot).
 
@@ -27,7 +28,14 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-__all__ = ["LANGUAGES", "MIN_PROBABILITY", "MAX_ENGLISH_FUNCTION_SHARE", "detect_language", "is_english"]
+__all__ = [
+    "LANGUAGES",
+    "MIN_PROBABILITY",
+    "MIN_PROBABILITY_NO_FUNCTION_WORDS",
+    "MAX_ENGLISH_FUNCTION_SHARE",
+    "detect_language",
+    "is_english",
+]
 
 #: ISO 639-1 codes the identifier chooses among.
 LANGUAGES: tuple[str, ...] = tuple(
@@ -79,6 +87,8 @@ LANGUAGES: tuple[str, ...] = tuple(
 )
 #: Least identifier probability (0-1) for calling a Latin-script text non-English.
 MIN_PROBABILITY = 0.6
+#: Least probability when the text has no English function word at all.
+MIN_PROBABILITY_NO_FUNCTION_WORDS = 0.4
 #: Share of English function words (0-1) at or above which a Latin-script text is English.
 MAX_ENGLISH_FUNCTION_SHARE = 0.2
 
@@ -185,11 +195,12 @@ def detect_language(text: str) -> str:
     lang = str(lang)
     if latin < 0.5:
         return lang if lang != "en" else "und"
-    if lang == "en" or prob < MIN_PROBABILITY:
+    share = _english_function_share(text)
+    if lang == "en" or share >= MAX_ENGLISH_FUNCTION_SHARE:
         return "en"
-    if _english_function_share(text) >= MAX_ENGLISH_FUNCTION_SHARE:
-        return "en"
-    return lang
+    if prob >= MIN_PROBABILITY or (prob >= MIN_PROBABILITY_NO_FUNCTION_WORDS and share == 0):
+        return lang
+    return "en"
 
 
 def is_english(text: str) -> bool:
