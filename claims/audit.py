@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from claims.decompose import decompose
+from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.match import DEFAULT_THRESHOLD, cosine_matrix
 from claims.score import score_audit
@@ -95,9 +95,10 @@ def audit_texts(
     response, refs = validate_inputs(response, list(references))
     thr = DEFAULT_THRESHOLD if threshold is None else float(threshold)
     emb = embedder or default_embedder()
-    response_claims = decompose(response)
+    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe)
+    response_claims, *per_reference = decompose_many([response, *refs])
     reference_claims = [
-        ReferenceClaim(reference=i, claim=c) for i, text in enumerate(refs) for c in decompose(text)
+        ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]
     texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)

@@ -4,6 +4,7 @@
 Usage:
     python tools/eval_decomposition.py [GOLD.jsonl] [--verbose]
     python tools/eval_decomposition.py --timing [--baseline-rev REV] [--repeat N]
+        [--timing-texts AUDITS.jsonl]
 
 Each gold line: {"kind", "text", "claims": [expected material claims], "facts": [key facts],
 "outside": <expected outside_scope claims, optional>}. Default set:
@@ -104,6 +105,7 @@ def _load_baseline(rev: str) -> Any:
     spec = importlib.util.spec_from_file_location("baseline_decompose", tmp)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod  # dataclasses look their module up while it loads
     spec.loader.exec_module(mod)
     return mod
 
@@ -147,10 +149,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timing", action="store_true", help="time decomposition (ms per sentence)")
     ap.add_argument("--baseline-rev", default=None, help="git revision to time side by side")
     ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument(
+        "--timing-texts",
+        type=Path,
+        default=None,
+        help="time on the texts of an audit batch file (JSONL with response and references) instead",
+    )
     args = ap.parse_args(argv)
     rows = load(args.gold)
     if args.timing:
-        timing([r["text"] for r in rows], args.baseline_rev, args.repeat)
+        texts = [r["text"] for r in rows]
+        if args.timing_texts:
+            audits = load(args.timing_texts)
+            texts = [
+                t for a in audits for t in [a.get("response", ""), *a.get("references", [])] if t.strip()
+            ]
+        timing(texts, args.baseline_rev, args.repeat)
     rep = evaluate(rows)
     if args.verbose:
         print("\n".join(rep.misses))
