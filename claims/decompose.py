@@ -485,12 +485,11 @@ def _clause_heads(root: Any) -> list[Any]:
 
 
 def _list_heads(v: Any, toks: set[int]) -> list[Any]:
-    """Where a coordinated list may sit: the verb's objects and complements, and the objects
-    of prepositions on the verb or on its object ("has offices in Oslo, Bergen and Tromsø")."""
-    direct = [c for c in v.children if c.dep_ in {"dobj", "attr", "acomp", "oprd"} and c.i in toks]
-    preps = [p for h in [v, *direct] for p in h.children if p.dep_ == "prep" and p.lower_ != "between"]
-    nested = [o for p in preps for o in p.children if o.dep_ == "pobj" and o.i in toks]
-    return direct + nested
+    """Where a coordinated list may sit: the verb's objects and complements. A list inside a
+    prepositional phrase stays whole: common nouns there usually restrict ("a professor of
+    linguistics and computer science"), and names are often a place hierarchy misparsed as a
+    list ("born in Maine Township, Otter Tail County, Minnesota")."""
+    return [c for c in v.children if c.dep_ in {"dobj", "attr", "acomp", "oprd"} and c.i in toks]
 
 
 def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -> list[_Piece]:
@@ -642,6 +641,45 @@ _IRREGULAR_PAST = {
     "feeling": "felt",
     "earning": "earned",
     "joining": "joined",
+    "splitting": "split",
+    "cutting": "cut",
+    "hitting": "hit",
+    "letting": "let",
+    "shutting": "shut",
+    "spreading": "spread",
+    "costing": "cost",
+    "quitting": "quit",
+    "betting": "bet",
+    "fighting": "fought",
+    "teaching": "taught",
+    "thinking": "thought",
+    "buying": "bought",
+    "catching": "caught",
+    "speaking": "spoke",
+    "choosing": "chose",
+    "driving": "drove",
+    "riding": "rode",
+    "singing": "sang",
+    "swimming": "swam",
+    "throwing": "threw",
+    "wearing": "wore",
+    "breaking": "broke",
+    "forgetting": "forgot",
+    "hiding": "hid",
+    "shooting": "shot",
+    "sitting": "sat",
+    "sleeping": "slept",
+    "understanding": "understood",
+    "doing": "did",
+    "knowing": "knew",
+    "showing": "showed",
+    "eating": "ate",
+    "flying": "flew",
+    "hearing": "heard",
+    "reading": "read",
+    "feeding": "fed",
+    "binding": "bound",
+    "striking": "struck",
 }
 
 
@@ -706,7 +744,15 @@ def _detach_adverbials(
             continue
         sub = _subtree(a) & toks
         marks = [c for c in a.children if c.dep_ in {"mark", "advmod"} and c.i < a.i]
-        temporal = len(marks) == 1 and marks[0].lower_ in _TEMPORAL_MARKS and _subject(a) is not None
+        # only a past clause is one event ("when he won the 1932 Grand Prix"); a present one
+        # states a rule or a condition ("when it is disturbed", "once an animal is slaughtered")
+        temporal = (
+            len(marks) == 1
+            and marks[0].lower_ in _TEMPORAL_MARKS
+            and _subject(a) is not None
+            and _is_past(a)
+            and past
+        )
         if temporal and a.pos_ in {"VERB", "AUX"}:
             inner = sub - _subtree(marks[0])
             inner, nested = _detach_adverbials(a, inner, doc, root_subj)
@@ -730,6 +776,7 @@ def _detach_adverbials(
             and _subject(a) is None
             and root_subj is not None
             and _set_off(a, doc)
+            and (a.tag_ == "VBN" or a.i > verb.i)  # "Using X, developers ...": a means
         ):
             toks = toks - sub
             finite_conj = [k for k in a.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
@@ -774,7 +821,9 @@ def _core(verb: Any, doc: Any) -> str:
             if c.dep_ in {"nsubj", "nsubjpass"}:
                 sub, _ = _detach_modifiers(sub, doc)
             keep |= sub
-    return _render(doc, _Piece(frozenset(keep)))
+    out = _render(doc, _Piece(frozenset(keep)))
+    first = doc[min(keep)]
+    return out if _is_proper(doc, first.i) else out[:1].lower() + out[1:]
 
 
 def _appos_relatives(appos: Any, toks: set[int], head: str) -> tuple[set[int], list[_Piece]]:
