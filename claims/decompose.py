@@ -108,8 +108,9 @@ _COURTESY = re.compile(
 )
 #: pointers at the user interface, not at the world ("book with the button below")
 _INTERFACE = re.compile(
-    r"\b(?:click|tap|press|select|use|scroll|open|see|with)\b.{0,60}?\b(?:button|link|menu|tab|sidebar|"
-    r"dropdown|icon|panel|chat window|settings page)\b"
+    r"\b(?:you|click|tap|press|scroll)\b.{0,60}?\b(?:button|link|menu|tab|sidebar|dropdown|icon|"
+    r"chat window|settings page)\b"
+    r"|\b(?:see|visit|follow|use|open) the (?:link|button|menu|tab|sidebar)\b"
     r"|\b(?:button|link|form|menu) (?:below|above)\b|\b(?:below|above) this (?:message|answer|reply)\b",
     re.IGNORECASE,
 )

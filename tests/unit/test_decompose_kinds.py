@@ -83,6 +83,16 @@ def test_appositions_and_participles_are_claims_of_their_own(text: str, expected
             "Sara Lind was 30 years old when she founded the studio.",
             {"Sara Lind was 30 years old when she founded the studio.", "Sara Lind founded the studio."},
         ),
+        # a present temporal clause states a rule or a condition: it stays whole
+        (
+            "Gold dissolves when it is placed in aqua regia.",
+            {"Gold dissolves when it is placed in aqua regia."},
+        ),
+        # a sentence-initial -ing clause is a means, not a fact of its own
+        (
+            "Using a crane, the crew lifted the span in 1997.",
+            {"Using a crane, the crew lifted the span in 1997."},
+        ),
         # a conditional stays whole: the main clause is no fact without it
         (
             "If the pass is closed, the bus takes the coast road.",
@@ -120,6 +130,11 @@ def test_split_claims_keep_minimal_spans() -> None:
         ("Is the pool heated?", "question"),
         ("You should arrive early.", "advice"),
         ("The pool is heated to 28 °C.", None),
+        # interface words in a statement about the world are no interface pointer
+        ("The car comes with a touchscreen menu.", None),
+        ("The museum, with its solar panel roof, opened in 1990.", None),
+        # a present "when" clause states a rule: no split, and no courtesy either
+        ("Sinking sand becomes viscous when it is disturbed.", None),
         ("The bridge was closed for 3 days.", None),
     ],
 )
