@@ -728,6 +728,10 @@ def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> _Piec
     return _Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
 
 
+def _finite_conj(verb: Any) -> list[Any]:
+    return [k for k in verb.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
+
+
 def _detach_adverbials(
     verb: Any, toks: set[int], doc: Any, root_subj: Any | None
 ) -> tuple[set[int], list[_Piece]]:
@@ -777,10 +781,12 @@ def _detach_adverbials(
             and _subject(a) is None
             and root_subj is not None
             and _set_off(a, doc)
-            and (a.tag_ == "VBN" or a.i > verb.i)  # "Using X, developers ...": a means
+            # "Using X, developers ...": a means; "appeared in a film about X, titled Y": a
+            # trailing past participle describes the noun before it, not the subject
+            and ((a.i < verb.i) == (a.tag_ == "VBN") or _finite_conj(a))
         ):
             toks = toks - sub
-            finite_conj = [k for k in a.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
+            finite_conj = _finite_conj(a)
             if a.tag_ == "VBN" and finite_conj and a.i > verb.i:
                 # "closed in 1968, reopened in 1994 and now serves ...": a misparsed
                 # coordination of finite verbs, one claim per verb with the subject
