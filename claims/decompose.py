@@ -502,7 +502,7 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
     for c in _list_heads(v, toks):
         conj = _noun_conjuncts(c)
         listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
-        ranged = any(k.lower_ in {"between", "from"} for k in c.children)
+        ranged = c.head.lower_ == "between" or any(k.lower_ == "between" for k in c.children)
         if not conj or len(conj) > 8 or listed_mods or ranged:
             continue
         all_conj_toks: set[int] = set()
@@ -770,9 +770,8 @@ def _detach_adverbials(
                 pieces.append(_Piece(frozenset(inner), suffix=suffix))
             else:
                 # an event in a temporal clause is a fact of its own ("when she won the
-                # Varga Prize" -> "<she> won the Varga Prize"); the main clause keeps it as
-                # its anchor ("X was 21 when she won the Varga Prize")
-                toks = toks - (sub - _subtree(a) | {i for i in _nested_tokens(nested)})
+                # Varga Prize" -> "<she> won the Varga Prize"); the main clause keeps it,
+                # whole, as its anchor ("X was 21 when she won the Varga Prize")
                 pieces.append(_Piece(frozenset(inner)))
             pieces.extend(nested)
         elif (
@@ -799,10 +798,6 @@ def _detach_adverbials(
                 pieces.append(_participle_piece(a, sub, root_subj, past))
     edge = {i for i in toks if doc[i].text == "," and (i + 1 not in toks or i - 1 not in toks)}
     return toks - edge, pieces
-
-
-def _nested_tokens(pieces: list[_Piece]) -> set[int]:
-    return {i for p in pieces for i in p.tokens}
 
 
 _COPULA = frozenset({"be", "is", "was", "were", "are", "am", "been", "being", "'s", "'re"})
