@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from claims.decision import decide
-from claims.decompose import decompose
+from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.match import cosine_matrix
 from claims.options import AuditOptions
@@ -181,9 +181,10 @@ def audit_texts(
     response, refs = validate_inputs(response, list(references))
     opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)
     emb = embedder or default_embedder()
-    response_claims = decompose(response)
+    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe)
+    response_claims, *per_reference = decompose_many([response, *refs])
     reference_claims = [
-        ReferenceClaim(reference=i, claim=c) for i, text in enumerate(refs) for c in decompose(text)
+        ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]
     texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)

@@ -39,9 +39,19 @@ from typing import Any
 import pysbd
 from rapidfuzz import fuzz, utils
 
+from claims.language import detect_language
+from claims.structure import Block, segment
 from claims.types import Claim, ClaimKind
 
-__all__ = ["decompose", "split_sentences", "DEDUP_RATIO", "is_outside_scope", "parser"]
+__all__ = [
+    "decompose",
+    "decompose_many",
+    "split_sentences",
+    "outside_scope_reason",
+    "DEDUP_RATIO",
+    "is_outside_scope",
+    "parser",
+]
 
 #: rapidfuzz ``token_sort_ratio`` (0-100, after lower-casing and dropping punctuation) at or
 #: above which two claims of one document with the same numbers and negations are one claim.
@@ -80,40 +90,100 @@ _OPINION_WORD = re.compile(
 )
 _GREETING = re.compile(
     r"^\s*(?:hi|hello|hey|dear|greetings|thanks|thank you|sure|of course|certainly|absolutely|"
-    r"great question|good question|good luck|cheers|you're welcome|welcome|sorry|okay|ok|yes|no)\b"
-    r"[\s,.!]*$|^\s*(?:hi|hello|hey|thanks|thank you|great question|good question|sorry)\b",
+    r"great question|good question|good luck|cheers|you're welcome|welcome|sorry|okay|ok|yes|no|"
+    r"hallo|guten tag|danke|bitte|hola|gracias|buenos días|bonjour|merci|salut|ciao|grazie|"
+    r"olá|obrigad[oa]|hej|tack|你好|谢谢|こんにちは|ありがとう)\b"
+    r"[\s,.!。！]*$|^\s*(?:hi|hello|hey|thanks|thank you|great question|good question|sorry)\b",
+    re.IGNORECASE,
+)
+#: the assistant speaking about itself or the exchange ("Happy to help", "Here is a summary")
+_COURTESY = re.compile(
+    r"^\s*(?:I'?m |I am |we're |we are )?(?:happy|glad|pleased|delighted) to (?:help|assist|answer|explain)\b"
+    r"|^\s*(?:I'?d|I would|we'?d) be (?:happy|glad|pleased) to\b"
+    r"|^\s*(?:here(?:'s| is| are)|below (?:is|are)) (?:a |an |the |my |some )?(?:short |brief |quick )?"
+    r"(?:summary|overview|answer|breakdown|list|rundown|comparison|explanation|details|what I found)\b"
+    r"|^\s*(?:I )?hope (?:this|that|it) helps\b|\bis there anything else\b|\banything else I can\b"
+    r"|^\s*let me (?:know|explain|check|summari[sz]e|break)\b|^\s*(?:thanks|thank you) for (?:asking|your)\b",
+    re.IGNORECASE,
+)
+#: pointers at the user interface, not at the world ("book with the button below")
+_INTERFACE = re.compile(
+    r"\b(?:you|click|tap|press|scroll)\b.{0,60}?\b(?:button|link|menu|tab|sidebar|dropdown|icon|"
+    r"chat window|settings page)\b"
+    r"|\b(?:see|visit|follow|use|open) the (?:link|button|menu|tab|sidebar)\b"
+    r"|\b(?:button|link|form|menu) (?:below|above)\b|\b(?:below|above) this (?:message|answer|reply)\b",
+    re.IGNORECASE,
+)
+#: apologies, refusals and abstentions ("I could not find that in the documents")
+_ABSTAIN = re.compile(
+    r"\bI (?:could not|couldn't|cannot|can't|can not|was unable to|am unable to|am not able to|"
+    r"wasn't able to|was not able to|don't|do not|did not|didn't) (?:find|locate|see|access|answer|"
+    r"confirm|verify|determine|provide|have|know|help)\b"
+    r"|\b(?:the|these|those|your|provided) (?:documents?|sources?|context|references?|texts?|passages?|"
+    r"materials?|information)(?: provided| given| you shared)? (?:do|does|did) ?(?:not|n't) "
+    r"(?:mention|contain|say|specify|include|provide|state|cover|give)\b"
+    r"|\b(?:no|not enough) information (?:about|on|regarding|in)\b|^\s*(?:I'?m|I am) (?:sorry|afraid)\b"
+    r"|^\s*(?:unfortunately|sorry),? I\b|\bas an AI\b|\bI'?m (?:just )?an AI\b",
+    re.IGNORECASE,
+)
+_ADVICE = re.compile(
+    r"\byou (?:should|must|might want to|may want to|could try|can try|need to|ought to)\b"
+    r"|\b(?:make sure|be sure|don't forget|do not forget|feel free)\b",
     re.IGNORECASE,
 )
 _EXCLAMATION_START = re.compile(r"^\s*(?:what a|what an|how|wow|oh|ah|so)\b", re.IGNORECASE)
 
 
-def is_outside_scope(text: str, *, imperative: bool = False) -> bool:
-    """True for questions, opinions, advice, greetings and exclamations (not factual claims).
+def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
+    """Why ``text`` is not a factual claim, or ``None`` when it is one.
 
+    Reasons (stable strings): ``"empty"``, ``"question"``, ``"greeting"``, ``"courtesy"``
+    (the assistant about itself or the exchange), ``"interface"`` (buttons, links, menus),
+    ``"abstention"`` (apologies, refusals, "the documents do not mention ..."),
+    ``"exclamation"``, ``"advice"`` (imperatives, "you should"), ``"opinion"``. FActScore
+    (Min et al. 2023) likewise leaves out sentences that state nothing verifiable.
     ``imperative`` is the parser's finding that the clause is a command (advice).
+
+    Examples
+    --------
+    >>> outside_scope_reason("I could not find that in the documents.")
+    'abstention'
+    >>> outside_scope_reason("The bridge opened in 1998.") is None
+    True
     """
     s = text.strip()
-    if not s:
-        return True
-    if s.endswith(("?", "？")) or s.startswith(("¿",)):
-        return True
-    if _GREETING.search(s):
-        return True
-    if s.endswith("!") and (_EXCLAMATION_START.search(s) or not _NUMBER.search(s)):
-        return True
-    if s.endswith("！") and _EXCLAMATION_START.search(s):
-        return True
-    if _OPINION_PHRASE.search(s) or _OPINION_WORD.search(s):
-        return True
-    return imperative
+    checks: tuple[tuple[str, bool], ...] = (
+        ("empty", not s),
+        ("question", s.endswith(("?", "？")) or s.startswith("¿")),
+        ("abstention", bool(_ABSTAIN.search(s))),
+        ("greeting", bool(_GREETING.search(s))),
+        ("courtesy", bool(_COURTESY.search(s))),
+        ("interface", bool(_INTERFACE.search(s))),
+        (
+            "exclamation",
+            (s.endswith("!") and bool(_EXCLAMATION_START.search(s) or not _NUMBER.search(s)))
+            or (s.endswith("！") and bool(_EXCLAMATION_START.search(s))),
+        ),
+        ("advice", bool(_ADVICE.search(s)) or imperative),
+        ("opinion", bool(_OPINION_PHRASE.search(s) or _OPINION_WORD.search(s))),
+    )
+    return next((reason for reason, hit in checks if hit), None)
+
+
+def is_outside_scope(text: str, *, imperative: bool = False) -> bool:
+    """True for questions, opinions, advice, greetings, courtesy, interface pointers,
+    abstentions and exclamations (not factual claims); see :func:`outside_scope_reason`."""
+    return outside_scope_reason(text, imperative=imperative) is not None
 
 
 # --- sentence splitting -------------------------------------------------------------------
 
 
-@lru_cache(maxsize=1)
-def _segmenter() -> pysbd.Segmenter:
-    return pysbd.Segmenter(language="en", clean=False)
+@lru_cache(maxsize=32)
+def _segmenter(language: str = "en") -> pysbd.Segmenter:
+    from pysbd.languages import LANGUAGE_CODES
+
+    return pysbd.Segmenter(language=language if language in LANGUAGE_CODES else "en", clean=False)
 
 
 def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
@@ -147,12 +217,13 @@ _MONTH_START = re.compile(
 )
 
 
-def split_sentences(text: str) -> list[tuple[int, int]]:
+def split_sentences(text: str, *, language: str = "en") -> list[tuple[int, int]]:
     """Sentence spans of ``text``: ``[(start, end), ...]`` in order, blanks and bullet marks
     stripped, ``0 <= start < end <= len(text)``.
 
     Line breaks end a sentence (bullets and list items are one sentence each); inside a line
-    pysbd splits, then the full-width marks 。！？ split further.
+    pysbd splits (with its rules for ``language``, an ISO 639-1 code; English rules for a
+    language pysbd does not know), then the full-width marks 。！？ split further.
     """
     spans: list[tuple[int, int]] = []
     bounds = [0]
@@ -169,7 +240,7 @@ def split_sentences(text: str) -> list[tuple[int, int]]:
         chunk = text[ls:le]
         cursor = 0
         try:
-            pieces = _segmenter().segment(chunk)
+            pieces = _segmenter(language).segment(chunk)
         except Exception:  # pysbd fails on some pathological input; keep the line whole
             pieces = [chunk]
         found: list[tuple[int, int]] = []
@@ -243,7 +314,7 @@ class _Piece:
 
     tokens: frozenset[int]
     prefix: str = ""  # text put before the tokens (a subject carried over)
-    infix: str = ""  # text put after the first token of the clause when it has a carried subject
+    suffix: str = ""  # text put after the tokens (a temporal anchor: "when X won the prize")
     replace: tuple[tuple[int, str], ...] = ()
     imperative: bool = False
 
@@ -283,11 +354,29 @@ def _clause_tokens(verb: Any) -> set[int]:
     """The verb's subtree minus coordinated clauses (and their cc/punct) and noun modifiers'
     clauses that become claims of their own."""
     toks = _subtree(verb)
-    has_verb_conj = any(d.dep_ == "conj" and d.pos_ in {"VERB", "AUX"} for d in verb.children)
+    has_verb_conj = any(_is_verb_conj(d) for d in verb.children)
     for c in verb.children:
-        if (c.dep_ == "conj" and c.pos_ in {"VERB", "AUX"}) or (c.dep_ == "cc" and has_verb_conj):
+        if _is_verb_conj(c) or (c.dep_ == "cc" and has_verb_conj):
             toks -= _subtree(c)
     return toks
+
+
+def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:
+    """An apposition that states a fact about its noun: a common noun with a determiner
+    ("Gove, the education secretary") or a bare age after a name ("Lisbet Amund, 45,").
+    A proper-noun one is usually a place or a list ("Blackville, New Brunswick"), and a
+    place's apposition is usually its region; neither is split."""
+    if appos.pos_ == "NUM":
+        return bool(
+            noun.pos_ == "PROPN" and appos.text.isdigit() and 0 < int(appos.text) <= 130 and not appos.n_lefts
+        )
+    return bool(
+        appos.pos_ == "NOUN"
+        and not any(k.dep_ == "conj" for k in appos.children)
+        and noun.ent_type_ not in _PLACE - {"FAC"}
+        and any(k.dep_ == "det" for k in appos.children)
+        and not any(doc[k].dep_ == "cc" for k in range(appos.left_edge.i, appos.right_edge.i + 1))
+    )
 
 
 def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[Any, Any]]]:
@@ -300,9 +389,7 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
         for c in noun.children:
             if c.dep_ not in _MOD_CLAUSE | {"appos"} or c.i not in toks or c.i < noun.i:
                 continue
-            # only a common-noun apposition describes ("Gove, the education secretary"); a
-            # proper-noun one is usually a place or a list ("Blackville, New Brunswick")
-            if c.dep_ == "appos" and (c.pos_ != "NOUN" or any(k.dep_ == "conj" for k in c.children)):
+            if c.dep_ == "appos" and not _describing_appos(noun, c, doc):
                 continue
             left = c.left_edge.i - 1
             if not (left >= 0 and doc[left].text == ","):
@@ -310,12 +397,6 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
             right = c.right_edge.i + 1
             # a set-off clause ends at a comma, a dash or the end of the sentence
             if right < len(doc) and doc[right].text not in _CLAUSE_END:
-                continue
-            if c.dep_ == "appos" and (
-                noun.ent_type_ in _PLACE
-                or not any(k.dep_ == "det" for k in c.children)
-                or any(doc[k].dep_ == "cc" for k in range(c.left_edge.i, c.right_edge.i + 1))
-            ):
                 continue
             toks -= {t.i for t in c.subtree}
             for p in (left, c.right_edge.i + 1):
@@ -348,6 +429,8 @@ def _render(doc: Any, piece: _Piece) -> str:
         if out[:1].isupper() and not _is_proper(doc, idx[0]):
             out = out[:1].lower() + out[1:]
         out = f"{piece.prefix} {out}"
+    if piece.suffix:
+        out = re.sub(r"[.!]$", "", out) + " " + piece.suffix
     return out[:1].upper() + out[1:] if out else out
 
 
@@ -381,87 +464,130 @@ def _np_text(tok: Any) -> str:
     return str(span.text)
 
 
+def _is_verb_conj(tok: Any) -> bool:
+    """A coordinated verb, also one tagged as a noun but taking an object ("holds 3,000
+    paintings but displays only 400": "displays" NNS with a dobj)."""
+    return bool(
+        tok.dep_ == "conj" and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
+    )
+
+
+def _clause_heads(root: Any) -> list[Any]:
+    """The root and every verb coordinated with it, in tree order."""
+    verbs = [root]
+    stack = [root]
+    while stack:
+        v = stack.pop()
+        for c in v.children:
+            if _is_verb_conj(c):
+                verbs.append(c)
+                stack.append(c)
+    return verbs
+
+
+def _list_heads(v: Any, toks: set[int]) -> list[Any]:
+    """Where a coordinated list may sit: the verb's objects and complements. A list inside a
+    prepositional phrase stays whole: common nouns there usually restrict ("a professor of
+    linguistics and computer science"), and names are often a place hierarchy misparsed as a
+    list ("born in Maine Township, Otter Tail County, Minnesota")."""
+    return [c for c in v.children if c.dep_ in {"dobj", "attr", "acomp", "oprd"} and c.i in toks]
+
+
+def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -> list[_Piece]:
+    """One piece per member of a coordinated object or complement, or ``[]`` if none.
+
+    A range ("between €12 and €18") is one value, not a list; a comma inside the first
+    member's own modifiers means a misparsed modifier list ("a dance-pop, hip hop and R&B
+    song"), which stays whole."""
+    for c in _list_heads(v, toks):
+        conj = _noun_conjuncts(c)
+        listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
+        ranged = c.head.lower_ == "between" or any(k.lower_ == "between" for k in c.children)
+        if not conj or len(conj) > 8 or listed_mods or ranged:
+            continue
+        all_conj_toks: set[int] = set()
+        for k in conj:
+            all_conj_toks |= _subtree(k)
+        for cc in c.children:
+            if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
+                all_conj_toks |= _subtree(cc)
+        base = toks - (_subtree(c) | all_conj_toks)
+        return [
+            _Piece(frozenset(base | _own_span(member)), prefix=prefix, imperative=imperative)
+            for member in [c, *conj]
+        ]
+    return []
+
+
+def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
+    """Claims from appositions and clauses detached from their noun (``_detach_modifiers``)."""
+    pieces: list[_Piece] = []
+    for noun, m in mods:
+        head = _np_text(noun)
+        mt = _own_span(m) if m.dep_ == "appos" else _subtree(m)
+        if m.dep_ == "appos":
+            # a reduced relative inside the apposition ("a 610-metre span designed by
+            # Per Lunde") describes the same thing: a claim of its own about the noun
+            mt, inner = _appos_relatives(m, mt, head)
+            pieces.extend(inner)
+        mt = {
+            i
+            for i in mt
+            if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)
+        }
+        mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
+        if not mt:
+            continue
+        if m.dep_ == "appos":
+            pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
+        elif m.dep_ == "acl" and m.tag_ == "VBN":
+            pieces.append(_Piece(frozenset(mt), prefix=f"{head} was"))
+        elif m.dep_ == "acl" and m.tag_ == "VBG":
+            pieces.append(_Piece(frozenset(mt), prefix=f"{head}"))
+        else:
+            # a clause misparsed as the subject's modifier may hold coordinated verbs
+            # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
+            # one claim per verb, each with the subject
+            conj_verbs = [k for k in m.children if _is_verb_conj(k)]
+            if conj_verbs:
+                pieces.append(_Piece(frozenset(mt & _clause_tokens(m)), prefix=head))
+                for k in conj_verbs:
+                    pieces.append(_Piece(frozenset(mt & _clause_tokens(k)), prefix=head))
+            else:
+                pieces.append(_Piece(frozenset(mt), prefix=head))
+    return pieces
+
+
+def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
+    """The claims of one clause head ``v``: the clause itself (split per coordinated object),
+    then its adverbial clauses, then its nouns' appositions and relative clauses."""
+    root_subj = _subject(root)
+    toks = _clause_tokens(v)
+    own_subj = _subject(v)
+    prefix = ""
+    if own_subj is None and v is not root and root_subj is not None:
+        # carry the shared subject ("It was completed ... and [it] is 520 metres long")
+        prefix_toks, _ = _detach_modifiers(_subtree(root_subj), doc)
+        prefix = _render(doc, _Piece(frozenset(prefix_toks)))
+    # subjects' appositions / participial clauses become claims of their own
+    toks, mods = _detach_modifiers(toks, doc)
+    # temporal clauses ("when she was 17") and set-off participles ("..., marking her
+    # debut in ...") become claims of their own
+    toks, adverbials = _detach_adverbials(v, toks, doc, root_subj)
+    imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == _first_word(doc)
+    pieces = _coordinated_pieces(v, toks, prefix, imperative) or [
+        _Piece(frozenset(toks), prefix=prefix, imperative=imperative)
+    ]
+    return pieces + adverbials + _modifier_pieces(doc, mods)
+
+
 def _split_sentence(doc: Any) -> list[_Piece]:
     """Clauses of one parsed sentence (at least one piece covering the sentence)."""
     all_tokens = frozenset(t.i for t in doc if not t.is_space)
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if len(roots) != 1:
         return [_Piece(all_tokens)]
-    root = roots[0]
-    verbs = [root]
-    stack = [root]
-    while stack:
-        v = stack.pop()
-        for c in v.children:
-            if c.dep_ == "conj" and c.pos_ in {"VERB", "AUX"}:
-                verbs.append(c)
-                stack.append(c)
-    pieces: list[_Piece] = []
-    root_subj = _subject(root)
-    for v in verbs:
-        toks = _clause_tokens(v)
-        own_subj = _subject(v)
-        prefix = ""
-        if own_subj is None and v is not root and root_subj is not None:
-            # carry the shared subject ("It was completed ... and [it] is 520 metres long")
-            prefix_toks = _subtree(root_subj)
-            prefix_toks, _ = _detach_modifiers(prefix_toks, doc)
-            prefix = _render(doc, _Piece(frozenset(prefix_toks)))
-        # subjects' appositions / participial clauses become claims of their own
-        toks, mods = _detach_modifiers(toks, doc)
-        imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == _first_word(doc)
-        # coordinated objects / complements
-        split_done = False
-        for c in v.children:
-            if c.dep_ in {"dobj", "attr", "acomp", "oprd", "pobj"} and c.i in toks:
-                conj = _noun_conjuncts(c)
-                # a comma inside the first conjunct's own modifiers means a misparsed
-                # modifier list ("a dance-pop, hip hop and R&B song"): keep it whole
-                listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
-                if conj and len(conj) <= 8 and not listed_mods:
-                    all_conj_toks: set[int] = set()
-                    for k in conj:
-                        all_conj_toks |= _subtree(k)
-                    for cc in c.children:
-                        if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
-                            all_conj_toks |= _subtree(cc)
-                    base = toks - (_subtree(c) | all_conj_toks)
-                    for member in [c, *conj]:
-                        mt = base | _own_span(member)
-                        pieces.append(_Piece(frozenset(mt), prefix=prefix, imperative=imperative))
-                    split_done = True
-                    break
-        if not split_done:
-            pieces.append(_Piece(frozenset(toks), prefix=prefix, imperative=imperative))
-        for noun, m in mods:
-            head = _np_text(noun)
-            mt = _own_span(m) if m.dep_ == "appos" else _subtree(m)
-            mt = {
-                i
-                for i in mt
-                if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)
-            }
-            mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
-            if not mt:
-                continue
-            if m.dep_ == "appos":
-                pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
-            elif m.dep_ == "acl" and m.tag_ == "VBN":
-                pieces.append(_Piece(frozenset(mt), prefix=f"{head} was"))
-            elif m.dep_ == "acl" and m.tag_ == "VBG":
-                pieces.append(_Piece(frozenset(mt), prefix=f"{head}"))
-            else:
-                # a clause misparsed as the subject's modifier may hold coordinated verbs
-                # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
-                # one claim per verb, each with the subject
-                conj_verbs = [k for k in m.children if k.dep_ == "conj" and k.pos_ in {"VERB", "AUX"}]
-                if conj_verbs:
-                    first = mt & _clause_tokens(m)
-                    pieces.append(_Piece(frozenset(first), prefix=head))
-                    for k in conj_verbs:
-                        pieces.append(_Piece(frozenset(mt & _clause_tokens(k)), prefix=head))
-                else:
-                    pieces.append(_Piece(frozenset(mt), prefix=head))
+    pieces = [p for v in _clause_heads(roots[0]) for p in _clause_pieces(doc, v, roots[0])]
     pieces = [p for p in pieces if any(not doc[i].is_punct for i in p.tokens)]
     # a bare subject ("The bridge.") is no claim: a piece without a verb and without a
     # prefix that supplies one is dropped when the sentence gives other claims
@@ -469,6 +595,253 @@ def _split_sentence(doc: Any) -> list[_Piece]:
     if with_verb and len(with_verb) < len(pieces):
         pieces = with_verb
     return pieces or [_Piece(all_tokens)]
+
+
+#: subordinators of a temporal clause that holds a fact of its own ("when she was 17");
+#: conditional and causal clauses ("if", "because") stay with their main clause, whose
+#: truth depends on them
+_TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as", "since", "until", "once", "whenever"})
+#: past tense of the irregular verbs that head participial clauses most often
+_IRREGULAR_PAST = {
+    "being": "was",
+    "having": "had",
+    "making": "made",
+    "becoming": "became",
+    "taking": "took",
+    "giving": "gave",
+    "winning": "won",
+    "beginning": "began",
+    "bringing": "brought",
+    "leading": "led",
+    "leaving": "left",
+    "holding": "held",
+    "running": "ran",
+    "setting": "set",
+    "putting": "put",
+    "coming": "came",
+    "going": "went",
+    "seeing": "saw",
+    "getting": "got",
+    "writing": "wrote",
+    "building": "built",
+    "keeping": "kept",
+    "meeting": "met",
+    "selling": "sold",
+    "telling": "told",
+    "finding": "found",
+    "standing": "stood",
+    "drawing": "drew",
+    "growing": "grew",
+    "rising": "rose",
+    "paying": "paid",
+    "saying": "said",
+    "losing": "lost",
+    "spending": "spent",
+    "sending": "sent",
+    "falling": "fell",
+    "feeling": "felt",
+    "earning": "earned",
+    "joining": "joined",
+    "splitting": "split",
+    "cutting": "cut",
+    "hitting": "hit",
+    "letting": "let",
+    "shutting": "shut",
+    "spreading": "spread",
+    "costing": "cost",
+    "quitting": "quit",
+    "betting": "bet",
+    "fighting": "fought",
+    "teaching": "taught",
+    "thinking": "thought",
+    "buying": "bought",
+    "catching": "caught",
+    "speaking": "spoke",
+    "choosing": "chose",
+    "driving": "drove",
+    "riding": "rode",
+    "singing": "sang",
+    "swimming": "swam",
+    "throwing": "threw",
+    "wearing": "wore",
+    "breaking": "broke",
+    "forgetting": "forgot",
+    "hiding": "hid",
+    "shooting": "shot",
+    "sitting": "sat",
+    "sleeping": "slept",
+    "understanding": "understood",
+    "doing": "did",
+    "knowing": "knew",
+    "showing": "showed",
+    "eating": "ate",
+    "flying": "flew",
+    "hearing": "heard",
+    "reading": "read",
+    "feeding": "fed",
+    "binding": "bound",
+    "striking": "struck",
+}
+
+
+def _past(gerund: str) -> str:
+    """Simple past of an ``-ing`` form ("marking" -> "marked", "stopping" -> "stopped",
+    "producing" -> "produced", "studying" -> "studied"); irregular verbs from a table."""
+    low = gerund.lower()
+    if low in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[low]
+    stem = low[:-3] if low.endswith("ing") else low
+    if stem.endswith("e"):
+        return stem + "d"
+    if stem.endswith("y") and len(stem) > 1 and stem[-2] not in "aeiou":
+        return stem[:-1] + "ied"
+    return stem + "ed"
+
+
+def _set_off(tok: Any, doc: Any) -> bool:
+    """The clause of ``tok`` stands between commas (or the sentence edges)."""
+    left, right = tok.left_edge.i - 1, tok.right_edge.i + 1
+    left_ok = left < 0 or doc[left].text in {",", "-", "\u2013", "\u2014", "("}
+    right_ok = right >= len(doc) or doc[right].text in _CLAUSE_END
+    return left_ok and right_ok
+
+
+def _is_past(verb: Any) -> bool:
+    return bool(
+        verb.tag_ == "VBD" or any(c.dep_ in {"aux", "auxpass"} and c.tag_ == "VBD" for c in verb.children)
+    )
+
+
+def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> _Piece:
+    """A participial clause as a claim about the main clause's subject: "marking her debut"
+    -> "<subject> marked her debut"; "built in 1990" -> "<subject> was built in 1990"."""
+    doc = part.doc
+    plural = subj.tag_ in {"NNS", "NNPS"} or subj.lower_ in {"they", "we"}
+    if part.tag_ == "VBN":
+        word = f"{'were' if plural else 'was'} {part.text.lower()}"
+    elif past:
+        word = _past(part.text)
+    else:
+        word = f"{'are' if plural else 'is'} {part.text.lower()}"
+    subject = subj.text if subj.pos_ == "PRON" else _np_text(subj)
+    toks = {i for i in toks if not (doc[i].is_punct and (i == min(toks) or i == max(toks)))}
+    return _Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
+
+
+def _finite_conj(verb: Any) -> list[Any]:
+    return [k for k in verb.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
+
+
+def _detach_adverbials(
+    verb: Any, toks: set[int], doc: Any, root_subj: Any | None
+) -> tuple[set[int], list[_Piece]]:
+    """Take temporal clauses with their own subject and comma-set participial clauses out of
+    ``verb``'s clause (``toks``); return the rest and one piece per clause taken.
+
+    FActScore (Min et al. 2023) splits "X came in 2006 when she was 17, marking her debut"
+    into "X came in 2006", "She was 17", "X marked her debut"; conditional and causal
+    clauses stay (the main clause is not a fact without them).
+    """
+    pieces: list[_Piece] = []
+    past = _is_past(verb)
+    for a in verb.children:
+        if a.dep_ != "advcl" or a.i not in toks:
+            continue
+        sub = _subtree(a) & toks
+        marks = [c for c in a.children if c.dep_ in {"mark", "advmod"} and c.i < a.i]
+        # only a past clause is one event ("when he won the 1932 Grand Prix"); a present one
+        # states a rule or a condition ("when it is disturbed", "once an animal is slaughtered")
+        temporal = (
+            len(marks) == 1
+            and marks[0].lower_ in _TEMPORAL_MARKS
+            and _subject(a) is not None
+            and _is_past(a)
+            and past
+        )
+        if temporal and a.pos_ in {"VERB", "AUX"}:
+            inner = sub - _subtree(marks[0])
+            inner, nested = _detach_adverbials(a, inner, doc, root_subj)
+            inner = {i for i in inner if not (doc[i].is_punct and (i == min(inner) or i == max(inner)))}
+            if _is_state(a):
+                # a state holds at the time of the main event: "she was 17" -> "<she> was 17
+                # when <X's first role came>"; the main clause stands without it
+                toks = toks - sub
+                suffix = f"{marks[0].lower_} {_core(verb, doc)}"
+                pieces.append(_Piece(frozenset(inner), suffix=suffix))
+            else:
+                # an event in a temporal clause is a fact of its own ("when she won the
+                # Varga Prize" -> "<she> won the Varga Prize"); the main clause keeps it,
+                # whole, as its anchor ("X was 21 when she won the Varga Prize")
+                pieces.append(_Piece(frozenset(inner)))
+            pieces.extend(nested)
+        elif (
+            not marks
+            and a.tag_ in {"VBG", "VBN"}
+            and _subject(a) is None
+            and root_subj is not None
+            and _set_off(a, doc)
+            # "Using X, developers ...": a means; "appeared in a film about X, titled Y": a
+            # trailing past participle describes the noun before it, not the subject
+            and ((a.i < verb.i) == (a.tag_ == "VBN") or _finite_conj(a))
+        ):
+            toks = toks - sub
+            finite_conj = _finite_conj(a)
+            if a.tag_ == "VBN" and finite_conj and a.i > verb.i:
+                # "closed in 1968, reopened in 1994 and now serves ...": a misparsed
+                # coordination of finite verbs, one claim per verb with the subject
+                subject = _np_text(root_subj) if root_subj.pos_ != "PRON" else root_subj.text
+                for head in [a, *finite_conj]:
+                    own = (_clause_tokens(head) if head is a else _subtree(head)) & sub
+                    own -= {i for i in own if doc[i].is_punct and (i == min(own) or i == max(own))}
+                    pieces.append(_Piece(frozenset(own), prefix=subject))
+            else:
+                pieces.append(_participle_piece(a, sub, root_subj, past))
+    edge = {i for i in toks if doc[i].text == "," and (i + 1 not in toks or i - 1 not in toks)}
+    return toks - edge, pieces
+
+
+_COPULA = frozenset({"be", "is", "was", "were", "are", "am", "been", "being", "'s", "'re"})
+_CORE_DEPS = frozenset(
+    {"nsubj", "nsubjpass", "aux", "auxpass", "neg", "dobj", "attr", "acomp", "prt", "dative"}
+)
+
+
+def _is_state(verb: Any) -> bool:
+    """A copular clause with a complement ("she was 17", "he was mayor")."""
+    return bool(
+        verb.lower_ in _COPULA and any(c.dep_ in {"attr", "acomp", "npadvmod"} for c in verb.children)
+    )
+
+
+def _core(verb: Any, doc: Any) -> str:
+    """The verb with its subject, auxiliaries and objects, without adjuncts: the event a
+    temporal clause is anchored to ("Nadia Kors's first major stage role came")."""
+    keep = {verb.i}
+    for c in verb.children:
+        if c.dep_ in _CORE_DEPS:
+            sub = _subtree(c)
+            if c.dep_ in {"nsubj", "nsubjpass"}:
+                sub, _ = _detach_modifiers(sub, doc)
+            keep |= sub
+    out = _render(doc, _Piece(frozenset(keep)))
+    first = doc[min(keep)]
+    return out if _is_proper(doc, first.i) else out[:1].lower() + out[1:]
+
+
+def _appos_relatives(appos: Any, toks: set[int], head: str) -> tuple[set[int], list[_Piece]]:
+    """Reduced relatives on an apposition's noun ("a span designed by Per Lunde") as claims
+    about the noun the apposition describes ("<head> was designed by Per Lunde")."""
+    out: list[_Piece] = []
+    for c in appos.children:
+        if c.dep_ != "acl" or c.i < appos.i or c.tag_ not in {"VBN", "VBG"}:
+            continue
+        sub = _subtree(c) & toks
+        toks = toks - sub
+        if c.tag_ == "VBN":
+            out.append(_Piece(frozenset(sub), prefix=f"{head} was"))
+        else:
+            out.append(_Piece(frozenset(sub), prefix=head, replace=((c.i, _past(c.text)),)))
+    return toks, out
 
 
 def _first_word(doc: Any) -> int:
@@ -568,7 +941,7 @@ def _resolve(
     subj = None
     for i in idx:
         t = doc[i]
-        if t.dep_ in _SUBJ and t.head.i in piece.tokens and t.head.dep_ in {"ROOT", "conj"}:
+        if t.dep_ in _SUBJ and t.head.i in piece.tokens and t.head.dep_ in {"ROOT", "conj", "advcl"}:
             subj = t
             break
     if subj is None:
@@ -606,6 +979,11 @@ def _resolve(
     mention = _core_mention(subj)
     proper = any(doc[i].pos_ == "PROPN" for i in range(subj.left_edge.i, subj.right_edge.i + 1))
     person = subj.ent_type_ == "PERSON"
+    owner = next((c for c in subj.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
+    if owner is not None and subj.pos_ != "PROPN":
+        # "Nadia Kors's first role came ... when she was 17": she/he point at the owner
+        ante.update(_core_mention(owner), True, owner.ent_type_ == "PERSON")
+        proper = False
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
     else:
@@ -637,48 +1015,156 @@ def _parse_ok(sentence: str) -> bool:
     return letters > 0 and latin / letters > 0.9
 
 
-def _sentence_claims(text: str, spans: list[tuple[int, int]]) -> list[_Raw]:
-    nlp = parser()
-    sentences = [text[s:e] for s, e in spans]
-    docs: list[Any | None] = [None] * len(sentences)
-    parse_idx = [i for i, s in enumerate(sentences) if nlp is not None and _parse_ok(s)]
-    if parse_idx:
-        for i, d in zip(parse_idx, nlp.pipe([sentences[i] for i in parse_idx], batch_size=64), strict=True):
-            docs[i] = d
+@dataclass(frozen=True, slots=True)
+class _Sentence:
+    """One sentence to parse: its source span and the lead-in parsed before it (a list's
+    "The hotel has"); ``analysis`` is what the parser reads."""
+
+    start: int
+    end: int
+    analysis: str
+    lead: int = 0  # characters of ``analysis`` before the source text (lead-in + blank)
+
+    def source(self, pos: int) -> int:
+        """Source offset of ``analysis`` offset ``pos`` (lead-in words map to the start)."""
+        return self.start + max(0, pos - self.lead)
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """A heading or lead-in: names what follows (an antecedent), never a claim."""
+
+    text: str
+
+
+_Item = _Sentence | _Raw | _Context
+
+
+def _plain_claim(text: str, start: int, end: int) -> _Raw | None:
+    """A sentence taken whole (another language, or too long to parse)."""
+    cleaned = _clean(text[start:end])
+    if not cleaned:
+        return None
+    kind = ClaimKind.OUTSIDE_SCOPE if is_outside_scope(cleaned) else ClaimKind.MATERIAL
+    return _Raw(cleaned, start, end, kind, False)
+
+
+#: a meta lead-in before the answer proper ("Here is a short summary: the shipyard ...")
+_META_LEAD = re.compile(
+    r"(?:here(?:'s| is| are)|below (?:is|are)|in short|in summary|to summari[sz]e|to sum up)\b"
+    r"[^:.!?]{0,60}:\s*",
+    re.IGNORECASE,
+)
+
+
+def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
+    spans = split_sentences(text[block.start : block.end], language=lang)
+    out: list[_Item] = []
+    for s, e in spans:
+        s, e = s + block.start, e + block.start
+        lead = _META_LEAD.match(text[s:e])
+        if lead and lead.end() < e - s:
+            out.append(
+                _Raw(
+                    text[s : s + lead.end()].strip(),
+                    s,
+                    s + len(text[s : s + lead.end()].rstrip()),
+                    _OUT,
+                    False,
+                )
+            )
+            s += lead.end()
+        if english and _parse_ok(text[s:e]):
+            out.append(_Sentence(s, e, text[s:e]))
+        else:
+            raw = _plain_claim(text, s, e)
+            if raw is not None:
+                out.append(raw)
+    return out
+
+
+def _block_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
+    """The items of one structural block (see ``claims.structure``)."""
+    if block.kind == "prose":
+        return _prose_items(text, block, english, lang)
+    if block.kind == "heading":
+        return [_Context(block.text)]
+    if block.kind == "code":
+        return [_Raw(_clean(text[block.start : block.end]) or "code", block.start, block.end, _OUT, False)]
+    if block.kind == "fact":
+        claim = _clean(block.text)
+        if not claim:
+            return []
+        claim = claim if claim.endswith((".", "!", "?", "。")) else claim + "."
+        return [_Raw(claim, block.start, block.end, ClaimKind.MATERIAL, False)]
+    # a list item: with its lead-in when that is English prose the item continues
+    item = text[block.start : block.end]
+    analysis = f"{block.lead} {item}" if block.lead else item
+    if english and _parse_ok(analysis):
+        return [_Sentence(block.start, block.end, analysis, len(block.lead) + 1 if block.lead else 0)]
+    raw = _plain_claim(text, block.start, block.end)
+    return [raw] if raw is not None else []
+
+
+_OUT = ClaimKind.OUTSIDE_SCOPE
+
+
+def _prepare(text: str) -> list[_Item]:
+    """Structure, language and sentences of ``text`` as items in document order."""
+    blocks = segment(text)
+    prose = " ".join(text[b.start : b.end] for b in blocks if b.kind in {"prose", "item"})
+    lang = detect_language(prose) if prose.strip() else "en"
+    english = lang == "en"
+    items: list[_Item] = []
+    for block in blocks:
+        items.extend(_block_items(text, block, english, lang))
+    return items
+
+
+def _sentence_raws(sent: _Sentence, doc: Any, ante: _Antecedents) -> list[_Raw]:
+    """The claims of one parsed sentence, pronouns resolved against ``ante`` (updated)."""
+    out: list[_Raw] = []
+    whole_outside = is_outside_scope(sent.analysis) and sent.analysis.rstrip().endswith(("?", "!"))
+    for piece in _split_sentence(doc):
+        piece, ambiguous, named = _resolve(doc, piece, ante)
+        claim_text = _clean(_render(doc, piece))
+        if not claim_text:
+            continue
+        ordered = sorted(piece.tokens)
+        # a conjunct's span ends at its own last word, not at the sentence's final mark
+        while len(ordered) > 1 and doc[ordered[-1]].is_punct and ordered[-2] != ordered[-1] - 1:
+            ordered.pop()
+        lo, hi = doc[ordered[0]], doc[ordered[-1]]
+        start = sent.source(lo.idx)
+        end = max(start, sent.source(hi.idx + len(hi.text)))
+        if whole_outside or is_outside_scope(claim_text, imperative=piece.imperative):
+            kind = _OUT
+            ambiguous = False
+        else:
+            kind = ClaimKind.MATERIAL
+            if named:
+                ante.update(*named)
+        if not claim_text.endswith((".", "!", "?", "。", "！", "？")) and kind is ClaimKind.MATERIAL:
+            claim_text += "."
+        out.append(_Raw(claim_text, start, end, kind, ambiguous))
+    return out
+
+
+def _assemble(items: list[_Item], docs: dict[int, Any]) -> list[_Raw]:
+    """Claims of one text from its items; ``docs`` maps item index -> parsed sentence."""
     out: list[_Raw] = []
     ante = _Antecedents()
-    for (s, _e), sentence, doc in zip(spans, sentences, docs, strict=True):
-        if doc is None:
-            cleaned = _clean(sentence)
-            if cleaned:
-                kind = ClaimKind.OUTSIDE_SCOPE if is_outside_scope(cleaned) else ClaimKind.MATERIAL
-                out.append(_Raw(cleaned, s, _e, kind, False))
-            continue
-        whole_outside = is_outside_scope(sentence) and sentence.rstrip().endswith(("?", "!"))
-        pieces = _split_sentence(doc)
-        for piece in pieces:
-            piece, ambiguous, named = _resolve(doc, piece, ante)
-            claim_text = _clean(_render(doc, piece))
-            if not claim_text:
-                continue
-            lo = min(piece.tokens)
-            ordered = sorted(piece.tokens)
-            # a conjunct's span ends at its own last word, not at the sentence's final mark
-            while len(ordered) > 1 and doc[ordered[-1]].is_punct and ordered[-2] != ordered[-1] - 1:
-                ordered.pop()
-            hi = ordered[-1]
-            start = s + doc[lo].idx
-            end = s + doc[hi].idx + len(doc[hi].text)
-            if whole_outside or is_outside_scope(claim_text, imperative=piece.imperative):
-                kind = ClaimKind.OUTSIDE_SCOPE
-                ambiguous = False
-            else:
-                kind = ClaimKind.MATERIAL
-                if named:
-                    ante.update(*named)
-            if not claim_text.endswith((".", "!", "?", "。", "！", "？")) and kind is ClaimKind.MATERIAL:
-                claim_text += "."
-            out.append(_Raw(claim_text, start, end, kind, ambiguous))
+    for k, item in enumerate(items):
+        if isinstance(item, _Context):
+            ante.update(item.text, any(w[:1].isupper() for w in item.text.split()))
+        elif isinstance(item, _Raw):
+            out.append(item)
+        elif k in docs:
+            out.extend(_sentence_raws(item, docs[k], ante))
+        else:
+            raw = _plain_claim(item.analysis, 0, len(item.analysis))
+            if raw is not None:
+                out.append(replace(raw, start=item.start, end=item.end))
     return out
 
 
@@ -686,7 +1172,7 @@ def _clean(text: str) -> str:
     """Drop citation marks and wiki clutter; '' when nothing worth a claim is left."""
     out = re.sub(r"\s{2,}", " ", _CLUTTER.sub(" ", text)).strip()
     out = re.sub(r"\s+([,.;:!?])", r"\1", out)
-    if not re.search(r"[^\W\d_]{3,}|\d{2,}", out):
+    if not re.search(r"[^\W\d_]{3,}|\d{2,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}", out):
         return ""
     return out[:1].upper() + out[1:]
 
@@ -726,23 +1212,76 @@ def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
     ]
 
 
-@lru_cache(maxsize=4096)
-def _decompose_cached(text: str) -> tuple[Claim, ...]:
-    spans = split_sentences(text)
-    try:
-        raw = _sentence_claims(text, spans)
-    except Exception:  # never fail on odd input: fall back to sentence-level claims
-        raw = [
-            _Raw(
-                text[s:e],
-                s,
-                e,
-                ClaimKind.OUTSIDE_SCOPE if is_outside_scope(text[s:e]) else ClaimKind.MATERIAL,
-                False,
-            )
-            for s, e in spans
-        ]
-    return tuple(_dedupe(raw))
+def _fallback(text: str) -> list[_Raw]:
+    """Sentence-level claims: the answer when the structured path fails on odd input."""
+    return [r for s, e in split_sentences(text) if (r := _plain_claim(text, s, e)) is not None]
+
+
+#: most recent decompositions by text (the same reference is audited again and again)
+_CACHE: dict[str, tuple[Claim, ...]] = {}
+_CACHE_SIZE = 4096
+_cache_lock = threading.Lock()
+
+
+def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
+    """Decompose ``texts`` with one ``nlp.pipe`` over all their parsable sentences."""
+    prepared: list[list[_Item] | None] = []
+    for text in texts:
+        try:
+            prepared.append(_prepare(text))
+        except Exception:  # never fail on odd input
+            prepared.append(None)
+    jobs = [
+        (t, k, item.analysis)
+        for t, items in enumerate(prepared)
+        if items is not None
+        for k, item in enumerate(items)
+        if isinstance(item, _Sentence)
+    ]
+    docs: list[dict[int, Any]] = [{} for _ in texts]
+    nlp = parser() if jobs else None
+    if nlp is not None:
+        for (t, k, _), doc in zip(jobs, nlp.pipe([j[2] for j in jobs], batch_size=64), strict=True):
+            docs[t][k] = doc
+    out: list[tuple[Claim, ...]] = []
+    for text, items, parsed in zip(texts, prepared, docs, strict=True):
+        try:
+            raw = _assemble(items, parsed) if items is not None else _fallback(text)
+        except Exception:  # never fail on odd input: fall back to sentence-level claims
+            raw = _fallback(text)
+        out.append(tuple(_dedupe(raw)))
+    return out
+
+
+def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:
+    """Decompose several texts at once: :func:`decompose` for each, with the spaCy parser
+    run once over the sentences of all of them (``nlp.pipe``), which is faster than one call
+    per text. Same results as ``[decompose(t) for t in texts]``.
+
+    Raises
+    ------
+    TypeError
+        If an element of ``texts`` is not a ``str``.
+    """
+    texts = list(texts)
+    for t in texts:
+        if not isinstance(t, str):
+            raise TypeError(f"decompose needs a str, got {type(t).__name__}")
+    with _cache_lock:
+        todo = list(dict.fromkeys(t for t in texts if t.strip() and t not in _CACHE))
+    if todo:
+        done = _decompose_batch(todo)
+        with _cache_lock:
+            for t, claims in zip(todo, done, strict=True):
+                if len(_CACHE) >= _CACHE_SIZE:
+                    _CACHE.pop(next(iter(_CACHE)))
+                _CACHE[t] = claims
+            found = {t: _CACHE[t] for t in texts if t in _CACHE}
+        found.update(zip(todo, done, strict=True))
+    else:
+        with _cache_lock:
+            found = {t: _CACHE[t] for t in texts if t in _CACHE}
+    return [list(found.get(t, ())) for t in texts]
 
 
 def decompose(text: str) -> list[Claim]:
@@ -775,4 +1314,4 @@ def decompose(text: str) -> list[Claim]:
         raise TypeError(f"decompose needs a str, got {type(text).__name__}")
     if not text.strip():
         return []
-    return list(_decompose_cached(text))
+    return decompose_many([text])[0]

@@ -15,14 +15,22 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
-from claims.decompose import decompose
+from claims.decompose import decompose, decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db.models import Audit
 from workers.adapters.config import resolve_llm_config  # light: no openai import
 
-__all__ = ["decompose_text", "embedder_for", "review_judgements"]
+__all__ = ["decompose_text", "embedder_for", "prepare_decomposition", "review_judgements"]
+
+
+def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:
+    """Decompose all ``texts`` of a stage with one parser pass (``decompose_many`` batches
+    ``nlp.pipe``); the following ``decompose_text`` calls read the result from the cache.
+    Does nothing for the LLM decomposer."""
+    if resolve_llm_config(config).decomposer != "llm":
+        decompose_many(texts)
 
 
 def decompose_text(

@@ -67,7 +67,9 @@ def decompose_audit(
     if audit is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
     rows: list[dict[str, Any]] = []
-    for doc in repo.get_documents(session, audit_id):
+    docs = list(repo.get_documents(session, audit_id))
+    components.prepare_decomposition([doc.text for doc in docs], audit.config)
+    for doc in docs:
         for claim in components.decompose_text(doc.text, audit.config, audit_id=audit_id, factory=factory):
             if not 0 <= claim.start <= claim.end <= len(doc.text):
                 raise PermanentStageError(

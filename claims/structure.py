@@ -1,0 +1,383 @@
+"""Document structure before sentences: markdown tables, lists with a lead-in, headings,
+fenced code blocks and JSON answers (issue 8, item 3).
+
+:func:`segment` cuts a text into :class:`Block` s in document order, each with its exact
+character span ``[start, end)`` in the text:
+
+``prose``
+    running text (split into sentences and parsed by ``claims.decompose``);
+``fact``
+    a claim that the structure states outright: one table cell with its row and column
+    headers as context (``"Pro plan, price per month: $25"``), or one key/value of a JSON
+    object (``"Halvorsen Bridge, length m: 1420"``); the span is the cell (the key and value);
+``item``
+    a list item with the lead-in line before the list (``"The hotel has:"``) in ``lead``:
+    ``lead + item`` is the sentence to decompose, the span stays on the item;
+``heading``
+    a markdown heading or a list's lead-in line: context, never a claim;
+``code``
+    a fenced code block: ``outside_scope`` (reason in ``reason``).
+
+Markdown grammar follows CommonMark 0.31 (fences, ATX headings) and the GitHub Flavored
+Markdown table extension (a header row, then a delimiter row of ``---`` cells); JSON follows
+RFC 8259 (parsed with the standard library's ``json.JSONDecoder.raw_decode`` so each value
+keeps its position).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Block", "segment", "table_blocks", "json_blocks"]
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """One structural piece of a document; ``text[start:end]`` is its source."""
+
+    kind: str  # prose | fact | item | heading | code
+    start: int
+    end: int
+    text: str = ""  # fact: the claim text; heading: the heading words
+    lead: str = ""  # item: the lead-in it continues
+    reason: str = ""  # code: why it is outside scope
+
+
+_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$")
+_TABLE_DELIM = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
+_BULLET_LINE = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+\S")
+_BULLET_MARK = re.compile(r"^\s*(?:[-*+\u2022]|\d{1,3}[.)])\s+")
+#: table row-header column names that add nothing after the row label ("Norway", not
+#: "Norway country")
+_GENERIC_HEADERS = frozenset(
+    [
+        "name",
+        "item",
+        "country",
+        "city",
+        "product",
+        "entity",
+        "term",
+        "field",
+        "key",
+        "attribute",
+        "property",
+        "metric",
+        "parameter",
+        "feature",
+        "year",
+        "date",
+        "person",
+        "company",
+        "place",
+        "label",
+    ]
+)
+#: last words of a lead-in that the item continues as a sentence ("The hotel has:")
+_CONTINUING_LEAD = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|include|includes|included|including|offers|offer|"
+    r"provides|provide|contains|contain|comprises|such as|like|of|for|to|with|in|at|by|from|"
+    r"and|or|are available|were)\s*$",
+    re.IGNORECASE,
+)
+
+
+def _lines(text: str) -> list[tuple[int, int]]:
+    """``(start, end)`` of each line, end before its line break."""
+    out = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        body = line.rstrip("\r\n")
+        out.append((pos, pos + len(body)))
+        pos += len(line)
+    return out
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _cells(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Trimmed cell spans of one table row (outer pipes optional, ``\\|`` is no separator)."""
+    s, e = _trim(text, start, end)
+    if s < e and text[s] == "|":
+        s += 1
+    if e > s and text[e - 1] == "|" and (e - 2 < s or text[e - 2] != "\\"):
+        e -= 1
+    cells = []
+    cur = s
+    i = s
+    while i < e:
+        if text[i] == "|" and (i == s or text[i - 1] != "\\"):
+            cells.append(_trim(text, cur, i))
+            cur = i + 1
+        i += 1
+    cells.append(_trim(text, cur, e))
+    return cells
+
+
+def _strip_md(s: str) -> str:
+    return re.sub(r"(\*\*|__|\*|_|`)(.+?)\1", r"\2", s).strip()
+
+
+def _row_context(label: str, header0: str) -> str:
+    h = header0.strip()
+    if not h or h.lower() in _GENERIC_HEADERS or len(h.split()) > 1 or label.lower().endswith(h.lower()):
+        return label
+    return f"{label} {h.lower()}"
+
+
+def _header_word(h: str) -> str:
+    return h if h.isupper() and len(h) > 1 else h[:1].lower() + h[1:]
+
+
+def table_blocks(text: str, rows: list[tuple[int, int]]) -> list[Block]:
+    """``fact`` blocks for a GFM table: ``rows[0]`` the header row, ``rows[1]`` the delimiter
+    row, the rest body rows (line spans). One block per non-empty body cell after the first
+    column, text ``"<row label> <first header>, <column header>: <cell>"``; a one-column
+    table gives ``"<header>: <cell>"``."""
+    headers = [_strip_md(text[s:e]) for s, e in _cells(text, *rows[0])]
+    out: list[Block] = []
+    for rs, re_ in rows[2:]:
+        cells = _cells(text, rs, re_)
+        if not any(e > s for s, e in cells):
+            continue
+        label = _strip_md(text[cells[0][0] : cells[0][1]])
+        if len(cells) == 1 or len(headers) == 1:
+            s, e = cells[0]
+            out.append(Block("fact", s, e, f"{headers[0]}: {label}" if headers[0] else label))
+            continue
+        ctx = _row_context(label, headers[0])
+        for j, (s, e) in enumerate(cells[1:], start=1):
+            value = _strip_md(text[s:e])
+            if not value or value in {"-", "—", "–"}:
+                continue
+            head = _header_word(headers[j]) if j < len(headers) and headers[j] else ""
+            claim = f"{ctx}, {head}: {value}" if head else f"{ctx}: {value}"
+            out.append(Block("fact", s, e, claim))
+    return out
+
+
+# --- JSON -----------------------------------------------------------------------------------
+
+_DECODER = json.JSONDecoder()
+_WS = re.compile(r"[ \t\n\r]*")
+_NAME_KEYS = ("name", "title", "label", "id")
+
+
+def _ws(text: str, i: int) -> int:
+    m = _WS.match(text, i)
+    return m.end() if m else i
+
+
+def _humanise(key: str) -> str:
+    words = re.sub(r"([a-z])([A-Z])", r"\1 \2", key).replace("_", " ").replace("-", " ")
+    return re.sub(r"\s+", " ", words).strip().lower()
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _walk(text: str, i: int, path: list[str], ctx: str, out: list[Block], key_start: int) -> int:
+    """Parse the JSON value at ``i``; emit one fact per scalar; return the end index."""
+    i = _ws(text, i)
+    if text.startswith("{", i):
+        return _walk_object(text, i, path, out)
+    if text.startswith("[", i):
+        j = _ws(text, i + 1)
+        if text.startswith("]", j):
+            return j + 1
+        while True:
+            j = _walk(text, j, path, ctx, out, j)
+            j = _ws(text, j)
+            if text.startswith("]", j):
+                return j + 1
+            if not text.startswith(",", j):
+                raise ValueError(f"JSON: ',' or ']' expected at {j}")
+            j = _ws(text, j + 1)
+    value, end = _DECODER.raw_decode(text, i)
+    if value is not None and path:
+        label = ", ".join(path)
+        claim = f"{ctx}, {label}: {_scalar_text(value)}" if ctx else f"{label}: {_scalar_text(value)}"
+        out.append(Block("fact", key_start, end, claim[:1].upper() + claim[1:]))
+    return int(end)
+
+
+def _walk_object(text: str, i: int, path: list[str], out: list[Block]) -> int:
+    members: list[tuple[str, int, int]] = []  # key, key start, value start
+    j = _ws(text, i + 1)
+    ctx = ""
+    if text.startswith("}", j):
+        return j + 1
+    while True:
+        key, after_key = _DECODER.raw_decode(text, j)
+        if not isinstance(key, str):
+            raise ValueError(f"JSON: key expected at {j}")
+        colon = _ws(text, after_key)
+        if not text.startswith(":", colon):
+            raise ValueError(f"JSON: ':' expected at {colon}")
+        vstart = _ws(text, colon + 1)
+        if key.lower() in _NAME_KEYS and not ctx and text.startswith('"', vstart):
+            ctx = str(_DECODER.raw_decode(text, vstart)[0])
+        members.append((key, j, vstart))
+        end = _skip(text, vstart)
+        j = _ws(text, end)
+        if text.startswith("}", j):
+            break
+        if not text.startswith(",", j):
+            raise ValueError(f"JSON: ',' or '}}' expected at {j}")
+        j = _ws(text, j + 1)
+    for key, kstart, vstart in members:
+        if ctx and key.lower() in _NAME_KEYS and path == []:
+            continue
+        _walk(text, vstart, [*path, _humanise(key)], ctx, out, kstart)
+    return j + 1
+
+
+def _skip(text: str, i: int) -> int:
+    """End index of the JSON value at ``i`` (no facts emitted)."""
+    return _walk(text, i, [], "", [], i)
+
+
+def json_blocks(text: str) -> list[Block] | None:
+    """``fact`` blocks for a text that is one JSON object or array (optionally inside a
+    ```` ```json ```` fence), one per scalar value, text ``"<name>, <key path>: <value>"``
+    (the object's ``name``/``title`` value as context when it has one); ``None`` when the
+    text is not JSON."""
+    stripped = text.strip()
+    lo = text.find(stripped[:1]) if stripped else 0
+    hi = lo + len(stripped)
+    fence = re.match(r"```(?:json)?\s*\n", stripped)
+    if fence and stripped.endswith("```"):
+        lo += fence.end()
+        hi -= 3
+    lo = _ws(text, lo)
+    if lo >= hi or text[lo] not in "{[":
+        return None
+    out: list[Block] = []
+    try:
+        end = _walk(text, lo, [], "", out, lo)
+    except (ValueError, IndexError):
+        return None
+    if text[end:hi].strip():
+        return None
+    return out
+
+
+# --- markdown -------------------------------------------------------------------------------
+
+
+def _is_lead(line: str) -> bool:
+    s = line.strip()
+    return s.endswith(":") and len(s.split()) <= 8 and not re.search(r"[.!?]\s", s)
+
+
+def _continues(lead: str) -> bool:
+    return bool(_CONTINUING_LEAD.search(lead)) and len(lead.split()) >= 2
+
+
+def segment(text: str) -> list[Block]:
+    """Cut ``text`` into structural blocks in document order (see the module notes).
+
+    Returns
+    -------
+    list of Block
+        Covers every non-blank line of ``text`` once; ``0 <= start <= end <= len(text)``.
+        A text with no markdown or JSON structure is one ``prose`` block.
+
+    Examples
+    --------
+    >>> [b.text for b in segment("| Plan | Price |\\n|---|---|\\n| Pro | $25 |")]
+    ['Pro plan, price: $25']
+    """
+    as_json = json_blocks(text)
+    if as_json is not None:
+        return as_json
+    lines = _lines(text)
+    out: list[Block] = []
+    prose: list[tuple[int, int]] = []
+
+    def flush() -> None:
+        # a short line ending in ":" right before a table, list or code block is its lead-in
+        while prose and not text[prose[-1][0] : prose[-1][1]].strip():
+            prose.pop()
+        if prose and _is_lead(text[prose[-1][0] : prose[-1][1]]):
+            ls, le = prose.pop()
+            flush()
+            out.append(Block("heading", *_trim(text, ls, le), text=_strip_md(text[ls:le].strip()[:-1])))
+            return
+        if prose:
+            out.append(Block("prose", *_trim(text, prose[0][0], prose[-1][1])))
+            prose.clear()
+
+    k = 0
+    while k < len(lines):
+        k = _one_line(text, lines, k, out, prose, flush)
+    flush()
+    return out
+
+
+def _one_line(
+    text: str,
+    lines: list[tuple[int, int]],
+    k: int,
+    out: list[Block],
+    prose: list[tuple[int, int]],
+    flush: Any,
+) -> int:
+    """Handle the block starting at line ``k``; return the next line index."""
+    s, e = lines[k]
+    line = text[s:e]
+    fence = _FENCE.match(line)
+    if fence:
+        flush()
+        mark = fence.group(1)
+        j = k + 1
+        while j < len(lines) and not text[lines[j][0] : lines[j][1]].strip().startswith(mark):
+            j += 1
+        end = lines[min(j, len(lines) - 1)][1]
+        out.append(Block("code", *_trim(text, s, end), reason="code block"))
+        return j + 1
+    if "|" in line and k + 1 < len(lines) and _TABLE_DELIM.match(text[lines[k + 1][0] : lines[k + 1][1]]):
+        flush()
+        j = k + 2
+        while j < len(lines) and "|" in text[lines[j][0] : lines[j][1]]:
+            j += 1
+        out.extend(table_blocks(text, lines[k:j]))
+        return j
+    heading = _HEADING.match(line)
+    if heading:
+        flush()
+        out.append(Block("heading", *_trim(text, s, e), text=_strip_md(heading.group(2))))
+        return k + 1
+    if line.rstrip().endswith(":") and k + 1 < len(lines) and _BULLET_LINE.match(_next_text(text, lines, k)):
+        flush()
+        lead = _strip_md(line.strip()[:-1])
+        out.append(Block("heading", *_trim(text, s, e), text=lead))
+        j = k + 1
+        while j < len(lines) and _BULLET_LINE.match(text[lines[j][0] : lines[j][1]]):
+            ls, le = lines[j]
+            m = _BULLET_MARK.match(text[ls:le])
+            item_s = ls + m.end() if m else ls
+            out.append(Block("item", *_trim(text, item_s, le), lead=lead if _continues(lead) else lead + ":"))
+            j += 1
+        return j
+    if line.strip() or prose:
+        prose.append((s, e))
+    return k + 1
+
+
+def _next_text(text: str, lines: list[tuple[int, int]], k: int) -> str:
+    s, e = lines[k + 1]
+    return text[s:e]
