@@ -78,7 +78,8 @@ FEATURE_NAMES: tuple[str, ...] = (
     "has_value",  # the claim states a number or a date (claims.facets)
     "value_cov",  # share of its numbers and dates stated by one of the VALUE_TOP_K nearest reference
     # claims, compared as facets (units, scales, number words, time formats); 1 when it has none
-    "num_cov",  # share of the claim's digit strings found anywhere in the references (1 when none)
+    "value_cov_any",  # share of its numbers and dates found as above, or as digits anywhere in the
+    # references (1 when it has none)
     "neg_mismatch",  # the claim and its best reference claim differ in negation
     "log_len",  # log(1 + number of content words)
     "fuzz_best",  # rapidfuzz token_set_ratio with the best reference claim, in [0, 1]
@@ -217,15 +218,26 @@ def _date_stated(d: DateFacet, e: DateFacet) -> bool:
     return all(getattr(d, k) is None or getattr(d, k) == getattr(e, k) for k in ("year", "month", "day"))
 
 
-def _value_coverage(text: str, near: Sequence[str]) -> tuple[float, float]:
-    """(has_value, value_cov) of a claim against the texts of its nearest reference claims."""
+def _value_coverage(
+    text: str, near: Sequence[str], doc_numbers: frozenset[str]
+) -> tuple[float, float, float]:
+    """(has_value, value_cov, value_cov_any) of a claim: its numbers and dates stated by one of the
+    texts ``near`` (compared as facets), and stated there or written as digits in ``doc_numbers``."""
     f = _facets(text)
-    if not f.quantities and not f.dates:
-        return 0.0, 1.0
+    values = len(f.quantities) + len(f.dates)
+    if not values:
+        return 0.0, 1.0, 1.0
     others = [_facets(t) for t in near]
-    found = sum(any(quantity_matches(q, o) for g in others for o in g.quantities) for q in f.quantities)
-    found += sum(any(_date_stated(d, e) for g in others for e in g.dates) for d in f.dates)
-    return 1.0, found / (len(f.quantities) + len(f.dates))
+    near_q = [any(quantity_matches(q, o) for g in others for o in g.quantities) for q in f.quantities]
+    near_d = [any(_date_stated(d, e) for g in others for e in g.dates) for d in f.dates]
+    texts = [q.text for q in f.quantities] + [d.text for d in f.dates]
+    digits = [_digits(t) <= doc_numbers for t in texts]
+    found = [a or b for a, b in zip(near_q + near_d, digits, strict=True)]
+    return 1.0, sum(near_q + near_d) / values, sum(found) / values
+
+
+def _digits(text: str) -> set[str]:
+    return {m.replace(",", "") for m in _NUMBER.findall(text)}
 
 
 def _coverage(tokens: Sequence[str], other: Sequence[str]) -> float:
@@ -273,9 +285,10 @@ def _claim_row(
     best_text = refs[int(order[0])].claim.text if order.size else ""
     cov_best = _coverage(tokens, best_tokens)
     near = np.argsort(-sims)[:VALUE_TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
-    has_value, value_cov = _value_coverage(text, [refs[int(k)].claim.text for k in near])
+    has_value, value_cov, value_cov_any = _value_coverage(
+        text, [refs[int(k)].claim.text for k in near], idx.doc_numbers
+    )
     names = [m.lower() for m in _NAME.findall(text)]
-    numbers = [m.replace(",", "") for m in _NUMBER.findall(text)]
     lex = _lexical_best(tokens, idx.claim_tokens)
     return [
         cos1,
@@ -287,7 +300,7 @@ def _claim_row(
         float(min(5, len(_missing(tokens, idx.doc_tokens)))),
         has_value,
         value_cov,
-        (sum(n in idx.doc_numbers for n in numbers) / len(numbers)) if numbers else 1.0,
+        value_cov_any,
         float(bool(_NEGATION.search(text)) != bool(_NEGATION.search(best_text))),
         math.log1p(len(tokens)),
         fuzz.token_set_ratio(text, best_text) / 100.0,

@@ -62,7 +62,7 @@ def test_features_coverage_numbers_and_rule() -> None:
     f = dict(zip(FEATURE_NAMES, x[0], strict=True))
     assert f["cos1"] == pytest.approx(0.9) and f["cos2"] == pytest.approx(0.2)
     assert f["cov_best"] == 1.0  # halvorsen, bridge, open all in the best reference claim
-    assert f["value_cov"] == 1.0 and f["has_value"] == 1.0
+    assert f["value_cov"] == 1.0 and f["value_cov_any"] == 1.0 and f["has_value"] == 1.0
     assert f["rule_supported"] == 1.0 and f["rule_unsupported"] == 0.0
     x2 = feature_matrix([Claim("The Halvorsen Bridge opened in 2001.", 0, 36)], refs,
                         np.array([[0.9, 0.2]], np.float32), j)  # fmt: skip
