@@ -253,6 +253,14 @@ def _missing(tokens: Sequence[str], doc_tokens: Sequence[str]) -> list[str]:
     return [t for t in tokens if t not in have and not any(token_match(t, o) for o in doc_tokens)]
 
 
+def _surface(text: str, token: str) -> str:
+    """The word of ``text`` that the stemmed content token ``token`` came from (else ``token``)."""
+    for m in re.finditer(r"[\w'’-]+", text):
+        if token in content_tokens(m.group(0)):
+            return m.group(0)
+    return token
+
+
 def _lexical_best(tokens: Sequence[str], claim_tokens: Sequence[Sequence[str]]) -> tuple[int, float]:
     """(index, coverage) of the reference claim that covers most of ``tokens`` (first on ties)."""
     best, best_cov = 0, -1.0
@@ -412,7 +420,8 @@ def decide(
     out = list(judgements)
     for i, s, p in zip(material, balanced_score(x, model), support_probability(x, model), strict=True):
         j = out[i]
-        missing = _missing(content_tokens(response_claims[j.response_index].text), idx.doc_tokens)
+        text = response_claims[j.response_index].text
+        missing = [_surface(text, t) for t in _missing(content_tokens(text), idx.doc_tokens)]
         decided = _decided(j, float(s), float(p), model, missing)
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))

@@ -147,3 +147,13 @@ def test_model_with_other_features_is_refused() -> None:
     with pytest.raises(ValueError, match="differ"):
         DecisionModel.from_dict(d)
     assert replace(m, version="y").version == "y"
+
+
+def test_reason_names_the_missing_word_as_written() -> None:
+    # content_tokens stems "Mondays" to "monday"; the reason quotes the word of the claim
+    claim, refs = Claim("The museum opens on Mondays.", 0, 28), _refs("The museum opens at 9 am.")
+    out = decide(
+        [claim], refs, np.array([[0.5]], np.float32), [Judgement(0, Verdict.SUPPORTED)], model=_model()
+    )
+    assert out[0].verdict is Verdict.UNSUPPORTED
+    assert out[0].reason.startswith("'Mondays' is not in the evidence")

@@ -1,0 +1,85 @@
+"""The pure parts of tools/train_verdict.py: labels, weights, calibration error, verdict mapping.
+
+Expected values are worked out by hand from each function's documented definition.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sklearn")
+
+
+def _tool() -> ModuleType:
+    path = Path(__file__).resolve().parents[2] / "tools" / "train_verdict.py"
+    spec = importlib.util.spec_from_file_location("train_verdict", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["train_verdict"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+tv = _tool()
+
+
+def _item(gold: str, rules: list[dict[str, object]] | None = None) -> object:
+    return tv.Item("i", "d", "g", "r", ["x"], gold, rules or [])
+
+
+@pytest.mark.parametrize(
+    ("gold", "n_claims", "label"),
+    [("support", 3, 1), ("refute", 2, 0), ("not_supported", 1, 0), ("partial", 1, 0), ("partial", 2, None)],
+)
+def test_claim_label_from_audit_gold(gold: str, n_claims: int, label: int | None) -> None:
+    assert tv.claim_label(_item(gold), "A claim.", n_claims) == label
+
+
+def test_claim_label_from_case_rules() -> None:
+    rules = [{"response_claim_contains": "bridge", "verdict": ["supported", "inferred"]},
+             {"response_claim_contains": "1998", "verdict": ["contradicted"]}]  # fmt: skip
+    item = _item("rules", rules)
+    assert tv.claim_label(item, "The bridge is long.", 1) == 1
+    assert tv.claim_label(item, "It opened in 1998.", 1) == 0
+    assert tv.claim_label(item, "The bridge opened in 1998.", 1) is None  # rules disagree
+    assert tv.claim_label(item, "Unrelated.", 1) is None
+
+
+def test_balanced_weights_give_each_cell_half_its_data_set() -> None:
+    # data set a: 3 positives, 1 negative -> weights 4/(2*3) and 4/(2*1); b: 1 and 1 -> 1 each
+    w = tv.balanced_weights(["a", "a", "a", "a", "b", "b"], np.array([1, 1, 1, 0, 1, 0]))
+    assert w.tolist() == pytest.approx([2 / 3, 2 / 3, 2 / 3, 2.0, 1.0, 1.0])
+    assert w[:3].sum() == pytest.approx(w[3])  # positives and negatives of "a" weigh the same
+
+
+def test_expected_calibration_error() -> None:
+    # bin [0.9, 1.0]: confidence 0.95 twice, accuracy 0.5 -> |0.5 - 0.95| * 2/4;
+    # bin [0.6, 0.7): confidence 0.65 twice, accuracy 1.0 -> |1.0 - 0.65| * 2/4
+    conf = np.array([0.95, 0.95, 0.65, 0.65])
+    correct = np.array([1.0, 0.0, 1.0, 1.0])
+    assert tv.expected_calibration_error(conf, correct) == pytest.approx(0.45 * 0.5 + 0.35 * 0.5)
+    assert tv.expected_calibration_error(np.array([0.8] * 5), np.array([1, 1, 1, 1, 0.0])) == pytest.approx(0)
+
+
+def test_claim_verdicts_follow_the_decision() -> None:
+    rows = [{"rule": "contradicted"}, {"rule": "supported"}, {"rule": "unsupported"}, {"rule": "supported"}]
+    score = np.array([0.9, 0.45, 0.55, 0.35])
+    p = np.array([0.9, 0.3, 0.4, 0.2])
+    out = tv.claim_verdicts(rows, score, p, {"contradicted": 0.92}, 0.1)
+    assert out[0] == ("contradicted", 0.92)  # a rule conflict stands
+    assert out[1] == ("supported", 0.3)  # 0.45 >= 0.5 - 0.1: the rule support stands
+    assert out[2] == ("unsupported", pytest.approx(0.6))  # 0.55 < 0.5 + 0.1: no promotion
+    assert out[3] == ("unsupported", pytest.approx(0.8))  # 0.35 < 0.4: demoted
+
+
+def test_audit_predictions_map_like_run_label_eval() -> None:
+    rows = [{"item": "a"}, {"item": "a"}, {"item": "b"}, {"item": "c"}]
+    verdicts = [("supported", 0.8), ("unsupported", 0.7), ("supported", 0.6), ("contradicted", 0.9)]
+    preds = tv.audit_predictions(rows, verdicts)
+    assert preds == {"a": ("partial", 0.7), "b": ("support", 0.6), "c": ("refute", 0.9)}
