@@ -33,7 +33,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -240,17 +240,33 @@ def _digits(text: str) -> set[str]:
     return {m.replace(",", "") for m in _NUMBER.findall(text)}
 
 
-def _coverage(tokens: Sequence[str], other: Sequence[str]) -> float:
+def _buckets(tokens: Iterable[str]) -> dict[str, set[str]]:
+    """Tokens by their first four characters: ``token_match`` only ever pairs tokens that are
+    equal or share those (its prefix rules need four or five characters), so a lookup compares
+    within one bucket, not with every token."""
+    out: dict[str, set[str]] = {}
+    for t in tokens:
+        out.setdefault(t[:4], set()).add(t)
+    return out
+
+
+def _found(t: str, buckets: dict[str, set[str]]) -> bool:
+    bucket = buckets.get(t[:4], set())
+    return t in bucket or (len(t) >= 4 and any(token_match(t, o) for o in bucket))
+
+
+def _coverage(tokens: Sequence[str], other: Iterable[str]) -> float:
+    """Share of ``tokens`` that ``claims.facets.token_match`` some token of ``other`` (1 if none)."""
     if not tokens:
         return 1.0
-    have = set(other)
-    hits = sum(1 for t in tokens if t in have or any(token_match(t, o) for o in have))
-    return hits / len(tokens)
+    buckets = _buckets(other)
+    return sum(1 for t in tokens if _found(t, buckets)) / len(tokens)
 
 
-def _missing(tokens: Sequence[str], doc_tokens: Sequence[str]) -> list[str]:
-    have = set(doc_tokens)
-    return [t for t in tokens if t not in have and not any(token_match(t, o) for o in doc_tokens)]
+def _missing(tokens: Sequence[str], doc_tokens: Iterable[str]) -> list[str]:
+    """The ``tokens`` that match no token of ``doc_tokens``, in order."""
+    buckets = _buckets(doc_tokens)
+    return [t for t in tokens if not _found(t, buckets)]
 
 
 def _surface(text: str, token: str) -> str:
@@ -421,7 +437,8 @@ def decide(
     for i, s, p in zip(material, balanced_score(x, model), support_probability(x, model), strict=True):
         j = out[i]
         text = response_claims[j.response_index].text
-        missing = [_surface(text, t) for t in _missing(content_tokens(text), idx.doc_tokens)]
+        missing = _missing(content_tokens(text), idx.doc_tokens)[:1]
+        missing = [_surface(text, t) for t in missing]  # only the first is quoted
         decided = _decided(j, float(s), float(p), model, missing)
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
