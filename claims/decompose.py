@@ -783,6 +783,9 @@ def _detach_adverbials(
             # "Using X, developers ...": a means; "appeared in a film about X, titled Y": a
             # trailing past participle describes the noun before it, not the subject
             and ((a.i < verb.i) == (a.tag_ == "VBN") or _finite_conj(a))
+            # an -ing clause after a present verb has no simple form we can build ("Linux is
+            # supported ..., making it ..."): it stays with its clause
+            and (a.tag_ == "VBN" or past)
         ):
             toks = toks - sub
             finite_conj = _finite_conj(a)
@@ -941,7 +944,9 @@ def _resolve(
     subj = None
     for i in idx:
         t = doc[i]
-        if t.dep_ in _SUBJ and t.head.i in piece.tokens and t.head.dep_ in {"ROOT", "conj", "advcl"}:
+        head = t.head
+        top = head.dep_ in {"ROOT", "conj"} or (head.dep_ == "advcl" and head.head.i not in piece.tokens)
+        if t.dep_ in _SUBJ and head.i in piece.tokens and top:
             subj = t
             break
     if subj is None:
