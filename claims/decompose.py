@@ -728,6 +728,39 @@ def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> _Piec
     return _Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
 
 
+def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[_Piece]:
+    """The claims of a past temporal clause (``sub``: its tokens; ``mark``: "when", ...)."""
+    doc = verb.doc
+    inner = sub - _subtree(mark)
+    inner, nested = _detach_adverbials(clause, inner, doc, root_subj)
+    inner = {i for i in inner if not (doc[i].is_punct and (i == min(inner) or i == max(inner)))}
+    if _is_state(clause):
+        # a state holds at the time of the main event: "she was 17" -> "<she> was 17 when
+        # <X's first role came>"; the main clause stands without it
+        return [_Piece(frozenset(inner), suffix=f"{mark.lower_} {_core(verb, doc)}"), *nested]
+    # an event in a temporal clause is a fact of its own ("when she won the Varga Prize" ->
+    # "<she> won the Varga Prize"); the main clause keeps it, whole, as its anchor ("X was
+    # 21 when she won the Varga Prize")
+    return [_Piece(frozenset(inner)), *nested]
+
+
+def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past: bool) -> list[_Piece]:
+    """The claims of a set-off participial clause ``part`` (``sub``: its tokens)."""
+    doc = verb.doc
+    finite_conj = _finite_conj(part)
+    if not (part.tag_ == "VBN" and finite_conj and part.i > verb.i):
+        return [_participle_piece(part, sub, root_subj, past)]
+    # "closed in 1968, reopened in 1994 and now serves ...": a misparsed coordination of
+    # finite verbs, one claim per verb with the subject
+    subject = _np_text(root_subj) if root_subj.pos_ != "PRON" else root_subj.text
+    out = []
+    for head in [part, *finite_conj]:
+        own = (_clause_tokens(head) if head is part else _subtree(head)) & sub
+        own -= {i for i in own if doc[i].is_punct and (i == min(own) or i == max(own))}
+        out.append(_Piece(frozenset(own), prefix=subject))
+    return out
+
+
 def _finite_conj(verb: Any) -> list[Any]:
     return [k for k in verb.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
 
@@ -759,21 +792,9 @@ def _detach_adverbials(
             and past
         )
         if temporal and a.pos_ in {"VERB", "AUX"}:
-            inner = sub - _subtree(marks[0])
-            inner, nested = _detach_adverbials(a, inner, doc, root_subj)
-            inner = {i for i in inner if not (doc[i].is_punct and (i == min(inner) or i == max(inner)))}
             if _is_state(a):
-                # a state holds at the time of the main event: "she was 17" -> "<she> was 17
-                # when <X's first role came>"; the main clause stands without it
                 toks = toks - sub
-                suffix = f"{marks[0].lower_} {_core(verb, doc)}"
-                pieces.append(_Piece(frozenset(inner), suffix=suffix))
-            else:
-                # an event in a temporal clause is a fact of its own ("when she won the
-                # Varga Prize" -> "<she> won the Varga Prize"); the main clause keeps it,
-                # whole, as its anchor ("X was 21 when she won the Varga Prize")
-                pieces.append(_Piece(frozenset(inner)))
-            pieces.extend(nested)
+            pieces.extend(_temporal_pieces(verb, a, marks[0], sub, root_subj))
         elif (
             not marks
             and a.tag_ in {"VBG", "VBN"}
@@ -783,19 +804,12 @@ def _detach_adverbials(
             # "Using X, developers ...": a means; "appeared in a film about X, titled Y": a
             # trailing past participle describes the noun before it, not the subject
             and ((a.i < verb.i) == (a.tag_ == "VBN") or _finite_conj(a))
+            # an -ing clause after a present verb has no simple form we can build ("Linux is
+            # supported ..., making it ..."): it stays with its clause
+            and (a.tag_ == "VBN" or past)
         ):
             toks = toks - sub
-            finite_conj = _finite_conj(a)
-            if a.tag_ == "VBN" and finite_conj and a.i > verb.i:
-                # "closed in 1968, reopened in 1994 and now serves ...": a misparsed
-                # coordination of finite verbs, one claim per verb with the subject
-                subject = _np_text(root_subj) if root_subj.pos_ != "PRON" else root_subj.text
-                for head in [a, *finite_conj]:
-                    own = (_clause_tokens(head) if head is a else _subtree(head)) & sub
-                    own -= {i for i in own if doc[i].is_punct and (i == min(own) or i == max(own))}
-                    pieces.append(_Piece(frozenset(own), prefix=subject))
-            else:
-                pieces.append(_participle_piece(a, sub, root_subj, past))
+            pieces.extend(_participle_pieces(verb, a, sub, root_subj, past))
     edge = {i for i in toks if doc[i].text == "," and (i + 1 not in toks or i - 1 not in toks)}
     return toks - edge, pieces
 
@@ -920,6 +934,34 @@ def _possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
+def _piece_subject(doc: Any, piece: _Piece) -> Any | None:
+    """The subject of the piece's own clause: of its root or a coordinated verb, or of a
+    temporal clause split off on its own."""
+    for i in sorted(piece.tokens):
+        t = doc[i]
+        head = t.head
+        top = head.dep_ in {"ROOT", "conj"} or (head.dep_ == "advcl" and head.head.i not in piece.tokens)
+        if t.dep_ in _SUBJ and head.i in piece.tokens and top:
+            return t
+    return None
+
+
+def _expletive(subj: Any) -> bool:
+    """A pronoun subject that refers to nothing: "it is important to ...", "it seems that
+    ...", "it was reported that ...", or one with its own relative clause."""
+    verb = subj.head
+    dummy_it = (
+        subj.lower_ == "it"
+        and any(c.dep_ in {"xcomp", "ccomp", "csubj"} for c in verb.children)
+        and (
+            verb.pos_ == "AUX"
+            or verb.lower_ in _RAISING
+            or any(c.dep_ in {"acomp", "attr", "auxpass"} for c in verb.children)
+        )
+    )
+    return dummy_it or any(c.dep_ in {"relcl", "acl"} for c in subj.children)
+
+
 def _resolve(
     doc: Any, piece: _Piece, ante: _Antecedents
 ) -> tuple[_Piece, bool, tuple[str, bool, bool] | None]:
@@ -935,35 +977,14 @@ def _resolve(
             target = ante.pick(low)
             return (replace(piece, prefix=target), False, None) if target else (piece, True, None)
         return piece, False, None
-    idx = sorted(piece.tokens)
     repl = dict(piece.replace)
     ambiguous = False
-    subj = None
-    for i in idx:
-        t = doc[i]
-        if t.dep_ in _SUBJ and t.head.i in piece.tokens and t.head.dep_ in {"ROOT", "conj", "advcl"}:
-            subj = t
-            break
+    subj = _piece_subject(doc, piece)
     if subj is None:
         return piece, False, None
     if subj.pos_ == "PRON":
-        low = subj.lower_
-        verb = subj.head
-        expletive = (
-            low == "it"
-            and any(c.dep_ in {"xcomp", "ccomp", "csubj"} for c in verb.children)
-            and (
-                verb.pos_ == "AUX"
-                or verb.lower_ in _RAISING
-                or any(c.dep_ in {"acomp", "attr", "auxpass"} for c in verb.children)
-            )
-        )  # "it is important to ...", "it seems that ...", "it was reported that ..."
-        if (
-            low in _PRONOUN_SUBJ
-            and not expletive
-            and not any(c.dep_ in {"relcl", "acl"} for c in subj.children)
-        ):
-            target = ante.pick(low)
+        if subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
+            target = ante.pick(subj.lower_)
             if target:
                 repl[subj.i] = target
             else:

@@ -325,6 +325,10 @@ def segment(text: str) -> list[Block]:
     while k < len(lines):
         k = _one_line(text, lines, k, out, prose, flush)
     flush()
+    if not any(b.kind in {"prose", "item", "fact"} for b in out):
+        # headings with nothing under them ("### Outstanding Guest Actress - 2006" as a whole
+        # evidence line) are the text's own statements, not context for a body
+        return [Block("prose", b.start, b.end) if b.kind == "heading" else b for b in out]
     return out
 
 

@@ -284,6 +284,13 @@ def test_headings_are_context_and_code_blocks_outside_scope() -> None:
     ]
 
 
+def test_a_text_of_headings_only_states_them() -> None:
+    # a heading is context for a body; with no body (one evidence line cut out of a page)
+    # it is the text's statement
+    text = "### Best Lead Actress - 2011"
+    assert [(c.kind, text[c.start : c.end]) for c in decompose(text)] == [(ClaimKind.MATERIAL, text)]
+
+
 def test_segment_leaves_plain_prose_whole() -> None:
     text = "The Kestrel Bridge opened in 1998. It is 520 metres long."
     assert [(b.kind, b.start, b.end) for b in segment(text)] == [("prose", 0, len(text))]
