@@ -12,6 +12,7 @@ from importlib import resources
 
 from claims.decompose import parser
 from claims.facets import (
+    ANTONYMS,
     Facets,
     content_tokens,
     extract,
@@ -68,6 +69,18 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     return bool(hits) and min(hits) <= cue_at <= max(hits)
 
 
+def _denied_in_words(r: Facets, c: Facets) -> bool:
+    """``c`` denies a word of the claim lexically: its antonym ("not allowed" / "prohibited",
+    ``claims.facets.ANTONYMS``) or the word with a negative prefix ("never identified" /
+    "unidentified"), while the word itself is absent."""
+    for w in r.words:
+        if w in c.words or len(w) < 4:
+            continue
+        if ANTONYMS.get(w, frozenset()) & c.words or any(p + w in c.words for p in ("un", "non", "in", "im")):
+            return True
+    return False
+
+
 def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
     """Set ``pair.polarity_flip`` / ``polarity_mismatch`` (check: polarity).
 
@@ -79,7 +92,8 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     loans" is no flip (absence is not denial), but a negated claim is then not supported
     either when the reference claim holds no denial at all (``polarity_mismatch``)."""
     n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
-    if r.negated == neg_clause.negated:
+    pair.reference_negated = c.negated or _denied_in_words(r, c)
+    if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
         return
     # a negated claim needs a denial somewhere in the reference claim (one in another clause
     # than the best-covering one still may state it: "While X, by itself, will not react ...")
@@ -121,7 +135,7 @@ _SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
 def same_predicate(a: str, b: str) -> bool:
     """Two verb stems state the same predicate: they match (``token_match``) or share a group
     of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""
-    if token_match(a, b):
+    if token_match(a, b) or a.rstrip("e") == b.rstrip("e"):  # "taking" (tak) / "take"
         return True
     if not _SYNONYM_GROUPS:
         _SYNONYM_GROUPS.append(_load_synonym_groups())
@@ -156,7 +170,7 @@ def _predicate_swap(
     left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
     tags = _tagged_tokens(text)
     for i, (verb, pos) in enumerate(tags):
-        if pos != "VERB" or any(token_match(verb, x) for x in r.tokens):
+        if pos != "VERB" or any(token_match(verb, x) or verb.rstrip("e") == x.rstrip("e") for x in r.tokens):
             continue
         if any(same_predicate(v, verb) for v in missing) or not _between(tags, i, left, right):
             continue
