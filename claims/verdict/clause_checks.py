@@ -157,8 +157,8 @@ def _predicate_swap(
     before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
     from them. Needs spaCy's tags (None without the parser)."""
     missing = [t for t in r_tokens if t not in covered]
-    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs:
-        return None
+    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs or (r.negated and _denied_in_words(r, c)):
+        return None  # "not allowed" / "prohibited" is the same predicate denied
     r_tags = _tagged_tokens(r.text)
     if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
         return None
