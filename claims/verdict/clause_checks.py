@@ -76,7 +76,11 @@ def _denied_in_words(r: Facets, c: Facets) -> bool:
     for w in r.words:
         if w in c.words or len(w) < 4:
             continue
-        if ANTONYMS.get(w, frozenset()) & c.words or any(p + w in c.words for p in ("un", "non", "in", "im")):
+        if any(p + w in c.words for p in ("un", "non", "in", "im")):
+            return True
+        # the antonym in any form ("prohibited" / "Prohibition of alcohol")
+        stems = [t for a in ANTONYMS.get(w, frozenset()) for t in content_tokens(a)]
+        if any(token_match(s, t) for s in stems for t in c.tokens):
             return True
     return False
 
@@ -169,6 +173,8 @@ def _predicate_swap(
     at = next(i for i, (t, _) in enumerate(r_tags) if t == missing[0])
     left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
     tags = _tagged_tokens(text)
+    if any(same_predicate(v, t) for v in missing for t, _ in tags):
+        return None  # the claim's verb is there in another form ("taking" / "take")
     for i, (verb, pos) in enumerate(tags):
         if pos != "VERB" or any(token_match(verb, x) or verb.rstrip("e") == x.rstrip("e") for x in r.tokens):
             continue
