@@ -12,6 +12,7 @@ from importlib import resources
 
 from claims.decompose import parser
 from claims.facets import (
+    ANTONYMS,
     Facets,
     content_tokens,
     extract,
@@ -68,6 +69,22 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     return bool(hits) and min(hits) <= cue_at <= max(hits)
 
 
+def _denied_in_words(r: Facets, c: Facets) -> bool:
+    """``c`` denies a word of the claim lexically: its antonym ("not allowed" / "prohibited",
+    ``claims.facets.ANTONYMS``) or the word with a negative prefix ("never identified" /
+    "unidentified"), while the word itself is absent."""
+    for w in r.words:
+        if w in c.words or len(w) < 4:
+            continue
+        if any(p + w in c.words for p in ("un", "non", "in", "im")):
+            return True
+        # the antonym in any form ("prohibited" / "Prohibition of alcohol")
+        stems = [t for a in ANTONYMS.get(w, frozenset()) for t in content_tokens(a)]
+        if any(token_match(s, t) for s in stems for t in c.tokens):
+            return True
+    return False
+
+
 def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
     """Set ``pair.polarity_flip`` / ``polarity_mismatch`` (check: polarity).
 
@@ -79,7 +96,8 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     loans" is no flip (absence is not denial), but a negated claim is then not supported
     either when the reference claim holds no denial at all (``polarity_mismatch``)."""
     n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
-    if r.negated == neg_clause.negated:
+    pair.reference_negated = c.negated or _denied_in_words(r, c)
+    if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
         return
     # a negated claim needs a denial somewhere in the reference claim (one in another clause
     # than the best-covering one still may state it: "While X, by itself, will not react ...")
@@ -121,7 +139,7 @@ _SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
 def same_predicate(a: str, b: str) -> bool:
     """Two verb stems state the same predicate: they match (``token_match``) or share a group
     of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""
-    if token_match(a, b):
+    if token_match(a, b) or a.rstrip("e") == b.rstrip("e"):  # "taking" (tak) / "take"
         return True
     if not _SYNONYM_GROUPS:
         _SYNONYM_GROUPS.append(_load_synonym_groups())
@@ -143,8 +161,8 @@ def _predicate_swap(
     before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
     from them. Needs spaCy's tags (None without the parser)."""
     missing = [t for t in r_tokens if t not in covered]
-    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs:
-        return None
+    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs or (r.negated and _denied_in_words(r, c)):
+        return None  # "not allowed" / "prohibited" is the same predicate denied
     r_tags = _tagged_tokens(r.text)
     if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
         return None
@@ -155,8 +173,10 @@ def _predicate_swap(
     at = next(i for i, (t, _) in enumerate(r_tags) if t == missing[0])
     left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
     tags = _tagged_tokens(text)
+    if any(same_predicate(v, t) for v in missing for t, _ in tags):
+        return None  # the claim's verb is there in another form ("taking" / "take")
     for i, (verb, pos) in enumerate(tags):
-        if pos != "VERB" or any(token_match(verb, x) for x in r.tokens):
+        if pos != "VERB" or any(token_match(verb, x) or verb.rstrip("e") == x.rstrip("e") for x in r.tokens):
             continue
         if any(same_predicate(v, verb) for v in missing) or not _between(tags, i, left, right):
             continue

@@ -286,6 +286,12 @@ def _check_predicate(pair: _Pair, x: _Context) -> None:
     pair.predicate_swap = _predicate_swap(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
 
 
+def _has_stem(tokens: list[str], word: str) -> bool:
+    """One of ``tokens`` is ``word`` in another form ("close" / "closed")."""
+    stems = content_tokens(word)
+    return bool(stems) and any(token_match(stems[0], t) for t in tokens)
+
+
 def _check_antonyms(pair: _Pair, x: _Context) -> None:
     """Check: antonym and comparative (``claims.facets.ANTONYMS``). A word of the claim whose
     antonym, and not the word itself, is in the covering clause ("closed" / "open", "more" /
@@ -297,7 +303,11 @@ def _check_antonyms(pair: _Pair, x: _Context) -> None:
         ants = ANTONYMS.get(w)
         if not ants or w in words:
             continue
-        hit = next((a for a in ants if a in words and a not in r.words), None)
+        # the antonym in any form in the claim ("close" for "closed") is no flip, nor is one
+        # under a negation ("not allowed" / "prohibited" agree)
+        if r.negated != x.clause_facets.negated:
+            return
+        hit = next((a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None)
         if hit:
             m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
             st = cs + (m.start() if m else 0)

@@ -39,6 +39,9 @@ class _Pair:
     #: the claim is negated and the reference clause is not, without a flip: a negated claim is
     #: supported only by a negated reference ("X does not offer mortgages" vs "X offers loans")
     polarity_mismatch: bool = False
+    #: the reference claim holds a denial (a negation cue, or a word of the claim denied by an
+    #: antonym or a negative prefix)
+    reference_negated: bool = False
     #: the claim's verb replaced by another verb between the same words ("hired" / "sued")
     predicate_swap: _Conflict | None = None
     comparative_flip: _Conflict | None = None

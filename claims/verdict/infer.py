@@ -30,7 +30,7 @@ def _usable(p: _Pair) -> bool:
     ``inferred_min_cosine`` — except a reference claim that states the claim's year or date
     with a calendar date: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the
     report it heads, and its cosine with any claim is low."""
-    clean = not p.conflicts and p.polarity_flip is None and not p.polarity_mismatch
+    clean = not p.conflicts and p.polarity_flip is None
     clean = clean and p.predicate_swap is None and p.comparative_flip is None and p.hedge_dropped is None
     return clean and (p.cos >= _T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
 
@@ -90,6 +90,8 @@ def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
         return []
     if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
         return []
+    if r.negated and not any(p.reference_negated for p in chosen):
+        return []  # a denial is inferred only with a denial among the claims (absence is not denial)
     if words and len(have_t & words) < _T.coverage_inferred * len(words):
         return []
     return chosen if _each_adds(chosen) else []

@@ -101,6 +101,13 @@ PREDICATE_SWAP = [
         "The Rask Group bought the startup Lumen Labs.",
         {S},
     ),
+    # one verb in two forms ("taking" / "take") is the same predicate
+    (
+        "same verb, other form",
+        "The Lund renovation is taking place in 2019.",
+        "The Lund renovation will take place in 2019.",
+        {S, INF},
+    ),
     ("same verb", "The Nord Bank sued the trader Ivo Lenk.", "The Nord Bank sued the trader Ivo Lenk.", {S}),
 ]
 
@@ -175,6 +182,19 @@ ABSENCE = [
         {U},
     ),
     ("other patients", "The Vint clinic does not treat children.", "The Vint clinic treats adults.", {U}),
+    # a lexical denial in the reference agrees with the claim's negation
+    (
+        "antonym denies",
+        "Tobacco is not allowed in the Vell park.",
+        "Tobacco is prohibited in the Vell park.",
+        {S},
+    ),
+    (
+        "negative prefix denies",
+        "The painter of the Orn portrait was never identified.",
+        "The painter of the Orn portrait was unidentified.",
+        {S},
+    ),
     (
         "same object affirmed",
         "The Morna library does not lend e-books.",
