@@ -59,7 +59,7 @@ def test_auto_sends_only_uncertain_claims_and_never_a_rule_conflict(api: Any, cl
     assert fake.count("judge") <= 1  # at most one batched request per audit, as with judge=llm
     sent = sent_claims(fake)
     low, high = doc["effective_config"]["llm_band"]
-    assert (low, high) == (0.0, 0.75)  # Settings.llm_band default (claims.options.DEFAULT_LLM_BAND)
+    assert (low, high) == (0.0, 0.6)  # Settings.llm_band default (claims.options.DEFAULT_LLM_BAND)
     # the rule conflict is never sent, so never overruled
     assert claims[0]["text"] not in sent and claims[0]["judge"] is None
     for c in claims[1:]:

@@ -23,8 +23,8 @@ class _Settings:
     ("config", "settings", "expected"),
     [
         # nothing set: the engine defaults (DEFAULT_THRESHOLD, flags off, offline components,
-        # the band of claims.options.DEFAULT_LLM_BAND written out: (0.0, 0.75))
-        ({}, None, AuditOptions(DEFAULT_THRESHOLD, False, False, "offline", "none", "local", (0.0, 0.75))),
+        # the band of claims.options.DEFAULT_LLM_BAND written out: (0.0, 0.6))
+        ({}, None, AuditOptions(DEFAULT_THRESHOLD, False, False, "offline", "none", "local", (0.0, 0.6))),
         (None, None, AuditOptions()),
         # config values win; an int threshold is a float
         (
