@@ -123,7 +123,9 @@ _ABSTAIN = re.compile(
     r"materials?|information)(?: provided| given| you shared)? (?:do|does|did) ?(?:not|n't) "
     r"(?:mention|contain|say|specify|include|provide|state|cover|give)\b"
     r"|\b(?:no|not enough) information (?:about|on|regarding|in)\b|^\s*(?:I'?m|I am) (?:sorry|afraid)\b"
-    r"|^\s*(?:unfortunately|sorry),? I\b|\bas an AI\b|\bI'?m (?:just )?an AI\b",
+    r"|^\s*(?:unfortunately|sorry),? I\b|\bas an AI\b|\bI'?m (?:just )?an AI\b"
+    r"|\b(?:I|we)\s+(?:\w+\s+)?apologi[sz]e\b|^\s*(?:(?:my|our|sincere|many)\s+)*apologies\b"
+    r"|\b(?:sorry|apologies) (?:for|about) (?:the|any|that|this|my|our)\b",
     re.IGNORECASE,
 )
 _ADVICE = re.compile(
@@ -581,13 +583,44 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     return pieces + adverbials + _modifier_pieces(doc, mods)
 
 
+#: demonstratives that, as a subject, point at a whole clause as often as at a noun
+_CLAUSE_DEMONSTRATIVES = frozenset({"this", "that"})
+#: predicates that judge a statement, not a thing ("that is false", "this is not true")
+_TRUTH_WORDS = frozenset(
+    (  # noqa: SIM905 - one word list reads and extends more easily
+        "false true wrong right correct incorrect untrue inaccurate accurate misleading myth "
+        "misconception mistake error lie rumour rumor case exaggeration"
+    ).split()
+)
+
+
+def _clause_reference(subj: Any | None) -> bool:
+    """True when ``subj`` is a demonstrative pronoun subject ("this", "that") of a
+    coordinated clause, which refers to the clause before it, not to a noun."""
+    return subj is not None and subj.pos_ == "PRON" and subj.lower_ in _CLAUSE_DEMONSTRATIVES
+
+
+def _judges_statement(subj: Any) -> bool:
+    """True when a demonstrative subject's predicate judges a statement ("That is false.",
+    "This is a myth."): its antecedent is a clause, so no noun may replace it."""
+    if subj.lower_ not in _CLAUSE_DEMONSTRATIVES:
+        return False
+    preds = [c for c in subj.head.children if c.dep_ in {"acomp", "attr"}]
+    return any(p.lower_ in _TRUTH_WORDS for p in preds)
+
+
 def _split_sentence(doc: Any) -> list[_Piece]:
     """Clauses of one parsed sentence (at least one piece covering the sentence)."""
     all_tokens = frozenset(t.i for t in doc if not t.is_space)
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if len(roots) != 1:
         return [_Piece(all_tokens)]
-    pieces = [p for v in _clause_heads(roots[0]) for p in _clause_pieces(doc, v, roots[0])]
+    heads = _clause_heads(roots[0])
+    if any(v is not roots[0] and _clause_reference(_subject(v)) for v in heads):
+        # "..., but that is false": the clause judges the clause before it; apart, neither
+        # half says what the sentence says, so the sentence stays whole
+        return [_Piece(all_tokens)]
+    pieces = [p for v in heads for p in _clause_pieces(doc, v, roots[0])]
     pieces = [p for p in pieces if any(not doc[i].is_punct for i in p.tokens)]
     # a bare subject ("The bridge.") is no claim: a piece without a verb and without a
     # prefix that supplies one is dropped when the sentence gives other claims
@@ -983,7 +1016,9 @@ def _resolve(
     if subj is None:
         return piece, False, None
     if subj.pos_ == "PRON":
-        if subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
+        if _judges_statement(subj):
+            ambiguous = True
+        elif subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
             target = ante.pick(subj.lower_)
             if target:
                 repl[subj.i] = target
@@ -1078,23 +1113,42 @@ _META_LEAD = re.compile(
 )
 
 
+#: a courtesy or apology that opens a sentence with a fact after it ("Sorry, the museum is
+#: closed on Mondays.", "Happy to help — the bridge opened in 1989."): the phrase is out of
+#: scope, the rest is the claim; it needs a separator mark, so "Sure enough, ..." is no lead
+_COURTESY_LEAD = re.compile(
+    r"\s*(?:(?:(?:I'?m|I am|we'?re|we are)\s+)?(?:(?:so|very|really|terribly|truly)\s+)?sorry"
+    r"|(?:(?:my|our|sincere|many)\s+)*apologies"
+    r"|thanks(?:\s+(?:a lot|so much|for (?:asking|your question|the question)))?"
+    r"|thank you(?:\s+(?:so much|very much|for (?:asking|your question|the question)))?"
+    r"|(?:(?:I'?m|I am|we'?re|we are)\s+)?(?:happy|glad|pleased|delighted) to (?:help|assist|answer|explain)"
+    r"|great question|good question|sure|of course|certainly|absolutely|okay|ok|hi|hello|hey"
+    r")(?:\s*[,!.:;\u2014\u2013]+|\s+-+)\s*(?:(?:but|however),?\s+)?",
+    re.IGNORECASE,
+)
+
+
+def _lead_off(text: str, s: int, e: int) -> tuple[_Raw | None, int]:
+    """Split a meta lead-in ("Here is a summary:") or a courtesy/apology ("Sorry,") off the
+    sentence ``text[s:e]``: the out-of-scope lead (or ``None``) and the new start."""
+    for pattern in (_META_LEAD, _COURTESY_LEAD):
+        lead = pattern.match(text, s, e)
+        rest = text[lead.end() : e] if lead else ""
+        # "Sorry, I don't know": a lead before what is itself out of scope stays with it
+        if lead and _clean(rest) and (pattern is _META_LEAD or not is_outside_scope(rest)):
+            head = text[s : lead.end()].rstrip()
+            return _Raw(head.strip(), s, s + len(head), _OUT, False), lead.end()
+    return None, s
+
+
 def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
     spans = split_sentences(text[block.start : block.end], language=lang)
     out: list[_Item] = []
     for s, e in spans:
         s, e = s + block.start, e + block.start
-        lead = _META_LEAD.match(text[s:e])
-        if lead and lead.end() < e - s:
-            out.append(
-                _Raw(
-                    text[s : s + lead.end()].strip(),
-                    s,
-                    s + len(text[s : s + lead.end()].rstrip()),
-                    _OUT,
-                    False,
-                )
-            )
-            s += lead.end()
+        lead, s = _lead_off(text, s, e)
+        if lead is not None:
+            out.append(lead)
         if english and _parse_ok(text[s:e]):
             out.append(_Sentence(s, e, text[s:e]))
         else:
@@ -1269,6 +1323,8 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
         try:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
         except Exception:  # never fail on odd input: fall back to sentence-level claims
+            raw = _fallback(text)
+        if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
             raw = _fallback(text)
         out.append(tuple(_dedupe(raw)))
     return out

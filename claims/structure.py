@@ -170,7 +170,11 @@ def table_blocks(text: str, rows: list[tuple[int, int]]) -> list[Block]:
 
 _DECODER = json.JSONDecoder()
 _WS = re.compile(r"[ \t\n\r]*")
+#: keys whose string value names the object (its subject), in this order of preference
 _NAME_KEYS = ("name", "title", "label", "id")
+#: further keys that name a record of an array (``[{"city": "Oslo", ...}]``); in one
+#: object standing alone, ``"city": "Lindau"`` is a fact of its own
+_RECORD_KEYS = ("city", "country", "town", "place", "company", "product")
 
 
 def _ws(text: str, i: int) -> int:
@@ -189,17 +193,19 @@ def _scalar_text(value: Any) -> str:
     return str(value)
 
 
-def _walk(text: str, i: int, path: list[str], ctx: str, out: list[Block], key_start: int) -> int:
+def _walk(
+    text: str, i: int, path: list[str], ctx: str, out: list[Block], key_start: int, in_array: bool = False
+) -> int:
     """Parse the JSON value at ``i``; emit one fact per scalar; return the end index."""
     i = _ws(text, i)
     if text.startswith("{", i):
-        return _walk_object(text, i, path, out)
+        return _walk_object(text, i, path, out, in_array)
     if text.startswith("[", i):
         j = _ws(text, i + 1)
         if text.startswith("]", j):
             return j + 1
         while True:
-            j = _walk(text, j, path, ctx, out, j)
+            j = _walk(text, j, path, ctx, out, j, in_array=True)
             j = _ws(text, j)
             if text.startswith("]", j):
                 return j + 1
@@ -214,10 +220,9 @@ def _walk(text: str, i: int, path: list[str], ctx: str, out: list[Block], key_st
     return int(end)
 
 
-def _walk_object(text: str, i: int, path: list[str], out: list[Block]) -> int:
+def _walk_object(text: str, i: int, path: list[str], out: list[Block], in_array: bool = False) -> int:
     members: list[tuple[str, int, int]] = []  # key, key start, value start
     j = _ws(text, i + 1)
-    ctx = ""
     if text.startswith("}", j):
         return j + 1
     while True:
@@ -228,8 +233,6 @@ def _walk_object(text: str, i: int, path: list[str], out: list[Block]) -> int:
         if not text.startswith(":", colon):
             raise ValueError(f"JSON: ':' expected at {colon}")
         vstart = _ws(text, colon + 1)
-        if key.lower() in _NAME_KEYS and not ctx and text.startswith('"', vstart):
-            ctx = str(_DECODER.raw_decode(text, vstart)[0])
         members.append((key, j, vstart))
         end = _skip(text, vstart)
         j = _ws(text, end)
@@ -238,11 +241,26 @@ def _walk_object(text: str, i: int, path: list[str], out: list[Block]) -> int:
         if not text.startswith(",", j):
             raise ValueError(f"JSON: ',' or '}}' expected at {j}")
         j = _ws(text, j + 1)
-    for key, kstart, vstart in members:
-        if ctx and key.lower() in _NAME_KEYS and path == []:
+    subject = _subject_key(text, members, in_array)
+    ctx = str(_DECODER.raw_decode(text, members[subject][2])[0]) if subject is not None else ""
+    for n, (key, kstart, vstart) in enumerate(members):
+        if n == subject and (path == [] or in_array):  # the subject is no fact of its own
             continue
         _walk(text, vstart, [*path, _humanise(key)], ctx, out, kstart)
     return j + 1
+
+
+def _subject_key(text: str, members: list[tuple[str, int, int]], in_array: bool) -> int | None:
+    """Index of the member that names an object (its subject): the first name-like key
+    (``_NAME_KEYS``) with a string value; for an element of an array also ``_RECORD_KEYS``,
+    else the first string value (``[{"code": "NO", "population": 5}]`` -> "NO"); ``None``
+    when there is none."""
+    strings = [n for n, (_, _, v) in enumerate(members) if text.startswith('"', v)]
+    for name in _NAME_KEYS + (_RECORD_KEYS if in_array else ()):
+        hit = next((n for n in strings if members[n][0].lower() == name), None)
+        if hit is not None:
+            return hit
+    return strings[0] if in_array and strings else None
 
 
 def _skip(text: str, i: int) -> int:
@@ -262,6 +280,33 @@ def json_blocks(text: str) -> list[Block] | None:
     if fence and stripped.endswith("```"):
         lo += fence.end()
         hi -= 3
+    return _json_span(text, lo, hi, salvage=True)
+
+
+#: one complete ``"key": scalar`` pair of JSON text (RFC 8259 strings, numbers, literals)
+_PAIR = re.compile(
+    r'"((?:[^"\\]|\\.){1,80})"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?(?=\s*[,}\]])|true|false)'
+)
+
+
+def _salvage(text: str, lo: int, hi: int) -> list[Block] | None:
+    """Facts of the complete ``"key": scalar`` pairs of invalid or truncated JSON in
+    ``text[lo:hi]`` (an answer cut off mid-object), ``"<key>: <value>"`` each; ``None`` when
+    there is none, so the text goes on as prose (sentence claims)."""
+    out = []
+    for m in _PAIR.finditer(text, lo, hi):
+        value = _DECODER.decode(m.group(2))
+        if value is None or (isinstance(value, str) and not value.strip()):
+            continue
+        claim = f"{_humanise(m.group(1))}: {_scalar_text(value)}"
+        out.append(Block("fact", m.start(), m.end(), claim[:1].upper() + claim[1:]))
+    return out or None
+
+
+def _json_span(text: str, lo: int, hi: int, *, salvage: bool = False) -> list[Block] | None:
+    """``fact`` blocks for ``text[lo:hi]`` when it is one JSON object or array (spans in
+    ``text``'s offsets); ``None`` when it is not. With ``salvage``, invalid or truncated
+    JSON gives the facts of its complete ``"key": scalar`` pairs (see :func:`_salvage`)."""
     lo = _ws(text, lo)
     if lo >= hi or text[lo] not in "{[":
         return None
@@ -269,7 +314,7 @@ def json_blocks(text: str) -> list[Block] | None:
     try:
         end = _walk(text, lo, [], "", out, lo)
     except (ValueError, IndexError):
-        return None
+        return _salvage(text, lo, hi) if salvage else None
     if text[end:hi].strip():
         return None
     return out
@@ -281,6 +326,33 @@ def json_blocks(text: str) -> list[Block] | None:
 def _is_lead(line: str) -> bool:
     s = line.strip()
     return s.endswith(":") and len(s.split()) <= 8 and not re.search(r"[.!?]\s", s)
+
+
+#: words of a generic lead-in that announces a list without saying anything about the world
+#: ("Key facts:", "Summary:", "Here are the main details:")
+_META_WORDS = frozenset(
+    (  # noqa: SIM905 - one word list reads and extends more easily
+        "a an the some few more other here is are below following key main quick important notable basic "
+        "general additional further short brief facts fact details detail summary overview points point "
+        "highlights highlight notes note info information data specs specifications features "
+        "takeaways things to know at glance in tl dr tldr answer results findings list rundown"
+    ).split()
+)
+
+
+def _is_meta_lead(lead: str) -> bool:
+    """True when every word of ``lead`` is a generic list announcement (``_META_WORDS``)."""
+    words = re.findall(r"[a-z]+", lead.lower())
+    return bool(words) and all(w in _META_WORDS for w in words)
+
+
+def _item_lead(lead: str) -> str:
+    """The lead-in put before each item of a list: none for a generic announcement
+    ("Key facts"), the words alone when the item continues them ("The hotel has"), else the
+    lead-in with its colon ("Bridge: opened in 1989")."""
+    if _is_meta_lead(lead):
+        return ""
+    return lead if _continues(lead) else lead + ":"
 
 
 def _continues(lead: str) -> bool:
@@ -351,7 +423,14 @@ def _one_line(
         while j < len(lines) and not text[lines[j][0] : lines[j][1]].strip().startswith(mark):
             j += 1
         end = lines[min(j, len(lines) - 1)][1]
-        out.append(Block("code", *_trim(text, s, end), reason="code block"))
+        # a fence of JSON data (```json, or a body that parses as an object or array) states
+        # facts: one claim per key/value, like a bare JSON answer
+        body_end = lines[j][0] if j < len(lines) else end
+        as_json = _json_span(text, e, body_end) if k + 1 < len(lines) else None
+        if as_json is not None:
+            out.extend(as_json)
+        else:
+            out.append(Block("code", *_trim(text, s, end), reason="code block"))
         return j + 1
     if "|" in line and k + 1 < len(lines) and _TABLE_DELIM.match(text[lines[k + 1][0] : lines[k + 1][1]]):
         flush()
@@ -374,7 +453,7 @@ def _one_line(
             ls, le = lines[j]
             m = _BULLET_MARK.match(text[ls:le])
             item_s = ls + m.end() if m else ls
-            out.append(Block("item", *_trim(text, item_s, le), lead=lead if _continues(lead) else lead + ":"))
+            out.append(Block("item", *_trim(text, item_s, le), lead=_item_lead(lead)))
             j += 1
         return j
     if line.strip() or prose:
