@@ -52,7 +52,7 @@ EMBEDDERS: tuple[str, ...] = ("local", "openai")
 
 #: Confidences in ``[low, high]`` count as uncertain under ``judge = "auto"``. A verdict's
 #: confidence is the calibrated probability that it is right (``claims.decision``), so every
-#: verdict at most 60 % likely to be right goes to the judge (about 12 % of the dev claims);
+#: verdict at most 60 % likely to be right goes to the judge (about 18 % of the dev claims);
 #: docs/CALIBRATION.md gives the share of claims sent and the accuracy of the rest for other bands.
 DEFAULT_LLM_BAND: tuple[float, float] = (0.0, 0.6)
 
