@@ -44,6 +44,8 @@ __all__ = [
     "content_tokens",
     "token_match",
     "STOPWORDS",
+    "ANTONYMS",
+    "antonym_kind",
 ]
 
 # ---------------------------------------------------------------- vocabulary
@@ -257,10 +259,21 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
 def _load_antonyms() -> dict[str, frozenset[str]]:
     """Antonym pairs from ``claims/data/antonyms.tsv`` (both directions; see that file)."""
     table: dict[str, frozenset[str]] = {}
-    for a, b, _kind in _data_rows("antonyms.tsv", 3):
+    for a, b, kind in _data_rows("antonyms.tsv", 3):
         table[a] = table.get(a, frozenset()) | {b}
         table[b] = table.get(b, frozenset()) | {a}
+        ANTONYM_KINDS[frozenset((a, b))] = kind
     return table
+
+
+#: unordered antonym pair -> its kind in ``claims/data/antonyms.tsv`` ("comparative",
+#: "direction", "state", "outcome"); filled by ``_load_antonyms``
+ANTONYM_KINDS: dict[frozenset[str], str] = {}
+
+
+def antonym_kind(a: str, b: str) -> str | None:
+    """The kind of the antonym pair ``a`` / ``b`` (lower-case word forms), None if not a pair."""
+    return ANTONYM_KINDS.get(frozenset((a, b)))
 
 
 def _load_dimension_words() -> dict[str, frozenset[str]]:

@@ -12,6 +12,7 @@ from claims.facets import (
     ANTONYMS,
     Facets,
     Quantity,
+    antonym_kind,
     content_tokens,
     extract,
     is_weak_entity,
@@ -311,7 +312,8 @@ def _check_antonyms(pair: _Pair, x: _Context) -> None:
         if hit:
             m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
             st = cs + (m.start() if m else 0)
-            pair.comparative_flip = _Conflict("comparative", w, hit, st, st + len(hit))
+            label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
+            pair.comparative_flip = _Conflict(label, w, hit, st, st + len(hit))
             stem = content_tokens(w)[0] if content_tokens(w) else w
             pair.flip_coverage, _ = _coverage(
                 [t for t in x.r_tokens if not token_match(t, stem)], content_tokens(clause)

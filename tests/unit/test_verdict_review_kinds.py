@@ -1,0 +1,161 @@
+"""Verdict kinds from the newcomer review (claims.verdict.judge), one table per kind.
+
+Every expected verdict follows from the rule that ``claims.verdict`` states for the kind (named
+in each table's comment). The cosines are ``HIGH`` (0.93, as in tests/unit/test_verdict_checks.py)
+so that only the checks decide. Each table mixes rows that must flip with rows that must not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from claims.types import Claim, ReferenceClaim, Verdict
+from claims.verdict import judge
+
+C, S, U, INF = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INFERRED
+HIGH = 0.93
+Row = tuple[str, str, str, set[Verdict]]
+
+
+def _judge(response: str, refs: list[str], cos: float = HIGH) -> tuple[Verdict, str]:
+    rcs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in enumerate(refs)]
+    sim = np.full((1, len(refs)), cos, dtype=np.float32)
+    j = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=refs)[0]
+    return j.verdict, j.reason
+
+
+def _check(row: Row) -> None:
+    kind, response, reference, allowed = row
+    got, reason = _judge(response, [reference])
+    assert got in allowed, f"{kind}: {response!r} vs {reference!r} -> {got.value} ({reason})"
+
+
+# negation of an antonym (claims/data/antonyms.tsv) is a double negation: "did not decrease"
+# states what "increased" states, so the polarity check finds no flip (``_negated_antonym``);
+# a plain negation of the same word still flips, and an antonym without negation flips.
+NEGATED_ANTONYM: list[Row] = [
+    (
+        "not decrease / increased",
+        "The tariff did not decrease imports.",
+        "The tariff increased imports.",
+        {S, INF, U},
+    ),
+    (
+        "increased / not decrease",
+        "The tariff increased imports.",
+        "The tariff did not decrease imports.",
+        {S, INF, U},
+    ),
+    (
+        "not closed / open",
+        "The Alder library is not closed on Sundays.",
+        "The Alder library is open on Sundays.",
+        {S, INF, U},
+    ),
+    (
+        "denial frame + antonym",
+        "It is false that the Alder library is closed on Sundays.",
+        "The Alder library is open on Sundays.",
+        {S, INF, U},
+    ),
+    (
+        "open / not closed",
+        "The Alder library is open on Sundays.",
+        "The Alder library is not closed on Sundays.",
+        {S, INF, U},
+    ),
+    (
+        "not increase / increased",
+        "The tariff did not increase imports.",
+        "The tariff increased imports.",
+        {C},
+    ),
+    (
+        "not open / open",
+        "The Alder library is not open on Sundays.",
+        "The Alder library is open on Sundays.",
+        {C},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", NEGATED_ANTONYM, ids=[r[0] for r in NEGATED_ANTONYM])
+def test_negated_antonym_agrees(row: Row) -> None:
+    _check(row)
+
+
+# the reason names an antonym of kind "state"/"direction" as "antonym" and a comparative as
+# "comparative" (the kind column of claims/data/antonyms.tsv)
+ANTONYM_LABEL = [
+    (
+        "The Alder library is closed on Sundays.",
+        "The Alder library is open on Sundays.",
+        "antonym closed ≠ open",
+    ),
+    (
+        "Rents in Vell are higher than in 2010.",
+        "Rents in Vell are lower than in 2010.",
+        "comparative higher ≠ lower",
+    ),
+]
+
+
+@pytest.mark.parametrize(("response", "reference", "label"), ANTONYM_LABEL)
+def test_antonym_reason_label(response: str, reference: str, label: str) -> None:
+    verdict, reason = _judge(response, [reference])
+    assert verdict is C and reason.startswith(label), reason
+
+
+# directional change verbs on the same object (kind "direction" in claims/data/antonyms.tsv)
+# state opposite outcomes -> contradicted (the antonym check), not a neutral predicate swap;
+# the same direction in other words stays consistent.
+DIRECTION: list[Row] = [
+    (
+        "reduced / increased",
+        "The new rule reduced waiting times.",
+        "The new rule increased waiting times.",
+        {C},
+    ),
+    (
+        "cut / raised",
+        "Norvik Bank cut its fees in May.",
+        "Norvik Bank raised its fees in May.",
+        {C},
+    ),
+    (
+        "grew / shrank",
+        "The Pell cooperative grew its membership.",
+        "The Pell cooperative shrank its membership.",
+        {C},
+    ),
+    (
+        "raised / lowered",
+        "The council raised the speed limit.",
+        "The council lowered the speed limit.",
+        {C},
+    ),
+    (
+        "rose / fell",
+        "Exports of Tarn copper rose last year.",
+        "Exports of Tarn copper fell last year.",
+        {C},
+    ),
+    (
+        "grew / increased (synonym)",
+        "Exports of Tarn copper grew last year.",
+        "Exports of Tarn copper increased last year.",
+        {S},
+    ),
+    (
+        "same verb",
+        "The new rule reduced waiting times.",
+        "The new rule reduced waiting times.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", DIRECTION, ids=[r[0] for r in DIRECTION])
+def test_direction_verbs_contradict(row: Row) -> None:
+    _check(row)
