@@ -159,3 +159,51 @@ DIRECTION: list[Row] = [
 @pytest.mark.parametrize("row", DIRECTION, ids=[r[0] for r in DIRECTION])
 def test_direction_verbs_contradict(row: Row) -> None:
     _check(row)
+
+
+# ordinals (``compare._ordinal_rival``): another ordinal, in words or digits, in the same
+# position (the same slot, or the same content word next to it) -> contradicted; the same
+# ordinal in another form states it; an ordinal in another position is no conflict.
+ORDINAL: list[Row] = [
+    (
+        "words",
+        "Tova Lind finished second in the Orm marathon.",
+        "Tova Lind finished third in the Orm marathon.",
+        {C},
+    ),
+    (
+        "digits vs words",
+        "Tova Lind finished 2nd in the Orm marathon.",
+        "Tova Lind finished fourth in the Orm marathon.",
+        {C},
+    ),
+    (
+        "rank before adjective",
+        "Vell is the third largest port in Sarn.",
+        "Vell is the second largest port in Sarn.",
+        {C},
+    ),
+    (
+        "floor",
+        "The Brim clinic is on the 4th floor.",
+        "The Brim clinic is on the fifth floor.",
+        {C},
+    ),
+    (
+        "same, other form",
+        "Tova Lind finished 2nd in the Orm marathon.",
+        "Tova Lind finished second in the Orm marathon.",
+        {S},
+    ),
+    (
+        "other position",
+        "Tova Lind won her first title in Orm.",
+        "Tova Lind won the Orm marathon for the third time.",
+        {U, S, INF},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", ORDINAL, ids=[r[0] for r in ORDINAL])
+def test_ordinal_conflict(row: Row) -> None:
+    _check(row)
