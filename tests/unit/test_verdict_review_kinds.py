@@ -207,3 +207,99 @@ ORDINAL: list[Row] = [
 @pytest.mark.parametrize("row", ORDINAL, ids=[r[0] for r in ORDINAL])
 def test_ordinal_conflict(row: Row) -> None:
     _check(row)
+
+
+# European numbers (``claims.facets._DECIMAL_COMMA``, German scale words in ``SCALES``): a
+# decimal comma before a scale word, currency or percent is a decimal point, so "3,5 Millionen
+# Euro" is 3,500,000 euros; another amount in the same slot conflicts, an equal one states.
+EURO_NUMBERS: list[Row] = [
+    (
+        "Millionen",
+        "Der Umsatz von Kelm betrug 5,3 Millionen Euro.",
+        "Der Umsatz von Kelm betrug 3,5 Millionen Euro.",
+        {C},
+    ),
+    (
+        "Milliarden",
+        "Die Schulden von Orla betrugen 1,2 Milliarden Euro.",
+        "Die Schulden von Orla betrugen 2,1 Milliarden Euro.",
+        {C},
+    ),
+    (
+        "euro sign after",
+        "Der Eintritt ins Brill-Museum kostet 12,50 €.",
+        "Der Eintritt ins Brill-Museum kostet 12,80 €.",
+        {C},
+    ),
+    (
+        "percent",
+        "Die Arbeitslosigkeit in Tarn lag bei 4,2 %.",
+        "Die Arbeitslosigkeit in Tarn lag bei 2,4 %.",
+        {C},
+    ),
+    (
+        "same value, other form",
+        "Der Umsatz von Kelm betrug 3,5 Millionen Euro.",
+        "Der Umsatz von Kelm betrug 3.500.000 Euro.",
+        {S},
+    ),
+    (
+        "English grouping kept",
+        "Kelm sold 3,500 bicycles.",
+        "Kelm sold 3,500 bicycles.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", EURO_NUMBERS, ids=[r[0] for r in EURO_NUMBERS])
+def test_european_numbers(row: Row) -> None:
+    _check(row)
+
+
+# German negation cues (``claims.facets._negation``: nicht, nie, kein-): a negated claim is
+# never supported by an affirmative reference, and an affirmative claim against a denial of
+# the same statement is contradicted; "nicht nur" (not only) does not negate.
+GERMAN_NEGATION: list[Row] = [
+    (
+        "nicht / affirmed",
+        "Das Brill-Museum ist montags nicht geöffnet.",
+        "Das Brill-Museum ist montags geöffnet.",
+        {C, U},
+    ),
+    (
+        "affirmed / nicht",
+        "Das Brill-Museum ist montags geöffnet.",
+        "Das Brill-Museum ist montags nicht geöffnet.",
+        {C},
+    ),
+    (
+        "keinen / einen",
+        "Der Tarn-Verein erhebt keinen Beitrag.",
+        "Der Tarn-Verein erhebt einen Beitrag.",
+        {C, U},
+    ),
+    (
+        "nie / affirmed",
+        "Orla Berg hat nie in Kelm gewohnt.",
+        "Orla Berg hat in Kelm gewohnt.",
+        {C, U},
+    ),
+    (
+        "nicht nur",
+        "Kelm exportiert nicht nur Kupfer.",
+        "Kelm exportiert Kupfer.",
+        {S, INF, U},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", GERMAN_NEGATION, ids=[r[0] for r in GERMAN_NEGATION])
+def test_german_negation(row: Row) -> None:
+    _check(row)
+
+
+def test_german_negation_is_never_supported() -> None:
+    # the same rows must not come back supported (the bug this table guards against)
+    for _, response, reference, _ in GERMAN_NEGATION[:4]:
+        assert _judge(response, [reference])[0] is not S, response
