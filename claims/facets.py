@@ -76,10 +76,15 @@ MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
     "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
     "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    # German month names that differ from the English ones (April, August, September, November
+    # are the same)
+    "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7,
+    "oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
 }  # fmt: skip
 _MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+    r"Januar|Jänner|Februar|März|Maerz|Mai|Juni|Juli|Oktober|Dezember|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Okt|Nov|Dec|Dez)\.?"
 )
 
 #: unit word -> (slot/family, factor to the family's base unit, display name)
@@ -515,9 +520,11 @@ _TIME_RE = re.compile(
     re.I,
 )
 _DATE_PATTERNS = [
-    # 14 July 1867, 14th of July, 1867, 4 July
+    # 14 July 1867, 14th of July, 1867, 4 July, 14. Juli 1867 (German)
     re.compile(
-        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MONTH_RE + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon>"
+        + _MONTH_RE
+        + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
     ),
     # July 14, 1867 / July 14th 1867 / July 14
     re.compile(

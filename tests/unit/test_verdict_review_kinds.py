@@ -303,3 +303,45 @@ def test_german_negation_is_never_supported() -> None:
     # the same rows must not come back supported (the bug this table guards against)
     for _, response, reference, _ in GERMAN_NEGATION[:4]:
         assert _judge(response, [reference])[0] is not S, response
+
+
+# German dates (``claims.facets.MONTHS``, day with an ordinal dot "12. Mai"): a date is compared
+# part by part, so another year, month or day of the same event conflicts; the same date in
+# German and English states it.
+GERMAN_DATES: list[Row] = [
+    (
+        "year",
+        "Orla Berg wurde am 12. Mai 1998 geboren.",
+        "Orla Berg wurde am 12. Mai 1989 geboren.",
+        {C},
+    ),
+    (
+        "month",
+        "Das Kelm-Werk öffnete am 3. März 2001.",
+        "Das Kelm-Werk öffnete am 3. Juni 2001.",
+        {C},
+    ),
+    (
+        "day",
+        "Das Kelm-Werk öffnete am 4. Oktober 2001.",
+        "Das Kelm-Werk öffnete am 14. Oktober 2001.",
+        {C},
+    ),
+    (
+        "month and year",
+        "Die Tarn-Brücke wurde im Dezember 1975 eröffnet.",
+        "Die Tarn-Brücke wurde im Dezember 1957 eröffnet.",
+        {C},
+    ),
+    (
+        "same",
+        "Orla Berg wurde am 12. Mai 1989 geboren.",
+        "Orla Berg wurde am 12. Mai 1989 geboren.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", GERMAN_DATES, ids=[r[0] for r in GERMAN_DATES])
+def test_german_dates(row: Row) -> None:
+    _check(row)
