@@ -219,6 +219,12 @@ def _ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
     return None
 
 
+def _both_currencies(q: Quantity, o: Quantity) -> bool:
+    """Two amounts of money in different currencies ("$45" / "€45"): the same slot, the price,
+    so another currency conflicts like another value (``_check_value``)."""
+    return q.slot.startswith("currency") and o.slot.startswith("currency") and q.slot != o.slot
+
+
 def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
     year); else a range decides (``_check_range``); else another exact value of the slot
@@ -246,7 +252,9 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     rivals = [
         o
         for o in c.quantities
-        if (slots_compatible(q, o) or (q.slot == o.slot == "time")) and not q.loose and not o.loose
+        if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
+        and not q.loose
+        and not o.loose
     ]
     if rivals:
         o = rivals[0]

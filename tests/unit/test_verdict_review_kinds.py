@@ -345,3 +345,64 @@ GERMAN_DATES: list[Row] = [
 @pytest.mark.parametrize("row", GERMAN_DATES, ids=[r[0] for r in GERMAN_DATES])
 def test_german_dates(row: Row) -> None:
     _check(row)
+
+
+# currencies (``compare._both_currencies``): another currency for the same price is another
+# value in the same slot -> contradicted ("currency $45 ≠ €45"); a symbol, code or word of the
+# same currency states it.
+CURRENCY: list[Row] = [
+    (
+        "dollar / euro",
+        "A ticket to the Kelm museum costs $45.",
+        "A ticket to the Kelm museum costs €45.",
+        {C},
+    ),
+    (
+        "pound / dollar",
+        "The Orla hotel charges £120 per night.",
+        "The Orla hotel charges $120 per night.",
+        {C},
+    ),
+    (
+        "code / symbol",
+        "The Orla hotel charges 120 GBP per night.",
+        "The Orla hotel charges €120 per night.",
+        {C},
+    ),
+    (
+        "other value, other currency",
+        "The Brill fare is $30.",
+        "The Brill fare is €25.",
+        {C},
+    ),
+    (
+        "euros / euro sign",
+        "A ticket to the Kelm museum costs 45 euros.",
+        "A ticket to the Kelm museum costs €45.",
+        {S},
+    ),
+    (
+        "EUR / euro sign",
+        "A ticket to the Kelm museum costs 45 EUR.",
+        "A ticket to the Kelm museum costs €45.",
+        {S},
+    ),
+    (
+        "USD / dollar sign",
+        "The Orla hotel charges 120 USD per night.",
+        "The Orla hotel charges $120 per night.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", CURRENCY, ids=[r[0] for r in CURRENCY])
+def test_currency(row: Row) -> None:
+    _check(row)
+
+
+def test_currency_reason() -> None:
+    verdict, reason = _judge(
+        "A ticket to the Kelm museum costs $45.", ["A ticket to the Kelm museum costs €45."]
+    )
+    assert verdict is C and reason.startswith("currency $45 ≠ €45"), reason
