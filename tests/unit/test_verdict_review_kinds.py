@@ -36,6 +36,30 @@ def _check(row: Row) -> None:
 # a plain negation of the same word still flips, and an antonym without negation flips.
 NEGATED_ANTONYM: list[Row] = [
     (
+        "increased / not decrease",
+        "The new tariff increased imports.",
+        "The new tariff did not decrease imports.",
+        {S, INF, U},
+    ),
+    (
+        "raised / not lower",
+        "The Hale reform raised rents.",
+        "The Hale reform did not lower rents.",
+        {S, INF, U},
+    ),
+    (
+        "decreased / not increase",
+        "The Hale reform decreased rents.",
+        "The Hale reform did not increase rents.",
+        {S, INF, U},
+    ),
+    (
+        "grew / not shrink",
+        "Exports of Tarn copper grew last year.",
+        "Exports of Tarn copper did not shrink last year.",
+        {S, INF, U},
+    ),
+    (
         "not decrease / increased",
         "The tariff did not decrease imports.",
         "The tariff increased imports.",
