@@ -61,7 +61,8 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * values (``compare``): quantities per slot, years (a value bound to its year), dates part by
   part, range membership (``values._range_relation``: a value, a range end or a reached
   maximum outside the range or bound the reference states is contradicted; inside is only
-  not stated), ordinals (another ordinal, words or digits, in the same slot or next to the
+  not stated), another currency for the same amount (``compare._both_currencies``: "$45" /
+  "€45"), ordinals (another ordinal, words or digits, in the same slot or next to the
   same content word conflicts: ``compare._ordinal_rival``);
 * polarity (``clause_checks._polarity``): denying frames ("It is false that", "There is no
   evidence that"), "no longer", "never"; a denial contradicts only a reference that states
