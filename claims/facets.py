@@ -44,6 +44,8 @@ __all__ = [
     "content_tokens",
     "token_match",
     "STOPWORDS",
+    "ANTONYMS",
+    "antonym_kind",
 ]
 
 # ---------------------------------------------------------------- vocabulary
@@ -74,10 +76,15 @@ MONTHS = {
     "january": 1, "jan": 1, "february": 2, "feb": 2, "march": 3, "mar": 3, "april": 4, "apr": 4,
     "may": 5, "june": 6, "jun": 6, "july": 7, "jul": 7, "august": 8, "aug": 8, "september": 9,
     "sept": 9, "sep": 9, "october": 10, "oct": 10, "november": 11, "nov": 11, "december": 12, "dec": 12,
+    # German month names that differ from the English ones (April, August, September, November
+    # are the same)
+    "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7,
+    "oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
 }  # fmt: skip
 _MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
-    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Nov|Dec)\.?"
+    r"Januar|Jänner|Februar|März|Maerz|Mai|Juni|Juli|Oktober|Dezember|"
+    r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Okt|Nov|Dec|Dez)\.?"
 )
 
 #: unit word -> (slot/family, factor to the family's base unit, display name)
@@ -132,12 +139,12 @@ _units("speed", "m/s", 1.0, "m/s")
 _units("temperature_c", "°c|degrees celsius|celsius|degrees c|° c", 1.0, "°C")
 _units("temperature_f", "°f|degrees fahrenheit|fahrenheit|degrees f", 1.0, "°F")
 _units("currency_usd", "dollar|dollars|usd|us dollars", 1.0, "dollars")
-_units("currency_eur", "euro|euros|eur", 1.0, "euros")
+_units("currency_eur", "euro|euros|eur|€", 1.0, "euros")
 _units("currency_gbp", "pound sterling|pounds sterling|gbp", 1.0, "pounds sterling")
 _units("currency_jpy", "yen|jpy", 1.0, "yen")
 for _code in ("chf", "cad", "aud", "nok", "sek", "dkk", "cny", "inr"):
     _units("currency_" + _code, _code, 1.0, _code.upper())
-_units("percent", "%|percent|per cent", 0.01, "%")
+_units("percent", "%|percent|per cent|prozent", 0.01, "%")
 # percentage points are not percent: a slot of their own; "points" after a number says the same
 _units("pp", "percentage points|percentage point|pp|points|point", 1.0, "percentage points")
 
@@ -154,8 +161,18 @@ def _currency_slot(code: str) -> str:
 SCALES = {
     "thousand": 1e3, "k": 1e3, "million": 1e6, "m": 1e6, "mn": 1e6, "billion": 1e9, "bn": 1e9, "b": 1e9,
     "trillion": 1e12, "tn": 1e12, "crore": 1e7, "lakh": 1e5,
+    # German (and Dutch/Scandinavian-like) scale words; German "Billion" (10^12) is left out
+    # because it collides with English "billion"
+    "tausend": 1e3, "millionen": 1e6, "mio": 1e6, "milliarde": 1e9, "milliarden": 1e9, "mrd": 1e9,
 }  # fmt: skip
-_SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn")
+_SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn", "tausend", "millionen", "mio",
+                "milliarde", "milliarden", "mrd")  # fmt: skip
+#: a decimal comma ("3,5 Millionen", "12,50 €", "4,2 %"): one or two digits after the comma,
+#: read as decimals only before a scale word, a currency or a percent sign
+_DECIMAL_COMMA = (
+    r"\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|tausend|millionen|milliarden?|mio|mrd|euros?|eur"
+    r"|dollars?|usd|prozent|percent)\b|\s?[€$£%])"
+)
 
 NUMBER_WORDS = [
     "zero",
@@ -206,7 +223,10 @@ FRACTION_WORDS = {
 STOPWORDS: frozenset[str] = frozenset(_data_words("stopwords.txt"))
 
 NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without", "cannot", "n't", "nobody",
-                       "nothing", "nowhere"})  # fmt: skip
+                       "nothing", "nowhere",
+                       # German: nicht, nie(mals), nichts, kein- in every case ending
+                       "nicht", "nie", "niemals", "nichts", "kein", "keine", "keinen", "keinem",
+                       "keiner", "keines"})  # fmt: skip
 _NEG_PHRASES = re.compile(
     r"\b(?:fail(?:s|ed)? to|no longer|refus(?:e|es|ed) to|den(?:y|ies|ied)|lack(?:s|ed)?|unable to)\b",
     re.I,
@@ -257,10 +277,21 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
 def _load_antonyms() -> dict[str, frozenset[str]]:
     """Antonym pairs from ``claims/data/antonyms.tsv`` (both directions; see that file)."""
     table: dict[str, frozenset[str]] = {}
-    for a, b, _kind in _data_rows("antonyms.tsv", 3):
+    for a, b, kind in _data_rows("antonyms.tsv", 3):
         table[a] = table.get(a, frozenset()) | {b}
         table[b] = table.get(b, frozenset()) | {a}
+        ANTONYM_KINDS[frozenset((a, b))] = kind
     return table
+
+
+#: unordered antonym pair -> its kind in ``claims/data/antonyms.tsv`` ("comparative",
+#: "direction", "state", "outcome"); filled by ``_load_antonyms``
+ANTONYM_KINDS: dict[frozenset[str], str] = {}
+
+
+def antonym_kind(a: str, b: str) -> str | None:
+    """The kind of the antonym pair ``a`` / ``b`` (lower-case word forms), None if not a pair."""
+    return ANTONYM_KINDS.get(frozenset((a, b)))
 
 
 def _load_dimension_words() -> dict[str, frozenset[str]]:
@@ -427,7 +458,7 @@ _EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+
 
 
 def _to_float(s: str) -> float | None:
-    if _EURO_GROUPED.fullmatch(s):
+    if _EURO_GROUPED.fullmatch(s) or re.fullmatch(r"\d+,\d{1,2}", s):
         # European grouping: dots group thousands, a comma marks decimals ("4.500.000,50")
         s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "").replace(" ", "")
@@ -461,7 +492,9 @@ _FRACTION_ALT = "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse
 _FRACTION_RE = re.compile(r"\b(?:" + _FRACTION_ALT + r")\b",
                           re.I)  # fmt: skip
 _NUM_RE = re.compile(
-    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
+    r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>"
+    + _DECIMAL_COMMA
+    + r"|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\d])"
 )
@@ -469,7 +502,10 @@ _UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
 _UNIT_RE = re.compile(
     r"\s?-?\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z\d])", re.I
 )
-_SCALE_RE = re.compile(r"\s?(?P<scale>thousand|million|billion|trillion|bn|mn|k|m|b|tn)(?![A-Za-z])", re.I)
+_SCALE_RE = re.compile(
+    r"\s?(?P<scale>thousand|millionen|million|milliarden|milliarde|billion|trillion|tausend|mio|mrd|bn|mn|k|m|b|tn)(?![A-Za-z])",
+    re.I,
+)
 _AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b|\s+years?\s+of\s+age\b", re.I)
 #: "at 17" ends a clause or is followed by a person's clause: an age ("signed at 17, he ...")
 _AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
@@ -484,9 +520,11 @@ _TIME_RE = re.compile(
     re.I,
 )
 _DATE_PATTERNS = [
-    # 14 July 1867, 14th of July, 1867, 4 July
+    # 14 July 1867, 14th of July, 1867, 4 July, 14. Juli 1867 (German)
     re.compile(
-        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<mon>" + _MONTH_RE + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon>"
+        + _MONTH_RE
+        + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
     ),
     # July 14, 1867 / July 14th 1867 / July 14
     re.compile(
@@ -1153,11 +1191,15 @@ def _negation(text: str) -> tuple[bool, str]:
         return True, frame.group(0)
     low = text.lower().replace("’", "'")
     for m in re.finditer(
-        r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere)\b|n't\b", low
+        r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere"
+        r"|nicht|nie|niemals|nichts|kein(?:e|en|em|er|es)?)\b|n't\b",
+        low,
     ):
         after = low[m.end() : m.end() + 60]
         if m.group(0) in ("not", "n't") and re.match(r"\s*(?:only|just|merely)\b", after):
             continue
+        if m.group(0) == "nicht" and re.match(r"\s*(?:nur|erst|bis)\b", after):
+            continue  # "nicht nur" = "not only", "nicht erst/bis" = "not until"
         if m.group(0) in ("not", "n't", "never") and re.match(
             r"(?:\s+\S+){0,5}?\s+(?:until|till|before)\b", after
         ):

@@ -61,7 +61,9 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * values (``compare``): quantities per slot, years (a value bound to its year), dates part by
   part, range membership (``values._range_relation``: a value, a range end or a reached
   maximum outside the range or bound the reference states is contradicted; inside is only
-  not stated), ordinals (a word ordinal only ever states);
+  not stated), another currency for the same amount (``compare._both_currencies``: "$45" /
+  "€45"), ordinals (another ordinal, words or digits, in the same slot or next to the
+  same content word conflicts: ``compare._ordinal_rival``);
 * polarity (``clause_checks._polarity``): denying frames ("It is false that", "There is no
   evidence that"), "no longer", "never"; a denial contradicts only a reference that states
   the same nouns affirmatively, and a negated claim is never supported by a reference claim
@@ -69,8 +71,9 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * predicate (``clause_checks._predicate_swap``): another verb between the same participants,
   no synonym of ``claims/data/predicate_synonyms.txt`` ("sued" / "hired") -> unsupported;
 * antonym (``compare._check_antonyms``, ``claims/data/antonyms.tsv``): an opposite state,
-  comparative or outcome ("closed" / "open") -> contradicted, unless another year or date
-  makes it another event;
+  comparative, direction ("reduced" / "increased") or outcome ("closed" / "open") ->
+  contradicted, unless another year or date makes it another event; a negated antonym
+  ("did not decrease" / "increased") is a double negation and agrees;
 * roles (``roles``): another name in the same role, also the agent that opens the sentence
   (attribution: "Olav Brandt proposed X" vs "Lena Varga proposed X"), and swapped roles also
   when the reference describes a party ("Tessel bought the software firm Corvin Group");

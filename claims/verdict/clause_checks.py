@@ -99,6 +99,10 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     pair.reference_negated = c.negated or _denied_in_words(r, c)
     if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
         return
+    if _negated_antonym(r, c):
+        # a double negation agrees: "did not decrease" / "increased", "It is false that it
+        # is closed" / "it is open" (``claims/data/antonyms.tsv``)
+        return
     # a negated claim needs a denial somewhere in the reference claim (one in another clause
     # than the best-covering one still may state it: "While X, by itself, will not react ...")
     pair.polarity_mismatch = r.negated and not c.negated
@@ -120,6 +124,18 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
         st,
         st + (len(cue) if where >= 0 else n_e - n_s),
     )
+
+
+def _negated_antonym(r: Facets, c: Facets) -> bool:
+    """A word of the claim has its antonym, and not itself, in any form among the words of ``c``
+    (``claims.facets.ANTONYMS``): with opposite polarity the two state the same thing."""
+    c_stems = content_tokens(c.text)
+
+    def stated(word: str) -> bool:  # in any form ("decrease" / "decreased")
+        stems = content_tokens(word)
+        return bool(stems) and any(token_match(stems[0], t) for t in c_stems)
+
+    return any(not stated(w) and any(stated(a) for a in ANTONYMS.get(w, ())) for w in r.words)
 
 
 def _load_synonym_groups() -> tuple[frozenset[str], ...]:

@@ -10,8 +10,10 @@ from dataclasses import dataclass
 
 from claims.facets import (
     ANTONYMS,
+    STOPWORDS,
     Facets,
     Quantity,
+    antonym_kind,
     content_tokens,
     extract,
     is_weak_entity,
@@ -197,6 +199,32 @@ def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, same: list[Quanti
         pair.missing.append(f"{q.text} in {q_year:g}")
 
 
+def _ordinal_neighbours(text: str, start: int, end: int) -> set[str]:
+    """The content words just before and just after the span (lower case, not stopwords)."""
+    before = re.findall(r"[^\W\d_]+", text[:start])[-1:]
+    after = re.findall(r"[^\W\d_]+", text[end:])[:1]
+    return {w.lower() for w in before + after if w.lower() not in STOPWORDS}
+
+
+def _ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
+    """Another ordinal of ``c`` in the same position as the claim's ordinal ``q`` (words or
+    digits: "finished second" / "finished 3rd", "the third largest" / "the second largest"):
+    the same slot, or the same content word next to it. None when there is none."""
+    near = _ordinal_neighbours(r_text, q.start, q.end)
+    for o in c.quantities:
+        if not o.ordinal or values_equal(o.value, q.value):
+            continue
+        if (q.slot and slots_compatible(q, o)) or near & _ordinal_neighbours(c.text, o.start, o.end):
+            return o
+    return None
+
+
+def _both_currencies(q: Quantity, o: Quantity) -> bool:
+    """Two amounts of money in different currencies ("$45" / "€45"): the same slot, the price,
+    so another currency conflicts like another value (``_check_value``)."""
+    return q.slot.startswith("currency") and o.slot.startswith("currency") and q.slot != o.slot
+
+
 def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
     year); else a range decides (``_check_range``); else another exact value of the slot
@@ -206,6 +234,10 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     if q.ordinal and not any(o.ordinal for o in c.quantities):
         return
     same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
+    rival = None if same or not q.ordinal else _ordinal_rival(x.r.text, q, c)
+    if rival is not None:
+        pair.conflicts.append(_Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
+        return
     if _ordinal_word(q) and not same:
         return
     if not same and _check_range(pair, x, q):
@@ -220,7 +252,9 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     rivals = [
         o
         for o in c.quantities
-        if (slots_compatible(q, o) or (q.slot == o.slot == "time")) and not q.loose and not o.loose
+        if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
+        and not q.loose
+        and not o.loose
     ]
     if rivals:
         o = rivals[0]
@@ -311,7 +345,8 @@ def _check_antonyms(pair: _Pair, x: _Context) -> None:
         if hit:
             m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
             st = cs + (m.start() if m else 0)
-            pair.comparative_flip = _Conflict("comparative", w, hit, st, st + len(hit))
+            label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
+            pair.comparative_flip = _Conflict(label, w, hit, st, st + len(hit))
             stem = content_tokens(w)[0] if content_tokens(w) else w
             pair.flip_coverage, _ = _coverage(
                 [t for t in x.r_tokens if not token_match(t, stem)], content_tokens(clause)

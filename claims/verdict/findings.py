@@ -14,7 +14,7 @@ _CLAUSE_SPLIT = re.compile(
 
 @dataclass(frozen=True)
 class _Conflict:
-    kind: str  # "year", "date", "time", "number", unit family, "entity", "negation", "comparative"
+    kind: str  # "year", "date", "time", "number", unit family, "entity", "negation", "comparative", "antonym"
     response_value: str
     reference_value: str
     start: int  # span of the reference value inside the reference claim text

@@ -59,9 +59,9 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | 
             f"reference says {k.reference_value!r} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
-    if k.kind == "comparative":
+    if k.kind in ("comparative", "antonym"):
         return (
-            f"comparative {k.response_value} ≠ {k.reference_value} ({where})",
+            f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
     if k.kind == "range":
@@ -80,8 +80,9 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | 
             f"{k.response_value} → {k.reference_value}",
         )
     if k.unit_only:
+        label = "currency" if k.kind == "amount" else "unit"
         return (
-            f"unit {k.response_value} ≠ {k.reference_value} ({where})",
+            f"{label} {k.response_value} ≠ {k.reference_value} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
     return (
