@@ -42,7 +42,7 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from claims.facets import DateFacet, Facets, content_tokens, extract, quantity_matches, token_match
+from claims.facets import UNITS, DateFacet, Facets, content_tokens, extract, quantity_matches, token_match
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -312,7 +312,7 @@ def _claim_row(
     has_value, value_cov, value_cov_any = _value_coverage(
         text, [refs[int(k)].claim.text for k in near], idx.doc_numbers
     )
-    names = [m.lower() for m in _NAME.findall(text)]
+    names = [m.lower() for m in _NAME.findall(text) if m.lower() not in UNITS]  # "EUR" is a unit, not a name
     lex = _lexical_best(tokens, idx.claim_tokens)
     return [
         cos1,

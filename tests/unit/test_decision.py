@@ -157,3 +157,10 @@ def test_reason_names_the_missing_word_as_written() -> None:
     )
     assert out[0].verdict is Verdict.UNSUPPORTED
     assert out[0].reason.startswith("'Mondays' is not in the evidence")
+
+
+def test_a_currency_code_is_no_name() -> None:
+    # name_cov counts capitalised names found in the references; "EUR" is a unit (claims.facets.UNITS)
+    x = feature_matrix([Claim("The ticket costs 45 EUR.", 0, 24)], _refs("The ticket costs €45."),
+                       np.array([[0.8]], np.float32), [Judgement(0, Verdict.SUPPORTED)])  # fmt: skip
+    assert dict(zip(FEATURE_NAMES, x[0], strict=True))["name_cov"] == 1.0  # no names at all
