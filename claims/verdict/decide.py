@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 from rapidfuzz import fuzz
 
+from claims.decompose import outside_scope_reason
 from claims.facets import (
     Facets,
     extract,
@@ -214,7 +215,8 @@ def judge_one(
     """Judge one response claim (see module docstring). ``row`` holds its cosines with every
     reference claim (shape ``(len(reference_claims),)``)."""
     if claim.kind is ClaimKind.OUTSIDE_SCOPE:
-        return Judgement(index, Verdict.OUTSIDE_SCOPE, (), "not a factual claim (question, opinion, advice)")
+        why = outside_scope_reason(claim.text) or "question, opinion or advice"
+        return Judgement(index, Verdict.OUTSIDE_SCOPE, (), f"not a factual claim ({why})")
     if not any(rc.claim.kind is ClaimKind.MATERIAL for rc in reference_claims):
         return Judgement(index, Verdict.UNSUPPORTED, (), "the references contain no factual claim")
     r = extract(claim.text)
