@@ -1304,6 +1304,8 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     for text in texts:
         try:
             prepared.append(_prepare(text))
+        except ImportError:  # a missing pinned dependency is a broken install, not odd input
+            raise
         except Exception:  # never fail on odd input
             prepared.append(None)
     jobs = [
@@ -1322,6 +1324,8 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     for text, items, parsed in zip(texts, prepared, docs, strict=True):
         try:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
+        except ImportError:
+            raise
         except Exception:  # never fail on odd input: fall back to sentence-level claims
             raw = _fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
