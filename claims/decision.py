@@ -388,14 +388,18 @@ def _best_evidence(
     return (Evidence(rc.reference, k, rc.claim.start, rc.claim.end, rc.claim.text, sim),)
 
 
-def _decided(j: Judgement, s: float, p: float, model: DecisionModel, missing: list[str]) -> Judgement:
+def _decided(
+    j: Judgement, s: float, p: float, model: DecisionModel, missing: list[str], *, values_found: bool
+) -> Judgement:
     """One material judgement after the decision (rule conflicts stand); ``s`` balanced score,
-    ``p`` calibrated P(support)."""
+    ``p`` calibrated P(support). A claim with a number or date found nowhere in the references
+    (``values_found`` False: feature ``value_cov_any`` < 1) is never turned into support: an
+    unstated value is not entailed, however close the wording."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
     rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
     margin = model.rule_margin if rule_supports else -model.rule_margin
-    if s >= model.support_threshold - margin:
+    if s >= model.support_threshold - margin and (rule_supports or values_found):
         verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
         reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
         return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))
@@ -434,12 +438,14 @@ def decide(
     idx = _index(reference_claims, reference_texts)
     x = _features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
-    for i, s, p in zip(material, balanced_score(x, model), support_probability(x, model), strict=True):
+    found = x[:, FEATURE_NAMES.index("value_cov_any")] >= 1.0
+    scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)
+    for i, s, p, values_found in scores:
         j = out[i]
         text = response_claims[j.response_index].text
         missing = _missing(content_tokens(text), idx.doc_tokens)[:1]
         missing = [_surface(text, t) for t in missing]  # only the first is quoted
-        decided = _decided(j, float(s), float(p), model, missing)
+        decided = _decided(j, float(s), float(p), model, missing, values_found=bool(values_found))
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
         out[i] = decided
