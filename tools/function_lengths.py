@@ -20,7 +20,11 @@ def long_functions(path: Path, limit: int) -> list[tuple[str, int, str, int]]:
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
             length = (node.end_lineno or node.lineno) - node.lineno + 1
             body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(getattr(body[0], "value", None), ast.Constant):
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(getattr(body[0], "value", None), ast.Constant)
+            ):
                 doc = body[0]
                 length -= (doc.end_lineno or doc.lineno) - doc.lineno + 1
             if length > limit:

@@ -85,7 +85,10 @@ _SCALE_RE = re.compile(
     r"\s?(?P<scale>thousand|millionen|million|milliarden|milliarde|billion|trillion|tausend|mio|mrd|bn|mn|k|m|b|tn)(?![A-Za-z])",
     re.I,
 )
-_AGE_AFTER = re.compile(r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b|\s+years?\s+of\s+age\b", re.I)
+_AGE_AFTER = re.compile(
+    r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b|\s+years?\s+of\s+age\b|\s+(?:años|ans|anni|anos|jahre)\s+(?:de\s+edad|alt)\b",
+    re.I,
+)
 #: "at 17" ends a clause or is followed by a person's clause: an age ("signed at 17, he ...")
 _AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
 _AT_AGE_AFTER = re.compile(r"\s*(?:[,.;:)]|$|\s*(?:when|after|before|he|she|they|in|with|and)\b)", re.I)
@@ -105,14 +108,42 @@ def _nouns_after(text: str, end: int) -> tuple[str, ...]:
     return tuple(out)
 
 
+_CJK_CHAR = re.compile(r"\s?([\u3040-\u30ff\u4e00-\u9fff])")
+
+
+def _cjk_slot(text: str, end: int) -> tuple[str, str, float, int] | None:
+    """The slot of a number followed by a CJK character (Chinese, Japanese), or an age in any
+    language ("aged 17", "17 years of age", "17歳"); None otherwise. A CJK unit of ``UNITS``
+    is left to the unit pattern, 年 after a four-digit number is a year (slot ""), any other
+    character a counter (a counted noun)."""
+    m = _AGE_AFTER.match(text, end)
+    if m:
+        return "age", "years old", 1.0, m.end()
+    m = _CJK_CHAR.match(text, end)
+    if m is None or _UNIT_RE.match(text, end):
+        return None
+    ch = m.group(1)
+    if ch in "歳岁":
+        return "age", "years old", 1.0, m.end()
+    if ch == "年":
+        return (
+            ("", "", 1.0, end)
+            if re.search(r"(?<!\d)\d{4}$", text[:end])
+            else ("duration", "years", 31556952.0, m.end())
+        )
+    if ch in "月日号時时分秒":
+        return None
+    return "n:" + ch, ch, 1.0, m.end()
+
+
 def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     """Unit or counted noun right after a number ending at ``end``.
 
     Returns (slot, display unit, factor, end of the unit); slot ``""`` when none.
     """
-    m = _AGE_AFTER.match(text, end)
-    if m:
-        return "age", "years old", 1.0, m.end()
+    cjk = _cjk_slot(text, end)
+    if cjk is not None:
+        return cjk
     if re.match(r"s\b", text[end:]) and re.search(r"\d{4}$", text[:end]):
         return "decade", "s", 1.0, end + 1
     m = _UNIT_RE.match(text, end)

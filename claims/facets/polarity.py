@@ -15,7 +15,10 @@ NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without"
                        "nothing", "nowhere",
                        # German: nicht, nie(mals), nichts, kein- in every case ending
                        "nicht", "nie", "niemals", "nichts", "kein", "keine", "keinen", "keinem",
-                       "keiner", "keines"})  # fmt: skip
+                       "keiner", "keines",
+                       # Spanish, French, Italian, Portuguese: nunca, jamás, ne ... pas/jamais, non, não
+                       "nunca", "jamás", "pas", "jamais", "non", "não", "nessun", "nessuno", "ningún",
+                       "ninguna"})  # fmt: skip
 _NEG_PHRASES = re.compile(
     r"\b(?:fail(?:s|ed)? to|no longer|refus(?:e|es|ed) to|den(?:y|ies|ied)|lack(?:s|ed)?|unable to)\b",
     re.I,
@@ -90,7 +93,9 @@ def _negation(text: str) -> tuple[bool, str]:
     low = text.lower().replace("’", "'")
     for m in re.finditer(
         r"\b(?:not|never|no|none|nor|neither|without|cannot|nobody|nothing|nowhere"
-        r"|nicht|nie|niemals|nichts|kein(?:e|en|em|er|es)?)\b|n't\b",
+        r"|nicht|nie|niemals|nichts|kein(?:e|en|em|er|es)?"
+        # Spanish, French, Italian, Portuguese ("non-profit" is no denial)
+        r"|nunca|jamás|jamais|pas|não|nessun[oa]?|ningun[oa]|ningún)\b|n't\b|\bnon\b(?!-)",
         low,
     ):
         after = low[m.end() : m.end() + 60]

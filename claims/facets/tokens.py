@@ -24,6 +24,11 @@ _NON_CONTENT = (
 )
 
 
+#: an elided article, pronoun or particle glued to the next word (French, Italian): "l'usine",
+#: "n'ouvre", "qu'il", "dell'anno"
+_ELISION = re.compile(r"^(?:l|d|n|j|m|t|s|c|qu|dell|all|nell|sull|un)'(?=[a-zà-ÿ])")
+
+
 def content_tokens(text: str) -> list[str]:
     """Lower-cased, crudely stemmed content words of ``text`` (stopwords and numbers dropped;
     CJK characters are single tokens).
@@ -36,10 +41,12 @@ def content_tokens(text: str) -> list[str]:
         w = m.group(0)
         if w[0].isdigit():
             continue
-        lw = w.lower().replace("’", "'")
+        lw = _ELISION.sub("", w.lower().replace("’", "'"))
         if lw in _NON_CONTENT:
             continue
         if lw in STOPWORDS or lw.rstrip("'s") in STOPWORDS or len(lw) == 1 and lw.isascii():
+            continue
+        if "\u3040" <= lw[0] <= "\u309f":  # a hiragana: a particle or an ending
             continue
         for part in lw.split("-"):
             if part and part not in STOPWORDS:

@@ -129,6 +129,28 @@ for _code in ("chf", "cad", "aud", "nok", "sek", "dkk", "cny", "inr"):
 _units("percent", "%|percent|per cent|prozent", 0.01, "%")
 # percentage points are not percent: a slot of their own; "points" after a number says the same
 _units("pp", "percentage points|percentage point|pp|points|point", 1.0, "percentage points")
+# the same units as Spanish, French, Italian, Portuguese, Chinese and Japanese write them (German
+# "Meter", "Kilometer" are the English spellings above); CJK units follow the digits unspaced
+_units("length", "metro|metros|mètre|mètres|metri|米|メートル", 1.0, "metres")
+_units(
+    "length",
+    "kilómetro|kilómetros|kilomètre|kilomètres|chilometri|quilômetros|公里|千米|キロメートル",
+    1000.0,
+    "kilometres",
+)
+_units("length", "厘米|センチメートル|センチ", 0.01, "centimetres")
+_units("mass", "kilogramo|kilogramos|kilogramme|kilogrammes|公斤|千克|キログラム", 1.0, "kg")
+_units("mass", "gramo|gramos|grammi|克|グラム", 0.001, "grams")
+_units("mass", "tonelada|toneladas|吨|トン", 1000.0, "tonnes")
+_units("duration", "año|años|ans|anni|anos|jahre|jahren", 31556952.0, "years")
+_units("duration", "minutos|minuti|分钟|分間", 60.0, "minutes")
+_units("duration", "horas|heures|ore|stunden|小时|時間", 3600.0, "hours")
+_units("duration", "días|jours|giorni|tage|tagen|天|日間", 86400.0, "days")
+_units("currency_usd", "dólares|dollari|美元|ドル", 1.0, "dollars")
+_units("currency_eur", "欧元|ユーロ", 1.0, "euros")
+_units("currency_jpy", "円|日元", 1.0, "yen")
+_units("currency_cny", "元|人民币", 1.0, "CNY")
+_units("percent", "por ciento|pour cent|per cento|％|パーセント", 0.01, "%")
 
 CURRENCY_SYMBOLS = {"$": "currency_usd", "€": "currency_eur", "£": "currency_gbp", "¥": "currency_jpy"}
 #: ISO 4217 codes written before an amount ("USD 640,000,000", "EUR 4.500.000")
