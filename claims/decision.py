@@ -42,7 +42,17 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from claims.facets import UNITS, DateFacet, Facets, content_tokens, extract, quantity_matches, token_match
+from claims.facets import (
+    UNITS,
+    DateFacet,
+    Facets,
+    Quantity,
+    content_tokens,
+    extract,
+    quantity_matches,
+    token_match,
+    values_equal,
+)
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -234,6 +244,27 @@ def _value_coverage(
     digits = [_digits(t) <= doc_numbers for t in texts]
     found = [a or b for a, b in zip(near_q + near_d, digits, strict=True)]
     return 1.0, sum(near_q + near_d) / values, sum(found) / values
+
+
+def _number_words_stated(text: str, near: Sequence[str]) -> bool:
+    """Every count the claim writes in words ("six lanes"; ordinals aside) is stated by one of
+    the texts ``near``, compared as facets or by its number ("nine" / "9 am"): a number word
+    has no digits to find elsewhere."""
+    words = [q for q in _facets(text).quantities if not _digits(q.text) and not q.ordinal]
+    if not words:
+        return True
+    others = [_facets(t) for t in near]
+    return all(any(_same_number(q, o) for g in others for o in g.quantities) for q in words)
+
+
+def _same_number(q: Quantity, o: Quantity) -> bool:
+    """``q`` (a number word) states the value of ``o``: as facets, as a number, or as the hour
+    of a time of day (``o.raw`` in minutes: "nine" / "9 am")."""
+    return (
+        quantity_matches(q, o)
+        or values_equal(q.raw, o.raw)
+        or (o.slot == "time" and values_equal(q.raw * 60, o.raw))
+    )
 
 
 def _digits(text: str) -> set[str]:
@@ -438,7 +469,17 @@ def decide(
     idx = _index(reference_claims, reference_texts)
     x = _features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
-    found = x[:, FEATURE_NAMES.index("value_cov_any")] >= 1.0
+    found = [
+        bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
+        and _number_words_stated(
+            response_claims[j.response_index].text,
+            [
+                reference_claims[int(k)].claim.text
+                for k in np.argsort(-similarity[j.response_index])[:VALUE_TOP_K]
+            ],
+        )
+        for row, j in enumerate(chosen)
+    ]
     scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)
     for i, s, p, values_found in scores:
         j = out[i]

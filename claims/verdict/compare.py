@@ -126,7 +126,7 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     r, c = x.r, x.c
     for ent_t in r.entities:
         ent = ent_t[0]
-        if _entity_present(ent, x.c_words, x.c_stems, x.names_c):
+        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=bool(c.entities)):
             pair.stated.add("e:" + ent.lower())
             pair.entities_present.append(ent)
         elif not is_weak_entity(r.text, ent_t):
