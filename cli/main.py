@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli import stack
+from cli import credentials, stack
+from cli import keys as keys_cli
 from cli.client import (
     LINE_FIELDS,
     ApiError,
@@ -40,6 +41,7 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+app.add_typer(keys_cli.app, name="keys")
 
 console = Console()
 err = Console(stderr=True)
@@ -116,8 +118,9 @@ def up(
     err.print(f"[green]stack up[/green] in {time.monotonic() - started:.1f} s")
     _print_status(config)
     console.print(f"API       {info.api_url}  (docs: {info.api_url}/docs)")
+    console.print(f"API key   {credentials.local_key_path()}  (admin of tenant 'default'; the CLI uses it)")
     if info.flower_url:
-        console.print(f"Flower    {info.flower_url}")
+        console.print(f"Flower    {info.flower_url}  (user:password in {stack.flower_auth_path()})")
 
 
 @app.command()
@@ -169,7 +172,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = stack.DEFAULT_API_PORT,
 ) -> None:
     """Run the API (uvicorn) in the foreground."""
-    env = _service_env()
+    env = {**_service_env(), "API_HOST": host}  # AUTH=disabled is refused unless host is loopback
     cmd = stack.service_command("api", stack.StackConfig(api_port=port))
     cmd[cmd.index("--host") + 1] = host
     os.chdir(stack.project_root())
