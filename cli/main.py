@@ -75,6 +75,7 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     healthy = stack.api_healthy(url)
     # A local stack whose API answers but whose worker died would leave every audit queued.
     if healthy and (api_url is not None or not stack.managed_worker_dead()):
+        _ensure_local_key(url)
         return url
     if api_url is not None:
         raise _fail(f"the API at {url} does not answer GET /healthz", code=2)
@@ -90,6 +91,17 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     except stack.StackError as exc:
         raise _fail(str(exc), code=2) from exc
     return url
+
+
+def _ensure_local_key(url: str) -> None:
+    """A local stack started before it made keys: make its admin key now (from its saved database URL)."""
+    info = stack.read_stack_info()
+    if credentials.api_key_for(url) is not None or info is None or info.api_url.rstrip("/") != url:
+        return
+    try:
+        credentials.ensure_local_key(info.database_url)
+    except Exception as exc:  # the API will answer 401 with what to do
+        err.print(f"[yellow]could not make the local API key: {exc}[/yellow]")
 
 
 # --------------------------------------------------------------------------- stack

@@ -597,6 +597,8 @@ def service_command(name: str, config: StackConfig) -> list[str]:
             "flower",
             "--address=127.0.0.1",
             f"--port={config.flower_port}",
+            # no argument columns in the task list (the login comes from FLOWER_BASIC_AUTH)
+            "--tasks_columns=name,uuid,state,received,started,runtime,worker",
         ]
     raise ValueError(f"unknown service {name!r}")
 
