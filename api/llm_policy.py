@@ -20,13 +20,21 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from fastapi import HTTPException, status
 from sqlalchemy.orm import Session
 
 from db import auth_repository as keys_repo
 from workers.adapters.config import resolve_llm_config
 from workers.settings import Settings
 
-__all__ = ["BudgetSpent", "check_models", "check_search_model", "uses_llm", "budget_spent"]
+__all__ = [
+    "BudgetSpent",
+    "check_models",
+    "check_search_model",
+    "uses_llm",
+    "budget_spent",
+    "refuse_when_spent",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,3 +107,14 @@ def budget_spent(
         ),
         retry_after=max(1, int((midnight - now).total_seconds())),
     )
+
+
+def refuse_when_spent(session: Session, tenant_id: str, settings: Settings) -> None:
+    """Raise the 429 (with ``Retry-After``) of :func:`budget_spent` when the budget is spent."""
+    spent = budget_spent(session, tenant_id, settings)
+    if spent is not None:
+        raise HTTPException(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            detail=spent.detail,
+            headers={"Retry-After": str(spent.retry_after)},
+        )

@@ -540,6 +540,28 @@ def load_audit_state(session: Session, audit_id: uuid.UUID) -> AuditState | None
 # --------------------------------------------------------------------------- search & cache
 
 
+def _set_local(session: Session, values: Mapping[str, object]) -> None:
+    """``SET LOCAL`` each setting (``set_config(name, value, true)``: ends with the transaction)."""
+    for name, value in values.items():
+        session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": str(value)})
+
+
+def _search_hit(row: Any) -> dict[str, Any]:
+    return {
+        "claim_id": row[0],
+        "audit_id": row[1],
+        "role": row[2],
+        "reference": row[3] if row[2] == "reference" else None,
+        "position": row[4],
+        "text": row[5],
+        "start": row[6],
+        "end": row[7],
+        "kind": row[8],
+        "similarity": float(row[9]),
+        "audit_created_at": row[10],
+    }
+
+
 def search_claims(
     session: Session,
     query: np.ndarray,
@@ -566,12 +588,14 @@ def search_claims(
     claim_id, audit_id, role, reference (index, None for the response), position, text, start,
     end, kind, similarity (``1 - cosine distance``), audit_created_at; best first.
     """
-    for name, value in (
-        ("hnsw.ef_search", int(ef_search)),
-        ("hnsw.iterative_scan", iterative_scan),
-        ("hnsw.max_scan_tuples", int(max_scan_tuples)),
-    ):
-        session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": str(value)})
+    _set_local(
+        session,
+        {
+            "hnsw.ef_search": ef_search,
+            "hnsw.iterative_scan": iterative_scan,
+            "hnsw.max_scan_tuples": max_scan_tuples,
+        },
+    )
     q = np.asarray(query, dtype=np.float32).reshape(-1)
     distance = cast(ClaimRow.embedding, Vector(dim)).cosine_distance(q)
     stmt = (
@@ -594,23 +618,7 @@ def search_claims(
         .order_by(distance)
         .limit(k)
     )
-    out = []
-    for row in session.execute(stmt).all():
-        out.append(
-            {
-                "claim_id": row[0],
-                "audit_id": row[1],
-                "role": row[2],
-                "reference": row[3] if row[2] == "reference" else None,
-                "position": row[4],
-                "text": row[5],
-                "start": row[6],
-                "end": row[7],
-                "kind": row[8],
-                "similarity": float(row[9]),
-                "audit_created_at": row[10],
-            }
-        )
+    out = [_search_hit(row) for row in session.execute(stmt).all()]
     # relaxed_order may return neighbours slightly out of order (pgvector README): sort exactly.
     out.sort(key=lambda item: -item["similarity"])
     return out

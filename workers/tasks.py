@@ -201,7 +201,7 @@ def search(q: str, k: int, model: str | None = None, tenant_id: str = "default")
     config: dict[str, Any] = {} if model is None else {"embedder": "openai", "embedding_model": model}
     factory = get_session_factory()
     with session_scope(factory) as session:
-        inner = components.embedder_for(config, factory=factory)
+        inner = components.embedder_for(config, factory=factory, tenant_id=tenant_id)
         if model is not None and inner.model_name != model:
             raise ValueError(f"unknown embedding model {model!r}")
         embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))

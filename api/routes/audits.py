@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from api.auth import Caller, ReadCaller, WriteCaller, too_many
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
-from api.llm_policy import BudgetSpent, budget_spent, check_models, uses_llm
+from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
 from api.schemas import (
     AuditAccepted,
     AuditPage,
@@ -207,15 +207,8 @@ def submit_audit(
         _check_allowed(req, settings)
     except NoLLMEndpoint as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
-    spent = (
-        budget_spent(session, caller.tenant_id, settings) if uses_llm(req.stored_config(), settings) else None
-    )
-    if spent is not None:
-        raise HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS,
-            detail=spent.detail,
-            headers={"Retry-After": str(spent.retry_after)},
-        )
+    if uses_llm(req.stored_config(), settings):
+        refuse_when_spent(session, caller.tenant_id, settings)
     _count_audits(caller, request, 1)
     try:
         audit, created = _store(session, req, idempotency_key or None, caller.tenant_id)

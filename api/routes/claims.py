@@ -11,7 +11,7 @@ from fastapi.concurrency import run_in_threadpool
 from api.auth import ReadCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
-from api.llm_policy import budget_spent, check_search_model
+from api.llm_policy import check_search_model, refuse_when_spent
 from api.schemas import ClaimSearchResult
 from workers.pipeline import search_claims_remote
 
@@ -38,15 +38,8 @@ async def search_claims(
         check_search_model(model, settings)
     except ValueError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"model: {exc}") from None
-    spent = (
-        None if model is None else await run_in_threadpool(budget_spent, session, caller.tenant_id, settings)
-    )
-    if spent is not None:
-        raise HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS,
-            detail=spent.detail,
-            headers={"Retry-After": str(spent.retry_after)},
-        )
+    if model is not None:
+        await run_in_threadpool(refuse_when_spent, session, caller.tenant_id, settings)
     session.close()  # nothing more to read here; the worker queries with the tenant's filter
     try:
         items = await run_in_threadpool(
