@@ -12,7 +12,9 @@ hnsw_off   HNSW forced (b-tree and sequential scans off), ``hnsw.iterative_scan 
            0.7 behaviour, the filter applied after ``ef_search`` candidates
 hnsw_iter  HNSW forced, ``hnsw.iterative_scan = relaxed_order``
 
-Prints recall@k per tenant and mode, and milliseconds per query. The database is dropped at the
+Each with ``k`` candidates and with ``4 k`` (``--overfetch``: ``search_claims`` keeps the exact
+best ``k`` of ``k * overfetch``; the API uses 4). Prints recall@k per tenant and mode, and
+milliseconds per query (on a shared machine: a rough guide). The database is dropped at the
 end. Figures of a run are in the README ("Tenants, API keys and limits").
 
     .venv/bin/python tools/bench_tenant_search.py --n 20000 --queries 50
@@ -76,7 +78,7 @@ def fill(
 
 
 def run_mode(
-    factory: Any, mode: str, queries: np.ndarray, tenant: str, k: int, ef: int
+    factory: Any, mode: str, queries: np.ndarray, tenant: str, k: int, ef: int, overfetch: int
 ) -> tuple[list[list[int]], float]:
     found, started = [], time.perf_counter()
     for q in queries:
@@ -88,23 +90,29 @@ def run_mode(
                 s.execute(sqlalchemy.text("DROP INDEX IF EXISTS ix_claims_tenant_id_embedding_model"))
             scan = "off" if mode == "hnsw_off" else "relaxed_order"
             hits = repo.search_claims(
-                s, q, model=MODEL, dim=DIM, k=k, ef_search=ef, tenant_id=tenant, iterative_scan=scan
-            )
+                s, q, model=MODEL, dim=DIM, k=k, ef_search=ef, tenant_id=tenant, iterative_scan=scan,
+                overfetch=overfetch,
+            )  # fmt: skip
             s.rollback()  # the DROP INDEX of the forced modes is undone
         found.append([h["claim_id"] for h in hits])
     return found, (time.perf_counter() - started) * 1000 / len(queries)
 
 
 def measure(
-    factory: Any, stored: dict[str, tuple[np.ndarray, list[int]]], queries: np.ndarray, k: int, ef: int
+    factory: Any,
+    stored: dict[str, tuple[np.ndarray, list[int]]],
+    queries: np.ndarray,
+    k: int,
+    ef: int,
+    overfetch: int,
 ) -> None:
     """Print recall@k and ms/query per tenant and mode."""
-    print(f"recall@{k} over {len(queries)} queries, ef_search {ef}")
+    print(f"recall@{k} over {len(queries)} queries, ef_search {ef}, {k * overfetch} candidates")
     print(f"{'tenant':8} {'rows':>6} {'mode':10} {'recall':>7} {'ms/query':>9}")
     for tenant, (vecs, ids) in stored.items():
         exact = [[ids[j] for j in np.argsort(-(vecs @ q), kind="stable")[:k]] for q in queries]
         for mode in ("deployed", "hnsw_off", "hnsw_iter"):
-            found, ms = run_mode(factory, mode, queries, tenant, k, ef)
+            found, ms = run_mode(factory, mode, queries, tenant, k, ef, overfetch)
             recall = np.mean([len(set(f) & set(e)) / len(e) for f, e in zip(found, exact, strict=True)])
             print(f"{tenant:8} {len(ids):>6} {mode:10} {recall:>7.3f} {ms:>9.1f}", flush=True)
 
@@ -117,6 +125,7 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=50)
     parser.add_argument("--k", type=int, default=10)
     parser.add_argument("--ef-search", type=int, default=100)
+    parser.add_argument("--overfetch", type=int, nargs="+", default=[1, 4], help="candidates per hit")
     args = parser.parse_args()
 
     import os
@@ -163,7 +172,8 @@ def main() -> None:
             conn.execute(sqlalchemy.text("ANALYZE claims"))
             conn.commit()
         queries = vectors(rng, centers, args.queries)
-        measure(factory, stored, queries, args.k, args.ef_search)
+        for overfetch in args.overfetch:
+            measure(factory, stored, queries, args.k, args.ef_search, overfetch)
         engine.dispose()
     finally:
         with admin.connect() as conn:

@@ -5,6 +5,7 @@ Flower shows too, is redacted: ``tests/security/test_deployment.py``)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 import pytest
@@ -21,17 +22,18 @@ def test_no_secret_in_logs_responses_or_errors(
     api: Any, clean: FakeOpenAI, llm_worker: Any, db_engine: Any, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level("DEBUG")
+    fresh = uuid.uuid4().hex[:8]  # texts no earlier test cached: the endpoint is really called
     ok = run(
-        api,
-        "Ines Marlow won the Varga Prize in 2001.",
-        ["In 2004, the cellist Ines Marlow won the Varga Prize."],
+        api, f"Ines Marlow won the Varga Prize {fresh} in 2001.", [f"In 2004 Ines Marlow won it {fresh}."]
     )
-    assert ok["status"] == "done" and ok["usage"]["decompose"]["llm_calls"] >= 1  # the endpoint was used
-    clean.fail_always("chat", "500")
-    failed = run(api, "Tomas Reyes founded Corvid Labs in 2011.", ["Corvid Labs was founded in 2012."], LLM)
+    assert ok["status"] == "done" and ok["usage"]["stages"]["decompose"]["llm_calls"] >= 1
+    clean.fail_always("decompose", "500")
+    failed = run(
+        api, f"Tomas Reyes founded Corvid Labs {fresh}.", [f"Corvid Labs {fresh} began in 2012."], LLM
+    )
     assert failed["status"] == "failed" and failed["error"]
     query = "lighthouse-query-5f2b painted vermilion"
-    search = api.get("/claims/search", params={"q": query, "k": 2})
+    search = api.get("/claims/search", params={"q": query, "k": 2, "model": "text-embedding-3-small"})
     assert search.status_code == 200
 
     answers = [str(ok), str(failed), search.text, api.get("/audits?limit=500").text]
