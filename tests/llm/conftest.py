@@ -94,6 +94,8 @@ def api(
             redis_url=llm_redis_url,
             openai_base_url=fake_openai.base_url,
             openai_api_key=OPENAI_TEST_KEY,
+            # models an audit may name (test_components_switch_independently picks another one)
+            allowed_llm_models=("fake-chat", "other-model"),
         )
         with TestClient(create_app(settings), headers=auth_headers) as c:
             yield c
