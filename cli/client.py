@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 
+from cli.credentials import api_key_for
+
 TERMINAL = frozenset({"done", "failed", "rejected"})
 """Audit statuses after which nothing changes."""
 AUDIT_FIELDS = ("response", "references", "question", "metadata", "config")
@@ -55,7 +57,36 @@ def transport_problem(value: Any, path: str = "") -> str | None:
 
 
 class ApiError(RuntimeError):
-    """The API answered something the contract does not allow (5xx, unexpected shape)."""
+    """The API answered something the contract does not allow (5xx, unexpected shape), or
+    refused the key (401/403)."""
+
+
+#: Longest the client waits on one 429 (seconds); it waits what ``Retry-After`` says up to this.
+MAX_RETRY_AFTER = 60.0
+#: 429 answers the client sits out in a row before it gives up.
+MAX_RATE_LIMITED = 30
+
+
+def retry_after(resp: httpx.Response) -> float:
+    """Seconds to wait after a 429: ``Retry-After`` (whole seconds), 1 when absent or not a number,
+    at most :data:`MAX_RETRY_AFTER`."""
+    try:
+        seconds = float(resp.headers.get("Retry-After", "1"))
+    except ValueError:
+        seconds = 1.0
+    return min(max(seconds, 0.1), MAX_RETRY_AFTER)
+
+
+def access_problem(resp: httpx.Response) -> str | None:
+    """A readable message for a 401/403 answer (what to do about the key), else None."""
+    if resp.status_code == 401:
+        return (
+            f"the API refused the key ({error_message(resp)}): set CLAIMAUDIT_API_KEY, or run "
+            "`claimaudit up` for the local stack's key"
+        )
+    if resp.status_code == 403:
+        return f"the API key may not do this ({error_message(resp)})"
+    return None
 
 
 def poll_order(pending: Sequence[str], window: int, turn: int) -> tuple[list[str], int]:
@@ -129,11 +160,30 @@ class Client:
 
     base_url: str
     timeout: float = 60.0
+    #: Sent as ``Authorization: Bearer``; default ``cli.credentials.api_key_for(base_url)``.
+    api_key: str | None = None
     _http: httpx.Client = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
-        self._http = httpx.Client(base_url=self.base_url, timeout=self.timeout)
+        self.api_key = self.api_key or api_key_for(self.base_url)
+        self._http = httpx.Client(base_url=self.base_url, timeout=self.timeout, headers=self.auth_headers)
+
+    @property
+    def auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One request; a 429 is sat out (``Retry-After``) and sent again; 401/403 raise ``ApiError``."""
+        for _ in range(MAX_RATE_LIMITED):
+            resp = self._http.request(method, path, **kwargs)
+            if resp.status_code != 429:
+                problem = access_problem(resp)
+                if problem:
+                    raise ApiError(problem)
+                return resp
+            time.sleep(retry_after(resp))
+        raise ApiError(f"{method} {path} answered 429 {MAX_RATE_LIMITED} times: {error_message(resp)}")
 
     def close(self) -> None:
         self._http.close()
@@ -155,7 +205,7 @@ class Client:
     def submit(self, body: dict[str, Any], *, key: str | None = None, index: int = 0) -> Submission:
         """POST /audits. 422/413 → a rejected Submission carrying the API's message."""
         headers = {"Idempotency-Key": key} if key else {}
-        resp = self._http.post("/audits", json=body, headers=headers)
+        resp = self._request("POST", "/audits", json=body, headers=headers)
         if resp.status_code in (200, 201, 202):
             data = resp.json()
             return Submission(index, data["id"], data.get("status", "queued"))
@@ -164,7 +214,7 @@ class Client:
         raise ApiError(f"POST /audits answered {resp.status_code}: {error_message(resp)}")
 
     def get(self, audit_id: str) -> dict[str, Any]:
-        resp = self._http.get(f"/audits/{audit_id}")
+        resp = self._request("GET", f"/audits/{audit_id}")
         if resp.status_code != 200:
             raise ApiError(f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}")
         data: dict[str, Any] = resp.json()
@@ -200,7 +250,7 @@ class Client:
         for start in range(0, len(items), chunk_size):
             chunk = items[start : start + chunk_size]
             payload = {"audits": [{**body, "idempotency_key": key} for body, key in chunk]}
-            resp = self._http.post("/audits/batch", json=payload)
+            resp = self._request("POST", "/audits/batch", json=payload)
             if resp.status_code in (200, 201, 202):
                 answered = resp.json().get("audits", [])
                 if len(answered) != len(chunk):
@@ -258,26 +308,37 @@ class Client:
         limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
         sem = asyncio.Semaphore(concurrency)
         last_progress = time.monotonic()
-        async with httpx.AsyncClient(base_url=self.base_url, timeout=self.timeout, limits=limits) as http:
+        async with httpx.AsyncClient(
+            base_url=self.base_url, timeout=self.timeout, limits=limits, headers=self.auth_headers
+        ) as http:
 
             async def fetch(audit_id: str) -> dict[str, Any]:
                 async with sem:
-                    for attempt in range(5):
+                    limited = 0
+                    attempt = 0
+                    while attempt < 5:
+                        attempt += 1
                         try:
                             resp = await http.get(f"/audits/{audit_id}")
                         except httpx.TransportError:
-                            if attempt == 4:
+                            if attempt == 5:
                                 raise
-                            await asyncio.sleep(0.5 * (attempt + 1))
+                            await asyncio.sleep(0.5 * attempt)
                             continue
                         if resp.status_code == 200:
                             data: dict[str, Any] = resp.json()
                             return data
-                        if resp.status_code >= 500 and attempt < 4:
-                            await asyncio.sleep(0.5 * (attempt + 1))
+                        if resp.status_code == 429 and limited < MAX_RATE_LIMITED:
+                            limited += 1
+                            attempt -= 1  # a rate limit is not a failed attempt
+                            await asyncio.sleep(retry_after(resp))
+                            continue
+                        if resp.status_code >= 500 and attempt < 5:
+                            await asyncio.sleep(0.5 * attempt)
                             continue
                         raise ApiError(
-                            f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}"
+                            access_problem(resp)
+                            or f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}"
                         )
                 raise AssertionError("unreachable")
 

@@ -54,13 +54,15 @@ def embedder_for(
     *,
     audit_id: uuid.UUID | None = None,
     factory: sessionmaker[Session] | None = None,
+    tenant_id: str = "default",
 ) -> Embedder:
-    """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2)."""
+    """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2);
+    ``tenant_id`` is who pays for endpoint calls not tied to an audit (a search)."""
     cfg = resolve_llm_config(config)
     if cfg.embedder == "openai":
         from workers.adapters.hooks import embedder_llm
 
-        return embedder_llm(cfg, audit_id=audit_id, factory=factory)
+        return embedder_llm(cfg, audit_id=audit_id, factory=factory, tenant_id=tenant_id)
     return default_embedder()
 
 

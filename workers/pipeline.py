@@ -40,14 +40,23 @@ def enqueue_audit(audit_id: uuid.UUID | str) -> str:
 
 
 def search_claims_remote(
-    q: str, k: int, *, model: str | None = None, timeout: float = 30.0
+    q: str, k: int, *, model: str | None = None, tenant_id: str = "default", timeout: float = 30.0
 ) -> list[dict[str, object]]:
-    """Ask a worker to embed ``q`` and return the ``k`` nearest stored claims (``claims.search``).
+    """Ask a worker to embed ``q`` and return the ``k`` nearest stored claims of ``tenant_id``
+    (``claims.search``).
 
-    The API uses this so that it never loads model weights. Raises ``celery.exceptions.TimeoutError``
-    when no worker answers within ``timeout`` seconds.
+    The API uses this so that it never loads model weights. The query text travels in the
+    message but not in its ``argsrepr``/``kwargsrepr`` (what logs, task events and Flower show).
+    Raises ``celery.exceptions.TimeoutError`` when no worker answers within ``timeout`` seconds.
     """
-    result = app.send_task("claims.search", args=(q, k), kwargs={"model": model}, ignore_result=False)
+    result = app.send_task(
+        "claims.search",
+        args=(q, k),
+        kwargs={"model": model, "tenant_id": tenant_id},
+        ignore_result=False,
+        argsrepr=f"('<query>', {k})",
+        kwargsrepr=repr({"model": model, "tenant_id": tenant_id}),
+    )
     try:
         items = result.get(timeout=timeout)
     finally:

@@ -28,8 +28,9 @@ REF = "The Halvorsen Bridge opened to traffic on 12 May 1998."
 
 
 @pytest.fixture(scope="module")
-def live_api(settings_module: Any, start_worker: Callable[..., Any]) -> Iterator[str]:
-    """The real API served by uvicorn in a thread, with one worker consuming this session's queue."""
+def live_api(settings_module: Any, start_worker: Callable[..., Any], api_key: str) -> Iterator[str]:
+    """The real API served by uvicorn in a thread, with one worker consuming this session's queue;
+    the CLI (and its subprocesses) use the tests' admin key through ``CLAIMAUDIT_API_KEY``."""
     import uvicorn
 
     from api.main import create_app
@@ -46,7 +47,8 @@ def live_api(settings_module: Any, start_worker: Callable[..., Any]) -> Iterator
     while not stack.api_healthy(url):
         assert time.monotonic() < deadline, "API did not come up"
         time.sleep(0.1)
-    yield url
+    with stack.temporary_env(CLAIMAUDIT_API_KEY=api_key):
+        yield url
     server.should_exit = True
     thread.join(timeout=10)
     # Stop the worker with the module: it consumes this session's queue, and later tests assert
