@@ -194,11 +194,15 @@ def start_stage(session: Session, audit_id: uuid.UUID, stage: str) -> Audit | No
 
 
 def mark_done(session: Session, audit_id: uuid.UUID) -> None:
-    """``status = done``, ``finished_at = now()`` (only from a running stage)."""
+    """``status = done``, ``finished_at`` = the wall clock now (only from a running stage).
+
+    ``clock_timestamp()``, not ``now()``: ``now()`` is the start of the transaction, and the
+    score stage marks the audit done at the end of the transaction that scored it.
+    """
     session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="done", stage=None, error=None, finished_at=func.now())
+        .values(status="done", stage=None, error=None, finished_at=func.clock_timestamp())
         .execution_options(synchronize_session=False)
     )
 
@@ -211,7 +215,7 @@ def mark_failed(session: Session, audit_id: uuid.UUID, error: str) -> bool:
     result = session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="failed", error=error[:4000], finished_at=func.now())
+        .values(status="failed", error=error[:4000], finished_at=func.clock_timestamp())
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
     )
