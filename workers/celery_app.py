@@ -36,7 +36,11 @@ app.conf.update(
     worker_send_task_events=True,
     task_send_sent_event=True,
     broker_connection_retry_on_startup=True,
-    broker_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
+    # priority_steps: one Redis list per priority 0-9, popped lowest first (workers.pipeline.STAGE_PRIORITY)
+    broker_transport_options={
+        "visibility_timeout": _settings.broker_visibility_timeout,
+        "priority_steps": list(range(10)),
+    },
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
