@@ -16,7 +16,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from api.routes import audits, claims, health
+from api.routes import audit_status, audits, claims, health
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
@@ -71,6 +71,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.session_factory = make_session_factory(engine)
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.include_router(audits.router)
+    app.include_router(audit_status.router)
     app.include_router(claims.router)
     app.include_router(health.router)
     return app

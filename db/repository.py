@@ -54,6 +54,7 @@ __all__ = [
     "get_audit",
     "find_audit_by_key",
     "list_audits",
+    "audit_statuses",
     "mark_enqueued",
     "start_stage",
     "mark_done",
@@ -167,6 +168,17 @@ def list_audits(
         select(Audit).where(*conds).order_by(Audit.created_at.desc(), Audit.id).limit(limit).offset(offset)
     ).all()
     return list(rows), int(total)
+
+
+def audit_statuses(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[dict[str, Any]]:
+    """``id``, ``status``, ``stage``, ``error``, ``finished_at`` of each audit in ``audit_ids`` that
+    exists (one primary-key lookup of the ``audits`` table; unknown ids are absent), in no order."""
+    if not audit_ids:
+        return []
+    stmt = select(Audit.id, Audit.status, Audit.stage, Audit.error, Audit.finished_at).where(
+        Audit.id.in_(list(audit_ids))
+    )
+    return [dict(row._mapping) for row in session.execute(stmt)]
 
 
 def mark_enqueued(session: Session, audit_ids: Iterable[uuid.UUID]) -> None:
