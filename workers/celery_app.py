@@ -56,6 +56,18 @@ def _reset_db_after_fork(**_: Any) -> None:
     reset_after_fork()
 
 
+@cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
+def _preload_models(**_: Any) -> None:
+    """Load the model and parser in the background of each pool process: the pool's start-up
+    handshake must not wait for them (Celery kills a child that is not up within 4 s), and a
+    task that needs them meanwhile waits on their locks."""
+    import threading
+
+    from workers.components import preload_local_models
+
+    threading.Thread(target=preload_local_models, name="preload-models", daemon=True).start()
+
+
 @cast(Callable[[Callable[..., None]], Any], worker_ready.connect)
 def _requeue_on_start(sender: Any = None, **_: Any) -> None:
     """When a worker starts, hand audits that never reached the broker to the queue."""
