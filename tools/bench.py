@@ -85,13 +85,18 @@ def _latency_ms(http: httpx.Client, body: dict[str, Any], poll_s: float = 0.02) 
 
 def _finish_times(api_url: str, started_wall: float, n: int) -> dict[str, float]:
     """First-audit seconds and median latency (``finished_at - created_at``) from ``GET /audits``."""
-    items = httpx.get(f"{api_url}/audits", params={"status": "done", "limit": 500}, timeout=60).json()["items"]
+    items = httpx.get(f"{api_url}/audits", params={"status": "done", "limit": 500}, timeout=60).json()[
+        "items"
+    ]
     fin = [(datetime.fromisoformat(a["finished_at"]), datetime.fromisoformat(a["created_at"])) for a in items]
     fin = [f for f in fin if f[1].timestamp() >= started_wall][:n]
     if not fin:
         return {"first_audit_s": float("nan"), "p50_latency_s": float("nan")}
     first = min(f.timestamp() for f, _ in fin) - started_wall
-    return {"first_audit_s": first, "p50_latency_s": statistics.median((f - c).total_seconds() for f, c in fin)}
+    return {
+        "first_audit_s": first,
+        "p50_latency_s": statistics.median((f - c).total_seconds() for f, c in fin),
+    }
 
 
 def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any] | None) -> dict[str, Any]:
@@ -114,7 +119,11 @@ def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any]
     cpu1 = bench.cpu_seconds()
     if thread:
         thread.join()
-    out: dict[str, Any] = {"wall_s": elapsed, "cpu_s": {k: cpu1[k] - cpu0[k] for k in cpu1}, "results": results}
+    out: dict[str, Any] = {
+        "wall_s": elapsed,
+        "cpu_s": {k: cpu1[k] - cpu0[k] for k in cpu1},
+        "results": results,
+    }
     out["statuses"] = sorted({str(r.get("status")) for r in results})
     out.update(_finish_times(bench.api_url, wall0, n))
     if probe_ms:
@@ -124,9 +133,17 @@ def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any]
 
 def _round(r: int, args: argparse.Namespace, workload: Path, bench: BenchStack, keep: Path) -> dict[str, Any]:
     n = sum(1 for _ in workload.open())
-    cmd = [sys.executable, str(HERE / "bench_inprocess.py"), str(workload), "--output", str(keep / f"inprocess-{r}.jsonl")]
+    cmd = [
+        sys.executable,
+        str(HERE / "bench_inprocess.py"),
+        str(workload),
+        "--output",
+        str(keep / f"inprocess-{r}.jsonl"),
+    ]
     cmd += ["--probes", str(args.probes), "--threads", args.threads]
-    inproc = json.loads(subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()[-1])
+    inproc = json.loads(
+        subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
+    )
     bench.start_round()
     cold_path = _write([json.loads(x) for x in workload.open()], keep / f"in-cold-{r}.jsonl", f"c{r}-")
     cold = _queue_batch(bench, cold_path, n, probe=probe_audit(20_000 + r))
@@ -166,7 +183,9 @@ def _summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
         "inprocess_probe_p95_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.95)),
     }
     for t in rounds[0]["inprocess"]["raw_threads"]:
-        s[f"raw_threads_{t}_sentences_per_s"] = med(lambda x, t=t: ip(x)["raw_texts"] / ip(x)["raw_threads"][t])
+        s[f"raw_threads_{t}_sentences_per_s"] = med(
+            lambda x, t=t: ip(x)["raw_texts"] / ip(x)["raw_threads"][t]
+        )
     for kind in ("cold", "warm"):
         for proc in rounds[0][kind]["cpu_s"]:
             s[f"cpu_s_{kind}_{proc}"] = med(lambda x, k=kind, p=proc: x[k]["cpu_s"][p])
@@ -181,14 +200,20 @@ def main() -> int:
     ap.add_argument("--probes", type=int, default=10, help="single audits per round for the latency figures")
     ap.add_argument("--concurrency", type=int, default=1, help="worker processes")
     ap.add_argument("--threads", default="", help="also time the raw model with these torch thread counts")
-    ap.add_argument("--data", type=Path, help="folder with factcheck_gpt/stance_dev.jsonl (default: the checked-in sample)")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        help="folder with factcheck_gpt/stance_dev.jsonl (default: the checked-in sample)",
+    )
     ap.add_argument("--cases", type=Path, help="a run_cases.py audits.jsonl to add to the workload")
     ap.add_argument("--keep", type=Path, help="write workload, result documents and raw figures here")
     ap.add_argument("--worker-env", action="append", default=[], help="KEY=VALUE for the worker and API")
     args = ap.parse_args()
     keep = args.keep or Path(tempfile.mkdtemp(prefix="claimaudit-bench-"))
     keep.mkdir(parents=True, exist_ok=True)
-    workload = _write(build_workload(args.audits, data_dir=args.data, cases_file=args.cases), keep / "workload.jsonl")
+    workload = _write(
+        build_workload(args.audits, data_dir=args.data, cases_file=args.cases), keep / "workload.jsonl"
+    )
     env = dict(kv.split("=", 1) for kv in args.worker_env)
     bench = BenchStack(concurrency=args.concurrency, env_extra=env)
     rounds = []
@@ -206,7 +231,8 @@ def main() -> int:
         print(f"{name:40s} {value:10.3f}")
     print(f"results in {keep}")
     print(
-        f"queue_vs_inprocess={summary['queue_vs_inprocess']:.3f} inprocess_vs_raw={summary['inprocess_vs_raw']:.3f} "
+        f"queue_vs_inprocess={summary['queue_vs_inprocess']:.3f} "
+        f"inprocess_vs_raw={summary['inprocess_vs_raw']:.3f} "
         f"first_audit_s={summary['first_audit_s']:.2f} single_p95_ms={summary['single_p95_ms']:.0f}"
     )
     return 0

@@ -67,7 +67,13 @@ def _engine(items: list[dict[str, Any]], output: Path) -> dict[str, Any]:
         for doc in docs:
             fh.write(json.dumps(doc, ensure_ascii=False) + "\n")
     claims = sum(len(d.get("claims", [])) for d in docs)
-    return {"engine_s": wall, "engine_cpu_s": cpu, "audits": len(items), "claims": claims, "calls": recording.calls}
+    return {
+        "engine_s": wall,
+        "engine_cpu_s": cpu,
+        "audits": len(items),
+        "claims": claims,
+        "calls": recording.calls,
+    }
 
 
 def _raw(calls: list[list[str]], threads: list[int]) -> dict[str, Any]:
@@ -92,16 +98,22 @@ def main() -> int:
     ap.add_argument("workload", type=Path)
     ap.add_argument("--output", type=Path, required=True)
     ap.add_argument("--probes", type=int, default=10)
-    ap.add_argument("--threads", default="", help="comma-separated torch thread counts to time the raw model with")
+    ap.add_argument(
+        "--threads", default="", help="comma-separated torch thread counts to time the raw model with"
+    )
     args = ap.parse_args()
-    items = [json.loads(line) for line in args.workload.read_text(encoding="utf-8").splitlines() if line.strip()]
+    items = [
+        json.loads(line) for line in args.workload.read_text(encoding="utf-8").splitlines() if line.strip()
+    ]
     warm = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
     run_line(probe_audit(10_000), warm)  # loads spaCy, the verdict data and torch's kernels
     result = _engine(items, args.output)
     calls = result.pop("calls")
     result.update(_raw(calls, [int(t) for t in args.threads.split(",") if t.strip()]))
     fresh = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
-    result["probe_ms"] = [_timed(lambda i=i: run_line(probe_audit(i), fresh))[0] * 1000 for i in range(args.probes)]
+    result["probe_ms"] = [
+        _timed(lambda i=i: run_line(probe_audit(i), fresh))[0] * 1000 for i in range(args.probes)
+    ]
     print(json.dumps(result))
     return 0
 

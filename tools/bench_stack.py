@@ -101,11 +101,17 @@ class BenchStack:
         port = stack.free_port()
         self.api_url = f"http://127.0.0.1:{port}"
         host = f"bench-{port}@{socket.gethostname()}"
-        celery, uvicorn = str(Path(sys.executable).parent / "celery"), str(Path(sys.executable).parent / "uvicorn")
+        celery, uvicorn = (
+            str(Path(sys.executable).parent / "celery"),
+            str(Path(sys.executable).parent / "uvicorn"),
+        )
         worker = [celery, "-A", "workers.celery_app", "worker", "-E", "--loglevel", "WARNING"]
         worker += ["--concurrency", str(self.concurrency), "--prefetch-multiplier", "1", "--hostname", host]
         self._spawn("worker", worker)
-        self._spawn("api", [uvicorn, "api.main:app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"])
+        self._spawn(
+            "api",
+            [uvicorn, "api.main:app", "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
+        )
         deadline = time.monotonic() + 240
         while not (stack.api_healthy(self.api_url) and self._workers_ready()):
             for name_, proc in self.procs.items():
@@ -127,7 +133,12 @@ class BenchStack:
     def _spawn(self, name: str, cmd: list[str]) -> None:
         with (self.logs / f"{name}.log").open("ab") as log:
             self.procs[name] = subprocess.Popen(
-                cmd, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=self.env, cwd=str(ROOT),
+                cmd,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                stdin=subprocess.DEVNULL,
+                env=self.env,
+                cwd=str(ROOT),
                 start_new_session=True,
             )
 

@@ -48,7 +48,9 @@ def read_cases(cases_file: Path | None) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for path in sorted((ROOT / "examples").glob("*.json")):
         body = json.loads(path.read_text(encoding="utf-8"))
-        out.append({"id": f"example-{path.stem}", "references": body["references"], "response": body["response"]})
+        out.append(
+            {"id": f"example-{path.stem}", "references": body["references"], "response": body["response"]}
+        )
     if cases_file is not None:
         for line in cases_file.read_text(encoding="utf-8").splitlines():
             if line.strip():
@@ -56,7 +58,14 @@ def read_cases(cases_file: Path | None) -> list[dict[str, Any]]:
                 if case.get("expect", {}).get("status", "done") != "done":
                     continue  # rejected inputs measure validation, not the pipeline
                 refs, config = case["references"], case.get("config", {})
-                out.append({"id": f"case-{case['id']}", "references": refs, "response": case["response"], "config": config})
+                out.append(
+                    {
+                        "id": f"case-{case['id']}",
+                        "references": refs,
+                        "response": case["response"],
+                        "config": config,
+                    }
+                )
     return out
 
 
