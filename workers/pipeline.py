@@ -34,7 +34,12 @@ STAGE_TASKS: tuple[str, ...] = ("audits.decompose", "audits.embed", "audits.matc
 #: ``workers.celery_app``). Later stages go first, so an audit that has started finishes before
 #: new audits start (depth-first); a single audit's decomposition goes before a bulk one's, so
 #: a single audit submitted behind a batch waits for the audits in progress, not the backlog.
-STAGE_PRIORITY: dict[str, int] = {"audits.score": 1, "audits.match": 2, "audits.embed": 3, "audits.decompose": 5}
+STAGE_PRIORITY: dict[str, int] = {
+    "audits.score": 1,
+    "audits.match": 2,
+    "audits.embed": 3,
+    "audits.decompose": 5,
+}
 #: Priority of the first stage of audits submitted in bulk (``POST /audits/batch``).
 BULK_DECOMPOSE_PRIORITY = 7
 

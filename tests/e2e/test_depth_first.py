@@ -33,13 +33,18 @@ def test_started_audits_finish_first_and_single_audits_jump_the_bulk_backlog(
     client: TestClient, session_factory: Any, start_worker: Callable[..., WorkerProcess]
 ) -> None:
     batch = [
-        {"references": [REFERENCE], "response": f"The bridge opened in {1990 + i}. It spans {400 + i} metres."}
+        {
+            "references": [REFERENCE],
+            "response": f"The bridge opened in {1990 + i}. It spans {400 + i} metres.",
+        }
         for i in range(4)
     ]
     resp = client.post("/audits/batch", json={"audits": batch})
     assert resp.status_code == 202, resp.text
     bulk_ids = [item["id"] for item in resp.json()["audits"]]
-    single = client.post("/audits", json={"references": [REFERENCE], "response": "The bridge opened in 1998."})
+    single = client.post(
+        "/audits", json={"references": [REFERENCE], "response": "The bridge opened in 1998."}
+    )
     assert single.status_code == 202, single.text
     single_id = single.json()["id"]
 
