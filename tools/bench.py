@@ -11,8 +11,10 @@ The workload is fixed (``tools/bench_workload.py``: Factcheck-GPT pairs, RAG-sty
 
 1. in a fresh process (``tools/bench_inprocess.py``): the engine on the workload, the raw model
    on the texts the engine embedded, and ``--probes`` small audits one by one;
-2. a fresh stack (``tools/bench_stack.py``: new database, queue, worker, API): the workload
-   through the API as ``claimaudit batch`` runs it, cold (empty caches), with one probe audit
+2. a fresh stack (``tools/bench_stack.py``: new database, queue, worker, API); one probe audit
+   that shares no text with the workload, so that the worker has loaded its model (its latency
+   is ``warmup_ms``); the workload through the API as ``claimaudit batch`` runs it, cold (empty
+   embedding and decomposition caches), with one probe audit
    submitted behind that backlog; the workload again under new ids (warm caches); then the
    probes one by one on the idle stack (latency from POST to a GET answering ``done``).
 
@@ -145,6 +147,8 @@ def _round(r: int, args: argparse.Namespace, workload: Path, bench: BenchStack, 
         subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
     )
     bench.start_round()
+    with httpx.Client(base_url=bench.api_url, timeout=600) as http:  # the worker's model is loaded
+        warmup_ms = _latency_ms(http, probe_audit(40_000 + r))
     cold_path = _write([json.loads(x) for x in workload.open()], keep / f"in-cold-{r}.jsonl", f"c{r}-")
     cold = _queue_batch(bench, cold_path, n, probe=probe_audit(20_000 + r))
     with (keep / f"queue-{r}.jsonl").open("w", encoding="utf-8") as fh:
@@ -156,7 +160,14 @@ def _round(r: int, args: argparse.Namespace, workload: Path, bench: BenchStack, 
     with httpx.Client(base_url=bench.api_url, timeout=600) as http:
         single = [_latency_ms(http, probe_audit(30_000 + 100 * r + i)) for i in range(args.probes)]
     bench.stop_processes()  # nothing of this round runs during the next in-process measurement
-    return {"inprocess": inproc, "cold": cold, "warm": warm, "single_ms": single, "load": os.getloadavg()}
+    return {
+        "inprocess": inproc,
+        "cold": cold,
+        "warm": warm,
+        "single_ms": single,
+        "warmup_ms": warmup_ms,
+        "load": os.getloadavg(),
+    }
 
 
 def _summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
@@ -177,6 +188,7 @@ def _summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
         "first_audit_share": med(lambda x: x["cold"]["first_audit_s"] / x["cold"]["wall_s"]),
         "p50_latency_share": med(lambda x: x["cold"]["p50_latency_s"] / x["cold"]["wall_s"]),
         "backlog_probe_ms": med(lambda x: x["cold"].get("backlog_probe_ms", float("nan"))),
+        "warmup_ms": med(lambda x: x.get("warmup_ms", float("nan"))),
         "single_p50_ms": med(lambda x: _pct(x["single_ms"], 0.5)),
         "single_p95_ms": med(lambda x: _pct(x["single_ms"], 0.95)),
         "inprocess_probe_p50_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.5)),
