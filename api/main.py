@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from api.auth import authenticate
-from api.routes import admin, audits, claims, health
+from api.routes import admin, audit_status, audits, claims, health
 from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
@@ -75,6 +75,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_security(app, settings)
     # Every router but health needs a key (api.auth); a route's scope is declared on the route.
     authenticated = [Depends(authenticate)]
+    # audit_status before audits: POST /audits/status must not be taken for an audit id route
+    app.include_router(audit_status.router, dependencies=authenticated)
     app.include_router(audits.router, dependencies=authenticated)
     app.include_router(claims.router, dependencies=authenticated)
     app.include_router(admin.router, dependencies=authenticated)

@@ -279,14 +279,13 @@ class Client:
     ) -> dict[str, dict[str, Any]]:
         """Poll audits until each is terminal; return ``{audit_id: document}``.
 
-        Each round GETs (concurrently) the oldest ``window`` pending audits -- the queue is FIFO,
-        so later ones are rarely done before earlier ones -- and the next ``window`` of the
-        others in turn. Progress is any audit of the batch finishing or moving to another
-        stage: the workers run every audit's decomposition before the first embedding (each
-        stage's task joins the back of the queue), so a large batch can go many minutes
-        before its first audit is done while it is still moving. Audits not terminal when
-        nothing has moved for ``stall_timeout`` seconds are returned with their last document
-        and an ``error`` saying they timed out (status unchanged).
+        Each round asks ``POST /audits/status`` for every pending audit (one request per 1,000
+        ids, one indexed read on the server) and GETs the full document only of the audits that
+        became terminal (``concurrency`` at a time). Against an API without that endpoint (404/405)
+        each round GETs the oldest ``window`` pending audits and the next ``window`` of the others
+        in turn. Progress is any audit of the batch finishing or moving to another stage. Audits
+        not terminal when nothing has moved for ``stall_timeout`` seconds are returned with their
+        last document and an ``error`` saying they timed out (status unchanged).
         """
         return asyncio.run(
             self._poll_many(
@@ -306,49 +305,15 @@ class Client:
         done: dict[str, dict[str, Any]] = {}
         last: dict[str, dict[str, Any]] = {}
         limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        sem = asyncio.Semaphore(concurrency)
         last_progress = time.monotonic()
         async with httpx.AsyncClient(
             base_url=self.base_url, timeout=self.timeout, limits=limits, headers=self.auth_headers
         ) as http:
-
-            async def fetch(audit_id: str) -> dict[str, Any]:
-                async with sem:
-                    limited = 0
-                    attempt = 0
-                    while attempt < 5:
-                        attempt += 1
-                        try:
-                            resp = await http.get(f"/audits/{audit_id}")
-                        except httpx.TransportError:
-                            if attempt == 5:
-                                raise
-                            await asyncio.sleep(0.5 * attempt)
-                            continue
-                        if resp.status_code == 200:
-                            data: dict[str, Any] = resp.json()
-                            return data
-                        if resp.status_code == 429 and limited < MAX_RATE_LIMITED:
-                            limited += 1
-                            attempt -= 1  # a rate limit is not a failed attempt
-                            await asyncio.sleep(retry_after(resp))
-                            continue
-                        if resp.status_code >= 500 and attempt < 5:
-                            await asyncio.sleep(0.5 * attempt)
-                            continue
-                        raise ApiError(
-                            access_problem(resp)
-                            or f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}"
-                        )
-                raise AssertionError("unreachable")
-
-            turn = 0
+            looker = _Looker(http, asyncio.Semaphore(concurrency), window)
             while pending:
-                batch, turn = poll_order(pending, window, turn)
-                head = batch[:window]
-                docs = await asyncio.gather(*(fetch(a) for a in batch))
+                docs = await looker.look(pending)
                 finished, moved = 0, False
-                for audit_id, doc in zip(batch, docs, strict=True):
+                for audit_id, doc in docs.items():
                     moved |= stage_moved(last.get(audit_id), doc)
                     last[audit_id] = doc
                     if doc.get("status") in TERMINAL:
@@ -360,16 +325,95 @@ class Client:
                     last_progress = time.monotonic()
                 if finished:
                     pending = [a for a in pending if a not in done]
-                    if all(a in done for a in head):
-                        continue  # the window was all done: look at the next one at once
                 elif time.monotonic() - last_progress > stall_timeout:
                     for audit_id in pending:
                         doc = dict(last.get(audit_id, {"id": audit_id}))
-                        state = doc.get("status")
-                        doc["error"] = (
-                            f"timed out: still {state!r} after {stall_timeout:.0f} s without progress"
-                        )
+                        state, limit = doc.get("status"), f"{stall_timeout:.0f}"
+                        doc["error"] = f"timed out: still {state!r} after {limit} s without progress"
                         done[audit_id] = doc
                     break
-                await asyncio.sleep(interval)
+                if pending and not looker.skip_sleep:
+                    await asyncio.sleep(interval)
         return done
+
+
+#: Most ids per ``POST /audits/status`` (the API's limit).
+STATUS_CHUNK = 1_000
+
+
+@dataclass
+class _Looker:
+    """One polling round: the state of the pending audits, full documents for the terminal ones."""
+
+    http: httpx.AsyncClient
+    sem: asyncio.Semaphore
+    window: int
+    bulk: bool = True  # False once the API answered 404/405 to POST /audits/status
+    turn: int = 0
+    skip_sleep: bool = False
+
+    async def look(self, pending: list[str]) -> dict[str, dict[str, Any]]:
+        """``{audit_id: document}`` for the audits looked at this round (terminal ones in full)."""
+        if self.bulk:
+            states = await self._statuses(pending)
+            if states is not None:
+                terminal = [a for a, st in states.items() if st.get("status") in TERMINAL]
+                full = await asyncio.gather(*(self.fetch(a) for a in terminal))
+                return {**states, **dict(zip(terminal, full, strict=True))}
+            self.bulk = False
+        batch, self.turn = poll_order(pending, self.window, self.turn)
+        docs = dict(zip(batch, await asyncio.gather(*(self.fetch(a) for a in batch)), strict=True))
+        head = batch[: self.window]
+        # the oldest window all done: look at the next one at once
+        self.skip_sleep = all(docs[a].get("status") in TERMINAL for a in head)
+        return docs
+
+    async def _statuses(self, pending: list[str]) -> dict[str, dict[str, Any]] | None:
+        """``{id: {status, stage, error, ...}}`` from ``POST /audits/status``; None without that endpoint."""
+        out: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(pending), STATUS_CHUNK):
+            chunk = pending[start : start + STATUS_CHUNK]
+            resp = await self._request("POST", "/audits/status", json={"ids": chunk})
+            if resp.status_code in (404, 405):
+                return None
+            body = resp.json()
+            if body.get("missing"):
+                raise ApiError(f"POST /audits/status: audits not found: {', '.join(body['missing'][:5])}")
+            out.update({str(item["id"]): item for item in body.get("items", [])})
+        return out
+
+    async def fetch(self, audit_id: str) -> dict[str, Any]:
+        """The full document of one audit (``GET /audits/{id}``)."""
+        resp = await self._request("GET", f"/audits/{audit_id}")
+        data: dict[str, Any] = resp.json()
+        return data
+
+    async def _request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """One request, retried on transport errors and 5xx (5 attempts) and after a 429 (up to
+        ``MAX_RATE_LIMITED`` times, waiting its Retry-After); 200 (and a POST's 404/405)
+        returned, anything else raises ApiError."""
+        async with self.sem:
+            limited = attempt = 0
+            while attempt < 5:
+                attempt += 1
+                try:
+                    resp = await self.http.request(method, url, **kwargs)
+                except httpx.TransportError:
+                    if attempt == 5:
+                        raise
+                    await asyncio.sleep(0.5 * attempt)
+                    continue
+                if resp.status_code == 200 or (method == "POST" and resp.status_code in (404, 405)):
+                    return resp
+                if resp.status_code == 429 and limited < MAX_RATE_LIMITED:
+                    limited += 1
+                    attempt -= 1  # a rate limit is not a failed attempt
+                    await asyncio.sleep(retry_after(resp))
+                    continue
+                if resp.status_code >= 500 and attempt < 5:
+                    await asyncio.sleep(0.5 * attempt)
+                    continue
+                raise ApiError(
+                    access_problem(resp) or f"{method} {url} answered {resp.status_code}: {error_message(resp)}"
+                )
+        raise AssertionError("unreachable")

@@ -56,6 +56,7 @@ __all__ = [
     "get_tenant_audit",
     "find_audit_by_key",
     "list_audits",
+    "audit_statuses",
     "mark_enqueued",
     "start_stage",
     "mark_done",
@@ -190,6 +191,20 @@ def list_audits(
     return list(rows), int(total)
 
 
+def audit_statuses(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str
+) -> list[dict[str, Any]]:
+    """``id``, ``status``, ``stage``, ``error``, ``finished_at`` of each audit of ``tenant_id`` in
+    ``audit_ids`` (one primary-key lookup of the ``audits`` table; unknown ids and other
+    tenants' audits are absent), in no order."""
+    if not audit_ids:
+        return []
+    stmt = select(Audit.id, Audit.status, Audit.stage, Audit.error, Audit.finished_at).where(
+        Audit.id.in_(list(audit_ids)), Audit.tenant_id == tenant_id
+    )
+    return [dict(row._mapping) for row in session.execute(stmt)]
+
+
 def mark_enqueued(session: Session, audit_ids: Iterable[uuid.UUID]) -> None:
     """Record that the audits' chains were handed to the broker (``enqueued_at = now()``)."""
     ids = list(audit_ids)
@@ -215,11 +230,15 @@ def start_stage(session: Session, audit_id: uuid.UUID, stage: str) -> Audit | No
 
 
 def mark_done(session: Session, audit_id: uuid.UUID) -> None:
-    """``status = done``, ``finished_at = now()`` (only from a running stage)."""
+    """``status = done``, ``finished_at`` = the wall clock now (only from a running stage).
+
+    ``clock_timestamp()``, not ``now()``: ``now()`` is the start of the transaction, and the
+    score stage marks the audit done at the end of the transaction that scored it.
+    """
     session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="done", stage=None, error=None, finished_at=func.now())
+        .values(status="done", stage=None, error=None, finished_at=func.clock_timestamp())
         .execution_options(synchronize_session=False)
     )
 
@@ -232,7 +251,7 @@ def mark_failed(session: Session, audit_id: uuid.UUID, error: str) -> bool:
     result = session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="failed", error=error[:4000], finished_at=func.now())
+        .values(status="failed", error=error[:4000], finished_at=func.clock_timestamp())
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
     )

@@ -86,7 +86,7 @@ def redis_server_url() -> str:
 
 @pytest.fixture
 def redis_url(redis_server_url: str) -> str:
-    """The test Redis URL, with this session's Celery queue emptied before the test.
+    """The test Redis URL, with this session's Celery queue (every priority) emptied before the test.
 
     Not ``FLUSHDB``: test sessions may run side by side on the same Redis db (each with its own
     queue), and a flush would also drop their messages and kombu's queue bindings.
@@ -94,7 +94,9 @@ def redis_url(redis_server_url: str) -> str:
     import redis
 
     client = redis.Redis.from_url(redis_server_url)
-    client.delete(os.environ["CELERY_QUEUE"])
+    queue = os.environ["CELERY_QUEUE"]
+    # kombu keeps one list per message priority: "<queue>" (0) and "<queue>\x06\x16<n>" (1-9)
+    client.delete(queue, *(f"{queue}\x06\x16{p}" for p in range(1, 10)))
     client.close()
     return redis_server_url
 

@@ -164,12 +164,13 @@ def _never_enqueued(audit: Audit) -> bool:
     return audit.status == "queued" and audit.enqueued_at is None
 
 
-def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
-    """Send each committed audit's chain; on broker failure leave it for ``audits.requeue_stale``."""
+def _enqueue(session: Session, audit_ids: list[uuid.UUID], *, bulk: bool = False) -> None:
+    """Send each committed audit's chain (``bulk``: behind single audits); on broker failure leave
+    it for ``audits.requeue_stale``."""
     sent = []
     for aid in audit_ids:
         try:
-            enqueue_audit(aid)
+            enqueue_audit(aid, bulk=bulk)
             sent.append(aid)
         except Exception:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
             log.exception("could not enqueue audit %s; it will be re-enqueued by audits.requeue_stale", aid)
@@ -310,7 +311,7 @@ def submit_batch(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
         )
     session.commit()  # every accepted item is stored before any chain is sent
-    _enqueue(session, to_enqueue)
+    _enqueue(session, to_enqueue, bulk=True)
     return BatchAccepted(audits=results)
 
 

@@ -136,6 +136,15 @@ def _batch_with_b_key(client: Any, a: Tenant, b_id: str, _b: Tenant) -> None:
     assert client.get(results[1]["poll_url"], headers=a.headers).status_code == 200
 
 
+def _statuses(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    own = client.get("/audits", headers=a.headers).json()["items"][0]["id"]
+    page = client.post("/audits/status", json={"ids": [own, b_id]}, headers=a.headers).json()
+    # B's audit is missing for A, exactly like an unknown id; B sees it
+    assert [item["id"] for item in page["items"]] == [own] and page["missing"] == [b_id]
+    mine = client.post("/audits/status", json={"ids": [b_id]}, headers=b.headers).json()
+    assert [item["id"] for item in mine["items"]] == [b_id]
+
+
 def _admin_keys(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     listed = client.get("/admin/keys", headers=a.headers).json()["items"]
     assert {k["tenant_id"] for k in listed} == {a.id}
@@ -149,6 +158,7 @@ def _admin_keys(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
 ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/audits/{audit_id}"): _get_b_audit,
     ("GET", "/audits"): _list,
+    ("POST", "/audits/status"): _statuses,
     ("GET", "/claims/search"): _search,
     ("POST", "/audits"): _submit_with_b_key,
     ("POST", "/audits/batch"): _batch_with_b_key,
