@@ -61,6 +61,9 @@ __all__ = [
     "complete_run_for_audit",
     "unfinished_complete_runs",
     "run_outcomes",
+    "audit_verdict_counts",
+    "unsealed_scheduled_runs",
+    "get_run_any_tenant",
 ]
 
 #: Scores averaged over a run's done audits (``summary["scores"]``).
@@ -145,14 +148,17 @@ def list_runs(
     session: Session,
     *,
     suite: str | None = None,
+    label: str | None = None,
     limit: int = 50,
     offset: int = 0,
     tenant_id: str = "default",
 ) -> tuple[list[Run], int]:
-    """Runs newest first (optionally of one suite), and their total."""
+    """Runs newest first (optionally of one suite, and one label), and their total."""
     conds = [Run.tenant_id == tenant_id]
     if suite is not None:
         conds.append(Run.suite == suite)
+    if label is not None:
+        conds.append(Run.label == label)
     total = session.scalar(select(func.count()).select_from(Run).where(*conds)) or 0
     rows = session.scalars(
         select(Run).where(*conds).order_by(Run.created_at.desc(), Run.id).limit(limit).offset(offset)
@@ -430,3 +436,32 @@ def _response_claims(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[u
             )
         )
     return out
+
+
+def audit_verdict_counts(session: Session, audit_id: uuid.UUID) -> dict[str, int]:
+    """The verdict counts of a scored audit (``SUMMARY_VERDICTS`` keys); empty before scoring."""
+    score = session.get(ScoreRow, audit_id, populate_existing=True)
+    return {} if score is None else {v: int(getattr(score, v)) for v in SUMMARY_VERDICTS}
+
+
+def unsealed_scheduled_runs(session: Session, *, older_than_s: float, limit: int = 100) -> list[uuid.UUID]:
+    """Every tenant's scheduled runs still unsealed ``older_than_s`` after creation (their start
+    message was lost: ``runs.start`` is sent again; it is idempotent)."""
+    from datetime import timedelta
+
+    stmt = (
+        select(Run.id)
+        .where(
+            Run.scheduled_for.is_not(None),
+            Run.sealed_at.is_(None),
+            Run.created_at < func.now() - timedelta(seconds=older_than_s),
+        )
+        .order_by(Run.created_at)
+        .limit(limit)
+    )
+    return list(session.scalars(stmt).all())
+
+
+def get_run_any_tenant(session: Session, run_id: uuid.UUID) -> Run | None:
+    """The run whatever its tenant (the workers' read: a task gets only the id)."""
+    return session.get(Run, run_id, populate_existing=True)

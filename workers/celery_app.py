@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
 
 from workers.settings import get_settings
 
@@ -22,7 +22,7 @@ __all__ = ["app"]
 
 _settings = get_settings()
 
-app = Celery("claimaudit", broker=_settings.redis_url, backend=_settings.redis_url, include=["workers.tasks"])
+app = Celery("claimaudit", broker=_settings.redis_url, backend=_settings.redis_url, include=["workers.tasks", "workers.run_tasks"])
 app.conf.update(
     task_default_queue=_settings.celery_queue,
     task_serializer="json",
@@ -40,6 +40,8 @@ app.conf.update(
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
+        # the suites' cron schedules live in Postgres; the tick starts the due ones (workers.schedule)
+        "runs-tick": {"task": "runs.tick", "schedule": float(_settings.runs_tick_s)},
     },
     timezone="UTC",
 )
@@ -50,6 +52,15 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
+
+
+@cast(Callable[[Callable[..., None]], Any], worker_process_shutdown.connect)
+def _metrics_process_dead(pid: int | None = None, **_: Any) -> None:
+    import os
+
+    from workers.metrics import mark_process_dead
+
+    mark_process_dead(pid or os.getpid())
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_ready.connect)
