@@ -41,7 +41,9 @@ class RunRequest(BaseModel):
     suite: Name
     label: Name | None = Field(None, description="Default: the current UTC time, e.g. 2026-11-30T02:00Z.")
     source: Annotated[Text, Field(max_length=500)] = "api"
-    items: list[Any] = Field(description="Run items {id, response, references, question?, metadata?, config?}.")
+    items: list[Any] = Field(
+        description="Run items {id, response, references, question?, metadata?, config?}."
+    )
     final: StrictBool = Field(
         True,
         description="No more items will come: the run finishes once its audits end. "

@@ -86,7 +86,7 @@ class ItemOutcome:
 
 @dataclass(frozen=True, slots=True)
 class ClaimChange:
-    """A claim of an item in one run or both: ``before`` None for a new claim, ``after`` None for a vanished one."""
+    """A claim of an item in one run or both (``before`` None: new claim; ``after`` None: vanished)."""
 
     item_id: str
     before: ItemClaim | None
@@ -167,7 +167,10 @@ def _norm(text: str) -> str:
 
 
 def pair_claims(
-    before: Sequence[ItemClaim], after: Sequence[ItemClaim], *, pair_min_similarity: float = PAIR_MIN_SIMILARITY
+    before: Sequence[ItemClaim],
+    after: Sequence[ItemClaim],
+    *,
+    pair_min_similarity: float = PAIR_MIN_SIMILARITY,
 ) -> tuple[list[tuple[int, int, float]], list[int], list[int]]:
     """Pair two claim lists: ``(pairs (i, j, similarity 0-1), unpaired i, unpaired j)``.
 
@@ -216,9 +219,8 @@ def _distribution(deltas: list[float]) -> dict[str, float | int | None]:
         stats[name] = float(fn(arr)) if len(arr) else None
     for q in (10, 90):
         stats[f"p{q}"] = float(np.percentile(arr, q)) if len(arr) else None
-    stats["improved"] = int((arr > 1e-12).sum())
-    stats["worsened"] = int((arr < -1e-12).sum())
-    stats["unchanged"] = len(deltas) - int(stats["improved"]) - int(stats["worsened"])
+    improved, worsened = int((arr > 1e-12).sum()), int((arr < -1e-12).sum())
+    stats.update(improved=improved, worsened=worsened, unchanged=len(deltas) - improved - worsened)
     return stats
 
 
@@ -231,7 +233,10 @@ def _total_shares(items: Sequence[ItemOutcome]) -> dict[str, float | None]:
 
 
 def diff_runs(
-    base: Sequence[ItemOutcome], new: Sequence[ItemOutcome], *, pair_min_similarity: float = PAIR_MIN_SIMILARITY
+    base: Sequence[ItemOutcome],
+    new: Sequence[ItemOutcome],
+    *,
+    pair_min_similarity: float = PAIR_MIN_SIMILARITY,
 ) -> RunDiff:
     """Compare ``new`` with ``base`` (see the module docstring); items matched by ``item_id``."""
     by_id = {item.item_id: item for item in base}
@@ -294,4 +299,3 @@ def check_gate(diff: RunDiff, gate: Gate) -> list[str]:
     if gate.worse_items is not None and len(diff.worse_items) > gate.worse_items:
         crossed.append(f"{len(diff.worse_items)} items got a worse verdict mix (limit {gate.worse_items})")
     return crossed
-

@@ -250,7 +250,9 @@ class Client:
             if len(answered) != len(chunk):
                 raise ApiError(f"POST /runs answered {len(answered)} items for {len(chunk)}")
             for offset, item in enumerate(answered):
-                results.append(Submission(start + offset, item.get("audit_id"), item["status"], item.get("error")))
+                results.append(
+                    Submission(start + offset, item.get("audit_id"), item["status"], item.get("error"))
+                )
             if on_progress is not None:
                 on_progress(len(chunk))
         return results

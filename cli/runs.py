@@ -18,8 +18,12 @@ from rich.table import Table
 
 from cli.client import ApiError, Client
 
-runs_app = typer.Typer(help="Runs of suites: list, show, compare (with a quality gate).", no_args_is_help=True)
-suites_app = typer.Typer(help="Suites: apply a YAML file of suite definitions, list them.", no_args_is_help=True)
+runs_app = typer.Typer(
+    help="Runs of suites: list, show, compare (with a quality gate).", no_args_is_help=True
+)
+suites_app = typer.Typer(
+    help="Suites: apply a YAML file of suite definitions, list them.", no_args_is_help=True
+)
 
 console = Console()
 err = Console(stderr=True)
@@ -59,7 +63,8 @@ def render_comparison(doc: dict[str, Any]) -> None:
     """Print a comparison document as a new user reads it: scores, shares, worse items, claims, gate."""
     base, new = doc["base"], doc["new"]
     console.print(
-        f"[bold]{new['suite']}[/bold] {new['label']} vs {base['label']}: {doc['items_compared']} items compared, "
+        f"[bold]{new['suite']}[/bold] {new['label']} vs {base['label']}: "
+        f"{doc['items_compared']} items compared, "
         f"{len(doc['items_added'])} added, {len(doc['items_removed'])} removed"
     )
     table = Table("score (new − base)", "mean", "median", "p10", "p90", "improved", "worsened", box=None)
@@ -72,7 +77,8 @@ def render_comparison(doc: dict[str, Any]) -> None:
         shares.add_row(name, _pct(s["before"]), _pct(s["after"]), delta)
     console.print(shares)
     worse = ", ".join(
-        f"{w['item_id']} (contradicted {_pct(w['before']['contradicted'])} → {_pct(w['after']['contradicted'])})"
+        f"{w['item_id']} (contradicted "
+        f"{_pct(w['before']['contradicted'])} → {_pct(w['after']['contradicted'])})"
         for w in doc["worse_items"]
     )
     console.print(f"items with a worse verdict mix ({len(doc['worse_items'])}): {worse or 'none'}")
@@ -83,7 +89,10 @@ def render_comparison(doc: dict[str, Any]) -> None:
     if gate["crossed"]:
         console.print("[bold red]gate crossed:[/bold red] " + "; ".join(gate["crossed"]))
     else:
-        console.print("[green]gate passed[/green] " + json.dumps({k: v for k, v in gate["limits"].items() if v is not None}))
+        console.print(
+            "[green]gate passed[/green] "
+            + json.dumps({k: v for k, v in gate["limits"].items() if v is not None})
+        )
 
 
 def _claims(title: str, changes: list[dict[str, Any]]) -> None:
@@ -113,10 +122,14 @@ def compare(
     max_problem_rise: Annotated[
         float | None, typer.Option(help="Gate: contradicted+qualification_dropped+unsupported share, points.")
     ] = None,
-    max_f1_drop: Annotated[float | None, typer.Option(help="Gate: mean claim_f1 may fall by at most this, points.")] = None,
-    max_worse_items: Annotated[int | None, typer.Option(help="Gate: at most this many items may get worse.")] = None,
+    max_f1_drop: Annotated[
+        float | None, typer.Option(help="Gate: mean claim_f1 may fall by at most this, points.")
+    ] = None,
+    max_worse_items: Annotated[
+        int | None, typer.Option(help="Gate: at most this many items may get worse.")
+    ] = None,
 ) -> None:
-    """Compare run B with base run A claim by claim; exit 1 when the gate is crossed (default: the suite's)."""
+    """Compare run B with base run A claim by claim; exit 1 when the gate (default the suite's) is crossed."""
     params = {
         "contradicted_share_rise": max_contradicted_rise,
         "problem_share_rise": max_problem_rise,

@@ -43,8 +43,6 @@ __all__ = ["SOURCE_KINDS", "DELIVERY_STATUSES", "Suite", "Run", "RunItem", "Webh
 SOURCE_KINDS: tuple[str, ...] = ("jsonl", "sql")
 DELIVERY_STATUSES: tuple[str, ...] = ("pending", "delivered", "failed")
 
-_TENANT = {"server_default": sql_text("'default'"), "default": "default"}
-
 
 class Suite(Base):
     __tablename__ = "suites"
@@ -55,7 +53,7 @@ class Suite(Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
-    tenant_id: Mapped[str] = mapped_column(Text, **_TENANT)
+    tenant_id: Mapped[str] = mapped_column(Text, default="default", server_default=sql_text("'default'"))
     name: Mapped[str] = mapped_column(Text)
     #: Five-field cron expression in UTC (``0 2 * * *``); NULL: runs only when submitted.
     cron: Mapped[str | None] = mapped_column(Text)
@@ -65,7 +63,9 @@ class Suite(Base):
     #: Audit at most this many items per run (a deterministic sample seeded by the run label).
     sample_size: Mapped[int | None] = mapped_column(Integer)
     #: Audit config applied to every item that has none of its own.
-    config: Mapped[dict[str, Any]] = mapped_column(JSONB, default=dict, server_default=sql_text("'{}'::jsonb"))
+    config: Mapped[dict[str, Any]] = mapped_column(
+        JSONB, default=dict, server_default=sql_text("'{}'::jsonb")
+    )
     webhook_url: Mapped[str | None] = mapped_column(Text)
     #: HMAC-SHA256 key of the webhook signature (never returned by the API).
     webhook_secret: Mapped[str | None] = mapped_column(Text)
@@ -86,7 +86,7 @@ class Run(Base):
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
-    tenant_id: Mapped[str] = mapped_column(Text, **_TENANT)
+    tenant_id: Mapped[str] = mapped_column(Text, default="default", server_default=sql_text("'default'"))
     suite: Mapped[str] = mapped_column(Text)
     label: Mapped[str] = mapped_column(Text)
     #: Where the items came from: ``api``, ``cli``, ``schedule:<path, URL or 'sql'>``.
@@ -109,7 +109,7 @@ class RunItem(Base):
     run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"), primary_key=True)
     #: The caller's id of the item (the line id); items of two runs are matched by it.
     item_id: Mapped[str] = mapped_column(Text, primary_key=True)
-    tenant_id: Mapped[str] = mapped_column(Text, **_TENANT)
+    tenant_id: Mapped[str] = mapped_column(Text, default="default", server_default=sql_text("'default'"))
     audit_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("audits.id", ondelete="SET NULL"), index=True
     )
@@ -126,7 +126,7 @@ class WebhookDelivery(Base):
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
-    tenant_id: Mapped[str] = mapped_column(Text, **_TENANT)
+    tenant_id: Mapped[str] = mapped_column(Text, default="default", server_default=sql_text("'default'"))
     run_id: Mapped[uuid.UUID | None] = mapped_column(ForeignKey("runs.id", ondelete="SET NULL"))
     #: ``run.finished`` or ``run.quality_drop`` (a finished run that crossed its suite's gate).
     event: Mapped[str] = mapped_column(Text)

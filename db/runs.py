@@ -225,9 +225,7 @@ def _existing(session: Session, run: Run, item: NewRunItem) -> ItemResult:
 
 def seal_run(session: Session, run_id: uuid.UUID) -> None:
     """No more items: ``sealed_at = now()`` (kept when already sealed)."""
-    session.execute(
-        update(Run).where(Run.id == run_id, Run.sealed_at.is_(None)).values(sealed_at=func.now())
-    )
+    session.execute(update(Run).where(Run.id == run_id, Run.sealed_at.is_(None)).values(sealed_at=func.now()))
 
 
 def fail_run(session: Session, run_id: uuid.UUID, error: str) -> None:
@@ -273,7 +271,9 @@ def run_summary(session: Session, run_id: uuid.UUID) -> dict[str, Any]:
         "verdicts": verdicts,
         "response_claims": material,
         "shares": {
-            v: (verdicts[v] / material if material else None) for v in SUMMARY_VERDICTS if v != "outside_scope"
+            v: (verdicts[v] / material if material else None)
+            for v in SUMMARY_VERDICTS
+            if v != "outside_scope"
         },
     }
 

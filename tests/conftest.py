@@ -249,7 +249,11 @@ def start_worker(
     started: list[WorkerProcess] = []
 
     def start(
-        env: dict[str, str] | None = None, *, concurrency: int = 1, wait: bool = True, args: tuple[str, ...] = ()
+        env: dict[str, str] | None = None,
+        *,
+        concurrency: int = 1,
+        wait: bool = True,
+        args: tuple[str, ...] = (),
     ) -> WorkerProcess:
         """``args``: extra worker options, e.g. ``("-B", "-s", path)`` for an embedded beat."""
         log = tmp_path_factory.mktemp("worker") / "worker.log"

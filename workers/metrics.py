@@ -17,10 +17,10 @@ claimaudit_stage_duration_seconds          histogram  stage             wall tim
 claimaudit_verdicts_total                  counter    verdict           verdicts of finished audits
 claimaudit_llm_calls_total                 counter    stage, outcome    LLM requests (ok|failed|cache_hit)
 claimaudit_llm_tokens_total                counter    stage, kind       prompt / completion tokens
-claimaudit_llm_fallbacks_total             counter    stage             answers replaced by the offline component
+claimaudit_llm_fallbacks_total             counter    stage             LLM answers replaced offline
 claimaudit_run_duration_seconds            histogram  -                 created → finished of each run
 claimaudit_runs_finished_total             counter    event             run.finished | run.quality_drop
-claimaudit_webhook_failures_total          counter    final             failed delivery attempts (final: gave up)
+claimaudit_webhook_failures_total          counter    final             failed attempts (final: gave up)
 """
 
 from __future__ import annotations
@@ -56,7 +56,9 @@ VERDICTS = Counter("claimaudit_verdicts", "Verdicts of finished audits, by kind.
 LLM_CALLS = Counter("claimaudit_llm_calls", "LLM requests by stage and outcome.", ["stage", "outcome"])
 LLM_TOKENS = Counter("claimaudit_llm_tokens", "LLM tokens by stage and kind.", ["stage", "kind"])
 LLM_FALLBACKS = Counter("claimaudit_llm_fallbacks", "LLM answers replaced by the offline path.", ["stage"])
-RUN_SECONDS = Histogram("claimaudit_run_duration_seconds", "Created to finished, per run.", buckets=_RUN_BUCKETS)
+RUN_SECONDS = Histogram(
+    "claimaudit_run_duration_seconds", "Created to finished, per run.", buckets=_RUN_BUCKETS
+)
 RUNS_FINISHED = Counter("claimaudit_runs_finished", "Finished runs by webhook event.", ["event"])
 WEBHOOK_FAILURES = Counter("claimaudit_webhook_failures", "Failed webhook attempts.", ["final"])
 
@@ -78,7 +80,7 @@ def mark_process_dead(pid: int) -> None:
     if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid)
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 
 class _PresentCollector(Collector):
@@ -110,7 +112,7 @@ def scrape(
         from prometheus_client import multiprocess
 
         registry = CollectorRegistry()
-        multiprocess.MultiProcessCollector(registry, path=multiproc_dir)
+        multiprocess.MultiProcessCollector(registry, path=multiproc_dir)  # type: ignore[no-untyped-call]
         return generate_latest(registry) + generate_latest(present)
     from prometheus_client import REGISTRY
 

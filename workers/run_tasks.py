@@ -104,14 +104,18 @@ def _load_items(kind: str, source: str, config: dict[str, Any]) -> list[tuple[st
             raws = suites_repo.fetch_sql_source(session, source)
     else:
         raws = schedule.read_source(kind, source)
-    items, refused = [], []
+    items: list[tuple[str, dict[str, Any]]] = []
+    refused: list[str] = []
     for raw in raws:
         checked = schedule.item_body(raw, config)
-        (refused if isinstance(checked, str) else items).append(checked)
+        if isinstance(checked, str):
+            refused.append(checked)
+        else:
+            items.append(checked)
     if refused:
         shown = "; ".join(str(r) for r in refused[:5])
         raise ValueError(f"{len(refused)} of {len(raws)} source rows refused: {shown}")
-    return items  # type: ignore[return-value]
+    return items
 
 
 @task(name="runs.start", acks_late=True)
@@ -133,7 +137,12 @@ def start(run_id: str) -> int:
             runs_repo.fail_run(session, rid, f"suite {run.suite!r} has no source")
             suite = None
         else:
-            kind, source, config, size = suite.source_kind, suite.source, dict(suite.config), suite.sample_size
+            kind, source, config, size = (
+                suite.source_kind,
+                suite.source,
+                dict(suite.config),
+                suite.sample_size,
+            )
         label, name, tenant = run.label, run.suite, run.tenant_id
     if suite is None:
         _send("runs.finish", rid)
@@ -147,7 +156,9 @@ def start(run_id: str) -> int:
         _send("runs.finish", rid)
         return 0
     with session_scope(factory) as session:
-        _, _, results = submit_items(session, suite=name, label=label, source="", items=items, tenant_id=tenant)
+        _, _, results = submit_items(
+            session, suite=name, label=label, source="", items=items, tenant_id=tenant
+        )
     ids = [r.audit_id for r in results if r.created and r.audit_id is not None]
     for aid in ids:
         enqueue_audit(aid)

@@ -28,7 +28,9 @@ __all__ = ["check_cron", "due_slot", "slot_label", "read_source", "item_body", "
 def check_cron(expression: str) -> str:
     """``expression`` when it is a valid five-field cron expression; ValueError saying why otherwise."""
     if len(expression.split()) != 5 or not croniter.is_valid(expression):
-        raise ValueError(f"cron: {expression!r} is not a five-field cron expression (minute hour day month weekday)")
+        raise ValueError(
+            f"cron: {expression!r} is not a five-field cron expression (minute hour day month weekday)"
+        )
     return expression
 
 

@@ -22,7 +22,16 @@ from typing import Any
 
 import httpx
 
-__all__ = ["SIGNATURE_HEADER", "TIMESTAMP_HEADER", "EVENT_HEADER", "Attempt", "sign", "verify", "body_bytes", "send"]
+__all__ = [
+    "SIGNATURE_HEADER",
+    "TIMESTAMP_HEADER",
+    "EVENT_HEADER",
+    "Attempt",
+    "sign",
+    "verify",
+    "body_bytes",
+    "send",
+]
 
 SIGNATURE_HEADER = "X-Claimaudit-Signature"
 TIMESTAMP_HEADER = "X-Claimaudit-Timestamp"
@@ -64,7 +73,9 @@ class Attempt:
         return self.error is None
 
 
-def send(url: str, payload: dict[str, Any], *, event: str, secret: str | None, timeout: float = 10.0) -> Attempt:
+def send(
+    url: str, payload: dict[str, Any], *, event: str, secret: str | None, timeout: float = 10.0
+) -> Attempt:
     """POST ``payload`` once; a 2xx answer is delivered, anything else an ``Attempt`` with an error.
 
     Unsigned when the suite has no secret (the signature header is then absent).

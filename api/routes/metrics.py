@@ -22,7 +22,7 @@ def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
     try:
         client = redis.Redis.from_url(redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
         try:
-            return {queue: int(client.llen(queue))}  # type: ignore[arg-type]
+            return {queue: int(client.llen(queue))}
         finally:
             client.close()
     except redis.RedisError:
@@ -31,7 +31,7 @@ def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
 def metrics(session: SessionDep, settings: SettingsDep) -> Response:
-    """Prometheus metrics: audits by status, stage durations, verdicts, queue depth, LLM use, runs, webhooks."""
+    """Prometheus metrics: audits by status, stage durations, verdicts, queue depth, LLM, runs, webhooks."""
 
     def snapshot() -> tuple[Mapping[str, int], Mapping[str, int]]:
         return repo.audits_by_status(session), _queue_depth(settings.redis_url, settings.celery_queue)

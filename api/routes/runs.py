@@ -6,6 +6,7 @@ with the webhook payloads). ``current_tenant`` is the one seam for tenants (issu
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -37,7 +38,9 @@ def current_tenant() -> str:
 TenantDep = Annotated[str, Depends(current_tenant)]
 
 
-def _validate_items(raw_items: list[Any], settings: Settings) -> tuple[list[tuple[int, RunItemIn]], list[dict[str, Any]]]:
+def _validate_items(
+    raw_items: list[Any], settings: Settings
+) -> tuple[list[tuple[int, RunItemIn]], list[dict[str, Any]]]:
     """(valid items with their index, rejected results); a repeated id in one request is rejected."""
     valid: list[tuple[int, RunItemIn]] = []
     rejected: list[dict[str, Any]] = []
@@ -68,14 +71,16 @@ def _kick(run_id: uuid.UUID) -> None:
     """Ask a worker to finish the run if it is complete (a sealed run with nothing pending)."""
     from workers.celery_app import app
 
-    try:
+    with contextlib.suppress(Exception):  # broker down: the scheduler tick finishes complete runs
         app.send_task("runs.finish", args=[str(run_id)])
-    except Exception:  # broker down: the scheduler tick finishes complete runs
-        pass
 
 
-@router.post("", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}})
-def submit_run(req: RunRequest, session: SessionDep, settings: SettingsDep, tenant: TenantDep) -> dict[str, Any]:
+@router.post(
+    "", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}}
+)
+def submit_run(
+    req: RunRequest, session: SessionDep, settings: SettingsDep, tenant: TenantDep
+) -> dict[str, Any]:
     """Add items to the run suite/label (created on first use); 202 with the run and one result per item.
 
     Idempotent per (suite, label, item id): a resubmitted id returns its audit, with other content
@@ -177,7 +182,7 @@ def compare_run(
     precision_drop: float | None = None,
     worse_items: int | None = None,
 ) -> dict[str, Any]:
-    """Compare this run with a base run item by item: score deltas, worse items, changed/new/vanished claims, gate.
+    """Compare this run with a base run by item: score deltas, worse items, changed/new/vanished claims, gate.
 
     The gate is the suite's unless limits are given as query parameters (points; see ``Gate``).
     """
@@ -186,7 +191,8 @@ def compare_run(
         base = runs_repo.previous_run(session, run)
         if base is None:
             raise HTTPException(
-                status.HTTP_404_NOT_FOUND, detail=f"no finished run of suite {run.suite!r} before {run.label!r}"
+                status.HTTP_404_NOT_FOUND,
+                detail=f"no finished run of suite {run.suite!r} before {run.label!r}",
             )
     else:
         try:

@@ -20,7 +20,9 @@ router = APIRouter(prefix="/suites", tags=["suites"])
 def suite_document(suite: Suite) -> dict[str, Any]:
     """A suite as JSON; the webhook secret is never shown (``signed`` says whether there is one)."""
     source = None if suite.source_kind is None else {suite.source_kind: suite.source}
-    webhook = None if not suite.webhook_url else {"url": suite.webhook_url, "signed": bool(suite.webhook_secret)}
+    webhook = (
+        None if not suite.webhook_url else {"url": suite.webhook_url, "signed": bool(suite.webhook_secret)}
+    )
     return {
         "name": suite.name,
         "tenant_id": suite.tenant_id,
@@ -60,7 +62,9 @@ def spec_of(name: str, body: SuiteIn, now: datetime) -> suites_repo.SuiteSpec:
 
 
 @router.put("/{name}", responses={201: {"description": "Created."}, 422: {"description": "Invalid suite."}})
-def put_suite(name: Name, body: SuiteIn, session: SessionDep, tenant: TenantDep, response: Response) -> dict[str, Any]:
+def put_suite(
+    name: Name, body: SuiteIn, session: SessionDep, tenant: TenantDep, response: Response
+) -> dict[str, Any]:
     """Create or replace a suite; a new cron first fires at its next slot (200 replaced, 201 created)."""
     try:
         spec = spec_of(name, body, datetime.now(UTC))
@@ -88,7 +92,9 @@ def get_suite(name: str, session: SessionDep, tenant: TenantDep) -> dict[str, An
     return suite_document(suite)
 
 
-@router.delete("/{name}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {"description": "No such suite."}})
+@router.delete(
+    "/{name}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {"description": "No such suite."}}
+)
 def delete_suite(name: str, session: SessionDep, tenant: TenantDep) -> None:
     """Delete a suite definition (its schedule stops; its runs stay)."""
     if not suites_repo.delete_suite(session, name, tenant_id=tenant):

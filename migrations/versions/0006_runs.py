@@ -66,7 +66,9 @@ def _tenant() -> sa.Column:
 
 
 def _created() -> sa.Column:
-    return sa.Column("created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False)
+    return sa.Column(
+        "created_at", sa.DateTime(timezone=True), server_default=sa.text("now()"), nullable=False
+    )
 
 
 def _jsonb(name: str, default: str | None) -> sa.Column:
@@ -108,7 +110,7 @@ def _suites() -> None:
         ),
         sa.CheckConstraint("sample_size IS NULL OR sample_size > 0", name=op.f("ck_suites_sample_size")),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_suites")),
-        sa.UniqueConstraint("tenant_id", "name", name=op.f("uq_suites_tenant_id")),
+        sa.UniqueConstraint("tenant_id", "name", name=op.f("uq_suites_tenant_id_name")),
     )
 
 
@@ -127,7 +129,7 @@ def _runs() -> None:
         sa.Column("error", sa.Text(), nullable=True),
         _jsonb("summary", None),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_runs")),
-        sa.UniqueConstraint("tenant_id", "suite", "label", name=op.f("uq_runs_tenant_id")),
+        sa.UniqueConstraint("tenant_id", "suite", "label", name=op.f("uq_runs_tenant_id_suite_label")),
     )
     op.create_index("ix_runs_tenant_id_suite_created_at", "runs", ["tenant_id", "suite", "created_at"])
     op.create_table(
