@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import exists, func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from claims.run_diff import ItemClaim, ItemOutcome
 from db import repository as repo
@@ -174,14 +174,17 @@ def add_run_items(
     Idempotent per (run, item id): the item row is inserted first (``ON CONFLICT DO NOTHING``),
     and only an inserted row gets a new audit, so a resumed or concurrent submission never
     audits an item twice. A known id with another ``request_sha256`` is refused (status
-    ``rejected``, error names the id), and so is every item of a sealed run. Returns one
-    result per item, in order.
+    ``rejected``, error names the id), and so is every new id once the run is sealed (a known id
+    still returns its audit, so a finished batch can be resumed). Returns one result per item,
+    in order.
     """
     out: list[ItemResult] = []
     position = session.scalar(select(func.count()).where(RunItem.run_id == run.id)) or 0
     for item in items:
-        if run.sealed_at is not None:
-            out.append(_refused(item, f"run {run.suite}/{run.label} is sealed: no items can be added"))
+        if run.sealed_at is not None:  # a resubmitted item gets its audit, a new one is refused
+            known = session.get(RunItem, (run.id, item.item_id)) is not None
+            sealed = f"run {run.suite}/{run.label} is sealed: no items can be added"
+            out.append(_existing(session, run, item) if known else _refused(item, sealed))
             continue
         stmt = (
             pg_insert(RunItem)
@@ -323,10 +326,12 @@ def previous_run(session: Session, run: Run) -> Run | None:
 
 
 def _pending_items(run_id: Any) -> Any:
+    """EXISTS an audit of the run that has not ended (aliases: never correlated with an outer run_items)."""
+    item, audit = aliased(RunItem), aliased(Audit)
     return exists().where(
-        RunItem.run_id == run_id,
-        RunItem.audit_id == Audit.id,
-        Audit.status.not_in(TERMINAL_STATUSES),
+        item.run_id == run_id,
+        item.audit_id == audit.id,
+        audit.status.not_in(TERMINAL_STATUSES),
     )
 
 
@@ -346,7 +351,7 @@ def finish_run_if_complete(session: Session, run_id: uuid.UUID, summary: dict[st
         )
         .values(finished_at=func.now(), summary=summary)
         .returning(Run)
-        .execution_options(synchronize_session=False)
+        .execution_options(synchronize_session=False, populate_existing=True)
     )
     return session.scalars(stmt).one_or_none()
 

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from celery import Celery
+from celery.schedules import crontab
 from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
 
 from workers.settings import get_settings
@@ -47,6 +48,7 @@ app.conf.update(
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
         # the suites' cron schedules live in Postgres; the tick starts the due ones (workers.schedule)
         "runs-tick": {"task": "runs.tick", "schedule": float(_settings.runs_tick_s)},
+        "retention": {"task": "audits.retention", "schedule": crontab(minute="0", hour="3")},
     },
     timezone="UTC",
 )

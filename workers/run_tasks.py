@@ -17,6 +17,7 @@ from celery import Task
 from celery.utils.time import get_exponential_backoff_interval
 
 from db import repository as repo
+from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.engine import session_scope
@@ -185,6 +186,28 @@ def finish(run_id: str) -> bool:
     if done.delivery_id is not None:
         _send("webhooks.deliver", done.delivery_id)
     return True
+
+
+@task(name="audits.retention", acks_late=True)
+def retention(batch: int = 500) -> int:
+    """Delete finished audits older than ``RETENTION_DAYS`` in batches of ``batch`` (one transaction each).
+
+    Idempotent: deleting what is already gone deletes nothing. Runs keep their summaries.
+    Returns the number of audits deleted; 0 when ``RETENTION_DAYS`` is not set.
+    """
+    days = _settings.retention_days
+    if not days:
+        return 0
+    total = 0
+    while True:
+        with session_scope(get_session_factory()) as session:
+            n = retention_repo.delete_old_audits(session, older_than_days=days, limit=batch)
+        total += n
+        if n < batch:
+            break
+    if total:
+        log.info("retention: deleted %d audits older than %s days", total, days)
+    return total
 
 
 @task(name="webhooks.deliver", bind=True, acks_late=True, max_retries=_settings.webhook_max_retries)

@@ -248,6 +248,7 @@ def _check_comparison(
     runner = CliRunner()
     failed = runner.invoke(cli_app, ["runs", "compare", *refs, "--api-url", api_url])
     assert failed.exit_code == 1, failed.output
+    print("\nCLI-COMPARE-OUTPUT\n" + failed.output)  # TEMP for README
     assert "supported → contradicted" in failed.output and "gate crossed" in failed.output
     passed = runner.invoke(
         cli_app, ["runs", "compare", *refs, "--api-url", api_url, "--max-contradicted-rise", "50"]
@@ -264,7 +265,13 @@ def _check_webhooks(http: httpx.Client, receiver: Receiver, first_id: str, secon
         assert _verifies(headers, body), headers
         payload = json.loads(body)
         assert headers["x-claimaudit-event"] == payload["event"]
+        assert payload["run"]["status"] == "finished" and payload["run"]["summary"]["items"] == 3
         got.append((payload["event"], payload["run"]["id"]))
+        if payload["event"] == "run.quality_drop":  # the crossed gate travels with the summary
+            assert payload["run"]["summary"]["gate"]["crossed"] == [
+                "contradicted share rose by 33.3 points (limit 2.0)"
+            ]
+            assert payload["links"]["compare"] == f"/runs/{second_id}/compare?with=previous"
     assert sorted(got) == sorted([("run.finished", first_id), ("run.quality_drop", second_id)])
     deliveries = http.get(f"/runs/{second_id}/deliveries").json()["items"]
     assert [(d["status"], d["attempts"], d["last_status_code"]) for d in deliveries] == [
