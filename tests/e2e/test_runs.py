@@ -248,7 +248,6 @@ def _check_comparison(
     runner = CliRunner()
     failed = runner.invoke(cli_app, ["runs", "compare", *refs, "--api-url", api_url])
     assert failed.exit_code == 1, failed.output
-    print("\nCLI-COMPARE-OUTPUT\n" + failed.output)  # TEMP for README
     assert "supported → contradicted" in failed.output and "gate crossed" in failed.output
     passed = runner.invoke(
         cli_app, ["runs", "compare", *refs, "--api-url", api_url, "--max-contradicted-rise", "50"]

@@ -148,3 +148,24 @@ def test_retention_deletes_old_finished_audits_and_runs_keep_their_summary(sessi
         assert kept is not None and kept.summary is not None and kept.summary["counts"]["failed"] == 2
     with pytest.raises(ValueError, match="must be > 0"), session_scope(session_factory) as s:
         retention.delete_old_audits(s, older_than_days=0)
+
+
+def test_the_readme_run_queries_run(session_factory: Any) -> None:
+    """Every SQL block of README "Runs in SQL" runs against the migrated schema; the first one
+    shows a finished run of the suite it names (one item, failed: 1 failed, 0 done)."""
+    from pathlib import Path
+
+    from sqlalchemy import text
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Runs in SQL", 1)[1]
+    blocks = [b.split("```", 1)[0] for b in section.split("```sql")[1:]]
+    assert len(blocks) == 3
+    with session_scope(session_factory) as s:
+        _, _, results = submit_items(
+            s, suite="support-bot", label=uuid.uuid4().hex, source="t", items=[("q", BODY)]
+        )
+        repo.mark_failed(s, results[0].audit_id, "x")  # type: ignore[arg-type]
+    with session_scope(session_factory) as s:
+        rows = [s.execute(text(sql)).all() for sql in blocks]
+    assert rows[0][0][1:4] == (1, 0, 1)  # items, done, failed of the newest support-bot run
