@@ -15,7 +15,13 @@ from typing import Any, cast
 
 from celery import Celery
 from celery.schedules import crontab
-from celery.signals import worker_process_init, worker_process_shutdown, worker_ready
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+)
 
 from workers.settings import get_settings
 
@@ -59,6 +65,20 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
+
+
+def _json_logs(logger: Any = None, **_: Any) -> None:
+    """``LOG_FORMAT=json``: every handler of the worker's loggers writes ``workers.logs.JsonFormatter``."""
+    if _settings.log_format != "json" or logger is None:
+        return
+    from workers.logs import JsonFormatter
+
+    for handler in logger.handlers:
+        handler.setFormatter(JsonFormatter())
+
+
+cast(Callable[[Callable[..., None]], Any], after_setup_logger.connect)(_json_logs)
+cast(Callable[[Callable[..., None]], Any], after_setup_task_logger.connect)(_json_logs)
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_process_shutdown.connect)

@@ -25,6 +25,7 @@ OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapte
 RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by Celery beat).
 RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
 WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``).
+LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
 RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
 PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``workers.metrics``).
 """
@@ -96,6 +97,8 @@ class Settings(BaseSettings):
     webhook_timeout_s: float = 10.0
     webhook_max_retries: int = 8
     webhook_backoff_s: float = 5.0
+    #: Worker log lines: ``text`` (Celery's) or ``json`` (one object per line with task, audit and run ids).
+    log_format: str = "text"
     #: Finished audits older than this many days are deleted nightly (``audits.retention``); None: kept.
     retention_days: float | None = None
     #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
