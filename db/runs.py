@@ -57,6 +57,7 @@ __all__ = [
     "run_summary",
     "list_run_audits",
     "previous_run",
+    "earlier_running_run",
     "finish_run_if_complete",
     "complete_run_for_audit",
     "unfinished_complete_runs",
@@ -321,6 +322,23 @@ def previous_run(session: Session, run: Run) -> Run | None:
             Run.created_at < run.created_at,
         )
         .order_by(Run.created_at.desc())
+        .limit(1)
+    ).one_or_none()
+
+
+def earlier_running_run(session: Session, run: Run) -> Run | None:
+    """A sealed, unfinished run of the same tenant and suite created before ``run`` (or None):
+    runs finish in creation order, so each is compared with the run before it."""
+    return session.scalars(
+        select(Run)
+        .where(
+            Run.tenant_id == run.tenant_id,
+            Run.suite == run.suite,
+            Run.id != run.id,
+            Run.created_at < run.created_at,
+            Run.sealed_at.is_not(None),
+            Run.finished_at.is_(None),
+        )
         .limit(1)
     ).one_or_none()
 

@@ -139,6 +139,8 @@ class Finished:
 def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     """Finish the run if it is sealed and every audit has ended; None otherwise (or already finished).
 
+    A run whose suite has an earlier run still running waits for it (None now; the scheduler
+    tick, which re-sends the finish of every complete run, finishes it after its predecessor).
     Freezes the summary with the comparison against the previous finished run of the suite
     (``previous_run_id``, ``gate``: the suite's limits and the crossed ones) and, when the suite
     has a webhook, adds a pending delivery: event ``run.quality_drop`` when the gate was
@@ -147,6 +149,8 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     run = runs_repo.get_run_any_tenant(session, run_id)
     if run is None or run.finished_at is not None or run.sealed_at is None:
         return None
+    if runs_repo.earlier_running_run(session, run) is not None:
+        return None  # finishes after its predecessor (the scheduler tick tries again)
     suite = suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
     gate = Gate.from_dict(suite.gate if suite is not None else None)
     summary: dict[str, Any] = runs_repo.run_summary(session, run.id)

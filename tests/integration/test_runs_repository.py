@@ -169,3 +169,20 @@ def test_the_readme_run_queries_run(session_factory: Any) -> None:
     with session_scope(session_factory) as s:
         rows = [s.execute(text(sql)).all() for sql in blocks]
     assert rows[0][0][1:4] == (1, 0, 1)  # items, done, failed of the newest support-bot run
+
+
+def test_runs_finish_in_creation_order(session_factory: Any) -> None:
+    name = _suite()
+    with session_scope(session_factory) as s:
+        first, _, one = submit_items(s, suite=name, label="r1", source="t", items=[("a", BODY)])
+    with session_scope(session_factory) as s:
+        second, _, two = submit_items(s, suite=name, label="r2", source="t", items=[("a", BODY)])
+        repo.mark_failed(s, two[0].audit_id, "x")  # type: ignore[arg-type]
+    with session_scope(session_factory) as s:
+        assert finish_run(s, second.id) is None  # r1 is still running
+        repo.mark_failed(s, one[0].audit_id, "x")  # type: ignore[arg-type]
+    with session_scope(session_factory) as s:
+        assert finish_run(s, first.id) is not None
+    with session_scope(session_factory) as s:
+        done = finish_run(s, second.id)
+        assert done is not None and done.run.summary["previous_run_id"] == str(first.id)
