@@ -17,7 +17,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 from api.auth import authenticate
-from api.routes import admin, audit_status, audits, claims, health
+from api.routes import admin, audit_status, audits, claims, health, metrics, runs, suites
 from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
@@ -80,6 +80,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(audits.router, dependencies=authenticated)
     app.include_router(claims.router, dependencies=authenticated)
     app.include_router(admin.router, dependencies=authenticated)
+    app.include_router(runs.router, dependencies=authenticated)
+    app.include_router(suites.router, dependencies=authenticated)
+    app.include_router(metrics.router, dependencies=authenticated)
     app.include_router(health.router)
     return app
 

@@ -29,6 +29,16 @@ ROUTE_CALLS: dict[tuple[str, str], tuple[str, dict[str, Any] | None]] = {
     ("POST", "/admin/keys"): ("/admin/keys", {"scopes": ["audits:read"]}),
     ("GET", "/admin/keys"): ("/admin/keys", None),
     ("DELETE", "/admin/keys/{key_id}"): ("/admin/keys/{key}", None),
+    ("POST", "/runs"): ("/runs", {"suite": "s", "items": []}),
+    ("GET", "/runs"): ("/runs", None),
+    ("GET", "/runs/{run_id}"): ("/runs/{audit}", None),
+    ("GET", "/runs/{run_id}/compare"): ("/runs/{audit}/compare", None),
+    ("GET", "/runs/{run_id}/deliveries"): ("/runs/{audit}/deliveries", None),
+    ("PUT", "/suites/{name}"): ("/suites/s", {"cron": "0 2 * * *", "source": {"jsonl": "/x.jsonl"}}),
+    ("GET", "/suites"): ("/suites", None),
+    ("GET", "/suites/{name}"): ("/suites/s", None),
+    ("DELETE", "/suites/{name}"): ("/suites/s", None),
+    ("GET", "/metrics"): ("/metrics", None),
 }
 #: The scope each route requires (README, "Tenants, API keys and limits", lists the same).
 EXPECTED_SCOPES = {
@@ -41,6 +51,16 @@ EXPECTED_SCOPES = {
     ("POST", "/admin/keys"): "admin",
     ("GET", "/admin/keys"): "admin",
     ("DELETE", "/admin/keys/{key_id}"): "admin",
+    ("POST", "/runs"): "audits:write",
+    ("GET", "/runs"): "audits:read",
+    ("GET", "/runs/{run_id}"): "audits:read",
+    ("GET", "/runs/{run_id}/compare"): "audits:read",
+    ("GET", "/runs/{run_id}/deliveries"): "audits:read",
+    ("PUT", "/suites/{name}"): "audits:write",
+    ("GET", "/suites"): "audits:read",
+    ("GET", "/suites/{name}"): "audits:read",
+    ("DELETE", "/suites/{name}"): "audits:write",
+    ("GET", "/metrics"): "admin",
     ("GET", "/healthz"): None,
 }
 

@@ -145,6 +145,56 @@ def _statuses(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
     assert [item["id"] for item in mine["items"]] == [b_id]
 
 
+def _b_run(client: Any, b: Tenant) -> str:
+    """A run of B under suite/label names A uses too (made once per module)."""
+    body = {
+        "suite": "shared-suite",
+        "label": "r1",
+        "items": [{"id": "x", "references": [B_REFERENCE], "response": B_RESPONSE}],
+    }
+    resp = client.post("/runs", json=body, headers=b.headers)
+    assert resp.status_code in (200, 201, 202), resp.text
+    return str(resp.json()["run"]["id"])
+
+
+def _runs(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
+    run_id = _b_run(client, b)
+    assert client.get(f"/runs/{run_id}", headers=a.headers).status_code == 404
+    assert client.get(f"/runs/{run_id}/compare", headers=a.headers).status_code == 404
+    assert client.get(f"/runs/{run_id}/deliveries", headers=a.headers).status_code == 404
+    assert run_id not in {r["id"] for r in client.get("/runs", headers=a.headers).json()["items"]}
+    # the same suite and label in A make A's own run, never B's
+    body = {
+        "suite": "shared-suite",
+        "label": "r1",
+        "items": [{"id": "x", "references": [A_REFERENCE], "response": A_RESPONSE}],
+    }
+    own = client.post("/runs", json=body, headers=a.headers)
+    assert own.status_code in (200, 201, 202) and own.json()["run"]["id"] != run_id
+    # both runs finish here: no audit of them is left in the queue for a later module's worker
+    for tenant, rid in ((b, run_id), (a, own.json()["run"]["id"])):
+        deadline = time.monotonic() + 240
+        while client.get(f"/runs/{rid}", headers=tenant.headers).json()["status"] != "finished":
+            assert time.monotonic() < deadline, f"run {rid} did not finish"
+            time.sleep(0.3)
+
+
+def _suites(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
+    spec = {"cron": "0 2 * * *", "source": {"jsonl": "/nonexistent.jsonl"}, "enabled": False}
+    assert client.put("/suites/b-only", json=spec, headers=b.headers).status_code in (200, 201)
+    assert client.get("/suites/b-only", headers=a.headers).status_code == 404
+    assert "b-only" not in {x["name"] for x in client.get("/suites", headers=a.headers).json()["items"]}
+    assert client.delete("/suites/b-only", headers=a.headers).status_code == 404
+    assert client.get("/suites/b-only", headers=b.headers).status_code == 200
+
+
+def _metrics(client: Any, a: Tenant, _b_id: str, _b: Tenant) -> None:
+    # deployment-wide counts: only an admin key reads them; a reading key of A gets 403
+    reader = client.post("/admin/keys", json={"scopes": ["audits:read"]}, headers=a.headers).json()["key"]
+    assert client.get("/metrics", headers={"Authorization": f"Bearer {reader}"}).status_code == 403
+    assert client.get("/metrics", headers=a.headers).status_code == 200
+
+
 def _admin_keys(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     listed = client.get("/admin/keys", headers=a.headers).json()["items"]
     assert {k["tenant_id"] for k in listed} == {a.id}
@@ -165,6 +215,16 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("POST", "/admin/keys"): _admin_keys,
     ("GET", "/admin/keys"): _admin_keys,
     ("DELETE", "/admin/keys/{key_id}"): _admin_keys,
+    ("POST", "/runs"): _runs,
+    ("GET", "/runs"): _runs,
+    ("GET", "/runs/{run_id}"): _runs,
+    ("GET", "/runs/{run_id}/compare"): _runs,
+    ("GET", "/runs/{run_id}/deliveries"): _runs,
+    ("PUT", "/suites/{name}"): _suites,
+    ("GET", "/suites"): _suites,
+    ("GET", "/suites/{name}"): _suites,
+    ("DELETE", "/suites/{name}"): _suites,
+    ("GET", "/metrics"): _metrics,
 }
 
 

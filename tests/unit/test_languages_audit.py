@@ -59,5 +59,6 @@ def test_a_denial_in_another_language_flips_polarity(reference: str, response: s
 
 def test_a_wrong_year_in_a_sentence_level_claim_is_never_supported() -> None:
     # no parser for Spanish: the claim stays one sentence with two values, one of them wrong
-    verdicts = _verdicts("El puente mide 610 metros y abrió en 1981.", "El puente mide 610 metros. Abrió en 1979.")
+    reference = "El puente mide 610 metros. Abrió en 1979."
+    verdicts = _verdicts("El puente mide 610 metros y abrió en 1981.", reference)
     assert Verdict.SUPPORTED not in verdicts

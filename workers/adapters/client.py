@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db import llm_repository as repo
 from db.engine import session_scope
+from workers import metrics
 from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError, MalformedOutputError, translate_openai_error
 from workers.adapters.prompts import repair_message, response_format_for
@@ -99,6 +100,7 @@ class Ledger:
             repo.record_usage(
                 s, audit_id=self.audit_id, stage=stage, model=model, tenant_id=self.tenant_id, **counts
             )
+        metrics.observe_llm(stage, counts)
 
 
 @dataclass(frozen=True)
