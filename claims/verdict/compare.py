@@ -124,19 +124,22 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     short), which it lacks (weak sentence-initial words excepted), which names it adds, and how
     much of the claim's predicate (its words other than names) it covers."""
     r, c = x.r, x.c
-    for ent_t in r.entities:
-        ent = ent_t[0]
-        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=bool(c.entities)):
-            pair.stated.add("e:" + ent.lower())
-            pair.entities_present.append(ent)
-        elif not is_weak_entity(r.text, ent_t):
-            pair.entities_missing.append(ent)
     r_words, names_r = _lower_words(r.text), _name_keys(r.text)
     pair.entities_extra = [
         e
         for e, s, en in c.entities
         if not _entity_present(e, r_words, r.tokens, names_r) and not is_weak_entity(c.text, (e, s, en))
     ]
+    # a rival name (not a code such as "E39") in the reference: the claim's names must then be
+    # stated by the words that tell them apart ("Marit Larsen" / "Marit Olsen")
+    strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
+    for ent_t in r.entities:
+        ent = ent_t[0]
+        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict):
+            pair.stated.add("e:" + ent.lower())
+            pair.entities_present.append(ent)
+        elif not is_weak_entity(r.text, ent_t):
+            pair.entities_missing.append(ent)
     ent_tokens = set(content_tokens(" ".join(e for e, _, _ in r.entities)))
     predicate = [t for t in x.r_tokens if t not in ent_tokens]
     pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
