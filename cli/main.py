@@ -537,8 +537,9 @@ def audit(
     """Audit one response file against one or more reference files.
 
     Exit status: 0 done (and no claim with a ``--fail-on`` verdict), 1 a ``--fail-on`` verdict
-    found, or the audit failed/was rejected, 2 a usage error (an unreadable or non-UTF-8 file, an
-    unknown ``--fail-on`` verdict), 3 timed out.
+    found or the audit failed, 2 a usage error (an unreadable or non-UTF-8 file, an unknown
+    ``--fail-on`` verdict, ``--config`` not JSON, input the API rejects), 3 timed out: a
+    misconfigured CI job never looks like a gate hit.
     """
     gate = parse_fail_on(fail_on)
     body: dict[str, Any] = {
@@ -551,7 +552,7 @@ def audit(
         try:
             body["config"] = json.loads(config)
         except json.JSONDecodeError as exc:
-            raise _fail(f"--config is not valid JSON: {exc}") from exc
+            raise _fail(f"--config is not valid JSON: {exc}", code=2) from exc
     if offline:
         doc = _offline_audit(body)
     else:
@@ -559,7 +560,7 @@ def audit(
         with Client(url) as client:
             sub = client.submit(body)
             if sub.audit_id is None:
-                raise _fail(f"rejected: {sub.error}")
+                raise _fail(f"rejected: {sub.error}", code=2)
             try:
                 doc = client.wait(sub.audit_id, timeout=timeout)
             except TimeoutError as exc:
@@ -620,12 +621,12 @@ def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
     allowed = {"threshold", "case_insensitive", "remove_punctuation"}
     unknown = sorted(set(cfg) - allowed)
     if unknown:
-        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}")
+        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}", code=2)
     try:
         options = AuditOptions.from_config(cfg)
         report = audit_texts(body["response"], body["references"], options=options)
     except ValueError as exc:
-        raise _fail(f"rejected: {exc}") from exc
+        raise _fail(f"rejected: {exc}", code=2) from exc
     doc = report_to_dict(report, body["references"], body["response"])
     doc.setdefault("question", body.get("question"))
     return doc
