@@ -152,6 +152,7 @@ def _load_synonym_groups() -> tuple[frozenset[str], ...]:
 _SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
 
 
+@lru_cache(maxsize=1 << 16)
 def same_predicate(a: str, b: str) -> bool:
     """Two verb stems state the same predicate: they match (``token_match``) or share a group
     of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""
