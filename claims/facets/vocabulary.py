@@ -23,15 +23,19 @@ def _data_words(name: str) -> list[str]:
     return [row[0] for row in _data_rows(name, 1)]
 
 
+def data_lines(name: str) -> list[tuple[int, str]]:
+    """(line number, text) of each line of ``claims/data/<name>`` that is not blank once its
+    ``#`` comment is cut off, stripped."""
+    text = resources.files("claims").joinpath("data", name).read_text(encoding="utf-8")
+    lines = ((n, line.split("#", 1)[0].strip()) for n, line in enumerate(text.splitlines(), 1))
+    return [(n, line) for n, line in lines if line]
+
+
 def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
     """Rows of the tab-separated word list ``claims/data/<name>`` (``#`` starts a comment;
     blank lines skipped). Each row has exactly ``width`` fields; raises ValueError otherwise."""
-    text = resources.files("claims").joinpath("data", name).read_text(encoding="utf-8")
     rows = []
-    for n, line in enumerate(text.splitlines(), 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
+    for n, line in data_lines(name):
         row = tuple(x.strip() for x in line.split("\t"))
         if len(row) != width:
             raise ValueError(f"claims/data/{name}:{n}: expected {width} tab-separated fields")

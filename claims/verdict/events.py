@@ -12,28 +12,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 
 from claims.facets import content_tokens, token_match
+from claims.facets.vocabulary import data_lines
 from claims.verdict.clause_checks import same_predicate
-
-
-def _data_lines(name: str) -> list[str]:
-    text = resources.files("claims").joinpath("data", name).read_text(encoding="utf-8")
-    return [s for s in (line.split("#", 1)[0].strip() for line in text.splitlines()) if s]
 
 
 @lru_cache(maxsize=1)
 def light_verbs() -> frozenset[str]:
     """Stems of ``claims/data/light_verbs.txt``."""
-    return frozenset(t for line in _data_lines("light_verbs.txt") for t in content_tokens(line))
+    return frozenset(t for _, line in data_lines("light_verbs.txt") for t in content_tokens(line))
 
 
 @lru_cache(maxsize=1)
 def event_paraphrases() -> tuple[tuple[str, tuple[tuple[str, ...], ...]], ...]:
     """``claims/data/event_paraphrases.txt`` as (word stem, (phrase stems, ...)) rows."""
     rows = []
-    for line in _data_lines("event_paraphrases.txt"):
+    for _, line in data_lines("event_paraphrases.txt"):
         word, _, phrases = line.partition(":")
         stems = content_tokens(word)
         if stems:

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from importlib import resources
 
 from claims.facets import (
     squash_abbreviations,
     token_match,
 )
+from claims.facets.vocabulary import data_lines
 
 # ---------------------------------------------------------------- pair comparison
 
@@ -118,5 +118,4 @@ def _stated(t: str, words: set[str], stems: list[str]) -> bool:
 @lru_cache(maxsize=1)
 def _name_heads() -> frozenset[str]:
     """Designator words of ``claims/data/name_heads.txt`` ("bridge", "bank", "university"), lower case."""
-    text = resources.files("claims").joinpath("data", "name_heads.txt").read_text(encoding="utf-8")
-    return frozenset(w for line in text.splitlines() for w in line.split("#", 1)[0].split())
+    return frozenset(w for _, line in data_lines("name_heads.txt") for w in line.split())
