@@ -5,7 +5,14 @@ synchronous task ``claims.search`` whose answer the API waits for (stored in Red
 Delivery: ``acks_late`` + ``task_reject_on_worker_lost`` + prefetch 1, so a task whose worker
 dies is delivered again (the tasks are idempotent). With the Redis broker an unacknowledged
 message comes back after ``BROKER_VISIBILITY_TIMEOUT`` seconds (default 1 h), when a worker
-restarts or keeps polling.
+restarts or keeps polling; it must exceed the hard time limit of a stage (checked by
+``Settings``), so a running stage is never handed out twice.
+
+Sends: a chain's next link (sent by the worker after a stage committed) is retried by the
+publisher for about 2 min (``task_publish_retry_policy``); the API and the sweeper send with
+``workers.pipeline.FAST_PUBLISH`` instead, and never wait for a broker that is down. A worker
+whose broker connection drops reconnects for ever (``broker_connection_max_retries=None``).
+The sweeper (``workers.sweeper.SweeperStep``) runs in every worker's main process.
 """
 
 from __future__ import annotations
@@ -14,7 +21,7 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.signals import worker_process_init
 
 from workers.settings import get_settings
 
@@ -36,6 +43,15 @@ app.conf.update(
     worker_send_task_events=True,
     task_send_sent_event=True,
     broker_connection_retry_on_startup=True,
+    broker_connection_max_retries=None,
+    task_publish_retry=True,
+    # 0.5 + 2.5 + 4.5 + ... capped at 10 s: about 2 min of retries before a send gives up
+    task_publish_retry_policy={
+        "max_retries": 15,
+        "interval_start": 0.5,
+        "interval_step": 2.0,
+        "interval_max": 10.0,
+    },
     broker_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
@@ -43,6 +59,8 @@ app.conf.update(
     },
     timezone="UTC",
 )
+# The sweeper runs on each worker's event-loop timer (loaded by name: it imports the database layer).
+app.steps["worker"].add("workers.sweeper:SweeperStep")
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
@@ -50,9 +68,3 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
-
-
-@cast(Callable[[Callable[..., None]], Any], worker_ready.connect)
-def _requeue_on_start(sender: Any = None, **_: Any) -> None:
-    """When a worker starts, hand audits that never reached the broker to the queue."""
-    app.send_task("audits.requeue_stale", kwargs={"only_unsent": True})

@@ -5,9 +5,10 @@ step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as
 Signatures are built by task name so importing this module does not import the tasks.
 
 Enqueue only after the audit row is committed. When the broker is unreachable ``enqueue_audit``
-raises; the audit stays ``queued`` with ``enqueued_at`` NULL and is re-enqueued by
-``audits.requeue_stale`` (run at every worker start and every 5 min by ``celery beat``), or by
-``requeue_stale_audits()`` from the CLI.
+raises at once (``FAST_PUBLISH``: an API request never waits for the broker); the audit stays
+``queued`` with ``enqueued_at`` NULL and the sweeper (``workers.sweeper``, in every worker) sends it
+within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``. The sweeper sends an audit whose lease expired with
+``audit_chain(id, first=<its current stage>)``.
 """
 
 from __future__ import annotations
@@ -18,24 +19,54 @@ from celery import Signature, chain
 
 from workers.celery_app import app
 
-__all__ = ["STAGE_TASKS", "audit_chain", "enqueue_audit", "search_claims_remote"]
+__all__ = [
+    "STAGE_TASKS",
+    "TASK_OF_STATUS",
+    "FAST_PUBLISH",
+    "audit_chain",
+    "enqueue_audit",
+    "search_claims_remote",
+]
 
 STAGE_TASKS: tuple[str, ...] = ("audits.decompose", "audits.embed", "audits.match", "audits.score")
+#: The task an audit's chain starts with, by the audit's status (``queued``: the first stage).
+TASK_OF_STATUS: dict[str, str] = {
+    "queued": "audits.decompose",
+    "decomposing": "audits.decompose",
+    "embedding": "audits.embed",
+    "matching": "audits.match",
+    "scoring": "audits.score",
+}
+#: Publish retry policy of sends that must not block (API requests, the sweeper): one quick retry.
+#: Chain links sent by the workers use the app's patient default (``workers.celery_app``).
+FAST_PUBLISH: dict[str, float] = {
+    "max_retries": 1,
+    "interval_start": 0.1,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 
 
-def audit_chain(audit_id: uuid.UUID | str) -> Signature:
-    """The canvas of one audit (not sent)."""
+def audit_chain(audit_id: uuid.UUID | str, *, first: str = "audits.decompose") -> Signature:
+    """The canvas of one audit from task ``first`` on (not sent).
+
+    Raises ``ValueError`` for an unknown task name.
+    """
+    if first not in STAGE_TASKS:
+        raise ValueError(f"unknown stage task {first!r}")
     aid = str(audit_id)
-    steps = [app.signature(name, args=(aid,), immutable=True) for name in STAGE_TASKS]
+    names = STAGE_TASKS[STAGE_TASKS.index(first) :]
+    steps = [app.signature(name, args=(aid,), immutable=True) for name in names]
     return chain(*steps).on_error(app.signature("audits.fail"))
 
 
-def enqueue_audit(audit_id: uuid.UUID | str) -> str:
-    """Send the audit's chain to the broker; returns the id of the chain's last task.
+def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose") -> str:
+    """Send the audit's chain (from task ``first``) to the broker; returns the id of the chain's last task.
 
-    Raises kombu/redis connection errors when the broker is down (the audit stays recoverable).
+    Raises kombu/redis connection errors at once when the broker is down (the audit stays
+    recoverable: the sweeper sends it again).
     """
-    result = audit_chain(audit_id).apply_async()
+    result = audit_chain(audit_id, first=first).apply_async(retry_policy=FAST_PUBLISH)
     return str(result.id)
 
 
@@ -47,7 +78,9 @@ def search_claims_remote(
     The API uses this so that it never loads model weights. Raises ``celery.exceptions.TimeoutError``
     when no worker answers within ``timeout`` seconds.
     """
-    result = app.send_task("claims.search", args=(q, k), kwargs={"model": model}, ignore_result=False)
+    result = app.send_task(
+        "claims.search", args=(q, k), kwargs={"model": model}, ignore_result=False, retry_policy=FAST_PUBLISH
+    )
     try:
         items = result.get(timeout=timeout)
     finally:

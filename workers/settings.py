@@ -16,7 +16,14 @@ MAX_TOTAL_CHARS     Most characters of one audit, response and references togeth
                     what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
 CELERY_QUEUE        Name of the Celery queue (default ``claimaudit``).
-BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker).
+BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker);
+                    must exceed STAGE_TIME_LIMIT_S (checked at start), or a stage still running
+                    would be handed out a second time.
+MAX_BODY_BYTES      Largest request body, in bytes (413 from Content-Length or while streaming,
+                    before it is parsed).
+STAGE_LEASE_S, STAGE_SOFT_TIME_LIMIT_S, STAGE_TIME_LIMIT_S, STAGE_MAX_RUNS, REQUEUE_AFTER_S,
+UNSENT_AFTER_S, SWEEP_INTERVAL_S, TASK_MAX_RETRIES: leases, time limits and the sweeper
+                    (docs/RELIABILITY.md).
 OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_S: the LLM path;
 DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): default components;
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
@@ -49,16 +56,34 @@ class Settings(BaseSettings):
     max_references: int = 2_000
     max_total_chars: int = 1_000_000
     max_batch: int = 1_000
+    #: Largest request body in bytes: a MAX_TOTAL_CHARS audit in JSON with every character escaped
+    #: (6 bytes per ``\\uXXXX``) fits; a batch of small audits too.
+    max_body_bytes: int = 8 * 1024 * 1024
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
     #: Seconds a task may stay unacknowledged before the Redis broker hands it out again.
-    #: Must exceed the longest stage; lower only in tests of crash recovery.
+    #: Must exceed ``stage_time_limit_s`` (a running stage is never handed out twice).
     broker_visibility_timeout: int = 3_600
-    #: Task retries for transient errors (database/broker connection loss).
-    task_max_retries: int = 5
-    #: Queued audits not picked up after this many seconds are re-enqueued by ``audits.requeue_stale``.
+    #: Task retries for transient errors (database/broker connection loss): with the backoff of
+    #: ``workers.retry`` 10 retries span 181-362 s.
+    task_max_retries: int = 10
+    #: A stage run holds its audit for this many seconds, renewed every third of it while it runs;
+    #: when it expires (the run died or froze) the sweeper sends the audit again from that stage.
+    stage_lease_s: float = 60.0
+    #: Soft time limit of one stage run (SoftTimeLimitExceeded: the stage runs once more, then fails).
+    stage_soft_time_limit_s: float = 900.0
+    #: Hard time limit of one stage run (the pool process is killed and the audit fails).
+    stage_time_limit_s: float = 960.0
+    #: Runs of one stage (redeliveries, sweeps) before the sweeper fails the audit.
+    stage_max_runs: int = 5
+    #: An audit whose next stage was sent but has not started after this many seconds is sent
+    #: again (its message was lost); a duplicate is harmless (fencing), only wasted queue work.
     requeue_after_s: int = 600
+    #: Audits stored but never enqueued (broker down at submission) are sent after this many seconds.
+    unsent_after_s: float = 15.0
+    #: Seconds between two sweeps (each worker's main process; the sweeps claim rows, never twice).
+    sweep_interval_s: float = 15.0
 
     #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; default 40).
     hnsw_ef_search: int = 100
@@ -87,6 +112,18 @@ class Settings(BaseSettings):
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
         return normalise_url(value)
+
+    @model_validator(mode="after")
+    def _check_time_limits(self) -> Settings:
+        if not 0 < self.stage_soft_time_limit_s <= self.stage_time_limit_s:
+            raise ValueError("STAGE_SOFT_TIME_LIMIT_S must be > 0 and <= STAGE_TIME_LIMIT_S")
+        if self.broker_visibility_timeout <= self.stage_time_limit_s:
+            raise ValueError(
+                f"BROKER_VISIBILITY_TIMEOUT ({self.broker_visibility_timeout} s) must exceed "
+                f"STAGE_TIME_LIMIT_S ({self.stage_time_limit_s} s): the broker would hand a running "
+                "stage out again"
+            )
+        return self
 
     @model_validator(mode="after")
     def _check_audit_defaults(self) -> Settings:

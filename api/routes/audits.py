@@ -9,7 +9,7 @@ import uuid
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, HTTPException, Query, Response, status
+from fastapi import APIRouter, Body, Header, Query, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
+from api.errors import DATABASE_DOWN, ErrorBody, problem
 from api.schemas import (
     AuditAccepted,
     AuditPage,
@@ -25,7 +26,9 @@ from api.schemas import (
     BatchAccepted,
     BatchItem,
     BatchItemResult,
+    text_problem,
 )
+from db import leases
 from db import repository as repo
 from db.models import Audit
 from workers.pipeline import enqueue_audit
@@ -34,6 +37,10 @@ from workers.settings import Settings
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/audits", tags=["audits"])
+
+
+#: Largest ``offset`` of ``GET /audits`` (Postgres OFFSET is a bigint; far beyond any table).
+MAX_OFFSET = 2**31 - 1
 
 
 class TooLarge(ValueError):
@@ -143,18 +150,39 @@ def _never_enqueued(audit: Audit) -> bool:
     return audit.status == "queued" and audit.enqueued_at is None
 
 
-def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
-    """Send each committed audit's chain; on broker failure leave it for ``audits.requeue_stale``."""
+def _enqueue(session: Session, audit_ids: list[uuid.UUID], settings: Settings) -> None:
+    """Send each committed audit's chain; on broker failure leave the rest to the sweeper.
+
+    The audit is stored either way (202): with ``enqueued_at`` NULL the sweeper sends it within
+    ``UNSENT_AFTER_S + SWEEP_INTERVAL_S`` seconds. Sends never wait for a broker that is down.
+    """
     sent = []
     for aid in audit_ids:
         try:
             enqueue_audit(aid)
             sent.append(aid)
-        except Exception:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
-            log.exception("could not enqueue audit %s; it will be re-enqueued by audits.requeue_stale", aid)
+        except Exception as exc:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
+            log.warning(
+                "could not enqueue %d audits (%s); the sweeper sends them",
+                len(audit_ids) - len(sent),
+                type(exc).__name__,
+            )
+            break
     if sent:
-        repo.mark_enqueued(session, sent)
-        session.commit()
+        try:
+            leases.mark_sent(session, sent, pending_s=settings.requeue_after_s)
+            session.commit()
+        except DATABASE_DOWN:  # sent but not recorded: a duplicate send later is harmless (fencing)
+            session.rollback()
+            log.warning("could not record the enqueue of %d audits", len(sent))
+
+
+def _store_error(exc: DBAPIError) -> Exception:
+    """The database refused the row: 503 when it is unreachable, else 422 (input it cannot store)."""
+    if isinstance(exc, DATABASE_DOWN):
+        return exc
+    msg = " ".join(str(exc.orig).split())[:300]
+    return problem(status.HTTP_422_UNPROCESSABLE_CONTENT, f"could not store the audit: {msg}", loc=["body"])
 
 
 @router.post(
@@ -163,9 +191,7 @@ def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
     response_model=AuditAccepted,
     responses={
         200: {"model": AuditAccepted, "description": "Replay: same Idempotency-Key and body."},
-        409: {"description": "Idempotency-Key reused with a different body."},
-        413: {"description": "A text, the reference count or the total characters is over the limit."},
-        422: {"description": "Invalid input; the detail names the field."},
+        409: {"model": ErrorBody, "description": "Idempotency-Key reused with a different body."},
     },
 )
 def submit_audit(
@@ -179,22 +205,26 @@ def submit_audit(
     try:
         check_size(req, settings)
     except TooLarge as exc:
-        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail=str(exc)) from None
+        raise problem(status.HTTP_413_CONTENT_TOO_LARGE, str(exc), loc=["body"]) from None
     try:
         check_llm_endpoint(req, settings)
     except NoLLMEndpoint as exc:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+        raise problem(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc), loc=["body", "config"]) from None
+    if idempotency_key and text_problem(idempotency_key):
+        raise problem(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            f"Idempotency-Key: {text_problem(idempotency_key)}",
+            loc=["header", "Idempotency-Key"],
+        )
     try:
         audit, created = _store(session, req, idempotency_key or None)
     except KeyConflict as exc:
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+        raise problem(status.HTTP_409_CONFLICT, str(exc), loc=["header", "Idempotency-Key"]) from None
     except DBAPIError as exc:  # input the validators let through but Postgres refuses (nothing stored)
         session.rollback()
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"could not store the audit: {exc.orig}"
-        ) from None
+        raise _store_error(exc) from None
     if created or _never_enqueued(audit):
-        _enqueue(session, [audit.id])
+        _enqueue(session, [audit.id], settings)
     if not created:
         response.status_code = status.HTTP_200_OK
     return AuditAccepted(id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
@@ -228,7 +258,12 @@ def _validate_item(index: int, raw: Any, settings: Settings) -> BatchItem | Batc
     "/batch",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=BatchAccepted,
-    responses={413: {"description": "More audits than MAX_BATCH."}},
+    responses={
+        413: {
+            "model": ErrorBody,
+            "description": "More audits than MAX_BATCH, or the body over MAX_BODY_BYTES.",
+        }
+    },
 )
 def submit_batch(
     session: SessionDep,
@@ -244,9 +279,10 @@ def submit_batch(
     Postgres refuses cannot undo the others), committed, and only then enqueued.
     """
     if len(audits) > settings.max_batch:
-        raise HTTPException(
+        raise problem(
             status.HTTP_413_CONTENT_TOO_LARGE,
-            detail=f"audits: {len(audits)} items, over the limit of {settings.max_batch}",
+            f"audits: {len(audits)} items, over the limit of {settings.max_batch} (server setting MAX_BATCH)",
+            loc=["body", "audits"],
         )
     results: list[BatchItemResult] = []
     to_enqueue: list[uuid.UUID] = []
@@ -261,7 +297,9 @@ def submit_batch(
             with session.begin_nested():
                 audit, created = repo.create_audit(session, _new_audit(checked, key, sha))
         except DBAPIError as exc:
-            error = f"could not store the audit: {exc.orig}"
+            if isinstance(exc, DATABASE_DOWN):
+                raise  # 503: nothing of the batch is stored
+            error = f"could not store the audit: {' '.join(str(exc.orig).split())[:300]}"
             results.append(BatchItemResult(index=index, status="rejected", error=error))
             continue
         if not created and audit.request_sha256 != sha:
@@ -274,7 +312,7 @@ def submit_batch(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
         )
     session.commit()  # every accepted item is stored before any chain is sent
-    _enqueue(session, to_enqueue)
+    _enqueue(session, to_enqueue, settings)
     return BatchAccepted(audits=results)
 
 
@@ -285,7 +323,7 @@ def list_audits(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     """List audits newest first, filtered by status and creation time (since ≤ created_at < until)."""
     rows, total = repo.list_audits(
@@ -294,10 +332,10 @@ def list_audits(
     return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
 
 
-@router.get("/{audit_id}", responses={404: {"description": "No such audit."}})
+@router.get("/{audit_id}", responses={404: {"model": ErrorBody, "description": "No such audit."}})
 def get_audit(audit_id: uuid.UUID, session: SessionDep, settings: SettingsDep) -> JSONResponse:
     """Status and stage of an audit; when done, the full result document (scores, claims, edit script)."""
     doc = audit_document(session, audit_id, settings)
     if doc is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
+        raise problem(status.HTTP_404_NOT_FOUND, f"audit {audit_id} not found", loc=["path", "audit_id"])
     return JSONResponse(doc)
