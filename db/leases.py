@@ -91,11 +91,14 @@ def _after(seconds: float) -> ColumnElement[Any]:
     return func.now() + timedelta(seconds=seconds)
 
 
-def begin_stage(session: Session, audit_id: uuid.UUID, stage: str, *, lease_s: float) -> StageStart:
+def begin_stage(
+    session: Session, audit_id: uuid.UUID, stage: str, *, lease_s: float, previous: uuid.UUID | None = None
+) -> StageStart:
     """Take the lease of ``stage`` with a new fencing token, if the audit is ready for it.
 
     The audit must stand at this stage (``queued`` too for the first stage) and no other run
-    may hold a live lease (``attempt`` NULL or ``lease_expires_at`` past). Sets ``status`` and
+    may hold a live lease (``attempt`` NULL, ``lease_expires_at`` past, or ``attempt`` equal to
+    ``previous``: the token of this task's own earlier try, which a retry takes over). Sets ``status`` and
     ``stage`` to ``stage``, ``<stage>_at = now()``, ``lease_expires_at = now() + lease_s``,
     clears ``error`` and counts the run in ``stage_runs``.
 
@@ -105,6 +108,8 @@ def begin_stage(session: Session, audit_id: uuid.UUID, stage: str, *, lease_s: f
         raise ValueError(f"unknown stage {stage!r}")
     token = uuid.uuid4()
     free = or_(Audit.attempt.is_(None), Audit.lease_expires_at.is_(None), Audit.lease_expires_at < func.now())
+    if previous is not None:
+        free = or_(free, Audit.attempt == previous)
     stmt = (
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.in_(_ENTRY[stage]), free)

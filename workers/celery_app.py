@@ -22,6 +22,7 @@ from typing import Any, cast
 
 from celery import Celery
 from celery.signals import worker_process_init
+from kombu.entity import Exchange, Queue
 
 from workers.settings import get_settings
 
@@ -30,8 +31,19 @@ __all__ = ["app"]
 _settings = get_settings()
 
 app = Celery("claimaudit", broker=_settings.redis_url, backend=_settings.redis_url, include=["workers.tasks"])
+
+
+def _queue(name: str) -> Queue:
+    exchange = Exchange(name, type="direct")  # type: ignore[no-untyped-call]
+    return Queue(name, exchange, routing_key=name)  # type: ignore[no-untyped-call]
+
+
 app.conf.update(
     task_default_queue=_settings.celery_queue,
+    # Searches have their own queue: a worker with ``-Q <CELERY_QUEUE>.search`` serves them while an
+    # audit backlog waits in CELERY_QUEUE; a worker without -Q consumes both.
+    task_queues=(_queue(_settings.celery_queue), _queue(_settings.search_queue_name)),
+    task_routes={"claims.search": {"queue": _settings.search_queue_name}},
     task_serializer="json",
     accept_content=["json"],
     result_serializer="json",

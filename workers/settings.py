@@ -21,9 +21,9 @@ BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered 
                     would be handed out a second time.
 MAX_BODY_BYTES      Largest request body, in bytes (413 from Content-Length or while streaming,
                     before it is parsed).
-STAGE_LEASE_S, STAGE_SOFT_TIME_LIMIT_S, STAGE_TIME_LIMIT_S, STAGE_MAX_RUNS, REQUEUE_AFTER_S,
-UNSENT_AFTER_S, SWEEP_INTERVAL_S, TASK_MAX_RETRIES: leases, time limits and the sweeper
-                    (docs/RELIABILITY.md).
+STAGE_LEASE_S, STAGE_SOFT_TIME_LIMIT_S, STAGE_TIME_LIMIT_S, STAGE_TIME_LIMITS, STAGE_MAX_RUNS,
+REQUEUE_AFTER_S, UNSENT_AFTER_S, SWEEP_INTERVAL_S, TASK_MAX_RETRIES: leases, time limits and the
+                    sweeper (docs/RELIABILITY.md). SEARCH_QUEUE: the queue of /claims/search.
 OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_S: the LLM path;
 DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): default components;
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
@@ -62,6 +62,15 @@ class Settings(BaseSettings):
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
+    #: Queue of ``claims.search`` (default ``<CELERY_QUEUE>.search``): a worker started with
+    #: ``-Q <it>`` answers searches even while an audit backlog fills CELERY_QUEUE.
+    search_queue: str = ""
+
+    @property
+    def search_queue_name(self) -> str:
+        """``SEARCH_QUEUE``, or ``<CELERY_QUEUE>.search`` when unset."""
+        return self.search_queue or f"{self.celery_queue}.search"
+
     #: Seconds a task may stay unacknowledged before the Redis broker hands it out again.
     #: Must exceed ``stage_time_limit_s`` (a running stage is never handed out twice).
     broker_visibility_timeout: int = 3_600
@@ -75,6 +84,8 @@ class Settings(BaseSettings):
     stage_soft_time_limit_s: float = 900.0
     #: Hard time limit of one stage run (the pool process is killed and the audit fails).
     stage_time_limit_s: float = 960.0
+    #: Per-stage ``[soft, hard]`` limits over the two above, e.g. ``{"scoring": [30, 60]}`` (JSON).
+    stage_time_limits: dict[str, tuple[float, float]] = {}
     #: Runs of one stage (redeliveries, sweeps) before the sweeper fails the audit.
     stage_max_runs: int = 5
     #: An audit whose next stage was sent but has not started after this many seconds is sent
@@ -113,16 +124,28 @@ class Settings(BaseSettings):
     def _normalise_database_url(cls, value: str) -> str:
         return normalise_url(value)
 
+    def time_limits(self, stage: str) -> tuple[float, float]:
+        """``(soft, hard)`` seconds of one run of ``stage`` (``STAGE_TIME_LIMITS`` over the defaults)."""
+        return self.stage_time_limits.get(stage, (self.stage_soft_time_limit_s, self.stage_time_limit_s))
+
     @model_validator(mode="after")
     def _check_time_limits(self) -> Settings:
-        if not 0 < self.stage_soft_time_limit_s <= self.stage_time_limit_s:
-            raise ValueError("STAGE_SOFT_TIME_LIMIT_S must be > 0 and <= STAGE_TIME_LIMIT_S")
-        if self.broker_visibility_timeout <= self.stage_time_limit_s:
-            raise ValueError(
-                f"BROKER_VISIBILITY_TIMEOUT ({self.broker_visibility_timeout} s) must exceed "
-                f"STAGE_TIME_LIMIT_S ({self.stage_time_limit_s} s): the broker would hand a running "
-                "stage out again"
-            )
+        from db.models import STAGES
+
+        unknown = sorted(set(self.stage_time_limits) - set(STAGES))
+        if unknown:
+            raise ValueError(f"STAGE_TIME_LIMITS: unknown stages {unknown} (known: {list(STAGES)})")
+        for stage in STAGES:
+            soft, hard = self.time_limits(stage)
+            if not 0 < soft <= hard:
+                raise ValueError(
+                    f"{stage}: the soft time limit ({soft} s) must be > 0 and <= the hard one ({hard} s)"
+                )
+            if self.broker_visibility_timeout <= hard:
+                raise ValueError(
+                    f"BROKER_VISIBILITY_TIMEOUT ({self.broker_visibility_timeout} s) must exceed the hard "
+                    f"time limit of {stage} ({hard} s): the broker would hand a running stage out again"
+                )
         return self
 
     @model_validator(mode="after")

@@ -1,6 +1,7 @@
 """Celery tasks: thin, named, idempotent; arguments are ids (strings), never objects or vectors.
 
-Each stage task (``_run_stage``):
+Each stage task (``_run_stage``; ``previous`` is set only on a retry: the token of the try
+before, whose lease the retry may take over):
 
 1. takes the stage's lease with a new fencing token (``db.leases.begin_stage``, own transaction);
    a finished audit, an audit past this stage, or a stage held by another live run stops the
@@ -62,9 +63,13 @@ STAGE_OPTIONS: dict[str, Any] = {
     "acks_late": True,
     "reject_on_worker_lost": True,
     "max_retries": _settings.task_max_retries,
-    "soft_time_limit": _settings.stage_soft_time_limit_s,
-    "time_limit": _settings.stage_time_limit_s,
 }
+
+
+def _limits(stage: str) -> dict[str, float]:
+    soft, hard = _settings.time_limits(stage)
+    return {"soft_time_limit": soft, "time_limit": hard}
+
 
 TASK_STAGE = {
     "audits.decompose": "decomposing",
@@ -104,9 +109,10 @@ def _record_failure(aid: uuid.UUID, stage: str, error: str, token: uuid.UUID | N
         log.error("audit %s: could not record its failure (%s); left to the sweeper", aid, type(exc).__name__)
 
 
-def _begin(stage: str, aid: uuid.UUID) -> leases.StageStart:
+def _begin(stage: str, aid: uuid.UUID, previous: str | None) -> leases.StageStart:
+    prev = uuid.UUID(previous) if previous else None
     with session_scope(get_session_factory()) as session:
-        start = leases.begin_stage(session, aid, stage, lease_s=_settings.stage_lease_s)
+        start = leases.begin_stage(session, aid, stage, lease_s=_settings.stage_lease_s, previous=prev)
     if start.outcome is not leases.Outcome.STARTED:
         log.info(
             "audit %s: %s not run (%s, status %s); chain stopped",
@@ -143,30 +149,36 @@ def _retry(task: Task, stage: str, aid: uuid.UUID, token: uuid.UUID | None, exc:
     log.warning(
         "audit %s: %s hit %s; retry %d in %.1f s", aid, stage, type(exc).__name__, retries + 1, countdown
     )
-    raise task.retry(exc=exc, countdown=countdown)
+    # the retry carries this try's token: when the lease could not be given back (database
+    # down), the retry takes it over at once instead of waiting for it to expire
+    kwargs = {"previous": str(token) if token else None}
+    raise task.retry(args=(str(aid),), kwargs=kwargs, exc=exc, countdown=countdown)
 
 
 def _timed_out(
     task: Task, stage: str, aid: uuid.UUID, start: leases.StageStart, exc: BaseException
 ) -> NoReturn:
     assert start.token is not None
-    limit = _settings.stage_soft_time_limit_s
+    limit = _settings.time_limits(stage)[0]
     if start.runs < 2:
         log.warning("audit %s: %s over the soft time limit (%.0f s); running it once more", aid, stage, limit)
         _retry(task, stage, aid, start.token, exc)
     reason = (
-        f"{stage} failed: over the time limit of {limit:.0f} s twice (server setting STAGE_SOFT_TIME_LIMIT_S)"
+        f"{stage} failed: over the time limit of {limit:.0f} s twice "
+        "(server setting STAGE_SOFT_TIME_LIMIT_S / STAGE_TIME_LIMITS)"
     )
     _record_failure(aid, stage, reason, start.token)
     raise exc
 
 
-def _run_stage(task: Task, stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], Any]) -> None:
+def _run_stage(
+    task: Task, stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], Any], previous: str | None
+) -> None:
     aid = uuid.UUID(audit_id)
     factory = get_session_factory()
     start: leases.StageStart | None = None
     try:
-        start = _begin(stage, aid)
+        start = _begin(stage, aid, previous)
         token = start.token
         assert token is not None
         _test_delay(stage)
@@ -193,8 +205,8 @@ def _run_stage(task: Task, stage: str, audit_id: str, work: Callable[[Session, u
         raise
 
 
-@task(name="audits.decompose", **STAGE_OPTIONS)
-def decompose(self: Task, audit_id: str) -> None:
+@task(name="audits.decompose", **STAGE_OPTIONS, **_limits("decomposing"))
+def decompose(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Decompose the audit's documents into claims.
 
     Idempotent: replaces the audit's claims (and anything derived from them); fenced.
@@ -205,41 +217,50 @@ def decompose(self: Task, audit_id: str) -> None:
         "decomposing",
         audit_id,
         lambda s, a: services.decompose_audit(s, a, factory=get_session_factory()),
+        previous,
     )
 
 
-@task(name="audits.embed", **STAGE_OPTIONS)
-def embed(self: Task, audit_id: str) -> None:
+@task(name="audits.embed", **STAGE_OPTIONS, **_limits("embedding"))
+def embed(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Embed every claim of the audit (through the shared embedding cache).
 
     Idempotent: overwrites each claim's vector; fenced.
     Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
     _run_stage(
-        self, "embedding", audit_id, lambda s, a: services.embed_audit(s, a, factory=get_session_factory())
+        self,
+        "embedding",
+        audit_id,
+        lambda s, a: services.embed_audit(s, a, factory=get_session_factory()),
+        previous,
     )
 
 
-@task(name="audits.match", **STAGE_OPTIONS)
-def match(self: Task, audit_id: str) -> None:
+@task(name="audits.match", **STAGE_OPTIONS, **_limits("matching"))
+def match(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Judge every response claim against the reference claims (exact scan inside the audit).
 
     Idempotent: replaces the audit's verdicts and evidence; fenced.
     Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
     _run_stage(
-        self, "matching", audit_id, lambda s, a: services.match_audit(s, a, factory=get_session_factory())
+        self,
+        "matching",
+        audit_id,
+        lambda s, a: services.match_audit(s, a, factory=get_session_factory()),
+        previous,
     )
 
 
-@task(name="audits.score", **STAGE_OPTIONS)
-def score(self: Task, audit_id: str) -> None:
+@task(name="audits.score", **STAGE_OPTIONS, **_limits("scoring"))
+def score(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Score the audit and mark it done (one fenced transaction).
 
     Idempotent: upserts the audit's score row.
     Retries: transient database/broker errors, capped exponential backoff with jitter.
     """
-    _run_stage(self, "scoring", audit_id, services.score_audit_stage)
+    _run_stage(self, "scoring", audit_id, services.score_audit_stage, previous)
 
 
 #: Attempts of ``audits.fail`` to write before it leaves the audit to the sweeper.

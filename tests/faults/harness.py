@@ -30,7 +30,7 @@ EXAMPLES = ROOT / "examples"
 
 #: Worker settings of a fault run: short leases and a fast sweeper, so recovery takes seconds.
 FAST_RECOVERY_ENV: dict[str, str] = {
-    "STAGE_LEASE_S": "3",
+    "STAGE_LEASE_S": "8",
     "SWEEP_INTERVAL_S": "1",
     "UNSENT_AFTER_S": "2",
     "REQUEUE_AFTER_S": "60",
