@@ -195,7 +195,8 @@ def _run_stage(
         log.warning("audit %s: a stale run of %s finished late; its writes were rolled back", audit_id, stage)
         raise Ignore() from None
     except SoftTimeLimitExceeded as exc:
-        assert start is not None
+        if start is None:  # over the limit before the lease was taken: just try again
+            _retry(task, stage, aid, None, exc)
         _timed_out(task, stage, aid, start, exc)
     except TRANSIENT_ERRORS as exc:
         _retry(task, stage, aid, None if start is None else start.token, exc)
