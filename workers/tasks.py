@@ -199,7 +199,9 @@ def _run_stage(
             _retry(task, stage, aid, None, exc)
         _timed_out(task, stage, aid, start, exc)
     except TRANSIENT_ERRORS as exc:
-        _retry(task, stage, aid, None if start is None else start.token, exc)
+        # before the lease was taken (begin failed), keep carrying the earlier try's token
+        token = start.token if start is not None else (uuid.UUID(previous) if previous else None)
+        _retry(task, stage, aid, token, exc)
     except Exception as exc:
         log.exception("audit %s failed in %s", audit_id, stage)
         _record_failure(aid, stage, describe(stage, exc), None if start is None else start.token)
