@@ -181,11 +181,11 @@ def _run_stage(
         start = _begin(stage, aid, previous)
         token = start.token
         assert token is not None
-        _test_delay(stage)
         with (
             Heartbeat(factory, aid, token, lease_s=_settings.stage_lease_s),
             session_scope(factory) as session,
         ):
+            _test_delay(stage)  # a slow stage: the heartbeat keeps its lease
             work(session, aid)
             if not leases.finish_stage(session, aid, stage, token, pending_s=_settings.requeue_after_s):
                 raise StaleRun(f"run {token} lost its lease")
