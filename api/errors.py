@@ -4,6 +4,7 @@ Every error body is ``{"detail": [{"loc": [...], "msg": "...", "type": "..."}]}`
 the shape of FastAPI's validation errors, documented on every route (``ERROR_RESPONSES``):
 
 - 400 a body that cannot be read as JSON text (e.g. invalid UTF-8);
+- 401/403/429 from ``api.auth`` on every route that needs an API key (``AUTH_RESPONSES``);
 - 404/405/409 as usual; 413 a body over ``MAX_BODY_BYTES`` (refused from ``Content-Length`` or
   while it streams in, before it is parsed) or a text/audit over its limit (the detail names the setting);
 - 422 invalid input; ``input`` is at most a short excerpt of what was sent, never all of it;
@@ -33,6 +34,7 @@ __all__ = [
     "ErrorItem",
     "ErrorBody",
     "ERROR_RESPONSES",
+    "AUTH_RESPONSES",
     "RETRY_AFTER_S",
     "EXCERPT_CHARS",
     "problem",
@@ -91,6 +93,12 @@ ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     422: _described("Invalid input; each item names the field (loc) and says why (msg)."),
     503: _described("Postgres or Redis does not answer; retry after the Retry-After header's seconds."),
 }
+#: Error responses of every route that needs an API key (``api.auth``).
+AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
+    401: _described("No API key, or an unknown, revoked or expired one (WWW-Authenticate: Bearer)."),
+    403: _described("The API key lacks the route's scope."),
+    429: _described("Over a rate limit or the tenant's daily LLM token budget; see Retry-After."),
+}
 
 
 def problem(status_code: int, msg: str, *, loc: Sequence[str | int] = (), type_: str = "") -> HTTPException:
@@ -101,11 +109,14 @@ def problem(status_code: int, msg: str, *, loc: Sequence[str | int] = (), type_:
 
 _TYPES = {
     400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
     409: "conflict",
     413: "too_large",
     422: "invalid",
+    429: "too_many_requests",
     503: "service_unavailable",
 }
 

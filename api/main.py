@@ -9,10 +9,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
-from fastapi import FastAPI
+from fastapi import Depends, FastAPI
 
 from api import errors
-from api.routes import audits, claims, health
+from api.auth import authenticate
+from api.routes import admin, audit_status, audits, claims, health
+from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
@@ -50,8 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     errors.install(app, max_body_bytes=settings.max_body_bytes)
-    app.include_router(audits.router)
-    app.include_router(claims.router)
+    install_security(app, settings)
+    # Every router but health needs a key (api.auth); a route's scope is declared on the route.
+    authenticated = [Depends(authenticate)]
+    # audit_status before audits: POST /audits/status must not be taken for an audit id route
+    for router in (audit_status.router, audits.router, claims.router, admin.router):
+        app.include_router(router, dependencies=authenticated, responses=errors.AUTH_RESPONSES)
     app.include_router(health.router)
     return app
 

@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli import stack
+from cli import credentials, stack
+from cli import keys as keys_cli
 from cli.client import (
     LINE_FIELDS,
     ApiError,
@@ -40,6 +41,7 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+app.add_typer(keys_cli.app, name="keys")
 
 console = Console()
 err = Console(stderr=True)
@@ -73,6 +75,7 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     healthy = stack.api_healthy(url)
     # A local stack whose API answers but whose worker died would leave every audit queued.
     if healthy and (api_url is not None or not stack.managed_worker_dead()):
+        _ensure_local_key(url)
         return url
     if api_url is not None:
         raise _fail(f"the API at {url} does not answer GET /healthz", code=2)
@@ -88,6 +91,17 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     except stack.StackError as exc:
         raise _fail(str(exc), code=2) from exc
     return url
+
+
+def _ensure_local_key(url: str) -> None:
+    """A local stack started before it made keys: make its admin key now (from its saved database URL)."""
+    info = stack.read_stack_info()
+    if credentials.api_key_for(url) is not None or info is None or info.api_url.rstrip("/") != url:
+        return
+    try:
+        credentials.ensure_local_key(info.database_url)
+    except Exception as exc:  # the API will answer 401 with what to do
+        err.print(f"[yellow]could not make the local API key: {exc}[/yellow]")
 
 
 # --------------------------------------------------------------------------- stack
@@ -116,8 +130,9 @@ def up(
     err.print(f"[green]stack up[/green] in {time.monotonic() - started:.1f} s")
     _print_status(config)
     console.print(f"API       {info.api_url}  (docs: {info.api_url}/docs)")
+    console.print(f"API key   {credentials.local_key_path()}  (admin of tenant 'default'; the CLI uses it)")
     if info.flower_url:
-        console.print(f"Flower    {info.flower_url}")
+        console.print(f"Flower    {info.flower_url}  (user:password in {stack.flower_auth_path()})")
 
 
 @app.command()
@@ -169,7 +184,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = stack.DEFAULT_API_PORT,
 ) -> None:
     """Run the API (uvicorn) in the foreground."""
-    env = _service_env()
+    env = {**_service_env(), "API_HOST": host}  # AUTH=disabled is refused unless host is loopback
     cmd = stack.service_command("api", stack.StackConfig(api_port=port))
     cmd[cmd.index("--host") + 1] = host
     os.chdir(stack.project_root())

@@ -13,8 +13,9 @@ with :func:`finish_stage`; that statement matches only while the run's token is 
 audit's ``attempt``, so a late or duplicate run (its lease expired and another run took over,
 or the audit moved on) rolls back and changes nothing.
 
-Every timestamp is the database's ``now()`` (one clock for every process). Functions take a
-``Session`` and never commit.
+Every timestamp is the database's clock (one clock for every process): ``now()``, except
+``finished_at``, which is ``clock_timestamp()`` (the end of the stage's transaction, not its
+start). Functions take a ``Session`` and never commit.
 """
 
 from __future__ import annotations
@@ -170,15 +171,22 @@ def finish_stage(
 ) -> bool:
     """The fence: move the audit past ``stage`` only while run ``token`` holds it.
 
-    After the last stage the audit is ``done`` (``finished_at = now()``, no lease); otherwise its
-    status becomes the next stage with ``attempt`` NULL and a pending deadline ``now() +
-    pending_s``. Returns False, changing nothing, when the token is no longer current: the
+    After the last stage the audit is ``done`` (``finished_at = clock_timestamp()``, no lease);
+    otherwise its status becomes the next stage with ``attempt`` NULL and a pending deadline
+    ``now() + pending_s``. Returns False, changing nothing, when the token is no longer current: the
     caller must roll back its transaction (its writes belong to a stale run).
     """
     nxt = NEXT_STATUS[stage]
     values: dict[str, object] = {"status": nxt, "attempt": None, "stage_runs": 0}
     if nxt == "done":
-        values |= {"stage": None, "error": None, "finished_at": func.now(), "lease_expires_at": None}
+        # clock_timestamp(), not now(): the stage's rows are written in this same transaction, and
+        # now() would be its start (finished_at would miss the last stage's work)
+        values |= {
+            "stage": None,
+            "error": None,
+            "finished_at": func.clock_timestamp(),
+            "lease_expires_at": None,
+        }
     else:
         values |= {"lease_expires_at": _after(pending_s)}
     row = session.execute(
@@ -207,7 +215,7 @@ def fail_stage(
             status="failed",
             stage=stage,
             error=error[:4000],
-            finished_at=func.now(),
+            finished_at=func.clock_timestamp(),  # the wall clock, not the transaction's start
             attempt=None,
             lease_expires_at=None,
         )

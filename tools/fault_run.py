@@ -52,11 +52,11 @@ def _pool_children(pid: int) -> list[int]:
         return []
 
 
-def _submit(base: str, bodies: list[dict[str, Any]]) -> tuple[list[uuid.UUID], int]:
+def _submit(base: str, bodies: list[dict[str, Any]], headers: dict[str, str]) -> tuple[list[uuid.UUID], int]:
     """POST each body; returns the accepted ids and the number of 503s (retried until accepted)."""
     ids: list[uuid.UUID] = []
     refused = 0
-    with httpx.Client(base_url=base, timeout=60) as client:
+    with httpx.Client(base_url=base, headers=headers, timeout=60) as client:
         for body in bodies:
             while True:
                 resp = client.post("/audits", json=body)
@@ -107,6 +107,7 @@ class Run:
         self.redis = harness.start_redis()
         url = self.pg.create_database("faultrun")
         harness.migrate(url)
+        self.headers = harness.api_headers(url)
         self.env = {
             **os.environ,
             "DATABASE_URL": url,
@@ -142,7 +143,7 @@ class Run:
             self.start_worker()
         elif fault == "redis-kill":
             self.redis.kill()
-            ids, refused = _submit(self.base, extra_bodies)
+            ids, refused = _submit(self.base, extra_bodies, self.headers)
             self.extra += ids
             self.refused += refused
             time.sleep(outage)
@@ -150,7 +151,7 @@ class Run:
         elif fault == "postgres-stop":
             self.pg.stop()
             t_end = time.monotonic() + outage
-            with httpx.Client(base_url=self.base, timeout=30) as client:
+            with httpx.Client(base_url=self.base, headers=self.headers, timeout=30) as client:
                 while time.monotonic() < t_end:
                     if client.post("/audits", json=extra_bodies[0]).status_code == 503:
                         self.refused += 1
@@ -185,7 +186,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         clean = harness.clean_run(r.session_factory, bodies)
         r.start_worker()
         t0 = time.monotonic()
-        ids, refused = _submit(r.base, main_bodies)
+        ids, refused = _submit(r.base, main_bodies, r.headers)
         r.refused += refused
         while _finished(r.session_factory, ids) < len(ids) // 3:
             time.sleep(0.5)

@@ -64,7 +64,12 @@ app.conf.update(
         "interval_step": 2.0,
         "interval_max": 10.0,
     },
-    broker_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
+    # priority_steps: one Redis list per priority 0-9 of each queue (the audit queue and the search
+    # queue alike), popped lowest first (workers.pipeline.STAGE_PRIORITY)
+    broker_transport_options={
+        "visibility_timeout": _settings.broker_visibility_timeout,
+        "priority_steps": list(range(10)),
+    },
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
@@ -80,3 +85,15 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
+
+
+@cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
+def _preload_models(**_: Any) -> None:
+    """Load the model and parser in the background of each pool process: the pool's start-up
+    handshake must not wait for them (Celery kills a child that is not up within 4 s), and a
+    task that needs them meanwhile waits on their locks."""
+    import threading
+
+    from workers.components import preload_local_models
+
+    threading.Thread(target=preload_local_models, name="preload-models", daemon=True).start()

@@ -1,7 +1,8 @@
 """The audit chain and its enqueue function (what the API imports; loads no engine code).
 
 One chain per audit: ``audits.decompose → audits.embed → audits.match → audits.score``, each
-step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as error callback.
+step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as error callback,
+and each with its stage's priority (``STAGE_PRIORITY``: depth-first, later stages first).
 Signatures are built by task name so importing this module does not import the tasks.
 
 Enqueue only after the audit row is committed. When the broker is unreachable ``enqueue_audit``
@@ -20,6 +21,8 @@ from celery import Signature, chain
 from workers.celery_app import app
 
 __all__ = [
+    "BULK_DECOMPOSE_PRIORITY",
+    "STAGE_PRIORITY",
     "STAGE_TASKS",
     "TASK_OF_STATUS",
     "FAST_PUBLISH",
@@ -46,9 +49,25 @@ FAST_PUBLISH: dict[str, float] = {
     "interval_max": 0.2,
 }
 
+#: Message priority of each stage (Redis: lower is served first; ``priority_steps`` in
+#: ``workers.celery_app``). Later stages go first, so an audit that has started finishes before
+#: new audits start (depth-first); a single audit's decomposition goes before a bulk one's, so
+#: a single audit submitted behind a batch waits for the audits in progress, not the backlog.
+STAGE_PRIORITY: dict[str, int] = {
+    "audits.score": 1,
+    "audits.match": 2,
+    "audits.embed": 3,
+    "audits.decompose": 5,
+}
+#: Priority of the first stage of audits submitted in bulk (``POST /audits/batch``).
+BULK_DECOMPOSE_PRIORITY = 7
 
-def audit_chain(audit_id: uuid.UUID | str, *, first: str = "audits.decompose") -> Signature:
-    """The canvas of one audit from task ``first`` on (not sent).
+
+def audit_chain(
+    audit_id: uuid.UUID | str, *, first: str = "audits.decompose", bulk: bool = False
+) -> Signature:
+    """The canvas of one audit from task ``first`` on (not sent), each step with its stage's
+    priority; ``bulk`` puts a first decomposition behind single audits.
 
     Raises ``ValueError`` for an unknown task name.
     """
@@ -56,30 +75,48 @@ def audit_chain(audit_id: uuid.UUID | str, *, first: str = "audits.decompose") -
         raise ValueError(f"unknown stage task {first!r}")
     aid = str(audit_id)
     names = STAGE_TASKS[STAGE_TASKS.index(first) :]
-    steps = [app.signature(name, args=(aid,), immutable=True) for name in names]
+    # ignore_result: no sender subscribes to a stage's result (the API would otherwise listen on
+    # Redis for every audit it sends, and retry that subscription for seconds while Redis is down)
+    steps = [
+        app.signature(name, args=(aid,), immutable=True).set(
+            priority=STAGE_PRIORITY[name], ignore_result=True
+        )
+        for name in names
+    ]
+    if bulk and names[0] == "audits.decompose":
+        steps[0].set(priority=BULK_DECOMPOSE_PRIORITY)
     return chain(*steps).on_error(app.signature("audits.fail"))
 
 
-def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose") -> str:
-    """Send the audit's chain (from task ``first``) to the broker; returns the id of the chain's last task.
+def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose", bulk: bool = False) -> str:
+    """Send the audit's chain (from task ``first``; ``bulk``: see :func:`audit_chain`) to the
+    broker; returns the id of the chain's last task.
 
     Raises kombu/redis connection errors at once when the broker is down (the audit stays
     recoverable: the sweeper sends it again).
     """
-    result = audit_chain(audit_id, first=first).apply_async(retry_policy=FAST_PUBLISH)
+    result = audit_chain(audit_id, first=first, bulk=bulk).apply_async(retry_policy=FAST_PUBLISH)
     return str(result.id)
 
 
 def search_claims_remote(
-    q: str, k: int, *, model: str | None = None, timeout: float = 30.0
+    q: str, k: int, *, model: str | None = None, tenant_id: str = "default", timeout: float = 30.0
 ) -> list[dict[str, object]]:
-    """Ask a worker to embed ``q`` and return the ``k`` nearest stored claims (``claims.search``).
+    """Ask a worker to embed ``q`` and return the ``k`` nearest stored claims of ``tenant_id``
+    (``claims.search``).
 
-    The API uses this so that it never loads model weights. Raises ``celery.exceptions.TimeoutError``
-    when no worker answers within ``timeout`` seconds.
+    The API uses this so that it never loads model weights. The query text travels in the
+    message but not in its ``argsrepr``/``kwargsrepr`` (what logs, task events and Flower show).
+    Raises ``celery.exceptions.TimeoutError`` when no worker answers within ``timeout`` seconds.
     """
     result = app.send_task(
-        "claims.search", args=(q, k), kwargs={"model": model}, ignore_result=False, retry_policy=FAST_PUBLISH
+        "claims.search",
+        args=(q, k),
+        kwargs={"model": model, "tenant_id": tenant_id},
+        ignore_result=False,
+        argsrepr=f"('<query>', {k})",
+        kwargsrepr=repr({"model": model, "tenant_id": tenant_id}),
+        retry_policy=FAST_PUBLISH,
     )
     try:
         items = result.get(timeout=timeout)

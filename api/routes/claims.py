@@ -8,9 +8,11 @@ from celery.exceptions import TimeoutError as CeleryTimeout
 from fastapi import APIRouter, Query, status
 from fastapi.concurrency import run_in_threadpool
 
-from api.deps import SettingsDep
+from api.auth import ReadCaller
+from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
 from api.errors import RETRY_AFTER_S, ErrorBody, problem
+from api.llm_policy import check_search_model, refuse_when_spent
 from api.schemas import ClaimSearchResult, text_problem
 from workers.pipeline import search_claims_remote
 
@@ -23,12 +25,14 @@ router = APIRouter(prefix="/claims", tags=["claims"])
     responses={503: {"model": ErrorBody, "description": "No worker answered in time, or Redis is down."}},
 )
 async def search_claims(
+    caller: ReadCaller,
+    session: SessionDep,
     settings: SettingsDep,
     q: Annotated[str, Query(min_length=1, max_length=2000, description="Text to look up.")],
     k: Annotated[int, Query(ge=1, le=100)] = 10,
     model: Annotated[str | None, Query(description="Embedding model; default the local model.")] = None,
 ) -> dict[str, Any]:
-    """Nearest stored claims to ``q`` across all audits (approximate, HNSW), with their audit ids."""
+    """Nearest stored claims to ``q`` in your tenant's audits (approximate, HNSW), with their audit ids."""
     invalid = status.HTTP_422_UNPROCESSABLE_CONTENT
     if not q.strip():
         raise problem(invalid, "q: must not be empty or whitespace only", loc=["query", "q"])
@@ -43,13 +47,25 @@ async def search_claims(
             loc=["query", "model"],
         )
     try:
+        check_search_model(model, settings)
+    except ValueError as exc:
+        raise problem(invalid, f"model: {exc}", loc=["query", "model"]) from None
+    if model is not None:
+        await run_in_threadpool(refuse_when_spent, session, caller.tenant_id, settings)
+    session.close()  # nothing more to read here; the worker queries with the tenant's filter
+    try:
         items = await run_in_threadpool(
-            search_claims_remote, q, k, model=model, timeout=settings.search_timeout_s
+            search_claims_remote,
+            q,
+            k,
+            model=model,
+            tenant_id=caller.tenant_id,
+            timeout=settings.search_timeout_s,
         )
     except CeleryTimeout:
-        exc = problem(status.HTTP_503_SERVICE_UNAVAILABLE, "no worker answered the search in time")
-        exc.headers = {"Retry-After": str(RETRY_AFTER_S)}
-        raise exc from None
+        timed_out = problem(status.HTTP_503_SERVICE_UNAVAILABLE, "no worker answered the search in time")
+        timed_out.headers = {"Retry-After": str(RETRY_AFTER_S)}
+        raise timed_out from None
     except ValueError as exc:
         raise problem(invalid, f"model: {exc}", loc=["query", "model"]) from None
     for item in items:

@@ -2,7 +2,8 @@
 on the real Postgres and Redis, with a worker answering searches; no response may be a 5xx, and
 every status code must be one the spec documents.
 
-Bounded: ``MAX_EXAMPLES`` valid and as many invalid examples per operation (6 operations).
+Bounded: ``MAX_EXAMPLES`` valid and as many invalid examples per operation (10 operations).
+Every request carries the tests' admin key (tenant ``default``, every scope, no rate limit).
 Audits it submits stay queued (no worker consumes the audit queue here); the search worker
 consumes only the search queue and has its model loaded before the first generated request.
 """
@@ -69,15 +70,16 @@ def api_schema(database_url: str, redis_server_url: str, search_worker: None) ->
     return schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
-def _run_operation(operation: Any, mode: GenerationMode) -> None:
-    """Up to MAX_EXAMPLES generated requests to one operation; raises on the first failing check."""
+def _run_operation(operation: Any, mode: GenerationMode, headers: dict[str, str]) -> None:
+    """Up to MAX_EXAMPLES generated requests to one operation, sent with ``headers``; raises on the
+    first failing check."""
 
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(
         max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None
     )
     def check(case: Any) -> None:
-        case.call_and_validate(checks=[not_a_server_error, status_code_conformance])
+        case.call_and_validate(headers=headers, checks=[not_a_server_error, status_code_conformance])
 
     try:
         check()
@@ -87,9 +89,9 @@ def _run_operation(operation: Any, mode: GenerationMode) -> None:
             raise
 
 
-def test_no_server_errors(api_schema: Any) -> None:
+def test_no_server_errors(api_schema: Any, auth_headers: dict[str, str]) -> None:
     operations = [result.ok() for result in api_schema.get_all_operations()]
-    assert len(operations) >= 6, [op.label for op in operations]
+    assert len(operations) >= 10, [op.label for op in operations]
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
-            _run_operation(operation, mode)
+            _run_operation(operation, mode, auth_headers)

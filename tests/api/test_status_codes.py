@@ -83,12 +83,14 @@ def test_422_echoes_only_a_short_excerpt(client: TestClient) -> None:
     assert item["loc"] == ["body", "references"] and len(item["input"]) <= 100
 
 
-def test_body_over_the_limit_is_413_before_parsing(settings: Any, session_factory: Any) -> None:
+def test_body_over_the_limit_is_413_before_parsing(
+    settings: Any, session_factory: Any, auth_headers: dict[str, str]
+) -> None:
     from api.main import create_app
 
     small = settings.model_copy(update={"max_body_bytes": 1_000})
     body = json.dumps({**VALID, "response": "y" * 5_000}).encode()
-    with TestClient(create_app(small)) as c:
+    with TestClient(create_app(small), headers=auth_headers) as c:
         resp = c.post("/audits", content=body, headers={"Content-Type": "application/json"})  # Content-Length
         assert resp.status_code == 413, resp.text
         assert "MAX_BODY_BYTES" in _assert_structured(resp)[0]["msg"]
@@ -102,12 +104,15 @@ def test_body_over_the_limit_is_413_before_parsing(settings: Any, session_factor
         assert c.post("/audits", json=VALID).status_code == 202  # under the limit: accepted
 
 
-def test_database_down_is_503_with_retry_after_and_no_host(settings: Any, redis_url: str) -> None:
+def test_database_down_is_503_with_retry_after_and_no_host(
+    settings: Any, redis_url: str, auth_headers: dict[str, str]
+) -> None:
     from api.main import create_app
 
     port = free_port()  # nothing listens there
     down = settings.model_copy(update={"database_url": f"postgresql+psycopg://postgres@127.0.0.1:{port}/x"})
-    with TestClient(create_app(down)) as c:
+    # the key cannot even be looked up: 503, not 401
+    with TestClient(create_app(down), headers=auth_headers) as c:
         for resp in (
             c.post("/audits", json=VALID),
             c.post("/audits/batch", json={"audits": [VALID]}),

@@ -45,6 +45,8 @@ class FaultStack:
     session_factory: Any
     env: dict[str, str]
     tmp: Path
+    #: ``Authorization`` of an API key of tenant ``default`` (every scope, no rate limits)
+    headers: dict[str, str] = field(default_factory=dict)
     api: harness.Process | None = None
     base: str = ""
     workers: list[harness.Process] = field(default_factory=list)
@@ -63,7 +65,7 @@ class FaultStack:
 
     def submit(self, bodies: list[dict[str, Any]]) -> list[uuid.UUID]:
         ids = []
-        with httpx.Client(base_url=self.base, timeout=30) as c:
+        with httpx.Client(base_url=self.base, headers=self.headers, timeout=30) as c:
             for body in bodies:
                 resp = c.post("/audits", json=body)
                 assert resp.status_code == 202, resp.text
@@ -90,7 +92,9 @@ def fault_stack(
         "CELERY_QUEUE": f"faults-{uuid.uuid4().hex[:8]}",
     }
     engine = make_engine(url, connect_args={"connect_timeout": 3})
-    stack = FaultStack(private_pg, private_redis, url, make_session_factory(engine), env, tmp_path)
+    stack = FaultStack(
+        private_pg, private_redis, url, make_session_factory(engine), env, tmp_path, harness.api_headers(url)
+    )
     try:
         yield stack
     finally:

@@ -143,6 +143,30 @@ def migrate(url: str) -> None:
     command.upgrade(cfg, "head")
 
 
+def api_headers(url: str) -> dict[str, str]:
+    """``Authorization`` of a new API key in the database at ``url``: tenant ``default``, every
+    scope, no rate limits (what the local stack's admin key is)."""
+    from db import auth_repository as keys_repo
+    from db.auth_models import SCOPES
+    from db.engine import make_engine, make_session_factory
+
+    engine = make_engine(url)
+    try:
+        with make_session_factory(engine)() as session:
+            _, key = keys_repo.create_api_key(
+                session,
+                tenant_id="default",
+                scopes=SCOPES,
+                name="faults",
+                requests_per_second=0,
+                audits_per_minute=0,
+            )
+            session.commit()
+    finally:
+        engine.dispose()
+    return {"Authorization": f"Bearer {key}"}
+
+
 # --------------------------------------------------------------------------- Redis
 
 

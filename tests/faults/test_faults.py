@@ -91,7 +91,9 @@ def test_postgres_stopped_and_started(fault_stack: FaultStack, clean_results: An
     _wait_status(fault_stack, ids, {"embedding"})
     fault_stack.pg.stop()
     try:
-        resp = httpx.post(fault_stack.base + "/audits", json=bodies[0], timeout=30)
+        resp = httpx.post(
+            fault_stack.base + "/audits", json=bodies[0], headers=fault_stack.headers, timeout=30
+        )
         # 503 with Retry-After, and neither the database's host nor its port in the body
         assert resp.status_code == 503, resp.text
         assert int(resp.headers["Retry-After"]) > 0
