@@ -75,13 +75,8 @@ def audit_chain(
         raise ValueError(f"unknown stage task {first!r}")
     aid = str(audit_id)
     names = STAGE_TASKS[STAGE_TASKS.index(first) :]
-    # ignore_result: no sender subscribes to a stage's result (the API would otherwise listen on
-    # Redis for every audit it sends, and retry that subscription for seconds while Redis is down)
     steps = [
-        app.signature(name, args=(aid,), immutable=True).set(
-            priority=STAGE_PRIORITY[name], ignore_result=True
-        )
-        for name in names
+        app.signature(name, args=(aid,), immutable=True).set(priority=STAGE_PRIORITY[name]) for name in names
     ]
     if bulk and names[0] == "audits.decompose":
         steps[0].set(priority=BULK_DECOMPOSE_PRIORITY)
@@ -95,7 +90,10 @@ def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose",
     Raises kombu/redis connection errors at once when the broker is down (the audit stays
     recoverable: the sweeper sends it again).
     """
-    result = audit_chain(audit_id, first=first, bulk=bulk).apply_async(retry_policy=FAST_PUBLISH)
+    # ignore_result: the sender does not subscribe to the first stage's result (else the API
+    # retries that Redis subscription for many seconds while Redis is down)
+    chained = audit_chain(audit_id, first=first, bulk=bulk)
+    result = chained.apply_async(retry_policy=FAST_PUBLISH, ignore_result=True)
     return str(result.id)
 
 
