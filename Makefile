@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 # Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 
-.PHONY: help install demo test check format up down status compose-config clean bench
+.PHONY: help install demo test faults fuzz check format up down status compose-config clean bench
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -30,6 +30,12 @@ demo: $(STAMP)  ## start the local stack and audit the examples/ through the que
 test: $(STAMP)  ## run every test (unit + real Postgres/pgvector/Redis; fixtures start them)
 	@$(BIN)/pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$rc
+
+faults: $(STAMP)  ## the fault suite only (kill Redis, stop Postgres, kill/freeze workers; private services)
+	$(BIN)/pytest tests/faults -q
+
+fuzz: $(STAMP)  ## schemathesis over the OpenAPI spec: must find no 5xx and no undocumented status
+	$(BIN)/pytest tests/api/test_openapi_fuzz.py -q
 
 check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker-compose config
 	$(BIN)/ruff format --check .

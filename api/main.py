@@ -6,53 +6,32 @@ The API stores audits and enqueues their chains; it never imports ``openai`` or 
 
 from __future__ import annotations
 
-import math
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
-from fastapi import Depends, FastAPI, Request, status
-from fastapi.encoders import jsonable_encoder
-from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi import Depends, FastAPI
 
+from api import errors
 from api.auth import authenticate
 from api.routes import admin, audit_status, audits, claims, health, metrics, runs, suites
 from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
-__all__ = ["create_app", "app", "json_safe"]
-
-
-def json_safe(value: Any) -> Any:
-    """``value`` with every NaN/±inf float replaced by its ``repr`` string (``"nan"``, ``"inf"``).
-
-    Strict JSON has no non-finite numbers; Starlette's ``JSONResponse`` (``allow_nan=False``) raises
-    on them, which turned a 422 echoing ``{"threshold": NaN}`` into a 500.
-    """
-    if isinstance(value, float) and not math.isfinite(value):
-        return repr(value)
-    if isinstance(value, dict):
-        return {k: json_safe(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [json_safe(v) for v in value]
-    return value
-
-
-async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
-    """FastAPI's 422 body (``{"detail": [errors]}``), made JSON-safe."""
-    errors = exc.errors() if isinstance(exc, RequestValidationError) else []
-    return JSONResponse(
-        status_code=status.HTTP_422_UNPROCESSABLE_CONTENT,
-        content={"detail": json_safe(jsonable_encoder(json_safe(list(errors))))},
-    )
+__all__ = ["create_app", "app"]
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; ``settings`` default: ``workers.settings.get_settings()`` (the environment)."""
     settings = settings or get_settings()
-    engine = make_engine(settings.database_url, pool_size=10, max_overflow=10)
+    # connect_timeout: a database that is down answers 503 in seconds, not after the OS's TCP timeout
+    engine = make_engine(
+        settings.database_url,
+        pool_size=10,
+        max_overflow=10,
+        pool_timeout=10,
+        connect_args={"connect_timeout": 5},
+    )
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -67,22 +46,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "Submit with POST /audits, poll GET /audits/{id}."
         ),
         lifespan=lifespan,
+        responses=errors.ERROR_RESPONSES,
     )
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
-    app.add_exception_handler(RequestValidationError, _validation_error)
+    errors.install(app, max_body_bytes=settings.max_body_bytes)
     install_security(app, settings)
     # Every router but health needs a key (api.auth); a route's scope is declared on the route.
     authenticated = [Depends(authenticate)]
     # audit_status before audits: POST /audits/status must not be taken for an audit id route
-    app.include_router(audit_status.router, dependencies=authenticated)
-    app.include_router(audits.router, dependencies=authenticated)
-    app.include_router(claims.router, dependencies=authenticated)
-    app.include_router(admin.router, dependencies=authenticated)
-    app.include_router(runs.router, dependencies=authenticated)
-    app.include_router(suites.router, dependencies=authenticated)
-    app.include_router(metrics.router, dependencies=authenticated)
+    routers = (
+        audit_status.router,
+        audits.router,
+        claims.router,
+        admin.router,
+        runs.router,
+        suites.router,
+        metrics.router,
+    )
+    for router in routers:
+        app.include_router(router, dependencies=authenticated, responses=errors.AUTH_RESPONSES)
     app.include_router(health.router)
     return app
 

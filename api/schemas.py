@@ -4,10 +4,10 @@ Requests are strict: unknown keys are rejected (``extra="forbid"``), types are n
 (``"0.8"`` is not a float, ``1`` is not a bool). A blank (empty or whitespace-only) reference
 among others is kept as an empty document with no claims, so reference indices stay those of
 the request; only all-blank references are an error. An empty response string is valid (zero
-claims). No text anywhere (response, references, question,
-config strings, metadata keys and values) may contain a NUL character (Postgres text cannot
-hold it), and no number may be NaN or infinite (JSON has neither). A config key sent as
-``null`` is rejected (omit the key to get the default).
+claims). No text anywhere (response, references, question, config strings, metadata keys and
+values) may contain a NUL character (Postgres text cannot hold it) or a lone surrogate
+(``"\\ud800"``: no UTF-8 encoding exists for it), and no number may be NaN or infinite (JSON has
+neither). A config key sent as ``null`` is rejected (omit the key to get the default).
 """
 
 from __future__ import annotations
@@ -33,11 +33,24 @@ AuditStatus = Literal[
 
 
 NUL_MESSAGE = "must not contain NUL characters (\\u0000)"
+SURROGATE_MESSAGE = "must not contain lone surrogates (\\ud800-\\udfff): not valid Unicode text"
+
+
+def text_problem(value: str) -> str | None:
+    """Why ``value`` cannot be stored as text (a NUL character, a lone surrogate), else None."""
+    if "\x00" in value:
+        return NUL_MESSAGE
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return SURROGATE_MESSAGE
+    return None
 
 
 def _no_nul(value: str) -> str:
-    if "\x00" in value:
-        raise ValueError(NUL_MESSAGE)
+    problem = text_problem(value)
+    if problem:
+        raise ValueError(problem)
     return value
 
 
@@ -58,14 +71,16 @@ def json_problem(value: Any, path: str = "") -> str | None:
     Returns a message such as ``"a.b[2]: must not contain NUL characters"``; ``path`` prefixes it.
     """
     if isinstance(value, str):
-        return f"{path or 'value'}: {NUL_MESSAGE}" if "\x00" in value else None
+        problem = text_problem(value)
+        return f"{path or 'value'}: {problem}" if problem else None
     if isinstance(value, float):
         return None if math.isfinite(value) else f"{path or 'value'}: must be a finite number, got {value!r}"
     if isinstance(value, dict):
         for key, item in value.items():
             sub = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and "\x00" in key:
-                return f"{sub!r} (key): {NUL_MESSAGE}"
+            key_problem = text_problem(key) if isinstance(key, str) else None
+            if key_problem:
+                return f"{sub.encode('utf-8', 'backslashreplace').decode()!r} (key): {key_problem}"
             problem = json_problem(item, sub)
             if problem:
                 return problem

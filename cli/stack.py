@@ -22,8 +22,8 @@ Two entry points are meant for others (the test fixtures call them):
 ``ensure_redis(port=DEFAULT_REDIS_PORT, *, db=0) -> str``
     A Redis URL that answers PING: ``REDIS_URL`` when set and answering, else
     ``redis://127.0.0.1:6379/DB`` when a server answers there, else a ``redis-server`` from
-    PATH started daemonized on ``127.0.0.1:port`` without persistence (pid file and log under
-    ``<project>/.claimaudit/``).
+    PATH started daemonized on ``127.0.0.1:port`` with ``appendonly yes`` / ``appendfsync
+    everysec`` like docker-compose.yml (AOF, pid file and log under ``<project>/.claimaudit/``).
 
 Errors: both raise :class:`StackError` with a readable message when a server cannot be
 found, initialised or started (missing binaries, port taken by something else, permissions).
@@ -396,7 +396,7 @@ def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
 
     Order: ``$REDIS_URL`` if it answers; ``redis://127.0.0.1:6379/{db}`` if that answers;
     else ``redis-server`` from PATH, daemonized on ``127.0.0.1:{port}`` (default 6390, env
-    ``CLAIMAUDIT_REDIS_PORT``) with no RDB/AOF persistence, pid file
+    ``CLAIMAUDIT_REDIS_PORT``) with an append-only file fsynced every second (no RDB), pid file
     ``.claimaudit/run/redis-{port}.pid``, log ``.claimaudit/logs/redis-{port}.log``.
     Idempotent: a server we started earlier is reused.
 
@@ -418,7 +418,8 @@ def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
 def start_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0, hint: str = "") -> str:
     """Start (or reuse) our own daemonized ``redis-server`` on ``127.0.0.1:{port}``; return its URL.
 
-    No persistence; pid file ``<state>/run/redis-{port}.pid``; stop it with :func:`stop_redis`.
+    AOF persistence (``appendonly yes``, ``appendfsync everysec``, in ``<state>``); pid file
+    ``<state>/run/redis-{port}.pid``; stop it with :func:`stop_redis`.
 
     Raises
     ------
@@ -449,8 +450,11 @@ def start_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0, hint: str = "") 
             "yes",
             "--save",
             "",
+            # like docker-compose.yml: a restart keeps the queue (at most ~1 s of messages lost)
             "--appendonly",
-            "no",
+            "yes",
+            "--appendfsync",
+            "everysec",
             "--pidfile",
             str(pidfile),
             "--logfile",

@@ -136,6 +136,12 @@ class Audit(Base):
     __table_args__ = (
         CheckConstraint(_in("status", AUDIT_STATUSES), name="status"),
         Index("ix_audits_status_created_at", "status", "created_at"),
+        # the sweeper's scan (migration 0007_reliability)
+        Index(
+            "ix_audits_active_lease",
+            "lease_expires_at",
+            postgresql_where=sql_text("status NOT IN ('done', 'failed', 'rejected')"),
+        ),
         Index("ix_audits_tenant_id_created_at", "tenant_id", "created_at"),
         #: Idempotency keys are unique per tenant (two tenants may both use "order-42").
         UniqueConstraint("tenant_id", "idempotency_key"),
@@ -162,6 +168,12 @@ class Audit(Base):
     matching_at: Mapped[datetime | None]
     scoring_at: Mapped[datetime | None]
     finished_at: Mapped[datetime | None]
+    #: Fencing token of the stage run holding the audit; NULL while its next stage waits in the queue.
+    attempt: Mapped[uuid.UUID | None] = mapped_column(UUID(as_uuid=True))
+    #: When the sweeper may hand the audit to the queue again (from its current stage); NULL when finished.
+    lease_expires_at: Mapped[datetime | None]
+    #: Runs of the current stage started so far (reset when the audit moves on).
+    stage_runs: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
 
 class Document(Base):

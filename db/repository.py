@@ -7,9 +7,9 @@ owns the transaction. Vectors come back as ``float32`` numpy arrays.
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 import numpy as np
@@ -33,7 +33,6 @@ from claims.types import (
 )
 from db.models import (
     DEFAULT_TENANT,
-    STAGES,
     TERMINAL_STATUSES,
     Audit,
     ClaimRow,
@@ -57,8 +56,6 @@ __all__ = [
     "find_audit_by_key",
     "list_audits",
     "audit_statuses",
-    "mark_enqueued",
-    "start_stage",
     "mark_done",
     "mark_failed",
     "get_documents",
@@ -69,7 +66,6 @@ __all__ = [
     "upsert_scores",
     "load_audit_state",
     "search_claims",
-    "stale_queued_audits",
     "count_rows",
     "ping",
     "audits_by_status",
@@ -206,30 +202,6 @@ def audit_statuses(
     return [dict(row._mapping) for row in session.execute(stmt)]
 
 
-def mark_enqueued(session: Session, audit_ids: Iterable[uuid.UUID]) -> None:
-    """Record that the audits' chains were handed to the broker (``enqueued_at = now()``)."""
-    ids = list(audit_ids)
-    if ids:
-        session.execute(update(Audit).where(Audit.id.in_(ids)).values(enqueued_at=func.now()))
-
-
-def start_stage(session: Session, audit_id: uuid.UUID, stage: str) -> Audit | None:
-    """Set ``status = stage`` and ``<stage>_at = now()`` unless the audit is finished.
-
-    Returns the updated audit, or None when it does not exist or is already done/failed/rejected.
-    """
-    if stage not in STAGES:
-        raise ValueError(f"unknown stage {stage!r}")
-    stmt = (
-        update(Audit)
-        .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values({"status": stage, "stage": stage, f"{stage}_at": func.now(), "error": None})
-        .returning(Audit)
-        .execution_options(synchronize_session=False)
-    )
-    return session.scalars(stmt).one_or_none()
-
-
 def mark_done(session: Session, audit_id: uuid.UUID) -> None:
     """``status = done``, ``finished_at`` = the wall clock now (only from a running stage).
 
@@ -239,7 +211,14 @@ def mark_done(session: Session, audit_id: uuid.UUID) -> None:
     session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="done", stage=None, error=None, finished_at=func.clock_timestamp())
+        .values(
+            status="done",
+            stage=None,
+            error=None,
+            finished_at=func.clock_timestamp(),
+            attempt=None,
+            lease_expires_at=None,
+        )
         .execution_options(synchronize_session=False)
     )
 
@@ -252,32 +231,17 @@ def mark_failed(session: Session, audit_id: uuid.UUID, error: str) -> bool:
     result = session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="failed", error=error[:4000], finished_at=func.clock_timestamp())
+        .values(
+            status="failed",
+            error=error[:4000],
+            finished_at=func.clock_timestamp(),
+            attempt=None,
+            lease_expires_at=None,
+        )
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
     )
     return result.scalar_one_or_none() is not None
-
-
-def stale_queued_audits(
-    session: Session, *, older_than_s: float, only_unsent: bool = False, limit: int = 1000
-) -> list[uuid.UUID]:
-    """Queued audits to hand to the broker again.
-
-    ``only_unsent``: audits whose enqueue never succeeded (``enqueued_at`` NULL) created more than
-    ``older_than_s`` ago. Otherwise: queued audits whose last enqueue (or creation) is older than
-    ``older_than_s`` (their message was lost, e.g. a flushed broker).
-    """
-    cutoff = func.now() - timedelta(seconds=older_than_s)
-    cond: ColumnElement[bool]
-    if only_unsent:
-        cond = Audit.enqueued_at.is_(None) & (Audit.created_at < cutoff)
-    else:
-        cond = func.coalesce(Audit.enqueued_at, Audit.created_at) < cutoff
-    rows = session.scalars(
-        select(Audit.id).where(Audit.status == "queued", cond).order_by(Audit.created_at).limit(limit)
-    ).all()
-    return list(rows)
 
 
 # --------------------------------------------------------------------------- documents & claims

@@ -5,7 +5,14 @@ synchronous task ``claims.search`` whose answer the API waits for (stored in Red
 Delivery: ``acks_late`` + ``task_reject_on_worker_lost`` + prefetch 1, so a task whose worker
 dies is delivered again (the tasks are idempotent). With the Redis broker an unacknowledged
 message comes back after ``BROKER_VISIBILITY_TIMEOUT`` seconds (default 1 h), when a worker
-restarts or keeps polling.
+restarts or keeps polling; it must exceed the hard time limit of a stage (checked by
+``Settings``), so a running stage is never handed out twice.
+
+Sends: a chain's next link (sent by the worker after a stage committed) is retried by the
+publisher for about 2 min (``task_publish_retry_policy``); the API and the sweeper send with
+``workers.pipeline.FAST_PUBLISH`` instead, and never wait for a broker that is down. A worker
+whose broker connection drops reconnects for ever (``broker_connection_max_retries=None``).
+The sweeper (``workers.sweeper.SweeperStep``) runs in every worker's main process.
 """
 
 from __future__ import annotations
@@ -20,8 +27,8 @@ from celery.signals import (
     after_setup_task_logger,
     worker_process_init,
     worker_process_shutdown,
-    worker_ready,
 )
+from kombu.entity import Exchange, Queue
 
 from workers.settings import get_settings
 
@@ -35,8 +42,19 @@ app = Celery(
     backend=_settings.redis_url,
     include=["workers.tasks", "workers.run_tasks"],
 )
+
+
+def _queue(name: str) -> Queue:
+    exchange = Exchange(name, type="direct")  # type: ignore[no-untyped-call]
+    return Queue(name, exchange, routing_key=name)  # type: ignore[no-untyped-call]
+
+
 app.conf.update(
     task_default_queue=_settings.celery_queue,
+    # Searches have their own queue: a worker with ``-Q <CELERY_QUEUE>.search`` serves them while an
+    # audit backlog waits in CELERY_QUEUE; a worker without -Q consumes both.
+    task_queues=(_queue(_settings.celery_queue), _queue(_settings.search_queue_name)),
+    task_routes={"claims.search": {"queue": _settings.search_queue_name}},
     task_serializer="json",
     accept_content=["json"],
     result_serializer="json",
@@ -48,7 +66,17 @@ app.conf.update(
     worker_send_task_events=True,
     task_send_sent_event=True,
     broker_connection_retry_on_startup=True,
-    # priority_steps: one Redis list per priority 0-9, popped lowest first (workers.pipeline.STAGE_PRIORITY)
+    broker_connection_max_retries=None,
+    task_publish_retry=True,
+    # 0.5 + 2.5 + 4.5 + ... capped at 10 s: about 2 min of retries before a send gives up
+    task_publish_retry_policy={
+        "max_retries": 15,
+        "interval_start": 0.5,
+        "interval_step": 2.0,
+        "interval_max": 10.0,
+    },
+    # priority_steps: one Redis list per priority 0-9 of each queue (the audit queue and the search
+    # queue alike), popped lowest first (workers.pipeline.STAGE_PRIORITY)
     broker_transport_options={
         "visibility_timeout": _settings.broker_visibility_timeout,
         "priority_steps": list(range(10)),
@@ -62,6 +90,8 @@ app.conf.update(
     },
     timezone="UTC",
 )
+# The sweeper runs on each worker's event-loop timer (loaded by name: it imports the database layer).
+app.steps["worker"].add("workers.sweeper:SweeperStep")
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
@@ -104,9 +134,3 @@ def _metrics_process_dead(pid: int | None = None, **_: Any) -> None:
     from workers.metrics import mark_process_dead
 
     mark_process_dead(pid or os.getpid())
-
-
-@cast(Callable[[Callable[..., None]], Any], worker_ready.connect)
-def _requeue_on_start(sender: Any = None, **_: Any) -> None:
-    """When a worker starts, hand audits that never reached the broker to the queue."""
-    app.send_task("audits.requeue_stale", kwargs={"only_unsent": True})

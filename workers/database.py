@@ -16,7 +16,9 @@ __all__ = ["get_engine", "get_session_factory", "reset_after_fork"]
 @lru_cache(maxsize=1)
 def get_engine() -> Engine:
     """The process-wide engine for ``DATABASE_URL``."""
-    return make_engine(get_settings().database_url, pool_size=5, max_overflow=5)
+    return make_engine(
+        get_settings().database_url, pool_size=5, max_overflow=5, connect_args={"connect_timeout": 5}
+    )
 
 
 @lru_cache(maxsize=1)

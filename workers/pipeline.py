@@ -6,9 +6,10 @@ and each with its stage's priority (``STAGE_PRIORITY``: depth-first, later stage
 Signatures are built by task name so importing this module does not import the tasks.
 
 Enqueue only after the audit row is committed. When the broker is unreachable ``enqueue_audit``
-raises; the audit stays ``queued`` with ``enqueued_at`` NULL and is re-enqueued by
-``audits.requeue_stale`` (run at every worker start and every 5 min by ``celery beat``), or by
-``requeue_stale_audits()`` from the CLI.
+raises at once (``FAST_PUBLISH``: an API request never waits for the broker); the audit stays
+``queued`` with ``enqueued_at`` NULL and the sweeper (``workers.sweeper``, in every worker) sends it
+within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``. The sweeper sends an audit whose lease expired with
+``audit_chain(id, first=<its current stage>)``.
 """
 
 from __future__ import annotations
@@ -23,12 +24,30 @@ __all__ = [
     "BULK_DECOMPOSE_PRIORITY",
     "STAGE_PRIORITY",
     "STAGE_TASKS",
+    "TASK_OF_STATUS",
+    "FAST_PUBLISH",
     "audit_chain",
     "enqueue_audit",
     "search_claims_remote",
 ]
 
 STAGE_TASKS: tuple[str, ...] = ("audits.decompose", "audits.embed", "audits.match", "audits.score")
+#: The task an audit's chain starts with, by the audit's status (``queued``: the first stage).
+TASK_OF_STATUS: dict[str, str] = {
+    "queued": "audits.decompose",
+    "decomposing": "audits.decompose",
+    "embedding": "audits.embed",
+    "matching": "audits.match",
+    "scoring": "audits.score",
+}
+#: Publish retry policy of sends that must not block (API requests, the sweeper): one quick retry.
+#: Chain links sent by the workers use the app's patient default (``workers.celery_app``).
+FAST_PUBLISH: dict[str, float] = {
+    "max_retries": 1,
+    "interval_start": 0.1,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
+}
 
 #: Message priority of each stage (Redis: lower is served first; ``priority_steps`` in
 #: ``workers.celery_app``). Later stages go first, so an audit that has started finishes before
@@ -44,24 +63,37 @@ STAGE_PRIORITY: dict[str, int] = {
 BULK_DECOMPOSE_PRIORITY = 7
 
 
-def audit_chain(audit_id: uuid.UUID | str, *, bulk: bool = False) -> Signature:
-    """The canvas of one audit (not sent); ``bulk`` puts its first stage behind single audits."""
+def audit_chain(
+    audit_id: uuid.UUID | str, *, first: str = "audits.decompose", bulk: bool = False
+) -> Signature:
+    """The canvas of one audit from task ``first`` on (not sent), each step with its stage's
+    priority; ``bulk`` puts a first decomposition behind single audits.
+
+    Raises ``ValueError`` for an unknown task name.
+    """
+    if first not in STAGE_TASKS:
+        raise ValueError(f"unknown stage task {first!r}")
     aid = str(audit_id)
+    names = STAGE_TASKS[STAGE_TASKS.index(first) :]
     steps = [
-        app.signature(name, args=(aid,), immutable=True).set(priority=STAGE_PRIORITY[name])
-        for name in STAGE_TASKS
+        app.signature(name, args=(aid,), immutable=True).set(priority=STAGE_PRIORITY[name]) for name in names
     ]
-    if bulk:
+    if bulk and names[0] == "audits.decompose":
         steps[0].set(priority=BULK_DECOMPOSE_PRIORITY)
     return chain(*steps).on_error(app.signature("audits.fail"))
 
 
-def enqueue_audit(audit_id: uuid.UUID | str, *, bulk: bool = False) -> str:
-    """Send the audit's chain to the broker; returns the id of the chain's last task.
+def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose", bulk: bool = False) -> str:
+    """Send the audit's chain (from task ``first``; ``bulk``: see :func:`audit_chain`) to the
+    broker; returns the id of the chain's last task.
 
-    Raises kombu/redis connection errors when the broker is down (the audit stays recoverable).
+    Raises kombu/redis connection errors at once when the broker is down (the audit stays
+    recoverable: the sweeper sends it again).
     """
-    result = audit_chain(audit_id, bulk=bulk).apply_async()
+    # ignore_result: the sender does not subscribe to the first stage's result (else the API
+    # retries that Redis subscription for many seconds while Redis is down)
+    chained = audit_chain(audit_id, first=first, bulk=bulk)
+    result = chained.apply_async(retry_policy=FAST_PUBLISH, ignore_result=True)
     return str(result.id)
 
 
@@ -82,6 +114,7 @@ def search_claims_remote(
         ignore_result=False,
         argsrepr=f"('<query>', {k})",
         kwargsrepr=repr({"model": model, "tenant_id": tenant_id}),
+        retry_policy=FAST_PUBLISH,
     )
     try:
         items = result.get(timeout=timeout)

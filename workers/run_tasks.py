@@ -16,6 +16,7 @@ from typing import Any
 from celery import Task
 from celery.utils.time import get_exponential_backoff_interval
 
+from db import leases
 from db import repository as repo
 from db import retention as retention_repo
 from db import runs as runs_repo
@@ -161,10 +162,18 @@ def start(run_id: str) -> int:
             session, suite=name, label=label, source="", items=items, tenant_id=tenant
         )
     ids = [r.audit_id for r in results if r.created and r.audit_id is not None]
+    sent: list[uuid.UUID] = []
     for aid in ids:
-        enqueue_audit(aid)
+        try:
+            enqueue_audit(aid)
+            sent.append(aid)
+        except Exception as exc:  # broker down: stored with enqueued_at NULL, the sweeper sends it
+            log.warning(
+                "run %s: audit %s not sent (%s); left to the sweeper", run_id, aid, type(exc).__name__
+            )
+    if sent:
         with session_scope(factory) as session:
-            repo.mark_enqueued(session, [aid])
+            leases.mark_sent(session, sent, pending_s=_settings.requeue_after_s)
     if not ids:
         _send("runs.finish", rid)
     return len(ids)

@@ -16,7 +16,14 @@ MAX_TOTAL_CHARS     Most characters of one audit, response and references togeth
                     what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
 CELERY_QUEUE        Name of the Celery queue (default ``claimaudit``).
-BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker).
+BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker);
+                    must exceed STAGE_TIME_LIMIT_S (checked at start), or a stage still running
+                    would be handed out a second time.
+MAX_BODY_BYTES      Largest request body, in bytes (413 from Content-Length or while streaming,
+                    before it is parsed).
+STAGE_LEASE_S, STAGE_SOFT_TIME_LIMIT_S, STAGE_TIME_LIMIT_S, STAGE_TIME_LIMITS, STAGE_MAX_RUNS,
+REQUEUE_AFTER_S, UNSENT_AFTER_S, SWEEP_INTERVAL_S, TASK_MAX_RETRIES: leases, time limits and the
+                    sweeper (docs/RELIABILITY.md). SEARCH_QUEUE: the queue of /claims/search.
 OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_S: the LLM path;
 DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): default components;
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
@@ -101,16 +108,45 @@ class Settings(BaseSettings):
     max_references: int = 2_000
     max_total_chars: int = 1_000_000
     max_batch: int = 1_000
+    #: Largest request body in bytes: a MAX_TOTAL_CHARS audit in JSON with every character escaped
+    #: (6 bytes per ``\\uXXXX``) fits; a batch of small audits too.
+    max_body_bytes: int = 8 * 1024 * 1024
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
+    #: Queue of ``claims.search`` (default ``<CELERY_QUEUE>.search``): a worker started with
+    #: ``-Q <it>`` answers searches even while an audit backlog fills CELERY_QUEUE.
+    search_queue: str = ""
+
+    @property
+    def search_queue_name(self) -> str:
+        """``SEARCH_QUEUE``, or ``<CELERY_QUEUE>.search`` when unset."""
+        return self.search_queue or f"{self.celery_queue}.search"
+
     #: Seconds a task may stay unacknowledged before the Redis broker hands it out again.
-    #: Must exceed the longest stage; lower only in tests of crash recovery.
+    #: Must exceed ``stage_time_limit_s`` (a running stage is never handed out twice).
     broker_visibility_timeout: int = 3_600
-    #: Task retries for transient errors (database/broker connection loss).
-    task_max_retries: int = 5
-    #: Queued audits not picked up after this many seconds are re-enqueued by ``audits.requeue_stale``.
+    #: Task retries for transient errors (database/broker connection loss): with the backoff of
+    #: ``workers.retry`` 10 retries span 181-362 s.
+    task_max_retries: int = 10
+    #: A stage run holds its audit for this many seconds, renewed every third of it while it runs;
+    #: when it expires (the run died or froze) the sweeper sends the audit again from that stage.
+    stage_lease_s: float = 60.0
+    #: Soft time limit of one stage run (SoftTimeLimitExceeded: the stage runs once more, then fails).
+    stage_soft_time_limit_s: float = 900.0
+    #: Hard time limit of one stage run (the pool process is killed and the audit fails).
+    stage_time_limit_s: float = 960.0
+    #: Per-stage ``[soft, hard]`` limits over the two above, e.g. ``{"scoring": [30, 60]}`` (JSON).
+    stage_time_limits: dict[str, tuple[float, float]] = {}
+    #: Runs of one stage (redeliveries, sweeps) before the sweeper fails the audit.
+    stage_max_runs: int = 5
+    #: An audit whose next stage was sent but has not started after this many seconds is sent
+    #: again (its message was lost); a duplicate is harmless (fencing), only wasted queue work.
     requeue_after_s: int = 600
+    #: Audits stored but never enqueued (broker down at submission) are sent after this many seconds.
+    unsent_after_s: float = 15.0
+    #: Seconds between two sweeps (each worker's main process; the sweeps claim rows, never twice).
+    sweep_interval_s: float = 15.0
 
     #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; default 40).
     hnsw_ef_search: int = 100
@@ -186,6 +222,30 @@ class Settings(BaseSettings):
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
         return normalise_url(value)
+
+    def time_limits(self, stage: str) -> tuple[float, float]:
+        """``(soft, hard)`` seconds of one run of ``stage`` (``STAGE_TIME_LIMITS`` over the defaults)."""
+        return self.stage_time_limits.get(stage, (self.stage_soft_time_limit_s, self.stage_time_limit_s))
+
+    @model_validator(mode="after")
+    def _check_time_limits(self) -> Settings:
+        from db.models import STAGES
+
+        unknown = sorted(set(self.stage_time_limits) - set(STAGES))
+        if unknown:
+            raise ValueError(f"STAGE_TIME_LIMITS: unknown stages {unknown} (known: {list(STAGES)})")
+        for stage in STAGES:
+            soft, hard = self.time_limits(stage)
+            if not 0 < soft <= hard:
+                raise ValueError(
+                    f"{stage}: the soft time limit ({soft} s) must be > 0 and <= the hard one ({hard} s)"
+                )
+            if self.broker_visibility_timeout <= hard:
+                raise ValueError(
+                    f"BROKER_VISIBILITY_TIMEOUT ({self.broker_visibility_timeout} s) must exceed the hard "
+                    f"time limit of {stage} ({hard} s): the broker would hand a running stage out again"
+                )
+        return self
 
     @model_validator(mode="after")
     def _check_access(self) -> Settings:

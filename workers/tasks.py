@@ -1,15 +1,27 @@
 """Celery tasks: thin, named, idempotent; arguments are ids (strings), never objects or vectors.
 
-Each stage task (1) marks the stage started in its own transaction (``status``, ``<stage>_at``;
-a finished audit stops the chain with ``Ignore``), (2) runs the stage service in one transaction
-that the task commits. Transient errors (``workers.errors.TRANSIENT_ERRORS``) are retried with
-exponential backoff and jitter; any other error marks the audit ``failed`` with a readable
-reason and stops the chain (``audits.fail`` is also the chain's error callback, so an audit whose
-retries are exhausted ends ``failed`` too).
+Each stage task (``_run_stage``; ``previous`` is set only on a retry: the token of the try
+before, whose lease the retry may take over):
+
+1. takes the stage's lease with a new fencing token (``db.leases.begin_stage``, own transaction);
+   a finished audit, an audit past this stage, or a stage held by another live run stops the
+   chain with ``Ignore`` (the sweeper re-sends the stage if that run dies);
+2. runs the stage service in one transaction, with a heartbeat renewing the lease, that ends
+   with the fenced ``finish_stage``: a run that lost its lease rolls back and changes nothing;
+3. on a transient error (``workers.errors.TRANSIENT_ERRORS``) gives the lease back and retries
+   with the backoff of ``workers.retry`` (``TASK_MAX_RETRIES``: at least 181 s in all); on the
+   soft time limit runs once more, then fails; any other error marks the audit ``failed`` with
+   a readable reason (only while this run still holds it).
+
+``audits.fail`` is the chain's error callback: it marks the audit failed only for the failing
+stage's own, non-transient error (a broker error while sending the next link, after the stage
+committed, changes nothing: the audit waits for the sweeper). When it cannot write, the audit's
+lease expires and the sweeper runs the stage again, so no audit is left in limbo.
 
 Test hook: ``CLAIMAUDIT_TEST_STAGE_DELAY="embedding:5,matching:1"`` sleeps that many seconds
-after a stage is marked started (used by the crash-recovery tests; never set it in production);
-with ``CLAIMAUDIT_TEST_STAGE_DELAY_ONCE=<path>`` only the first process to create that file sleeps.
+after a stage is marked started (used by the fault tests; never set it in production); with
+``CLAIMAUDIT_TEST_STAGE_DELAY_ONCE=<path>`` only the first process to create that file sleeps
+(it writes its pid there).
 """
 
 from __future__ import annotations
@@ -19,19 +31,21 @@ import os
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any, NoReturn, cast
 
 from celery import Task
-from celery.exceptions import Ignore
+from celery.exceptions import Ignore, Retry, SoftTimeLimitExceeded
 from sqlalchemy.orm import Session
 
+from db import leases
 from db import repository as repo
 from db.engine import session_scope
 from workers import metrics, services
 from workers.celery_app import app
 from workers.database import get_session_factory
-from workers.errors import TRANSIENT_ERRORS, describe
-from workers.pipeline import enqueue_audit
+from workers.errors import TRANSIENT_ERRORS, describe, is_transient
+from workers.heartbeat import Heartbeat
+from workers.retry import backoff_s
 from workers.settings import get_settings
 
 log = logging.getLogger(__name__)
@@ -48,12 +62,14 @@ STAGE_OPTIONS: dict[str, Any] = {
     "bind": True,
     "acks_late": True,
     "reject_on_worker_lost": True,
-    "autoretry_for": TRANSIENT_ERRORS,
-    "retry_backoff": 2,
-    "retry_backoff_max": 60,
-    "retry_jitter": True,
     "max_retries": _settings.task_max_retries,
 }
+
+
+def _limits(stage: str) -> dict[str, float]:
+    soft, hard = _settings.time_limits(stage)
+    return {"soft_time_limit": soft, "time_limit": hard}
+
 
 TASK_STAGE = {
     "audits.decompose": "decomposing",
@@ -61,6 +77,10 @@ TASK_STAGE = {
     "audits.match": "matching",
     "audits.score": "scoring",
 }
+
+
+class StaleRun(RuntimeError):
+    """This run no longer holds its audit (its lease expired and another run took over)."""
 
 
 def _test_delay(stage: str) -> None:
@@ -72,125 +92,241 @@ def _test_delay(stage: str) -> None:
             continue
         if marker:
             try:
-                with open(marker, "x"):
-                    pass
+                with open(marker, "x") as f:
+                    f.write(str(os.getpid()))
             except FileExistsError:
                 return
         time.sleep(float(seconds or 0))
 
 
-def _run_stage(stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], Any]) -> None:
+def _record_failure(aid: uuid.UUID, stage: str, error: str, token: uuid.UUID | None) -> None:
+    """Mark the audit failed (while ``token`` holds it); a database error is logged, not raised:
+    the audit's lease then expires and the sweeper runs the stage again."""
+    try:
+        with session_scope(get_session_factory()) as session:
+            failed = leases.fail_stage(session, aid, stage, error, token=token)
+        if failed:
+            _after_audit(aid, "failed")
+    except TRANSIENT_ERRORS as exc:
+        log.error("audit %s: could not record its failure (%s); left to the sweeper", aid, type(exc).__name__)
+
+
+def _begin(stage: str, aid: uuid.UUID, previous: str | None) -> leases.StageStart:
+    prev = uuid.UUID(previous) if previous else None
+    with session_scope(get_session_factory()) as session:
+        start = leases.begin_stage(session, aid, stage, lease_s=_settings.stage_lease_s, previous=prev)
+    if start.outcome is not leases.Outcome.STARTED:
+        log.info(
+            "audit %s: %s not run (%s, status %s); chain stopped",
+            aid,
+            stage,
+            start.outcome.value,
+            start.status,
+        )
+        raise Ignore()
+    if start.runs > _settings.stage_max_runs:
+        error = (
+            f"{stage} failed: the stage started {start.runs} times without finishing "
+            f"(STAGE_MAX_RUNS={_settings.stage_max_runs})"
+        )
+        _record_failure(aid, stage, error, start.token)
+        raise Ignore()
+    return start
+
+
+def _retry(task: Task, stage: str, aid: uuid.UUID, token: uuid.UUID | None, exc: BaseException) -> NoReturn:
+    retries = int(task.request.retries)
+    if retries >= int(task.max_retries):
+        reason = f"{describe(stage, exc)} (still failing after {retries} retries)"
+        log.error("audit %s: %s", aid, reason)
+        _record_failure(aid, stage, reason, token)
+        raise exc
+    countdown = backoff_s(retries)
+    if token is not None:
+        try:  # give the lease back so that the retry can take it at once
+            with session_scope(get_session_factory()) as session:
+                leases.release_stage(session, aid, token, pending_s=countdown + _settings.stage_lease_s)
+        except TRANSIENT_ERRORS:
+            pass  # the lease expires by itself
+    log.warning(
+        "audit %s: %s hit %s; retry %d in %.1f s", aid, stage, type(exc).__name__, retries + 1, countdown
+    )
+    # the retry carries this try's token: when the lease could not be given back (database
+    # down), the retry takes it over at once instead of waiting for it to expire
+    kwargs = {"previous": str(token) if token else None}
+    raise task.retry(args=(str(aid),), kwargs=kwargs, exc=exc, countdown=countdown)
+
+
+def _timed_out(
+    task: Task, stage: str, aid: uuid.UUID, start: leases.StageStart, exc: BaseException
+) -> NoReturn:
+    assert start.token is not None
+    limit = _settings.time_limits(stage)[0]
+    if start.runs < 2:
+        log.warning("audit %s: %s over the soft time limit (%.0f s); running it once more", aid, stage, limit)
+        _retry(task, stage, aid, start.token, exc)
+    reason = (
+        f"{stage} failed: over the time limit of {limit:.0f} s twice "
+        "(server setting STAGE_SOFT_TIME_LIMIT_S / STAGE_TIME_LIMITS)"
+    )
+    _record_failure(aid, stage, reason, start.token)
+    raise exc
+
+
+def _run_stage(
+    task: Task, stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], Any], previous: str | None
+) -> None:
     aid = uuid.UUID(audit_id)
     factory = get_session_factory()
-    with session_scope(factory) as session:
-        audit = repo.start_stage(session, aid, stage)
-    if audit is None:
-        log.info("audit %s is finished or missing; %s skipped, chain stopped", audit_id, stage)
-        raise Ignore()
-    _test_delay(stage)
+    start: leases.StageStart | None = None
     began = time.monotonic()
     try:
-        with session_scope(factory) as session:
+        start = _begin(stage, aid, previous)
+        token = start.token
+        assert token is not None
+        with (
+            Heartbeat(factory, aid, token, lease_s=_settings.stage_lease_s),
+            session_scope(factory) as session,
+        ):
+            _test_delay(stage)  # a slow stage: the heartbeat keeps its lease
             work(session, aid)
+            if not leases.finish_stage(session, aid, stage, token, pending_s=_settings.requeue_after_s):
+                raise StaleRun(f"run {token} lost its lease")
         metrics.STAGE_SECONDS.labels(stage).observe(time.monotonic() - began)
-    except TRANSIENT_ERRORS:
+    except (Ignore, Retry):
         raise
+    except StaleRun:
+        log.warning("audit %s: a stale run of %s finished late; its writes were rolled back", audit_id, stage)
+        raise Ignore() from None
+    except SoftTimeLimitExceeded as exc:
+        if start is None:  # over the limit before the lease was taken: just try again
+            _retry(task, stage, aid, None, exc)
+        _timed_out(task, stage, aid, start, exc)
+    except TRANSIENT_ERRORS as exc:
+        # before the lease was taken (begin failed), keep carrying the earlier try's token
+        token = start.token if start is not None else (uuid.UUID(previous) if previous else None)
+        _retry(task, stage, aid, token, exc)
     except Exception as exc:
         log.exception("audit %s failed in %s", audit_id, stage)
-        with session_scope(factory) as session:
-            repo.mark_failed(session, aid, describe(stage, exc))
+        _record_failure(aid, stage, describe(stage, exc), None if start is None else start.token)
         raise
 
 
-@task(name="audits.decompose", **STAGE_OPTIONS)
-def decompose(self: Task, audit_id: str) -> None:
+@task(name="audits.decompose", **STAGE_OPTIONS, **_limits("decomposing"))
+def decompose(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Decompose the audit's documents into claims.
 
-    Idempotent: replaces the audit's claims (and anything derived from them).
-    Retries: transient database/broker/LLM errors, exponential backoff with jitter.
+    Idempotent: replaces the audit's claims (and anything derived from them); fenced.
+    Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
     _run_stage(
-        "decomposing", audit_id, lambda s, a: services.decompose_audit(s, a, factory=get_session_factory())
+        self,
+        "decomposing",
+        audit_id,
+        lambda s, a: services.decompose_audit(s, a, factory=get_session_factory()),
+        previous,
     )
 
 
-@task(name="audits.embed", **STAGE_OPTIONS)
-def embed(self: Task, audit_id: str) -> None:
+@task(name="audits.embed", **STAGE_OPTIONS, **_limits("embedding"))
+def embed(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Embed every claim of the audit (through the shared embedding cache).
 
-    Idempotent: overwrites each claim's vector.
-    Retries: transient database/broker/LLM errors, exponential backoff with jitter.
+    Idempotent: overwrites each claim's vector; fenced.
+    Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
-    _run_stage("embedding", audit_id, lambda s, a: services.embed_audit(s, a, factory=get_session_factory()))
+    _run_stage(
+        self,
+        "embedding",
+        audit_id,
+        lambda s, a: services.embed_audit(s, a, factory=get_session_factory()),
+        previous,
+    )
 
 
-@task(name="audits.match", **STAGE_OPTIONS)
-def match(self: Task, audit_id: str) -> None:
+@task(name="audits.match", **STAGE_OPTIONS, **_limits("matching"))
+def match(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Judge every response claim against the reference claims (exact scan inside the audit).
 
-    Idempotent: replaces the audit's verdicts and evidence.
-    Retries: transient database/broker/LLM errors, exponential backoff with jitter.
+    Idempotent: replaces the audit's verdicts and evidence; fenced.
+    Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
-    _run_stage("matching", audit_id, lambda s, a: services.match_audit(s, a, factory=get_session_factory()))
+    _run_stage(
+        self,
+        "matching",
+        audit_id,
+        lambda s, a: services.match_audit(s, a, factory=get_session_factory()),
+        previous,
+    )
 
 
-def _score_and_finish(session: Session, audit_id: uuid.UUID) -> None:
-    services.score_audit_stage(session, audit_id)
-    repo.mark_done(session, audit_id)
-
-
-@task(name="audits.score", **STAGE_OPTIONS)
-def score(self: Task, audit_id: str) -> None:
-    """Score the audit and mark it done (one transaction).
+@task(name="audits.score", **STAGE_OPTIONS, **_limits("scoring"))
+def score(self: Task, audit_id: str, previous: str | None = None) -> None:
+    """Score the audit and mark it done (one fenced transaction).
 
     Idempotent: upserts the audit's score row.
-    Retries: transient database/broker errors, exponential backoff with jitter.
+    Retries: transient database/broker errors, capped exponential backoff with jitter.
     """
-    _run_stage("scoring", audit_id, _score_and_finish)
-    _after_audit(audit_id, "done")
+    _run_stage(self, "scoring", audit_id, services.score_audit_stage, previous)
+    _after_audit(uuid.UUID(audit_id), "done")
 
 
-def _after_audit(audit_id: str, status: str) -> None:
-    """Metrics of the ended audit, and its run's finish when it was the run's last audit."""
+def _after_audit(aid: uuid.UUID, status: str) -> None:
+    """Metrics of the ended audit, and its run's finish when it was the run's last audit.
+
+    Best effort: the audit's state is committed already; a lost run finish is re-sent by ``runs.tick``.
+    """
     from workers.run_tasks import after_audit
 
-    after_audit(uuid.UUID(audit_id), status)
+    try:
+        after_audit(aid, status)
+    except Exception:
+        log.exception("audit %s: metrics or run finish after %s failed", aid, status)
+
+
+#: Attempts of ``audits.fail`` to write before it leaves the audit to the sweeper.
+FAIL_WRITE_ATTEMPTS = 3
 
 
 @task(name="audits.fail")
 def fail(request: Any, exc: BaseException, traceback: Any) -> None:
-    """Error callback of the chain: mark the audit failed with a readable reason.
+    """Error callback of the chain: mark the audit failed for its failing stage's own error.
 
-    Idempotent: an audit already finished (done/failed) is left as it is.
+    A transient error (the broker down while the next link was sent, retries of a database
+    error exhausted) changes nothing: the audit keeps its lease and the sweeper sends it again.
+    Idempotent: an audit already finished, or past the failing stage, is left as it is.
     """
     audit_id = request.args[0] if request is not None and request.args else None
-    if audit_id is None:
+    stage = TASK_STAGE.get(getattr(request, "task", "") or "")
+    if audit_id is None or stage is None:
         return
-    stage = TASK_STAGE.get(getattr(request, "task", ""), "pipeline")
-    with session_scope(get_session_factory()) as session:
-        repo.mark_failed(session, uuid.UUID(str(audit_id)), describe(stage, exc))
-    _after_audit(str(audit_id), "failed")
+    aid = uuid.UUID(str(audit_id))
+    if is_transient(exc):
+        log.warning("audit %s: %s ended with %s; left to the sweeper", aid, stage, type(exc).__name__)
+        return
+    for attempt in range(FAIL_WRITE_ATTEMPTS):
+        try:
+            with session_scope(get_session_factory()) as session:
+                failed = leases.fail_stage(session, aid, stage, describe(stage, exc))
+            if failed:
+                _after_audit(aid, "failed")
+            return
+        except TRANSIENT_ERRORS:
+            time.sleep(1.0 + attempt)
+    log.error("audit %s: could not record the failure of %s; the sweeper runs it again", aid, stage)
 
 
 @task(name="audits.requeue_stale", acks_late=True)
 def requeue_stale(only_unsent: bool = False) -> int:
-    """Hand queued audits whose chain never reached the broker (or was lost) to the queue again.
+    """Run one sweep (``workers.sweeper.sweep``): send every audit whose lease expired, or that
+    was never enqueued, to the queue again from its current stage.
 
-    Idempotent: re-sending a chain of a queued audit is harmless (stages replace their rows).
-    Returns the number of audits re-enqueued.
+    ``only_unsent`` is accepted for compatibility and ignored (every due audit is sent).
+    Idempotent: re-sending is harmless (the stages are fenced). Returns the number sent.
     """
-    factory = get_session_factory()
-    with session_scope(factory) as session:
-        ids = repo.stale_queued_audits(
-            session, older_than_s=30 if only_unsent else _settings.requeue_after_s, only_unsent=only_unsent
-        )
-    for aid in ids:
-        enqueue_audit(aid)
-        with session_scope(factory) as session:
-            repo.mark_enqueued(session, [aid])
-    if ids:
-        log.warning("re-enqueued %d stale audits", len(ids))
-    return len(ids)
+    from workers.sweeper import sweep
+
+    return sweep()
 
 
 @task(name="claims.search", ignore_result=False, acks_late=False)
@@ -212,11 +348,18 @@ def search(q: str, k: int, model: str | None = None, tenant_id: str = "default")
     config: dict[str, Any] = {} if model is None else {"embedder": "openai", "embedding_model": model}
     factory = get_session_factory()
     with session_scope(factory) as session:
-        inner = components.embedder_for(config, factory=factory, tenant_id=tenant_id)
-        if model is not None and inner.model_name != model:
-            raise ValueError(f"unknown embedding model {model!r}")
-        embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
-        vector = embedder.embed([q])[0]
+        try:
+            inner = components.embedder_for(config, factory=factory, tenant_id=tenant_id)
+            if model is not None and inner.model_name != model:
+                raise ValueError(f"unknown embedding model {model!r}")
+            embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
+            vector = embedder.embed([q])[0]
+        except TRANSIENT_ERRORS:
+            raise
+        except Exception as exc:  # the model's own errors: the caller's 422, not a server error
+            if model is None or isinstance(exc, ValueError):
+                raise
+            raise ValueError(f"embedding model {model!r} is unavailable ({type(exc).__name__})") from None
         items = repo.search_claims(
             session,
             vector,

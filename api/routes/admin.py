@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from api.auth import AdminCaller
 from api.deps import SessionDep
+from api.errors import ErrorBody
 from db import auth_repository as keys_repo
 from db.auth_models import ApiKeyRow
 
@@ -84,7 +85,11 @@ def list_keys(caller: AdminCaller, session: SessionDep) -> dict[str, Any]:
     return {"items": [key_info(r) for r in keys_repo.list_api_keys(session, tenant_id=caller.tenant_id)]}
 
 
-@router.delete("/keys/{key_id}", response_model=KeyInfo, responses={404: {"description": "No such key."}})
+@router.delete(
+    "/keys/{key_id}",
+    response_model=KeyInfo,
+    responses={404: {"model": ErrorBody, "description": "No such key."}},
+)
 def revoke_key(key_id: uuid.UUID, caller: AdminCaller, session: SessionDep) -> dict[str, Any]:
     """Revoke an API key of your tenant (idempotent); it gets 401 from now on."""
     row = keys_repo.revoke_api_key(session, key_id, tenant_id=caller.tenant_id)

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, HTTPException, Query, Request, Response, status
+from fastapi import APIRouter, Body, Header, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from api.auth import Caller, ReadCaller, WriteCaller, too_many
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
+from api.errors import DATABASE_DOWN, ErrorBody, problem
 from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
 from api.schemas import (
     AuditAccepted,
@@ -29,7 +30,9 @@ from api.schemas import (
     BatchAccepted,
     BatchItem,
     BatchItemResult,
+    text_problem,
 )
+from db import leases
 from db import repository as repo
 from db.models import Audit
 from workers.pipeline import enqueue_audit
@@ -38,6 +41,10 @@ from workers.settings import Settings
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/audits", tags=["audits"])
+
+
+#: Largest ``offset`` of ``GET /audits`` (Postgres OFFSET is a bigint; far beyond any table).
+MAX_OFFSET = 2**31 - 1
 
 
 class TooLarge(ValueError):
@@ -164,19 +171,40 @@ def _never_enqueued(audit: Audit) -> bool:
     return audit.status == "queued" and audit.enqueued_at is None
 
 
-def _enqueue(session: Session, audit_ids: list[uuid.UUID], *, bulk: bool = False) -> None:
+def _enqueue(session: Session, audit_ids: list[uuid.UUID], settings: Settings, *, bulk: bool = False) -> None:
     """Send each committed audit's chain (``bulk``: behind single audits); on broker failure leave
-    it for ``audits.requeue_stale``."""
+    the rest to the sweeper.
+
+    The audit is stored either way (202): with ``enqueued_at`` NULL the sweeper sends it within
+    ``UNSENT_AFTER_S + SWEEP_INTERVAL_S`` seconds. Sends never wait for a broker that is down.
+    """
     sent = []
     for aid in audit_ids:
         try:
             enqueue_audit(aid, bulk=bulk)
             sent.append(aid)
-        except Exception:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
-            log.exception("could not enqueue audit %s; it will be re-enqueued by audits.requeue_stale", aid)
+        except Exception as exc:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
+            log.warning(
+                "could not enqueue %d audits (%s); the sweeper sends them",
+                len(audit_ids) - len(sent),
+                type(exc).__name__,
+            )
+            break
     if sent:
-        repo.mark_enqueued(session, sent)
-        session.commit()
+        try:
+            leases.mark_sent(session, sent, pending_s=settings.requeue_after_s)
+            session.commit()
+        except DATABASE_DOWN:  # sent but not recorded: a duplicate send later is harmless (fencing)
+            session.rollback()
+            log.warning("could not record the enqueue of %d audits", len(sent))
+
+
+def _store_error(exc: DBAPIError) -> Exception:
+    """The database refused the row: 503 when it is unreachable, else 422 (input it cannot store)."""
+    if isinstance(exc, DATABASE_DOWN):
+        return exc
+    msg = " ".join(str(exc.orig).split())[:300]
+    return problem(status.HTTP_422_UNPROCESSABLE_CONTENT, f"could not store the audit: {msg}", loc=["body"])
 
 
 @router.post(
@@ -185,9 +213,7 @@ def _enqueue(session: Session, audit_ids: list[uuid.UUID], *, bulk: bool = False
     response_model=AuditAccepted,
     responses={
         200: {"model": AuditAccepted, "description": "Replay: same Idempotency-Key and body."},
-        409: {"description": "Idempotency-Key reused with a different body."},
-        413: {"description": "A text, the reference count or the total characters is over the limit."},
-        422: {"description": "Invalid input; the detail names the field."},
+        409: {"model": ErrorBody, "description": "Idempotency-Key reused with a different body."},
     },
 )
 def submit_audit(
@@ -203,25 +229,29 @@ def submit_audit(
     try:
         check_size(req, settings)
     except TooLarge as exc:
-        raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail=str(exc)) from None
+        raise problem(status.HTTP_413_CONTENT_TOO_LARGE, str(exc), loc=["body"]) from None
     try:
         _check_allowed(req, settings)
     except NoLLMEndpoint as exc:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+        raise problem(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc), loc=["body", "config"]) from None
+    if idempotency_key and text_problem(idempotency_key):
+        raise problem(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            f"Idempotency-Key: {text_problem(idempotency_key)}",
+            loc=["header", "Idempotency-Key"],
+        )
     if uses_llm(req.stored_config(), settings):
         refuse_when_spent(session, caller.tenant_id, settings)
     _count_audits(caller, request, 1)
     try:
         audit, created = _store(session, req, idempotency_key or None, caller.tenant_id)
     except KeyConflict as exc:
-        raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
+        raise problem(status.HTTP_409_CONFLICT, str(exc), loc=["header", "Idempotency-Key"]) from None
     except DBAPIError as exc:  # input the validators let through but Postgres refuses (nothing stored)
         session.rollback()
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"could not store the audit: {exc.orig}"
-        ) from None
+        raise _store_error(exc) from None
     if created or _never_enqueued(audit):
-        _enqueue(session, [audit.id])
+        _enqueue(session, [audit.id], settings)
     if not created:
         response.status_code = status.HTTP_200_OK
     return AuditAccepted(id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
@@ -261,7 +291,12 @@ def _validate_item(
     "/batch",
     status_code=status.HTTP_202_ACCEPTED,
     response_model=BatchAccepted,
-    responses={413: {"description": "More audits than MAX_BATCH."}},
+    responses={
+        413: {
+            "model": ErrorBody,
+            "description": "More audits than MAX_BATCH, or the body over MAX_BODY_BYTES.",
+        }
+    },
 )
 def submit_batch(
     caller: WriteCaller,
@@ -279,9 +314,10 @@ def submit_batch(
     Postgres refuses cannot undo the others), committed, and only then enqueued.
     """
     if len(audits) > settings.max_batch:
-        raise HTTPException(
+        raise problem(
             status.HTTP_413_CONTENT_TOO_LARGE,
-            detail=f"audits: {len(audits)} items, over the limit of {settings.max_batch}",
+            f"audits: {len(audits)} items, over the limit of {settings.max_batch} (server setting MAX_BATCH)",
+            loc=["body", "audits"],
         )
     _count_audits(caller, request, len(audits))
     results: list[BatchItemResult] = []
@@ -298,7 +334,9 @@ def submit_batch(
             with session.begin_nested():
                 audit, created = repo.create_audit(session, _new_audit(checked, key, sha, caller.tenant_id))
         except DBAPIError as exc:
-            error = f"could not store the audit: {exc.orig}"
+            if isinstance(exc, DATABASE_DOWN):
+                raise  # 503: nothing of the batch is stored
+            error = f"could not store the audit: {' '.join(str(exc.orig).split())[:300]}"
             results.append(BatchItemResult(index=index, status="rejected", error=error))
             continue
         if not created and audit.request_sha256 != sha:
@@ -311,7 +349,7 @@ def submit_batch(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
         )
     session.commit()  # every accepted item is stored before any chain is sent
-    _enqueue(session, to_enqueue, bulk=True)
+    _enqueue(session, to_enqueue, settings, bulk=True)
     return BatchAccepted(audits=results)
 
 
@@ -323,7 +361,7 @@ def list_audits(
     since: datetime | None = None,
     until: datetime | None = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     """List your tenant's audits newest first, filtered by status and time (since ≤ created_at < until)."""
     rows, total = repo.list_audits(
@@ -338,7 +376,7 @@ def list_audits(
     return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
 
 
-@router.get("/{audit_id}", responses={404: {"description": "No such audit."}})
+@router.get("/{audit_id}", responses={404: {"model": ErrorBody, "description": "No such audit."}})
 def get_audit(
     audit_id: uuid.UUID, caller: ReadCaller, session: SessionDep, settings: SettingsDep
 ) -> JSONResponse:
@@ -348,5 +386,5 @@ def get_audit(
     own = repo.get_tenant_audit(session, audit_id, tenant_id=caller.tenant_id) is not None
     doc = audit_document(session, audit_id, settings) if own else None
     if doc is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
+        raise problem(status.HTTP_404_NOT_FOUND, f"audit {audit_id} not found", loc=["path", "audit_id"])
     return JSONResponse(doc)

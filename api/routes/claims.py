@@ -5,21 +5,24 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from celery.exceptions import TimeoutError as CeleryTimeout
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, Query, status
 from fastapi.concurrency import run_in_threadpool
 
 from api.auth import ReadCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
+from api.errors import RETRY_AFTER_S, ErrorBody, problem
 from api.llm_policy import check_search_model, refuse_when_spent
-from api.schemas import ClaimSearchResult
+from api.schemas import ClaimSearchResult, text_problem
 from workers.pipeline import search_claims_remote
 
 router = APIRouter(prefix="/claims", tags=["claims"])
 
 
 @router.get(
-    "/search", response_model=ClaimSearchResult, responses={503: {"description": "No worker answered."}}
+    "/search",
+    response_model=ClaimSearchResult,
+    responses={503: {"model": ErrorBody, "description": "No worker answered in time, or Redis is down."}},
 )
 async def search_claims(
     caller: ReadCaller,
@@ -30,14 +33,23 @@ async def search_claims(
     model: Annotated[str | None, Query(description="Embedding model; default the local model.")] = None,
 ) -> dict[str, Any]:
     """Nearest stored claims to ``q`` in your tenant's audits (approximate, HNSW), with their audit ids."""
+    invalid = status.HTTP_422_UNPROCESSABLE_CONTENT
     if not q.strip():
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT, detail="q: must not be empty or whitespace only"
+        raise problem(invalid, "q: must not be empty or whitespace only", loc=["query", "q"])
+    for name, value in (("q", q), ("model", model)):
+        if value is not None and text_problem(value):
+            raise problem(invalid, f"{name}: {text_problem(value)}", loc=["query", name])
+    if model is not None and not (settings.openai_base_url or settings.openai_api_key):
+        raise problem(
+            invalid,
+            f"model: {model!r} is not available: no LLM endpoint configured "
+            "(set OPENAI_BASE_URL / OPENAI_API_KEY); omit model for the local model",
+            loc=["query", "model"],
         )
     try:
         check_search_model(model, settings)
     except ValueError as exc:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"model: {exc}") from None
+        raise problem(invalid, f"model: {exc}", loc=["query", "model"]) from None
     if model is not None:
         await run_in_threadpool(refuse_when_spent, session, caller.tenant_id, settings)
     session.close()  # nothing more to read here; the worker queries with the tenant's filter
@@ -51,11 +63,11 @@ async def search_claims(
             timeout=settings.search_timeout_s,
         )
     except CeleryTimeout:
-        raise HTTPException(
-            status.HTTP_503_SERVICE_UNAVAILABLE, detail="no worker answered the search in time"
-        ) from None
+        timed_out = problem(status.HTTP_503_SERVICE_UNAVAILABLE, "no worker answered the search in time")
+        timed_out.headers = {"Retry-After": str(RETRY_AFTER_S)}
+        raise timed_out from None
     except ValueError as exc:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"model: {exc}") from None
+        raise problem(invalid, f"model: {exc}", loc=["query", "model"]) from None
     for item in items:
         item["poll_url"] = poll_url(str(item["audit_id"]))
     used = str(items[0]["model"]) if items else model

@@ -22,6 +22,7 @@ import redis
 from fastapi import APIRouter, Response, status
 
 from api.deps import SessionDep, SettingsDep
+from api.errors import RETRY_AFTER_S
 from api.schemas import Health
 from db import repository as repo
 
@@ -84,5 +85,6 @@ def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> H
     workers = count_workers(settings.celery_queue) if broker == "ok" else 0
     if not services_ok:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+        response.headers["Retry-After"] = str(RETRY_AFTER_S)
     ok = services_ok and workers > 0
     return Health(status="ok" if ok else "degraded", database=database, redis=broker, workers=workers)

@@ -19,7 +19,15 @@ from sqlalchemy.orm import Session
 from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
-from api.routes.audits import NoLLMEndpoint, TooLarge, _enqueue, _error_text, check_llm_endpoint, check_size
+from api.routes.audits import (
+    MAX_OFFSET,
+    NoLLMEndpoint,
+    TooLarge,
+    _enqueue,
+    _error_text,
+    check_llm_endpoint,
+    check_size,
+)
 from api.run_schemas import RunItemIn, RunRequest
 from claims.run_diff import Gate
 from db import runs as runs_repo
@@ -113,7 +121,9 @@ def submit_run(
         tenant_id=tenant,
     )
     session.commit()
-    _enqueue(session, [r.audit_id for r in results if r.created and r.audit_id is not None])
+    _enqueue(
+        session, [r.audit_id for r in results if r.created and r.audit_id is not None], settings, bulk=True
+    )
     if req.final:
         _kick(run.id)
     out = rejected + [
@@ -144,7 +154,7 @@ def list_runs(
     suite: str | None = None,
     label: str | None = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     """Runs newest first (optionally of one suite, or one suite/label), with their summaries."""
     rows, total = runs_repo.list_runs(
@@ -166,7 +176,7 @@ def get_run(
     session: SessionDep,
     tenant: TenantDep,
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
     """One run: its summary and its audits in item order (paginated)."""
     run = _run_or_404(session, run_id, tenant)

@@ -4,7 +4,7 @@
 that copies an audit's tenant into its rows, and row-level security as the backstop.
 
 Revision ID: 0005_tenants
-Revises: 0003_confidence (the lead re-chains after 0004_reliability at merge)
+Revises: 0003_confidence
 Create Date: 2026-11-30 09:00:00
 """
 

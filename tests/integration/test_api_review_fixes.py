@@ -16,6 +16,14 @@ from db.models import Audit, Document
 
 pytestmark = pytest.mark.services
 
+
+def _msg(resp: Any) -> str:
+    """The messages of an error body (``detail`` is always a list of {loc, msg, type})."""
+    detail = resp.json()["detail"]
+    assert isinstance(detail, list), detail
+    return "; ".join(str(item["msg"]) for item in detail)
+
+
 VALID: dict[str, Any] = {
     "response": "Water boils at 90 °C.",
     "references": ["Water boils at 100 °C at sea level."],
@@ -181,8 +189,8 @@ def test_llm_config_without_endpoint_is_422(
     with TestClient(create_app(bare), headers=auth_headers) as c:
         resp = c.post("/audits", json={**VALID, "config": config})
         assert resp.status_code == 422, resp.text
-        assert f"config.{key}" in resp.json()["detail"]
-        assert "no LLM endpoint configured (set OPENAI_BASE_URL / OPENAI_API_KEY)" in resp.json()["detail"]
+        assert f"config.{key}" in _msg(resp)
+        assert "no LLM endpoint configured (set OPENAI_BASE_URL / OPENAI_API_KEY)" in _msg(resp)
         batch = c.post("/audits/batch", json={"audits": [{**VALID, "config": config}]}).json()["audits"]
         assert batch[0]["status"] == "rejected" and "no LLM endpoint configured" in batch[0]["error"]
         assert c.post("/audits", json={**VALID, "config": {"decomposer": "offline"}}).status_code == 202

@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-from sqlalchemy import func, select, text
+from sqlalchemy import func, select, text, update
 
 from claims.audit import audit_texts, report_to_dict
 from claims.embed import DEFAULT_MODEL_NAME, default_embedder
 from db import repository as repo
 from db.engine import session_scope
-from db.models import ClaimRow, EmbeddingCacheRow
+from db.models import Audit, ClaimRow, EmbeddingCacheRow
 from workers import services
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -199,6 +199,8 @@ def test_permanent_error_fails_the_audit_with_a_reason(session_factory: Any, red
 
     aid = create(session_factory, RESPONSE, [REFERENCE])
     run_stage(session_factory, "decompose", aid)
+    with session_scope(session_factory) as s:  # a hand-edited row: at matching, but never embedded
+        s.execute(update(Audit).where(Audit.id == aid).values(status="matching"))
     result = tasks.match.apply(args=[str(aid)])  # the embed stage never ran
     assert result.failed()
     with session_factory() as s:

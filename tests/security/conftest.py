@@ -27,6 +27,14 @@ class Tenant:
         return {"Authorization": f"Bearer {self.key}"}
 
 
+def message(resp: Any) -> str:
+    """The messages of an error response (``{"detail": [{"loc", "msg", "type"}, ...]}``, the
+    one error shape of ``api.errors``), joined."""
+    detail = resp.json()["detail"]
+    assert isinstance(detail, list) and detail, detail
+    return "; ".join(item["msg"] for item in detail)
+
+
 def new_tenant(session_factory: Any, prefix: str) -> Tenant:
     tenant = f"{prefix}-{uuid.uuid4().hex[:8]}"
     key, key_id = make_key(session_factory, tenant, ALL, requests_per_second=0, audits_per_minute=0)

@@ -69,3 +69,53 @@ def test_the_api_works_under_row_level_security(plain_api: Any, tenant_a: Tenant
     keys = plain_api.get("/admin/keys", headers=tenant_a.headers).json()["items"]
     assert {k["tenant_id"] for k in keys} == {tenant_a.id}
     assert plain_api.delete(f"/admin/keys/{made.json()['id']}", headers=tenant_a.headers).status_code == 200
+
+
+def test_the_sweeper_claims_every_tenants_audits_under_row_level_security(
+    plain_url: str, session_factory: Any, tenant_a: Tenant, tenant_b: Tenant
+) -> None:
+    """Worker sessions bind no tenant, so the sweeper (``db.leases.claim_due``) sees and claims
+    the due audits of every tenant even as a role under row-level security; a session bound to
+    one tenant would claim only that tenant's (the policy applies). Rolled back: nothing is sent."""
+    import uuid
+
+    from sqlalchemy import update
+    from sqlalchemy.orm import Session
+
+    from db import leases
+    from db import repository as repo
+    from db.models import Audit
+    from db.tenancy import bind_tenant
+
+    owners = {}
+    with session_factory() as s:
+        for tenant in (tenant_a, tenant_b):
+            audit, _ = repo.create_audit(
+                s,
+                repo.NewAudit(
+                    tenant_id=tenant.id, response="x", references=["y"], request_sha256=uuid.uuid4().hex
+                ),
+            )
+            owners[audit.id] = tenant.id
+        # both leases expired: due for the sweeper
+        s.execute(
+            update(Audit)
+            .where(Audit.id.in_(list(owners)))
+            .values(lease_expires_at=sqlalchemy.func.now() - sqlalchemy.text("interval '1 minute'"))
+        )
+        s.commit()
+    engine = sqlalchemy.create_engine(plain_url)
+    try:
+        for bound in (None, tenant_a.id):
+            with Session(engine) as s:
+                if bound is not None:
+                    bind_tenant(s, bound)
+                claimed = {
+                    d.audit_id for d in leases.claim_due(s, unsent_after_s=30, pending_s=60, limit=100_000)
+                }
+                s.rollback()
+            mine = {aid for aid in owners if aid in claimed}
+            expected = set(owners) if bound is None else {a for a, t in owners.items() if t == bound}
+            assert mine == expected, (bound, mine)
+    finally:
+        engine.dispose()

@@ -1,0 +1,97 @@
+"""Schemathesis over the OpenAPI spec: generated valid and invalid requests to every operation,
+on the real Postgres and Redis, with a worker answering searches; no response may be a 5xx, and
+every status code must be one the spec documents.
+
+Bounded: ``MAX_EXAMPLES`` valid and as many invalid examples per operation (10 operations).
+Every request carries the tests' admin key (tenant ``default``, every scope, no rate limit).
+Audits it submits stay queued (no worker consumes the audit queue here); the search worker
+consumes only the search queue and has its model loaded before the first generated request.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from hypothesis.errors import Unsatisfiable
+from schemathesis import GenerationMode
+from schemathesis.checks import not_a_server_error
+from schemathesis.specs.openapi.checks import status_code_conformance
+
+from tests.faults import harness
+
+pytestmark = [pytest.mark.services, pytest.mark.slow]
+
+#: Examples per operation: enough to reach every parameter's edge cases (surrogates, huge
+#: integers, wrong types) in a bounded run.
+MAX_EXAMPLES = 30
+
+
+@pytest.fixture(scope="module")
+def search_worker(
+    database_url: str, redis_server_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    from workers.settings import Settings
+
+    queue = Settings(database_url=database_url, redis_url=redis_server_url).search_queue_name
+    log: Path = tmp_path_factory.mktemp("search-worker") / "worker.log"
+    env = {**os.environ, "DATABASE_URL": database_url, "REDIS_URL": redis_server_url, "PYTHONUNBUFFERED": "1"}
+    cmd = [
+        sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-Q", queue,
+        "--pool=solo", "--loglevel=INFO", "--without-mingle", "--without-gossip",
+        "-n", f"search-{uuid.uuid4().hex[:6]}@%h",
+    ]  # fmt: skip
+    worker = harness.spawn(cmd, env, log)
+    try:
+        harness._wait(
+            "search worker", lambda: worker.proc.poll() is None and " ready." in worker.output(), 90
+        )
+        from workers.pipeline import search_claims_remote
+
+        search_claims_remote("warm up", 1, timeout=600)  # loads the embedding model once
+        yield
+    finally:
+        worker.stop()
+
+
+@pytest.fixture(scope="module")
+def api_schema(database_url: str, redis_server_url: str, search_worker: None) -> Any:
+    from api.main import create_app
+    from workers.settings import Settings
+
+    app = create_app(Settings(database_url=database_url, redis_url=redis_server_url))
+    return schemathesis.openapi.from_asgi("/openapi.json", app)
+
+
+def _run_operation(operation: Any, mode: GenerationMode, headers: dict[str, str]) -> None:
+    """Up to MAX_EXAMPLES generated requests to one operation, sent with ``headers``; raises on the
+    first failing check."""
+
+    @given(case=operation.as_strategy(generation_mode=mode))
+    @settings(
+        max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None
+    )
+    def check(case: Any) -> None:
+        case.call_and_validate(headers=headers, checks=[not_a_server_error, status_code_conformance])
+
+    try:
+        check()
+    except Unsatisfiable:
+        # no invalid request exists for an operation without parameters or body (/healthz)
+        if mode is not GenerationMode.NEGATIVE:
+            raise
+
+
+def test_no_server_errors(api_schema: Any, auth_headers: dict[str, str]) -> None:
+    operations = [result.ok() for result in api_schema.get_all_operations()]
+    assert len(operations) >= 10, [op.label for op in operations]
+    for operation in operations:
+        for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
+            _run_operation(operation, mode, auth_headers)

@@ -1,0 +1,119 @@
+"""Leases, fencing and the sweeper's claim on the real Postgres (``db.leases``), no worker."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+
+from db import leases
+from db import repository as repo
+from db.engine import session_scope
+from db.models import Audit
+
+pytestmark = pytest.mark.services
+
+
+@pytest.fixture
+def aid(session_factory: Any) -> uuid.UUID:
+    with session_scope(session_factory) as s:
+        audit, _ = repo.create_audit(
+            s, repo.NewAudit(response="A.", references=["B."], request_sha256=uuid.uuid4().hex)
+        )
+        return audit.id
+
+
+def _begin(sf: Any, aid: uuid.UUID, stage: str, lease_s: float = 60) -> leases.StageStart:
+    with session_scope(sf) as s:
+        return leases.begin_stage(s, aid, stage, lease_s=lease_s)
+
+
+def _finish(sf: Any, aid: uuid.UUID, stage: str, token: uuid.UUID | None) -> bool:
+    assert token is not None
+    with session_scope(sf) as s:
+        return leases.finish_stage(s, aid, stage, token, pending_s=600)
+
+
+def _audit(sf: Any, aid: uuid.UUID) -> Audit:
+    with sf() as s:
+        audit = repo.get_audit(s, aid)
+        assert audit is not None
+        return audit
+
+
+def _expire(sf: Any, aid: uuid.UUID) -> None:
+    with session_scope(sf) as s:
+        s.execute(
+            update(Audit)
+            .where(Audit.id == aid)
+            .values(lease_expires_at=Audit.lease_expires_at - timedelta(hours=1))
+        )
+
+
+def test_stages_run_in_order_and_a_live_lease_is_exclusive(session_factory: Any, aid: uuid.UUID) -> None:
+    assert _begin(session_factory, aid, "embedding").outcome is leases.Outcome.BEHIND
+    first = _begin(session_factory, aid, "decomposing")
+    assert first.outcome is leases.Outcome.STARTED and first.runs == 1
+    # a duplicate message while the first run holds a live lease
+    assert _begin(session_factory, aid, "decomposing").outcome is leases.Outcome.HELD
+    assert _finish(session_factory, aid, "decomposing", first.token)
+    audit = _audit(session_factory, aid)
+    assert (audit.status, audit.attempt, audit.stage_runs) == ("embedding", None, 0)
+    assert _begin(session_factory, aid, "decomposing").outcome is leases.Outcome.AHEAD
+    for stage in ("embedding", "matching", "scoring"):
+        run = _begin(session_factory, aid, stage)
+        assert run.outcome is leases.Outcome.STARTED
+        assert _finish(session_factory, aid, stage, run.token)
+    audit = _audit(session_factory, aid)
+    assert (audit.status, audit.lease_expires_at, audit.finished_at is not None) == ("done", None, True)
+    assert _begin(session_factory, aid, "scoring").outcome is leases.Outcome.FINISHED
+
+
+def test_a_run_whose_lease_was_taken_over_cannot_finish(session_factory: Any, aid: uuid.UUID) -> None:
+    stale = _begin(session_factory, aid, "decomposing")
+    _expire(session_factory, aid)
+    fresh = _begin(session_factory, aid, "decomposing")
+    assert fresh.outcome is leases.Outcome.STARTED and fresh.runs == 2 and fresh.token != stale.token
+    assert not _finish(session_factory, aid, "decomposing", stale.token)  # the fence
+    with session_scope(session_factory) as s:
+        assert stale.token is not None
+        assert not leases.renew_lease(s, aid, stale.token, lease_s=60)
+        assert not leases.fail_stage(s, aid, "decomposing", "late failure", token=stale.token)
+    assert _finish(session_factory, aid, "decomposing", fresh.token)
+    assert _audit(session_factory, aid).status == "embedding"
+
+
+def test_failing_a_stage_after_it_finished_changes_nothing(session_factory: Any, aid: uuid.UUID) -> None:
+    run = _begin(session_factory, aid, "decomposing")
+    assert _finish(session_factory, aid, "decomposing", run.token)
+    with session_scope(session_factory) as s:  # e.g. sending the next link failed after the commit
+        assert not leases.fail_stage(s, aid, "decomposing", "decomposing failed: ConnectionError")
+    assert _audit(session_factory, aid).status == "embedding"
+
+
+def test_sweeper_claims_expired_and_unsent_audits_once(session_factory: Any, aid: uuid.UUID) -> None:
+    # never enqueued (enqueued_at NULL): due once older than unsent_after_s
+    with session_scope(session_factory) as s:
+        claimed = {d.audit_id for d in leases.claim_due(s, unsent_after_s=0, pending_s=600)}
+    assert aid in claimed
+    with session_scope(session_factory) as s:
+        leases.mark_sent(s, [aid], pending_s=600)
+        assert aid not in {d.audit_id for d in leases.claim_due(s, unsent_after_s=0, pending_s=600)}
+    run = _begin(session_factory, aid, "decomposing")
+    _expire(session_factory, aid)  # the run died: its lease is not renewed
+    with session_scope(session_factory) as s:
+        due = [d for d in leases.claim_due(s, unsent_after_s=0, pending_s=600) if d.audit_id == aid]
+    assert [(d.status, d.stage_runs) for d in due] == [("decomposing", 1)]
+    audit = _audit(session_factory, aid)
+    assert audit.attempt is None  # the dead run's token is void
+    assert not _finish(session_factory, aid, "decomposing", run.token)
+    # claimed: not due again until its new deadline passes
+    with session_scope(session_factory) as s:
+        assert aid not in {d.audit_id for d in leases.claim_due(s, unsent_after_s=0, pending_s=600)}
+        # the broker lost its data: every audit waiting for a stage is due at once
+        assert aid in {
+            d.audit_id for d in leases.claim_due(s, unsent_after_s=0, pending_s=600, all_pending=True)
+        }
