@@ -53,7 +53,9 @@ __all__ = [
     "create_audit",
     "get_audit",
     "find_audit_by_key",
+    "AuditFilters",
     "list_audits",
+    "score_rows",
     "mark_enqueued",
     "start_stage",
     "mark_done",
@@ -145,6 +147,59 @@ def find_audit_by_key(session: Session, idempotency_key: str) -> Audit | None:
     return session.scalars(select(Audit).where(Audit.idempotency_key == idempotency_key)).one_or_none()
 
 
+@dataclass(frozen=True, slots=True)
+class AuditFilters:
+    """Filters of ``list_audits`` (each None: no filter); every one given must hold.
+
+    ``since <= created_at < until``; ``verdict``: at least one response claim has it;
+    ``score`` (a name of ``SCORE_NAMES``) with ``score_min <= value <= score_max`` (either bound
+    may be None; an audit without that score, or whose score is null, never matches);
+    ``metadata_key``: the audit's metadata has that top-level key, and with ``metadata_value``
+    its value, as text, equals it.
+    """
+
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    verdict: str | None = None
+    score: str | None = None
+    score_min: float | None = None
+    score_max: float | None = None
+    metadata_key: str | None = None
+    metadata_value: str | None = None
+
+
+def _audit_conditions(f: AuditFilters) -> list[ColumnElement[bool]]:
+    conds: list[ColumnElement[bool]] = []
+    if f.status is not None:
+        conds.append(Audit.status == f.status)
+    if f.since is not None:
+        conds.append(Audit.created_at >= f.since)
+    if f.until is not None:
+        conds.append(Audit.created_at < f.until)
+    if f.verdict is not None:
+        conds.append(
+            select(VerdictRow.id)
+            .where(VerdictRow.audit_id == Audit.id, VerdictRow.verdict == f.verdict)
+            .exists()
+        )
+    if f.score is not None and (f.score_min is not None or f.score_max is not None):
+        if f.score not in SCORE_NAMES:
+            raise ValueError(f"unknown score {f.score!r}; choose from {', '.join(SCORE_NAMES)}")
+        column = getattr(ScoreRow, f.score)
+        bounds = [ScoreRow.audit_id == Audit.id, column.is_not(None)]
+        if f.score_min is not None:
+            bounds.append(column >= f.score_min)
+        if f.score_max is not None:
+            bounds.append(column <= f.score_max)
+        conds.append(select(ScoreRow.audit_id).where(*bounds).exists())
+    if f.metadata_key is not None:
+        conds.append(Audit.metadata_.has_key(f.metadata_key))
+        if f.metadata_value is not None:
+            conds.append(Audit.metadata_[f.metadata_key].astext == f.metadata_value)
+    return conds
+
+
 def list_audits(
     session: Session,
     *,
@@ -153,20 +208,28 @@ def list_audits(
     until: datetime | None = None,
     limit: int = 50,
     offset: int = 0,
+    filters: AuditFilters | None = None,
 ) -> tuple[list[Audit], int]:
-    """Audits newest first, filtered by status and ``since <= created_at < until``; and the total."""
-    conds = []
-    if status is not None:
-        conds.append(Audit.status == status)
-    if since is not None:
-        conds.append(Audit.created_at >= since)
-    if until is not None:
-        conds.append(Audit.created_at < until)
+    """Audits newest first, filtered by status and ``since <= created_at < until`` (or by
+    ``filters``, which then replaces those three); and the total before ``limit``/``offset``.
+
+    Raises ``ValueError`` for a score name not in ``SCORE_NAMES``.
+    """
+    f = filters or AuditFilters(status=status, since=since, until=until)
+    conds = _audit_conditions(f)
     total = session.scalar(select(func.count()).select_from(Audit).where(*conds)) or 0
     rows = session.scalars(
         select(Audit).where(*conds).order_by(Audit.created_at.desc(), Audit.id).limit(limit).offset(offset)
     ).all()
     return list(rows), int(total)
+
+
+def score_rows(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, ScoreRow]:
+    """The score rows (scores, verdict counts) of the given audits that have one, by audit id."""
+    if not audit_ids:
+        return {}
+    rows = session.scalars(select(ScoreRow).where(ScoreRow.audit_id.in_(list(audit_ids)))).all()
+    return {r.audit_id: r for r in rows}
 
 
 def mark_enqueued(session: Session, audit_ids: Iterable[uuid.UUID]) -> None:
