@@ -26,20 +26,85 @@
     if (el) { el.scrollIntoView({ block: "center", inline: "nearest" }); }
   }
 
+  function el(tag, cls, text) {
+    var node = document.createElement(tag);
+    if (cls) { node.className = cls; }
+    if (text !== undefined && text !== null) { node.textContent = text; }
+    return node;
+  }
+
+  var claimsData = null;
+  function claims() {
+    if (!claimsData) {
+      var data = document.getElementById("claims-data");
+      claimsData = data ? JSON.parse(data.textContent) : [];
+    }
+    return claimsData;
+  }
+
+  // The detail panel of claim i: verdict (symbol + name), text, span, confidence, similarity,
+  // reason, and every evidence locator (reference, chars, similarity, text), best first.
+  function renderDetail(panel, i, c) {
+    panel.textContent = "";
+    panel.id = "detail-" + i;
+    panel.dataset.claim = i;
+    var h = el("h3");
+    var chip = el("span", "chip v-" + c.v);
+    chip.appendChild(el("span", null, c.sym)).setAttribute("aria-hidden", "true");
+    chip.appendChild(document.createTextNode(" " + c.label));
+    h.appendChild(chip);
+    h.appendChild(document.createTextNode(" claim " + c.n));
+    panel.appendChild(h);
+    panel.appendChild(el("p", "claim-text", c.text));
+    var facts = el("p", "facts");
+    facts.appendChild(el("span", null, "chars " + c.start + "\u2013" + c.end));
+    var conf = el("span", null, "confidence ");
+    conf.appendChild(el("b", "confidence", c.conf === null ? "null" : c.conf));
+    facts.appendChild(conf);
+    if (c.ev.length) {
+      var sim = el("span", null, "similarity ");
+      sim.appendChild(el("b", "similarity", c.ev[0].sim));
+      facts.appendChild(sim);
+    }
+    panel.appendChild(facts);
+    if (c.reason) {
+      var reason = el("p", "reason");
+      reason.appendChild(el("b", null, "Reason "));
+      reason.appendChild(document.createTextNode(c.reason));
+      panel.appendChild(reason);
+    }
+    if (!c.ev.length) {
+      panel.appendChild(el("p", "hint", "No evidence: nothing in the references is close to this claim."));
+      return;
+    }
+    var list = el("ol", "evidence");
+    c.ev.forEach(function (e, rank) {
+      var li = el("li", rank === 0 ? "ev ev-best" : "ev");
+      li.appendChild(el("span", "loc", "reference " + e.ref + ", chars " + e.start + "\u2013" + e.end));
+      li.appendChild(el("span", "sim", "similarity " + e.sim));
+      li.appendChild(el("q", null, e.text));
+      list.appendChild(li);
+    });
+    panel.appendChild(list);
+  }
+
   function select(i) {
-    var detail = document.getElementById("detail-" + i);
-    if (!detail) { return; }
+    var c = claims()[i];
+    var panel = document.querySelector(".claim-detail");
+    if (!c || !panel) { return; }
     ["sel", "hl", "hl-best", "hl-uncovered"].forEach(clear);
-    all(".claim-detail").forEach(function (el) { el.hidden = true; });
     var hint = document.getElementById("detail-hint");
     if (hint) { hint.hidden = true; }
-    detail.hidden = false;
-    all('.seg[data-c~="' + i + '"], #badge-' + i + ", #claim-row-" + i).forEach(function (el) {
-      el.classList.add("sel");
+    renderDetail(panel, i, c);
+    panel.hidden = false;
+    all('.seg[data-c~="' + i + '"], #badge-' + i + ", #claim-row-" + i).forEach(function (node) {
+      node.classList.add("sel");
     });
-    markRefs(words(detail.dataset.other), "hl");
-    var best = markRefs(words(detail.dataset.best), "hl-best");
-    reveal(best || document.getElementById("ref-" + detail.dataset.bestRef));
+    var others = [];
+    c.ev.slice(1).forEach(function (e) { others = others.concat(e.rc); });
+    markRefs(others, "hl");
+    var best = c.ev.length ? markRefs(c.ev[0].rc, "hl-best") : null;
+    reveal(best || (c.ev.length ? document.getElementById("ref-" + c.ev[0].ref) : null));
     if (history.replaceState) { history.replaceState(null, "", "#claim-" + i); }
   }
 
@@ -49,11 +114,11 @@
   }
 
   function onClick(ev) {
-    var el = ev.target.closest("[data-claim], .seg, .rc-link");
-    if (!el) { return; }
-    if (el.classList.contains("rc-link")) { showReferenceClaim(el.dataset.rc); return; }
-    if (el.classList.contains("seg")) { select(words(el.dataset.c)[0]); return; }  // shortest claim first
-    if (!el.classList.contains("claim-detail")) { select(el.dataset.claim); }
+    var node = ev.target.closest(".badge, .claim-row, .seg, .rc-link");
+    if (!node) { return; }
+    if (node.classList.contains("rc-link")) { showReferenceClaim(node.dataset.rc); return; }
+    if (node.classList.contains("seg")) { select(words(node.dataset.c)[0]); return; }  // shortest claim first
+    select(node.dataset.claim);
   }
 
   function onKey(ev) {
@@ -93,7 +158,7 @@
               .then(function (r) { return r.text(); })
               .then(function (page) {
                 var next = new DOMParser().parseFromString(page, "text/html").getElementById("audit");
-                if (next) { main.replaceWith(next); init(); }
+                if (next) { main.replaceWith(next); claimsData = null; init(); }
               });
           }
         })

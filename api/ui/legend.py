@@ -16,7 +16,9 @@ __all__ = ["PENDING", "SCORE_DEFINITIONS", "VERDICT_STYLES", "VerdictStyle", "st
 @dataclass(frozen=True, slots=True)
 class VerdictStyle:
     """``name`` (the API's verdict value), a readable ``label``, a one-character ``symbol``, the
-    ``colour`` (CSS hex), the underline ``pattern`` (a CSS class suffix) and a ``meaning``."""
+    underline ``colour`` (CSS hex), the underline ``pattern``, a ``meaning``, and ``ink``: the
+    text colour of its labels (``colour`` darkened where it is too light for text on white).
+    ``ui.css`` holds the same values (``--c-*``, ``--u-*``, ``.v-*``)."""
 
     name: str
     label: str
@@ -24,6 +26,11 @@ class VerdictStyle:
     colour: str
     pattern: str
     meaning: str
+    ink: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.ink:
+            object.__setattr__(self, "ink", self.colour)
 
 
 VERDICT_STYLES: dict[str, VerdictStyle] = {
@@ -53,9 +60,16 @@ VERDICT_STYLES: dict[str, VerdictStyle] = {
             "#E69F00",
             "dotted",
             "the reference hedges or limits what the claim states flatly",
+            "#A86F00",
         ),
         VerdictStyle(
-            "unsupported", "unsupported", "?", "#CC79A7", "dashdot", "nothing in the references says it"
+            "unsupported",
+            "unsupported",
+            "?",
+            "#CC79A7",
+            "dashdot",
+            "nothing in the references says it",
+            "#A8437E",
         ),
         VerdictStyle(
             "outside_scope",
@@ -64,12 +78,13 @@ VERDICT_STYLES: dict[str, VerdictStyle] = {
             "#8C8C8C",
             "thin",
             "not a factual claim (question, greeting, opinion, ...): not scored",
+            "#6D6D6D",
         ),
     )
 }
 
 #: Style of a response claim that has no verdict yet (the audit is still running).
-PENDING = VerdictStyle("pending", "pending", "…", "#8C8C8C", "thin", "no verdict yet")
+PENDING = VerdictStyle("pending", "pending", "…", "#8C8C8C", "thin", "no verdict yet", "#6D6D6D")
 
 
 def style_of(verdict: str | None, kind: str) -> VerdictStyle:

@@ -50,15 +50,20 @@ def segment(text: str, spans: Sequence[tuple[int, int]]) -> list[Piece]:
     n = len(text)
     clipped = [_clip(s, n) for s in spans]
     cuts = sorted({0, n, *(p for s in clipped for p in s)})
+    starts: dict[int, list[int]] = {}
     ends: dict[int, list[int]] = {}
-    for sid, (_, end) in enumerate(clipped):
+    for sid, (start, end) in enumerate(clipped):
+        starts.setdefault(start, []).append(sid)
         ends.setdefault(end, []).append(sid)
-    by_length = sorted(range(len(clipped)), key=lambda s: (clipped[s][1] - clipped[s][0], s))
+    length = [end - start for start, end in clipped]
+    active: set[int] = set()  # spans covering the current piece (a sweep over the cuts)
     pieces: list[Piece] = []
     if 0 in ends:
         pieces.append(Piece("end", 0, 0, "", tuple(ends[0])))
     for a, b in zip(cuts, cuts[1:], strict=False):
-        covering = tuple(s for s in by_length if clipped[s][0] <= a and b <= clipped[s][1])
+        active.difference_update(ends.get(a, ()))
+        active.update(s for s in starts.get(a, ()) if length[s] > 0)
+        covering = tuple(sorted(active, key=lambda s: (length[s], s)))
         pieces.append(Piece("text", a, b, text[a:b], covering))
         if b in ends:
             pieces.append(Piece("end", b, b, "", tuple(ends[b])))

@@ -26,19 +26,50 @@ STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
 LANE_PX = 6
 
 
-def piece_style(piece: Piece, claims: list[ClaimView], lanes: int) -> str:
-    """Inline CSS of a response text piece: one underline layer per claim covering it, each on
-    its claim's lane, drawn with its verdict's pattern (``--u-<verdict>`` in ui.css)."""
-    if not piece.marks:
-        return ""
+def piece_style(piece: Piece, claims: list[ClaimView]) -> str:
+    """Inline CSS of a response text piece covered by several claims, or by one claim off lane 0:
+    one underline layer per claim, each on its claim's lane, drawn with its verdict's pattern
+    (``--u-<verdict>`` in ui.css). Empty for the common case, one claim on lane 0, which its
+    class ``u-<verdict>`` draws (keeps a 200-claim page small)."""
     layers = [claims[m] for m in piece.marks]
+    if len(layers) <= 1 and all(c.lane == 0 for c in layers):
+        return ""
     images = ", ".join(f"var(--u-{c.style.name})" for c in layers)
     positions = ", ".join(f"0 calc(100% - {c.lane * LANE_PX}px)" for c in layers)
     sizes = ", ".join("100% 4px" for _ in layers)
-    return (
-        f"background-image: {images}; background-position: {positions}; "
-        f"background-size: {sizes}; padding-bottom: {max(lanes, 1) * LANE_PX}px"
-    )
+    return f"background-image: {images}; background-position: {positions}; background-size: {sizes}"
+
+
+def claims_data(view: AuditView) -> list[dict[str, Any]]:
+    """What the claim detail panel shows, per response claim (read by ui.js): number ``n``,
+    verdict ``v`` with ``label``/``sym``, ``text``, span ``start``/``end``, ``conf``, ``reason``,
+    and evidence ``ev`` best first (``ref``, ``start``, ``end``, ``sim``, ``rc``: flat reference
+    claim indices, ``text``). One JSON array keeps a 200-claim page small."""
+    return [
+        {
+            "n": c.number,
+            "v": c.style.name,
+            "label": c.style.label,
+            "sym": c.style.symbol,
+            "text": c.text,
+            "start": c.start,
+            "end": c.end,
+            "conf": None if c.confidence is None else _fmt(float(c.confidence)),
+            "reason": c.reason or "",
+            "ev": [
+                {
+                    "ref": e.reference,
+                    "start": e.start,
+                    "end": e.end,
+                    "sim": _fmt(e.similarity),
+                    "rc": list(e.targets),
+                    "text": e.text,
+                }
+                for e in c.evidence
+            ],  # fmt: skip
+        }
+        for c in view.claims
+    ]
 
 
 def _fmt(value: Any, digits: int = 3) -> str:
@@ -69,7 +100,9 @@ def environment() -> Environment:
         lstrip_blocks=True,
     )
     env.filters.update(fmt=_fmt, time=_time, seconds=_seconds)
-    env.globals.update(piece_style=piece_style, verdict_styles=VERDICT_STYLES, pending=PENDING)
+    env.globals.update(
+        piece_style=piece_style, claims_data=claims_data, verdict_styles=VERDICT_STYLES, pending=PENDING
+    )
     return env
 
 
