@@ -74,7 +74,7 @@ def assign_lanes(spans: Sequence[tuple[int, int]]) -> list[int]:
     """A lane (0, 1, ...) per span such that spans sharing any character get different lanes.
 
     Greedy interval colouring in order of start (longest first on ties), which uses the fewest
-    lanes possible: as many as the most spans covering one character.
+    lanes possible: as many as the most spans covering one character. An empty span gets lane 0.
 
     >>> assign_lanes([(0, 4), (2, 6), (5, 9), (10, 12)])
     [0, 1, 0, 0]
@@ -84,6 +84,8 @@ def assign_lanes(spans: Sequence[tuple[int, int]]) -> list[int]:
     lanes = [0] * len(spans)
     for sid in order:
         start, end = spans[sid]
+        if end <= start:  # an empty span draws no underline
+            continue
         free = next((lane for lane, last in enumerate(lane_end) if last <= start), None)
         if free is None:
             free = len(lane_end)

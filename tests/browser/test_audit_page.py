@@ -22,8 +22,8 @@ from api.ui.legend import VERDICT_STYLES
 from db import repository as repo
 from db.engine import session_scope
 from tests.browser.conftest import screenshot, wait_done
-from tests.browser.synthetic import Spec, store_finished_audit
 from tests.conftest import WorkerProcess
+from tests.synthetic_audits import Spec, store_finished_audit
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from selenium.webdriver.common.by import By
 
-from tests.browser.synthetic import Spec, store_finished_audit
+from tests.synthetic_audits import Spec, store_finished_audit
 
 BUDGET_MS = 300.0  # issue #13, "Must have" 7
 VERDICTS = ("supported", "contradicted", "unsupported", "inferred", "qualification_dropped", "outside_scope")
