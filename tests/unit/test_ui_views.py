@@ -136,8 +136,9 @@ def test_edit_lines_keep_the_op_sides() -> None:
 
 def test_list_query_reads_a_form_and_reports_bad_values() -> None:
     q = parse_list_query(
-        {"status": "done", "since": "2026-11-30T08:00", "verdict": "", "score": "claim_f1", "score_min": "0.5",
-         "metadata_key": "suite", "metadata_value": "nightly", "limit": "10", "offset": "20"}
+        {"status": "done", "since": "2026-11-30T08:00", "verdict": "", "score": "claim_f1",
+         "score_min": "0.5", "metadata_key": "suite", "metadata_value": "nightly", "limit": "10",
+         "offset": "20"}
     )  # fmt: skip
     assert q.errors == []
     f = q.filters
