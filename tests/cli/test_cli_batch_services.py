@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -163,3 +164,9 @@ def test_demo_prints_tables(local_stack: str) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for text in ("response claim", "best evidence", "verdict", "claim_precision", "Edit script"):
         assert text in proc.stdout
+    # one page URL per example audit, and each page answers
+    pages = re.findall(r"^page: (http://\S+/ui/audits/[0-9a-f-]{36})$", proc.stdout, flags=re.M)
+    assert len(pages) == len(list((Path(__file__).resolve().parents[2] / "examples").glob("*.json")))
+    for page in pages:
+        resp = httpx.get(page, timeout=30)
+        assert resp.status_code == 200 and 'class="badge ' in resp.text
