@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 # Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 
-.PHONY: help install demo test check format up down status compose-config clean
+.PHONY: help install demo test test-browser browser-deps check format up down status compose-config clean
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -30,6 +30,17 @@ demo: $(STAMP)  ## start the local stack and audit the examples/ through the que
 test: $(STAMP)  ## run every test (unit + real Postgres/pgvector/Redis; fixtures start them)
 	@$(BIN)/pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$rc
+
+browser-deps:  ## install Debian's chromium + chromium-driver for tests/browser (as root or with sudo)
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+	  echo "chromium and chromedriver present"; \
+	else \
+	  sudo=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium chromium-driver; \
+	fi
+
+test-browser: $(STAMP)  ## run only the browser tests (tests/browser; needs `make browser-deps`)
+	$(BIN)/pytest tests/browser
 
 check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker-compose config
 	$(BIN)/ruff format --check .
