@@ -16,7 +16,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from api.routes import audits, claims, health, ui
+from api.routes import audits, claims, health, metrics, runs, suites, ui
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
@@ -73,6 +73,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(audits.router)
     app.include_router(claims.router)
     app.include_router(health.router)
+    app.include_router(runs.router)
+    app.include_router(suites.router)
+    app.include_router(metrics.router)
     ui.install(app)
     return app
 

@@ -217,6 +217,62 @@ class Client:
                 on_progress(len(chunk))
         return results
 
+    def submit_run(
+        self,
+        suite: str,
+        label: str,
+        items: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        chunk_size: int = 100,
+        source: str = "cli",
+        on_progress: Callable[[int], None] | None = None,
+    ) -> list[Submission]:
+        """Submit ``(item id, body)`` pairs as the items of run ``suite``/``label`` (POST /runs in chunks).
+
+        Every chunk but the last is sent with ``final: false``; the last one seals the run. The
+        API is idempotent per (suite, label, item id), so a resumed batch creates nothing new.
+        """
+        results: list[Submission] = []
+        starts = list(range(0, len(items), chunk_size)) or [0]
+        for start in starts:
+            chunk = items[start : start + chunk_size]
+            payload = {
+                "suite": suite,
+                "label": label,
+                "source": source,
+                "final": start == starts[-1],
+                "items": [{"id": item_id, **body} for item_id, body in chunk],
+            }
+            resp = self._http.post("/runs", json=payload)
+            if resp.status_code not in (200, 201, 202):
+                raise ApiError(f"POST /runs answered {resp.status_code}: {error_message(resp)}")
+            answered = sorted(resp.json().get("items", []), key=lambda a: a.get("index", 0))
+            if len(answered) != len(chunk):
+                raise ApiError(f"POST /runs answered {len(answered)} items for {len(chunk)}")
+            for offset, item in enumerate(answered):
+                results.append(
+                    Submission(start + offset, item.get("audit_id"), item["status"], item.get("error"))
+                )
+            if on_progress is not None:
+                on_progress(len(chunk))
+        return results
+
+    def get_json(self, path: str, **params: Any) -> dict[str, Any]:
+        """GET ``path`` (query ``params``, None dropped); ``ApiError`` with the API's message unless 200."""
+        resp = self._http.get(path, params={k: v for k, v in params.items() if v is not None})
+        if resp.status_code != 200:
+            raise ApiError(f"GET {path} answered {resp.status_code}: {error_message(resp)}")
+        data: dict[str, Any] = resp.json()
+        return data
+
+    def put_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """PUT ``body``; ``ApiError`` with the API's message unless 200/201."""
+        resp = self._http.put(path, json=body)
+        if resp.status_code not in (200, 201):
+            raise ApiError(f"PUT {path} answered {resp.status_code}: {error_message(resp)}")
+        data: dict[str, Any] = resp.json()
+        return data
+
     def poll_many(
         self,
         audit_ids: Sequence[str],

@@ -32,6 +32,7 @@ from cli.client import (
 )
 from cli.html_report import write_html_report
 from cli.report import VERDICT_STYLE, render_audit
+from cli.runs import runs_app, suites_app
 
 app = typer.Typer(
     help="Audit generated text against reference texts claim by claim.",
@@ -41,6 +42,8 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+app.add_typer(runs_app, name="runs")
+app.add_typer(suites_app, name="suites")
 
 console = Console()
 err = Console(stderr=True)
@@ -299,11 +302,14 @@ def run_batch(
     show_progress: bool = False,
     retry_failed: bool = False,
     journal: Callable[[dict[str, Any]], None] | None = None,
+    run: tuple[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Submit every valid line (idempotency keys from id + content hash), poll, return output objects.
 
     ``journal`` (optional) gets each line's output object as soon as it is known (rejected lines
     after submission, the others as their audits finish; completion order, not input order).
+    ``run`` = (suite, label): submit the lines as the items of that run (``POST /runs``,
+    idempotent per suite, label and line id) instead of as loose audits.
     """
     to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
     items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
@@ -319,9 +325,18 @@ def run_batch(
     )
     with progress:
         t_sub = progress.add_task("submitted", total=len(items))
-        answered = client.submit_many(
-            items, chunk_size=chunk_size, on_progress=lambda n: progress.advance(t_sub, n)
-        )
+        if run is not None:
+            answered = client.submit_run(
+                run[0],
+                run[1],
+                [(ln.line_id, ln.body or {}) for _, ln in to_submit],
+                chunk_size=chunk_size,
+                on_progress=lambda n: progress.advance(t_sub, n),
+            )
+        else:
+            answered = client.submit_many(
+                items, chunk_size=chunk_size, on_progress=lambda n: progress.advance(t_sub, n)
+            )
         for (line_index, _), sub in zip(to_submit, answered, strict=True):
             subs[line_index] = sub
         by_audit: dict[str, list[int]] = {}
@@ -399,6 +414,12 @@ def batch(
     retry_failed: Annotated[
         bool, typer.Option(help="Submit failed audits once more (a new audit each, linked by its key).")
     ] = False,
+    suite: Annotated[
+        str | None, typer.Option(help="Submit the lines as a run of this suite (see `claimaudit runs`).")
+    ] = None,
+    run_label: Annotated[
+        str | None, typer.Option("--run", help="Label of the run (with --suite), e.g. 2026-11-30.")
+    ] = None,
 ) -> None:
     """Submit every line through the API, poll, write one result line per input line (resumable).
 
@@ -410,6 +431,8 @@ def batch(
     """
     if not input.exists():
         raise _fail(f"input file {input} does not exist")
+    if (suite is None) != (run_label is None) or (suite is not None and retry_failed):
+        raise _fail("--suite and --run go together (and not with --retry-failed)", code=2)
     lines = read_batch_input(input)
     warn_duplicate_ids(lines)
     url = ensure_api(api_url, api_port, start=start)
@@ -432,6 +455,7 @@ def batch(
                 show_progress=err.is_terminal,
                 retry_failed=retry_failed,
                 journal=journal,
+                run=None if suite is None or run_label is None else (suite, run_label),
             )
     except (ApiError, OSError) as exc:
         raise _fail(f"batch aborted: {exc} (results so far: {partial}; re-run to resume)", code=2) from exc

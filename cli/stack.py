@@ -747,6 +747,12 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
         "REDIS_URL": redis_url,
         "PYTHONUNBUFFERED": "1",
     }
+    # Worker and API share one multiprocess metrics directory (/metrics sums the workers' values);
+    # emptied at each start, as prometheus_client requires.
+    metrics_dir = state_dir() / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
     # One BLAS/torch thread pool per worker process, sized so the processes don't oversubscribe the CPUs.
     env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, config.concurrency))))
     say("worker")

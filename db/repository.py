@@ -71,6 +71,7 @@ __all__ = [
     "stale_queued_audits",
     "count_rows",
     "ping",
+    "audits_by_status",
 ]
 
 
@@ -688,3 +689,9 @@ def count_rows(session: Session, audit_id: uuid.UUID) -> dict[str, int]:
 def ping(session: Session) -> None:
     """``SELECT 1`` (raises when the database is unreachable)."""
     session.execute(text("SELECT 1"))
+
+
+def audits_by_status(session: Session) -> dict[str, int]:
+    """``{status: number of stored audits}`` (one ``GROUP BY`` over the status index; for /metrics)."""
+    rows = session.execute(select(Audit.status, func.count()).group_by(Audit.status)).all()
+    return {str(status): int(n) for status, n in rows}

@@ -13,6 +13,7 @@ from sqlalchemy import pool
 
 import db.llm_models  # noqa: F401  (the LLM path's tables, migration 0002_llm)
 import db.models  # noqa: F401  (registers every table on Base.metadata)
+import db.run_models  # noqa: F401  (runs, suites, webhook deliveries, migration 0006_runs)
 from db.engine import make_engine, normalise_url
 from db.models import Base
 

@@ -248,7 +248,14 @@ def start_worker(
     """Factory: start a worker on the test database and Redis; every worker is stopped at session end."""
     started: list[WorkerProcess] = []
 
-    def start(env: dict[str, str] | None = None, *, concurrency: int = 1, wait: bool = True) -> WorkerProcess:
+    def start(
+        env: dict[str, str] | None = None,
+        *,
+        concurrency: int = 1,
+        wait: bool = True,
+        args: tuple[str, ...] = (),
+    ) -> WorkerProcess:
+        """``args``: extra worker options, e.g. ``("-B", "-s", path)`` for an embedded beat."""
         log = tmp_path_factory.mktemp("worker") / "worker.log"
         full_env = {
             **os.environ,
@@ -260,7 +267,7 @@ def start_worker(
         cmd = [
             sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-E",
             "--pool=prefork", f"--concurrency={concurrency}", "--loglevel=INFO",
-            "--without-mingle", "--without-gossip", "-n", f"spine-test-{uuid.uuid4().hex[:6]}@%h",
+            "--without-mingle", "--without-gossip", "-n", f"spine-test-{uuid.uuid4().hex[:6]}@%h", *args,
         ]  # fmt: skip
         with log.open("wb") as out:
             proc = subprocess.Popen(

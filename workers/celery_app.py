@@ -14,7 +14,14 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.schedules import crontab
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+)
 
 from workers.settings import get_settings
 
@@ -22,7 +29,12 @@ __all__ = ["app"]
 
 _settings = get_settings()
 
-app = Celery("claimaudit", broker=_settings.redis_url, backend=_settings.redis_url, include=["workers.tasks"])
+app = Celery(
+    "claimaudit",
+    broker=_settings.redis_url,
+    backend=_settings.redis_url,
+    include=["workers.tasks", "workers.run_tasks"],
+)
 app.conf.update(
     task_default_queue=_settings.celery_queue,
     task_serializer="json",
@@ -40,6 +52,9 @@ app.conf.update(
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
+        # the suites' cron schedules live in Postgres; the tick starts the due ones (workers.schedule)
+        "runs-tick": {"task": "runs.tick", "schedule": float(_settings.runs_tick_s)},
+        "retention": {"task": "audits.retention", "schedule": crontab(minute="0", hour="3")},
     },
     timezone="UTC",
 )
@@ -50,6 +65,29 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
+
+
+def _json_logs(logger: Any = None, **_: Any) -> None:
+    """``LOG_FORMAT=json``: every handler of the worker's loggers writes ``workers.logs.JsonFormatter``."""
+    if _settings.log_format != "json" or logger is None:
+        return
+    from workers.logs import JsonFormatter
+
+    for handler in logger.handlers:
+        handler.setFormatter(JsonFormatter())
+
+
+cast(Callable[[Callable[..., None]], Any], after_setup_logger.connect)(_json_logs)
+cast(Callable[[Callable[..., None]], Any], after_setup_task_logger.connect)(_json_logs)
+
+
+@cast(Callable[[Callable[..., None]], Any], worker_process_shutdown.connect)
+def _metrics_process_dead(pid: int | None = None, **_: Any) -> None:
+    import os
+
+    from workers.metrics import mark_process_dead
+
+    mark_process_dead(pid or os.getpid())
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_ready.connect)

@@ -22,6 +22,12 @@ DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): defaul
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
                     this band go to the LLM judge (``claims.options.AuditOptions``).
 OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapters.config``.
+RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by Celery beat).
+RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
+WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``).
+LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
+RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
+PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``workers.metrics``).
 """
 
 from __future__ import annotations
@@ -82,6 +88,21 @@ class Settings(BaseSettings):
     llm_judge_top_k: int = 3
     #: Structured output request: json_schema (strict schema) | json_object | none.
     llm_response_format: str = "json_schema"
+
+    #: Seconds between scheduler ticks; a cron slot starts at most this long after its minute.
+    runs_tick_s: float = 30.0
+    #: A scheduled run whose start message was lost is started again after this many seconds.
+    runs_restart_after_s: float = 300.0
+    #: Webhook delivery: per-request timeout, retries (exponential backoff from WEBHOOK_BACKOFF_S, jitter).
+    webhook_timeout_s: float = 10.0
+    webhook_max_retries: int = 8
+    webhook_backoff_s: float = 5.0
+    #: Worker log lines: ``text`` (Celery's) or ``json`` (one object per line with task, audit and run ids).
+    log_format: str = "text"
+    #: Finished audits older than this many days are deleted nightly (``audits.retention``); None: kept.
+    retention_days: float | None = None
+    #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
+    prometheus_multiproc_dir: str | None = None
 
     @field_validator("database_url")
     @classmethod

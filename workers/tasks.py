@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from db import repository as repo
 from db.engine import session_scope
-from workers import services
+from workers import metrics, services
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS, describe
@@ -88,9 +88,11 @@ def _run_stage(stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], A
         log.info("audit %s is finished or missing; %s skipped, chain stopped", audit_id, stage)
         raise Ignore()
     _test_delay(stage)
+    began = time.monotonic()
     try:
         with session_scope(factory) as session:
             work(session, aid)
+        metrics.STAGE_SECONDS.labels(stage).observe(time.monotonic() - began)
     except TRANSIENT_ERRORS:
         raise
     except Exception as exc:
@@ -145,6 +147,14 @@ def score(self: Task, audit_id: str) -> None:
     Retries: transient database/broker errors, exponential backoff with jitter.
     """
     _run_stage("scoring", audit_id, _score_and_finish)
+    _after_audit(audit_id, "done")
+
+
+def _after_audit(audit_id: str, status: str) -> None:
+    """Metrics of the ended audit, and its run's finish when it was the run's last audit."""
+    from workers.run_tasks import after_audit
+
+    after_audit(uuid.UUID(audit_id), status)
 
 
 @task(name="audits.fail")
@@ -159,6 +169,7 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
     stage = TASK_STAGE.get(getattr(request, "task", ""), "pipeline")
     with session_scope(get_session_factory()) as session:
         repo.mark_failed(session, uuid.UUID(str(audit_id)), describe(stage, exc))
+    _after_audit(str(audit_id), "failed")
 
 
 @task(name="audits.requeue_stale", acks_late=True)

@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db import llm_repository as repo
 from db.engine import session_scope
+from workers import metrics
 from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError, MalformedOutputError, translate_openai_error
 from workers.adapters.prompts import repair_message, response_format_for
@@ -95,6 +96,7 @@ class Ledger:
     def record(self, stage: str, model: str, **counts: Any) -> None:
         with session_scope(self.factory) as s:
             repo.record_usage(s, audit_id=self.audit_id, stage=stage, model=model, **counts)
+        metrics.observe_llm(stage, counts)
 
 
 @dataclass(frozen=True)
