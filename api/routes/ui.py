@@ -21,7 +21,7 @@ from api.documents import audit_document, poll_url
 from api.ui.audit_view import build_audit_view
 from api.ui.legend import SCORE_DEFINITIONS
 from api.ui.list_view import PAGE_SIZES, parse_list_query
-from api.ui.templating import STATIC_DIR, environment
+from api.ui.templating import STATIC_DIR, html_page
 from api.ui.timeline import timeline
 from db import repository as repo
 from db.models import AUDIT_STATUSES
@@ -31,22 +31,19 @@ from workers.settings import Settings
 __all__ = ["install", "router"]
 
 router = APIRouter(prefix="/ui", tags=["ui"], include_in_schema=False)
-NO_STORE = {"Cache-Control": "no-store"}
 
 
 def install(app: FastAPI) -> None:
-    """Add the pages and their static files (``/ui/static``) to ``app``."""
+    """Add the pages (audits, runs) and their static files (``/ui/static``) to ``app``."""
+    from api.routes import ui_runs
+
     app.include_router(router)
+    app.include_router(ui_runs.router)
     app.mount("/ui/static", StaticFiles(directory=STATIC_DIR), name="ui-static")
 
 
-def _page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-    html = environment().get_template(f"ui/{template}").render(**context)
-    return HTMLResponse(html, status_code=status_code, headers=NO_STORE)
-
-
 def _not_found(what: str) -> HTMLResponse:
-    return _page("not_found.html", 404, title="not found", what=what)
+    return html_page("not_found.html", 404, title="not found", what=what)
 
 
 def _parse_id(raw: str) -> uuid.UUID | None:
@@ -82,7 +79,7 @@ def audit_page(audit_id: str, session: SessionDep, settings: SettingsDep, tenant
     context = None if aid is None else _audit_context(session, aid, settings)
     if context is None:
         return _not_found(f"audit {audit_id}")
-    return _page("audit.html", **context)
+    return html_page("audit.html", **context)
 
 
 @router.get("/audits/{audit_id}/status", response_class=HTMLResponse)
@@ -94,7 +91,7 @@ def audit_status(audit_id: str, session: SessionDep, tenant: TenantDep) -> HTMLR
     if audit is None:
         return _not_found(f"audit {audit_id}")
     steps = timeline(audit)
-    return _page("_status.html", status=audit.status, steps=steps, error=audit.error)
+    return html_page("_status.html", status=audit.status, steps=steps, error=audit.error)
 
 
 def _search(q: str, settings: Settings) -> tuple[list[dict[str, Any]], str | None]:
@@ -133,7 +130,7 @@ def audits_page(
         for a in rows
     ]
     hits, search_error = _search(query.q, settings) if query.q else ([], None)
-    return _page(
+    return html_page(
         "audits.html",
         title="audits",
         query=query,

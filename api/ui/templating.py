@@ -12,13 +12,14 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 
 from api.ui.audit_view import AuditView, ClaimView
 from api.ui.legend import PENDING, VERDICT_STYLES
 from api.ui.spans import Piece
 
-__all__ = ["STATIC_DIR", "TEMPLATE_DIR", "environment", "piece_style", "render_standalone"]
+__all__ = ["STATIC_DIR", "TEMPLATE_DIR", "environment", "html_page", "piece_style", "render_standalone"]
 
 TEMPLATE_DIR = Path(__file__).resolve().parents[1] / "templates"
 STATIC_DIR = Path(__file__).resolve().parents[1] / "static"
@@ -115,3 +116,9 @@ def render_standalone(view: AuditView, *, title: str) -> str:
         .get_template("ui/audit.html")
         .render(view=view, steps=None, title=title, inline_css=css, inline_js=js, standalone=True)
     )
+
+
+def html_page(template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    """``ui/<template>`` rendered with ``context`` (never cached: pages show live state)."""
+    html = environment().get_template(f"ui/{template}").render(**context)
+    return HTMLResponse(html, status_code=status_code, headers={"Cache-Control": "no-store"})
