@@ -8,6 +8,7 @@ a test stored, never from the page itself.
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from pathlib import Path
@@ -109,6 +110,22 @@ def test_clicking_a_claim_highlights_its_evidence_in_the_reference(
     )
     assert f"reference {best['reference']}, chars {best['start']}–{best['end']}" in detail.text
     screenshot(browser, "audit")
+    # one button per reference claim no supported/inferred claim cites (the JSON's evidence),
+    # and each highlights exactly its span
+    cited = {
+        (e["reference"], e["start"], e["end"])
+        for c in claims
+        if c["verdict"] in ("supported", "inferred")
+        for e in c["evidence"]
+    }
+    refs = [c for c in wrong_date["claims"] if c["role"] == "reference" and c["kind"] == "material"]
+    buttons = browser.find_elements(By.CSS_SELECTOR, ".rc-link")
+    assert len(buttons) == sum(1 for c in refs if (c["reference"], c["start"], c["end"]) not in cited)
+    for button in buttons:
+        r, s, e = (int(x) for x in re.findall(r"\d+", button.text))  # "reference R, chars S–E"
+        button.click()
+        marked = browser.find_elements(By.CSS_SELECTOR, f"#ref-{r} .rseg.hl-uncovered")
+        assert "".join(m.text for m in marked) == wrong_date["body"]["references"][r][s:e]
     # another claim moves the highlight; the first claim's highlight is gone
     j = next((k for k, c in enumerate(claims) if k != i and c["evidence"]), None)
     if j is not None:

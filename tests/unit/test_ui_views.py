@@ -177,3 +177,23 @@ def test_timeline_of_a_running_and_of_a_failed_audit() -> None:
         **{**vars(running), "status": "failed", "finished_at": t0 + timedelta(seconds=4)}
     )
     assert [s.state for s in timeline(failed)] == ["done", "done", "failed", "waiting", "waiting", "failed"]
+
+
+def test_histogram_counts_each_value_once_and_closes_the_last_bin() -> None:
+    from api.ui.charts import histogram
+
+    svg = str(histogram([0.0, 0.05, 0.1, 0.95, 1.0, None], bins=10, name="claim_f1"))
+    counts = [int(n) for n in svg.split('data-counts="')[1].split('"')[0].split()]
+    # 0.0 and 0.05 in [0, 0.1); 0.1 in [0.1, 0.2); 0.95 and 1.0 in [0.9, 1]; None skipped
+    assert counts == [2, 1, 0, 0, 0, 0, 0, 0, 0, 2]
+    assert 'aria-label="claim_f1: 5 audits in 10 bins"' in svg
+
+
+def test_verdict_bar_segments_are_proportional_and_labelled() -> None:
+    from api.ui.charts import verdict_bar
+
+    svg = str(verdict_bar({"supported": 3, "contradicted": 1}, width=400))
+    # 3 of 4 claims: 300 of 400 px; 1 of 4: 100 px
+    assert 'data-verdict="supported" x="0.00" y="0" width="300.00"' in svg
+    assert 'data-verdict="contradicted" x="300.00" y="0" width="100.00"' in svg
+    assert 'aria-label="3 supported, 1 contradicted"' in svg and "✗ 1" in svg
