@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from api.deps import SessionDep, SettingsDep, TenantDep
 from api.documents import audit_document, poll_url
+from api.routes import ui_runs
 from api.ui.audit_view import build_audit_view
 from api.ui.legend import SCORE_DEFINITIONS
 from api.ui.list_view import PAGE_SIZES, parse_list_query
@@ -35,8 +36,6 @@ router = APIRouter(prefix="/ui", tags=["ui"], include_in_schema=False)
 
 def install(app: FastAPI) -> None:
     """Add the pages (audits, runs) and their static files (``/ui/static``) to ``app``."""
-    from api.routes import ui_runs
-
     app.include_router(router)
     app.include_router(ui_runs.router)
     app.mount("/ui/static", StaticFiles(directory=STATIC_DIR), name="ui-static")
