@@ -75,10 +75,14 @@ def _free_port() -> int:
         return int(s.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def ui_worker(start_worker: Callable[..., WorkerProcess], redis_server_url: str) -> WorkerProcess:
-    """One Celery worker for the browser tests (the pipeline and the claim search)."""
-    return start_worker(concurrency=1)
+@pytest.fixture(scope="package")
+def ui_worker(start_worker: Callable[..., WorkerProcess], redis_server_url: str) -> Iterator[WorkerProcess]:
+    """One Celery worker for the browser tests (the pipeline and the claim search), stopped when
+    they end: it consumes the session's queue, so left running it would take the tasks that later
+    suites (tests/e2e) expect their own workers to receive."""
+    worker = start_worker(concurrency=1)
+    yield worker
+    worker.stop()
 
 
 @pytest.fixture(scope="session")
