@@ -1,4 +1,4 @@
-"""FastAPI dependencies: settings, the request's database session, the caller's tenant."""
+"""FastAPI dependencies: settings, the request's database session."""
 
 from __future__ import annotations
 
@@ -28,19 +28,5 @@ def get_session(request: Request) -> Iterator[Session]:
         session.close()
 
 
-#: The tenant of a request until authentication (#11) resolves the caller's own.
-DEFAULT_TENANT = "default"
-
-
-def get_tenant() -> str:
-    """The caller's tenant id; every request is tenant ``"default"`` until #11 wires authentication.
-
-    Route handlers take it as ``tenant: TenantDep`` and pass it to the repository, so that
-    replacing this one function scopes every route and page.
-    """
-    return DEFAULT_TENANT
-
-
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 SessionDep = Annotated[Session, Depends(get_session)]
-TenantDep = Annotated[str, Depends(get_tenant)]

@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli import stack
+from cli import credentials, stack
+from cli import keys as keys_cli
 from cli.client import (
     LINE_FIELDS,
     ApiError,
@@ -42,6 +43,7 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+app.add_typer(keys_cli.app, name="keys")
 app.add_typer(runs_app, name="runs")
 app.add_typer(suites_app, name="suites")
 
@@ -77,6 +79,7 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     healthy = stack.api_healthy(url)
     # A local stack whose API answers but whose worker died would leave every audit queued.
     if healthy and (api_url is not None or not stack.managed_worker_dead()):
+        _ensure_local_key(url)
         return url
     if api_url is not None:
         raise _fail(f"the API at {url} does not answer GET /healthz", code=2)
@@ -92,6 +95,17 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     except stack.StackError as exc:
         raise _fail(str(exc), code=2) from exc
     return url
+
+
+def _ensure_local_key(url: str) -> None:
+    """A local stack started before it made keys: make its admin key now (from its saved database URL)."""
+    info = stack.read_stack_info()
+    if credentials.api_key_for(url) is not None or info is None or info.api_url.rstrip("/") != url:
+        return
+    try:
+        credentials.ensure_local_key(info.database_url)
+    except Exception as exc:  # the API will answer 401 with what to do
+        err.print(f"[yellow]could not make the local API key: {exc}[/yellow]")
 
 
 # --------------------------------------------------------------------------- stack
@@ -120,8 +134,9 @@ def up(
     err.print(f"[green]stack up[/green] in {time.monotonic() - started:.1f} s")
     _print_status(config)
     console.print(f"API       {info.api_url}  (docs: {info.api_url}/docs)")
+    console.print(f"API key   {credentials.local_key_path()}  (admin of tenant 'default'; the CLI uses it)")
     if info.flower_url:
-        console.print(f"Flower    {info.flower_url}")
+        console.print(f"Flower    {info.flower_url}  (user:password in {stack.flower_auth_path()})")
 
 
 @app.command()
@@ -173,7 +188,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = stack.DEFAULT_API_PORT,
 ) -> None:
     """Run the API (uvicorn) in the foreground."""
-    env = _service_env()
+    env = {**_service_env(), "API_HOST": host}  # AUTH=disabled is refused unless host is loopback
     cmd = stack.service_command("api", stack.StackConfig(api_port=port))
     cmd[cmd.index("--host") + 1] = host
     os.chdir(stack.project_root())
@@ -527,8 +542,9 @@ def audit(
     """Audit one response file against one or more reference files.
 
     Exit status: 0 done (and no claim with a ``--fail-on`` verdict), 1 a ``--fail-on`` verdict
-    found, or the audit failed/was rejected, 2 a usage error (an unreadable or non-UTF-8 file, an
-    unknown ``--fail-on`` verdict), 3 timed out.
+    found or the audit failed, 2 a usage error (an unreadable or non-UTF-8 file, an unknown
+    ``--fail-on`` verdict, ``--config`` not JSON, input the API rejects), 3 timed out: a
+    misconfigured CI job never looks like a gate hit.
     """
     gate = parse_fail_on(fail_on)
     body: dict[str, Any] = {
@@ -541,7 +557,7 @@ def audit(
         try:
             body["config"] = json.loads(config)
         except json.JSONDecodeError as exc:
-            raise _fail(f"--config is not valid JSON: {exc}") from exc
+            raise _fail(f"--config is not valid JSON: {exc}", code=2) from exc
     if offline:
         doc = _offline_audit(body)
     else:
@@ -549,7 +565,7 @@ def audit(
         with Client(url) as client:
             sub = client.submit(body)
             if sub.audit_id is None:
-                raise _fail(f"rejected: {sub.error}")
+                raise _fail(f"rejected: {sub.error}", code=2)
             try:
                 doc = client.wait(sub.audit_id, timeout=timeout)
             except TimeoutError as exc:
@@ -618,12 +634,12 @@ def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
     allowed = {"threshold", "case_insensitive", "remove_punctuation"}
     unknown = sorted(set(cfg) - allowed)
     if unknown:
-        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}")
+        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}", code=2)
     try:
         options = AuditOptions.from_config(cfg)
         report = audit_texts(body["response"], body["references"], options=options)
     except ValueError as exc:
-        raise _fail(f"rejected: {exc}") from exc
+        raise _fail(f"rejected: {exc}", code=2) from exc
     doc = report_to_dict(report, body["references"], body["response"])
     doc.setdefault("question", body.get("question"))
     return doc
@@ -637,6 +653,16 @@ def load_examples(directory: Path) -> list[tuple[str, dict[str, Any]]]:
         title = data.pop("title", path.stem)
         out.append((f"{path.stem}: {title}", audit_body(data)))
     return out
+
+
+def ui_sign_in_hint(url: str) -> str:
+    """How to open the pages: they ask once for an API key (never printed here: a terminal's
+    scrollback and CI logs outlive it; ``<state dir>/admin.key`` is mode 0600)."""
+    if os.environ.get(credentials.ENV_KEY, "").strip():
+        where = f"the key in ${credentials.ENV_KEY}"
+    else:
+        where = f"the local admin key: `cat {credentials.local_key_path()}`"
+    return f"pages: {url}/ui/audits · sign in at {url}/ui/login with {where}"
 
 
 @app.command()
@@ -674,6 +700,7 @@ def demo(
     for (title, _body), sub in zip(items, subs, strict=True):
         if sub.audit_id is not None:
             console.print(f"  {title}: {url}/ui/audits/{sub.audit_id}", soft_wrap=True)
+    console.print(ui_sign_in_hint(url), soft_wrap=True)
     console.print(
         f"[green]{len(ids)} audits through the queue in {time.monotonic() - started:.1f} s[/green] · "
         f"API {url}/docs · Flower http://127.0.0.1:{stack.DEFAULT_FLOWER_PORT} · "

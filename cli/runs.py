@@ -18,11 +18,9 @@ from rich.table import Table
 
 from cli.client import ApiError, Client
 
-runs_app = typer.Typer(
-    help="Runs of suites: list, show, compare (with a quality gate).", no_args_is_help=True
-)
+runs_app = typer.Typer(help="Runs of suites: list, compare (with a quality gate).", no_args_is_help=True)
 suites_app = typer.Typer(
-    help="Suites: apply a YAML file of suite definitions, list them.", no_args_is_help=True
+    help="Suites: apply a YAML file of suite definitions (GET /suites lists them).", no_args_is_help=True
 )
 
 console = Console()
@@ -172,7 +170,7 @@ def list_runs(
         counts = s.get("counts", {})
         f1 = (s.get("scores") or {}).get("claim_f1")
         table.add_row(
-            run["id"][:8],
+            run["id"],  # in full: `runs compare` takes it
             run["suite"],
             run["label"],
             run["status"],

@@ -48,7 +48,11 @@ app.conf.update(
     worker_send_task_events=True,
     task_send_sent_event=True,
     broker_connection_retry_on_startup=True,
-    broker_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
+    # priority_steps: one Redis list per priority 0-9, popped lowest first (workers.pipeline.STAGE_PRIORITY)
+    broker_transport_options={
+        "visibility_timeout": _settings.broker_visibility_timeout,
+        "priority_steps": list(range(10)),
+    },
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
@@ -65,6 +69,18 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
+
+
+@cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
+def _preload_models(**_: Any) -> None:
+    """Load the model and parser in the background of each pool process: the pool's start-up
+    handshake must not wait for them (Celery kills a child that is not up within 4 s), and a
+    task that needs them meanwhile waits on their locks."""
+    import threading
+
+    from workers.components import preload_local_models
+
+    threading.Thread(target=preload_local_models, name="preload-models", daemon=True).start()
 
 
 def _json_logs(logger: Any = None, **_: Any) -> None:

@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session
 
 from claims.run_diff import ClaimChange, Gate, RunDiff, check_gate, diff_runs
 from db import repository as repo
+from db import run_outcomes
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.run_models import Run
@@ -191,8 +192,8 @@ def _links(run: Run) -> dict[str, str]:
 
 def _diff(session: Session, base: Run, new: Run) -> RunDiff:
     return diff_runs(
-        runs_repo.run_outcomes(session, base.id, tenant_id=base.tenant_id),
-        runs_repo.run_outcomes(session, new.id, tenant_id=new.tenant_id),
+        run_outcomes.run_outcomes(session, base.id, tenant_id=base.tenant_id),
+        run_outcomes.run_outcomes(session, new.id, tenant_id=new.tenant_id),
     )
 
 

@@ -194,20 +194,25 @@ def requeue_stale(only_unsent: bool = False) -> int:
 
 
 @task(name="claims.search", ignore_result=False, acks_late=False)
-def search(q: str, k: int, model: str | None = None) -> list[dict[str, Any]]:
-    """Embed ``q`` and return the ``k`` nearest stored claims of that model (HNSW, approximate).
+def search(q: str, k: int, model: str | None = None, tenant_id: str = "default") -> list[dict[str, Any]]:
+    """Embed ``q`` and return the ``k`` nearest stored claims of ``tenant_id`` and that model
+    (HNSW with pgvector's iterative scan, approximate).
 
-    ``model`` None: the local default model; otherwise an OpenAI-compatible embedding model.
+    ``model`` None: the local default model; otherwise an OpenAI-compatible embedding model,
+    which must be allowed (``ALLOWED_EMBEDDING_MODELS``; the API checks it first) and is sent
+    only to the configured endpoint. Raises ``ValueError`` for a model not allowed.
     Each item is JSON: claim_id, audit_id, role, reference, position, text, start, end, kind,
     similarity, audit_created_at (ISO 8601).
     """
     from claims.embed import CachedEmbedder
     from workers import components
 
+    if model is not None and model not in _settings.embedding_models:
+        raise ValueError(f"embedding model {model!r} is not allowed (ALLOWED_EMBEDDING_MODELS)")
     config: dict[str, Any] = {} if model is None else {"embedder": "openai", "embedding_model": model}
     factory = get_session_factory()
     with session_scope(factory) as session:
-        inner = components.embedder_for(config, factory=factory)
+        inner = components.embedder_for(config, factory=factory, tenant_id=tenant_id)
         if model is not None and inner.model_name != model:
             raise ValueError(f"unknown embedding model {model!r}")
         embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
@@ -219,6 +224,7 @@ def search(q: str, k: int, model: str | None = None) -> list[dict[str, Any]]:
             dim=embedder.dim,
             k=k,
             ef_search=_settings.hnsw_ef_search,
+            tenant_id=tenant_id,
         )
     for item in items:
         item["audit_id"] = str(item["audit_id"])

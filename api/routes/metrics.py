@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
+from api.auth import AdminCaller
 from api.deps import SessionDep, SettingsDep
 from db import repository as repo
 from workers.metrics import scrape
@@ -30,8 +31,9 @@ def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
 
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
-def metrics(session: SessionDep, settings: SettingsDep) -> Response:
-    """Prometheus metrics: audits by status, stage durations, verdicts, queue depth, LLM, runs, webhooks."""
+def metrics(_caller: AdminCaller, session: SessionDep, settings: SettingsDep) -> Response:
+    """Prometheus metrics of the whole deployment (needs ``admin``): audits by status, stage durations,
+    verdicts, queue depth, LLM, runs, webhooks."""
 
     def snapshot() -> tuple[Mapping[str, int], Mapping[str, int]]:
         return repo.audits_by_status(session), _queue_depth(settings.redis_url, settings.celery_queue)

@@ -1,7 +1,8 @@
 """``/runs``: submit a run's items, list runs, one run with its audits, compare two runs, deliveries.
 
 Every query is in ``db.runs`` / ``db.suites``; the documents come from ``workers.runs`` (shared
-with the webhook payloads). ``current_tenant`` is the one seam for tenants (issue #11).
+with the webhook payloads). Every route reads the caller's tenant from its API key
+(``read_tenant`` / ``write_tenant``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from fastapi import APIRouter, Depends, HTTPException, Query, status
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
 from api.routes.audits import NoLLMEndpoint, TooLarge, _enqueue, _error_text, check_llm_endpoint, check_size
@@ -30,12 +32,19 @@ from workers.settings import Settings
 router = APIRouter(prefix="/runs", tags=["runs"])
 
 
-def current_tenant() -> str:
-    """The caller's tenant (``default`` until tenants, issue #11, wire authentication through)."""
-    return "default"
+def read_tenant(caller: ReadCaller) -> str:
+    """The tenant of a caller whose key holds ``audits:read`` (api.auth)."""
+    return caller.tenant_id
 
 
-TenantDep = Annotated[str, Depends(current_tenant)]
+def write_tenant(caller: WriteCaller) -> str:
+    """The tenant of a caller whose key holds ``audits:write`` (api.auth)."""
+    return caller.tenant_id
+
+
+#: the caller's tenant; reading routes need ``audits:read``, writing ones ``audits:write``
+TenantDep = Annotated[str, Depends(read_tenant)]
+WriteTenantDep = Annotated[str, Depends(write_tenant)]
 
 
 def _validate_items(
@@ -79,7 +88,7 @@ def _kick(run_id: uuid.UUID) -> None:
     "", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}}
 )
 def submit_run(
-    req: RunRequest, session: SessionDep, settings: SettingsDep, tenant: TenantDep
+    req: RunRequest, session: SessionDep, settings: SettingsDep, tenant: WriteTenantDep
 ) -> dict[str, Any]:
     """Add items to the run suite/label (created on first use); 202 with the run and one result per item.
 

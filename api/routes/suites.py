@@ -8,7 +8,7 @@ from typing import Any
 from fastapi import APIRouter, HTTPException, Response, status
 
 from api.deps import SessionDep
-from api.routes.runs import TenantDep
+from api.routes.runs import TenantDep, WriteTenantDep
 from api.run_schemas import Name, SuiteIn
 from db import suites as suites_repo
 from db.run_models import Suite
@@ -63,7 +63,7 @@ def spec_of(name: str, body: SuiteIn, now: datetime) -> suites_repo.SuiteSpec:
 
 @router.put("/{name}", responses={201: {"description": "Created."}, 422: {"description": "Invalid suite."}})
 def put_suite(
-    name: Name, body: SuiteIn, session: SessionDep, tenant: TenantDep, response: Response
+    name: Name, body: SuiteIn, session: SessionDep, tenant: WriteTenantDep, response: Response
 ) -> dict[str, Any]:
     """Create or replace a suite; a new cron first fires at its next slot (200 replaced, 201 created)."""
     try:
@@ -95,7 +95,7 @@ def get_suite(name: str, session: SessionDep, tenant: TenantDep) -> dict[str, An
 @router.delete(
     "/{name}", status_code=status.HTTP_204_NO_CONTENT, responses={404: {"description": "No such suite."}}
 )
-def delete_suite(name: str, session: SessionDep, tenant: TenantDep) -> None:
+def delete_suite(name: str, session: SessionDep, tenant: WriteTenantDep) -> None:
     """Delete a suite definition (its schedule stops; its runs stay)."""
     if not suites_repo.delete_suite(session, name, tenant_id=tenant):
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"suite {name!r} not found")

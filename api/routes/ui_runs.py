@@ -2,7 +2,8 @@
 
 They read through the runs API's own functions: ``db.runs`` (list, run, items, previous run),
 ``workers.runs.run_document`` and ``workers.runs.compare_runs`` (the ``GET /runs/{id}/compare``
-document), and take the tenant from ``api.deps.TenantDep``.
+document), with the tenant of the signed-in caller (``api.ui_auth.UiReader``); another
+tenant's run is "not found".
 """
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
 from sqlalchemy.orm import Session
 
-from api.deps import SessionDep, TenantDep
+from api.deps import SessionDep
 from api.ui.charts import histogram, verdict_bar
 from api.ui.legend import SCORE_DEFINITIONS
-from api.ui.templating import html_page
+from api.ui.pages import not_found, page
+from api.ui_auth import UiReader
 from db import runs as runs_repo
 from db.run_models import Run
 from workers import runs as run_service
@@ -39,17 +41,25 @@ def _document(session: Session, run: Run) -> dict[str, Any]:
 
 @router.get("", response_class=HTMLResponse)
 def runs_page(
-    session: SessionDep, tenant: TenantDep, suite: str | None = None, offset: int = 0
+    request: Request, caller: UiReader, session: SessionDep, suite: str | None = None, offset: int = 0
 ) -> HTMLResponse:
-    """Runs newest first (optionally of one suite), with their summaries and verdict mix."""
+    """The tenant's runs newest first (optionally of one suite), with their summaries and verdict mix."""
+    tenant = caller.tenant_id
     offset = max(0, offset)
     rows, total = runs_repo.list_runs(session, suite=suite or None, limit=50, offset=offset, tenant_id=tenant)
     docs = [_document(session, r) for r in rows]
     bars = {
         d["id"]: verdict_bar((d["summary"] or {}).get("verdicts") or {}, width=220, height=18) for d in docs
     }
-    return html_page(
-        "runs.html", title="runs", runs=docs, bars=bars, total=total, suite=suite or "", offset=offset
+    return page(
+        request,
+        "runs.html",
+        title="runs",
+        runs=docs,
+        bars=bars,
+        total=total,
+        suite=suite or "",
+        offset=offset,
     )
 
 
@@ -62,21 +72,23 @@ def _worst(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 @router.get("/{run_id}", response_class=HTMLResponse)
-def run_page(run_id: str, session: SessionDep, tenant: TenantDep) -> HTMLResponse:
-    """One run: summary, verdict mix and score distributions, worst audits, and the comparison
-    with the previous finished run of its suite (changed claims side by side)."""
+def run_page(run_id: str, request: Request, caller: UiReader, session: SessionDep) -> HTMLResponse:
+    """One run of the tenant: summary, verdict mix and score distributions, worst audits, and the
+    comparison with the previous finished run of its suite (changed claims side by side)."""
+    tenant = caller.tenant_id
     try:
         run = runs_repo.get_run(session, uuid.UUID(run_id), tenant_id=tenant)
     except ValueError:
         run = None
     if run is None:
-        return html_page("not_found.html", 404, title="not found", what=f"run {run_id}")
+        return not_found(request, f"run {run_id}")
     doc = _document(session, run)
     items, total = runs_repo.list_run_audits(session, run.id, limit=MAX_ITEMS, tenant_id=tenant)
     summary = doc["summary"] or {}
     previous = runs_repo.previous_run(session, run)
     compare = run_service.compare_runs(session, previous, run) if previous is not None else None
-    return html_page(
+    return page(
+        request,
         "run.html",
         title=f"run {run.suite} {run.label}",
         run=doc,

@@ -50,7 +50,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def chromium() -> Iterator[Any]:
     """A headless Chromium (1400×1000) driven by Selenium through Debian's chromedriver."""
     binary, driver = _browser_paths()
     if not (binary and driver):
@@ -67,6 +67,28 @@ def browser() -> Iterator[Any]:
     drv.set_page_load_timeout(60)
     yield drv
     drv.quit()
+
+
+def sign_in(driver: Any, base: str, key: str, page: str = "/ui/audits") -> None:
+    """Open ``page``; the app answers with the sign-in form (no session yet); paste ``key`` and
+    submit as a person would; wait until the browser is back on ``page``."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.get(f"{base}{page}")
+    assert driver.current_url.startswith(f"{base}/ui/login?next="), driver.current_url
+    driver.find_element(By.ID, "key").send_keys(key)
+    driver.find_element(By.ID, "sign-in").click()
+    WebDriverWait(driver, 30).until(ec.url_to_be(f"{base}{page}"))
+
+
+@pytest.fixture(scope="session")
+def browser(chromium: Any, live_server: str, api_key: str) -> Any:
+    """The Chromium, signed in to the pages with the tests' key (tenant ``default``)."""
+    chromium.delete_all_cookies()
+    sign_in(chromium, live_server, api_key)
+    return chromium
 
 
 def _free_port() -> int:
@@ -109,9 +131,9 @@ def live_server(database_url: str, redis_server_url: str) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def api(live_server: str) -> Iterator[httpx.Client]:
-    """An HTTP client of the live server."""
-    with httpx.Client(base_url=live_server, timeout=30) as client:
+def api(live_server: str, auth_headers: dict[str, str]) -> Iterator[httpx.Client]:
+    """An HTTP client of the live server's JSON API, with the tests' key (tenant ``default``)."""
+    with httpx.Client(base_url=live_server, timeout=30, headers=auth_headers) as client:
         yield client
 
 

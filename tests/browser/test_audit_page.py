@@ -196,6 +196,11 @@ def test_status_and_timeline_refresh_without_reload(
     }
     assert list(steps) == ["queued", "decomposing", "embedding", "matching", "scoring", "done"]
     assert all("step-done" in cls for cls in steps.values())
-    assert browser.find_element(By.ID, "json-link").get_attribute("href").endswith(f"/audits/{aid}")
+    link = browser.find_element(By.ID, "json-link").get_attribute("href")
+    assert link.endswith(f"/ui/audits/{aid}/json")
     time.sleep(1.5)  # no further polling replaced the finished page
     assert browser.execute_script("return window.__sameDocument === true;")
+    # the link opens the audit's JSON document in the signed-in browser (the API takes no cookie)
+    browser.get(link)
+    doc = json.loads(browser.find_element(By.TAG_NAME, "body").text)
+    assert doc["id"] == str(aid) and doc["status"] == "done" and doc["claims"]

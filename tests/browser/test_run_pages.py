@@ -48,7 +48,7 @@ def two_runs(api: httpx.Client, ui_worker: WorkerProcess) -> dict[str, Any]:
 
 
 def test_run_page_shows_summary_charts_worst_audits_and_changed_claims(
-    browser: Any, live_server: str, two_runs: dict[str, Any]
+    browser: Any, live_server: str, api: httpx.Client, two_runs: dict[str, Any]
 ) -> None:
     run = two_runs["after"]
     browser.get(f"{live_server}/ui/runs/{run['id']}")
@@ -66,7 +66,7 @@ def test_run_page_shows_summary_charts_worst_audits_and_changed_claims(
     counts = browser.find_element(By.CSS_SELECTOR, 'figure[data-score="claim_f1"] svg').get_attribute(
         "data-counts"
     )
-    items = httpx.get(f"{live_server}/runs/{run['id']}").json()["audits"]["items"]
+    items = api.get(f"/runs/{run['id']}").json()["audits"]["items"]
     assert sum(map(int, counts.split())) == sum(1 for i in items if i["claim_f1"] is not None)
     # worst audits: lowest F1 first
     worst = [r.get_attribute("data-item") for r in browser.find_elements(By.CSS_SELECTOR, ".worst-row")]

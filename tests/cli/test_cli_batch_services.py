@@ -21,6 +21,7 @@ import psycopg
 import pytest
 
 from cli import stack
+from tests.ui_login import ui_login
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -153,7 +154,9 @@ def test_batch_result_matches_the_api_document(local_stack: str, tmp_path: Path)
     _write_input(inp, tmp_path.name)
     assert _run("batch", str(inp), "--output", str(tmp_path / "out.jsonl")).returncode == 0
     line = json.loads((tmp_path / "out.jsonl").read_text().splitlines()[0])
-    doc = httpx.get(f"{local_stack}/audits/{line['audit_id']}", timeout=30).json()
+    key = (STATE / "admin.key").read_text().strip()  # made by `claimaudit up` (mode 0600)
+    headers = {"Authorization": f"Bearer {key}"}
+    doc = httpx.get(f"{local_stack}/audits/{line['audit_id']}", headers=headers, timeout=30).json()
     assert {k: v for k, v in line.items() if k not in ("id", "audit_id")} == {
         k: v for k, v in doc.items() if k != "id"
     }
@@ -167,6 +170,13 @@ def test_demo_prints_tables(local_stack: str) -> None:
     # one page URL per example audit, and each page answers
     pages = re.findall(r"^page: (http://\S+/ui/audits/[0-9a-f-]{36})$", proc.stdout, flags=re.M)
     assert len(pages) == len(list((Path(__file__).resolve().parents[2] / "examples").glob("*.json")))
-    for page in pages:
-        resp = httpx.get(page, timeout=30)
-        assert resp.status_code == 200 and 'class="badge ' in resp.text
+    # the pages ask a browser to sign in; demo says where (the key itself is never printed)
+    key = (STATE / "admin.key").read_text().strip()  # made by `claimaudit up` (mode 0600)
+    assert f"{local_stack}/ui/login" in proc.stdout and "admin.key" in proc.stdout and key not in proc.stdout
+    with httpx.Client(timeout=30) as browser:
+        first = browser.get(pages[0])
+        assert first.status_code == 303 and first.headers["location"].startswith("/ui/login")
+        ui_login(browser, key, base=local_stack)
+        for page in pages:
+            resp = browser.get(page)
+            assert resp.status_code == 200 and 'class="badge ' in resp.text

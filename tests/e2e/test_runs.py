@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import socket
 import threading
 import time
@@ -111,10 +112,12 @@ def worker(
 
 @pytest.fixture(scope="module")
 def api_url(
-    worker: WorkerProcess, database_url: str, redis_server_url: str, metrics_dir: Path
+    worker: WorkerProcess, database_url: str, redis_server_url: str, metrics_dir: Path, api_key: str
 ) -> Iterator[str]:
-    """The API served by uvicorn on a free local port (real HTTP, as the CLI and a receiver see it)."""
+    """The API served by uvicorn on a free local port (real HTTP, as the CLI and a receiver see it);
+    the tests' admin key is in ``CLAIMAUDIT_API_KEY`` meanwhile (the CLI sends it, ``_client`` too)."""
     from api.main import create_app
+    from cli import stack
     from workers.settings import Settings
 
     settings = Settings(
@@ -130,9 +133,17 @@ def api_url(
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.started, "uvicorn did not start"
-    yield f"http://127.0.0.1:{port}"
+    with stack.temporary_env(CLAIMAUDIT_API_KEY=api_key):
+        yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
+
+
+def _client(api_url: str) -> httpx.Client:
+    """An HTTP client of the API with the tests' admin key (see ``api_url``)."""
+    return httpx.Client(
+        base_url=api_url, timeout=30, headers={"Authorization": f"Bearer {os.environ['CLAIMAUDIT_API_KEY']}"}
+    )
 
 
 def _runs(http: httpx.Client, suite: str) -> list[dict[str, Any]]:
@@ -162,7 +173,7 @@ def test_scheduled_suite_runs_twice_and_reports_the_planted_regression(
     receiver = Receiver()
     suite = "nightly-golden"
     try:
-        with httpx.Client(base_url=api_url, timeout=30) as http:
+        with _client(api_url) as http:
             definition: dict[str, Any] = {
                 "cron": "* * * * *",
                 "source": {"jsonl": str(source)},
@@ -316,7 +327,7 @@ def test_batch_run_is_resumable_per_suite_and_item_id(api_url: str, tmp_path: Pa
     again = runner.invoke(cli_app, args)  # resumed: the same audits, nothing new
     assert again.exit_code == 0, again.output
     assert [json.loads(line)["audit_id"] for line in (tmp_path / "out.jsonl").read_text().splitlines()] == ids
-    with httpx.Client(base_url=api_url, timeout=30) as http:
+    with _client(api_url) as http:
         runs = http.get("/runs", params={"suite": "cli-suite"}).json()
         assert runs["total"] == 1 and runs["items"][0]["source"] == "cli"
         run = _wait("cli run finished", lambda: (lambda d: d if d["status"] == "finished" else None)(

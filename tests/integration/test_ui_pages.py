@@ -86,7 +86,7 @@ def test_audit_page_shows_claims_scores_and_edit_script(client: TestClient, tagg
     html = client.get(f"/ui/audits/{tagged['bad']}").text
     assert 'aria-label="claim 2: contradicted"' in html
     assert 'data-score="claim_precision"' in html and "title=" in html
-    assert f'href="/audits/{tagged["bad"]}"' in html  # the JSON document
+    assert f'href="/ui/audits/{tagged["bad"]}/json"' in html  # the JSON document, for a signed-in browser
     assert 'id="edit-script"' in html
 
 
@@ -102,3 +102,10 @@ def test_static_assets_are_served_locally(client: TestClient) -> None:
     for name in ("ui.css", "ui.js"):
         assert client.get(f"/ui/static/{name}").status_code == 200
     assert client.get("/ui", follow_redirects=False).headers["location"] == "/ui/audits"
+
+
+def test_the_json_link_serves_the_api_document(client: TestClient, tagged: dict[str, Any]) -> None:
+    page_doc = client.get(f"/ui/audits/{tagged['bad']}/json")
+    assert page_doc.status_code == 200
+    assert page_doc.json() == client.get(f"/audits/{tagged['bad']}").json()
+    assert client.get(f"/ui/audits/{uuid.uuid4()}/json").status_code == 404

@@ -74,6 +74,8 @@ class Ledger:
 
     factory: sessionmaker[Session]
     audit_id: uuid.UUID | None
+    #: Tenant of usage not tied to an audit (a search); an audit's rows take the audit's tenant.
+    tenant_id: str = "default"
 
     def cache_get(self, model: str, prompt_version: str, sha: str) -> dict[str, Any] | None:
         with session_scope(self.factory) as s:
@@ -95,7 +97,9 @@ class Ledger:
 
     def record(self, stage: str, model: str, **counts: Any) -> None:
         with session_scope(self.factory) as s:
-            repo.record_usage(s, audit_id=self.audit_id, stage=stage, model=model, **counts)
+            repo.record_usage(
+                s, audit_id=self.audit_id, stage=stage, model=model, tenant_id=self.tenant_id, **counts
+            )
         metrics.observe_llm(stage, counts)
 
 
