@@ -146,8 +146,14 @@
     var id = main.dataset.auditId;
     var timer = setInterval(function () {
       fetch("/ui/audits/" + id + "/status", { cache: "no-store" })
-        .then(function (r) { return r.text(); })
+        .then(function (r) {
+          // the session ended (sign-out elsewhere, key revoked): reload, which asks to sign in
+          // and comes back to this page
+          if (r.redirected && r.url.indexOf("/ui/login") >= 0) { clearInterval(timer); location.reload(); return ""; }
+          return r.text();
+        })
         .then(function (html) {
+          if (!html) { return; }
           var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("status");
           var old = document.getElementById("status");
           if (!fresh || !old) { return; }

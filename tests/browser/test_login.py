@@ -21,7 +21,8 @@ def test_sign_in_returns_to_the_page_and_sign_out_ends_the_session(
     assert browser.current_url == f"{live_server}/ui/login?next=/ui/runs"
     browser.find_element(By.ID, "key").send_keys("ca_not-a-key")
     browser.find_element(By.ID, "sign-in").click()
-    assert "invalid API key" in browser.find_element(By.ID, "login-error").text
+    error = WebDriverWait(browser, 30).until(ec.presence_of_element_located((By.ID, "login-error")))
+    assert "invalid API key" in error.text
     assert not [c for c in browser.get_cookies() if c["name"] == "claimaudit_ui"]
 
     sign_in(browser, live_server, api_key, page="/ui/runs")
