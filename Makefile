@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 # Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 
-.PHONY: help install demo test faults fuzz check format up down status compose-config clean bench
+.PHONY: help install demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -27,7 +27,7 @@ install: $(STAMP)  ## create .venv and install claimaudit with its dev tools (id
 demo: $(STAMP)  ## start the local stack and audit the examples/ through the queue
 	$(BIN)/claimaudit demo
 
-test: $(STAMP)  ## run every test (unit + real Postgres/pgvector/Redis; fixtures start them)
+test: $(STAMP) browser-deps  ## run every test (unit + real Postgres/pgvector/Redis + headless Chromium; fixtures start them)
 	@$(BIN)/pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$rc
 
@@ -36,6 +36,18 @@ faults: $(STAMP)  ## the fault suite only (kill Redis, stop Postgres, kill/freez
 
 fuzz: $(STAMP)  ## schemathesis over the OpenAPI spec: must find no 5xx and no undocumented status
 	$(BIN)/pytest tests/api/test_openapi_fuzz.py -q
+
+browser-deps:  ## install Debian's chromium + chromium-driver for tests/browser (as root or with sudo)
+	@if command -v chromium >/dev/null && command -v chromedriver >/dev/null; then \
+	  echo "chromium and chromedriver present"; \
+	else \
+	  sudo=$$([ "$$(id -u)" -eq 0 ] || echo sudo); \
+	  { $$sudo apt-get update -qq && $$sudo apt-get install -y -qq chromium chromium-driver; } \
+	    || echo "could not install chromium + chromium-driver: tests/browser will be skipped"; \
+	fi
+
+test-browser: $(STAMP)  ## run only the browser tests (tests/browser; needs `make browser-deps`)
+	$(BIN)/pytest tests/browser
 
 check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker-compose config
 	$(BIN)/ruff format --check .

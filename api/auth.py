@@ -27,14 +27,16 @@ from sqlalchemy.orm import Session, sessionmaker
 from api.deps import SessionDep, SettingsDep
 from api.limits import Refused
 from db import auth_repository as keys_repo
-from db.auth_models import SCOPES
+from db.auth_models import SCOPES, ApiKeyRow
 from db.models import DEFAULT_TENANT
 from db.tenancy import bind_tenant
 from workers.settings import Settings, is_loopback
 
 __all__ = [
     "Caller",
+    "admit",
     "authenticate",
+    "caller_of_key",
     "require",
     "too_many",
     "route_scopes",
@@ -89,51 +91,65 @@ def _limit(own: int | None, default: int) -> int:
     return default if own is None else own
 
 
+def caller_of_key(row: ApiKeyRow | None, settings: Settings) -> Caller:
+    """The caller of a stored key row (401 when None, revoked or expired); shared with the
+    ``/ui`` session cookie (``api.ui_auth``)."""
+    if row is None:
+        raise _unauthorized("invalid API key")
+    if row.revoked_at is not None:
+        raise _unauthorized("API key revoked")
+    if row.expires_at is not None and row.expires_at <= datetime.now(UTC):
+        raise _unauthorized("API key expired")
+    return Caller(
+        key_id=row.id,
+        tenant_id=row.tenant_id,
+        scopes=frozenset(row.scopes),
+        requests_per_second=_limit(row.requests_per_second, settings.rate_limit_per_second),
+        audits_per_minute=_limit(row.audits_per_minute, settings.audits_per_minute),
+    )
+
+
 def _caller_from_key(request: Request, settings: Settings, token: str) -> Caller:
     factory: sessionmaker[Session] = request.app.state.session_factory
     with factory() as session:
         row = keys_repo.find_api_key(session, token)
-        if row is None:
-            raise _unauthorized("invalid API key")
-        if row.revoked_at is not None:
-            raise _unauthorized("API key revoked")
-        if row.expires_at is not None and row.expires_at <= datetime.now(UTC):
-            raise _unauthorized("API key expired")
-        caller = Caller(
-            key_id=row.id,
-            tenant_id=row.tenant_id,
-            scopes=frozenset(row.scopes),
-            requests_per_second=_limit(row.requests_per_second, settings.rate_limit_per_second),
-            audits_per_minute=_limit(row.audits_per_minute, settings.audits_per_minute),
-        )
-        keys_repo.touch_api_key(session, row.id)
+        caller = caller_of_key(row, settings)
+        if row is not None:
+            keys_repo.touch_api_key(session, row.id)
         session.commit()
     return caller
 
 
-def authenticate(request: Request, settings: SettingsDep) -> Caller:
-    """The caller of this request (401 / 429 as in the module docstring); cached per request."""
-    cached = getattr(request.state, "caller", None)
-    if isinstance(cached, Caller):
-        return cached
-    if settings.auth_enabled:
-        caller = _caller_from_key(request, settings, _bearer(request))
-    else:
-        client = request.client.host if request.client else None
-        if not is_loopback(client):
-            raise _unauthorized("AUTH=disabled serves loopback clients only")
-        caller = Caller(
-            None,
-            DEFAULT_TENANT,
-            frozenset(SCOPES),
-            settings.rate_limit_per_second,
-            settings.audits_per_minute,
-        )
+def admit(request: Request, caller: Caller) -> Caller:
+    """``caller`` once within its requests per second (429 otherwise), cached on the request."""
     refused = request.app.state.rate_limiter.request(caller.limit_key, caller.requests_per_second)
     if refused is not None:
         raise too_many(refused)
     request.state.caller = caller
     return caller
+
+
+def authenticate(request: Request, settings: SettingsDep) -> Caller:
+    """The caller of this request (401 / 429 as in the module docstring); cached per request.
+
+    Only the ``Authorization`` header counts here: the ``/ui`` session cookie is read by
+    ``api.ui_auth`` for the pages alone, so a cross-site request can never write through it."""
+    cached = getattr(request.state, "caller", None)
+    if isinstance(cached, Caller):
+        return cached
+    if settings.auth_enabled:
+        return admit(request, _caller_from_key(request, settings, _bearer(request)))
+    client = request.client.host if request.client else None
+    if not is_loopback(client):
+        raise _unauthorized("AUTH=disabled serves loopback clients only")
+    caller = Caller(
+        None,
+        DEFAULT_TENANT,
+        frozenset(SCOPES),
+        settings.rate_limit_per_second,
+        settings.audits_per_minute,
+    )
+    return admit(request, caller)
 
 
 def require(scope: str) -> Callable[..., Caller]:

@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 
 from api import errors
 from api.auth import authenticate
-from api.routes import admin, audit_status, audits, claims, health, metrics, runs, suites
+from api.routes import admin, audit_status, audits, claims, health, metrics, runs, suites, ui
 from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
@@ -68,6 +68,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in routers:
         app.include_router(router, dependencies=authenticated, responses=errors.AUTH_RESPONSES)
     app.include_router(health.router)
+    # /ui: pages for a browser, authenticated by the session cookie of /ui/login (api.ui_auth)
+    ui.install(app)
     return app
 
 

@@ -31,6 +31,7 @@ from cli.client import (
     idempotency_key,
     transport_problem,
 )
+from cli.html_report import write_html_report
 from cli.report import VERDICT_STYLE, render_audit
 from cli.runs import runs_app, suites_app
 
@@ -516,6 +517,10 @@ def audit(
         str | None, typer.Option(help="Per-audit config as JSON, e.g. '{\"threshold\": 0.8}'.")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the result document as JSON.")] = False,
+    html: Annotated[
+        Path | None,
+        typer.Option("--html", help="Also write one self-contained HTML page of the audit to this file."),
+    ] = None,
     offline: Annotated[
         bool, typer.Option(help="Run the engine in memory; no services, nothing stored.")
     ] = False,
@@ -569,6 +574,14 @@ def audit(
         console.print_json(json.dumps(doc, ensure_ascii=False))
     else:
         console.print(render_audit(doc, title=f"{response.name} vs {', '.join(p.name for p in reference)}"))
+    if html is not None:
+        try:
+            write_html_report(
+                html, doc, body, title=f"{response.name} vs {', '.join(p.name for p in reference)}"
+            )
+        except OSError as exc:
+            raise _fail(f"--html: cannot write {html}: {exc}", code=2) from exc
+        err.print(f"[dim]HTML report: {html}[/dim]")
     if doc.get("status") != "done":
         raise typer.Exit(1)
     hits = gated_claims(doc, gate)
@@ -642,6 +655,16 @@ def load_examples(directory: Path) -> list[tuple[str, dict[str, Any]]]:
     return out
 
 
+def ui_sign_in_hint(url: str) -> str:
+    """How to open the pages: they ask once for an API key (never printed here: a terminal's
+    scrollback and CI logs outlive it; ``<state dir>/admin.key`` is mode 0600)."""
+    if os.environ.get(credentials.ENV_KEY, "").strip():
+        where = f"the key in ${credentials.ENV_KEY}"
+    else:
+        where = f"the local admin key: `cat {credentials.local_key_path()}`"
+    return f"pages: {url}/ui/audits · sign in at {url}/ui/login with {where}"
+
+
 @app.command()
 def demo(
     examples: Annotated[Path | None, typer.Option(help="Folder of example audits (*.json).")] = None,
@@ -672,6 +695,12 @@ def demo(
             console.print(f"  [dim]{i}[/dim] {ref}")
         console.print(f"[bold]response[/bold]\n  {body['response']}")
         console.print(render_audit(doc, title=f"audit {sub.audit_id}"))
+        console.print(f"page: {url}/ui/audits/{sub.audit_id}", soft_wrap=True)
+    console.print("[bold]audit pages[/bold]")
+    for (title, _body), sub in zip(items, subs, strict=True):
+        if sub.audit_id is not None:
+            console.print(f"  {title}: {url}/ui/audits/{sub.audit_id}", soft_wrap=True)
+    console.print(ui_sign_in_hint(url), soft_wrap=True)
     console.print(
         f"[green]{len(ids)} audits through the queue in {time.monotonic() - started:.1f} s[/green] · "
         f"API {url}/docs · Flower http://127.0.0.1:{stack.DEFAULT_FLOWER_PORT} · "

@@ -54,7 +54,9 @@ __all__ = [
     "get_audit",
     "get_tenant_audit",
     "find_audit_by_key",
+    "AuditFilters",
     "list_audits",
+    "score_rows",
     "audit_statuses",
     "mark_done",
     "mark_failed",
@@ -162,6 +164,59 @@ def find_audit_by_key(
     ).one_or_none()
 
 
+@dataclass(frozen=True, slots=True)
+class AuditFilters:
+    """Filters of ``list_audits`` (each None: no filter); every one given must hold.
+
+    ``since <= created_at < until``; ``verdict``: at least one response claim has it;
+    ``score`` (a name of ``SCORE_NAMES``) with ``score_min <= value <= score_max`` (either bound
+    may be None; an audit without that score, or whose score is null, never matches);
+    ``metadata_key``: the audit's metadata has that top-level key, and with ``metadata_value``
+    its value, as text, equals it.
+    """
+
+    status: str | None = None
+    since: datetime | None = None
+    until: datetime | None = None
+    verdict: str | None = None
+    score: str | None = None
+    score_min: float | None = None
+    score_max: float | None = None
+    metadata_key: str | None = None
+    metadata_value: str | None = None
+
+
+def _audit_conditions(f: AuditFilters) -> list[ColumnElement[bool]]:
+    conds: list[ColumnElement[bool]] = []
+    if f.status is not None:
+        conds.append(Audit.status == f.status)
+    if f.since is not None:
+        conds.append(Audit.created_at >= f.since)
+    if f.until is not None:
+        conds.append(Audit.created_at < f.until)
+    if f.verdict is not None:
+        conds.append(
+            select(VerdictRow.id)
+            .where(VerdictRow.audit_id == Audit.id, VerdictRow.verdict == f.verdict)
+            .exists()
+        )
+    if f.score is not None and (f.score_min is not None or f.score_max is not None):
+        if f.score not in SCORE_NAMES:
+            raise ValueError(f"unknown score {f.score!r}; choose from {', '.join(SCORE_NAMES)}")
+        column = getattr(ScoreRow, f.score)
+        bounds = [ScoreRow.audit_id == Audit.id, column.is_not(None)]
+        if f.score_min is not None:
+            bounds.append(column >= f.score_min)
+        if f.score_max is not None:
+            bounds.append(column <= f.score_max)
+        conds.append(select(ScoreRow.audit_id).where(*bounds).exists())
+    if f.metadata_key is not None:
+        conds.append(Audit.metadata_.has_key(f.metadata_key))
+        if f.metadata_value is not None:
+            conds.append(Audit.metadata_[f.metadata_key].astext == f.metadata_value)
+    return conds
+
+
 def list_audits(
     session: Session,
     *,
@@ -170,22 +225,36 @@ def list_audits(
     until: datetime | None = None,
     limit: int = 50,
     offset: int = 0,
+    filters: AuditFilters | None = None,
     tenant_id: str = DEFAULT_TENANT,
 ) -> tuple[list[Audit], int]:
-    """The tenant's audits newest first, filtered by status and ``since <= created_at < until``;
-    and their total."""
-    conds: list[ColumnElement[bool]] = [Audit.tenant_id == tenant_id]
-    if status is not None:
-        conds.append(Audit.status == status)
-    if since is not None:
-        conds.append(Audit.created_at >= since)
-    if until is not None:
-        conds.append(Audit.created_at < until)
+    """The tenant's audits newest first, filtered by status and ``since <= created_at < until``
+    (or by ``filters``, which then replaces those three); and their total before ``limit``/``offset``.
+
+    Raises ``ValueError`` for a score name not in ``SCORE_NAMES``.
+    """
+    f = filters or AuditFilters(status=status, since=since, until=until)
+    conds = [Audit.tenant_id == tenant_id, *_audit_conditions(f)]
     total = session.scalar(select(func.count()).select_from(Audit).where(*conds)) or 0
     rows = session.scalars(
         select(Audit).where(*conds).order_by(Audit.created_at.desc(), Audit.id).limit(limit).offset(offset)
     ).all()
     return list(rows), int(total)
+
+
+def score_rows(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str
+) -> dict[uuid.UUID, ScoreRow]:
+    """The score rows (scores, verdict counts) of those of the given audits of ``tenant_id`` that
+    have one, by audit id (other tenants' audits are absent)."""
+    if not audit_ids:
+        return {}
+    stmt = (
+        select(ScoreRow)
+        .join(Audit, Audit.id == ScoreRow.audit_id)
+        .where(ScoreRow.audit_id.in_(list(audit_ids)), Audit.tenant_id == tenant_id)
+    )
+    return {r.audit_id: r for r in session.scalars(stmt).all()}
 
 
 def audit_statuses(

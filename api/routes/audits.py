@@ -9,7 +9,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response, status
 from fastapi.responses import JSONResponse
@@ -32,9 +32,10 @@ from api.schemas import (
     BatchItemResult,
     text_problem,
 )
+from claims.types import SCORE_NAMES
 from db import leases
 from db import repository as repo
-from db.models import Audit
+from db.models import VERDICTS, Audit
 from workers.pipeline import enqueue_audit
 from workers.settings import Settings
 
@@ -353,6 +354,10 @@ def submit_batch(
     return BatchAccepted(audits=results)
 
 
+VerdictName = Literal[VERDICTS]  # type: ignore[valid-type]
+ScoreName = Literal[SCORE_NAMES]  # type: ignore[valid-type]
+
+
 @router.get("", response_model=AuditPage)
 def list_audits(
     caller: ReadCaller,
@@ -360,18 +365,30 @@ def list_audits(
     status_: Annotated[AuditStatus | None, Query(alias="status")] = None,
     since: datetime | None = None,
     until: datetime | None = None,
+    verdict: Annotated[VerdictName | None, Query(description="Some response claim has it.")] = None,
+    score: Annotated[ScoreName | None, Query(description="Score that score_min/score_max bound.")] = None,
+    score_min: Annotated[float | None, Query(allow_inf_nan=False)] = None,
+    score_max: Annotated[float | None, Query(allow_inf_nan=False)] = None,
+    metadata_key: Annotated[str | None, Query(min_length=1, max_length=200)] = None,
+    metadata_value: Annotated[str | None, Query(max_length=2000)] = None,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
-    """List your tenant's audits newest first, filtered by status and time (since ≤ created_at < until)."""
-    rows, total = repo.list_audits(
-        session,
+    """List your tenant's audits newest first, filtered by status, creation time
+    (since ≤ created_at < until), a verdict present, a score range and a metadata key (and value)."""
+    filters = repo.AuditFilters(
         status=status_,
         since=since,
         until=until,
-        limit=limit,
-        offset=offset,
-        tenant_id=caller.tenant_id,
+        verdict=verdict,
+        score=score,
+        score_min=score_min,
+        score_max=score_max,
+        metadata_key=metadata_key,
+        metadata_value=metadata_value,
+    )
+    rows, total = repo.list_audits(
+        session, filters=filters, limit=limit, offset=offset, tenant_id=caller.tenant_id
     )
     return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -20,6 +21,7 @@ import psycopg
 import pytest
 
 from cli import stack
+from tests.ui_login import ui_login
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -165,3 +167,16 @@ def test_demo_prints_tables(local_stack: str) -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for text in ("response claim", "best evidence", "verdict", "claim_precision", "Edit script"):
         assert text in proc.stdout
+    # one page URL per example audit, and each page answers
+    pages = re.findall(r"^page: (http://\S+/ui/audits/[0-9a-f-]{36})$", proc.stdout, flags=re.M)
+    assert len(pages) == len(list((Path(__file__).resolve().parents[2] / "examples").glob("*.json")))
+    # the pages ask a browser to sign in; demo says where (the key itself is never printed)
+    key = (STATE / "admin.key").read_text().strip()  # made by `claimaudit up` (mode 0600)
+    assert f"{local_stack}/ui/login" in proc.stdout and "admin.key" in proc.stdout and key not in proc.stdout
+    with httpx.Client(timeout=30) as browser:
+        first = browser.get(pages[0])
+        assert first.status_code == 303 and first.headers["location"].startswith("/ui/login")
+        ui_login(browser, key, base=local_stack)
+        for page in pages:
+            resp = browser.get(page)
+            assert resp.status_code == 200 and 'class="badge ' in resp.text

@@ -61,3 +61,57 @@ def test_parse_expiry_refuses_nonsense_and_the_past(value: str) -> None:
 def test_retry_after_is_read_and_bounded(header: str | None, expected: float) -> None:
     headers = {"Retry-After": header} if header is not None else {}
     assert retry_after(httpx.Response(429, headers=headers)) == expected
+
+
+# ------------------------------------------------------------------ /ui sign-in (api.ui_auth)
+
+
+@pytest.mark.parametrize(
+    ("target", "expected"),
+    [("/ui/audits/1?x=1", "/ui/audits/1?x=1"), ("/ui/runs", "/ui/runs"), ("/ui", "/ui"),
+     (None, "/ui/audits"), ("", "/ui/audits"), ("//evil.example", "/ui/audits"),
+     ("https://evil.example/ui", "/ui/audits"), ("/ui//evil.example", "/ui/audits"),
+     ("/ui\\evil", "/ui/audits"), ("/uix", "/ui/audits"), ("/audits", "/ui/audits"),
+     ("/ui/login?next=/ui", "/ui/audits"), ("/ui/a\nSet-Cookie: x", "/ui/audits")],
+)  # fmt: skip
+def test_login_returns_only_to_a_page(target: str | None, expected: str) -> None:
+    from api.ui_auth import safe_next
+
+    assert safe_next(target) == expected
+
+
+def _key_row(sha: str = "a" * 64, expires_at: datetime | None = None) -> object:
+    import uuid
+
+    from db.auth_models import ApiKeyRow
+
+    return ApiKeyRow(id=uuid.UUID(int=7), key_sha256=sha, expires_at=expires_at)
+
+
+def test_a_session_is_signed_by_the_key_hash_and_ends_with_the_key() -> None:
+    from api.ui_auth import SESSION_SECONDS, new_session, session_csrf
+
+    now = NOW.timestamp()
+    value, max_age = new_session(_key_row(), now)  # type: ignore[arg-type]
+    kid, expires, mac = value.split(".")
+    assert kid == str(_key_row().id) and int(expires) == int(now) + SESSION_SECONDS == int(now) + max_age
+    other, _ = new_session(_key_row("b" * 64), now)  # type: ignore[arg-type]
+    assert other.split(".")[2] != mac  # another key's hash: another MAC
+    soon = NOW + timedelta(minutes=5)
+    capped, age = new_session(_key_row(expires_at=soon), now)  # type: ignore[arg-type]
+    assert int(capped.split(".")[1]) == int(soon.timestamp()) and age == 300
+    assert session_csrf(_key_row(), value) != session_csrf(_key_row(), other)  # type: ignore[arg-type]
+
+
+def test_demo_says_where_the_key_is_and_never_prints_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: object
+) -> None:
+    from cli.main import ui_sign_in_hint
+
+    monkeypatch.delenv("CLAIMAUDIT_API_KEY", raising=False)
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path))
+    hint = ui_sign_in_hint("http://127.0.0.1:8000")
+    assert "http://127.0.0.1:8000/ui/login" in hint and f"cat {tmp_path}/admin.key" in hint
+    monkeypatch.setenv("CLAIMAUDIT_API_KEY", "ca_secret-value")
+    hint = ui_sign_in_hint("http://127.0.0.1:8000")
+    assert "$CLAIMAUDIT_API_KEY" in hint and "ca_secret-value" not in hint

@@ -119,3 +119,23 @@ def test_the_sweeper_claims_every_tenants_audits_under_row_level_security(
             assert mine == expected, (bound, mine)
     finally:
         engine.dispose()
+
+
+def test_the_pages_work_under_row_level_security(plain_api: Any, tenant_a: Tenant, tenant_b: Tenant) -> None:
+    """A browser signed in to /ui as A (session cookie: the key is read before any tenant is bound)
+    sees A's queued audit and not B's."""
+    from fastapi.testclient import TestClient
+
+    from tests.ui_login import ui_login
+
+    a = plain_api.post("/audits", json=VALID, headers={**tenant_a.headers, "Idempotency-Key": "rls-ui"})
+    b = plain_api.post("/audits", json=VALID, headers={**tenant_b.headers, "Idempotency-Key": "rls-ui"})
+    a_id, b_id = a.json()["id"], b.json()["id"]
+    browser = TestClient(plain_api.app, follow_redirects=False)
+    ui_login(browser, tenant_a.key)
+    assert browser.get(f"/ui/audits/{a_id}").status_code == 200
+    assert browser.get(f"/ui/audits/{a_id}/status").status_code == 200
+    assert browser.get(f"/ui/audits/{b_id}").status_code == 404
+    listing = browser.get("/ui/audits", params={"limit": 200}).text
+    assert a_id in listing and b_id not in listing
+    assert browser.get("/ui/runs").status_code == 200

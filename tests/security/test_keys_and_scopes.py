@@ -39,6 +39,12 @@ ROUTE_CALLS: dict[tuple[str, str], tuple[str, dict[str, Any] | None]] = {
     ("GET", "/suites/{name}"): ("/suites/s", None),
     ("DELETE", "/suites/{name}"): ("/suites/s", None),
     ("GET", "/metrics"): ("/metrics", None),
+    ("GET", "/ui/audits"): ("/ui/audits", None),
+    ("GET", "/ui/audits/{audit_id}"): ("/ui/audits/{audit}", None),
+    ("GET", "/ui/audits/{audit_id}/json"): ("/ui/audits/{audit}/json", None),
+    ("GET", "/ui/audits/{audit_id}/status"): ("/ui/audits/{audit}/status", None),
+    ("GET", "/ui/runs"): ("/ui/runs", None),
+    ("GET", "/ui/runs/{run_id}"): ("/ui/runs/{audit}", None),
 }
 #: The scope each route requires (README, "Tenants, API keys and limits", lists the same).
 EXPECTED_SCOPES = {
@@ -62,14 +68,27 @@ EXPECTED_SCOPES = {
     ("DELETE", "/suites/{name}"): "audits:write",
     ("GET", "/metrics"): "admin",
     ("GET", "/healthz"): None,
+    # the pages: a session cookie of /ui/login (or a bearer header), scope audits:read
+    ("GET", "/ui/audits"): "audits:read",
+    ("GET", "/ui/audits/{audit_id}"): "audits:read",
+    ("GET", "/ui/audits/{audit_id}/json"): "audits:read",
+    ("GET", "/ui/audits/{audit_id}/status"): "audits:read",
+    ("GET", "/ui/runs"): "audits:read",
+    ("GET", "/ui/runs/{run_id}"): "audits:read",
+    ("GET", "/ui"): None,  # a redirect to /ui/audits
+    ("GET", "/ui/login"): None,
+    ("POST", "/ui/login"): None,  # checks the pasted key itself (CSRF token of the form)
+    ("POST", "/ui/logout"): None,  # clears the cookie (CSRF token of the session)
 }
+#: The pages: a browser without a session is sent to the sign-in form rather than answered 401.
+UI_PAGES = sorted(r for r in ROUTE_CALLS if r[1].startswith("/ui/"))
 
 
 def _call(client: Any, route: tuple[str, str], headers: dict[str, str], **ids: str) -> Any:
     path, body = ROUTE_CALLS[route]
     path = path.format(audit=ids.get("audit", "00000000-0000-0000-0000-000000000000"),
                        key=ids.get("key", "00000000-0000-0000-0000-000000000000"))  # fmt: skip
-    return client.request(route[0], path, json=body, headers=headers)
+    return client.request(route[0], path, json=body, headers=headers, follow_redirects=False)
 
 
 def test_every_route_declares_a_scope_and_is_listed_here(settings: Any) -> None:
@@ -101,8 +120,22 @@ def test_keys_are_random_and_stored_only_as_sha256(session_factory: Any) -> None
 )
 def test_no_valid_key_is_401_on_every_route(bare: Any, route: tuple[str, str], header: str | None) -> None:
     resp = _call(bare, route, {"Authorization": header} if header else {})
+    if header is None and route in UI_PAGES:  # a browser's first visit: to the sign-in form
+        assert resp.status_code == 303, resp.text
+        assert resp.headers["location"].startswith("/ui/login?next=/ui/")
+        return
     assert resp.status_code == 401, resp.text
     assert resp.headers["WWW-Authenticate"] == "Bearer"
+
+
+@pytest.mark.parametrize("route", UI_PAGES)
+def test_a_page_takes_no_forged_session_cookie(
+    bare: Any, session_factory: Any, route: tuple[str, str]
+) -> None:
+    _key, key_id = make_key(session_factory, "default", ("audits:read",))
+    for cookie in (f"{key_id}.9999999999.AAAA", "ca_not-a-session"):
+        resp = _call(bare, route, {"Cookie": f"claimaudit_ui={cookie}"})
+        assert resp.status_code == 303 and resp.headers["location"].startswith("/ui/login?next=/ui/")
 
 
 def test_revoked_and_expired_keys_are_401(bare: Any, session_factory: Any) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from tests.conftest import WorkerProcess
 from tests.security.conftest import Tenant, message
+from tests.ui_login import ui_login
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -203,6 +204,58 @@ def _admin_keys(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     assert client.get(f"/audits/{_b_id}", headers=reader).status_code == 404
 
 
+_B_RUNS: dict[str, str] = {}
+
+
+def _b_finished_run(client: Any, b: Tenant) -> str:
+    """One finished run of B for the page checks (made once per module; nothing left queued)."""
+    if b.id not in _B_RUNS:
+        run_id = _b_run(client, b)
+        deadline = time.monotonic() + 240
+        while client.get(f"/runs/{run_id}", headers=b.headers).json()["status"] != "finished":
+            assert time.monotonic() < deadline, f"run {run_id} did not finish"
+            time.sleep(0.3)
+        _B_RUNS[b.id] = run_id
+    return _B_RUNS[b.id]
+
+
+def _signed_in(client: Any, tenant: Tenant) -> Any:
+    """A browser-like client of the same app signed in to the pages as ``tenant`` (session cookie)."""
+    from fastapi.testclient import TestClient
+
+    browser = TestClient(client.app, follow_redirects=False)
+    ui_login(browser, tenant.key)
+    return browser
+
+
+def _pages(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    run_id = _b_finished_run(client, b)
+    browser = _signed_in(client, a)
+    missing = browser.get(f"/ui/audits/{uuid.uuid4()}")
+    for path in (
+        f"/ui/audits/{b_id}",
+        f"/ui/audits/{b_id}/json",
+        f"/ui/audits/{b_id}/status",
+        f"/ui/runs/{run_id}",
+    ):
+        resp = browser.get(path)
+        assert resp.status_code == 404, path  # exactly like an unknown id
+        assert "Quorvane" not in resp.text and "Brask" not in resp.text
+    assert missing.status_code == 404
+    listing = browser.get("/ui/audits", params={"limit": 200}).text
+    assert b_id not in listing and b.id not in listing and "data-audit-id" in listing
+    assert run_id not in browser.get("/ui/runs").text
+    # the claim search of the list page: A's own claims, never B's
+    found = browser.get("/ui/audits", params={"q": "Quorvane lighthouse painted vermilion"}).text
+    assert b_id not in found and "Ottilie" not in found and "Brask" not in found
+    # B, signed in the same way, sees all of it: the pages work, it is the tenant that differs
+    own = _signed_in(client, b)
+    assert (
+        own.get(f"/ui/audits/{b_id}").status_code == 200 and own.get(f"/ui/runs/{run_id}").status_code == 200
+    )
+    assert b_id in own.get("/ui/audits", params={"q": "Quorvane lighthouse painted vermilion"}).text
+
+
 ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/audits/{audit_id}"): _get_b_audit,
     ("GET", "/audits"): _list,
@@ -223,6 +276,12 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/suites/{name}"): _suites,
     ("DELETE", "/suites/{name}"): _suites,
     ("GET", "/metrics"): _metrics,
+    ("GET", "/ui/audits"): _pages,
+    ("GET", "/ui/audits/{audit_id}"): _pages,
+    ("GET", "/ui/audits/{audit_id}/json"): _pages,
+    ("GET", "/ui/audits/{audit_id}/status"): _pages,
+    ("GET", "/ui/runs"): _pages,
+    ("GET", "/ui/runs/{run_id}"): _pages,
 }
 
 
