@@ -16,7 +16,7 @@ from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from api.routes import audits, claims, health
+from api.routes import audits, checks, claims, health, labels
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
@@ -73,6 +73,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.include_router(audits.router)
     app.include_router(claims.router)
     app.include_router(health.router)
+    app.include_router(checks.router)
+    app.include_router(labels.router)
     return app
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from alembic import context
 from sqlalchemy import pool
 
+import db.check_models  # noqa: F401  (the method checks, migration 0007_method_checks)
 import db.llm_models  # noqa: F401  (the LLM path's tables, migration 0002_llm)
 import db.models  # noqa: F401  (registers every table on Base.metadata)
 from db.engine import make_engine, normalise_url

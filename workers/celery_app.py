@@ -22,7 +22,12 @@ __all__ = ["app"]
 
 _settings = get_settings()
 
-app = Celery("claimaudit", broker=_settings.redis_url, backend=_settings.redis_url, include=["workers.tasks"])
+app = Celery(
+    "claimaudit",
+    broker=_settings.redis_url,
+    backend=_settings.redis_url,
+    include=["workers.tasks", "workers.check_tasks"],
+)
 app.conf.update(
     task_default_queue=_settings.celery_queue,
     task_serializer="json",

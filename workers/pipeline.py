@@ -1,6 +1,7 @@
 """The audit chain and its enqueue function (what the API imports; loads no engine code).
 
-One chain per audit: ``audits.decompose → audits.embed → audits.match → audits.score``, each
+One chain per audit: ``audits.decompose → audits.embed → audits.match → audits.score``, then
+``checks.after_done`` (second-audit agreement, correction result, sampled checks), each
 step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as error callback.
 Signatures are built by task name so importing this module does not import the tasks.
 
@@ -21,12 +22,14 @@ from workers.celery_app import app
 __all__ = ["STAGE_TASKS", "audit_chain", "enqueue_audit", "search_claims_remote"]
 
 STAGE_TASKS: tuple[str, ...] = ("audits.decompose", "audits.embed", "audits.match", "audits.score")
+#: Runs after the last stage (``workers.check_tasks``); never changes the audit's own result.
+AFTER_DONE_TASK = "checks.after_done"
 
 
 def audit_chain(audit_id: uuid.UUID | str) -> Signature:
     """The canvas of one audit (not sent)."""
     aid = str(audit_id)
-    steps = [app.signature(name, args=(aid,), immutable=True) for name in STAGE_TASKS]
+    steps = [app.signature(name, args=(aid,), immutable=True) for name in (*STAGE_TASKS, AFTER_DONE_TASK)]
     return chain(*steps).on_error(app.signature("audits.fail"))
 
 

@@ -22,13 +22,19 @@ DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): defaul
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
                     this band go to the LLM judge (``claims.options.AuditOptions``).
 OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapters.config``.
+SECOND_AUDIT_SHARE  Share (0 to 1) of done audits re-audited by a second auditor (default 0).
+SECOND_AUDIT_CONFIG JSON config overrides of the second auditor; default ``{"judge": "llm"}``
+                    where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``workers.checks``).
+AUTO_CORRECT        ``true``: every done audit with claims to correct gets a corrected answer,
+                    re-audited (default false: on request, ``POST /audits/{id}/correction``).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Annotated, Any
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from claims.options import DEFAULT_LLM_BAND, AuditOptions
@@ -82,6 +88,13 @@ class Settings(BaseSettings):
     llm_judge_top_k: int = 3
     #: Structured output request: json_schema (strict schema) | json_object | none.
     llm_response_format: str = "json_schema"
+
+    #: Share of done audits re-audited with the second auditor's config (``workers.checks``).
+    second_audit_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
+    #: Config overrides of the second auditor; None: the LLM judge with an endpoint, else threshold 0.75.
+    second_audit_config: dict[str, Any] | None = None
+    #: Build and re-audit a corrected answer for every done audit that has claims to correct.
+    auto_correct: bool = False
 
     @field_validator("database_url")
     @classmethod

@@ -1,0 +1,53 @@
+"""Celery task of the audit method's checks: ``checks.after_done``, the last link of every chain."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from celery import Task
+
+from db import repository as repo
+from db.engine import session_scope
+from workers import checks
+from workers.celery_app import app
+from workers.database import get_session_factory
+from workers.errors import TRANSIENT_ERRORS
+from workers.pipeline import enqueue_audit
+from workers.settings import get_settings
+from workers.tasks import task
+
+log = logging.getLogger(__name__)
+
+
+@task(
+    name="checks.after_done",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=get_settings().task_max_retries,
+)
+def after_done(self: Task, audit_id: str) -> list[str]:
+    """Run what follows a done audit (``workers.checks.after_done``), commit, then enqueue the
+    audits it created. Never changes the audit's own rows.
+
+    Idempotent: agreement rows are replaced, derived audits are found by idempotency key.
+    Retries: transient database/broker errors, exponential backoff with jitter.
+    """
+    del self
+    aid = uuid.UUID(audit_id)
+    factory = get_session_factory()
+    with session_scope(factory) as session:
+        created = checks.after_done(session, aid, get_settings())
+    for new_id in created:
+        enqueue_audit(new_id)
+        with session_scope(factory) as session:
+            repo.mark_enqueued(session, [new_id])
+    return [str(i) for i in created]
+
+
+__all__ = ["after_done", "app"]
