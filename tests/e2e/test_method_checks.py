@@ -47,10 +47,12 @@ def _finished(doc: dict[str, Any]) -> bool:
 
 @pytest.fixture(scope="module")
 def api(
-    start_worker: Callable[..., WorkerProcess], settings: Any, redis_server_url: str
+    start_worker: Callable[..., WorkerProcess], database_url: str, redis_server_url: str
 ) -> Iterator[TestClient]:
     """A worker that re-audits every ordinary audit with a stricter threshold (sampled second audit)."""
-    del redis_server_url
+    from workers.settings import Settings
+
+    settings = Settings(database_url=database_url, redis_url=redis_server_url)
     worker = start_worker(
         {"SECOND_AUDIT_SHARE": "1.0", "SECOND_AUDIT_CONFIG": '{"threshold": 0.75}'}, concurrency=2
     )

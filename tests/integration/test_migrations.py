@@ -13,6 +13,9 @@ from tests.conftest import alembic_config
 pytestmark = pytest.mark.services
 
 SPINE_TABLES = {"audits", "documents", "claims", "verdicts", "evidence", "scores", "embedding_cache"}
+#: Migration 0007_method_checks (db/check_models.py).
+CHECK_TABLES = {"canaries", "second_audits", "second_audit_claims", "corrections", "claim_labels"}
+CHECK_VIEWS = {"canary_results", "canary_detection", "canary_detection_daily", "label_agreement"}
 
 
 def _tables(url: str) -> tuple[set[str], set[str], set[str]]:
@@ -35,6 +38,7 @@ def test_upgrade_check_downgrade_upgrade(fresh_database: Callable[[str], str]) -
     tables, views, indexes = _tables(url)
     assert tables >= SPINE_TABLES
     assert {"claim_verdicts", "audit_scores"} <= views
+    assert tables >= CHECK_TABLES and views >= CHECK_VIEWS
     assert "ix_claims_embedding_hnsw_minilm_l6_v2" in indexes
 
     command.check(cfg)  # raises when the models and the migrated schema differ
@@ -42,7 +46,7 @@ def test_upgrade_check_downgrade_upgrade(fresh_database: Callable[[str], str]) -
     command.downgrade(cfg, "base")
     tables, views, _ = _tables(url)
     assert tables <= {"alembic_version"}
-    assert not views & {"claim_verdicts", "audit_scores"}
+    assert not views & ({"claim_verdicts", "audit_scores"} | CHECK_VIEWS)
 
     command.upgrade(cfg, "head")  # repeatable: CREATE EXTENSION IF NOT EXISTS
     assert _tables(url)[0] >= SPINE_TABLES
