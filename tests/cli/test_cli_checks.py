@@ -15,10 +15,13 @@ AID = "6f1c2a3b-0000-4000-8000-000000000001"
 
 def test_csv_and_jsonl_give_the_same_items(tmp_path: Path) -> None:
     csv_file = tmp_path / "labels.csv"
-    csv_file.write_text(f"audit_id,claim,label,reviewer,note\n{AID},0,contradicted,ana,date\n{AID},,refute,ana,\n")
+    csv_file.write_text(
+        f"audit_id,claim,label,reviewer,note\n{AID},0,contradicted,ana,date\n{AID},,refute,ana,\n"
+    )
     jsonl = tmp_path / "labels.jsonl"
     jsonl.write_text(
-        f'{{"audit_id": "{AID}", "claim": 0, "verdict": "contradicted", "reviewer": "ana", "note": "date"}}\n\n'
+        f'{{"audit_id": "{AID}", "claim": 0, "verdict": "contradicted", '
+        '"reviewer": "ana", "note": "date"}\n\n'
         f'{{"audit_id": "{AID}", "label": "refute", "reviewer": "ana"}}\n'
     )
     expected = [

@@ -23,7 +23,9 @@ def test_every_kind_from_the_demo_references() -> None:
 
 
 def test_fault_span_covers_the_change() -> None:
-    (c,) = plant_canaries(["The Halvorsen Bridge opened to traffic on 12 May 1998."], kinds=["date"], per_kind=1)
+    (c,) = plant_canaries(
+        ["The Halvorsen Bridge opened to traffic on 12 May 1998."], kinds=["date"], per_kind=1
+    )
     old, new = c.change.split(" → ")
     assert c.response[c.fault_start : c.fault_end] == new and old in c.original
 
@@ -53,7 +55,9 @@ def test_nothing_of_a_kind_gives_none_of_it() -> None:
     assert plant_canaries(["   "]) == []
 
 
-@pytest.mark.parametrize(("kwargs", "message"), [({"kinds": ["spelling"]}, "unknown fault kind"), ({"per_kind": 0}, "per_kind")])
+@pytest.mark.parametrize(
+    ("kwargs", "message"), [({"kinds": ["spelling"]}, "unknown fault kind"), ({"per_kind": 0}, "per_kind")]
+)
 def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         plant_canaries(BRIDGE, **kwargs)  # type: ignore[arg-type]
@@ -61,4 +65,9 @@ def test_bad_arguments(kwargs: dict[str, object], message: str) -> None:
 
 def test_split_sentences() -> None:
     text = "It opened in 1998. It is 1,420 m long!  Is it? Yes."
-    assert [text[s:e] for s, e in split_sentences(text)] == ["It opened in 1998.", "It is 1,420 m long!", "Is it?", "Yes."]
+    assert [text[s:e] for s, e in split_sentences(text)] == [
+        "It opened in 1998.",
+        "It is 1,420 m long!",
+        "Is it?",
+        "Yes.",
+    ]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from claims.correct import correct_response
 from claims.types import Claim, EditOp, Evidence, Judgement, ReferenceClaim, Verdict
 
-RESPONSE = "The Halvorsen Bridge opened on 12 May 1989. It is 1,420 metres long and carries six lanes of traffic."
+RESPONSE = (
+    "The Halvorsen Bridge opened on 12 May 1989. It is 1,420 metres long and carries six lanes of traffic."
+)
 
 
 def _span(part: str) -> tuple[int, int]:
@@ -15,13 +17,21 @@ def _span(part: str) -> tuple[int, int]:
 
 # spans as the offline decomposer gives them for examples/02_wrong_date.json
 CLAIMS = [
-    Claim("The Halvorsen Bridge opened on 12 May 1989.", *_span("The Halvorsen Bridge opened on 12 May 1989.")),
+    Claim(
+        "The Halvorsen Bridge opened on 12 May 1989.", *_span("The Halvorsen Bridge opened on 12 May 1989.")
+    ),
     Claim("The Halvorsen Bridge is 1,420 metres long.", *_span("It is 1,420 metres long"), position=1),
-    Claim("The Halvorsen Bridge carries six lanes of traffic.", *_span("carries six lanes of traffic"), position=2),
+    Claim(
+        "The Halvorsen Bridge carries six lanes of traffic.",
+        *_span("carries six lanes of traffic"),
+        position=2,
+    ),
 ]
 REFS = [
     ReferenceClaim(0, Claim("The Halvorsen Bridge opened to traffic on 12 May 1998.", 0, 54)),
-    ReferenceClaim(0, Claim("The suspension bridge carries four lanes of the E39 motorway.", 55, 120, position=1)),
+    ReferenceClaim(
+        0, Claim("The suspension bridge carries four lanes of the E39 motorway.", 55, 120, position=1)
+    ),
 ]
 
 
@@ -32,7 +42,11 @@ def _j(i: int, verdict: Verdict, change: str | None = None, ref: int | None = No
 
 def test_the_demo_wrong_date_gets_the_reference_date() -> None:
     # examples/02_wrong_date.json as the engine judges it: change "12 May 1989 → 12 May 1998"
-    js = [_j(0, Verdict.CONTRADICTED, "12 May 1989 → 12 May 1998", 0), _j(1, Verdict.SUPPORTED), _j(2, Verdict.SUPPORTED)]
+    js = [
+        _j(0, Verdict.CONTRADICTED, "12 May 1989 → 12 May 1998", 0),
+        _j(1, Verdict.SUPPORTED),
+        _j(2, Verdict.SUPPORTED),
+    ]
     fixed = correct_response(RESPONSE, CLAIMS, REFS, js)
     assert fixed.text == RESPONSE.replace("1989", "1998")
     assert [(e.op, e.before, e.after) for e in fixed.edits] == [("replace", "12 May 1989", "12 May 1998")]
@@ -56,7 +70,10 @@ def test_dropped_hedge_is_restored_with_its_modal() -> None:
     text = "The company will file for approval in Europe next year."
     claim = Claim(text, 0, len(text))
     js = [Judgement(0, Verdict.QUALIFICATION_DROPPED, change="file → may file")]
-    assert correct_response(text, [claim], [], js).text == "The company may file for approval in Europe next year."
+    assert (
+        correct_response(text, [claim], [], js).text
+        == "The company may file for approval in Europe next year."
+    )
 
 
 def test_a_deletion_sharing_words_with_an_accepted_claim_is_skipped() -> None:

@@ -59,7 +59,11 @@ def test_training_kinds_are_unchanged() -> None:
     ("kind", "text", "expected"),
     [
         ("roles", "In the final Karin Dahl beat Olav Brandt.", "In the final Olav Brandt beat Karin Dahl."),
-        ("roles", "It fell by 1.1 points against 0.3 on placebo.", "It fell by 0.3 points against 1.1 on placebo."),
+        (
+            "roles",
+            "It fell by 1.1 points against 0.3 on placebo.",
+            "It fell by 0.3 points against 1.1 on placebo.",
+        ),
         ("hedge", "The company may file next year.", "The company will file next year."),
         ("hedge", "It opened in May with about 40 guests.", "It opened in May with 40 guests."),
     ],
