@@ -111,6 +111,11 @@ class Settings(BaseSettings):
         except ValueError as exc:  # name the environment variable, not the per-audit key
             key = str(exc).split(":", 1)[0].removeprefix("config.")
             raise ValueError(f"{key.upper()}: {str(exc).split(':', 1)[1].strip()}") from None
+        if self.second_audit_config is not None:
+            try:
+                AuditOptions.from_config(self.second_audit_config)
+            except ValueError as exc:
+                raise ValueError(f"SECOND_AUDIT_CONFIG: {exc}") from None
         return self
 
 

@@ -12,7 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from api.check_documents import correction_document
 from api.deps import SessionDep, SettingsDep
-from api.routes.audits import _enqueue
+from api.routes.audits import _LLM_CHOICES, _enqueue
+from api.schemas import AuditConfig
 from claims.agreement import agreement
 from claims.canary import CANARY_KINDS
 from db import checks_repository as checks_repo
@@ -48,9 +49,12 @@ class CanaryRequest(BaseModel):
 class SecondAuditRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    config: dict[str, Any] | None = Field(
-        None, description="Config overrides of the second auditor; default SECOND_AUDIT_CONFIG (see README)."
-    )
+    config: Annotated[
+        AuditConfig | None,
+        Field(
+            description="Config overrides of the second auditor; default SECOND_AUDIT_CONFIG (see README)."
+        ),
+    ] = None
 
 
 class CorrectionRequest(BaseModel):
@@ -129,7 +133,16 @@ def request_second_audit(
     audit_id: uuid.UUID, session: SessionDep, settings: SettingsDep, req: SecondAuditRequest | None = None
 ) -> dict[str, Any]:
     """Re-audit the same texts with a second auditor's config through the queue (202)."""
-    config = (req.config if req and req.config is not None else None) or checks.second_config(settings)
+    given = req.config.model_dump(exclude_unset=True) if req and req.config is not None else {}
+    config = given or checks.second_config(settings)
+    if not (settings.openai_base_url or settings.openai_api_key):
+        wanted = [k for k, values in _LLM_CHOICES.items() if config.get(k) in values]
+        if wanted:
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_CONTENT,
+                detail=f"config.{wanted[0]}: {config[wanted[0]]!r} needs an LLM endpoint, "
+                "but no LLM endpoint configured (set OPENAI_BASE_URL / OPENAI_API_KEY)",
+            )
     try:
         new = checks.create_second_audit(session, audit_id, config=config)
     except (checks.CheckError, checks.NotDone, ValueError) as exc:
