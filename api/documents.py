@@ -107,7 +107,7 @@ def audit_document(
     scored = state.threshold if state is not None else None
     doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
     doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
-    correction = correction_document(session, audit_id)  # only when one was made (method checks)
+    correction = correction_document(session, audit_id, tenant_id=audit.tenant_id)  # method checks, if made
     if correction is not None:
         doc["correction"] = correction
     return doc

@@ -11,12 +11,14 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
-from fastapi import FastAPI, Request, status
+from fastapi import Depends, FastAPI, Request, status
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
-from api.routes import audits, checks, claims, health, labels
+from api.auth import authenticate
+from api.routes import admin, audit_status, audits, checks, claims, health, labels, metrics, runs, suites
+from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
@@ -70,11 +72,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.add_exception_handler(RequestValidationError, _validation_error)
-    app.include_router(audits.router)
-    app.include_router(claims.router)
+    install_security(app, settings)
+    # Every router but health needs a key (api.auth); a route's scope is declared on the route.
+    authenticated = [Depends(authenticate)]
+    # audit_status before audits: POST /audits/status must not be taken for an audit id route
+    app.include_router(audit_status.router, dependencies=authenticated)
+    app.include_router(audits.router, dependencies=authenticated)
+    app.include_router(claims.router, dependencies=authenticated)
+    app.include_router(admin.router, dependencies=authenticated)
+    app.include_router(runs.router, dependencies=authenticated)
+    app.include_router(suites.router, dependencies=authenticated)
+    app.include_router(metrics.router, dependencies=authenticated)
+    app.include_router(checks.router, dependencies=authenticated)
+    app.include_router(labels.router, dependencies=authenticated)
     app.include_router(health.router)
-    app.include_router(checks.router)
-    app.include_router(labels.router)
     return app
 
 

@@ -42,7 +42,17 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from claims.facets import UNITS, DateFacet, Facets, content_tokens, extract, quantity_matches, token_match
+from claims.facets import (
+    UNITS,
+    DateFacet,
+    Facets,
+    Quantity,
+    content_tokens,
+    extract,
+    quantity_matches,
+    token_match,
+    values_equal,
+)
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -236,6 +246,27 @@ def _value_coverage(
     return 1.0, sum(near_q + near_d) / values, sum(found) / values
 
 
+def _number_words_stated(text: str, near: Sequence[str]) -> bool:
+    """Every count the claim writes in words ("six lanes"; ordinals aside) is stated by one of
+    the texts ``near``, compared as facets or by its number ("nine" / "9 am"): a number word
+    has no digits to find elsewhere."""
+    words = [q for q in _facets(text).quantities if not _digits(q.text) and not q.ordinal]
+    if not words:
+        return True
+    others = [_facets(t) for t in near]
+    return all(any(_same_number(q, o) for g in others for o in g.quantities) for q in words)
+
+
+def _same_number(q: Quantity, o: Quantity) -> bool:
+    """``q`` (a number word) states the value of ``o``: as facets, as a number, or as the hour
+    of a time of day (``o.raw`` in minutes: "nine" / "9 am")."""
+    return (
+        quantity_matches(q, o)
+        or values_equal(q.raw, o.raw)
+        or (o.slot == "time" and values_equal(q.raw * 60, o.raw))
+    )
+
+
 def _digits(text: str) -> set[str]:
     return {m.replace(",", "") for m in _NUMBER.findall(text)}
 
@@ -388,14 +419,18 @@ def _best_evidence(
     return (Evidence(rc.reference, k, rc.claim.start, rc.claim.end, rc.claim.text, sim),)
 
 
-def _decided(j: Judgement, s: float, p: float, model: DecisionModel, missing: list[str]) -> Judgement:
+def _decided(
+    j: Judgement, s: float, p: float, model: DecisionModel, missing: list[str], *, values_found: bool
+) -> Judgement:
     """One material judgement after the decision (rule conflicts stand); ``s`` balanced score,
-    ``p`` calibrated P(support)."""
+    ``p`` calibrated P(support). A claim with a number or date found nowhere in the references
+    (``values_found`` False: feature ``value_cov_any`` < 1) is never turned into support: an
+    unstated value is not entailed, however close the wording."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
     rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
     margin = model.rule_margin if rule_supports else -model.rule_margin
-    if s >= model.support_threshold - margin:
+    if s >= model.support_threshold - margin and (rule_supports or values_found):
         verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
         reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
         return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))
@@ -434,12 +469,24 @@ def decide(
     idx = _index(reference_claims, reference_texts)
     x = _features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
-    for i, s, p in zip(material, balanced_score(x, model), support_probability(x, model), strict=True):
+    found = [
+        bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
+        and _number_words_stated(
+            response_claims[j.response_index].text,
+            [
+                reference_claims[int(k)].claim.text
+                for k in np.argsort(-similarity[j.response_index])[:VALUE_TOP_K]
+            ],
+        )
+        for row, j in enumerate(chosen)
+    ]
+    scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)
+    for i, s, p, values_found in scores:
         j = out[i]
         text = response_claims[j.response_index].text
         missing = _missing(content_tokens(text), idx.doc_tokens)[:1]
         missing = [_surface(text, t) for t in missing]  # only the first is quoted
-        decided = _decided(j, float(s), float(p), model, missing)
+        decided = _decided(j, float(s), float(p), model, missing, values_found=bool(values_found))
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
         out[i] = decided

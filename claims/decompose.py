@@ -237,33 +237,37 @@ def split_sentences(text: str, *, language: str = "en") -> list[tuple[int, int]]
         m = _BULLET.match(text, ls, le)
         if m and m.end() < le:
             ls = m.end()
-        if ls >= le:
+        if ls < le:
+            spans += _line_sentences(text, ls, le, language)
+    return spans
+
+
+def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[int, int]]:
+    """Sentence spans of the line ``text[ls:le]`` (see ``split_sentences``)."""
+    chunk = text[ls:le]
+    cursor = 0
+    try:
+        pieces = _segmenter(language).segment(chunk)
+    except Exception:  # pysbd fails on some pathological input; keep the line whole
+        pieces = [chunk]
+    found: list[tuple[int, int]] = []
+    for piece in pieces:
+        piece = piece.strip()
+        pos = chunk.find(piece, cursor) if piece else -1
+        if pos < 0:
             continue
-        chunk = text[ls:le]
-        cursor = 0
-        try:
-            pieces = _segmenter(language).segment(chunk)
-        except Exception:  # pysbd fails on some pathological input; keep the line whole
-            pieces = [chunk]
-        found: list[tuple[int, int]] = []
-        for piece in pieces:
-            piece = piece.strip()
-            if not piece:
-                continue
-            pos = chunk.find(piece, cursor)
-            if pos < 0:
-                continue
-            cursor = pos + len(piece)
-            # "am 12. Mai 1998": a day number with a dot before a month name ends no sentence
-            if found and _DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece):
-                found[-1] = (found[-1][0], cursor)
-            else:
-                found.append((pos, cursor))
-        for pos, cursor in found:
-            for sm in _SENT_END.finditer(chunk, pos, cursor):
-                s, e = _strip_span(text, ls + sm.start(), ls + sm.end())
-                if s < e:
-                    spans.append((s, e))
+        cursor = pos + len(piece)
+        # "am 12. Mai 1998": a day number with a dot before a month name ends no sentence
+        if found and _DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece):
+            found[-1] = (found[-1][0], cursor)
+        else:
+            found.append((pos, cursor))
+    spans: list[tuple[int, int]] = []
+    for pos, end in found:
+        for sm in _SENT_END.finditer(chunk, pos, end):
+            s, e = _strip_span(text, ls + sm.start(), ls + sm.end())
+            if s < e:
+                spans.append((s, e))
     return spans
 
 
@@ -1011,11 +1015,11 @@ def _resolve(
             return (replace(piece, prefix=target), False, None) if target else (piece, True, None)
         return piece, False, None
     repl = dict(piece.replace)
-    ambiguous = False
     subj = _piece_subject(doc, piece)
     if subj is None:
         return piece, False, None
     if subj.pos_ == "PRON":
+        ambiguous = False
         if _judges_statement(subj):
             ambiguous = True
         elif subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
@@ -1025,13 +1029,7 @@ def _resolve(
             else:
                 ambiguous = True
         return replace(piece, replace=tuple(sorted(repl.items()))), ambiguous, None
-    for c in subj.children:
-        if c.dep_ == "poss" and c.lower_ in _PRONOUN_POSS and c.i in piece.tokens:
-            target = ante.pick(c.lower_)
-            if target:
-                repl[c.i] = _possessive(target)
-            else:
-                ambiguous = True
+    ambiguous = _resolve_possessives(subj, piece, ante, repl)
     mention = _core_mention(subj)
     proper = any(doc[i].pos_ == "PROPN" for i in range(subj.left_edge.i, subj.right_edge.i + 1))
     person = subj.ent_type_ == "PERSON"
@@ -1049,6 +1047,20 @@ def _resolve(
         ambiguous,
         (mention_out, proper, person) if mention_out else None,
     )
+
+
+def _resolve_possessives(subj: Any, piece: Any, ante: Any, repl: dict[int, str]) -> bool:
+    """Bind the possessive pronouns on the subject ("its headquarters") to their antecedent in
+    ``repl`` (token index -> text); True when one has no antecedent (the claim is ambiguous)."""
+    ambiguous = False
+    for c in subj.children:
+        if c.dep_ == "poss" and c.lower_ in _PRONOUN_POSS and c.i in piece.tokens:
+            target = ante.pick(c.lower_)
+            if target:
+                repl[c.i] = _possessive(target)
+            else:
+                ambiguous = True
+    return ambiguous
 
 
 # --- assembling ---------------------------------------------------------------------------

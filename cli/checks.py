@@ -18,7 +18,8 @@ from rich.console import Console
 from rich.table import Table
 
 from cli import stack
-from cli.client import error_message
+from cli.client import access_problem, error_message
+from cli.credentials import api_key_for
 
 console = Console()
 err = Console(stderr=True)
@@ -41,16 +42,22 @@ def _api(api_url: str | None) -> httpx.Client:
     if not stack.api_healthy(url):
         err.print(f"[bold red]error:[/bold red] the API at {url} does not answer; run `claimaudit up`")
         raise typer.Exit(2)
-    return httpx.Client(base_url=url, timeout=120)
+    key = api_key_for(url)  # CLAIMAUDIT_API_KEY, else the local admin key on loopback (cli.client.Client)
+    headers = {"Authorization": f"Bearer {key}"} if key else {}
+    return httpx.Client(base_url=url, timeout=120, headers=headers)
 
 
 def _call(http: httpx.Client, method: str, path: str, body: Any = None) -> dict[str, Any]:
     resp = http.request(method, path, json=body)
+    problem = access_problem(resp)  # 401/403: which key to send, or which scope it lacks
+    if problem:
+        err.print(f"[bold red]error:[/bold red] {problem}")
+        raise typer.Exit(2)
     if resp.status_code >= 400:
         err.print(
             f"[bold red]error:[/bold red] {method} {path} answered {resp.status_code}: {error_message(resp)}"
         )
-        raise typer.Exit(1)
+        raise typer.Exit(2)
     data: dict[str, Any] = resp.json()
     return data
 

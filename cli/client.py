@@ -18,6 +18,8 @@ from typing import Any
 
 import httpx
 
+from cli.credentials import api_key_for
+
 TERMINAL = frozenset({"done", "failed", "rejected"})
 """Audit statuses after which nothing changes."""
 AUDIT_FIELDS = ("response", "references", "question", "metadata", "config")
@@ -55,7 +57,36 @@ def transport_problem(value: Any, path: str = "") -> str | None:
 
 
 class ApiError(RuntimeError):
-    """The API answered something the contract does not allow (5xx, unexpected shape)."""
+    """The API answered something the contract does not allow (5xx, unexpected shape), or
+    refused the key (401/403)."""
+
+
+#: Longest the client waits on one 429 (seconds); it waits what ``Retry-After`` says up to this.
+MAX_RETRY_AFTER = 60.0
+#: 429 answers the client sits out in a row before it gives up.
+MAX_RATE_LIMITED = 30
+
+
+def retry_after(resp: httpx.Response) -> float:
+    """Seconds to wait after a 429: ``Retry-After`` (whole seconds), 1 when absent or not a number,
+    at most :data:`MAX_RETRY_AFTER`."""
+    try:
+        seconds = float(resp.headers.get("Retry-After", "1"))
+    except ValueError:
+        seconds = 1.0
+    return min(max(seconds, 0.1), MAX_RETRY_AFTER)
+
+
+def access_problem(resp: httpx.Response) -> str | None:
+    """A readable message for a 401/403 answer (what to do about the key), else None."""
+    if resp.status_code == 401:
+        return (
+            f"the API refused the key ({error_message(resp)}): set CLAIMAUDIT_API_KEY, or run "
+            "`claimaudit up` for the local stack's key"
+        )
+    if resp.status_code == 403:
+        return f"the API key may not do this ({error_message(resp)})"
+    return None
 
 
 def poll_order(pending: Sequence[str], window: int, turn: int) -> tuple[list[str], int]:
@@ -129,11 +160,30 @@ class Client:
 
     base_url: str
     timeout: float = 60.0
+    #: Sent as ``Authorization: Bearer``; default ``cli.credentials.api_key_for(base_url)``.
+    api_key: str | None = None
     _http: httpx.Client = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         self.base_url = self.base_url.rstrip("/")
-        self._http = httpx.Client(base_url=self.base_url, timeout=self.timeout)
+        self.api_key = self.api_key or api_key_for(self.base_url)
+        self._http = httpx.Client(base_url=self.base_url, timeout=self.timeout, headers=self.auth_headers)
+
+    @property
+    def auth_headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
+
+    def _request(self, method: str, path: str, **kwargs: Any) -> httpx.Response:
+        """One request; a 429 is sat out (``Retry-After``) and sent again; 401/403 raise ``ApiError``."""
+        for _ in range(MAX_RATE_LIMITED):
+            resp = self._http.request(method, path, **kwargs)
+            if resp.status_code != 429:
+                problem = access_problem(resp)
+                if problem:
+                    raise ApiError(problem)
+                return resp
+            time.sleep(retry_after(resp))
+        raise ApiError(f"{method} {path} answered 429 {MAX_RATE_LIMITED} times: {error_message(resp)}")
 
     def close(self) -> None:
         self._http.close()
@@ -155,7 +205,7 @@ class Client:
     def submit(self, body: dict[str, Any], *, key: str | None = None, index: int = 0) -> Submission:
         """POST /audits. 422/413 → a rejected Submission carrying the API's message."""
         headers = {"Idempotency-Key": key} if key else {}
-        resp = self._http.post("/audits", json=body, headers=headers)
+        resp = self._request("POST", "/audits", json=body, headers=headers)
         if resp.status_code in (200, 201, 202):
             data = resp.json()
             return Submission(index, data["id"], data.get("status", "queued"))
@@ -164,7 +214,7 @@ class Client:
         raise ApiError(f"POST /audits answered {resp.status_code}: {error_message(resp)}")
 
     def get(self, audit_id: str) -> dict[str, Any]:
-        resp = self._http.get(f"/audits/{audit_id}")
+        resp = self._request("GET", f"/audits/{audit_id}")
         if resp.status_code != 200:
             raise ApiError(f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}")
         data: dict[str, Any] = resp.json()
@@ -200,7 +250,7 @@ class Client:
         for start in range(0, len(items), chunk_size):
             chunk = items[start : start + chunk_size]
             payload = {"audits": [{**body, "idempotency_key": key} for body, key in chunk]}
-            resp = self._http.post("/audits/batch", json=payload)
+            resp = self._request("POST", "/audits/batch", json=payload)
             if resp.status_code in (200, 201, 202):
                 answered = resp.json().get("audits", [])
                 if len(answered) != len(chunk):
@@ -217,6 +267,62 @@ class Client:
                 on_progress(len(chunk))
         return results
 
+    def submit_run(
+        self,
+        suite: str,
+        label: str,
+        items: Sequence[tuple[str, dict[str, Any]]],
+        *,
+        chunk_size: int = 100,
+        source: str = "cli",
+        on_progress: Callable[[int], None] | None = None,
+    ) -> list[Submission]:
+        """Submit ``(item id, body)`` pairs as the items of run ``suite``/``label`` (POST /runs in chunks).
+
+        Every chunk but the last is sent with ``final: false``; the last one seals the run. The
+        API is idempotent per (suite, label, item id), so a resumed batch creates nothing new.
+        """
+        results: list[Submission] = []
+        starts = list(range(0, len(items), chunk_size)) or [0]
+        for start in starts:
+            chunk = items[start : start + chunk_size]
+            payload = {
+                "suite": suite,
+                "label": label,
+                "source": source,
+                "final": start == starts[-1],
+                "items": [{"id": item_id, **body} for item_id, body in chunk],
+            }
+            resp = self._http.post("/runs", json=payload)
+            if resp.status_code not in (200, 201, 202):
+                raise ApiError(f"POST /runs answered {resp.status_code}: {error_message(resp)}")
+            answered = sorted(resp.json().get("items", []), key=lambda a: a.get("index", 0))
+            if len(answered) != len(chunk):
+                raise ApiError(f"POST /runs answered {len(answered)} items for {len(chunk)}")
+            for offset, item in enumerate(answered):
+                results.append(
+                    Submission(start + offset, item.get("audit_id"), item["status"], item.get("error"))
+                )
+            if on_progress is not None:
+                on_progress(len(chunk))
+        return results
+
+    def get_json(self, path: str, **params: Any) -> dict[str, Any]:
+        """GET ``path`` (query ``params``, None dropped); ``ApiError`` with the API's message unless 200."""
+        resp = self._http.get(path, params={k: v for k, v in params.items() if v is not None})
+        if resp.status_code != 200:
+            raise ApiError(f"GET {path} answered {resp.status_code}: {error_message(resp)}")
+        data: dict[str, Any] = resp.json()
+        return data
+
+    def put_json(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        """PUT ``body``; ``ApiError`` with the API's message unless 200/201."""
+        resp = self._http.put(path, json=body)
+        if resp.status_code not in (200, 201):
+            raise ApiError(f"PUT {path} answered {resp.status_code}: {error_message(resp)}")
+        data: dict[str, Any] = resp.json()
+        return data
+
     def poll_many(
         self,
         audit_ids: Sequence[str],
@@ -229,14 +335,13 @@ class Client:
     ) -> dict[str, dict[str, Any]]:
         """Poll audits until each is terminal; return ``{audit_id: document}``.
 
-        Each round GETs (concurrently) the oldest ``window`` pending audits -- the queue is FIFO,
-        so later ones are rarely done before earlier ones -- and the next ``window`` of the
-        others in turn. Progress is any audit of the batch finishing or moving to another
-        stage: the workers run every audit's decomposition before the first embedding (each
-        stage's task joins the back of the queue), so a large batch can go many minutes
-        before its first audit is done while it is still moving. Audits not terminal when
-        nothing has moved for ``stall_timeout`` seconds are returned with their last document
-        and an ``error`` saying they timed out (status unchanged).
+        Each round asks ``POST /audits/status`` for every pending audit (one request per 1,000
+        ids, one indexed read on the server) and GETs the full document only of the audits that
+        became terminal (``concurrency`` at a time). Against an API without that endpoint (404/405)
+        each round GETs the oldest ``window`` pending audits and the next ``window`` of the others
+        in turn. Progress is any audit of the batch finishing or moving to another stage. Audits
+        not terminal when nothing has moved for ``stall_timeout`` seconds are returned with their
+        last document and an ``error`` saying they timed out (status unchanged).
         """
         return asyncio.run(
             self._poll_many(
@@ -256,38 +361,15 @@ class Client:
         done: dict[str, dict[str, Any]] = {}
         last: dict[str, dict[str, Any]] = {}
         limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-        sem = asyncio.Semaphore(concurrency)
         last_progress = time.monotonic()
-        async with httpx.AsyncClient(base_url=self.base_url, timeout=self.timeout, limits=limits) as http:
-
-            async def fetch(audit_id: str) -> dict[str, Any]:
-                async with sem:
-                    for attempt in range(5):
-                        try:
-                            resp = await http.get(f"/audits/{audit_id}")
-                        except httpx.TransportError:
-                            if attempt == 4:
-                                raise
-                            await asyncio.sleep(0.5 * (attempt + 1))
-                            continue
-                        if resp.status_code == 200:
-                            data: dict[str, Any] = resp.json()
-                            return data
-                        if resp.status_code >= 500 and attempt < 4:
-                            await asyncio.sleep(0.5 * (attempt + 1))
-                            continue
-                        raise ApiError(
-                            f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}"
-                        )
-                raise AssertionError("unreachable")
-
-            turn = 0
+        async with httpx.AsyncClient(
+            base_url=self.base_url, timeout=self.timeout, limits=limits, headers=self.auth_headers
+        ) as http:
+            looker = _Looker(http, asyncio.Semaphore(concurrency), window)
             while pending:
-                batch, turn = poll_order(pending, window, turn)
-                head = batch[:window]
-                docs = await asyncio.gather(*(fetch(a) for a in batch))
+                docs = await looker.look(pending)
                 finished, moved = 0, False
-                for audit_id, doc in zip(batch, docs, strict=True):
+                for audit_id, doc in docs.items():
                     moved |= stage_moved(last.get(audit_id), doc)
                     last[audit_id] = doc
                     if doc.get("status") in TERMINAL:
@@ -299,16 +381,94 @@ class Client:
                     last_progress = time.monotonic()
                 if finished:
                     pending = [a for a in pending if a not in done]
-                    if all(a in done for a in head):
-                        continue  # the window was all done: look at the next one at once
                 elif time.monotonic() - last_progress > stall_timeout:
                     for audit_id in pending:
                         doc = dict(last.get(audit_id, {"id": audit_id}))
-                        state = doc.get("status")
-                        doc["error"] = (
-                            f"timed out: still {state!r} after {stall_timeout:.0f} s without progress"
-                        )
+                        state, limit = doc.get("status"), f"{stall_timeout:.0f}"
+                        doc["error"] = f"timed out: still {state!r} after {limit} s without progress"
                         done[audit_id] = doc
                     break
-                await asyncio.sleep(interval)
+                if pending and not looker.skip_sleep:
+                    await asyncio.sleep(interval)
         return done
+
+
+#: Most ids per ``POST /audits/status`` (the API's limit).
+STATUS_CHUNK = 1_000
+
+
+@dataclass
+class _Looker:
+    """One polling round: the state of the pending audits, full documents for the terminal ones."""
+
+    http: httpx.AsyncClient
+    sem: asyncio.Semaphore
+    window: int
+    bulk: bool = True  # False once the API answered 404/405 to POST /audits/status
+    turn: int = 0
+    skip_sleep: bool = False
+
+    async def look(self, pending: list[str]) -> dict[str, dict[str, Any]]:
+        """``{audit_id: document}`` for the audits looked at this round (terminal ones in full)."""
+        if self.bulk:
+            states = await self._statuses(pending)
+            if states is not None:
+                terminal = [a for a, st in states.items() if st.get("status") in TERMINAL]
+                full = await asyncio.gather(*(self.fetch(a) for a in terminal))
+                return {**states, **dict(zip(terminal, full, strict=True))}
+            self.bulk = False
+        batch, self.turn = poll_order(pending, self.window, self.turn)
+        docs = dict(zip(batch, await asyncio.gather(*(self.fetch(a) for a in batch)), strict=True))
+        head = batch[: self.window]
+        # the oldest window all done: look at the next one at once
+        self.skip_sleep = all(docs[a].get("status") in TERMINAL for a in head)
+        return docs
+
+    async def _statuses(self, pending: list[str]) -> dict[str, dict[str, Any]] | None:
+        """``{id: {status, stage, error, ...}}`` from ``POST /audits/status``; None without that endpoint."""
+        out: dict[str, dict[str, Any]] = {}
+        for start in range(0, len(pending), STATUS_CHUNK):
+            chunk = pending[start : start + STATUS_CHUNK]
+            resp = await self._request("POST", "/audits/status", json={"ids": chunk})
+            if resp.status_code in (404, 405):
+                return None
+            body = resp.json()
+            if body.get("missing"):
+                raise ApiError(f"POST /audits/status: audits not found: {', '.join(body['missing'][:5])}")
+            out.update({str(item["id"]): item for item in body.get("items", [])})
+        return out
+
+    async def fetch(self, audit_id: str) -> dict[str, Any]:
+        """The full document of one audit (``GET /audits/{id}``)."""
+        resp = await self._request("GET", f"/audits/{audit_id}")
+        data: dict[str, Any] = resp.json()
+        return data
+
+    async def _request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+        """One request, retried on transport errors and 5xx (5 attempts) and after a 429 (up to
+        ``MAX_RATE_LIMITED`` times, waiting its Retry-After); 200 (and a POST's 404/405)
+        returned, anything else raises ApiError."""
+        async with self.sem:
+            limited = attempt = 0
+            while attempt < 5:
+                attempt += 1
+                try:
+                    resp = await self.http.request(method, url, **kwargs)
+                except httpx.TransportError:
+                    if attempt == 5:
+                        raise
+                    await asyncio.sleep(0.5 * attempt)
+                    continue
+                if resp.status_code == 200 or (method == "POST" and resp.status_code in (404, 405)):
+                    return resp
+                if resp.status_code == 429 and limited < MAX_RATE_LIMITED:
+                    limited += 1
+                    attempt -= 1  # a rate limit is not a failed attempt
+                    await asyncio.sleep(retry_after(resp))
+                    continue
+                if resp.status_code >= 500 and attempt < 5:
+                    await asyncio.sleep(0.5 * attempt)
+                    continue
+                answered = f"{method} {url} answered {resp.status_code}: {error_message(resp)}"
+                raise ApiError(access_problem(resp) or answered)
+        raise AssertionError("unreachable")

@@ -20,7 +20,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli import checks, stack
+from cli import checks, credentials, stack
+from cli import keys as keys_cli
 from cli.client import (
     LINE_FIELDS,
     ApiError,
@@ -31,6 +32,7 @@ from cli.client import (
     transport_problem,
 )
 from cli.report import VERDICT_STYLE, render_audit
+from cli.runs import runs_app, suites_app
 
 app = typer.Typer(
     help="Audit generated text against reference texts claim by claim.",
@@ -40,6 +42,9 @@ app = typer.Typer(
 )
 db_app = typer.Typer(help="Database commands.", no_args_is_help=True)
 app.add_typer(db_app, name="db")
+app.add_typer(keys_cli.app, name="keys")
+app.add_typer(runs_app, name="runs")
+app.add_typer(suites_app, name="suites")
 
 console = Console()
 err = Console(stderr=True)
@@ -73,6 +78,7 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     healthy = stack.api_healthy(url)
     # A local stack whose API answers but whose worker died would leave every audit queued.
     if healthy and (api_url is not None or not stack.managed_worker_dead()):
+        _ensure_local_key(url)
         return url
     if api_url is not None:
         raise _fail(f"the API at {url} does not answer GET /healthz", code=2)
@@ -88,6 +94,17 @@ def ensure_api(api_url: str | None, api_port: int, *, start: bool = True) -> str
     except stack.StackError as exc:
         raise _fail(str(exc), code=2) from exc
     return url
+
+
+def _ensure_local_key(url: str) -> None:
+    """A local stack started before it made keys: make its admin key now (from its saved database URL)."""
+    info = stack.read_stack_info()
+    if credentials.api_key_for(url) is not None or info is None or info.api_url.rstrip("/") != url:
+        return
+    try:
+        credentials.ensure_local_key(info.database_url)
+    except Exception as exc:  # the API will answer 401 with what to do
+        err.print(f"[yellow]could not make the local API key: {exc}[/yellow]")
 
 
 # --------------------------------------------------------------------------- stack
@@ -116,8 +133,9 @@ def up(
     err.print(f"[green]stack up[/green] in {time.monotonic() - started:.1f} s")
     _print_status(config)
     console.print(f"API       {info.api_url}  (docs: {info.api_url}/docs)")
+    console.print(f"API key   {credentials.local_key_path()}  (admin of tenant 'default'; the CLI uses it)")
     if info.flower_url:
-        console.print(f"Flower    {info.flower_url}")
+        console.print(f"Flower    {info.flower_url}  (user:password in {stack.flower_auth_path()})")
 
 
 @app.command()
@@ -169,7 +187,7 @@ def serve(
     port: Annotated[int, typer.Option(help="Port.")] = stack.DEFAULT_API_PORT,
 ) -> None:
     """Run the API (uvicorn) in the foreground."""
-    env = _service_env()
+    env = {**_service_env(), "API_HOST": host}  # AUTH=disabled is refused unless host is loopback
     cmd = stack.service_command("api", stack.StackConfig(api_port=port))
     cmd[cmd.index("--host") + 1] = host
     os.chdir(stack.project_root())
@@ -298,11 +316,14 @@ def run_batch(
     show_progress: bool = False,
     retry_failed: bool = False,
     journal: Callable[[dict[str, Any]], None] | None = None,
+    run: tuple[str, str] | None = None,
 ) -> list[dict[str, Any]]:
     """Submit every valid line (idempotency keys from id + content hash), poll, return output objects.
 
     ``journal`` (optional) gets each line's output object as soon as it is known (rejected lines
     after submission, the others as their audits finish; completion order, not input order).
+    ``run`` = (suite, label): submit the lines as the items of that run (``POST /runs``,
+    idempotent per suite, label and line id) instead of as loose audits.
     """
     to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
     items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
@@ -318,9 +339,18 @@ def run_batch(
     )
     with progress:
         t_sub = progress.add_task("submitted", total=len(items))
-        answered = client.submit_many(
-            items, chunk_size=chunk_size, on_progress=lambda n: progress.advance(t_sub, n)
-        )
+        if run is not None:
+            answered = client.submit_run(
+                run[0],
+                run[1],
+                [(ln.line_id, ln.body or {}) for _, ln in to_submit],
+                chunk_size=chunk_size,
+                on_progress=lambda n: progress.advance(t_sub, n),
+            )
+        else:
+            answered = client.submit_many(
+                items, chunk_size=chunk_size, on_progress=lambda n: progress.advance(t_sub, n)
+            )
         for (line_index, _), sub in zip(to_submit, answered, strict=True):
             subs[line_index] = sub
         by_audit: dict[str, list[int]] = {}
@@ -398,6 +428,12 @@ def batch(
     retry_failed: Annotated[
         bool, typer.Option(help="Submit failed audits once more (a new audit each, linked by its key).")
     ] = False,
+    suite: Annotated[
+        str | None, typer.Option(help="Submit the lines as a run of this suite (see `claimaudit runs`).")
+    ] = None,
+    run_label: Annotated[
+        str | None, typer.Option("--run", help="Label of the run (with --suite), e.g. 2026-11-30.")
+    ] = None,
 ) -> None:
     """Submit every line through the API, poll, write one result line per input line (resumable).
 
@@ -409,6 +445,8 @@ def batch(
     """
     if not input.exists():
         raise _fail(f"input file {input} does not exist")
+    if (suite is None) != (run_label is None) or (suite is not None and retry_failed):
+        raise _fail("--suite and --run go together (and not with --retry-failed)", code=2)
     lines = read_batch_input(input)
     warn_duplicate_ids(lines)
     url = ensure_api(api_url, api_port, start=start)
@@ -431,6 +469,7 @@ def batch(
                 show_progress=err.is_terminal,
                 retry_failed=retry_failed,
                 journal=journal,
+                run=None if suite is None or run_label is None else (suite, run_label),
             )
     except (ApiError, OSError) as exc:
         raise _fail(f"batch aborted: {exc} (results so far: {partial}; re-run to resume)", code=2) from exc
@@ -498,8 +537,9 @@ def audit(
     """Audit one response file against one or more reference files.
 
     Exit status: 0 done (and no claim with a ``--fail-on`` verdict), 1 a ``--fail-on`` verdict
-    found, or the audit failed/was rejected, 2 a usage error (an unreadable or non-UTF-8 file, an
-    unknown ``--fail-on`` verdict), 3 timed out.
+    found or the audit failed, 2 a usage error (an unreadable or non-UTF-8 file, an unknown
+    ``--fail-on`` verdict, ``--config`` not JSON, input the API rejects), 3 timed out: a
+    misconfigured CI job never looks like a gate hit.
     """
     gate = parse_fail_on(fail_on)
     body: dict[str, Any] = {
@@ -512,7 +552,7 @@ def audit(
         try:
             body["config"] = json.loads(config)
         except json.JSONDecodeError as exc:
-            raise _fail(f"--config is not valid JSON: {exc}") from exc
+            raise _fail(f"--config is not valid JSON: {exc}", code=2) from exc
     if offline:
         doc = _offline_audit(body)
     else:
@@ -520,7 +560,7 @@ def audit(
         with Client(url) as client:
             sub = client.submit(body)
             if sub.audit_id is None:
-                raise _fail(f"rejected: {sub.error}")
+                raise _fail(f"rejected: {sub.error}", code=2)
             try:
                 doc = client.wait(sub.audit_id, timeout=timeout)
             except TimeoutError as exc:
@@ -581,12 +621,12 @@ def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
     allowed = {"threshold", "case_insensitive", "remove_punctuation"}
     unknown = sorted(set(cfg) - allowed)
     if unknown:
-        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}")
+        raise _fail(f"--offline supports only config keys {sorted(allowed)}; got {unknown}", code=2)
     try:
         options = AuditOptions.from_config(cfg)
         report = audit_texts(body["response"], body["references"], options=options)
     except ValueError as exc:
-        raise _fail(f"rejected: {exc}") from exc
+        raise _fail(f"rejected: {exc}", code=2) from exc
     doc = report_to_dict(report, body["references"], body["response"])
     doc.setdefault("question", body.get("question"))
     return doc

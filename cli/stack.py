@@ -597,8 +597,33 @@ def service_command(name: str, config: StackConfig) -> list[str]:
             "flower",
             "--address=127.0.0.1",
             f"--port={config.flower_port}",
+            # no argument columns in the task list (the login comes from FLOWER_BASIC_AUTH)
+            "--tasks_columns=name,uuid,state,received,started,runtime,worker",
         ]
     raise ValueError(f"unknown service {name!r}")
+
+
+def flower_auth_path() -> Path:
+    """``<state dir>/flower.auth``: the local Flower's ``user:password`` (mode 0600)."""
+    return state_dir() / "flower.auth"
+
+
+def ensure_flower_auth() -> str:
+    """The local Flower's basic-auth ``admin:<random>``, made on first use (Flower never runs
+    without a login, even on 127.0.0.1: it shows task arguments and can revoke tasks)."""
+    import secrets
+
+    from cli.credentials import write_secret
+
+    path = flower_auth_path()
+    try:
+        value = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        value = ""
+    if ":" not in value:
+        value = f"admin:{secrets.token_urlsafe(24)}"
+        write_secret(path, value)
+    return value
 
 
 def _start_service(name: str, config: StackConfig, env: dict[str, str]) -> int:
@@ -740,13 +765,24 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     started_redis_port = DEFAULT_REDIS_PORT if _read_pid(_redis_pidfile(DEFAULT_REDIS_PORT)) else None
     say("migrations")
     migrate(database_url)
+    say("api key")
+    from cli.credentials import ensure_local_key
+
+    ensure_local_key(database_url)
     env = {
         **os.environ,
         **config.env,
         "DATABASE_URL": database_url,
         "REDIS_URL": redis_url,
+        "API_HOST": "127.0.0.1",
         "PYTHONUNBUFFERED": "1",
     }
+    # Worker and API share one multiprocess metrics directory (/metrics sums the workers' values);
+    # emptied at each start, as prometheus_client requires.
+    metrics_dir = state_dir() / "metrics"
+    shutil.rmtree(metrics_dir, ignore_errors=True)
+    metrics_dir.mkdir(parents=True)
+    env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
     # One BLAS/torch thread pool per worker process, sized so the processes don't oversubscribe the CPUs.
     env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, config.concurrency))))
     say("worker")
@@ -757,7 +793,8 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     flower_url = None
     if config.flower:
         say("flower")
-        flower_pid = _start_service("flower", config, env)
+        flower_env = {**env, "FLOWER_BASIC_AUTH": ensure_flower_auth()}  # never on the command line
+        flower_pid = _start_service("flower", config, flower_env)
         flower_url = f"http://127.0.0.1:{config.flower_port}"
         _wait("Flower", lambda: port_open("127.0.0.1", config.flower_port), flower_pid, "flower", timeout=60)
     say("worker ready")

@@ -6,8 +6,10 @@ second_audit_claims  per response claim of the first audit: its verdict and the 
 corrections          the corrected response of an audit and the re-audit that checks it
 claim_labels         human verdicts on response claims (or on a whole audit: ``claim_position`` NULL)
 
-Every table carries ``tenant_id`` (default ``'default'``). Views (``canary_results``,
-``canary_detection``, ``canary_detection_daily``, ``label_agreement``) are created by the migration.
+Every table carries ``tenant_id``, set by trigger from the audit (``second_audit_claims``: from
+its second audit) and under the forced row-level security policy ``tenant_isolation``. Views
+(``canary_results``, ``canary_detection``, ``canary_detection_daily``, ``label_agreement``,
+``security_invoker``) are created by the migration.
 """
 
 from __future__ import annotations
@@ -43,7 +45,24 @@ __all__ = [
     "SecondAuditClaimRow",
     "CorrectionRow",
     "ClaimLabelRow",
+    "CHECK_TABLES",
+    "CHECK_VIEWS",
 ]
+
+#: The tables and views of migration ``0007_method_checks`` (all under row-level security).
+CHECK_TABLES: tuple[str, ...] = (
+    "canaries",
+    "second_audits",
+    "second_audit_claims",
+    "corrections",
+    "claim_labels",
+)
+CHECK_VIEWS: tuple[str, ...] = (
+    "canary_results",
+    "canary_detection",
+    "canary_detection_daily",
+    "label_agreement",
+)
 
 CANARY_KINDS: tuple[str, ...] = ("number", "date", "negation", "entity", "roles", "addition", "qualifier")
 CLAIM_TYPES: tuple[str, ...] = ("number", "date", "entity", "negation", "other")
@@ -108,6 +127,8 @@ class SecondAuditRow(Base):
 class SecondAuditClaimRow(Base):
     __tablename__ = "second_audit_claims"
 
+    #: Copied from the second audit by the trigger ``tenant_from_second_audit`` (0007_method_checks).
+    tenant_id: Mapped[str] = _tenant()
     second_audit_row_id: Mapped[int] = mapped_column(
         ForeignKey("second_audits.id", ondelete="CASCADE"), primary_key=True
     )

@@ -1,7 +1,10 @@
 """SQL of the audit method's checks (canaries, second audits, corrections, human labels).
 
-Like ``db.repository``: functions take a ``Session`` and never commit. Every function reading or
-writing check rows takes a keyword ``tenant_id`` (default ``'default'``) and filters on it.
+Like ``db.repository``: functions take a ``Session`` and never commit. Every function that reads
+check rows for a caller takes a required keyword ``tenant_id`` and filters on it; rows are
+written without one (the triggers of ``0007_method_checks`` copy the audit's tenant), and derived
+audits are created in their parent audit's tenant. Functions without ``tenant_id`` serve the
+workers (by an id the worker already holds).
 """
 
 from __future__ import annotations
@@ -48,6 +51,8 @@ __all__ = [
     "upsert_labels",
     "labelled_claims",
     "audit_labels",
+    "run_canaries_for",
+    "run_canary_detection",
 ]
 
 
@@ -83,6 +88,7 @@ def create_derived_audit(
         metadata=dict(metadata),
         config=dict(config),
         idempotency_key=key,
+        tenant_id=parent.tenant_id,
     )
     return repo.create_audit(session, new)
 
@@ -103,17 +109,14 @@ def check_role(session: Session, audit_id: uuid.UUID) -> str | None:
 # --------------------------------------------------------------------------- canaries
 
 
-def add_canaries(session: Session, rows: Sequence[Mapping[str, Any]], *, tenant_id: str = "default") -> None:
+def add_canaries(session: Session, rows: Sequence[Mapping[str, Any]]) -> None:
     """Insert canary rows (audit_id, canary_audit_id, kind, expected, original, change, reference,
     fault_start, fault_end, seed); a canary audit already recorded is left as it is."""
     if rows:
-        values = [{**r, "tenant_id": tenant_id} for r in rows]
-        session.execute(pg_insert(CanaryRow).values(values).on_conflict_do_nothing())
+        session.execute(pg_insert(CanaryRow).values([dict(r) for r in rows]).on_conflict_do_nothing())
 
 
-def canary_results(
-    session: Session, audit_id: uuid.UUID, *, tenant_id: str = "default"
-) -> list[dict[str, Any]]:
+def canary_results(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> list[dict[str, Any]]:
     """One row per canary of ``audit_id`` from the ``canary_results`` view, oldest first: canary_id,
     canary_audit_id, kind, expected, change, canary_status, detected/exact (None until done),
     verdicts (comma-separated verdicts of the claims over the fault)."""
@@ -127,9 +130,7 @@ def canary_results(
     return [dict(r) for r in rows]
 
 
-def canary_rates(
-    session: Session, *, since: datetime | None = None, tenant_id: str = "default"
-) -> list[dict[str, Any]]:
+def canary_rates(session: Session, *, since: datetime | None = None, tenant_id: str) -> list[dict[str, Any]]:
     """Rows of the ``canary_detection_daily`` view (day, kind, canaries, done, detected, exact,
     detection_rate, exact_rate; rates None when nothing is done), newest day first."""
     rows = session.execute(
@@ -153,11 +154,9 @@ def add_second_audit(
     *,
     config: Mapping[str, Any],
     reason: str,
-    tenant_id: str = "default",
 ) -> None:
     """Record that ``second_audit_id`` re-audits ``audit_id`` with ``config`` (idempotent)."""
     stmt = pg_insert(SecondAuditRow).values(
-        tenant_id=tenant_id,
         audit_id=audit_id,
         second_audit_id=second_audit_id,
         config=dict(config),
@@ -166,9 +165,7 @@ def add_second_audit(
     session.execute(stmt.on_conflict_do_nothing())
 
 
-def second_audits_of(
-    session: Session, audit_id: uuid.UUID, *, tenant_id: str = "default"
-) -> list[SecondAuditRow]:
+def second_audits_of(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> list[SecondAuditRow]:
     """The second audits of ``audit_id``, oldest first."""
     stmt = (
         select(SecondAuditRow)
@@ -218,7 +215,7 @@ def second_audit_claims(session: Session, row_id: int) -> list[SecondAuditClaimR
 
 
 def second_audit_claims_since(
-    session: Session, *, since: datetime | None = None, tenant_id: str = "default"
+    session: Session, *, since: datetime | None = None, tenant_id: str
 ) -> list[SecondAuditClaimRow]:
     """Per-claim rows of every computed second audit (created at or after ``since``)."""
     stmt = (
@@ -241,11 +238,9 @@ def add_correction(
     corrected_audit_id: uuid.UUID | None,
     corrected_text: str,
     edits: Sequence[Mapping[str, Any]],
-    tenant_id: str = "default",
 ) -> None:
     """Record the correction of ``audit_id`` (one per audit: a second call leaves the first)."""
     stmt = pg_insert(CorrectionRow).values(
-        tenant_id=tenant_id,
         audit_id=audit_id,
         corrected_audit_id=corrected_audit_id,
         corrected_text=corrected_text,
@@ -256,9 +251,7 @@ def add_correction(
     session.execute(stmt.on_conflict_do_nothing())
 
 
-def correction_for(
-    session: Session, audit_id: uuid.UUID, *, tenant_id: str = "default"
-) -> CorrectionRow | None:
+def correction_for(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> CorrectionRow | None:
     """The correction of ``audit_id``, or None."""
     stmt = select(CorrectionRow).where(
         CorrectionRow.audit_id == audit_id, CorrectionRow.tenant_id == tenant_id
@@ -295,12 +288,12 @@ def response_claims(session: Session, audit_id: uuid.UUID) -> dict[int, tuple[st
     return {int(p): (t, v) for p, t, v in rows}
 
 
-def upsert_labels(session: Session, rows: Sequence[Mapping[str, Any]], *, tenant_id: str = "default") -> int:
+def upsert_labels(session: Session, rows: Sequence[Mapping[str, Any]]) -> int:
     """Insert or replace labels (audit_id, claim_position|None, label, reviewer, note, claim_type,
     source); the key is (audit_id, claim_position, reviewer). Returns the number of rows written."""
     if not rows:
         return 0
-    stmt = pg_insert(ClaimLabelRow).values([{**r, "tenant_id": tenant_id} for r in rows])
+    stmt = pg_insert(ClaimLabelRow).values([dict(r) for r in rows])
     stmt = stmt.on_conflict_do_update(
         constraint="uq_claim_labels_audit_id_claim_position_reviewer",
         set_={
@@ -320,7 +313,7 @@ def labelled_claims(
     *,
     reviewer: str | None = None,
     since: datetime | None = None,
-    tenant_id: str = "default",
+    tenant_id: str,
 ) -> list[dict[str, Any]]:
     """Rows of the ``label_agreement`` view (audit_id, claim_position, claim_type, reviewer, label,
     verdict, agrees, claim_text), optionally one reviewer's / labelled since a time."""
@@ -340,7 +333,7 @@ def audit_labels(
     *,
     reviewer: str | None = None,
     since: datetime | None = None,
-    tenant_id: str = "default",
+    tenant_id: str,
 ) -> list[dict[str, Any]]:
     """Labels of whole audits with the audit's status and its response-claim verdicts:
     audit_id, reviewer, label, status, verdicts (list, empty before matching)."""
@@ -361,9 +354,7 @@ def audit_labels(
     return [dict(r) for r in rows]
 
 
-def canary_detection(
-    session: Session, audit_id: uuid.UUID, *, tenant_id: str = "default"
-) -> list[dict[str, Any]]:
+def canary_detection(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> list[dict[str, Any]]:
     """Rows of the ``canary_detection`` view for one audit: kind, canaries, done, detected, exact,
     detection_rate, exact_rate (rates None while none of the kind is done)."""
     rows = session.execute(
@@ -372,5 +363,40 @@ def canary_detection(
             "WHERE audit_id = :a AND tenant_id = :t"
         ),
         {"a": audit_id, "t": tenant_id},
+    ).mappings()
+    return [dict(r) for r in rows]
+
+
+# --------------------------------------------------------------------------- runs (suites' ``canaries``)
+
+
+def run_canaries_for(session: Session, audit_id: uuid.UUID) -> int:
+    """How many canaries per fault kind ``audit_id`` gets as a run item: 1 when it is among the
+    first ``suites.canaries`` items (by position) of a run of a suite that sets ``canaries``, else 0."""
+    hit = session.execute(
+        text(
+            "SELECT 1 FROM run_items ri JOIN runs r ON r.id = ri.run_id "
+            "JOIN suites s ON s.tenant_id = r.tenant_id AND s.name = r.suite "
+            "WHERE ri.audit_id = :a AND s.canaries IS NOT NULL AND ri.position < s.canaries LIMIT 1"
+        ),
+        {"a": audit_id},
+    ).first()
+    return 1 if hit is not None else 0
+
+
+def run_canary_detection(session: Session, run_id: uuid.UUID, *, tenant_id: str) -> list[dict[str, Any]]:
+    """Detection per fault kind over the canaries of run ``run_id``'s audits (``canary_results``):
+    kind, canaries, done, detected, exact, detection_rate, exact_rate (rates None while none is done)."""
+    rows = session.execute(
+        text(
+            "SELECT kind, count(*) AS canaries, count(detected) AS done, "
+            "count(*) FILTER (WHERE detected) AS detected, count(*) FILTER (WHERE exact) AS exact, "
+            "(count(*) FILTER (WHERE detected))::float / nullif(count(detected), 0) AS detection_rate, "
+            "(count(*) FILTER (WHERE exact))::float / nullif(count(detected), 0) AS exact_rate "
+            "FROM canary_results k WHERE k.tenant_id = :t AND k.audit_id IN "
+            "(SELECT ri.audit_id FROM run_items ri WHERE ri.run_id = :r AND ri.tenant_id = :t) "
+            "GROUP BY kind ORDER BY kind"
+        ),
+        {"r": run_id, "t": tenant_id},
     ).mappings()
     return [dict(r) for r in rows]

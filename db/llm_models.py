@@ -24,7 +24,7 @@ from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Mapped, mapped_column
 
-from db.models import Base
+from db.models import DEFAULT_TENANT, Base
 
 __all__ = ["LLMCacheRow", "LLMUsageRow", "LLMJudgementRow"]
 
@@ -46,12 +46,18 @@ class LLMCacheRow(Base):
 
 class LLMUsageRow(Base):
     __tablename__ = "llm_usage"
-    __table_args__ = (Index("ix_llm_usage_created_at", "created_at"),)
+    __table_args__ = (
+        Index("ix_llm_usage_created_at", "created_at"),
+        Index("ix_llm_usage_tenant_id_created_at", "tenant_id", "created_at"),
+    )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     audit_id: Mapped[uuid.UUID | None] = mapped_column(
         ForeignKey("audits.id", ondelete="CASCADE"), index=True
     )
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     #: ``decompose`` | ``embed`` | ``judge``.
     stage: Mapped[str] = mapped_column(String(16))
     model: Mapped[str] = mapped_column(Text)
@@ -74,6 +80,9 @@ class LLMJudgementRow(Base):
     __tablename__ = "llm_judgements"
 
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     #: Index of the response claim in the audit's response claims (``claims.position``).
     response_index: Mapped[int] = mapped_column(Integer, primary_key=True)
     rule_verdict: Mapped[str] = mapped_column(String(32))

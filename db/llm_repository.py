@@ -90,14 +90,17 @@ def record_usage(
     completion_tokens: int = 0,
     fallback: str | None = None,
     error: str | None = None,
+    tenant_id: str = "default",
 ) -> None:
-    """Append one row to the usage ledger (counts are non-negative)."""
+    """Append one row to the usage ledger (counts are non-negative). ``tenant_id`` counts for a row
+    without an audit (a search); with an audit the row takes the audit's tenant (trigger)."""
     counts = (calls, failed_calls, cache_hits, prompt_tokens, completion_tokens)
     if min(counts) < 0:
         raise ValueError(f"usage counts must be non-negative, got {counts}")
     session.add(
         LLMUsageRow(
             audit_id=audit_id,
+            tenant_id=tenant_id,
             stage=stage,
             model=model,
             calls=calls,

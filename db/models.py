@@ -10,6 +10,13 @@ evidence        the evidence claims (reference claims) of each verdict, best fir
 scores          one row per finished audit: every score, the counts and the claim edit script
 embedding_cache vectors keyed by (model, sha256 of the text), shared by every audit
 
+Tenancy (migration ``0005_tenants``): every table holding an audit's data has ``tenant_id TEXT NOT
+NULL DEFAULT 'default'``. ``audits.tenant_id`` is set by the API from the caller's key; the other
+tables copy it from their audit in a ``BEFORE INSERT`` trigger (``tenant_from_audit``), so a row
+can never belong to another tenant than its audit and the workers need not carry it. Row-level
+security (policy ``tenant_isolation``) hides other tenants' rows from a session that set
+``claimaudit.tenant_id`` (``db.tenancy``). Tenants and API keys: ``db.auth_models``.
+
 ``claims.embedding`` is a ``vector`` without a fixed dimension so that several embedding models
 live side by side; ``embedding_model`` and ``embedding_dim`` say which. Search across history uses a
 per-model partial expression HNSW index (created in the migrations, see ``HNSW_INDEXES``); matching
@@ -45,6 +52,9 @@ from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 __all__ = [
+    "DEFAULT_TENANT",
+    "TENANT_TABLES",
+    "TENANT_CHILD_TABLES",
     "AUDIT_STATUSES",
     "STAGES",
     "TERMINAL_STATUSES",
@@ -58,6 +68,9 @@ __all__ = [
     "ScoreRow",
     "EmbeddingCacheRow",
 ]
+
+#: Tenant of rows stored before migration 0005 and of the local stack's key.
+DEFAULT_TENANT = "default"
 
 #: Pipeline stages in order; an audit's ``status`` is one of these while it runs.
 STAGES: tuple[str, ...] = ("decomposing", "embedding", "matching", "scoring")
@@ -82,6 +95,19 @@ HNSW_INDEXES: tuple[tuple[str, str, int], ...] = (
     # migration 0002_llm: OpenAI embeddings (workers.adapters.embedder)
     ("ix_claims_embedding_hnsw_text_embedding_3_small", "text-embedding-3-small", 1536),
 )
+
+#: Tables of an audit's data whose ``tenant_id`` a trigger copies from the audit (migration 0005).
+TENANT_CHILD_TABLES: tuple[str, ...] = (
+    "documents",
+    "claims",
+    "verdicts",
+    "evidence",
+    "scores",
+    "llm_usage",
+    "llm_judgements",
+)
+#: Every table with tenant data (row-level security policy ``tenant_isolation``).
+TENANT_TABLES: tuple[str, ...] = ("audits", *TENANT_CHILD_TABLES)
 
 NAMING_CONVENTION = {
     "ix": "ix_%(column_0_label)s",
@@ -110,9 +136,13 @@ class Audit(Base):
     __table_args__ = (
         CheckConstraint(_in("status", AUDIT_STATUSES), name="status"),
         Index("ix_audits_status_created_at", "status", "created_at"),
+        Index("ix_audits_tenant_id_created_at", "tenant_id", "created_at"),
+        #: Idempotency keys are unique per tenant (two tenants may both use "order-42").
+        UniqueConstraint("tenant_id", "idempotency_key"),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
+    tenant_id: Mapped[str] = mapped_column(Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT)
     status: Mapped[str] = mapped_column(String(16), default="queued", server_default="queued")
     #: The stage running now, or the stage an audit failed in (None before the first stage).
     stage: Mapped[str | None] = mapped_column(String(16))
@@ -122,7 +152,7 @@ class Audit(Base):
     config: Mapped[dict[str, Any]] = mapped_column(
         JSONB, default=dict, server_default=sql_text("'{}'::jsonb")
     )
-    idempotency_key: Mapped[str | None] = mapped_column(Text, unique=True)
+    idempotency_key: Mapped[str | None] = mapped_column(Text)
     #: SHA-256 of the canonical JSON of the request body (idempotency conflict detection).
     request_sha256: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(server_default=func.now(), index=True)
@@ -143,6 +173,9 @@ class Document(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     role: Mapped[str] = mapped_column(String(16))
     #: 0 for the response; the 0-based reference index for references.
     position: Mapped[int] = mapped_column(Integer)
@@ -158,10 +191,14 @@ class ClaimRow(Base):
         CheckConstraint("0 <= char_start AND char_start <= char_end", name="span"),
         UniqueConstraint("document_id", "position"),
         Index("ix_claims_audit_id_role", "audit_id", "role"),
+        Index("ix_claims_tenant_id_embedding_model", "tenant_id", "embedding_model"),
     )
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"))
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     document_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"))
     role: Mapped[str] = mapped_column(String(16))
     #: 0-based order of the claim within its document.
@@ -187,6 +224,9 @@ class VerdictRow(Base):
 
     id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     #: The response claim judged (one verdict per response claim).
     claim_id: Mapped[int] = mapped_column(ForeignKey("claims.id", ondelete="CASCADE"), unique=True)
     verdict: Mapped[str] = mapped_column(String(32))
@@ -205,6 +245,9 @@ class EvidenceRow(Base):
     #: 0 = best evidence.
     rank: Mapped[int] = mapped_column(Integer, primary_key=True)
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), index=True)
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     reference_claim_id: Mapped[int] = mapped_column(ForeignKey("claims.id", ondelete="CASCADE"), index=True)
     #: Cosine similarity in [-1, 1].
     similarity: Mapped[float] = mapped_column(Float)
@@ -214,6 +257,9 @@ class ScoreRow(Base):
     __tablename__ = "scores"
 
     audit_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("audits.id", ondelete="CASCADE"), primary_key=True)
+    tenant_id: Mapped[str] = mapped_column(
+        Text, default=DEFAULT_TENANT, server_default=DEFAULT_TENANT
+    )  # copied from the audit by trigger
     claim_overlap: Mapped[float | None] = mapped_column(Float)
     claim_similarity: Mapped[float | None] = mapped_column(Float)
     claim_precision: Mapped[float | None] = mapped_column(Float)

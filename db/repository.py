@@ -32,6 +32,7 @@ from claims.types import (
     Verdict,
 )
 from db.models import (
+    DEFAULT_TENANT,
     STAGES,
     TERMINAL_STATUSES,
     Audit,
@@ -52,8 +53,10 @@ __all__ = [
     "PgEmbeddingCache",
     "create_audit",
     "get_audit",
+    "get_tenant_audit",
     "find_audit_by_key",
     "list_audits",
+    "audit_statuses",
     "mark_enqueued",
     "start_stage",
     "mark_done",
@@ -69,6 +72,7 @@ __all__ = [
     "stale_queued_audits",
     "count_rows",
     "ping",
+    "audits_by_status",
 ]
 
 
@@ -86,6 +90,8 @@ class NewAudit:
     metadata: dict[str, Any] | None = None
     config: dict[str, Any] = field(default_factory=dict)
     idempotency_key: str | None = None
+    #: The caller's tenant (``api_keys.tenant_id``); its documents and claims inherit it.
+    tenant_id: str = DEFAULT_TENANT
 
 
 def _sha256(text_: str) -> str:
@@ -97,16 +103,18 @@ def _sha256(text_: str) -> str:
 def create_audit(session: Session, new: NewAudit) -> tuple[Audit, bool]:
     """Insert an audit (status ``queued``) and its documents; return ``(audit, created)``.
 
-    With an idempotency key already stored, nothing is inserted and the existing audit comes
-    back with ``created=False`` (``INSERT ... ON CONFLICT (idempotency_key) DO NOTHING``; a
-    concurrent insert of the same key waits for the other transaction). The caller compares
-    ``audit.request_sha256`` to detect a conflicting body.
+    With an idempotency key the tenant already stored, nothing is inserted and the existing audit
+    comes back with ``created=False`` (``INSERT ... ON CONFLICT (tenant_id, idempotency_key) DO
+    NOTHING``; a concurrent insert of the same key waits for the other transaction). Keys are
+    unique per tenant: another tenant's audit under the same key is never returned. The caller
+    compares ``audit.request_sha256`` to detect a conflicting body.
     """
     audit_id = uuid.uuid4()
     stmt = (
         pg_insert(Audit)
         .values(
             id=audit_id,
+            tenant_id=new.tenant_id,
             status="queued",
             question=new.question,
             metadata_=new.metadata,
@@ -114,12 +122,12 @@ def create_audit(session: Session, new: NewAudit) -> tuple[Audit, bool]:
             idempotency_key=new.idempotency_key,
             request_sha256=new.request_sha256,
         )
-        .on_conflict_do_nothing(index_elements=[Audit.idempotency_key])
+        .on_conflict_do_nothing(index_elements=[Audit.tenant_id, Audit.idempotency_key])
         .returning(Audit.id)
     )
     inserted = session.execute(stmt).scalar_one_or_none()
     if inserted is None:
-        existing = find_audit_by_key(session, new.idempotency_key or "")
+        existing = find_audit_by_key(session, new.idempotency_key or "", tenant_id=new.tenant_id)
         if existing is None:  # pragma: no cover - the conflicting row was deleted meanwhile
             raise RuntimeError("idempotency key conflict but no audit found")
         return existing, False
@@ -136,13 +144,26 @@ def create_audit(session: Session, new: NewAudit) -> tuple[Audit, bool]:
 
 
 def get_audit(session: Session, audit_id: uuid.UUID) -> Audit | None:
-    """The audit row, or None."""
+    """The audit row of any tenant, or None (workers and internal callers; the API reads through
+    :func:`get_tenant_audit`)."""
     return session.get(Audit, audit_id, populate_existing=True)
 
 
-def find_audit_by_key(session: Session, idempotency_key: str) -> Audit | None:
-    """The audit stored under ``idempotency_key``, or None."""
-    return session.scalars(select(Audit).where(Audit.idempotency_key == idempotency_key)).one_or_none()
+def get_tenant_audit(
+    session: Session, audit_id: uuid.UUID, *, tenant_id: str = DEFAULT_TENANT
+) -> Audit | None:
+    """The audit row when it belongs to ``tenant_id``, else None (another tenant's audit is "not found")."""
+    audit = get_audit(session, audit_id)
+    return audit if audit is not None and audit.tenant_id == tenant_id else None
+
+
+def find_audit_by_key(
+    session: Session, idempotency_key: str, *, tenant_id: str = DEFAULT_TENANT
+) -> Audit | None:
+    """The tenant's audit stored under ``idempotency_key``, or None."""
+    return session.scalars(
+        select(Audit).where(Audit.tenant_id == tenant_id, Audit.idempotency_key == idempotency_key)
+    ).one_or_none()
 
 
 def list_audits(
@@ -153,9 +174,11 @@ def list_audits(
     until: datetime | None = None,
     limit: int = 50,
     offset: int = 0,
+    tenant_id: str = DEFAULT_TENANT,
 ) -> tuple[list[Audit], int]:
-    """Audits newest first, filtered by status and ``since <= created_at < until``; and the total."""
-    conds = []
+    """The tenant's audits newest first, filtered by status and ``since <= created_at < until``;
+    and their total."""
+    conds: list[ColumnElement[bool]] = [Audit.tenant_id == tenant_id]
     if status is not None:
         conds.append(Audit.status == status)
     if since is not None:
@@ -167,6 +190,20 @@ def list_audits(
         select(Audit).where(*conds).order_by(Audit.created_at.desc(), Audit.id).limit(limit).offset(offset)
     ).all()
     return list(rows), int(total)
+
+
+def audit_statuses(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str
+) -> list[dict[str, Any]]:
+    """``id``, ``status``, ``stage``, ``error``, ``finished_at`` of each audit of ``tenant_id`` in
+    ``audit_ids`` (one primary-key lookup of the ``audits`` table; unknown ids and other
+    tenants' audits are absent), in no order."""
+    if not audit_ids:
+        return []
+    stmt = select(Audit.id, Audit.status, Audit.stage, Audit.error, Audit.finished_at).where(
+        Audit.id.in_(list(audit_ids)), Audit.tenant_id == tenant_id
+    )
+    return [dict(row._mapping) for row in session.execute(stmt)]
 
 
 def mark_enqueued(session: Session, audit_ids: Iterable[uuid.UUID]) -> None:
@@ -194,11 +231,15 @@ def start_stage(session: Session, audit_id: uuid.UUID, stage: str) -> Audit | No
 
 
 def mark_done(session: Session, audit_id: uuid.UUID) -> None:
-    """``status = done``, ``finished_at = now()`` (only from a running stage)."""
+    """``status = done``, ``finished_at`` = the wall clock now (only from a running stage).
+
+    ``clock_timestamp()``, not ``now()``: ``now()`` is the start of the transaction, and the
+    score stage marks the audit done at the end of the transaction that scored it.
+    """
     session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="done", stage=None, error=None, finished_at=func.now())
+        .values(status="done", stage=None, error=None, finished_at=func.clock_timestamp())
         .execution_options(synchronize_session=False)
     )
 
@@ -211,7 +252,7 @@ def mark_failed(session: Session, audit_id: uuid.UUID, error: str) -> bool:
     result = session.execute(
         update(Audit)
         .where(Audit.id == audit_id, Audit.status.not_in(TERMINAL_STATUSES))
-        .values(status="failed", error=error[:4000], finished_at=func.now())
+        .values(status="failed", error=error[:4000], finished_at=func.clock_timestamp())
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
     )
@@ -519,17 +560,64 @@ def load_audit_state(session: Session, audit_id: uuid.UUID) -> AuditState | None
 # --------------------------------------------------------------------------- search & cache
 
 
+def _set_local(session: Session, values: Mapping[str, object]) -> None:
+    """``SET LOCAL`` each setting (``set_config(name, value, true)``: ends with the transaction)."""
+    for name, value in values.items():
+        session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": str(value)})
+
+
+def _search_hit(row: Any) -> dict[str, Any]:
+    return {
+        "claim_id": row[0],
+        "audit_id": row[1],
+        "role": row[2],
+        "reference": row[3] if row[2] == "reference" else None,
+        "position": row[4],
+        "text": row[5],
+        "start": row[6],
+        "end": row[7],
+        "kind": row[8],
+        "similarity": float(row[9]),
+        "audit_created_at": row[10],
+    }
+
+
 def search_claims(
-    session: Session, query: np.ndarray, *, model: str, dim: int, k: int, ef_search: int = 100
+    session: Session,
+    query: np.ndarray,
+    *,
+    model: str,
+    dim: int,
+    k: int,
+    ef_search: int = 100,
+    tenant_id: str = DEFAULT_TENANT,
+    iterative_scan: str = "relaxed_order",
+    max_scan_tuples: int = 20_000,
+    overfetch: int = 4,
 ) -> list[dict[str, Any]]:
-    """The ``k`` stored claims nearest to ``query`` (float32 ``(dim,)``) among vectors of ``model``.
+    """The ``k`` stored claims of ``tenant_id`` nearest to ``query`` (float32 ``(dim,)``) among
+    vectors of ``model``.
 
     Uses the model's partial HNSW index (``ORDER BY embedding::vector(dim) <=> :q``) after
-    ``SET LOCAL hnsw.ef_search``; approximate by design. Each item: claim_id, audit_id, role,
-    reference (index, None for the response), position, text, start, end, kind, similarity
-    (``1 - cosine distance``), audit_created_at.
+    ``SET LOCAL hnsw.ef_search``; approximate by design. The tenant filter is applied during the
+    index scan with pgvector 0.8's iterative scan (``hnsw.iterative_scan = relaxed_order``, up to
+    ``max_scan_tuples`` visited tuples; ``iterative_scan="off"`` is pgvector 0.7's post-filter),
+    so a tenant holding a small share of the vectors still gets ``k`` hits; the planner may
+    instead read a small tenant's vectors through ``ix_claims_tenant_id_embedding_model`` and sort
+    them exactly. ``k * overfetch`` candidates are read and the exact best ``k`` kept, which lifts
+    the recall of a tenant with a few percent of the rows. Recall is measured by
+    ``tools/bench_tenant_search.py`` (README, "Tenants, API keys and limits"). Each item:
+    claim_id, audit_id, role, reference (index, None for the response), position, text, start,
+    end, kind, similarity (``1 - cosine distance``), audit_created_at; best first.
     """
-    session.execute(text("SELECT set_config('hnsw.ef_search', :v, true)"), {"v": str(int(ef_search))})
+    _set_local(
+        session,
+        {
+            "hnsw.ef_search": ef_search,
+            "hnsw.iterative_scan": iterative_scan,
+            "hnsw.max_scan_tuples": max_scan_tuples,
+        },
+    )
     q = np.asarray(query, dtype=np.float32).reshape(-1)
     distance = cast(ClaimRow.embedding, Vector(dim)).cosine_distance(q)
     stmt = (
@@ -548,28 +636,15 @@ def search_claims(
         )
         .join(Document, Document.id == ClaimRow.document_id)
         .join(Audit, Audit.id == ClaimRow.audit_id)
-        .where(ClaimRow.embedding_model == model)
+        .where(ClaimRow.embedding_model == model, ClaimRow.tenant_id == tenant_id)
         .order_by(distance)
-        .limit(k)
+        .limit(k * max(1, overfetch))
     )
-    out = []
-    for row in session.execute(stmt).all():
-        out.append(
-            {
-                "claim_id": row[0],
-                "audit_id": row[1],
-                "role": row[2],
-                "reference": row[3] if row[2] == "reference" else None,
-                "position": row[4],
-                "text": row[5],
-                "start": row[6],
-                "end": row[7],
-                "kind": row[8],
-                "similarity": float(row[9]),
-                "audit_created_at": row[10],
-            }
-        )
-    return out
+    out = [_search_hit(row) for row in session.execute(stmt).all()]
+    # relaxed_order returns neighbours roughly in order and stops once enough rows pass the tenant
+    # filter: take the exact best k of k * overfetch candidates.
+    out.sort(key=lambda item: -item["similarity"])
+    return out[:k]
 
 
 class PgEmbeddingCache:
@@ -625,3 +700,9 @@ def count_rows(session: Session, audit_id: uuid.UUID) -> dict[str, int]:
 def ping(session: Session) -> None:
     """``SELECT 1`` (raises when the database is unreachable)."""
     session.execute(text("SELECT 1"))
+
+
+def audits_by_status(session: Session) -> dict[str, int]:
+    """``{status: number of stored audits}`` (one ``GROUP BY`` over the status index; for /metrics)."""
+    rows = session.execute(select(Audit.status, func.count()).group_by(Audit.status)).all()
+    return {str(status): int(n) for status, n in rows}

@@ -86,7 +86,7 @@ def redis_server_url() -> str:
 
 @pytest.fixture
 def redis_url(redis_server_url: str) -> str:
-    """The test Redis URL, with this session's Celery queue emptied before the test.
+    """The test Redis URL, with this session's Celery queue (every priority) emptied before the test.
 
     Not ``FLUSHDB``: test sessions may run side by side on the same Redis db (each with its own
     queue), and a flush would also drop their messages and kombu's queue bindings.
@@ -94,7 +94,9 @@ def redis_url(redis_server_url: str) -> str:
     import redis
 
     client = redis.Redis.from_url(redis_server_url)
-    client.delete(os.environ["CELERY_QUEUE"])
+    queue = os.environ["CELERY_QUEUE"]
+    # kombu keeps one list per message priority: "<queue>" (0) and "<queue>\x06\x16<n>" (1-9)
+    client.delete(queue, *(f"{queue}\x06\x16{p}" for p in range(1, 10)))
     client.close()
     return redis_server_url
 
@@ -191,14 +193,43 @@ def settings(database_url: str, redis_server_url: str) -> Any:
     return Settings(database_url=database_url, redis_url=redis_server_url)
 
 
+def make_key(session_factory: Any, tenant: str, scopes: tuple[str, ...], **options: Any) -> tuple[str, Any]:
+    """Create an API key in the test database; return ``(key, key id)``."""
+    from db import auth_repository as keys_repo
+
+    with session_factory() as session:
+        row, key = keys_repo.create_api_key(session, tenant_id=tenant, scopes=scopes, **options)
+        session.commit()
+        return key, row.id
+
+
+@pytest.fixture(scope="session")
+def api_key(session_factory: Any) -> str:
+    """An admin key of tenant ``default`` with every scope and no rate limit (what the local
+    stack's ``claimaudit up`` key is)."""
+    from db.auth_models import SCOPES
+
+    key, _ = make_key(
+        session_factory, "default", SCOPES, name="tests", requests_per_second=0, audits_per_minute=0
+    )
+    return key
+
+
+@pytest.fixture(scope="session")
+def auth_headers(api_key: str) -> dict[str, str]:
+    """``Authorization: Bearer`` with :func:`api_key`."""
+    return {"Authorization": f"Bearer {api_key}"}
+
+
 @pytest.fixture
-def client(settings: Any, redis_url: str) -> Iterator[Any]:
-    """FastAPI TestClient of an app on the test database and Redis (this session's queue emptied)."""
+def client(settings: Any, redis_url: str, auth_headers: dict[str, str]) -> Iterator[Any]:
+    """FastAPI TestClient of an app on the test database and Redis (this session's queue emptied),
+    sending the tests' admin key (tenant ``default``)."""
     from fastapi.testclient import TestClient
 
     from api.main import create_app
 
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings), headers=auth_headers) as c:
         yield c
 
 
@@ -248,7 +279,14 @@ def start_worker(
     """Factory: start a worker on the test database and Redis; every worker is stopped at session end."""
     started: list[WorkerProcess] = []
 
-    def start(env: dict[str, str] | None = None, *, concurrency: int = 1, wait: bool = True) -> WorkerProcess:
+    def start(
+        env: dict[str, str] | None = None,
+        *,
+        concurrency: int = 1,
+        wait: bool = True,
+        args: tuple[str, ...] = (),
+    ) -> WorkerProcess:
+        """``args``: extra worker options, e.g. ``("-B", "-s", path)`` for an embedded beat."""
         log = tmp_path_factory.mktemp("worker") / "worker.log"
         full_env = {
             **os.environ,
@@ -260,7 +298,7 @@ def start_worker(
         cmd = [
             sys.executable, "-m", "celery", "-A", "workers.celery_app", "worker", "-E",
             "--pool=prefork", f"--concurrency={concurrency}", "--loglevel=INFO",
-            "--without-mingle", "--without-gossip", "-n", f"spine-test-{uuid.uuid4().hex[:6]}@%h",
+            "--without-mingle", "--without-gossip", "-n", f"spine-test-{uuid.uuid4().hex[:6]}@%h", *args,
         ]  # fmt: skip
         with log.open("wb") as out:
             proc = subprocess.Popen(

@@ -14,7 +14,14 @@ from collections.abc import Callable
 from typing import Any, cast
 
 from celery import Celery
-from celery.signals import worker_process_init, worker_ready
+from celery.schedules import crontab
+from celery.signals import (
+    after_setup_logger,
+    after_setup_task_logger,
+    worker_process_init,
+    worker_process_shutdown,
+    worker_ready,
+)
 
 from workers.settings import get_settings
 
@@ -26,7 +33,7 @@ app = Celery(
     "claimaudit",
     broker=_settings.redis_url,
     backend=_settings.redis_url,
-    include=["workers.tasks", "workers.check_tasks"],
+    include=["workers.tasks", "workers.run_tasks", "workers.check_tasks"],
 )
 app.conf.update(
     task_default_queue=_settings.celery_queue,
@@ -41,10 +48,17 @@ app.conf.update(
     worker_send_task_events=True,
     task_send_sent_event=True,
     broker_connection_retry_on_startup=True,
-    broker_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
+    # priority_steps: one Redis list per priority 0-9, popped lowest first (workers.pipeline.STAGE_PRIORITY)
+    broker_transport_options={
+        "visibility_timeout": _settings.broker_visibility_timeout,
+        "priority_steps": list(range(10)),
+    },
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
+        # the suites' cron schedules live in Postgres; the tick starts the due ones (workers.schedule)
+        "runs-tick": {"task": "runs.tick", "schedule": float(_settings.runs_tick_s)},
+        "retention": {"task": "audits.retention", "schedule": crontab(minute="0", hour="3")},
     },
     timezone="UTC",
 )
@@ -55,6 +69,41 @@ def _reset_db_after_fork(**_: Any) -> None:
     from workers.database import reset_after_fork
 
     reset_after_fork()
+
+
+@cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
+def _preload_models(**_: Any) -> None:
+    """Load the model and parser in the background of each pool process: the pool's start-up
+    handshake must not wait for them (Celery kills a child that is not up within 4 s), and a
+    task that needs them meanwhile waits on their locks."""
+    import threading
+
+    from workers.components import preload_local_models
+
+    threading.Thread(target=preload_local_models, name="preload-models", daemon=True).start()
+
+
+def _json_logs(logger: Any = None, **_: Any) -> None:
+    """``LOG_FORMAT=json``: every handler of the worker's loggers writes ``workers.logs.JsonFormatter``."""
+    if _settings.log_format != "json" or logger is None:
+        return
+    from workers.logs import JsonFormatter
+
+    for handler in logger.handlers:
+        handler.setFormatter(JsonFormatter())
+
+
+cast(Callable[[Callable[..., None]], Any], after_setup_logger.connect)(_json_logs)
+cast(Callable[[Callable[..., None]], Any], after_setup_task_logger.connect)(_json_logs)
+
+
+@cast(Callable[[Callable[..., None]], Any], worker_process_shutdown.connect)
+def _metrics_process_dead(pid: int | None = None, **_: Any) -> None:
+    import os
+
+    from workers.metrics import mark_process_dead
+
+    mark_process_dead(pid or os.getpid())
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_ready.connect)

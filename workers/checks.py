@@ -3,7 +3,10 @@ after an audit is done (``checks.after_done``).
 
 Light (no Celery, no model weights): the API calls the ``create_*`` functions too. Like
 ``workers.services`` they never commit; each returns the ids of the audits it created, for the
-caller to enqueue after its commit.
+caller to enqueue after its commit. Tenants: the API passes the caller's ``tenant_id`` (another
+tenant's audit is ``CheckError``, "not found"); the workers pass none. Every derived audit (canary,
+second audit, correction) is created in its parent audit's tenant, and its check rows get that
+tenant from the parent audit (triggers of ``0007_method_checks``).
 """
 
 from __future__ import annotations
@@ -46,9 +49,9 @@ class NotDone(ValueError):
     """The audit is not done yet (its verdicts are the input of the check)."""
 
 
-def _done_audit(session: Session, audit_id: uuid.UUID) -> Audit:
+def _done_audit(session: Session, audit_id: uuid.UUID, tenant_id: str | None) -> Audit:
     audit = repo.get_audit(session, audit_id)
-    if audit is None:
+    if audit is None or (tenant_id is not None and audit.tenant_id != tenant_id):
         raise CheckError(f"audit {audit_id} not found")
     if audit.status != "done":
         raise NotDone(f"audit {audit_id} is {audit.status}; checks need a done audit")
@@ -93,7 +96,7 @@ def create_canaries(
     per_kind: int = 3,
     kinds: Iterable[str] | None = None,
     seed: int = 0,
-    tenant_id: str = "default",
+    tenant_id: str | None = None,
 ) -> list[uuid.UUID]:
     """Plant canaries in the references of done audit ``audit_id`` (``claims.canary``) and store
     each as an audit (same references and config) with its canary row. Idempotent for the same
@@ -102,7 +105,7 @@ def create_canaries(
 
     Raises ``CheckError`` (no audit), ``NotDone``, ``ValueError`` (bad kinds or per_kind).
     """
-    parent = _done_audit(session, audit_id)
+    parent = _done_audit(session, audit_id, tenant_id)
     _, references = _texts(session, audit_id)
     planted = plant_canaries(references, per_kind=per_kind, kinds=kinds, seed=seed)
     to_enqueue: list[uuid.UUID] = []
@@ -123,7 +126,7 @@ def create_canaries(
                 "fault_start": c.fault_start, "fault_end": c.fault_end, "seed": seed,
             }
         )  # fmt: skip
-    checks_repo.add_canaries(session, rows, tenant_id=tenant_id)
+    checks_repo.add_canaries(session, rows)
     return to_enqueue
 
 
@@ -133,12 +136,12 @@ def create_second_audit(
     *,
     config: Mapping[str, Any],
     reason: str = "request",
-    tenant_id: str = "default",
+    tenant_id: str | None = None,
 ) -> uuid.UUID | None:
     """Re-audit done audit ``audit_id``'s texts with ``config`` merged over its config; record it.
     Returns the second audit's id when it needs enqueueing, else None (already stored and sent).
     Idempotent per (audit, config). Raises ``CheckError``, ``NotDone``."""
-    parent = _done_audit(session, audit_id)
+    parent = _done_audit(session, audit_id, tenant_id)
     response, references = _texts(session, audit_id)
     merged = {**(parent.config or {}), **dict(config)}
     key = f"second-audit:{audit_id}:{_short_sha(repr(sorted(merged.items())))}"
@@ -146,22 +149,20 @@ def create_second_audit(
     audit, created = checks_repo.create_derived_audit(
         session, parent, response=response, references=references, config=merged, metadata=metadata, key=key
     )
-    checks_repo.add_second_audit(
-        session, audit_id, audit.id, config=config, reason=reason, tenant_id=tenant_id
-    )
+    checks_repo.add_second_audit(session, audit_id, audit.id, config=config, reason=reason)
     return audit.id if created or (audit.status == "queued" and audit.enqueued_at is None) else None
 
 
 def create_correction(
-    session: Session, audit_id: uuid.UUID, *, insert_missing: bool = False, tenant_id: str = "default"
+    session: Session, audit_id: uuid.UUID, *, insert_missing: bool = False, tenant_id: str | None = None
 ) -> uuid.UUID | None:
     """Build the corrected response of done audit ``audit_id`` from its edit script
     (``claims.correct``) and store it with a re-audit against the same references and config.
     Nothing to correct: stored with no re-audit, ``passes`` true. Returns the re-audit's id when
     it needs enqueueing. One correction per audit (a second call changes nothing).
     Raises ``CheckError``, ``NotDone``."""
-    parent = _done_audit(session, audit_id)
-    existing = checks_repo.correction_for(session, audit_id, tenant_id=tenant_id)
+    parent = _done_audit(session, audit_id, tenant_id)
+    existing = checks_repo.correction_for(session, audit_id, tenant_id=parent.tenant_id)
     if existing is not None:
         return None
     state = repo.load_audit_state(session, audit_id)
@@ -189,7 +190,6 @@ def create_correction(
         corrected_audit_id=new_id,
         corrected_text=fixed.text,
         edits=edits,
-        tenant_id=tenant_id,
     )
     return new_id
 
@@ -241,8 +241,9 @@ def _check_correction(session: Session, corr: Any) -> None:
 
 def after_done(session: Session, audit_id: uuid.UUID, settings: Any) -> list[uuid.UUID]:
     """What follows a done audit: a second audit's agreement is computed, a correction's re-audit
-    decides ``passes``; an ordinary audit in the ``SECOND_AUDIT_SHARE`` sample gets a second audit
-    and, with ``AUTO_CORRECT``, a correction. Returns the ids of audits to enqueue."""
+    decides ``passes``; an ordinary audit in the ``SECOND_AUDIT_SHARE`` sample gets a second audit,
+    with ``AUTO_CORRECT`` a correction, and as one of the first N items of a run of a suite with
+    ``canaries: N`` one canary of every fault kind. Returns the ids of audits to enqueue."""
     audit = repo.get_audit(session, audit_id)
     if audit is None or audit.status != "done":
         return []
@@ -266,4 +267,7 @@ def after_done(session: Session, audit_id: uuid.UUID, settings: Any) -> list[uui
     if getattr(settings, "auto_correct", False):
         fixed = create_correction(session, audit_id)
         out += [fixed] if fixed else []
+    per_kind = checks_repo.run_canaries_for(session, audit_id)
+    if per_kind:
+        out += create_canaries(session, audit_id, per_kind=per_kind)
     return out

@@ -22,7 +22,26 @@ from claims.types import Claim, Judgement, ReferenceClaim
 from db.models import Audit
 from workers.adapters.config import resolve_llm_config  # light: no openai import
 
-__all__ = ["decompose_text", "embedder_for", "prepare_decomposition", "review_judgements"]
+__all__ = [
+    "decompose_text",
+    "embedder_for",
+    "prepare_decomposition",
+    "preload_local_models",
+    "review_judgements",
+]
+
+
+def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
+    """Load what the default audit needs (the local embedder, the spaCy parser) now, once per
+    process, so that the first audit a worker takes does not pay for it; the LLM components
+    (``EMBEDDER=openai``, ``DECOMPOSER=llm``) load nothing here."""
+    from claims.decompose import parser
+
+    cfg = resolve_llm_config(config or {})
+    if cfg.embedder != "openai":
+        default_embedder()
+    if cfg.decomposer != "llm":
+        parser()
 
 
 def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:
@@ -54,13 +73,15 @@ def embedder_for(
     *,
     audit_id: uuid.UUID | None = None,
     factory: sessionmaker[Session] | None = None,
+    tenant_id: str = "default",
 ) -> Embedder:
-    """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2)."""
+    """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2);
+    ``tenant_id`` is who pays for endpoint calls not tied to an audit (a search)."""
     cfg = resolve_llm_config(config)
     if cfg.embedder == "openai":
         from workers.adapters.hooks import embedder_llm
 
-        return embedder_llm(cfg, audit_id=audit_id, factory=factory)
+        return embedder_llm(cfg, audit_id=audit_id, factory=factory, tenant_id=tenant_id)
     return default_embedder()
 
 

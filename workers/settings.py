@@ -22,6 +22,28 @@ DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): defaul
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
                     this band go to the LLM judge (``claims.options.AuditOptions``).
 OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapters.config``.
+
+Access (README, "Tenants, API keys and limits"):
+AUTH                ``enabled`` (default: every route but /healthz needs ``Authorization: Bearer``)
+                    or ``disabled`` (every caller is tenant ``default`` with every scope), allowed
+                    only with API_HOST on loopback; requests from other addresses then get 401.
+API_HOST            The address the API binds to (``claimaudit serve``/``up``: 127.0.0.1).
+RATE_LIMIT_PER_SECOND, AUDITS_PER_MINUTE  Default per-key limits (0: unlimited); 429 above.
+RATE_LIMIT_STORAGE_URL  Where the counters live (default: REDIS_URL).
+ALLOWED_LLM_MODELS, ALLOWED_EMBEDDING_MODELS  Comma-separated model names an audit's config or a
+                    search may name (LLM_MODEL / OPENAI_EMBEDDING_MODEL are always allowed).
+DAILY_TOKEN_BUDGET  LLM tokens per tenant per UTC day (unset: unlimited); a tenant's own
+                    ``tenants.daily_token_budget`` wins.
+CORS_ORIGINS        Comma-separated origins allowed by CORS (none by default).
+
+Secrets may also come from files: ``SECRETS_DIR`` (default ``/run/secrets`` when it exists)
+holds one file per setting, named like the field (``openai_api_key``, ``database_url``).
+RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by Celery beat).
+RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
+WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``).
+LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
+RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
+PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``workers.metrics``).
 SECOND_AUDIT_SHARE  Share (0 to 1) of done audits re-audited by a second auditor (default 0).
 SECOND_AUDIT_CONFIG JSON config overrides of the second auditor; default ``{"judge": "llm"}``
                     where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``workers.checks``).
@@ -31,16 +53,45 @@ AUTO_CORRECT        ``true``: every done audit with claims to correct gets a cor
 
 from __future__ import annotations
 
+import ipaddress
+import os
 from functools import lru_cache
+from pathlib import Path
 from typing import Annotated, Any
 
 from pydantic import Field, field_validator, model_validator
-from pydantic_settings import BaseSettings, SettingsConfigDict
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from claims.options import DEFAULT_LLM_BAND, AuditOptions
 from db.engine import normalise_url
 
-__all__ = ["Settings", "get_settings"]
+__all__ = ["Settings", "get_settings", "is_loopback"]
+
+#: A comma-separated list in the environment (``a,b``) or a JSON list (``["a", "b"]``).
+NameList = Annotated[tuple[str, ...], NoDecode]
+
+
+def is_loopback(host: str | None) -> bool:
+    """True for ``localhost`` and loopback addresses (127.0.0.0/8, ::1)."""
+    if host is None:
+        return False
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _names(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            import json
+
+            return tuple(str(v).strip() for v in json.loads(text) if str(v).strip())
+        return tuple(v.strip() for v in text.split(",") if v.strip())
+    return value
 
 
 class Settings(BaseSettings):
@@ -89,6 +140,53 @@ class Settings(BaseSettings):
     #: Structured output request: json_schema (strict schema) | json_object | none.
     llm_response_format: str = "json_schema"
 
+    #: ``enabled`` | ``disabled`` (only with ``api_host`` on loopback; see the module docstring).
+    auth: str = "enabled"
+    api_host: str = "127.0.0.1"
+    #: Default per-key limits; 0 means unlimited. A key's own limits (``api_keys``) win.
+    rate_limit_per_second: int = 20
+    audits_per_minute: int = 600
+    rate_limit_storage_url: str | None = None
+    allowed_llm_models: NameList = ()
+    allowed_embedding_models: NameList = ()
+    daily_token_budget: int | None = None
+    cors_origins: NameList = ()
+
+    @field_validator("allowed_llm_models", "allowed_embedding_models", "cors_origins", mode="before")
+    @classmethod
+    def _split_names(cls, value: Any) -> Any:
+        return _names(value)
+
+    @property
+    def llm_models(self) -> frozenset[str]:
+        """Chat models an audit may name: ``ALLOWED_LLM_MODELS`` and ``LLM_MODEL``."""
+        return frozenset((*self.allowed_llm_models, self.llm_model))
+
+    @property
+    def embedding_models(self) -> frozenset[str]:
+        """Embedding models an audit or a search may name: ``ALLOWED_EMBEDDING_MODELS`` and
+        ``OPENAI_EMBEDDING_MODEL``."""
+        return frozenset((*self.allowed_embedding_models, self.openai_embedding_model))
+
+    @property
+    def auth_enabled(self) -> bool:
+        return self.auth == "enabled"
+
+    #: Seconds between scheduler ticks; a cron slot starts at most this long after its minute.
+    runs_tick_s: float = 30.0
+    #: A scheduled run whose start message was lost is started again after this many seconds.
+    runs_restart_after_s: float = 300.0
+    #: Webhook delivery: per-request timeout, retries (exponential backoff from WEBHOOK_BACKOFF_S, jitter).
+    webhook_timeout_s: float = 10.0
+    webhook_max_retries: int = 8
+    webhook_backoff_s: float = 5.0
+    #: Worker log lines: ``text`` (Celery's) or ``json`` (one object per line with task, audit and run ids).
+    log_format: str = "text"
+    #: Finished audits older than this many days are deleted nightly (``audits.retention``); None: kept.
+    retention_days: float | None = None
+    #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
+    prometheus_multiproc_dir: str | None = None
+
     #: Share of done audits re-audited with the second auditor's config (``workers.checks``).
     second_audit_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
     #: Config overrides of the second auditor; None: the LLM judge with an endpoint, else threshold 0.75.
@@ -100,6 +198,22 @@ class Settings(BaseSettings):
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
         return normalise_url(value)
+
+    @model_validator(mode="after")
+    def _check_access(self) -> Settings:
+        if self.auth not in ("enabled", "disabled"):
+            raise ValueError(f"AUTH must be enabled or disabled; got {self.auth!r}")
+        if self.auth == "disabled" and not is_loopback(self.api_host):
+            raise ValueError(
+                "AUTH=disabled is only allowed when the API binds to 127.0.0.1 "
+                f"(API_HOST is {self.api_host!r})"
+            )
+        for name in ("rate_limit_per_second", "audits_per_minute"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name.upper()} must be >= 0 (0: unlimited)")
+        if self.daily_token_budget is not None and self.daily_token_budget < 0:
+            raise ValueError("DAILY_TOKEN_BUDGET must be >= 0")
+        return self
 
     @model_validator(mode="after")
     def _check_audit_defaults(self) -> Settings:
@@ -121,5 +235,12 @@ class Settings(BaseSettings):
 
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
-    """The process-wide settings (read once; ``get_settings.cache_clear()`` re-reads)."""
+    """The process-wide settings (read once; ``get_settings.cache_clear()`` re-reads).
+
+    Secrets may come from files in ``SECRETS_DIR`` (default ``/run/secrets``, Docker's secrets
+    folder, when it exists): one file per setting named like the field.
+    """
+    secrets = Path(os.environ.get("SECRETS_DIR") or "/run/secrets")
+    if secrets.is_dir():
+        return Settings(_secrets_dir=secrets)  # type: ignore[call-arg]
     return Settings()

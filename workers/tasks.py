@@ -27,7 +27,7 @@ from sqlalchemy.orm import Session
 
 from db import repository as repo
 from db.engine import session_scope
-from workers import services
+from workers import metrics, services
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS, describe
@@ -88,9 +88,11 @@ def _run_stage(stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], A
         log.info("audit %s is finished or missing; %s skipped, chain stopped", audit_id, stage)
         raise Ignore()
     _test_delay(stage)
+    began = time.monotonic()
     try:
         with session_scope(factory) as session:
             work(session, aid)
+        metrics.STAGE_SECONDS.labels(stage).observe(time.monotonic() - began)
     except TRANSIENT_ERRORS:
         raise
     except Exception as exc:
@@ -145,6 +147,14 @@ def score(self: Task, audit_id: str) -> None:
     Retries: transient database/broker errors, exponential backoff with jitter.
     """
     _run_stage("scoring", audit_id, _score_and_finish)
+    _after_audit(audit_id, "done")
+
+
+def _after_audit(audit_id: str, status: str) -> None:
+    """Metrics of the ended audit, and its run's finish when it was the run's last audit."""
+    from workers.run_tasks import after_audit
+
+    after_audit(uuid.UUID(audit_id), status)
 
 
 @task(name="audits.fail")
@@ -159,6 +169,7 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
     stage = TASK_STAGE.get(getattr(request, "task", ""), "pipeline")
     with session_scope(get_session_factory()) as session:
         repo.mark_failed(session, uuid.UUID(str(audit_id)), describe(stage, exc))
+    _after_audit(str(audit_id), "failed")
 
 
 @task(name="audits.requeue_stale", acks_late=True)
@@ -183,20 +194,25 @@ def requeue_stale(only_unsent: bool = False) -> int:
 
 
 @task(name="claims.search", ignore_result=False, acks_late=False)
-def search(q: str, k: int, model: str | None = None) -> list[dict[str, Any]]:
-    """Embed ``q`` and return the ``k`` nearest stored claims of that model (HNSW, approximate).
+def search(q: str, k: int, model: str | None = None, tenant_id: str = "default") -> list[dict[str, Any]]:
+    """Embed ``q`` and return the ``k`` nearest stored claims of ``tenant_id`` and that model
+    (HNSW with pgvector's iterative scan, approximate).
 
-    ``model`` None: the local default model; otherwise an OpenAI-compatible embedding model.
+    ``model`` None: the local default model; otherwise an OpenAI-compatible embedding model,
+    which must be allowed (``ALLOWED_EMBEDDING_MODELS``; the API checks it first) and is sent
+    only to the configured endpoint. Raises ``ValueError`` for a model not allowed.
     Each item is JSON: claim_id, audit_id, role, reference, position, text, start, end, kind,
     similarity, audit_created_at (ISO 8601).
     """
     from claims.embed import CachedEmbedder
     from workers import components
 
+    if model is not None and model not in _settings.embedding_models:
+        raise ValueError(f"embedding model {model!r} is not allowed (ALLOWED_EMBEDDING_MODELS)")
     config: dict[str, Any] = {} if model is None else {"embedder": "openai", "embedding_model": model}
     factory = get_session_factory()
     with session_scope(factory) as session:
-        inner = components.embedder_for(config, factory=factory)
+        inner = components.embedder_for(config, factory=factory, tenant_id=tenant_id)
         if model is not None and inner.model_name != model:
             raise ValueError(f"unknown embedding model {model!r}")
         embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
@@ -208,6 +224,7 @@ def search(q: str, k: int, model: str | None = None) -> list[dict[str, Any]]:
             dim=embedder.dim,
             k=k,
             ef_search=_settings.hnsw_ef_search,
+            tenant_id=tenant_id,
         )
     for item in items:
         item["audit_id"] = str(item["audit_id"])

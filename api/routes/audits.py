@@ -2,21 +2,25 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
 import uuid
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Body, Header, HTTPException, Query, Response, status
+from fastapi import APIRouter, Body, Header, HTTPException, Query, Request, Response, status
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
+from api.auth import Caller, ReadCaller, WriteCaller, too_many
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
+from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
 from api.schemas import (
     AuditAccepted,
     AuditPage,
@@ -113,8 +117,9 @@ def check_size(req: AuditRequest, settings: Settings) -> None:
         )
 
 
-def _new_audit(req: AuditRequest, key: str | None, sha: str) -> repo.NewAudit:
+def _new_audit(req: AuditRequest, key: str | None, sha: str, tenant_id: str) -> repo.NewAudit:
     return repo.NewAudit(
+        tenant_id=tenant_id,
         response=req.response,
         references=req.references,
         request_sha256=sha,
@@ -125,10 +130,10 @@ def _new_audit(req: AuditRequest, key: str | None, sha: str) -> repo.NewAudit:
     )
 
 
-def _store(session: Session, req: AuditRequest, key: str | None) -> tuple[Audit, bool]:
+def _store(session: Session, req: AuditRequest, key: str | None, tenant_id: str) -> tuple[Audit, bool]:
     """Insert (or find by key) and commit; raise ``KeyConflict`` on a key reused with another body."""
     sha = request_sha256(req)
-    audit, created = repo.create_audit(session, _new_audit(req, key, sha))
+    audit, created = repo.create_audit(session, _new_audit(req, key, sha, tenant_id))
     if not created and audit.request_sha256 != sha:
         session.rollback()
         raise KeyConflict(
@@ -138,17 +143,34 @@ def _store(session: Session, req: AuditRequest, key: str | None) -> tuple[Audit,
     return audit, created
 
 
+def _check_allowed(req: AuditRequest, settings: Settings) -> None:
+    """``check_llm_endpoint`` and the model allow-list (``api.llm_policy``); raises ``NoLLMEndpoint``."""
+    check_llm_endpoint(req, settings)
+    try:
+        check_models(req.stored_config(), settings)
+    except ValueError as exc:
+        raise NoLLMEndpoint(str(exc)) from None
+
+
+def _count_audits(caller: Caller, request: Request, count: int) -> None:
+    """Count ``count`` audits against the caller's ``audits_per_minute`` (429 with Retry-After above)."""
+    refused = request.app.state.rate_limiter.audits(caller.limit_key, caller.audits_per_minute, count)
+    if refused is not None:
+        raise too_many(refused)
+
+
 def _never_enqueued(audit: Audit) -> bool:
     """A replayed audit whose first enqueue failed: send it now (a duplicate chain is harmless)."""
     return audit.status == "queued" and audit.enqueued_at is None
 
 
-def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
-    """Send each committed audit's chain; on broker failure leave it for ``audits.requeue_stale``."""
+def _enqueue(session: Session, audit_ids: list[uuid.UUID], *, bulk: bool = False) -> None:
+    """Send each committed audit's chain (``bulk``: behind single audits); on broker failure leave
+    it for ``audits.requeue_stale``."""
     sent = []
     for aid in audit_ids:
         try:
-            enqueue_audit(aid)
+            enqueue_audit(aid, bulk=bulk)
             sent.append(aid)
         except Exception:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
             log.exception("could not enqueue audit %s; it will be re-enqueued by audits.requeue_stale", aid)
@@ -170,8 +192,10 @@ def _enqueue(session: Session, audit_ids: list[uuid.UUID]) -> None:
 )
 def submit_audit(
     req: AuditRequest,
+    caller: WriteCaller,
     session: SessionDep,
     settings: SettingsDep,
+    request: Request,
     response: Response,
     idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=255)] = None,
 ) -> AuditAccepted:
@@ -181,11 +205,14 @@ def submit_audit(
     except TooLarge as exc:
         raise HTTPException(status.HTTP_413_CONTENT_TOO_LARGE, detail=str(exc)) from None
     try:
-        check_llm_endpoint(req, settings)
+        _check_allowed(req, settings)
     except NoLLMEndpoint as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+    if uses_llm(req.stored_config(), settings):
+        refuse_when_spent(session, caller.tenant_id, settings)
+    _count_audits(caller, request, 1)
     try:
-        audit, created = _store(session, req, idempotency_key or None)
+        audit, created = _store(session, req, idempotency_key or None, caller.tenant_id)
     except KeyConflict as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from None
     except DBAPIError as exc:  # input the validators let through but Postgres refuses (nothing stored)
@@ -208,19 +235,25 @@ def _error_text(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _validate_item(index: int, raw: Any, settings: Settings) -> BatchItem | BatchItemResult:
-    """The validated item, or its ``rejected`` result (nothing stored)."""
+def _validate_item(
+    index: int, raw: Any, settings: Settings, spent: Callable[[], BudgetSpent | None]
+) -> BatchItem | BatchItemResult:
+    """The validated item, or its ``rejected`` result (nothing stored); ``spent()`` tells whether the
+    tenant's LLM budget is spent (asked only for an item that uses the LLM)."""
     if not isinstance(raw, dict):
         error = f"audits[{index}]: must be an object, got {type(raw).__name__}"
         return BatchItemResult(index=index, status="rejected", error=error)
     try:
         item = BatchItem.model_validate(raw)
         check_size(item, settings)
-        check_llm_endpoint(item, settings)
+        _check_allowed(item, settings)
     except ValidationError as exc:
         return BatchItemResult(index=index, status="rejected", error=_error_text(exc))
     except (TooLarge, NoLLMEndpoint) as exc:
         return BatchItemResult(index=index, status="rejected", error=str(exc))
+    refusal = spent() if uses_llm(item.stored_config(), settings) else None
+    if refusal is not None:
+        return BatchItemResult(index=index, status="rejected", error=refusal.detail)
     return item
 
 
@@ -231,8 +264,10 @@ def _validate_item(index: int, raw: Any, settings: Settings) -> BatchItem | Batc
     responses={413: {"description": "More audits than MAX_BATCH."}},
 )
 def submit_batch(
+    caller: WriteCaller,
     session: SessionDep,
     settings: SettingsDep,
+    request: Request,
     audits: Annotated[list[Any], Body(embed=True)],
 ) -> BatchAccepted:
     """Submit many audits; 202 with one result per item, in order.
@@ -248,10 +283,12 @@ def submit_batch(
             status.HTTP_413_CONTENT_TOO_LARGE,
             detail=f"audits: {len(audits)} items, over the limit of {settings.max_batch}",
         )
+    _count_audits(caller, request, len(audits))
     results: list[BatchItemResult] = []
     to_enqueue: list[uuid.UUID] = []
+    spent = functools.cache(lambda: budget_spent(session, caller.tenant_id, settings))
     for index, raw in enumerate(audits):
-        checked = _validate_item(index, raw, settings)
+        checked = _validate_item(index, raw, settings, spent)
         if isinstance(checked, BatchItemResult):
             results.append(checked)
             continue
@@ -259,7 +296,7 @@ def submit_batch(
         sha = request_sha256(checked)
         try:
             with session.begin_nested():
-                audit, created = repo.create_audit(session, _new_audit(checked, key, sha))
+                audit, created = repo.create_audit(session, _new_audit(checked, key, sha, caller.tenant_id))
         except DBAPIError as exc:
             error = f"could not store the audit: {exc.orig}"
             results.append(BatchItemResult(index=index, status="rejected", error=error))
@@ -274,12 +311,13 @@ def submit_batch(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
         )
     session.commit()  # every accepted item is stored before any chain is sent
-    _enqueue(session, to_enqueue)
+    _enqueue(session, to_enqueue, bulk=True)
     return BatchAccepted(audits=results)
 
 
 @router.get("", response_model=AuditPage)
 def list_audits(
+    caller: ReadCaller,
     session: SessionDep,
     status_: Annotated[AuditStatus | None, Query(alias="status")] = None,
     since: datetime | None = None,
@@ -287,17 +325,28 @@ def list_audits(
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
     offset: Annotated[int, Query(ge=0)] = 0,
 ) -> dict[str, Any]:
-    """List audits newest first, filtered by status and creation time (since ≤ created_at < until)."""
+    """List your tenant's audits newest first, filtered by status and time (since ≤ created_at < until)."""
     rows, total = repo.list_audits(
-        session, status=status_, since=since, until=until, limit=limit, offset=offset
+        session,
+        status=status_,
+        since=since,
+        until=until,
+        limit=limit,
+        offset=offset,
+        tenant_id=caller.tenant_id,
     )
     return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
 
 
 @router.get("/{audit_id}", responses={404: {"description": "No such audit."}})
-def get_audit(audit_id: uuid.UUID, session: SessionDep, settings: SettingsDep) -> JSONResponse:
-    """Status and stage of an audit; when done, the full result document (scores, claims, edit script)."""
-    doc = audit_document(session, audit_id, settings)
+def get_audit(
+    audit_id: uuid.UUID, caller: ReadCaller, session: SessionDep, settings: SettingsDep
+) -> JSONResponse:
+    """Status and stage of an audit; when done, the full result document (scores, claims, edit script).
+
+    Another tenant's audit is a 404, as if it did not exist."""
+    own = repo.get_tenant_audit(session, audit_id, tenant_id=caller.tenant_id) is not None
+    doc = audit_document(session, audit_id, settings) if own else None
     if doc is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
     return JSONResponse(doc)

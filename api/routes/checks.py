@@ -1,4 +1,9 @@
-"""The audit method's own checks: planted-fault canaries, a second auditor, corrected answers."""
+"""The audit method's own checks: planted-fault canaries, a second auditor, corrected answers.
+
+Every route takes the caller (``api.auth``): reading ones need ``audits:read``, writing ones
+``audits:write``; every query is the caller's tenant's, so another tenant's audit is a 404, and the
+audits a check creates belong to the audit's (the caller's) tenant.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,14 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from api.auth import ReadCaller, WriteCaller
 from api.check_documents import correction_document
 from api.deps import SessionDep, SettingsDep
-from api.routes.audits import _LLM_CHOICES, _enqueue
+from api.llm_policy import check_models, refuse_when_spent, uses_llm
+from api.routes.audits import _LLM_CHOICES, _count_audits, _enqueue
 from api.schemas import AuditConfig
 from claims.agreement import agreement
 from claims.canary import CANARY_KINDS
@@ -73,8 +80,8 @@ def _http(exc: Exception) -> HTTPException:
     return HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc))
 
 
-def _exists(session: SessionDep, audit_id: uuid.UUID) -> None:
-    if repo.get_audit(session, audit_id) is None:
+def _exists(session: SessionDep, audit_id: uuid.UUID, tenant_id: str) -> None:
+    if repo.get_tenant_audit(session, audit_id, tenant_id=tenant_id) is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
 
 
@@ -83,26 +90,41 @@ def _exists(session: SessionDep, audit_id: uuid.UUID) -> None:
 
 @router.post("/audits/{audit_id}/canaries", status_code=status.HTTP_202_ACCEPTED, responses=_ERRORS)
 def plant_canaries(
-    audit_id: uuid.UUID, session: SessionDep, req: CanaryRequest | None = None
+    audit_id: uuid.UUID,
+    caller: WriteCaller,
+    session: SessionDep,
+    request: Request,
+    req: CanaryRequest | None = None,
 ) -> dict[str, Any]:
     """Plant known faults in the audit's references, audit each canary through the queue (202)."""
     req = req or CanaryRequest()
+    _exists(session, audit_id, caller.tenant_id)
+    _count_audits(caller, request, req.per_kind * len(req.kinds or CANARY_KINDS))
     try:
-        new = checks.create_canaries(session, audit_id, per_kind=req.per_kind, kinds=req.kinds, seed=req.seed)
+        new = checks.create_canaries(
+            session,
+            audit_id,
+            per_kind=req.per_kind,
+            kinds=req.kinds,
+            seed=req.seed,
+            tenant_id=caller.tenant_id,
+        )
     except (checks.CheckError, checks.NotDone, ValueError) as exc:
         session.rollback()
         raise _http(exc) from None
     session.commit()
     _enqueue(session, new)
-    return canary_report(audit_id, session)
+    return canary_report(audit_id, caller, session)
 
 
 @router.get("/audits/{audit_id}/canaries", responses={404: _ERRORS[404]})
-def canary_report(audit_id: uuid.UUID, session: SessionDep) -> dict[str, Any]:
+def canary_report(audit_id: uuid.UUID, caller: ReadCaller, session: SessionDep) -> dict[str, Any]:
     """The audit's canaries and the detection rate per fault kind (null while none of a kind is done)."""
-    _exists(session, audit_id)
-    rows = checks_repo.canary_results(session, audit_id)
-    by_kind = {r["kind"]: r for r in checks_repo.canary_detection(session, audit_id)}
+    _exists(session, audit_id, caller.tenant_id)
+    rows = checks_repo.canary_results(session, audit_id, tenant_id=caller.tenant_id)
+    by_kind = {
+        r["kind"]: r for r in checks_repo.canary_detection(session, audit_id, tenant_id=caller.tenant_id)
+    }
     kinds = {k: by_kind.get(k) for k in CANARY_KINDS}
     pending = sum(1 for r in rows if r["canary_status"] not in ("done", "failed", "rejected"))
     return {
@@ -119,9 +141,9 @@ def canary_report(audit_id: uuid.UUID, session: SessionDep) -> dict[str, Any]:
 
 
 @router.get("/checks/canaries")
-def canary_rates(session: SessionDep, since: datetime | None = None) -> dict[str, Any]:
-    """Detection rate per day and fault kind over all canaries (view ``canary_detection_daily``)."""
-    rows = checks_repo.canary_rates(session, since=since)
+def canary_rates(caller: ReadCaller, session: SessionDep, since: datetime | None = None) -> dict[str, Any]:
+    """Detection rate per day and fault kind over your tenant's canaries (view ``canary_detection_daily``)."""
+    rows = checks_repo.canary_rates(session, since=since, tenant_id=caller.tenant_id)
     return {"items": [{**r, "day": r["day"].isoformat()} for r in rows]}
 
 
@@ -130,11 +152,21 @@ def canary_rates(session: SessionDep, since: datetime | None = None) -> dict[str
 
 @router.post("/audits/{audit_id}/second-audit", status_code=status.HTTP_202_ACCEPTED, responses=_ERRORS)
 def request_second_audit(
-    audit_id: uuid.UUID, session: SessionDep, settings: SettingsDep, req: SecondAuditRequest | None = None
+    audit_id: uuid.UUID,
+    caller: WriteCaller,
+    session: SessionDep,
+    settings: SettingsDep,
+    request: Request,
+    req: SecondAuditRequest | None = None,
 ) -> dict[str, Any]:
     """Re-audit the same texts with a second auditor's config through the queue (202)."""
+    _exists(session, audit_id, caller.tenant_id)
     given = req.config.model_dump(exclude_unset=True) if req and req.config is not None else {}
     config = given or checks.second_config(settings)
+    try:
+        check_models(config, settings)
+    except ValueError as exc:
+        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
     if not (settings.openai_base_url or settings.openai_api_key):
         wanted = [k for k, values in _LLM_CHOICES.items() if config.get(k) in values]
         if wanted:
@@ -143,14 +175,17 @@ def request_second_audit(
                 detail=f"config.{wanted[0]}: {config[wanted[0]]!r} needs an LLM endpoint, "
                 "but no LLM endpoint configured (set OPENAI_BASE_URL / OPENAI_API_KEY)",
             )
+    if uses_llm(config, settings):
+        refuse_when_spent(session, caller.tenant_id, settings)
+    _count_audits(caller, request, 1)
     try:
-        new = checks.create_second_audit(session, audit_id, config=config)
+        new = checks.create_second_audit(session, audit_id, config=config, tenant_id=caller.tenant_id)
     except (checks.CheckError, checks.NotDone, ValueError) as exc:
         session.rollback()
         raise _http(exc) from None
     session.commit()
     _enqueue(session, [new] if new else [])
-    return second_audit_report(audit_id, session)
+    return second_audit_report(audit_id, caller, session)
 
 
 def _by(rows: list[Any], key: str) -> dict[str, Any]:
@@ -196,17 +231,20 @@ def _second_item(session: SessionDep, row: Any) -> dict[str, Any]:
 
 
 @router.get("/audits/{audit_id}/second-audit", responses={404: _ERRORS[404]})
-def second_audit_report(audit_id: uuid.UUID, session: SessionDep) -> dict[str, Any]:
+def second_audit_report(audit_id: uuid.UUID, caller: ReadCaller, session: SessionDep) -> dict[str, Any]:
     """The audit's second audits: agreement (kappa, confusion) per claim type and verdict, disagreements."""
-    _exists(session, audit_id)
-    rows = checks_repo.second_audits_of(session, audit_id)
+    _exists(session, audit_id, caller.tenant_id)
+    rows = checks_repo.second_audits_of(session, audit_id, tenant_id=caller.tenant_id)
     return {"audit_id": str(audit_id), "second_audits": [_second_item(session, r) for r in rows]}
 
 
 @router.get("/checks/second-audits")
-def second_audit_agreement(session: SessionDep, since: datetime | None = None) -> dict[str, Any]:
-    """Agreement of the auditor with its second auditor over every computed second audit (pooled claims)."""
-    rows = checks_repo.second_audit_claims_since(session, since=since)
+def second_audit_agreement(
+    caller: ReadCaller, session: SessionDep, since: datetime | None = None
+) -> dict[str, Any]:
+    """Agreement of the auditor with its second auditor over your tenant's computed second audits
+    (pooled claims)."""
+    rows = checks_repo.second_audit_claims_since(session, since=since, tenant_id=caller.tenant_id)
     return {"all": _figures(rows), "by_claim_type": _by(rows, "claim_type")}
 
 
@@ -215,26 +253,34 @@ def second_audit_agreement(session: SessionDep, since: datetime | None = None) -
 
 @router.post("/audits/{audit_id}/correction", status_code=status.HTTP_202_ACCEPTED, responses=_ERRORS)
 def request_correction(
-    audit_id: uuid.UUID, session: SessionDep, req: CorrectionRequest | None = None
+    audit_id: uuid.UUID,
+    caller: WriteCaller,
+    session: SessionDep,
+    request: Request,
+    req: CorrectionRequest | None = None,
 ) -> dict[str, Any]:
     """Build the corrected answer from the edit script and re-audit it against the same references (202)."""
+    _exists(session, audit_id, caller.tenant_id)
+    _count_audits(caller, request, 1)
     try:
-        new = checks.create_correction(session, audit_id, insert_missing=bool(req and req.insert_missing))
+        new = checks.create_correction(
+            session, audit_id, insert_missing=bool(req and req.insert_missing), tenant_id=caller.tenant_id
+        )
     except (checks.CheckError, checks.NotDone) as exc:
         session.rollback()
         raise _http(exc) from None
     session.commit()
     _enqueue(session, [new] if new else [])
-    return correction_report(audit_id, session)
+    return correction_report(audit_id, caller, session)
 
 
 @router.get(
     "/audits/{audit_id}/correction", responses={404: {"description": "No such audit or no correction."}}
 )
-def correction_report(audit_id: uuid.UUID, session: SessionDep) -> dict[str, Any]:
+def correction_report(audit_id: uuid.UUID, caller: ReadCaller, session: SessionDep) -> dict[str, Any]:
     """The corrected answer, its diff against the response, whether its re-audit passes (null until done)."""
-    _exists(session, audit_id)
-    doc = correction_document(session, audit_id)
+    _exists(session, audit_id, caller.tenant_id)
+    doc = correction_document(session, audit_id, tenant_id=caller.tenant_id)
     if doc is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} has no correction")
     return {"audit_id": str(audit_id), **doc}

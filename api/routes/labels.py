@@ -1,4 +1,9 @@
-"""Human labels: reviewers' verdicts on response claims (or whole audits) and the agreement report."""
+"""Human labels: reviewers' verdicts on response claims (or whole audits) and the agreement report.
+
+Every route takes the caller (``api.auth``): labelling needs ``audits:write``, the report
+``audits:read``; labels name only the caller's tenant's audits (another tenant's is "not found")
+and the report covers only its labels.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +16,7 @@ from fastapi import APIRouter, HTTPException, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
+from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep
 from api.schemas import Text
 from claims.agreement import AUDIT_LABELS, agreement, audit_label, claim_type
@@ -54,9 +60,9 @@ class LabelImport(BaseModel):
     source: str = Field("import", max_length=16)
 
 
-def _label_row(session: Session, item: LabelItem, source: str) -> dict[str, Any]:
-    """The row to store, or ``ValueError`` naming what is wrong."""
-    audit = repo.get_audit(session, item.audit_id)
+def _label_row(session: Session, item: LabelItem, source: str, tenant_id: str) -> dict[str, Any]:
+    """The row to store (of ``tenant_id``'s audit), or ``ValueError`` naming what is wrong."""
+    audit = repo.get_tenant_audit(session, item.audit_id, tenant_id=tenant_id)
     if audit is None:
         raise ValueError(f"audit {item.audit_id} not found")
     row: dict[str, Any] = {
@@ -85,10 +91,12 @@ def _label_row(session: Session, item: LabelItem, source: str) -> dict[str, Any]
         409: {"description": "The audit is not done."},
     },
 )
-def put_label(audit_id: uuid.UUID, n: int, body: ClaimLabel, session: SessionDep) -> dict[str, Any]:
+def put_label(
+    audit_id: uuid.UUID, n: int, body: ClaimLabel, caller: WriteCaller, session: SessionDep
+) -> dict[str, Any]:
     """Record (or replace) a reviewer's verdict on response claim ``n`` (its position) of the audit."""
     item = LabelItem(audit_id=audit_id, claim=n, label=body.verdict, reviewer=body.reviewer, note=body.note)
-    audit = repo.get_audit(session, audit_id)
+    audit = repo.get_tenant_audit(session, audit_id, tenant_id=caller.tenant_id)
     if audit is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
     if audit.status != "done":
@@ -96,7 +104,7 @@ def put_label(audit_id: uuid.UUID, n: int, body: ClaimLabel, session: SessionDep
     if n < 0 or n not in checks_repo.response_claims(session, audit_id):
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} has no response claim {n}")
     try:
-        row = _label_row(session, item, "api")
+        row = _label_row(session, item, "api", caller.tenant_id)
     except ValueError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
     checks_repo.upsert_labels(session, [row])
@@ -105,12 +113,12 @@ def put_label(audit_id: uuid.UUID, n: int, body: ClaimLabel, session: SessionDep
 
 
 @router.post("/labels", responses={422: {"description": "Some labels are invalid; none was stored."}})
-def import_labels(body: LabelImport, session: SessionDep) -> dict[str, Any]:
+def import_labels(body: LabelImport, caller: WriteCaller, session: SessionDep) -> dict[str, Any]:
     """Store many labels at once: all or none (a 422 lists every invalid item by index)."""
     rows, errors = [], []
     for i, item in enumerate(body.labels):
         try:
-            rows.append(_label_row(session, item, body.source))
+            rows.append(_label_row(session, item, body.source, caller.tenant_id))
         except ValueError as exc:
             errors.append(f"labels[{i}]: {exc}")
     keys = [(r["audit_id"], r["claim_position"], r["reviewer"]) for r in rows]
@@ -161,10 +169,10 @@ def _audits_report(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
 @router.get("/labels/agreement")
 def label_agreement(
-    session: SessionDep, reviewer: str | None = None, since: datetime | None = None
+    caller: ReadCaller, session: SessionDep, reviewer: str | None = None, since: datetime | None = None
 ) -> dict[str, Any]:
     """Agreement of the auditor with the human labels: per claim (confusion, kappa, balanced
     accuracy, per verdict and per claim type, the disagreements) and per labelled audit."""
-    claims = checks_repo.labelled_claims(session, reviewer=reviewer, since=since)
-    audits = checks_repo.audit_labels(session, reviewer=reviewer, since=since)
+    claims = checks_repo.labelled_claims(session, reviewer=reviewer, since=since, tenant_id=caller.tenant_id)
+    audits = checks_repo.audit_labels(session, reviewer=reviewer, since=since, tenant_id=caller.tenant_id)
     return {"claims": _claims_report(claims), "audits": _audits_report(audits)}

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
-from importlib import resources
 
 from claims.decompose import parser
 from claims.facets import (
@@ -18,6 +17,7 @@ from claims.facets import (
     extract,
     token_match,
 )
+from claims.facets.vocabulary import data_lines
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.text import _clauses, _coverage
 from claims.verdict.thresholds import _T
@@ -140,18 +140,13 @@ def _negated_antonym(r: Facets, c: Facets) -> bool:
 
 def _load_synonym_groups() -> tuple[frozenset[str], ...]:
     """Verb groups of ``claims/data/predicate_synonyms.txt`` as sets of stems."""
-    text = resources.files("claims").joinpath("data", "predicate_synonyms.txt").read_text(encoding="utf-8")
-    groups = []
-    for line in text.splitlines():
-        line = line.split("#", 1)[0].strip()
-        if line:
-            groups.append(frozenset(content_tokens(line)))
-    return tuple(groups)
+    return tuple(frozenset(content_tokens(line)) for _, line in data_lines("predicate_synonyms.txt"))
 
 
 _SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
 
 
+@lru_cache(maxsize=1 << 16)
 def same_predicate(a: str, b: str) -> bool:
     """Two verb stems state the same predicate: they match (``token_match``) or share a group
     of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""

@@ -25,6 +25,7 @@ from claims.facets import (
     year_overlaps,
 )
 from claims.verdict.clause_checks import _polarity, _predicate_swap
+from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys
 from claims.verdict.text import (
@@ -123,23 +124,25 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     short), which it lacks (weak sentence-initial words excepted), which names it adds, and how
     much of the claim's predicate (its words other than names) it covers."""
     r, c = x.r, x.c
-    for ent_t in r.entities:
-        ent = ent_t[0]
-        if _entity_present(ent, x.c_words, x.c_stems, x.names_c):
-            pair.stated.add("e:" + ent.lower())
-            pair.entities_present.append(ent)
-        elif not is_weak_entity(r.text, ent_t):
-            pair.entities_missing.append(ent)
     r_words, names_r = _lower_words(r.text), _name_keys(r.text)
     pair.entities_extra = [
         e
         for e, s, en in c.entities
         if not _entity_present(e, r_words, r.tokens, names_r) and not is_weak_entity(c.text, (e, s, en))
     ]
+    # a rival name (not a code such as "E39") in the reference: the claim's names must then be
+    # stated by the words that tell them apart ("Marit Larsen" / "Marit Olsen")
+    strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
+    for ent_t in r.entities:
+        ent = ent_t[0]
+        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict):
+            pair.stated.add("e:" + ent.lower())
+            pair.entities_present.append(ent)
+        elif not is_weak_entity(r.text, ent_t):
+            pair.entities_missing.append(ent)
     ent_tokens = set(content_tokens(" ".join(e for e, _, _ in r.entities)))
     predicate = [t for t in x.r_tokens if t not in ent_tokens]
-    pair.predicate_size = len(predicate)
-    pair.predicate_coverage, _ = _coverage(predicate, x.c_stems)
+    pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
     pair.relative_time = bool(_RELATIVE_YEAR.search(c.text))
 
 
@@ -179,7 +182,7 @@ def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
     return False
 
 
-def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, same: list[Quantity], q_year: float) -> None:
+def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) -> None:
     """Check: a value bound to a year. The value is there but bound to another year: the
     number of that year in the reference (same slot) conflicts; without one the claim's
     pairing is not stated."""
@@ -247,7 +250,7 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
         pair.stated.add("q:" + q.text.lower())
         return
     if same and q_year is not None:
-        _check_year_binding(pair, x, q, same, q_year)
+        _check_year_binding(pair, x, q, q_year)
         return
     rivals = [
         o
@@ -381,7 +384,7 @@ def _keep_clause_conflicts(pair: _Pair, x: _Context) -> None:
     """A different value outside the clause that covers the claim (widened over value-only
     clauses, ``_widen``) belongs to another statement: the claim's value is then simply not
     stated (missing), never a conflict."""
-    pair.subject_coverage = max(pair.coverage, x.clause_coverage)
+    pair.subject_coverage = max(pair.coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0])
     ws, we = _widen(x.c.text, *x.clause)
     inside = [k for k in pair.conflicts if ws <= k.start and k.end <= we or k.kind == "date"]
     pair.missing.extend(k.response_value for k in pair.conflicts if k not in inside)

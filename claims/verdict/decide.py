@@ -160,7 +160,7 @@ def _contradicted(k: _Case) -> Judgement | None:
 
 def _inferred(k: _Case) -> Judgement | None:
     """Two or more reference claims together state the claim (``_infer``)."""
-    inferred = _infer(k.r, k.pairs, k.threshold)
+    inferred = _infer(k.r, k.pairs)
     if not inferred:
         return None
     ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in inferred)

@@ -7,8 +7,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+#: a clause boundary; a comma or colon inside a number ("1,420", "10:30") is none
 _CLAUSE_SPLIT = re.compile(
-    r"\s*(?:[;:,()\[\]]|\s[–—-]\s|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*"
+    r"\s*(?:[;()\[\]]|(?<!\d)[,:]|[,:](?!\d)|\s[–—-]\s"
+    r"|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*"
 )
 
 

@@ -75,7 +75,7 @@ def _each_adds(chosen: list[_Pair]) -> bool:
     return True
 
 
-def _infer(r: Facets, pairs: list[_Pair], threshold: float) -> list[_Pair]:
+def _infer(r: Facets, pairs: list[_Pair]) -> list[_Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims
     (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
     words, when one would suffice, or when a dateline's year meets a relative time ("May 20,

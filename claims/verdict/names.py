@@ -11,6 +11,7 @@ from claims.facets import (
     squash_abbreviations,
     token_match,
 )
+from claims.facets.vocabulary import data_lines
 
 # ---------------------------------------------------------------- pair comparison
 
@@ -77,11 +78,17 @@ def _lower_words(text: str) -> set[str]:
 
 
 def _entity_present(
-    entity: str, words: set[str], stems: list[str], names: frozenset[str] = frozenset()
+    entity: str,
+    words: set[str],
+    stems: list[str],
+    names: frozenset[str] = frozenset(),
+    *,
+    strict: bool = True,
 ) -> bool:
     """``entity`` is named among ``words`` / ``stems``, or in short: its acronym or initialism
     is one of ``names`` (``_name_keys`` of the other text: "the DNC" names the Democratic
-    National Committee and the other way round)."""
+    National Committee and the other way round). ``strict`` (the other text names something
+    itself): the words that tell the name apart must be stated, not only its designator."""
     key = _entity_key(entity)
     if key and key in names:
         return True
@@ -91,11 +98,24 @@ def _entity_present(
     toks = [t for t in toks if t]
     if not toks:
         return True
-    hit = 0
-    for t in toks:
-        if t in words or any(token_match(t, s) for s in stems) or any(t == w.split("-")[0] for w in words):
-            hit += 1
+    hit = sum(1 for t in toks if _stated(t, words, stems))
     # codes (OB-17) must match exactly
     if any(re.search(r"\d", t) for t in toks):
         return all(t in words for t in toks if re.search(r"\d", t))
+    # the words that tell the name apart, designators ("Bridge", "Bank") left out: one must be
+    # stated ("Halvorsen" names the Halvorsen Bridge, "Sandvik fjord" does not), of two the
+    # last ("Olsen" names Marit Olsen, "Marit Larsen" does not)
+    core = [t for t in toks if t not in _name_heads()] or toks
+    if strict and len(core) <= 2 and not _stated(core[-1], words, stems):
+        return False
     return hit * 2 >= len(toks)
+
+
+def _stated(t: str, words: set[str], stems: list[str]) -> bool:
+    return t in words or any(token_match(t, s) for s in stems) or any(t == w.split("-")[0] for w in words)
+
+
+@lru_cache(maxsize=1)
+def _name_heads() -> frozenset[str]:
+    """Designator words of ``claims/data/name_heads.txt`` ("bridge", "bank", "university"), lower case."""
+    return frozenset(w for _, line in data_lines("name_heads.txt") for w in line.split())

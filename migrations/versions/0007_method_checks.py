@@ -4,10 +4,16 @@ Tables: ``canaries``, ``second_audits``, ``second_audit_claims``, ``corrections`
 ``claim_labels`` (``db.check_models``). Views: ``canary_results`` (one row per canary: detected,
 exactly detected, the verdicts of the claims over the fault), ``canary_detection`` (per audit and
 fault kind), ``canary_detection_daily`` (per day, tenant and kind: the metric to alert on),
-``label_agreement`` (one row per labelled response claim, with the auditor's verdict).
+``label_agreement`` (one row per labelled response claim, with the auditor's verdict). Suites
+get ``canaries`` (canaries per fault kind per run, ``workers.checks``).
+
+Tenants as in ``0005_tenants``: every table carries ``tenant_id``, copied by trigger from the
+audit (``tenant_of_check_audit``; ``second_audit_claims`` from its second audit; an audit the
+session cannot see is refused), under the same forced ``tenant_isolation`` policy; the views
+are ``security_invoker``.
 
 Revision ID: 0007_method_checks
-Revises: 0003_confidence (the lead re-chains at merge)
+Revises: 0006_runs
 Create Date: 2026-11-30 08:51:04
 """
 
@@ -20,13 +26,13 @@ from alembic import op
 from sqlalchemy.dialects import postgresql
 
 revision: str = "0007_method_checks"
-down_revision: str | None = "0003_confidence"
+down_revision: str | None = "0006_runs"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 #: A canary is detected when a material response claim over its fault span is not accepted.
 CANARY_RESULTS_VIEW = """
-CREATE VIEW canary_results AS
+CREATE VIEW canary_results WITH (security_invoker = true) AS
 SELECT
     k.id              AS canary_id,
     k.tenant_id,
@@ -63,14 +69,16 @@ _RATES = """
 FROM canary_results
 """
 CANARY_DETECTION_VIEW = (
-    "CREATE VIEW canary_detection AS\nSELECT tenant_id, audit_id, kind," + _RATES + "GROUP BY 1, 2, 3"
+    "CREATE VIEW canary_detection WITH (security_invoker = true) AS\nSELECT tenant_id, audit_id, kind,"
+    + _RATES
+    + "GROUP BY 1, 2, 3"
 )
 CANARY_DETECTION_DAILY_VIEW = (
-    "CREATE VIEW canary_detection_daily AS\n"
+    "CREATE VIEW canary_detection_daily WITH (security_invoker = true) AS\n"
     "SELECT (created_at AT TIME ZONE 'UTC')::date AS day, tenant_id, kind," + _RATES + "GROUP BY 1, 2, 3"
 )
 LABEL_AGREEMENT_VIEW = """
-CREATE VIEW label_agreement AS
+CREATE VIEW label_agreement WITH (security_invoker = true) AS
 SELECT
     l.id             AS label_id,
     l.tenant_id,
@@ -88,6 +96,50 @@ JOIN claims c ON c.audit_id = l.audit_id AND c.role = 'response' AND c.position 
 LEFT JOIN verdicts v ON v.claim_id = c.id
 WHERE l.claim_position IS NOT NULL
 """
+#: Tables whose ``tenant_id`` the trigger ``tenant_of_check_audit`` copies from the audit.
+AUDIT_CHILD_TABLES = ("canaries", "second_audits", "corrections", "claim_labels")
+#: Every table of this revision under the ``tenant_isolation`` policy.
+RLS_TABLES = (*AUDIT_CHILD_TABLES, "second_audit_claims")
+#: Same form as ``0005_tenants.POLICY``.
+POLICY = """
+CREATE POLICY tenant_isolation ON {table}
+    USING (coalesce(current_setting('claimaudit.tenant_id', true), '') IN ('', tenant_id))
+    WITH CHECK (coalesce(current_setting('claimaudit.tenant_id', true), '') IN ('', tenant_id))
+"""
+#: Like ``0005_tenants.TENANT_FROM_AUDIT``, but an audit the session cannot see (another tenant's,
+#: hidden by row-level security) is refused instead of leaving the row the writer's tenant: a
+#: label, canary, second audit or correction is always its audit's tenant's.
+TENANT_OF_AUDIT = """
+CREATE FUNCTION tenant_of_check_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    owner text;
+BEGIN
+    SELECT a.tenant_id INTO owner FROM audits a WHERE a.id = NEW.audit_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'audit % is not visible to this session (row-level security)', NEW.audit_id
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    NEW.tenant_id := owner;
+    RETURN NEW;
+END
+$$
+"""
+TENANT_FROM_SECOND_AUDIT = """
+CREATE FUNCTION tenant_from_second_audit() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+    owner text;
+BEGIN
+    SELECT s.tenant_id INTO owner FROM second_audits s WHERE s.id = NEW.second_audit_row_id;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'second audit % is not visible to this session (row-level security)',
+            NEW.second_audit_row_id USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    NEW.tenant_id := owner;
+    RETURN NEW;
+END
+$$
+"""
+
 VIEWS = (
     ("canary_results", CANARY_RESULTS_VIEW),
     ("canary_detection", CANARY_DETECTION_VIEW),
@@ -219,6 +271,7 @@ def upgrade() -> None:
     op.create_index(op.f("ix_second_audits_audit_id"), "second_audits", ["audit_id"], unique=False)
     op.create_table(
         "second_audit_claims",
+        sa.Column("tenant_id", sa.Text(), server_default="default", nullable=False),
         sa.Column("second_audit_row_id", sa.BigInteger(), nullable=False),
         sa.Column("claim_position", sa.Integer(), nullable=False),
         sa.Column("second_position", sa.Integer(), nullable=True),
@@ -235,14 +288,38 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("second_audit_row_id", "claim_position", name=op.f("pk_second_audit_claims")),
     )
+    op.add_column("suites", sa.Column("canaries", sa.Integer(), nullable=True))
+    op.create_check_constraint(op.f("ck_suites_canaries"), "suites", "canaries IS NULL OR canaries > 0")
+    _tenancy()
     for _, view in VIEWS:
         op.execute(view)
+
+
+def _tenancy() -> None:
+    op.execute(TENANT_OF_AUDIT)
+    for table in AUDIT_CHILD_TABLES:
+        op.execute(
+            f"CREATE TRIGGER {table}_tenant_of_audit BEFORE INSERT ON {table} "
+            "FOR EACH ROW EXECUTE FUNCTION tenant_of_check_audit()"
+        )
+    op.execute(TENANT_FROM_SECOND_AUDIT)
+    op.execute(
+        "CREATE TRIGGER second_audit_claims_tenant_from_second_audit BEFORE INSERT ON second_audit_claims "
+        "FOR EACH ROW EXECUTE FUNCTION tenant_from_second_audit()"
+    )
+    for table in RLS_TABLES:
+        op.execute(f"ALTER TABLE {table} ENABLE ROW LEVEL SECURITY")
+        op.execute(f"ALTER TABLE {table} FORCE ROW LEVEL SECURITY")
+        op.execute(POLICY.format(table=table))
 
 
 def downgrade() -> None:
     for name, _ in reversed(VIEWS):
         op.execute(f"DROP VIEW IF EXISTS {name}")
-    op.drop_table("second_audit_claims")
+    op.drop_constraint(op.f("ck_suites_canaries"), "suites", type_="check")
+    op.drop_column("suites", "canaries")
+    op.drop_table("second_audit_claims")  # its policy and trigger go with it
+    op.execute("DROP FUNCTION IF EXISTS tenant_from_second_audit()")
     op.drop_index(op.f("ix_second_audits_audit_id"), table_name="second_audits")
     op.drop_table("second_audits")
     op.drop_table("corrections")
@@ -250,3 +327,4 @@ def downgrade() -> None:
     op.drop_table("claim_labels")
     op.drop_index(op.f("ix_canaries_audit_id"), table_name="canaries")
     op.drop_table("canaries")
+    op.execute("DROP FUNCTION IF EXISTS tenant_of_check_audit()")

@@ -8,16 +8,13 @@ import math
 import os
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
-from cli import stack
 from cli.client import Client
 from cli.main import read_batch_input, run_batch
 
@@ -25,40 +22,6 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 CLAIMAUDIT = str(Path(sys.executable).parent / "claimaudit")
 REF = "The Halvorsen Bridge opened to traffic on 12 May 1998."
-
-
-@pytest.fixture(scope="module")
-def live_api(settings_module: Any, start_worker: Callable[..., Any]) -> Iterator[str]:
-    """The real API served by uvicorn in a thread, with one worker consuming this session's queue."""
-    import uvicorn
-
-    from api.main import create_app
-
-    worker = start_worker()
-    port = stack.free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(create_app(settings_module), host="127.0.0.1", port=port, log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while not stack.api_healthy(url):
-        assert time.monotonic() < deadline, "API did not come up"
-        time.sleep(0.1)
-    yield url
-    server.should_exit = True
-    thread.join(timeout=10)
-    # Stop the worker with the module: it consumes this session's queue, and later tests assert
-    # that their own worker processed their audit.
-    worker.stop()
-
-
-@pytest.fixture(scope="module")
-def settings_module(database_url: str, redis_server_url: str) -> Any:
-    from workers.settings import Settings
-
-    return Settings(database_url=database_url, redis_url=redis_server_url)
 
 
 def _write(path: Path, tag: str) -> list[str]:

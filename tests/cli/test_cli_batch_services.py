@@ -152,7 +152,9 @@ def test_batch_result_matches_the_api_document(local_stack: str, tmp_path: Path)
     _write_input(inp, tmp_path.name)
     assert _run("batch", str(inp), "--output", str(tmp_path / "out.jsonl")).returncode == 0
     line = json.loads((tmp_path / "out.jsonl").read_text().splitlines()[0])
-    doc = httpx.get(f"{local_stack}/audits/{line['audit_id']}", timeout=30).json()
+    key = (STATE / "admin.key").read_text().strip()  # made by `claimaudit up` (mode 0600)
+    headers = {"Authorization": f"Bearer {key}"}
+    doc = httpx.get(f"{local_stack}/audits/{line['audit_id']}", headers=headers, timeout=30).json()
     assert {k: v for k, v in line.items() if k not in ("id", "audit_id")} == {
         k: v for k, v in doc.items() if k != "id"
     }

@@ -69,10 +69,10 @@ def worker(
 
 
 @pytest.fixture
-def api(worker: WorkerProcess, settings: Any) -> Any:
+def api(worker: WorkerProcess, settings: Any, auth_headers: dict[str, str]) -> Any:
     from api.main import create_app
 
-    with TestClient(create_app(settings)) as c:
+    with TestClient(create_app(settings), headers=auth_headers) as c:
         yield c
 
 

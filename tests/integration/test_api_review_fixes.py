@@ -167,13 +167,18 @@ def test_integer_threshold_is_still_accepted(client: TestClient) -> None:
     ],
 )
 def test_llm_config_without_endpoint_is_422(
-    settings: Any, redis_url: str, session_factory: Any, config: dict[str, str], key: str
+    settings: Any,
+    redis_url: str,
+    session_factory: Any,
+    config: dict[str, str],
+    key: str,
+    auth_headers: dict[str, str],
 ) -> None:
     from api.main import create_app
 
     bare = settings.model_copy(update={"openai_base_url": None, "openai_api_key": None})
     before = _count(session_factory)
-    with TestClient(create_app(bare)) as c:
+    with TestClient(create_app(bare), headers=auth_headers) as c:
         resp = c.post("/audits", json={**VALID, "config": config})
         assert resp.status_code == 422, resp.text
         assert f"config.{key}" in resp.json()["detail"]
@@ -185,13 +190,15 @@ def test_llm_config_without_endpoint_is_422(
     assert after[0] - before[0] == 1  # only the offline audit
 
 
-def test_llm_config_with_endpoint_is_accepted(settings: Any, redis_url: str) -> None:
+def test_llm_config_with_endpoint_is_accepted(
+    settings: Any, redis_url: str, auth_headers: dict[str, str]
+) -> None:
     from api.main import create_app
 
     configured = settings.model_copy(
         update={"openai_base_url": "http://127.0.0.1:9/v1", "openai_api_key": "k"}
     )
-    with TestClient(create_app(configured)) as c:
+    with TestClient(create_app(configured), headers=auth_headers) as c:
         resp = c.post("/audits", json={**VALID, "config": {"decomposer": "llm"}})
         assert resp.status_code == 202, resp.text
 
@@ -199,13 +206,15 @@ def test_llm_config_with_endpoint_is_accepted(settings: Any, redis_url: str) -> 
 # --------------------------------------------------------------------------- 4: healthz workers
 
 
-def test_healthz_without_workers_is_degraded_200(settings: Any, redis_url: str) -> None:
+def test_healthz_without_workers_is_degraded_200(
+    settings: Any, redis_url: str, auth_headers: dict[str, str]
+) -> None:
     from api.main import create_app
     from api.routes import health
 
     lonely = settings.model_copy(update={"celery_queue": f"nobody-listens-{uuid.uuid4().hex[:8]}"})
     health._cache.clear()
-    with TestClient(create_app(lonely)) as c:
+    with TestClient(create_app(lonely), headers=auth_headers) as c:
         resp = c.get("/healthz")
     assert resp.status_code == 200, resp.text
     assert resp.json() == {"status": "degraded", "database": "ok", "redis": "ok", "workers": 0}

@@ -94,11 +94,13 @@ def test_empty_response_is_valid(client: TestClient) -> None:
     assert resp.json()["status"] == "queued"
 
 
-def test_text_over_the_limit_is_413(settings: Any, session_factory: Any, nothing_stored: None) -> None:
+def test_text_over_the_limit_is_413(
+    settings: Any, session_factory: Any, nothing_stored: None, auth_headers: dict[str, str]
+) -> None:
     from api.main import create_app
 
     small = settings.model_copy(update={"max_text_chars": 50, "max_references": 2})
-    with TestClient(create_app(small)) as c:
+    with TestClient(create_app(small), headers=auth_headers) as c:
         resp = c.post("/audits", json={**VALID, "references": ["x" * 51]})
         assert resp.status_code == 413
         assert "references[0]" in resp.json()["detail"]
@@ -115,13 +117,13 @@ def test_text_over_the_limit_is_413(settings: Any, session_factory: Any, nothing
 
 
 def test_total_characters_over_the_limit_is_413(
-    settings: Any, session_factory: Any, nothing_stored: None
+    settings: Any, session_factory: Any, nothing_stored: None, auth_headers: dict[str, str]
 ) -> None:
     from api.main import create_app
 
     # each text is under MAX_TEXT_CHARS (50); together 3 * 40 = 120 > MAX_TOTAL_CHARS (100)
     small = settings.model_copy(update={"max_text_chars": 50, "max_total_chars": 100})
-    with TestClient(create_app(small)) as c:
+    with TestClient(create_app(small), headers=auth_headers) as c:
         resp = c.post("/audits", json={"response": "r" * 40, "references": ["a" * 40, "b" * 40]})
         assert resp.status_code == 413
         assert resp.json()["detail"] == (

@@ -41,6 +41,8 @@ def test_upgrade_check_downgrade_upgrade(fresh_database: Callable[[str], str]) -
     assert tables >= CHECK_TABLES and views >= CHECK_VIEWS
     assert "ix_claims_embedding_hnsw_minilm_l6_v2" in indexes
 
+    _assert_check_tables_are_tenant_guarded(url)
+
     command.check(cfg)  # raises when the models and the migrated schema differ
 
     command.downgrade(cfg, "base")
@@ -50,6 +52,30 @@ def test_upgrade_check_downgrade_upgrade(fresh_database: Callable[[str], str]) -
 
     command.upgrade(cfg, "head")  # repeatable: CREATE EXTENSION IF NOT EXISTS
     assert _tables(url)[0] >= SPINE_TABLES
+
+
+def _assert_check_tables_are_tenant_guarded(url: str) -> None:
+    """0007_method_checks as 0005_tenants: forced row-level security with ``tenant_isolation`` on
+    every table, views ``security_invoker``."""
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sqlalchemy.text(
+                    "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, c.reloptions,"
+                    " (SELECT array_agg(p.polname) FROM pg_policy p WHERE p.polrelid = c.oid)"
+                    " FROM pg_class c WHERE c.relname = ANY(:names)"
+                ),
+                {"names": sorted(CHECK_TABLES | CHECK_VIEWS)},
+            ).all()
+    finally:
+        engine.dispose()
+    found = {r[0]: r for r in rows}
+    assert set(found) == CHECK_TABLES | CHECK_VIEWS
+    for table in CHECK_TABLES:
+        assert found[table][1:3] == (True, True) and found[table][4] == ["tenant_isolation"], table
+    for view in CHECK_VIEWS:
+        assert "security_invoker=true" in (found[view][3] or []), view
 
 
 def test_first_revision_creates_the_vector_extension(fresh_database: Callable[[str], str]) -> None:

@@ -24,6 +24,8 @@ CLIENT_TIMEOUT_S = 1.0
 #: Celery retries of a stage (so an always-failing endpoint is asked 1 + 2 = 3 times).
 TASK_MAX_RETRIES = 2
 LLM_REDIS_DB = 9
+#: The endpoint key of the worker and the API: distinctive, so that a test can look for it in logs.
+OPENAI_TEST_KEY = "sk-test-7f3a9c1e-must-never-be-logged"
 
 
 @pytest.fixture(scope="session")
@@ -48,7 +50,7 @@ def llm_worker(start_worker: Callable[..., Any], fake_openai: FakeOpenAI, llm_re
         {
             "REDIS_URL": llm_redis_url,
             "OPENAI_BASE_URL": fake_openai.base_url,
-            "OPENAI_API_KEY": "test-key",
+            "OPENAI_API_KEY": OPENAI_TEST_KEY,
             "LLM_MODEL": "fake-chat",
             "LLM_TIMEOUT_S": str(CLIENT_TIMEOUT_S),
             "TASK_MAX_RETRIES": str(TASK_MAX_RETRIES),
@@ -69,7 +71,13 @@ def _point_producer_at(url: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def api(llm_worker: Any, fake_openai: FakeOpenAI, database_url: str, llm_redis_url: str) -> Iterator[Any]:
+def api(
+    llm_worker: Any,
+    fake_openai: FakeOpenAI,
+    database_url: str,
+    llm_redis_url: str,
+    auth_headers: dict[str, str],
+) -> Iterator[Any]:
     """The real FastAPI app in-process; it enqueues to the LLM Redis db the worker consumes.
 
     Configured with the worker's endpoint: the API refuses LLM components (422) when none is set.
@@ -85,9 +93,11 @@ def api(llm_worker: Any, fake_openai: FakeOpenAI, database_url: str, llm_redis_u
             database_url=database_url,
             redis_url=llm_redis_url,
             openai_base_url=fake_openai.base_url,
-            openai_api_key="test-key",
+            openai_api_key=OPENAI_TEST_KEY,
+            # models an audit may name (test_components_switch_independently picks another one)
+            allowed_llm_models=("fake-chat", "other-model"),
         )
-        with TestClient(create_app(settings)) as c:
+        with TestClient(create_app(settings), headers=auth_headers) as c:
             yield c
     finally:
         _point_producer_at(previous)

@@ -164,3 +164,22 @@ def test_a_currency_code_is_no_name() -> None:
     x = feature_matrix([Claim("The ticket costs 45 EUR.", 0, 24)], _refs("The ticket costs €45."),
                        np.array([[0.8]], np.float32), [Judgement(0, Verdict.SUPPORTED)])  # fmt: skip
     assert dict(zip(FEATURE_NAMES, x[0], strict=True))["name_cov"] == 1.0  # no names at all
+
+
+@pytest.mark.parametrize(
+    ("response", "promoted"),
+    [
+        # 2001 is written nowhere in the references: the decision may not call it support
+        ("The Halvorsen Bridge opened in 2001.", False),
+        # a sentence-level claim of another language (no parser) with a wrong year in it
+        ("El puente Halvorsen abrió en 1981.", False),
+        # the year is in the references: the decision may promote it
+        ("The Halvorsen Bridge opened in 1998.", True),
+    ],
+)
+def test_an_unstated_value_is_never_turned_into_support(response: str, promoted: bool) -> None:
+    # the hand-made model (cosine only) would promote every one of them at cosine 0.95
+    refs = _refs("The Halvorsen Bridge opened in 1998.", "El puente Halvorsen abrió en 1998.")
+    out = decide([Claim(response, 0, len(response))], refs, np.array([[0.95, 0.9]], np.float32),
+                 [Judgement(0, Verdict.UNSUPPORTED, reason="rule reason")], model=_model())  # fmt: skip
+    assert (out[0].verdict is Verdict.SUPPORTED) is promoted

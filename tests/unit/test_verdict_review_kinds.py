@@ -233,7 +233,7 @@ def test_ordinal_conflict(row: Row) -> None:
     _check(row)
 
 
-# European numbers (``claims.facets._DECIMAL_COMMA``, German scale words in ``SCALES``): a
+# European numbers (``claims.facets.vocabulary._DECIMAL_COMMA``, German scale words in ``SCALES``): a
 # decimal comma before a scale word, currency or percent is a decimal point, so "3,5 Millionen
 # Euro" is 3,500,000 euros; another amount in the same slot conflicts, an equal one states.
 EURO_NUMBERS: list[Row] = [
@@ -281,7 +281,7 @@ def test_european_numbers(row: Row) -> None:
     _check(row)
 
 
-# German negation cues (``claims.facets._negation``: nicht, nie, kein-; German function words
+# German negation cues (``claims.facets.polarity._negation``: nicht, nie, kein-; German function words
 # in claims/data/stopwords.txt, so the cue is not an uncovered content word): a denial of the
 # same statement contradicts it either way; "nicht nur" (not only) does not negate.
 GERMAN_NEGATION: list[Row] = [

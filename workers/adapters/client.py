@@ -24,6 +24,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db import llm_repository as repo
 from db.engine import session_scope
+from workers import metrics
 from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError, MalformedOutputError, translate_openai_error
 from workers.adapters.prompts import repair_message, response_format_for
@@ -73,6 +74,8 @@ class Ledger:
 
     factory: sessionmaker[Session]
     audit_id: uuid.UUID | None
+    #: Tenant of usage not tied to an audit (a search); an audit's rows take the audit's tenant.
+    tenant_id: str = "default"
 
     def cache_get(self, model: str, prompt_version: str, sha: str) -> dict[str, Any] | None:
         with session_scope(self.factory) as s:
@@ -94,7 +97,10 @@ class Ledger:
 
     def record(self, stage: str, model: str, **counts: Any) -> None:
         with session_scope(self.factory) as s:
-            repo.record_usage(s, audit_id=self.audit_id, stage=stage, model=model, **counts)
+            repo.record_usage(
+                s, audit_id=self.audit_id, stage=stage, model=model, tenant_id=self.tenant_id, **counts
+            )
+        metrics.observe_llm(stage, counts)
 
 
 @dataclass(frozen=True)

@@ -77,7 +77,11 @@ class _FallbackSignal(EmbedderWrapper):
 
 
 def embedder_llm(
-    cfg: LLMConfig, *, audit_id: uuid.UUID | None, factory: sessionmaker[Session] | None
+    cfg: LLMConfig,
+    *,
+    audit_id: uuid.UUID | None,
+    factory: sessionmaker[Session] | None,
+    tenant_id: str = "default",
 ) -> Embedder:
     """The endpoint's embedder, or the local one when this audit's embeddings already fell back."""
     f = _factory(factory)
@@ -87,7 +91,7 @@ def embedder_llm(
                 from claims.embed import default_embedder
 
                 return default_embedder()
-    return _FallbackSignal(OpenAIEmbedder(cfg, Ledger(f, audit_id)))
+    return _FallbackSignal(OpenAIEmbedder(cfg, Ledger(f, audit_id, tenant_id)))
 
 
 def review_judgements_llm(

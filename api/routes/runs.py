@@ -1,0 +1,255 @@
+"""``/runs``: submit a run's items, list runs, one run with its audits, compare two runs, deliveries.
+
+Every query is in ``db.runs`` / ``db.suites``; the documents come from ``workers.runs`` (shared
+with the webhook payloads). Every route reads the caller's tenant from its API key
+(``read_tenant`` / ``write_tenant``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from datetime import UTC, datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, status
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+
+from api.auth import ReadCaller, WriteCaller
+from api.deps import SessionDep, SettingsDep
+from api.documents import poll_url
+from api.routes.audits import NoLLMEndpoint, TooLarge, _enqueue, _error_text, check_llm_endpoint, check_size
+from api.run_schemas import RunItemIn, RunRequest
+from claims.run_diff import Gate
+from db import checks_repository as checks_repo
+from db import runs as runs_repo
+from db import suites as suites_repo
+from db.run_models import Run
+from workers import runs as run_service
+from workers.schedule import slot_label
+from workers.settings import Settings
+
+router = APIRouter(prefix="/runs", tags=["runs"])
+
+
+def read_tenant(caller: ReadCaller) -> str:
+    """The tenant of a caller whose key holds ``audits:read`` (api.auth)."""
+    return caller.tenant_id
+
+
+def write_tenant(caller: WriteCaller) -> str:
+    """The tenant of a caller whose key holds ``audits:write`` (api.auth)."""
+    return caller.tenant_id
+
+
+#: the caller's tenant; reading routes need ``audits:read``, writing ones ``audits:write``
+TenantDep = Annotated[str, Depends(read_tenant)]
+WriteTenantDep = Annotated[str, Depends(write_tenant)]
+
+
+def _validate_items(
+    raw_items: list[Any], settings: Settings
+) -> tuple[list[tuple[int, RunItemIn]], list[dict[str, Any]]]:
+    """(valid items with their index, rejected results); a repeated id in one request is rejected."""
+    valid: list[tuple[int, RunItemIn]] = []
+    rejected: list[dict[str, Any]] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(raw_items):
+        error = None
+        item_id = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else None
+        try:
+            if not isinstance(raw, dict):
+                raise TypeError(f"items[{index}]: must be an object, got {type(raw).__name__}")
+            item = RunItemIn.model_validate(raw)
+            check_size(item, settings)
+            check_llm_endpoint(item, settings)
+            if item.item_id() in seen:
+                raise TypeError(f"items[{index}]: id {item.item_id()!r} appears twice in this request")
+            seen.add(item.item_id())
+            valid.append((index, item))
+            continue
+        except ValidationError as exc:
+            error = _error_text(exc)
+        except (TypeError, TooLarge, NoLLMEndpoint) as exc:
+            error = str(exc)
+        rejected.append({"index": index, "item_id": item_id, "status": "rejected", "error": error})
+    return valid, rejected
+
+
+def _kick(run_id: uuid.UUID) -> None:
+    """Ask a worker to finish the run if it is complete (a sealed run with nothing pending)."""
+    from workers.celery_app import app
+
+    with contextlib.suppress(Exception):  # broker down: the scheduler tick finishes complete runs
+        app.send_task("runs.finish", args=[str(run_id)])
+
+
+@router.post(
+    "", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}}
+)
+def submit_run(
+    req: RunRequest, session: SessionDep, settings: SettingsDep, tenant: WriteTenantDep
+) -> dict[str, Any]:
+    """Add items to the run suite/label (created on first use); 202 with the run and one result per item.
+
+    Idempotent per (suite, label, item id): a resubmitted id returns its audit, with other content
+    it is rejected. Invalid items are rejected one by one and stored nowhere; the valid ones are
+    stored in one transaction, committed, then enqueued. ``final`` (default) seals the run.
+    """
+    if len(req.items) > settings.max_batch:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            detail=f"items: {len(req.items)} items, over the limit of {settings.max_batch} (MAX_BATCH)",
+        )
+    label = req.label or slot_label(datetime.now(UTC))
+    valid, rejected = _validate_items(req.items, settings)
+    run, _, results = run_service.submit_items(
+        session,
+        suite=req.suite,
+        label=label,
+        source=req.source,
+        items=[(item.item_id(), item.body()) for _, item in valid],
+        final=req.final,
+        tenant_id=tenant,
+    )
+    session.commit()
+    _enqueue(session, [r.audit_id for r in results if r.created and r.audit_id is not None])
+    if req.final:
+        _kick(run.id)
+    out = rejected + [
+        {
+            "index": index,
+            "item_id": r.item_id,
+            "audit_id": None if r.audit_id is None else str(r.audit_id),
+            "status": r.status,
+            "created": r.created,
+            "poll_url": None if r.audit_id is None else poll_url(r.audit_id),
+            "error": r.error,
+        }
+        for (index, _), r in zip(valid, results, strict=True)
+    ]
+    run = runs_repo.get_run(session, run.id, tenant_id=tenant) or run
+    return {"run": run_service.run_document(run), "items": sorted(out, key=lambda r: r["index"])}
+
+
+def _document(session: Session, run: Run) -> dict[str, Any]:
+    live = None if run.summary is not None else runs_repo.run_summary(session, run.id)
+    return run_service.run_document(run, live)
+
+
+@router.get("")
+def list_runs(
+    session: SessionDep,
+    tenant: TenantDep,
+    suite: str | None = None,
+    label: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """Runs newest first (optionally of one suite, or one suite/label), with their summaries."""
+    rows, total = runs_repo.list_runs(
+        session, suite=suite, label=label, limit=limit, offset=offset, tenant_id=tenant
+    )
+    return {"items": [_document(session, r) for r in rows], "total": total, "limit": limit, "offset": offset}
+
+
+def _run_or_404(session: Session, run_id: uuid.UUID, tenant: str) -> Run:
+    run = runs_repo.get_run(session, run_id, tenant_id=tenant)
+    if run is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"run {run_id} not found")
+    return run
+
+
+@router.get("/{run_id}", responses={404: {"description": "No such run."}})
+def get_run(
+    run_id: uuid.UUID,
+    session: SessionDep,
+    tenant: TenantDep,
+    limit: Annotated[int, Query(ge=1, le=500)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> dict[str, Any]:
+    """One run: its summary and its audits in item order (paginated)."""
+    run = _run_or_404(session, run_id, tenant)
+    items, total = runs_repo.list_run_audits(session, run.id, limit=limit, offset=offset, tenant_id=tenant)
+    for item in items:
+        item["audit_id"] = None if item["audit_id"] is None else str(item["audit_id"])
+        item["poll_url"] = None if item["audit_id"] is None else poll_url(item["audit_id"])
+    doc = _document(session, run)
+    doc["audits"] = {"items": items, "total": total, "limit": limit, "offset": offset}
+    # the suite's ``canaries: N`` (method checks): detection per fault kind, live (canaries are no run items)
+    doc["canaries"] = {
+        r.pop("kind"): r for r in checks_repo.run_canary_detection(session, run.id, tenant_id=tenant)
+    }
+    return doc
+
+
+@router.get("/{run_id}/compare", responses={404: {"description": "No such run, or no previous run."}})
+def compare_run(
+    run_id: uuid.UUID,
+    session: SessionDep,
+    tenant: TenantDep,
+    with_: Annotated[str, Query(alias="with", description="'previous' or a run id (the base)")] = "previous",
+    contradicted_share_rise: float | None = None,
+    problem_share_rise: float | None = None,
+    f1_drop: float | None = None,
+    precision_drop: float | None = None,
+    worse_items: int | None = None,
+) -> dict[str, Any]:
+    """Compare this run with a base run by item: score deltas, worse items, changed/new/vanished claims, gate.
+
+    The gate is the suite's unless limits are given as query parameters (points; see ``Gate``).
+    """
+    run = _run_or_404(session, run_id, tenant)
+    if with_ == "previous":
+        base = runs_repo.previous_run(session, run)
+        if base is None:
+            raise HTTPException(
+                status.HTTP_404_NOT_FOUND,
+                detail=f"no finished run of suite {run.suite!r} before {run.label!r}",
+            )
+    else:
+        try:
+            base_id = uuid.UUID(with_)
+        except ValueError:
+            raise HTTPException(
+                status.HTTP_422_UNPROCESSABLE_CONTENT, detail="with: 'previous' or a run id"
+            ) from None
+        base = _run_or_404(session, base_id, tenant)
+    limits = {
+        "contradicted_share_rise": contradicted_share_rise,
+        "problem_share_rise": problem_share_rise,
+        "f1_drop": f1_drop,
+        "precision_drop": precision_drop,
+        "worse_items": worse_items,
+    }
+    gate = None
+    if any(v is not None for v in limits.values()):
+        try:
+            gate = Gate.from_dict({k: v for k, v in limits.items() if v is not None})
+        except ValueError as exc:
+            raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
+    return run_service.compare_runs(session, base, run, gate=gate)
+
+
+@router.get("/{run_id}/deliveries", responses={404: {"description": "No such run."}})
+def run_deliveries(run_id: uuid.UUID, session: SessionDep, tenant: TenantDep) -> dict[str, Any]:
+    """Webhook deliveries of the run: event, URL, status, attempts, last answer (the payload too)."""
+    run = _run_or_404(session, run_id, tenant)
+    rows = suites_repo.list_deliveries(session, run_id=run.id, tenant_id=tenant)
+    items = [
+        {
+            "id": d.id,
+            "event": d.event,
+            "url": d.url,
+            "status": d.status,
+            "attempts": d.attempts,
+            "last_status_code": d.last_status_code,
+            "last_error": d.last_error,
+            "created_at": d.created_at.isoformat(),
+            "delivered_at": None if d.delivered_at is None else d.delivered_at.isoformat(),
+            "payload": d.payload,
+        }
+        for d in rows
+    ]
+    return {"items": items}

@@ -1,0 +1,111 @@
+"""Request models of ``/runs`` and ``/suites`` (strict like ``api.schemas``: unknown keys are errors)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+
+from api.schemas import AuditConfig, AuditRequest, NonBlankStr, Text
+from claims.run_diff import Gate
+
+__all__ = ["RunItemIn", "RunRequest", "SuiteSource", "SuiteWebhook", "SuiteIn", "Name"]
+
+#: A suite name or run label: 1-200 characters, no NUL, no slash (``suite/label`` names a run).
+Name = Annotated[NonBlankStr, Field(max_length=200, pattern=r"^[^/]+$")]
+
+
+class RunItemIn(AuditRequest):
+    """One item of a run: an audit plus the caller's item id (items of two runs match by id)."""
+
+    id: Annotated[StrictStr, Field(min_length=1, max_length=500)] | StrictInt
+
+    def item_id(self) -> str:
+        return str(self.id)
+
+    def body(self) -> dict[str, Any]:
+        """The audit fields as stored (``config``: the keys the caller set)."""
+        out: dict[str, Any] = {"response": self.response, "references": self.references}
+        out["config"] = self.stored_config()
+        for key in ("question", "metadata"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        return out
+
+
+class RunRequest(BaseModel):
+    """``POST /runs``: items of the run ``suite``/``label`` (created on first use)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    suite: Name
+    label: Name | None = Field(None, description="Default: the current UTC time, e.g. 2026-11-30T02:00Z.")
+    source: Annotated[Text, Field(max_length=500)] = "api"
+    items: list[Any] = Field(
+        description="Run items {id, response, references, question?, metadata?, config?}."
+    )
+    final: StrictBool = Field(
+        True,
+        description="No more items will come: the run finishes once its audits end. "
+        "Send false for every chunk but the last when items come in several requests.",
+    )
+
+
+class SuiteSource(BaseModel):
+    """Where a scheduled run reads its items: exactly one of ``jsonl`` (a path or an http(s) URL)
+    or ``sql`` (a read-only query returning id, question, response, references)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    jsonl: NonBlankStr | None = None
+    sql: NonBlankStr | None = None
+
+    def kind_and_value(self) -> tuple[str, str]:
+        given = [(k, v) for k, v in (("jsonl", self.jsonl), ("sql", self.sql)) if v is not None]
+        if len(given) != 1:
+            raise ValueError("source: give exactly one of jsonl (path or URL) or sql (query)")
+        return given[0]
+
+
+class SuiteWebhook(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: Annotated[NonBlankStr, Field(pattern=r"^https?://")]
+    secret: NonBlankStr | None = Field(None, description="HMAC-SHA256 key of the signature header.")
+
+
+class SuiteIn(BaseModel):
+    """``PUT /suites/{name}`` (and one entry of the suites YAML file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cron: NonBlankStr | None = Field(None, description="Five-field cron expression in UTC, e.g. '0 2 * * *'.")
+    source: SuiteSource | None = None
+    sample_size: Annotated[int, Field(strict=True, gt=0)] | None = None
+    canaries: Annotated[int, Field(strict=True, gt=0, le=50)] | None = Field(
+        None,
+        description="Canaries per fault kind per run: the run's first N items each get one canary of "
+        "every fault kind, audited after the item (GET /runs/{run_id} reports the detection rate per kind).",
+    )
+    config: AuditConfig | None = None
+    webhook: SuiteWebhook | None = None
+    gate: dict[str, float | int | None] | None = Field(
+        None, description="Limits against the previous run, in points: " + ", ".join(Gate().to_dict())
+    )
+    enabled: StrictBool = True
+
+    @field_validator("source")
+    @classmethod
+    def _one_source(cls, value: SuiteSource | None) -> SuiteSource | None:
+        if value is not None:
+            value.kind_and_value()
+        return value
+
+    @field_validator("gate")
+    @classmethod
+    def _gate(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        Gate.from_dict(value)
+        return value
+
+
+RunStatus = Literal["open", "running", "finished", "failed"]

@@ -1,0 +1,84 @@
+"""Slot comparison of quantities: which values may be compared, and when one states another.
+
+``slots_compatible`` (same slot, or counted nouns that match), ``values_equal`` (up to
+floating error), ``year_matches`` / ``year_overlaps`` (years and year ranges),
+``quantity_matches`` (a claim's value stated by a reference's; loose values within 5 %).
+"""
+
+from __future__ import annotations
+
+import math
+
+from claims.facets.tokens import token_match
+from claims.facets.types import Quantity
+
+
+def values_equal(a: float, b: float) -> bool:
+    """Equal up to floating error (relative 1e-6)."""
+    return math.isclose(a, b, rel_tol=1e-6, abs_tol=1e-9)
+
+
+def slots_compatible(a: Quantity, b: Quantity) -> bool:
+    """Whether two quantities fill the same slot (and so may conflict); an ordinal ("3rd
+    floor") and a count ("4 floors") never do."""
+    if not a.slot or not b.slot or a.ordinal != b.ordinal:
+        return False
+    if a.slot == b.slot:
+        return True
+    if a.slot.startswith("n:") and b.slot.startswith("n:"):
+        # the counted noun is the head of the phrase after the number: "four motorway lanes"
+        # counts lanes like "four lanes of the E39 motorway"
+        na, nb = a.slot[2:], b.slot[2:]
+        return (
+            token_match(na, nb)
+            or any(token_match(na, x) for x in b.nouns)
+            or any(token_match(nb, x) for x in a.nouns)
+        )
+    return False
+
+
+def _span(q: Quantity) -> tuple[float, float]:
+    return (q.lo, q.hi) if q.lo is not None and q.hi is not None else (q.raw, q.raw)
+
+
+def year_matches(a: Quantity, b: Quantity) -> bool:
+    """Year ``a`` (the claim's) is stated by ``b`` (the reference's): the same year or range;
+    ``b`` inside the range ``a`` ("in the 16th century" is stated by "in 1570"); a point year
+    that starts or ends the range ``b`` ("from 1939" by "1939–1975"); or a point year inside
+    a range of at most two calendar years (a season such as "1992–93")."""
+    (alo, ahi), (blo, bhi) = _span(a), _span(b)
+    if (alo, ahi) == (blo, bhi):
+        return True
+    if alo < ahi and alo <= blo and bhi <= ahi:
+        return True
+    if alo == ahi and alo in (blo, bhi):
+        return True
+    return alo == ahi and bhi - blo <= 1 and blo <= alo <= bhi
+
+
+def year_overlaps(a: Quantity, b: Quantity) -> bool:
+    """The two years or ranges share at least one year (then they never conflict)."""
+    (alo, ahi), (blo, bhi) = _span(a), _span(b)
+    return alo <= bhi and blo <= ahi
+
+
+def quantity_matches(a: Quantity, b: Quantity) -> bool:
+    """``a`` is stated by ``b``: same value, and same slot when both have one
+    (a slot-less number matches an equal value in any slot except years). Loose
+    (approximate) values match within 5 %. An exact point is never stated by a range or a
+    bound ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
+    if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal:
+        return False
+    if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
+        if a.slot and b.slot and not slots_compatible(a, b):
+            return False
+        return math.isclose(a.value, b.value, rel_tol=0.05) or math.isclose(a.raw, b.raw, rel_tol=0.05)
+    if a.slot == "time" or b.slot == "time":
+        return a.slot == b.slot and values_equal(a.value, b.value)
+    if a.slot and b.slot:
+        if slots_compatible(a, b):
+            return values_equal(a.value, b.value)
+        return False
+    if a.slot == "year" or b.slot == "year":
+        return a.slot == b.slot == "year" and values_equal(a.raw, b.raw)
+    return values_equal(a.raw, b.raw) or values_equal(a.value, b.value)

@@ -1,0 +1,209 @@
+"""Dates, years and times of day.
+
+Recognises calendar dates ("14 July 1867", "July 14, 1867", "July 1867", German "14. Juli
+1867"; ISO ``1867-07-14`` and numeric ``14/07/1867`` parsed by ``dateparser``), centuries
+("15th century" = 1401-1500, BCE negative), decades ("1990s"), year ranges ("1992–93",
+"1939 to 1975"), times of day in minutes after midnight ("8 pm", "20:00", "noon"), and
+decides when a four-digit number is a year (``_is_year``).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from claims.facets.spans import _free, _overlaps, _take
+from claims.facets.types import DateFacet, Quantity
+from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS
+
+#: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
+_DET_BEFORE = re.compile(r"(?:\b(?:the|a|an|its|his|her|their|our|this|that)|['’]s)\s+$", re.I)
+
+
+_TIME_RE = re.compile(
+    r"\b(?P<h>\d{1,2})(?:[:.](?P<m>\d{2}))?\s*(?P<ap>a\.?\s?m\.?|p\.?\s?m\.?)(?![A-Za-z])"
+    r"|\b(?P<h24>[01]?\d|2[0-3])[:h](?P<m24>[0-5]\d)\b"
+    r"|\b(?P<word>noon|midday|midnight)\b",
+    re.I,
+)
+_DATE_PATTERNS = [
+    # 14 July 1867, 14th of July, 1867, 4 July, 14. Juli 1867 (German)
+    re.compile(
+        r"\b(?P<d>\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon>"
+        + _MONTH_RE
+        + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
+    ),
+    # July 14, 1867 / July 14th 1867 / July 14
+    re.compile(
+        r"\b(?P<mon>" + _MONTH_RE + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{3,4}))?\b"
+    ),
+    # July 1867
+    re.compile(r"\b(?P<mon>" + _MONTH_RE + r"),?\s+(?P<y>\d{4})\b"),
+    # ISO 1867-07-14 (also opening a timestamp, 2018-03-07T07:25) and numeric 14/07/1867,
+    # 07/14/1867 (dateparser decides)
+    re.compile(r"\b(?P<iso>\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{4})(?:\b|(?=T\d))"),
+]
+_YEAR_RE = re.compile(
+    r"(?<![A-Za-z0-9_.,$€£¥-])(?P<y>1[0-9]{3}|20[0-9]{2}|2100)(?:s)?(?![A-Za-z0-9_%]|[.,]\d)"
+)  # ASCII classes: a year glued to CJK text ("1958年") is still a year
+
+
+@lru_cache(maxsize=1024)
+def _dateparser_parse(s: str) -> tuple[int, int, int] | None:
+    import dateparser
+
+    settings = {"PREFER_DAY_OF_MONTH": "first", "DATE_ORDER": "DMY" if re.match(r"\d{1,2}[/.]", s) else "YMD"}
+    try:
+        d = dateparser.parse(s, languages=["en"], settings=settings)
+    except Exception:  # pragma: no cover
+        return None
+    if d is None:
+        return None
+    return d.year, d.month, d.day
+
+
+def _find_dates(text: str, taken: list[tuple[int, int]]) -> list[DateFacet]:
+    out: list[DateFacet] = []
+    for pat in _DATE_PATTERNS:
+        for m in pat.finditer(text):
+            if _overlaps(m.start(), m.end(), taken):
+                continue
+            gd = m.groupdict()
+            if gd.get("iso"):
+                ymd = _dateparser_parse(gd["iso"])
+                if ymd is None:
+                    continue
+                y, mo, d = ymd
+                out.append(DateFacet(y, mo, d, m.group(0), m.start(), m.end()))
+            else:
+                mon = MONTHS.get(gd["mon"].rstrip(".").lower())
+                if mon is None:
+                    continue
+                if gd["mon"].rstrip(".").lower() == "may" and not gd.get("d") and not gd.get("y"):
+                    continue
+                day = int(gd["d"]) if gd.get("d") else None
+                if day is not None and not 1 <= day <= 31:
+                    continue
+                year = int(gd["y"]) if gd.get("y") else None
+                out.append(DateFacet(year, mon, day, m.group(0), m.start(), m.end()))
+            taken.append((m.start(), m.end()))
+    return out
+
+
+_YEAR_RANGE = re.compile(
+    r"(?<![\w.,-])(?P<a>1\d{3}|20\d{2})\s*(?:[–—-]|to|until)\s*(?P<b>1\d{3}|20\d{2}|\d{2})(?![\w%]|[.,]\d)"
+)
+
+
+_TEMPORAL_BEFORE = re.compile(
+    r"\b(?:in|since|before|after|until|till|by|from|during|of|early|late|mid|circa|year|c\.)[\s-]*$", re.I
+)
+
+
+_CENTURY_RE = re.compile(
+    r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<w>"
+    + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True))
+    + r"))[\s-]+century\b(?P<bce>\s*(?:BCE|BC|B\.C\.)\b)?",
+    re.I,
+)
+_DECADE_RE = re.compile(r"(?<![\w.,-])(?P<y>1\d{3}|20\d{2})['’]?s\b")
+
+
+def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
+    """A four-digit number 1000-2100 without a unit is a year: alone ("in 2011"), after a
+    temporal word before a noun ("in 2006 Announced"), or as a modifier after a determiner
+    ("the 2011 album", "Low Tide's 1993 tour"; but "the 2000 runners", a round number before a
+    plural noun, is a count)."""
+    if "," in num or "." in num or re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is None:
+        return False
+    if slot == "":
+        return True
+    if not slot.startswith("n:"):
+        return False
+    if _TEMPORAL_BEFORE.search(text[max(0, start - 12) : start]):
+        return True
+    plural = noun.endswith("s") and not noun.endswith("ss")
+    return bool(_DET_BEFORE.search(text[max(0, start - 8) : start])) and not (plural and int(num) % 100 == 0)
+
+
+def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative."""
+    out: list[Quantity] = []
+    for m in _free(_CENTURY_RE, text, taken):
+        n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
+        lo, hi = (n - 1) * 100 + 1, n * 100
+        if m.group("bce"):
+            lo, hi = -hi, -lo
+        _take(
+            out,
+            taken,
+            Quantity(
+                float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi), True
+            ),
+        )
+    return out
+
+
+def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Decades and centuries written as years: "1990s" = 1990-1999, "1500s" = 1500-1599."""
+    out: list[Quantity] = []
+    for m in _free(_DECADE_RE, text, taken):
+        y = int(m.group("y"))
+        hi = y + (99 if y % 100 == 0 else 9)
+        _take(
+            out,
+            taken,
+            Quantity(
+                float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi), True
+            ),
+        )
+    return out
+
+
+def _year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Year ranges: "1992–93", "1898-1980", "1939 to 1975" (never backwards)."""
+    out: list[Quantity] = []
+    for m in _free(_YEAR_RANGE, text, taken):
+        a, b = int(m.group("a")), m.group("b")
+        hi = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
+        if hi >= a:
+            q = Quantity(
+                float(a),
+                float(a),
+                "year",
+                "",
+                m.group(0),
+                m.start(),
+                m.end(),
+                float(a),
+                float(hi),
+                loose=True,
+            )
+            _take(out, taken, q)
+    return out
+
+
+def _minutes(m: re.Match[str]) -> int | None:
+    """Minutes after midnight of a time of day match (None for an impossible 12-hour time)."""
+    if m.group("word"):
+        return 0 if m.group("word").lower() == "midnight" else 720
+    if m.group("h") is None:
+        return int(m.group("h24")) * 60 + int(m.group("m24"))
+    h, mi = int(m.group("h")), int(m.group("m") or 0)
+    if not (1 <= h <= 12 and mi < 60):
+        return None
+    return (h % 12 + (12 if m.group("ap").lower().startswith("p") else 0)) * 60 + mi
+
+
+def _times_of_day(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Times of day in minutes after midnight (slot ``time``): "8 pm" = 1200, "20:00", "noon"."""
+    out: list[Quantity] = []
+    for m in _free(_TIME_RE, text, taken):
+        minutes = _minutes(m)
+        if minutes is not None:
+            _take(
+                out,
+                taken,
+                Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()),
+            )
+    return out

@@ -1,0 +1,120 @@
+"""Every quantity of a text: the recognisers run in order, then ranges and bounds.
+
+``QUANTITY_RECOGNISERS`` lists the value recognisers (``claims.facets.dates``,
+``claims.facets.numbers``); ``_find_quantities`` runs them in that order, each skipping the
+spans an earlier one took. ``_with_intervals`` then marks ranges ("between 4 and 6 hours",
+"4-6 hours") and bounds ("up to 60 °C", "at least 18", "more than 500") with ``bound`` and
+``interval``; a change ("rose from 5% to 8%") is no range.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+from claims.facets.dates import _centuries, _decades, _times_of_day, _year_ranges
+from claims.facets.numbers import (
+    _digits,
+    _factor_verbs,
+    _find_ordinal_words,
+    _find_ratios,
+    _fraction_words,
+    _number_words,
+)
+from claims.facets.spans import Recogniser
+from claims.facets.types import Quantity
+from claims.facets.vocabulary import _SCALE_WORDS, SCALES
+
+_BOUND_BEFORE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p + r"\s*$", re.I), kind)
+    for p, kind in [
+        (r"\b(?:up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\."
+         r"|as\s+(?:high|much|many|long|far)\s+as)", "upto"),
+        (r"\b(?:less\s+than|fewer\s+than|under|below|lower\s+than)", "below"),
+        (r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|(?:a\s+)?minimum\s+of|min\.)", "atleast"),
+        (r"\b(?:more\s+than|over|above|greater\s+than|upwards\s+of|in\s+excess\s+of)", "above"),
+    ]
+]  # fmt: skip
+_RANGE_OPEN = re.compile(r"\b(?:between|from|range\s+of|ranges?\s+from)\s+$", re.I)
+#: a change between two values is no range ("rose from 5% to 8%")
+_CHANGE_BEFORE = re.compile(
+    r"\b(?:rose|ris\w*|fell|fall\w*|increas\w*|decreas\w*|grew|grow\w*|drop\w*|declin\w*|went|go(?:es)?"
+    r"|chang\w*|climb\w*|jump\w*|moved?|rais\w*|cut|reduc\w*|expand\w*|shr[aiu]nk\w*|surg\w*|soar\w*"
+    r"|plung\w*|slid\w*|slump\w*|improv\w*|boost\w*|lower\w*|up|down)\b(?:\s+[\w'’%$€£.,]+){0,3}\s+from\s+$",
+    re.I,
+)
+_RANGE_JOIN = re.compile(r"\s*(?:and|to|until|[-–—])\s*", re.I)
+_NO_INTERVAL_SLOTS = ("year", "time", "decade")
+
+
+def _rescaled(q: Quantity, like: Quantity) -> Quantity:
+    """The slot-less ``q`` read in the unit of ``like`` (the other end of its range: "between 4
+    and 6 hours" gives 4 hours, "between 2 and 3 million dollars" 2 million dollars)."""
+    raw = q.raw
+    scale = next((w for w in _SCALE_WORDS if re.search(rf"\b{w}\b", like.text, re.I)), None)
+    if scale and not re.search(rf"\b{scale}\b", q.text, re.I):
+        raw *= SCALES[scale]
+    if like.unit == "°F":
+        value = (raw - 32.0) * 5.0 / 9.0
+    else:
+        value = raw * (like.value / like.raw if like.raw else 1.0)
+    return replace(q, value=value, raw=raw, slot=like.slot, unit=like.unit, nouns=like.nouns)
+
+
+def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
+    """Mark ranges ("between 4 and 6 hours", "from -20 °C to 50 °C", "4-6 hours") and bounds
+    ("up to 60 °C", "at least 18", "more than 500") with ``bound`` and ``interval`` (see
+    ``Quantity``). Years, decades and times of day are left as they are (year ranges have
+    ``lo``/``hi``). ``quantities`` is sorted by ``start``."""
+    out = list(quantities)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        if a.slot in _NO_INTERVAL_SLOTS or b.slot in _NO_INTERVAL_SLOTS or not b.slot or a.bound:
+            continue
+        join = _RANGE_JOIN.fullmatch(text, a.end, b.start)
+        opened = _RANGE_OPEN.search(text[: a.start])
+        if join is None or (join.group(0).strip().lower() == "and" and not opened):
+            continue
+        if _CHANGE_BEFORE.search(text[max(0, a.start - 60) : a.start]):
+            continue
+        if not a.slot:
+            a = _rescaled(a, b)
+        if a.slot != b.slot:
+            continue
+        span = (min(a.value, b.value), max(a.value, b.value))
+        out[i] = replace(a, bound="range", interval=span, loose=True)
+        out[i + 1] = replace(b, bound="range", interval=span, loose=True)
+    for i, q in enumerate(out):
+        if q.bound or not q.slot or q.slot in _NO_INTERVAL_SLOTS:
+            continue
+        before = text[max(0, q.start - 25) : q.start]
+        kind = next((k for pat, k in _BOUND_BEFORE if pat.search(before)), "")
+        if kind:
+            inf = math.inf
+            span = (-inf, q.value) if kind in ("upto", "below") else (q.value, inf)
+            out[i] = replace(q, bound=kind, interval=span, loose=True)
+    return out
+
+
+#: the value recognisers, run in this order by ``_find_quantities``
+QUANTITY_RECOGNISERS: tuple[Recogniser, ...] = (
+    _centuries,
+    _decades,
+    _year_ranges,
+    _times_of_day,
+    _find_ratios,
+    _fraction_words,
+    _digits,
+    _find_ordinal_words,
+    _number_words,
+    _factor_verbs,
+)
+
+
+def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """Every quantity of ``text``: the recognisers of ``QUANTITY_RECOGNISERS`` in turn."""
+    out: list[Quantity] = []
+    for recognise in QUANTITY_RECOGNISERS:
+        out.extend(recognise(text, taken))
+    return out

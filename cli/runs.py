@@ -1,0 +1,205 @@
+"""``claimaudit runs ...`` and ``claimaudit suites ...``: list and compare runs, define suites from YAML.
+
+``runs compare A B`` exits 1 when the gate is crossed (so cron or CI fails on a quality drop),
+2 on a usage or API error, 0 otherwise. A and B are run ids or ``suite/label``; B may be omitted
+(with A) to compare A with the previous run of its suite.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+import yaml
+from rich.console import Console
+from rich.table import Table
+
+from cli.client import ApiError, Client
+
+runs_app = typer.Typer(help="Runs of suites: list, compare (with a quality gate).", no_args_is_help=True)
+suites_app = typer.Typer(
+    help="Suites: apply a YAML file of suite definitions (GET /suites lists them).", no_args_is_help=True
+)
+
+console = Console()
+err = Console(stderr=True)
+
+ApiUrl = Annotated[
+    str,
+    typer.Option("--api-url", envvar="CLAIMAUDIT_API_URL", help="API base URL."),
+]
+DEFAULT_API = "http://127.0.0.1:8000"
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/bold red] {message}")
+    return typer.Exit(code)
+
+
+def resolve_run(client: Client, ref: str) -> dict[str, Any]:
+    """The run document of ``ref``: a run id, or ``suite/label``; ``ApiError`` when there is none."""
+    if "/" in ref:
+        suite, label = ref.split("/", 1)
+        found = client.get_json("/runs", suite=suite, label=label)["items"]
+        if not found:
+            raise ApiError(f"no run {label!r} of suite {suite!r}")
+        return dict(found[0])
+    return client.get_json(f"/runs/{ref}")
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+def _num(value: float | int | None) -> str:
+    return "—" if value is None else f"{value:+.3f}" if isinstance(value, float) else str(value)
+
+
+def render_comparison(doc: dict[str, Any]) -> None:
+    """Print a comparison document as a new user reads it: scores, shares, worse items, claims, gate."""
+    base, new = doc["base"], doc["new"]
+    console.print(
+        f"[bold]{new['suite']}[/bold] {new['label']} vs {base['label']}: "
+        f"{doc['items_compared']} items compared, "
+        f"{len(doc['items_added'])} added, {len(doc['items_removed'])} removed"
+    )
+    table = Table("score (new − base)", "mean", "median", "p10", "p90", "improved", "worsened", box=None)
+    for name, d in doc["score_deltas"].items():
+        table.add_row(name, *(_num(d[k]) for k in ("mean", "median", "p10", "p90", "improved", "worsened")))
+    console.print(table)
+    shares = Table("share of material claims", "before", "after", "Δ points", box=None)
+    for name, s in doc["shares"].items():
+        delta = "—" if s["delta_points"] is None else f"{s['delta_points']:+.1f}"
+        shares.add_row(name, _pct(s["before"]), _pct(s["after"]), delta)
+    console.print(shares)
+    worse = ", ".join(
+        f"{w['item_id']} (contradicted "
+        f"{_pct(w['before']['contradicted'])} → {_pct(w['after']['contradicted'])})"
+        for w in doc["worse_items"]
+    )
+    console.print(f"items with a worse verdict mix ({len(doc['worse_items'])}): {worse or 'none'}")
+    _claims("changed claims", doc["changed_claims"])
+    _claims("new claims", doc["new_claims"])
+    _claims("vanished claims", doc["vanished_claims"])
+    gate = doc["gate"]
+    if gate["crossed"]:
+        console.print("[bold red]gate crossed:[/bold red] " + "; ".join(gate["crossed"]))
+    else:
+        console.print(
+            "[green]gate passed[/green] "
+            + json.dumps({k: v for k, v in gate["limits"].items() if v is not None})
+        )
+
+
+def _claims(title: str, changes: list[dict[str, Any]]) -> None:
+    console.print(f"{title} ({len(changes)}):")
+    for c in changes:
+        before, after = c["before"], c["after"]
+        verdicts = " → ".join(x["verdict"] for x in (before, after) if x is not None)
+        console.print(f"  [bold]{c['item_id']}[/bold]  {verdicts}")
+        for tag, claim in (("before", before), ("after", after)):
+            if claim is None:
+                continue
+            reason = f"   [dim]({claim['reason']})[/dim]" if claim["reason"] else ""
+            console.print(f"    {tag + ':':8}{claim['text']}{reason}")
+            if claim["evidence"]:
+                console.print(f"    {'':8}[dim]evidence: {claim['evidence']}[/dim]")
+
+
+@runs_app.command("compare")
+def compare(
+    a: Annotated[str, typer.Argument(help="Base run: id or suite/label (or the new run when B is omitted).")],
+    b: Annotated[str | None, typer.Argument(help="New run: id or suite/label.")] = None,
+    api_url: ApiUrl = DEFAULT_API,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison document as JSON.")] = False,
+    max_contradicted_rise: Annotated[
+        float | None, typer.Option(help="Gate: contradicted share may rise by at most this many points.")
+    ] = None,
+    max_problem_rise: Annotated[
+        float | None, typer.Option(help="Gate: contradicted+qualification_dropped+unsupported share, points.")
+    ] = None,
+    max_f1_drop: Annotated[
+        float | None, typer.Option(help="Gate: mean claim_f1 may fall by at most this, points.")
+    ] = None,
+    max_worse_items: Annotated[
+        int | None, typer.Option(help="Gate: at most this many items may get worse.")
+    ] = None,
+) -> None:
+    """Compare run B with base run A claim by claim; exit 1 when the gate (default the suite's) is crossed."""
+    params = {
+        "contradicted_share_rise": max_contradicted_rise,
+        "problem_share_rise": max_problem_rise,
+        "f1_drop": max_f1_drop,
+        "worse_items": max_worse_items,
+    }
+    try:
+        with Client(api_url) as client:
+            if b is None:
+                new = resolve_run(client, a)
+                doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": "previous", **params})
+            else:
+                base, new = resolve_run(client, a), resolve_run(client, b)
+                doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": base["id"], **params})
+    except (ApiError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    if as_json:
+        console.print_json(json.dumps(doc))
+    else:
+        render_comparison(doc)
+    if doc["gate"]["crossed"]:
+        raise typer.Exit(1)
+
+
+@runs_app.command("list")
+def list_runs(
+    suite: Annotated[str | None, typer.Option(help="Only this suite.")] = None,
+    limit: int = 20,
+    api_url: ApiUrl = DEFAULT_API,
+) -> None:
+    """Runs newest first: suite, label, status, items, done/failed, mean F1, contradicted share."""
+    try:
+        with Client(api_url) as client:
+            page = client.get_json("/runs", suite=suite, limit=limit)
+    except (ApiError, OSError) as exc:
+        raise _fail(str(exc)) from exc
+    table = Table("id", "suite", "label", "status", "items", "done", "failed", "mean F1", "contradicted")
+    for run in page["items"]:
+        s = run["summary"] or {}
+        counts = s.get("counts", {})
+        f1 = (s.get("scores") or {}).get("claim_f1")
+        table.add_row(
+            run["id"],  # in full: `runs compare` takes it
+            run["suite"],
+            run["label"],
+            run["status"],
+            str(s.get("items", "")),
+            str(counts.get("done", "")),
+            str(counts.get("failed", "")),
+            "—" if f1 is None else f"{f1:.3f}",
+            _pct((s.get("shares") or {}).get("contradicted")),
+        )
+    console.print(table)
+
+
+@suites_app.command("apply")
+def apply(
+    path: Annotated[Path, typer.Argument(help="YAML: suites: {name: {cron, source: {jsonl|sql}, ...}}")],
+    api_url: ApiUrl = DEFAULT_API,
+) -> None:
+    """Create or replace every suite of a YAML file through PUT /suites/{name}."""
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as exc:
+        raise _fail(f"{path}: {exc}") from exc
+    suites = data.get("suites") if isinstance(data, dict) else None
+    if not isinstance(suites, dict) or not suites:
+        raise _fail(f"{path}: expected a mapping 'suites: {{name: definition}}'")
+    try:
+        with Client(api_url) as client:
+            for name, body in suites.items():
+                doc = client.put_json(f"/suites/{name}", body or {})
+                console.print(f"suite {doc['name']}: cron {doc['cron'] or '—'}, source {doc['source']}")
+    except (ApiError, OSError) as exc:
+        raise _fail(str(exc)) from exc

@@ -1,0 +1,85 @@
+"""The scheduler tick (``runs.tick``, called in this process) against real Postgres and Redis.
+
+A missed schedule (beat down for three days over a daily slot) runs once, for the latest slot,
+never twice however many ticks follow; a new suite does not run at once; a start message is
+re-sent for a scheduled run left unsealed.
+"""
+
+from __future__ import annotations
+
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+from sqlalchemy import update
+
+from db import runs as runs_repo
+from db import suites
+from db.engine import session_scope
+from db.run_models import Run
+from workers.schedule import due_slot, slot_label
+
+pytestmark = [pytest.mark.services]
+
+
+def _define(session_factory: Any, cron: str, initial_slot: datetime | None) -> str:
+    name = f"sched-{uuid.uuid4().hex[:8]}"
+    with session_scope(session_factory) as s:
+        suites.upsert_suite(
+            s,
+            suites.SuiteSpec(
+                name=name,
+                cron=cron,
+                source_kind="jsonl",
+                source="/nonexistent.jsonl",
+                initial_slot=initial_slot,
+            ),
+        )
+    return name
+
+
+def test_a_missed_slot_runs_once_and_a_new_suite_waits_for_its_next_slot(
+    session_factory: Any, redis_url: str
+) -> None:
+    from workers.run_tasks import tick
+
+    now = datetime.now(UTC)
+    latest = due_slot("0 2 * * *", now)
+    missed = _define(session_factory, "0 2 * * *", latest - timedelta(days=3))  # beat down 3 days
+    fresh = _define(session_factory, "0 2 * * *", latest)  # defined now: next slot is tomorrow
+    tick()
+    tick()  # a second tick (or a second beat) sees the slot claimed
+    with session_scope(session_factory) as s:
+        missed_runs, n_missed = runs_repo.list_runs(s, suite=missed)
+        assert n_missed == 1  # once, for the latest missed slot only
+        assert missed_runs[0].label == slot_label(latest) and missed_runs[0].scheduled_for == latest
+        assert runs_repo.list_runs(s, suite=fresh)[1] == 0
+        suite = suites.get_suite(s, missed)
+        assert suite is not None and suite.last_slot_at == latest
+
+
+def test_a_lost_start_is_sent_again_and_an_unreadable_source_fails_the_run(
+    session_factory: Any, redis_url: str
+) -> None:
+    from workers.run_tasks import start, tick
+
+    name = _define(session_factory, "0 2 * * *", None)
+    with session_scope(session_factory) as s:
+        run, _ = runs_repo.get_or_create_run(
+            s,
+            suite=name,
+            label="x",
+            source="schedule:jsonl",
+            scheduled_for=datetime(2026, 11, 1, 2, tzinfo=UTC),
+        )
+        s.execute(update(Run).where(Run.id == run.id).values(created_at=Run.created_at - timedelta(hours=1)))
+    with session_scope(session_factory) as s:
+        assert run.id in runs_repo.unsealed_scheduled_runs(s, older_than_s=300)
+    tick()  # re-sends runs.start for it (to the broker; run here by hand)
+    assert start(str(run.id)) == 0
+    with session_scope(session_factory) as s:
+        failed = runs_repo.get_run_any_tenant(s, run.id)
+        assert failed is not None and failed.sealed_at is not None
+        assert "/nonexistent.jsonl" in str(failed.error) and "FileNotFoundError" in str(failed.error)
+        assert run.id not in runs_repo.unsealed_scheduled_runs(s, older_than_s=300)

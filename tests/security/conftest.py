@@ -1,0 +1,54 @@
+"""Fixtures of the security tests: an app without default credentials, keys of two tenants."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from tests.conftest import make_key
+
+ALL = ("audits:write", "audits:read", "admin")
+
+
+@dataclass(frozen=True)
+class Tenant:
+    """A tenant of the tests with a key holding every scope (no rate limit) and its id."""
+
+    id: str
+    key: str
+    key_id: uuid.UUID
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.key}"}
+
+
+def new_tenant(session_factory: Any, prefix: str) -> Tenant:
+    tenant = f"{prefix}-{uuid.uuid4().hex[:8]}"
+    key, key_id = make_key(session_factory, tenant, ALL, requests_per_second=0, audits_per_minute=0)
+    return Tenant(tenant, key, key_id)
+
+
+@pytest.fixture(scope="module")
+def tenant_a(session_factory: Any) -> Tenant:
+    return new_tenant(session_factory, "a")
+
+
+@pytest.fixture(scope="module")
+def tenant_b(session_factory: Any) -> Tenant:
+    return new_tenant(session_factory, "b")
+
+
+@pytest.fixture
+def bare(settings: Any, redis_url: str) -> Iterator[Any]:
+    """A TestClient of the app that sends no key unless a request names one."""
+    from fastapi.testclient import TestClient
+
+    from api.main import create_app
+
+    with TestClient(create_app(settings)) as c:
+        yield c

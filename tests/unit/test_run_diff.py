@@ -1,0 +1,154 @@
+"""claims.run_diff and workers.schedule: claim pairing, score deltas, worse items, gate, cron slots."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from claims.run_diff import Gate, ItemClaim, ItemOutcome, check_gate, diff_runs, pair_claims
+from workers.schedule import check_cron, due_slot, item_body, sample, slot_label
+
+
+def claim(text: str, verdict: str = "supported", position: int = 0) -> ItemClaim:
+    return ItemClaim(position, text, verdict, "", "evidence")
+
+
+def item(item_id: str, claims: list[ItemClaim], f1: float | None = 1.0, status: str = "done") -> ItemOutcome:
+    counts = {"response_claims": len(claims)}
+    for c in claims:
+        counts[c.verdict] = counts.get(c.verdict, 0) + 1
+    return ItemOutcome(item_id, item_id, status, {"claim_f1": f1}, counts, tuple(claims))
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "pairs", "gone", "came"),
+    [
+        # equal text (case and spaces ignored) pairs first, whatever the order
+        (["A b.", "C d."], ["c  D.", "a B."], [(0, 1, 1.0), (1, 0, 1.0)], [], []),
+        # a changed year is the same claim: 18 characters each, '98' → '89' is an indel distance of 2
+        # over 36 characters, ratio 1 − 2/36 = 0.944 ≥ 0.6
+        (["It opened in 1998."], ["It opened in 1989."], [(0, 0, pytest.approx(1 - 2 / 36))], [], []),
+        # an unrelated text is new + vanished (ratio < 0.6)
+        (["It opened in 1998."], ["Water boils at 100 degrees."], [], [0], [0]),
+        ([], ["New claim."], [], [], [0]),
+    ],
+)
+def test_pair_claims(before: list[str], after: list[str], pairs: list, gone: list, came: list) -> None:
+    got = pair_claims([claim(t) for t in before], [claim(t) for t in after])
+    assert got == (pairs, gone, came)
+
+
+def test_diff_lists_changed_new_and_vanished_claims_and_worse_items() -> None:
+    base = [
+        item("a", [claim("The bridge opened in 1998."), claim("It has two towers.", position=1)], f1=1.0),
+        item("b", [claim("Water boils at 100 degrees.")], f1=0.5),
+        item("gone", [claim("x")]),
+    ]
+    new = [
+        item(
+            "a",
+            [claim("The bridge opened in 1989.", "contradicted"), claim("It cost 3 million.", "unsupported")],
+            0.0,
+        ),
+        item("b", [claim("Water boils at 100 degrees.")], f1=0.75),
+        item("added", [claim("y")]),
+    ]
+    diff = diff_runs(base, new)
+    assert diff.items_compared == 2 and diff.items_added == ("added",) and diff.items_removed == ("gone",)
+    assert [
+        (c.item_id, c.before.text, c.after.text) for c in diff.changed_claims if c.before and c.after
+    ] == [("a", "The bridge opened in 1998.", "The bridge opened in 1989.")]
+    assert [c.after.text for c in diff.new_claims if c.after] == ["It cost 3 million."]
+    assert [c.before.text for c in diff.vanished_claims if c.before] == ["It has two towers."]
+    assert [w.item_id for w in diff.worse_items] == ["a"]
+    # deltas new − base: a 0.0 − 1.0 = −1.0, b 0.75 − 0.5 = +0.25
+    f1 = diff.score_deltas["claim_f1"]
+    assert (f1["n"], f1["mean"], f1["min"], f1["max"], f1["improved"], f1["worsened"]) == (
+        2,
+        -0.375,
+        -1.0,
+        0.25,
+        1,
+        1,
+    )
+    # contradicted share over the compared items: 0/3 before, 1/3 after
+    assert diff.shares["contradicted"]["delta_points"] == pytest.approx(100 / 3)
+    assert diff.shares["problem"]["after"] == pytest.approx(2 / 3)
+
+
+def test_zero_claims_give_null_shares_not_nan() -> None:
+    diff = diff_runs([item("a", [])], [item("a", [], f1=None)])
+    assert diff.shares["contradicted"] == {"before": None, "after": None, "delta_points": None}
+    assert diff.score_deltas["claim_f1"]["mean"] is None and diff.score_deltas["claim_f1"]["n"] == 0
+    assert check_gate(diff, Gate(contradicted_share_rise=0.0, f1_drop=0.0, worse_items=0)) == []
+
+
+@pytest.mark.parametrize(
+    ("gate", "crossed"),
+    [
+        (Gate(), ["contradicted share rose by 50.0 points (limit 2.0)"]),
+        (Gate(contradicted_share_rise=50.0), []),  # not above the limit
+        (
+            Gate(contradicted_share_rise=None, f1_drop=40.0),
+            ["mean claim_f1 fell by 50.0 points (limit 40.0)"],
+        ),
+        (Gate(contradicted_share_rise=None, worse_items=0), ["1 items got a worse verdict mix (limit 0)"]),
+    ],
+)
+def test_gate(gate: Gate, crossed: list[str]) -> None:
+    base = [item("a", [claim("One."), claim("Two.", position=1)], f1=1.0)]
+    new = [item("a", [claim("One."), claim("Two.", "contradicted", 1)], f1=0.5)]
+    assert check_gate(diff_runs(base, new), gate) == crossed
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ({"nope": 1}, "gate.nope: unknown limit"),
+        ({"f1_drop": -1}, "gate.f1_drop: must be"),
+        ({"f1_drop": True}, "gate.f1_drop"),
+    ],
+)
+def test_gate_from_dict_names_the_bad_key(data: dict, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        Gate.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    ("cron", "now", "slot"),
+    [
+        ("* * * * *", "2026-11-30T08:41:30", "2026-11-30T08:41:00"),
+        ("* * * * *", "2026-11-30T08:41:00", "2026-11-30T08:41:00"),  # on the slot: that slot
+        ("0 2 * * *", "2026-11-30T08:41:30", "2026-11-30T02:00:00"),
+        ("0 2 * * *", "2026-11-30T01:59:59", "2026-11-29T02:00:00"),
+        ("*/15 * * * *", "2026-11-30T08:44:00", "2026-11-30T08:30:00"),
+    ],
+)
+def test_due_slot_is_the_latest_slot_at_or_before_now(cron: str, now: str, slot: str) -> None:
+    got = due_slot(cron, datetime.fromisoformat(now).replace(tzinfo=UTC))
+    assert got == datetime.fromisoformat(slot).replace(tzinfo=UTC)
+    assert slot_label(got) == slot[:16] + "Z"
+
+
+@pytest.mark.parametrize("cron", ["* * * *", "61 * * * *", "every day", "* * * * * *"])
+def test_check_cron_refuses(cron: str) -> None:
+    with pytest.raises(ValueError, match="cron"):
+        check_cron(cron)
+
+
+def test_item_body_and_sample() -> None:
+    assert item_body({"id": 1, "response": "r", "references": ["x"]}, {"threshold": 0.7}) == (
+        "1",
+        {"response": "r", "references": ["x"], "config": {"threshold": 0.7}},
+    )
+    assert "needs a response" in str(item_body({"id": "a", "response": "r", "references": [" "]}, {}))
+    assert "config.nope" in str(
+        item_body({"id": "a", "response": "r", "references": ["x"], "config": {"nope": 1}}, {})
+    )
+    assert item_body({"response": "r", "references": ["x"]}, {}) == "row without an id"
+    items = list(range(10))
+    assert sample(items, 3, "2026-11-30T02:00Z") == sample(
+        items, 3, "2026-11-30T02:00Z"
+    )  # same slot, same sample
+    assert len(sample(items, 3, "x")) == 3 and sample(items, None, "x") == items

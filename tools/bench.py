@@ -1,0 +1,254 @@
+#!/usr/bin/env python3
+"""Throughput and latency of claimaudit, in-process and through the queue, side by side (``make bench``).
+
+Usage:
+    python tools/bench.py [--audits 300] [--repeats 3] [--probes 10] [--concurrency 1]
+                          [--data DIR] [--cases FILE] [--keep DIR] [--threads 1,2]
+
+The workload is fixed (``tools/bench_workload.py``: Factcheck-GPT pairs, RAG-style audits with
+3-5 passages, the examples; ``--data`` / ``--cases`` point at bigger data). Each of
+``--repeats`` rounds runs, one after the other on the same machine:
+
+1. in a fresh process (``tools/bench_inprocess.py``): the engine on the workload, the raw model
+   on the texts the engine embedded, and ``--probes`` small audits one by one;
+2. a fresh stack (``tools/bench_stack.py``: new database, queue, worker, API); one probe audit
+   that shares no text with the workload, so that the worker has loaded its model (its latency
+   is ``warmup_ms``); the workload through the API as ``claimaudit batch`` runs it, cold (empty
+   embedding and decomposition caches), with one probe audit
+   submitted behind that backlog; the workload again under new ids (warm caches); then the
+   probes one by one on the idle stack (latency from POST to a GET answering ``done``).
+
+Figures are medians over the rounds. Ratios (higher is better):
+
+- ``inprocess_vs_raw`` = raw model seconds / engine seconds on the same texts (1 = the engine
+  costs only the model); the raw model's time is the faster of one call over all texts (batches
+  of 64 sorted by length) and the engine's own per-audit calls;
+- ``queue_vs_inprocess`` = engine seconds / cold queue seconds for the same audits;
+- ``first_audit_s``: seconds from the start of the cold batch's submission to its first
+  ``finished_at``;
+- ``single_p95_ms``: p95 end-to-end latency of a probe audit on the idle stack.
+
+``--keep DIR`` writes each round's result documents (``inprocess-N.jsonl``, ``queue-N.jsonl``)
+for ``tools/compare_outputs.py``. The last line printed is
+``queue_vs_inprocess=<r> inprocess_vs_raw=<r> first_audit_s=<s> single_p95_ms=<ms>``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+sys.path.insert(0, str(HERE))
+
+import httpx  # noqa: E402
+from bench_stack import BenchStack  # noqa: E402
+from bench_workload import build_workload, probe_audit  # noqa: E402
+
+from cli.client import Client  # noqa: E402
+from cli.main import read_batch_input, run_batch  # noqa: E402
+
+TERMINAL = ("done", "failed", "rejected")
+
+
+def _write(items: list[dict[str, Any]], path: Path, prefix: str = "") -> Path:
+    with path.open("w", encoding="utf-8") as fh:
+        for item in items:
+            fh.write(json.dumps({**item, "id": prefix + item["id"]}, ensure_ascii=False) + "\n")
+    return path
+
+
+def _pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def _latency_ms(http: httpx.Client, body: dict[str, Any], poll_s: float = 0.02) -> float:
+    """POST one audit, GET it every ``poll_s`` until terminal; milliseconds from POST to terminal."""
+    started = time.perf_counter()
+    resp = http.post("/audits", json={k: body[k] for k in ("references", "response")})
+    resp.raise_for_status()
+    audit_id = resp.json()["id"]
+    while http.get(f"/audits/{audit_id}").json().get("status") not in TERMINAL:
+        time.sleep(poll_s)
+    return (time.perf_counter() - started) * 1000
+
+
+def _finish_times(api_url: str, started_wall: float, n: int) -> dict[str, float]:
+    """First-audit seconds and median latency (``finished_at - created_at``) from ``GET /audits``."""
+    items = httpx.get(f"{api_url}/audits", params={"status": "done", "limit": 500}, timeout=60).json()[
+        "items"
+    ]
+    fin = [(datetime.fromisoformat(a["finished_at"]), datetime.fromisoformat(a["created_at"])) for a in items]
+    fin = [f for f in fin if f[1].timestamp() >= started_wall][:n]
+    if not fin:
+        return {"first_audit_s": float("nan"), "p50_latency_s": float("nan")}
+    first = min(f.timestamp() for f, _ in fin) - started_wall
+    return {
+        "first_audit_s": first,
+        "p50_latency_s": statistics.median((f - c).total_seconds() for f, c in fin),
+    }
+
+
+def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any] | None) -> dict[str, Any]:
+    """The workload through ``cli.main.run_batch``; with ``probe``, one audit sent behind it."""
+    probe_ms: list[float] = []
+
+    def send_probe() -> None:
+        with httpx.Client(base_url=bench.api_url, timeout=600) as http:
+            while http.get("/audits", params={"limit": 1}).json()["total"] < n:
+                time.sleep(0.2)
+            probe_ms.append(_latency_ms(http, probe or {}, poll_s=0.1))
+
+    thread = threading.Thread(target=send_probe) if probe else None
+    cpu0, wall0, t0 = bench.cpu_seconds(), time.time(), time.perf_counter()
+    if thread:
+        thread.start()
+    with Client(bench.api_url) as client:
+        results = run_batch(client, read_batch_input(path))
+    elapsed = time.perf_counter() - t0
+    cpu1 = bench.cpu_seconds()
+    if thread:
+        thread.join()
+    out: dict[str, Any] = {
+        "wall_s": elapsed,
+        "cpu_s": {k: cpu1[k] - cpu0[k] for k in cpu1},
+        "results": results,
+    }
+    out["statuses"] = sorted({str(r.get("status")) for r in results})
+    out.update(_finish_times(bench.api_url, wall0, n))
+    if probe_ms:
+        out["backlog_probe_ms"] = probe_ms[0]
+    return out
+
+
+def _round(r: int, args: argparse.Namespace, workload: Path, bench: BenchStack, keep: Path) -> dict[str, Any]:
+    n = sum(1 for _ in workload.open())
+    cmd = [
+        sys.executable,
+        str(HERE / "bench_inprocess.py"),
+        str(workload),
+        "--output",
+        str(keep / f"inprocess-{r}.jsonl"),
+    ]
+    cmd += ["--probes", str(args.probes), "--threads", args.threads]
+    inproc = json.loads(
+        subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
+    )
+    bench.start_round()
+    with httpx.Client(base_url=bench.api_url, timeout=600) as http:  # the worker's model is loaded
+        warmup_ms = _latency_ms(http, probe_audit(40_000 + r))
+    cold_path = _write([json.loads(x) for x in workload.open()], keep / f"in-cold-{r}.jsonl", f"c{r}-")
+    cold = _queue_batch(bench, cold_path, n, probe=probe_audit(20_000 + r))
+    with (keep / f"queue-{r}.jsonl").open("w", encoding="utf-8") as fh:
+        for doc in cold.pop("results"):
+            fh.write(json.dumps({**doc, "id": doc["id"].split("-", 1)[1]}, ensure_ascii=False) + "\n")
+    warm_path = _write([json.loads(x) for x in workload.open()], keep / f"in-warm-{r}.jsonl", f"w{r}-")
+    warm = _queue_batch(bench, warm_path, n, probe=None)
+    warm.pop("results")
+    with httpx.Client(base_url=bench.api_url, timeout=600) as http:
+        single = [_latency_ms(http, probe_audit(30_000 + 100 * r + i)) for i in range(args.probes)]
+    bench.stop_processes()  # nothing of this round runs during the next in-process measurement
+    return {
+        "inprocess": inproc,
+        "cold": cold,
+        "warm": warm,
+        "single_ms": single,
+        "warmup_ms": warmup_ms,
+        "load": os.getloadavg(),
+    }
+
+
+def _summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
+    def med(fn: Any) -> float:
+        return float(statistics.median(fn(x) for x in rounds))
+
+    ip = lambda x: x["inprocess"]  # noqa: E731
+    s = {
+        "raw_sentences_per_s": med(lambda x: ip(x)["raw_texts"] / ip(x)["raw_s"]),
+        "raw_per_audit_sentences_per_s": med(lambda x: ip(x)["raw_texts"] / ip(x)["raw_per_audit_s"]),
+        "inprocess_audits_per_s": med(lambda x: ip(x)["audits"] / ip(x)["engine_s"]),
+        "inprocess_claims_per_s": med(lambda x: ip(x)["claims"] / ip(x)["engine_s"]),
+        "queue_cold_audits_per_s": med(lambda x: ip(x)["audits"] / x["cold"]["wall_s"]),
+        "queue_warm_audits_per_s": med(lambda x: ip(x)["audits"] / x["warm"]["wall_s"]),
+        "inprocess_vs_raw": med(lambda x: min(ip(x)["raw_s"], ip(x)["raw_per_audit_s"]) / ip(x)["engine_s"]),
+        "queue_vs_inprocess": med(lambda x: ip(x)["engine_s"] / x["cold"]["wall_s"]),
+        "first_audit_s": med(lambda x: x["cold"]["first_audit_s"]),
+        "first_audit_share": med(lambda x: x["cold"]["first_audit_s"] / x["cold"]["wall_s"]),
+        "p50_latency_share": med(lambda x: x["cold"]["p50_latency_s"] / x["cold"]["wall_s"]),
+        "backlog_probe_ms": med(lambda x: x["cold"].get("backlog_probe_ms", float("nan"))),
+        "warmup_ms": med(lambda x: x.get("warmup_ms", float("nan"))),
+        "single_p50_ms": med(lambda x: _pct(x["single_ms"], 0.5)),
+        "single_p95_ms": med(lambda x: _pct(x["single_ms"], 0.95)),
+        "inprocess_probe_p50_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.5)),
+        "inprocess_probe_p95_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.95)),
+    }
+    for t in rounds[0]["inprocess"]["raw_threads"]:
+        s[f"raw_threads_{t}_sentences_per_s"] = med(
+            lambda x, t=t: ip(x)["raw_texts"] / ip(x)["raw_threads"][t]
+        )
+    for kind in ("cold", "warm"):
+        for proc in rounds[0][kind]["cpu_s"]:
+            s[f"cpu_s_{kind}_{proc}"] = med(lambda x, k=kind, p=proc: x[k]["cpu_s"][p])
+    s["loadavg_1min"] = med(lambda x: x["load"][0])
+    return s
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--audits", type=int, default=300, help="audits in the workload")
+    ap.add_argument("--repeats", type=int, default=3, help="rounds (figures are medians)")
+    ap.add_argument("--probes", type=int, default=10, help="single audits per round for the latency figures")
+    ap.add_argument("--concurrency", type=int, default=1, help="worker processes")
+    ap.add_argument("--threads", default="", help="also time the raw model with these torch thread counts")
+    ap.add_argument(
+        "--data",
+        type=Path,
+        help="folder with factcheck_gpt/stance_dev.jsonl (default: the checked-in sample)",
+    )
+    ap.add_argument("--cases", type=Path, help="a run_cases.py audits.jsonl to add to the workload")
+    ap.add_argument("--keep", type=Path, help="write workload, result documents and raw figures here")
+    ap.add_argument("--worker-env", action="append", default=[], help="KEY=VALUE for the worker and API")
+    args = ap.parse_args()
+    keep = args.keep or Path(tempfile.mkdtemp(prefix="claimaudit-bench-"))
+    keep.mkdir(parents=True, exist_ok=True)
+    workload = _write(
+        build_workload(args.audits, data_dir=args.data, cases_file=args.cases), keep / "workload.jsonl"
+    )
+    env = dict(kv.split("=", 1) for kv in args.worker_env)
+    bench = BenchStack(concurrency=args.concurrency, env_extra=env)
+    rounds = []
+    try:
+        bench.setup()
+        for r in range(args.repeats):
+            rounds.append(_round(r, args, workload, bench, keep))
+            print(f"round {r + 1}/{args.repeats}: " + json.dumps(_summary(rounds[-1:])), file=sys.stderr)
+    finally:
+        bench.close()
+    (keep / "rounds.json").write_text(json.dumps(rounds, indent=1))
+    summary = _summary(rounds)
+    summary["load_average_at_end"] = os.getloadavg()[0]
+    for name, value in summary.items():
+        print(f"{name:40s} {value:10.3f}")
+    print(f"results in {keep}")
+    print(
+        f"queue_vs_inprocess={summary['queue_vs_inprocess']:.3f} "
+        f"inprocess_vs_raw={summary['inprocess_vs_raw']:.3f} "
+        f"first_audit_s={summary['first_audit_s']:.2f} single_p95_ms={summary['single_p95_ms']:.0f}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,248 @@
+"""Celery tasks of runs: the scheduler tick, starting a scheduled run, finishing a run, webhooks.
+
+Thin and idempotent like ``workers.tasks``; arguments are ids. ``runs.tick`` is sent by the one
+Celery beat every ``RUNS_TICK_S`` seconds (``workers.celery_app``); the others are sent after a
+commit. A run finishes when its last audit ends (``after_audit`` from ``audits.score`` and
+``audits.fail``), and the tick finishes any run whose message was lost.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+from celery import Task
+from celery.utils.time import get_exponential_backoff_interval
+
+from db import repository as repo
+from db import retention as retention_repo
+from db import runs as runs_repo
+from db import suites as suites_repo
+from db.engine import session_scope
+from workers import metrics, schedule, webhooks
+from workers.database import get_session_factory
+from workers.pipeline import enqueue_audit
+from workers.runs import finish_run, submit_items
+from workers.settings import get_settings
+from workers.tasks import task
+
+log = logging.getLogger(__name__)
+
+_settings = get_settings()
+
+
+def _send(name: str, *args: Any) -> None:
+    from workers.celery_app import app
+
+    app.send_task(name, args=[str(a) for a in args])
+
+
+def after_audit(audit_id: uuid.UUID, status: str | None = None) -> None:
+    """After an audit ended (committed): count it, and finish its run when it was the run's last."""
+    factory = get_session_factory()
+    with session_scope(factory) as session:
+        audit = repo.get_audit(session, audit_id)
+        status = status or (audit.status if audit is not None else None)
+        counts = runs_repo.audit_verdict_counts(session, audit_id) if status == "done" else {}
+        run_id = runs_repo.complete_run_for_audit(session, audit_id)
+    if status in ("done", "failed"):
+        metrics.AUDITS_FINISHED.labels(status).inc()
+    for verdict, n in counts.items():
+        if n:
+            metrics.VERDICTS.labels(verdict).inc(n)
+    if run_id is not None:
+        _send("runs.finish", run_id)
+
+
+@task(name="runs.tick", acks_late=True)
+def tick() -> int:
+    """Start one run per due cron slot of each suite; re-send lost start and finish messages.
+
+    Idempotent: a slot is claimed by moving ``suites.last_slot_at`` forward (at most once), the
+    run's natural key (suite, label = slot) is unique, and starting or finishing twice is a no-op.
+    Returns the number of runs started.
+    """
+    now = datetime.now(UTC)
+    factory = get_session_factory()
+    started: list[uuid.UUID] = []
+    with session_scope(factory) as session:
+        for suite in suites_repo.scheduled_suites(session):
+            slot = schedule.due_slot(str(suite.cron), now)
+            if suite.last_slot_at is not None and slot <= suite.last_slot_at:
+                continue
+            if not suites_repo.claim_slot(session, suite.id, slot):
+                continue
+            run, created = runs_repo.get_or_create_run(
+                session,
+                suite=suite.name,
+                label=schedule.slot_label(slot),
+                source=f"schedule:{suite.source_kind}",
+                scheduled_for=slot,
+                tenant_id=suite.tenant_id,
+            )
+            if created:
+                started.append(run.id)
+    for run_id in started:
+        _send("runs.start", run_id)
+    with session_scope(factory) as session:
+        ready = runs_repo.unfinished_complete_runs(session)
+        lost = runs_repo.unsealed_scheduled_runs(session, older_than_s=_settings.runs_restart_after_s)
+    for run_id in ready:
+        _send("runs.finish", run_id)
+    for run_id in lost:
+        _send("runs.start", run_id)
+    if started:
+        log.info("scheduler started %d run(s): %s", len(started), [str(r) for r in started])
+    return len(started)
+
+
+def _load_items(kind: str, source: str, config: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
+    """The validated items of a suite's source; ValueError listing refused rows (all or nothing)."""
+    if kind == "sql":
+        with session_scope(get_session_factory()) as session:
+            raws = suites_repo.fetch_sql_source(session, source)
+    else:
+        raws = schedule.read_source(kind, source)
+    items: list[tuple[str, dict[str, Any]]] = []
+    refused: list[str] = []
+    for raw in raws:
+        checked = schedule.item_body(raw, config)
+        if isinstance(checked, str):
+            refused.append(checked)
+        else:
+            items.append(checked)
+    if refused:
+        shown = "; ".join(str(r) for r in refused[:5])
+        raise ValueError(f"{len(refused)} of {len(raws)} source rows refused: {shown}")
+    return items
+
+
+@task(name="runs.start", acks_late=True)
+def start(run_id: str) -> int:
+    """Read the suite's source, sample it, store the run's items and audits, seal it, enqueue.
+
+    Idempotent: items are keyed by (run, item id) and the sample is seeded by the run label, so
+    a second start adds nothing; a sealed run is left alone. An unreadable source, or any
+    refused row, fails the run with the reason (nothing stored half). Returns audits enqueued.
+    """
+    factory = get_session_factory()
+    rid = uuid.UUID(run_id)
+    with session_scope(factory) as session:
+        run = runs_repo.get_run_any_tenant(session, rid)
+        if run is None or run.sealed_at is not None:
+            return 0
+        suite = suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
+        if suite is None or suite.source is None or suite.source_kind is None:
+            runs_repo.fail_run(session, rid, f"suite {run.suite!r} has no source")
+            suite = None
+        else:
+            kind, source, config, size = (
+                suite.source_kind,
+                suite.source,
+                dict(suite.config),
+                suite.sample_size,
+            )
+        label, name, tenant = run.label, run.suite, run.tenant_id
+    if suite is None:
+        _send("runs.finish", rid)
+        return 0
+    try:
+        items = schedule.sample(_load_items(kind, source, config), size, label)
+    except Exception as exc:  # the source is the suite owner's: any failure is the run's error
+        log.warning("run %s: source %s unreadable: %s", run_id, source, exc)
+        with session_scope(factory) as session:
+            runs_repo.fail_run(session, rid, f"source {source}: {type(exc).__name__}: {exc}")
+        _send("runs.finish", rid)
+        return 0
+    with session_scope(factory) as session:
+        _, _, results = submit_items(
+            session, suite=name, label=label, source="", items=items, tenant_id=tenant
+        )
+    ids = [r.audit_id for r in results if r.created and r.audit_id is not None]
+    for aid in ids:
+        enqueue_audit(aid)
+        with session_scope(factory) as session:
+            repo.mark_enqueued(session, [aid])
+    if not ids:
+        _send("runs.finish", rid)
+    return len(ids)
+
+
+@task(name="runs.finish", acks_late=True)
+def finish(run_id: str) -> bool:
+    """Finish the run if it is complete: freeze its summary and comparison, send its webhook.
+
+    Idempotent: only one call finishes a run (conditional update); later ones return False.
+    """
+    with session_scope(get_session_factory()) as session:
+        done = finish_run(session, uuid.UUID(run_id))
+    if done is None:
+        return False
+    if done.run.finished_at is not None:
+        metrics.RUN_SECONDS.observe((done.run.finished_at - done.run.created_at).total_seconds())
+    metrics.RUNS_FINISHED.labels(done.event).inc()
+    if done.delivery_id is not None:
+        _send("webhooks.deliver", done.delivery_id)
+    return True
+
+
+@task(name="audits.retention", acks_late=True)
+def retention(batch: int = 500) -> int:
+    """Delete finished audits older than ``RETENTION_DAYS`` in batches of ``batch`` (one transaction each).
+
+    Idempotent: deleting what is already gone deletes nothing. Runs keep their summaries.
+    Returns the number of audits deleted; 0 when ``RETENTION_DAYS`` is not set.
+    """
+    days = _settings.retention_days
+    if not days:
+        return 0
+    total = 0
+    while True:
+        with session_scope(get_session_factory()) as session:
+            n = retention_repo.delete_old_audits(session, older_than_days=days, limit=batch)
+        total += n
+        if n < batch:
+            break
+    if total:
+        log.info("retention: deleted %d audits older than %s days", total, days)
+    return total
+
+
+@task(name="webhooks.deliver", bind=True, acks_late=True, max_retries=_settings.webhook_max_retries)
+def deliver(self: Task, delivery_id: str) -> str:
+    """POST one signed delivery; record the attempt; retry with exponential backoff and jitter.
+
+    Idempotent: a delivery no longer pending is not sent again.
+    Retries: any non-2xx answer or transport error, up to ``WEBHOOK_MAX_RETRIES`` times.
+    """
+    factory = get_session_factory()
+    with session_scope(factory) as session:
+        row = suites_repo.get_delivery(session, int(delivery_id))
+        if row is None or row.status != "pending":
+            return "skipped"
+        run = None if row.run_id is None else runs_repo.get_run_any_tenant(session, row.run_id)
+        suite = None if run is None else suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
+        url, payload, event = row.url, dict(row.payload), row.event
+        secret = None if suite is None else suite.webhook_secret
+    attempt = webhooks.send(url, payload, event=event, secret=secret, timeout=_settings.webhook_timeout_s)
+    final = not attempt.delivered and self.request.retries >= self.max_retries
+    with session_scope(factory) as session:
+        suites_repo.record_attempt(
+            session,
+            int(delivery_id),
+            status_code=attempt.status_code,
+            error=attempt.error,
+            delivered=attempt.delivered,
+            final=final,
+        )
+    if attempt.delivered:
+        return "delivered"
+    metrics.WEBHOOK_FAILURES.labels("true" if final else "false").inc()
+    if final:
+        return "failed"
+    countdown = get_exponential_backoff_interval(
+        _settings.webhook_backoff_s, self.request.retries, maximum=3600, full_jitter=True
+    )
+    raise self.retry(countdown=countdown)

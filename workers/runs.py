@@ -1,0 +1,254 @@
+"""Run services: submit items, finish a run, compare two runs (glue: ``db.runs`` + ``claims.run_diff``).
+
+Services never commit: the API request or the Celery task that calls them owns the transaction
+and enqueues what they return only after its commit. Imported by the API (loads no engine code).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import uuid
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from claims.run_diff import ClaimChange, Gate, RunDiff, check_gate, diff_runs
+from db import repository as repo
+from db import run_outcomes
+from db import runs as runs_repo
+from db import suites as suites_repo
+from db.run_models import Run
+
+__all__ = [
+    "AUDIT_FIELDS",
+    "Finished",
+    "request_sha256",
+    "new_run_item",
+    "submit_items",
+    "run_status",
+    "run_document",
+    "finish_run",
+    "compare_runs",
+    "diff_document",
+]
+
+#: Keys of an item that make up its audit (``id`` names the item).
+AUDIT_FIELDS: tuple[str, ...] = ("response", "references", "question", "metadata", "config")
+
+
+def request_sha256(body: Mapping[str, Any]) -> str:
+    """SHA-256 of the canonical JSON of an item's audit fields (what a resubmitted id must match)."""
+    payload = {k: body.get(k) for k in AUDIT_FIELDS}
+    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def new_run_item(item_id: str, body: Mapping[str, Any]) -> runs_repo.NewRunItem:
+    """A validated item (``AUDIT_FIELDS``; ``config`` the keys the caller set) as a run item to store.
+
+    The audit gets no idempotency key: idempotency is per (run, item id) in ``run_items``, so
+    the same item in tonight's run is audited afresh and not taken from last night's.
+    """
+    sha = request_sha256(body)
+    audit = repo.NewAudit(
+        response=body["response"],
+        references=list(body["references"]),
+        request_sha256=sha,
+        question=body.get("question"),
+        metadata=body.get("metadata"),
+        config=dict(body.get("config") or {}),
+    )
+    return runs_repo.NewRunItem(item_id=item_id, request_sha256=sha, audit=audit)
+
+
+def submit_items(
+    session: Session,
+    *,
+    suite: str,
+    label: str,
+    source: str,
+    items: Sequence[tuple[str, Mapping[str, Any]]],
+    final: bool = True,
+    scheduled_for: datetime | None = None,
+    tenant_id: str = "default",
+) -> tuple[Run, bool, list[runs_repo.ItemResult]]:
+    """Create (or find) the run ``suite``/``label`` and add ``(item id, validated body)`` items.
+
+    Returns ``(run, created, results)``; the caller commits, then enqueues the audits of the
+    results with ``created=True``. ``final`` seals the run (no more items): it finishes once
+    every audit has ended. Resubmitting the same items is a no-op (idempotent per item id).
+    """
+    run, created = runs_repo.get_or_create_run(
+        session, suite=suite, label=label, source=source, scheduled_for=scheduled_for, tenant_id=tenant_id
+    )
+    new = [new_run_item(item_id, body) for item_id, body in items]
+    results = runs_repo.add_run_items(session, run, new, tenant_id=tenant_id)
+    if final:
+        runs_repo.seal_run(session, run.id)
+    return run, created, results
+
+
+def run_status(run: Run) -> str:
+    """``open`` (items may come), ``running`` (sealed, audits pending), ``finished`` or ``failed``
+    (could not start: ``error`` says why)."""
+    if run.finished_at is not None:
+        return "failed" if run.error else "finished"
+    return "open" if run.sealed_at is None else "running"
+
+
+def _iso(value: datetime | None) -> str | None:
+    return None if value is None else value.isoformat()
+
+
+def run_document(run: Run, summary: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The JSON of a run (``GET /runs``, ``GET /runs/{id}``, webhook payloads).
+
+    ``summary``: the frozen one once finished, else the given live one (``db.runs.run_summary``).
+    ``duration_s``: created → finished in seconds, null while it runs.
+    """
+    duration = None if run.finished_at is None else (run.finished_at - run.created_at).total_seconds()
+    return {
+        "id": str(run.id),
+        "tenant_id": run.tenant_id,
+        "suite": run.suite,
+        "label": run.label,
+        "source": run.source,
+        "status": run_status(run),
+        "error": run.error,
+        "scheduled_for": _iso(run.scheduled_for),
+        "created_at": _iso(run.created_at),
+        "sealed_at": _iso(run.sealed_at),
+        "finished_at": _iso(run.finished_at),
+        "duration_s": duration,
+        "summary": run.summary if run.summary is not None else summary,
+    }
+
+
+@dataclass(frozen=True)
+class Finished:
+    """A run this call finished, and the webhook delivery to send after the commit (or None)."""
+
+    run: Run
+    event: str
+    delivery_id: int | None
+
+
+def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
+    """Finish the run if it is sealed and every audit has ended; None otherwise (or already finished).
+
+    A run whose suite has an earlier run still running waits for it (None now; the scheduler
+    tick, which re-sends the finish of every complete run, finishes it after its predecessor).
+    Freezes the summary with the comparison against the previous finished run of the suite
+    (``previous_run_id``, ``gate``: the suite's limits and the crossed ones) and, when the suite
+    has a webhook, adds a pending delivery: event ``run.quality_drop`` when the gate was
+    crossed, else ``run.finished``.
+    """
+    run = runs_repo.get_run_any_tenant(session, run_id)
+    if run is None or run.finished_at is not None or run.sealed_at is None:
+        return None
+    if runs_repo.earlier_running_run(session, run) is not None:
+        return None  # finishes after its predecessor (the scheduler tick tries again)
+    suite = suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
+    gate = Gate.from_dict(suite.gate if suite is not None else None)
+    summary: dict[str, Any] = runs_repo.run_summary(session, run.id)
+    previous = runs_repo.previous_run(session, run)
+    crossed: list[str] = []
+    comparison = None
+    if previous is not None:
+        diff = _diff(session, previous, run)
+        crossed = check_gate(diff, gate)
+        comparison = _brief(diff)
+    summary.update(
+        previous_run_id=None if previous is None else str(previous.id),
+        comparison=comparison,
+        gate={"limits": gate.to_dict(), "crossed": crossed},
+    )
+    finished = runs_repo.finish_run_if_complete(session, run.id, summary)
+    if finished is None:
+        return None
+    event = "run.quality_drop" if crossed else "run.finished"
+    delivery_id = None
+    if suite is not None and suite.webhook_url:
+        payload = {"event": event, "run": run_document(finished), "links": _links(finished)}
+        delivery = suites_repo.create_delivery(
+            session,
+            run_id=finished.id,
+            event=event,
+            url=suite.webhook_url,
+            payload=payload,
+            tenant_id=finished.tenant_id,
+        )
+        delivery_id = delivery.id
+    return Finished(finished, event, delivery_id)
+
+
+def _links(run: Run) -> dict[str, str]:
+    return {"run": f"/runs/{run.id}", "compare": f"/runs/{run.id}/compare?with=previous"}
+
+
+def _diff(session: Session, base: Run, new: Run) -> RunDiff:
+    return diff_runs(
+        run_outcomes.run_outcomes(session, base.id, tenant_id=base.tenant_id),
+        run_outcomes.run_outcomes(session, new.id, tenant_id=new.tenant_id),
+    )
+
+
+def _brief(diff: RunDiff) -> dict[str, Any]:
+    return {
+        "items_compared": diff.items_compared,
+        "changed_claims": len(diff.changed_claims),
+        "new_claims": len(diff.new_claims),
+        "vanished_claims": len(diff.vanished_claims),
+        "worse_items": [w.item_id for w in diff.worse_items],
+        "shares": {k: dict(v) for k, v in diff.shares.items()},
+    }
+
+
+def compare_runs(session: Session, base: Run, new: Run, *, gate: Gate | None = None) -> dict[str, Any]:
+    """The comparison document of ``new`` against ``base`` (``GET /runs/{id}/compare``).
+
+    ``gate`` default: the suite's gate (``Gate()`` defaults when the suite has none).
+    """
+    if gate is None:
+        suite = suites_repo.get_suite(session, new.suite, tenant_id=new.tenant_id)
+        gate = Gate.from_dict(suite.gate if suite is not None else None)
+    diff = _diff(session, base, new)
+    doc = diff_document(diff)
+    crossed = check_gate(diff, gate)
+    doc.update(
+        base=run_document(base),
+        new=run_document(new),
+        gate={"limits": gate.to_dict(), "crossed": crossed, "passed": not crossed},
+    )
+    return doc
+
+
+def _claim_change(change: ClaimChange) -> dict[str, Any]:
+    return {
+        "item_id": change.item_id,
+        "before": None if change.before is None else asdict(change.before),
+        "after": None if change.after is None else asdict(change.after),
+        "similarity": change.similarity,
+    }
+
+
+def diff_document(diff: RunDiff) -> dict[str, Any]:
+    """``RunDiff`` as JSON (claims as {position, text, verdict, reason, evidence})."""
+    return {
+        "items_compared": diff.items_compared,
+        "items_added": list(diff.items_added),
+        "items_removed": list(diff.items_removed),
+        "status_changed": [{"item_id": i, "before": a, "after": b} for i, a, b in diff.status_changed],
+        "score_deltas": {k: dict(v) for k, v in diff.score_deltas.items()},
+        "shares": {k: dict(v) for k, v in diff.shares.items()},
+        "worse_items": [
+            {"item_id": w.item_id, "before": dict(w.before), "after": dict(w.after)} for w in diff.worse_items
+        ],
+        "changed_claims": [_claim_change(c) for c in diff.changed_claims],
+        "new_claims": [_claim_change(c) for c in diff.new_claims],
+        "vanished_claims": [_claim_change(c) for c in diff.vanished_claims],
+    }
