@@ -5,7 +5,9 @@ On the demo's references (``examples/``): planted-fault canaries of every kind, 
 detection rate per kind; the wrong-date audit's corrected answer passes its re-audit; a sampled
 second audit (the worker runs with ``SECOND_AUDIT_SHARE=1``) stores its agreement; imported
 labels give an agreement report, and the shared dev labels imported as human labels give
-``run_label_eval.py``'s confusion matrix.
+``run_label_eval.py``'s confusion matrix; a suite with ``canaries: 1`` plants one canary of
+every kind in its run's first item. Everything runs as a tenant other than ``default``, so the
+audits the worker derives (canaries, second audits, corrections) must land in the parent's tenant.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import time
+import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -20,7 +23,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from tests.conftest import ROOT, WorkerProcess
+from tests.conftest import ROOT, WorkerProcess, make_key
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -47,9 +50,11 @@ def _finished(doc: dict[str, Any]) -> bool:
 
 @pytest.fixture(scope="module")
 def api(
-    start_worker: Callable[..., WorkerProcess], database_url: str, redis_server_url: str
+    start_worker: Callable[..., WorkerProcess], database_url: str, redis_server_url: str, session_factory: Any
 ) -> Iterator[TestClient]:
-    """A worker that re-audits every ordinary audit with a stricter threshold (sampled second audit)."""
+    """A worker that re-audits every ordinary audit with a stricter threshold (sampled second audit),
+    and a client of a tenant of its own with every scope."""
+    from db.auth_models import SCOPES
     from workers.settings import Settings
 
     settings = Settings(database_url=database_url, redis_url=redis_server_url)
@@ -58,7 +63,9 @@ def api(
     )
     from api.main import create_app
 
-    with TestClient(create_app(settings)) as c:
+    tenant = f"checks-{uuid.uuid4().hex[:8]}"
+    key, _ = make_key(session_factory, tenant, SCOPES, requests_per_second=0, audits_per_minute=0)
+    with TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"}) as c:
         yield c
     worker.stop()
 
@@ -178,6 +185,8 @@ def test_a_sampled_second_audit_stores_its_agreement(
     assert len(second["disagreements"]) == second["claims"] - second["agreed"]
     pooled = api.get("/checks/second-audits").json()
     assert pooled["all"]["n"] >= second["claims"]
+    # the worker made the second audit in the first audit's tenant: this tenant's key reads it
+    assert api.get(f"/audits/{second['second_audit_id']}").json()["status"] == "done"
 
 
 def test_imported_labels_give_an_agreement_report(api: TestClient, demo: dict[str, dict[str, Any]]) -> None:
@@ -255,3 +264,37 @@ def test_shared_dev_labels_reproduce_run_label_eval(api: TestClient) -> None:
     assert report["support_balanced_accuracy"] == rle.balanced_accuracy(
         [(it["gold"], rle.predict(d)) for it, d in zip(items, docs, strict=True)]
     )
+
+
+def test_a_suite_with_canaries_plants_them_in_its_runs(api: TestClient) -> None:
+    """``canaries: 1``: the run's first item gets one canary of every kind the references allow,
+    the second none; GET /runs/{id} reports the detection per kind."""
+    assert api.put("/suites/with-canaries", json={"canaries": 1}).status_code in (200, 201)
+    assert api.get("/suites/with-canaries").json()["canaries"] == 1
+    items = []
+    for stem in ("02_wrong_date", "01_paraphrase"):
+        example = json.loads((EXAMPLES / f"{stem}.json").read_text())
+        items.append({"id": stem, **{k: example[k] for k in ("response", "references") if k in example}})
+    resp = api.post("/runs", json={"suite": "with-canaries", "label": "r1", "items": items})
+    assert resp.status_code in (200, 201, 202), resp.text
+    run_id = resp.json()["run"]["id"]
+    doc = _poll(
+        api,
+        f"/runs/{run_id}",
+        lambda d: (
+            d["status"] == "finished"
+            and bool(d["canaries"])
+            and all(v["done"] == v["canaries"] for v in d["canaries"].values())
+        ),
+    )
+    first, second = (a["audit_id"] for a in doc["audits"]["items"])
+    planted = api.get(f"/audits/{first}/canaries").json()
+    assert {k: v["canaries"] for k, v in doc["canaries"].items()} == Counter(
+        c["kind"] for c in planted["canaries"]
+    )
+    assert all(v["canaries"] == 1 for v in doc["canaries"].values())  # one per kind
+    assert {"number", "date"} <= set(doc["canaries"])  # 02_wrong_date's reference has both
+    # the second item's checks ran (its sampled second audit is stored in the same transaction
+    # as any canaries would be) and planted none
+    _poll(api, f"/audits/{second}/second-audit", lambda d: bool(d["second_audits"]), timeout=300)
+    assert api.get(f"/audits/{second}/canaries").json()["canaries"] == []
