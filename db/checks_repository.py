@@ -35,6 +35,7 @@ __all__ = [
     "add_canaries",
     "canary_results",
     "canary_rates",
+    "canary_outcome",
     "canary_detection",
     "check_role",
     "add_second_audit",
@@ -128,6 +129,15 @@ def canary_results(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> 
         {"a": audit_id, "t": tenant_id},
     ).mappings()
     return [dict(r) for r in rows]
+
+
+def canary_outcome(session: Session, canary_audit_id: uuid.UUID) -> tuple[str, bool] | None:
+    """``(kind, detected)`` of done canary audit ``canary_audit_id``; None: not a canary, not done."""
+    row = session.execute(
+        text("SELECT kind, detected FROM canary_results WHERE canary_audit_id = :c AND detected IS NOT NULL"),
+        {"c": canary_audit_id},
+    ).first()
+    return None if row is None else (str(row[0]), bool(row[1]))
 
 
 def canary_rates(session: Session, *, since: datetime | None = None, tenant_id: str) -> list[dict[str, Any]]:

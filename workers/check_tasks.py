@@ -7,9 +7,10 @@ import uuid
 
 from celery import Task
 
+from db import checks_repository as checks_repo
 from db import repository as repo
 from db.engine import session_scope
-from workers import checks
+from workers import checks, metrics
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS
@@ -43,6 +44,9 @@ def after_done(self: Task, audit_id: str) -> list[str]:
     factory = get_session_factory()
     with session_scope(factory) as session:
         created = checks.after_done(session, aid, get_settings())
+        canary = checks_repo.canary_outcome(session, aid)
+    if canary is not None:
+        metrics.CANARIES.labels(canary[0], str(canary[1]).lower()).inc()
     for new_id in created:
         enqueue_audit(new_id)
         with session_scope(factory) as session:

@@ -110,6 +110,22 @@ def _pooled(reports: dict[str, dict[str, Any]]) -> dict[str, dict[str, int]]:
     return {k: dict(v) for k, v in out.items()}
 
 
+def test_the_canary_metric_counts_what_the_report_says(
+    canary_reports: dict[str, dict[str, Any]], session_factory: Any
+) -> None:
+    """``checks.after_done`` counts each canary into ``claimaudit_canaries_total{kind,detected}``
+    from ``canary_outcome``: the same kind and detection as the canary report."""
+    from db import checks_repository as checks_repo
+
+    rows = [c for report in canary_reports.values() for c in report["canaries"]]
+    with session_factory() as session:
+        for c in rows:
+            assert checks_repo.canary_outcome(session, uuid.UUID(c["canary_audit_id"])) == (
+                c["kind"],
+                c["detected"],
+            )
+
+
 def test_canaries_of_every_kind_are_audited_and_reported(canary_reports: dict[str, dict[str, Any]]) -> None:
     pooled = _pooled(canary_reports)
     print("canary detection on the demo's references:", json.dumps(pooled))

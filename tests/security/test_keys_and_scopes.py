@@ -203,3 +203,19 @@ def test_admin_endpoints_manage_their_own_tenant_only(
 )
 def test_admin_key_requests_are_validated(bare: Any, tenant_a: Tenant, body: dict[str, Any]) -> None:
     assert bare.post("/admin/keys", json=body, headers=tenant_a.headers).status_code == 422
+
+
+def test_the_readme_route_table_lists_every_route_with_its_scope() -> None:
+    """README "Scopes and routes" says what EXPECTED_SCOPES (and so the app) says, route by route."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("**Scopes and routes**", 1)[1].split("\n\n", 2)[1]
+    listed: dict[tuple[str, str], str | None] = {}
+    for row in table.splitlines()[2:]:
+        routes, scope = (cell.strip() for cell in row.strip("|").rsplit("|", 1))
+        named = None if scope.startswith("none") else scope.strip("`")
+        for method, path in re.findall(r"`(GET|POST|PUT|DELETE) ([^`]+)`", routes):
+            listed[(method, path)] = named
+    assert listed == EXPECTED_SCOPES
