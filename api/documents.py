@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session
 
+from api.check_documents import correction_document
 from claims.audit import AuditReport, report_to_dict, similarity_step
 from claims.options import AuditOptions
 from db import llm_repository
@@ -106,6 +107,9 @@ def audit_document(
     scored = state.threshold if state is not None else None
     doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
     doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
+    correction = correction_document(session, audit_id, tenant_id=audit.tenant_id)  # method checks, if made
+    if correction is not None:
+        doc["correction"] = correction
     return doc
 
 

@@ -13,7 +13,7 @@ from fastapi import Depends, FastAPI
 
 from api import errors
 from api.auth import authenticate
-from api.routes import admin, audit_status, audits, claims, health, metrics, runs, suites, ui
+from api.routes import admin, audit_status, audits, checks, claims, health, labels, metrics, runs, suites, ui
 from api.security import install_security
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
@@ -64,6 +64,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runs.router,
         suites.router,
         metrics.router,
+        checks.router,
+        labels.router,
     )
     for router in routers:
         app.include_router(router, dependencies=authenticated, responses=errors.AUTH_RESPONSES)

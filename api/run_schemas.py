@@ -82,6 +82,11 @@ class SuiteIn(BaseModel):
     cron: NonBlankStr | None = Field(None, description="Five-field cron expression in UTC, e.g. '0 2 * * *'.")
     source: SuiteSource | None = None
     sample_size: Annotated[int, Field(strict=True, gt=0)] | None = None
+    canaries: Annotated[int, Field(strict=True, gt=0, le=50)] | None = Field(
+        None,
+        description="Canaries per fault kind per run: the run's first N items each get one canary of "
+        "every fault kind, audited after the item (GET /runs/{run_id} reports the detection rate per kind).",
+    )
     config: AuditConfig | None = None
     webhook: SuiteWebhook | None = None
     gate: dict[str, float | int | None] | None = Field(

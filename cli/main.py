@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli import credentials, stack
+from cli import checks, credentials, stack
 from cli import keys as keys_cli
 from cli.client import (
     LINE_FIELDS,
@@ -706,6 +706,9 @@ def demo(
         f"API {url}/docs · Flower http://127.0.0.1:{stack.DEFAULT_FLOWER_PORT} · "
         "`claimaudit down` stops the stack"
     )
+
+
+checks.register(app)  # canaries, second-audit, correct, labels (cli/checks.py)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

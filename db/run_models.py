@@ -35,7 +35,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models import Base
 
-__all__ = ["SOURCE_KINDS", "DELIVERY_STATUSES", "Suite", "Run", "RunItem", "WebhookDelivery"]
+__all__ = ["SOURCE_KINDS", "DELIVERY_STATUSES", "RUN_TABLES", "Suite", "Run", "RunItem", "WebhookDelivery"]
+
+#: Tables under the ``tenant_isolation`` policy (migration ``0009_runs_row_security``).
+RUN_TABLES: tuple[str, ...] = ("suites", "runs", "run_items", "webhook_deliveries")
 
 #: ``suites.source_kind``: ``jsonl`` (a file path or an http(s) URL of JSONL lines
 #: ``{id, references, response, question?, metadata?, config?}``) or ``sql`` (a read-only query
@@ -50,6 +53,7 @@ class Suite(Base):
         UniqueConstraint("tenant_id", "name"),
         CheckConstraint("source_kind IS NULL OR source_kind IN ('jsonl', 'sql')", name="source_kind"),
         CheckConstraint("sample_size IS NULL OR sample_size > 0", name="sample_size"),
+        CheckConstraint("canaries IS NULL OR canaries > 0", name="canaries"),
     )
 
     id: Mapped[uuid.UUID] = mapped_column(UUID(as_uuid=True), primary_key=True, default=uuid.uuid4)
@@ -62,6 +66,9 @@ class Suite(Base):
     source: Mapped[str | None] = mapped_column(Text)
     #: Audit at most this many items per run (a deterministic sample seeded by the run label).
     sample_size: Mapped[int | None] = mapped_column(Integer)
+    #: Canaries per fault kind per run: the run's first N items each get one of every kind
+    #: (``workers.checks``, migration 0008_method_checks); NULL: none.
+    canaries: Mapped[int | None] = mapped_column(Integer)
     #: Audit config applied to every item that has none of its own.
     config: Mapped[dict[str, Any]] = mapped_column(
         JSONB, default=dict, server_default=sql_text("'{}'::jsonb")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -197,7 +197,8 @@ def add_run_items(
             out.append(_existing(session, run, item))
             continue
         position += 1
-        audit, _ = repo.create_audit(session, item.audit)
+        # the run's tenant owns its audits (the item was built without one: workers.runs.new_run_item)
+        audit, _ = repo.create_audit(session, replace(item.audit, tenant_id=tenant_id))
         session.execute(
             update(RunItem)
             .where(RunItem.run_id == run.id, RunItem.item_id == item.item_id)

@@ -48,6 +48,8 @@ class SuiteSpec:
     source_kind: str | None = None
     source: str | None = None
     sample_size: int | None = None
+    #: Canaries per fault kind per run (``workers.checks``); None: none.
+    canaries: int | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
     webhook_url: str | None = None
     webhook_secret: str | None = None
@@ -68,6 +70,7 @@ def upsert_suite(session: Session, spec: SuiteSpec, *, tenant_id: str = "default
         "source_kind": spec.source_kind,
         "source": spec.source,
         "sample_size": spec.sample_size,
+        "canaries": spec.canaries,
         "config": dict(spec.config),
         "webhook_url": spec.webhook_url,
         "webhook_secret": spec.webhook_secret,

@@ -12,6 +12,7 @@ from alembic import context
 from sqlalchemy import pool
 
 import db.auth_models  # noqa: F401  (tenants and API keys, migration 0005_tenants)
+import db.check_models  # noqa: F401  (the method checks, migration 0008_method_checks)
 import db.llm_models  # noqa: F401  (the LLM path's tables, migration 0002_llm)
 import db.models  # noqa: F401  (registers every table on Base.metadata)
 import db.run_models  # noqa: F401  (runs, suites, webhook deliveries, migration 0006_runs)

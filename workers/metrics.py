@@ -21,6 +21,7 @@ claimaudit_llm_fallbacks_total             counter    stage             LLM answ
 claimaudit_run_duration_seconds            histogram  -                 created → finished of each run
 claimaudit_runs_finished_total             counter    event             run.finished | run.quality_drop
 claimaudit_webhook_failures_total          counter    final             failed attempts (final: gave up)
+claimaudit_canaries_total                  counter    kind, detected    canaries audited (method checks)
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ __all__ = [
     "RUN_SECONDS",
     "RUNS_FINISHED",
     "WEBHOOK_FAILURES",
+    "CANARIES",
     "observe_llm",
     "mark_process_dead",
     "scrape",
@@ -61,6 +63,10 @@ RUN_SECONDS = Histogram(
 )
 RUNS_FINISHED = Counter("claimaudit_runs_finished", "Finished runs by webhook event.", ["event"])
 WEBHOOK_FAILURES = Counter("claimaudit_webhook_failures", "Failed webhook attempts.", ["final"])
+#: Detection rate of a kind: ``detected="true"`` over all (the view ``canary_detection_daily`` in SQL).
+CANARIES = Counter(
+    "claimaudit_canaries", "Canaries audited to the end, by fault kind and detection.", ["kind", "detected"]
+)
 
 
 def observe_llm(stage: str, counts: Mapping[str, Any]) -> None:

@@ -1,6 +1,7 @@
 """The audit chain and its enqueue function (what the API imports; loads no engine code).
 
-One chain per audit: ``audits.decompose → audits.embed → audits.match → audits.score``, each
+One chain per audit: ``audits.decompose → audits.embed → audits.match → audits.score``, then
+``checks.after_done`` (second-audit agreement, correction result, sampled checks), each
 step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as error callback,
 and each with its stage's priority (``STAGE_PRIORITY``: depth-first, later stages first).
 Signatures are built by task name so importing this module does not import the tasks.
@@ -48,6 +49,8 @@ FAST_PUBLISH: dict[str, float] = {
     "interval_step": 0.2,
     "interval_max": 0.2,
 }
+#: Runs after the last stage (``workers.check_tasks``); never changes the audit's own result.
+AFTER_DONE_TASK = "checks.after_done"
 
 #: Message priority of each stage (Redis: lower is served first; ``priority_steps`` in
 #: ``workers.celery_app``). Later stages go first, so an audit that has started finishes before
@@ -59,6 +62,8 @@ STAGE_PRIORITY: dict[str, int] = {
     "audits.embed": 3,
     "audits.decompose": 5,
 }
+#: The method checks after an audit is done go with its last stage (they finish started work).
+AFTER_DONE_PRIORITY = 1
 #: Priority of the first stage of audits submitted in bulk (``POST /audits/batch``).
 BULK_DECOMPOSE_PRIORITY = 7
 
@@ -80,6 +85,9 @@ def audit_chain(
     ]
     if bulk and names[0] == "audits.decompose":
         steps[0].set(priority=BULK_DECOMPOSE_PRIORITY)
+    steps.append(
+        app.signature(AFTER_DONE_TASK, args=(aid,), immutable=True).set(priority=AFTER_DONE_PRIORITY)
+    )
     return chain(*steps).on_error(app.signature("audits.fail"))
 
 

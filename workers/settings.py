@@ -51,6 +51,11 @@ WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``w
 LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
 RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
 PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``workers.metrics``).
+SECOND_AUDIT_SHARE  Share (0 to 1) of done audits re-audited by a second auditor (default 0).
+SECOND_AUDIT_CONFIG JSON config overrides of the second auditor; default ``{"judge": "llm"}``
+                    where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``workers.checks``).
+AUTO_CORRECT        ``true``: every done audit with claims to correct gets a corrected answer,
+                    re-audited (default false: on request, ``POST /audits/{id}/correction``).
 """
 
 from __future__ import annotations
@@ -61,7 +66,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import field_validator, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from claims.options import DEFAULT_LLM_BAND, AuditOptions
@@ -218,6 +223,13 @@ class Settings(BaseSettings):
     #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
     prometheus_multiproc_dir: str | None = None
 
+    #: Share of done audits re-audited with the second auditor's config (``workers.checks``).
+    second_audit_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
+    #: Config overrides of the second auditor; None: the LLM judge with an endpoint, else threshold 0.75.
+    second_audit_config: dict[str, Any] | None = None
+    #: Build and re-audit a corrected answer for every done audit that has claims to correct.
+    auto_correct: bool = False
+
     @field_validator("database_url")
     @classmethod
     def _normalise_database_url(cls, value: str) -> str:
@@ -273,6 +285,11 @@ class Settings(BaseSettings):
         except ValueError as exc:  # name the environment variable, not the per-audit key
             key = str(exc).split(":", 1)[0].removeprefix("config.")
             raise ValueError(f"{key.upper()}: {str(exc).split(':', 1)[1].strip()}") from None
+        if self.second_audit_config is not None:
+            try:
+                AuditOptions.from_config(self.second_audit_config)
+            except ValueError as exc:
+                raise ValueError(f"SECOND_AUDIT_CONFIG: {exc}") from None
         return self
 
 

@@ -30,6 +30,7 @@ from api.routes.audits import (
 )
 from api.run_schemas import RunItemIn, RunRequest
 from claims.run_diff import Gate
+from db import checks_repository as checks_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.run_models import Run
@@ -186,6 +187,10 @@ def get_run(
         item["poll_url"] = None if item["audit_id"] is None else poll_url(item["audit_id"])
     doc = _document(session, run)
     doc["audits"] = {"items": items, "total": total, "limit": limit, "offset": offset}
+    # the suite's ``canaries: N`` (method checks): detection per fault kind, live (canaries are no run items)
+    doc["canaries"] = {
+        r.pop("kind"): r for r in checks_repo.run_canary_detection(session, run.id, tenant_id=tenant)
+    }
     return doc
 
 

@@ -13,6 +13,9 @@ from tests.conftest import alembic_config
 pytestmark = pytest.mark.services
 
 SPINE_TABLES = {"audits", "documents", "claims", "verdicts", "evidence", "scores", "embedding_cache"}
+#: Migration 0008_method_checks (db/check_models.py).
+CHECK_TABLES = {"canaries", "second_audits", "second_audit_claims", "corrections", "claim_labels"}
+CHECK_VIEWS = {"canary_results", "canary_detection", "canary_detection_daily", "label_agreement"}
 
 
 def _tables(url: str) -> tuple[set[str], set[str], set[str]]:
@@ -35,17 +38,44 @@ def test_upgrade_check_downgrade_upgrade(fresh_database: Callable[[str], str]) -
     tables, views, indexes = _tables(url)
     assert tables >= SPINE_TABLES
     assert {"claim_verdicts", "audit_scores"} <= views
+    assert tables >= CHECK_TABLES and views >= CHECK_VIEWS
     assert "ix_claims_embedding_hnsw_minilm_l6_v2" in indexes
+
+    _assert_check_tables_are_tenant_guarded(url)
 
     command.check(cfg)  # raises when the models and the migrated schema differ
 
     command.downgrade(cfg, "base")
     tables, views, _ = _tables(url)
     assert tables <= {"alembic_version"}
-    assert not views & {"claim_verdicts", "audit_scores"}
+    assert not views & ({"claim_verdicts", "audit_scores"} | CHECK_VIEWS)
 
     command.upgrade(cfg, "head")  # repeatable: CREATE EXTENSION IF NOT EXISTS
     assert _tables(url)[0] >= SPINE_TABLES
+
+
+def _assert_check_tables_are_tenant_guarded(url: str) -> None:
+    """0008_method_checks as 0005_tenants: forced row-level security with ``tenant_isolation`` on
+    every table, views ``security_invoker``."""
+    engine = sqlalchemy.create_engine(url)
+    try:
+        with engine.connect() as conn:
+            rows = conn.execute(
+                sqlalchemy.text(
+                    "SELECT c.relname, c.relrowsecurity, c.relforcerowsecurity, c.reloptions,"
+                    " (SELECT array_agg(p.polname) FROM pg_policy p WHERE p.polrelid = c.oid)"
+                    " FROM pg_class c WHERE c.relname = ANY(:names)"
+                ),
+                {"names": sorted(CHECK_TABLES | CHECK_VIEWS)},
+            ).all()
+    finally:
+        engine.dispose()
+    found = {r[0]: r for r in rows}
+    assert set(found) == CHECK_TABLES | CHECK_VIEWS
+    for table in CHECK_TABLES:
+        assert found[table][1:3] == (True, True) and found[table][4] == ["tenant_isolation"], table
+    for view in CHECK_VIEWS:
+        assert "security_invoker=true" in (found[view][3] or []), view
 
 
 def test_first_revision_creates_the_vector_extension(fresh_database: Callable[[str], str]) -> None:

@@ -158,7 +158,7 @@ def test_the_readme_run_queries_run(session_factory: Any) -> None:
     from sqlalchemy import text
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-    section = readme.split("### Runs in SQL", 1)[1]
+    section = readme.split("### Runs in SQL", 1)[1].split("\n## ", 1)[0]  # up to the next section
     blocks = [b.split("```", 1)[0] for b in section.split("```sql")[1:]]
     assert len(blocks) == 3
     with session_scope(session_factory) as s:

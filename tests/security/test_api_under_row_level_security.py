@@ -69,6 +69,12 @@ def test_the_api_works_under_row_level_security(plain_api: Any, tenant_a: Tenant
     keys = plain_api.get("/admin/keys", headers=tenant_a.headers).json()["items"]
     assert {k["tenant_id"] for k in keys} == {tenant_a.id}
     assert plain_api.delete(f"/admin/keys/{made.json()['id']}", headers=tenant_a.headers).status_code == 200
+    # the method checks' routes read their tables and views (security_invoker) under the policy
+    own, other = a.json()["id"], b.json()["id"]
+    assert plain_api.get(f"/audits/{own}/canaries", headers=tenant_a.headers).json()["canaries"] == []
+    assert plain_api.get(f"/audits/{other}/canaries", headers=tenant_a.headers).status_code == 404
+    for path in ("/checks/canaries", "/checks/second-audits", "/labels/agreement"):
+        assert plain_api.get(path, headers=tenant_a.headers).status_code == 200, path
 
 
 def test_the_sweeper_claims_every_tenants_audits_under_row_level_security(

@@ -45,6 +45,20 @@ ROUTE_CALLS: dict[tuple[str, str], tuple[str, dict[str, Any] | None]] = {
     ("GET", "/ui/audits/{audit_id}/status"): ("/ui/audits/{audit}/status", None),
     ("GET", "/ui/runs"): ("/ui/runs", None),
     ("GET", "/ui/runs/{run_id}"): ("/ui/runs/{audit}", None),
+    ("POST", "/audits/{audit_id}/canaries"): ("/audits/{audit}/canaries", {"per_kind": 1}),
+    ("GET", "/audits/{audit_id}/canaries"): ("/audits/{audit}/canaries", None),
+    ("GET", "/checks/canaries"): ("/checks/canaries", None),
+    ("POST", "/audits/{audit_id}/second-audit"): ("/audits/{audit}/second-audit", {}),
+    ("GET", "/audits/{audit_id}/second-audit"): ("/audits/{audit}/second-audit", None),
+    ("GET", "/checks/second-audits"): ("/checks/second-audits", None),
+    ("POST", "/audits/{audit_id}/correction"): ("/audits/{audit}/correction", {}),
+    ("GET", "/audits/{audit_id}/correction"): ("/audits/{audit}/correction", None),
+    ("PUT", "/audits/{audit_id}/claims/{n}/label"): (
+        "/audits/{audit}/claims/0/label",
+        {"verdict": "supported"},
+    ),
+    ("POST", "/labels"): ("/labels", {"labels": []}),
+    ("GET", "/labels/agreement"): ("/labels/agreement", None),
 }
 #: The scope each route requires (README, "Tenants, API keys and limits", lists the same).
 EXPECTED_SCOPES = {
@@ -67,6 +81,17 @@ EXPECTED_SCOPES = {
     ("GET", "/suites/{name}"): "audits:read",
     ("DELETE", "/suites/{name}"): "audits:write",
     ("GET", "/metrics"): "admin",
+    ("POST", "/audits/{audit_id}/canaries"): "audits:write",
+    ("GET", "/audits/{audit_id}/canaries"): "audits:read",
+    ("GET", "/checks/canaries"): "audits:read",
+    ("POST", "/audits/{audit_id}/second-audit"): "audits:write",
+    ("GET", "/audits/{audit_id}/second-audit"): "audits:read",
+    ("GET", "/checks/second-audits"): "audits:read",
+    ("POST", "/audits/{audit_id}/correction"): "audits:write",
+    ("GET", "/audits/{audit_id}/correction"): "audits:read",
+    ("PUT", "/audits/{audit_id}/claims/{n}/label"): "audits:write",
+    ("POST", "/labels"): "audits:write",
+    ("GET", "/labels/agreement"): "audits:read",
     ("GET", "/healthz"): None,
     # the pages: a session cookie of /ui/login (or a bearer header), scope audits:read
     ("GET", "/ui/audits"): "audits:read",
@@ -211,3 +236,19 @@ def test_admin_endpoints_manage_their_own_tenant_only(
 )
 def test_admin_key_requests_are_validated(bare: Any, tenant_a: Tenant, body: dict[str, Any]) -> None:
     assert bare.post("/admin/keys", json=body, headers=tenant_a.headers).status_code == 422
+
+
+def test_the_readme_route_table_lists_every_route_with_its_scope() -> None:
+    """README "Scopes and routes" says what EXPECTED_SCOPES (and so the app) says, route by route."""
+    import re
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    table = readme.split("**Scopes and routes**", 1)[1].split("\n\n", 2)[1]
+    listed: dict[tuple[str, str], str | None] = {}
+    for row in table.splitlines()[2:]:
+        routes, scope = (cell.strip() for cell in row.strip("|").rsplit("|", 1))
+        named = None if scope.startswith("none") else scope.strip("`")
+        for method, path in re.findall(r"`(GET|POST|PUT|DELETE) ([^`]+)`", routes):
+            listed[(method, path)] = named
+    assert listed == EXPECTED_SCOPES

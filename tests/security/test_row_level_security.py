@@ -22,10 +22,24 @@ from db.tenancy import bind_tenant
 pytestmark = pytest.mark.services
 
 ROLE = "claimaudit_rls_probe"
-TABLES = ("audits", "documents", "claims", "verdicts", "evidence", "scores", "llm_usage", "llm_judgements")
-#: Tables of the policy without the trigger (their tenant is set by the code).
-POLICY_ONLY = ("api_keys",)
-VIEWS = ("claim_verdicts", "audit_scores", "llm_usage_daily")
+TABLES = (
+    "audits", "documents", "claims", "verdicts", "evidence", "scores", "llm_usage", "llm_judgements",
+    # the method checks (0008_method_checks; db.check_models.CHECK_TABLES)
+    "canaries", "second_audits", "second_audit_claims", "corrections", "claim_labels",
+)  # fmt: skip
+#: How a table's rows of one audit are found (default ``audit_id = :a``).
+AUDIT_ROWS = {
+    "audits": "id = :a",
+    "second_audit_claims": "second_audit_row_id IN (SELECT id FROM second_audits WHERE audit_id = :a)",
+}
+#: Tables of the policy without the trigger (their tenant is set by the code): the keys and the
+#: runs tables (0009_runs_row_security; db.run_models.RUN_TABLES).
+POLICY_ONLY = ("api_keys", "suites", "runs", "run_items", "webhook_deliveries")
+VIEWS = (
+    "claim_verdicts", "audit_scores", "llm_usage_daily",
+    "canary_results", "canary_detection", "canary_detection_daily", "label_agreement",
+    "run_audits", "run_summaries",
+)  # fmt: skip
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +103,40 @@ def _audit_with_rows(session: Session, tenant: str) -> uuid.UUID:
         [{"response_index": 0, "rule_verdict": "supported", "judge_verdict": "supported",
           "judge_reason": "", "final_verdict": "supported", "model": "m"}],
     )  # fmt: skip
+    _check_rows(session, audit.id)
     return audit.id
+
+
+def _check_rows(session: Session, audit_id: uuid.UUID) -> None:
+    """A row in every table of the method checks (the audit stands in for its own canary, second
+    audit and corrected re-audit), none naming its tenant."""
+    a = {"a": audit_id}
+    for sql in (
+        "INSERT INTO canaries (audit_id, canary_audit_id, kind, expected, original, change, reference,"
+        " fault_start, fault_end, seed) VALUES (:a, :a, 'number', 'contradicted', 'x', 'x', 0, 0, 1, 0)",
+        "INSERT INTO second_audits (audit_id, second_audit_id, config, reason)"
+        " VALUES (:a, :a, '{}', 'request')",
+        "INSERT INTO second_audit_claims (second_audit_row_id, claim_position, claim_type, claim_text,"
+        " verdict, agrees) SELECT id, 0, 'other', 'x', 'supported', true FROM second_audits"
+        " WHERE audit_id = :a",
+        "INSERT INTO corrections (audit_id, corrected_audit_id, corrected_text) VALUES (:a, :a, 'x')",
+        "INSERT INTO claim_labels (audit_id, claim_position, label) VALUES (:a, 0, 'supported')",
+    ):
+        session.execute(sqlalchemy.text(sql), a)
+
+
+def _run_rows(session: Session, audit_id: uuid.UUID, tenant: str) -> None:
+    """A suite, a run with the audit as its item, and a webhook delivery of ``tenant``."""
+    values = {"a": audit_id, "t": tenant, "r": uuid.uuid4()}
+    for sql in (
+        "INSERT INTO suites (id, tenant_id, name) VALUES (gen_random_uuid(), :t, 'nightly')",
+        "INSERT INTO runs (id, tenant_id, suite, label, source) VALUES (:r, :t, 'nightly', 'l1', '')",
+        "INSERT INTO run_items (run_id, item_id, tenant_id, audit_id, request_sha256, position)"
+        " VALUES (:r, 'i1', :t, :a, repeat('0', 64), 0)",
+        "INSERT INTO webhook_deliveries (tenant_id, run_id, event, url, payload)"
+        " VALUES (:t, :r, 'run.finished', 'http://127.0.0.1:9/hook', '{}')",
+    ):
+        session.execute(sqlalchemy.text(sql), values)
 
 
 @pytest.fixture(scope="module")
@@ -99,6 +146,8 @@ def two_audits(session_factory: Any) -> Iterator[dict[str, uuid.UUID]]:
     tenants = {f"rls-a-{uuid.uuid4().hex[:6]}": None, f"rls-b-{uuid.uuid4().hex[:6]}": None}
     with session_factory() as session:
         made = {t: _audit_with_rows(session, t) for t in tenants}
+        for t, audit_id in made.items():
+            _run_rows(session, audit_id, t)
         for t in tenants:
             keys_repo.create_api_key(session, tenant_id=t, scopes=["audits:read"])
         session.commit()
@@ -111,9 +160,9 @@ def test_every_row_of_an_audit_carries_its_tenant(
     with session_factory() as session:
         for tenant, audit_id in two_audits.items():
             for table in TABLES:
-                column = "id" if table == "audits" else "audit_id"
+                where = AUDIT_ROWS.get(table, "audit_id = :a")
                 tenants = session.scalars(
-                    sqlalchemy.text(f"SELECT DISTINCT tenant_id FROM {table} WHERE {column} = :a"),
+                    sqlalchemy.text(f"SELECT DISTINCT tenant_id FROM {table} WHERE {where}"),
                     {"a": audit_id},
                 ).all()
                 assert tenants == [tenant], table
@@ -160,5 +209,25 @@ def test_a_bound_session_cannot_write_another_tenants_rows(
                     "INSERT INTO audits (id, tenant_id, request_sha256) VALUES (:i, :t, repeat('0', 64))"
                 ),
                 {"i": uuid.uuid4(), "t": b},
+            )
+        session.rollback()
+
+
+def test_a_bound_session_cannot_label_another_tenants_audit(
+    session_factory: Any, probe_role: str, two_audits: dict[str, uuid.UUID]
+) -> None:
+    """B's audit is invisible to A, so the trigger of 0008_method_checks refuses the label (it
+    never stores a row of A pointing at B's audit), even one naming A as its tenant."""
+    a, b = list(two_audits)
+    with session_factory() as session:
+        session.execute(sqlalchemy.text(f"SET LOCAL ROLE {probe_role}"))
+        bind_tenant(session, a)
+        with pytest.raises(sqlalchemy.exc.ProgrammingError, match="row-level security"):
+            session.execute(
+                sqlalchemy.text(
+                    "INSERT INTO claim_labels (audit_id, claim_position, label, reviewer, tenant_id)"
+                    " VALUES (:b, 0, 'contradicted', 'intruder', :t)"
+                ),
+                {"b": two_audits[b], "t": a},
             )
         session.rollback()

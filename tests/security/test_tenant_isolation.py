@@ -113,8 +113,9 @@ def _search(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
         assert b_id not in {h["audit_id"] for h in hits}
         assert not any("Quorvane" in h["text"] or "Brask" in h["text"] for h in hits)
     # the same search as B finds B's claim: the search works, it is the tenant that differs
-    hits = client.get("/claims/search", params={"q": B_RESPONSE, "k": 3}, headers=b.headers).json()["items"]
-    assert hits[0]["audit_id"] == b_id
+    # (B's second audit and B's run audit hold the same text, so their claims tie with b_id's)
+    hits = client.get("/claims/search", params={"q": B_RESPONSE, "k": 10}, headers=b.headers).json()["items"]
+    assert b_id in {h["audit_id"] for h in hits} and hits[0]["text"] == B_RESPONSE
 
 
 def _submit_with_b_key(client: Any, a: Tenant, b_id: str, _b: Tenant) -> None:
@@ -162,6 +163,10 @@ def _runs(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     assert client.get(f"/runs/{run_id}/compare", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/deliveries", headers=a.headers).status_code == 404
     assert run_id not in {r["id"] for r in client.get("/runs", headers=a.headers).json()["items"]}
+    # the run's audits are B's: B reads them, A gets 404
+    (item,) = client.get(f"/runs/{run_id}", headers=b.headers).json()["audits"]["items"]
+    assert client.get(f"/audits/{item['audit_id']}", headers=b.headers).status_code == 200
+    assert client.get(f"/audits/{item['audit_id']}", headers=a.headers).status_code == 404
     # the same suite and label in A make A's own run, never B's
     body = {
         "suite": "shared-suite",
@@ -256,6 +261,91 @@ def _pages(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
     assert b_id in own.get("/ui/audits", params={"q": "Quorvane lighthouse painted vermilion"}).text
 
 
+#: B's method checks, made once per module by ``_b_checks`` (its reports are then non-empty for B).
+_B_CHECKS: dict[str, Any] = {}
+
+
+def _until(client: Any, tenant: Tenant, path: str, ready: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    deadline = time.monotonic() + 240
+    while True:
+        doc = client.get(path, headers=tenant.headers).json()
+        if ready(doc):
+            return dict(doc)
+        assert time.monotonic() < deadline, f"{path} not ready: {doc}"
+        time.sleep(0.3)
+
+
+def _b_checks(client: Any, b: Tenant, b_id: str) -> dict[str, Any]:
+    """B's canaries, second audit, correction and claim label on B's audit, all finished (no audit
+    of them is left in the queue for a later module's worker)."""
+    if _B_CHECKS:
+        return _B_CHECKS
+    h = b.headers
+    assert client.post(f"/audits/{b_id}/canaries", json={"per_kind": 1}, headers=h).status_code == 202
+    canaries = _until(client, b, f"/audits/{b_id}/canaries", lambda d: d["complete"])
+    assert client.post(f"/audits/{b_id}/second-audit", json={}, headers=h).status_code == 202
+    _until(
+        client, b, f"/audits/{b_id}/second-audit", lambda d: d["second_audits"][0]["computed_at"] is not None
+    )
+    assert client.post(f"/audits/{b_id}/correction", json={}, headers=h).status_code == 202
+    _until(client, b, f"/audits/{b_id}/correction", lambda d: d["passes"] is not None)
+    label = client.put(f"/audits/{b_id}/claims/0/label", json={"verdict": "supported"}, headers=h)
+    assert label.status_code == 200, label.text
+    _B_CHECKS["canary_ids"] = [c["canary_audit_id"] for c in canaries["canaries"]]
+    assert _B_CHECKS["canary_ids"], "B's reference yields canaries"
+    return _B_CHECKS
+
+
+def _checks_of_b_audit(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    made = _b_checks(client, b, b_id)
+    for method, path, body in (
+        ("POST", "canaries", {"per_kind": 1}),
+        ("GET", "canaries", None),
+        ("POST", "second-audit", {}),
+        ("GET", "second-audit", None),
+        ("POST", "correction", {}),
+        ("GET", "correction", None),
+        ("PUT", "claims/0/label", {"verdict": "contradicted"}),
+    ):
+        resp = client.request(method, f"/audits/{b_id}/{path}", json=body, headers=a.headers)
+        assert resp.status_code == 404, (method, path, resp.text)
+        assert b_id in resp.json()["detail"] and "not found" in resp.json()["detail"]
+    # B's own reports are there and unchanged by A's attempts
+    assert client.get(f"/audits/{b_id}/canaries", headers=b.headers).json()["canaries"]
+    labels = client.get("/labels/agreement", headers=b.headers).json()["claims"]
+    gold_contradicted = labels["confusion"][labels["classes"].index("contradicted")]
+    assert labels["n"] == 1 and sum(gold_contradicted) == 0, labels  # A's PUT changed nothing
+    # B's canary audits belong to B: A cannot read them, B can
+    for cid in made["canary_ids"]:
+        assert client.get(f"/audits/{cid}", headers=a.headers).status_code == 404
+        assert client.get(f"/audits/{cid}", headers=b.headers).status_code == 200
+
+
+def _check_reports(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    _b_checks(client, b, b_id)
+    # B's figures exist; A (who made no checks) sees none of them
+    assert client.get("/checks/canaries", headers=b.headers).json()["items"]
+    assert client.get("/checks/canaries", headers=a.headers).json()["items"] == []
+    assert client.get("/checks/second-audits", headers=b.headers).json()["all"]["claims"] >= 1
+    assert client.get("/checks/second-audits", headers=a.headers).json()["all"]["claims"] == 0
+    assert client.get("/labels/agreement", headers=b.headers).json()["claims"]["n"] == 1
+    assert client.get("/labels/agreement", headers=a.headers).json()["claims"]["n"] == 0
+
+
+def _import_labels_of_b(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    _b_checks(client, b, b_id)
+    body = {"labels": [{"audit_id": b_id, "claim": 0, "label": "contradicted", "reviewer": "a"}]}
+    resp = client.post("/labels", json=body, headers=a.headers)
+    assert resp.status_code == 422 and resp.json()["detail"] == [f"labels[0]: audit {b_id} not found"]
+    assert client.get("/labels/agreement", headers=b.headers).json()["claims"]["n"] == 1  # nothing stored
+    # the same import as B stores (a whole-audit label, so the per-claim figures stay as they are)
+    whole = {"labels": [{"audit_id": b_id, "claim": None, "label": "support", "reviewer": "b"}]}
+    assert client.post("/labels", json=whole, headers=a.headers).status_code == 422
+    assert client.post("/labels", json=whole, headers=b.headers).json() == {"stored": 1}
+    assert client.get("/labels/agreement", headers=b.headers).json()["audits"]["n"] >= 1
+    assert client.get("/labels/agreement", headers=a.headers).json()["audits"]["n"] == 0
+
+
 ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/audits/{audit_id}"): _get_b_audit,
     ("GET", "/audits"): _list,
@@ -282,6 +372,17 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/ui/audits/{audit_id}/status"): _pages,
     ("GET", "/ui/runs"): _pages,
     ("GET", "/ui/runs/{run_id}"): _pages,
+    ("POST", "/audits/{audit_id}/canaries"): _checks_of_b_audit,
+    ("GET", "/audits/{audit_id}/canaries"): _checks_of_b_audit,
+    ("POST", "/audits/{audit_id}/second-audit"): _checks_of_b_audit,
+    ("GET", "/audits/{audit_id}/second-audit"): _checks_of_b_audit,
+    ("POST", "/audits/{audit_id}/correction"): _checks_of_b_audit,
+    ("GET", "/audits/{audit_id}/correction"): _checks_of_b_audit,
+    ("PUT", "/audits/{audit_id}/claims/{n}/label"): _checks_of_b_audit,
+    ("GET", "/checks/canaries"): _check_reports,
+    ("GET", "/checks/second-audits"): _check_reports,
+    ("GET", "/labels/agreement"): _check_reports,
+    ("POST", "/labels"): _import_labels_of_b,
 }
 
 

@@ -1,0 +1,69 @@
+"""Celery task of the audit method's checks: ``checks.after_done``, the last link of every chain."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from celery import Task
+
+from db import checks_repository as checks_repo
+from db import leases
+from db.engine import session_scope
+from workers import checks, metrics
+from workers.celery_app import app
+from workers.database import get_session_factory
+from workers.errors import TRANSIENT_ERRORS
+from workers.pipeline import enqueue_audit
+from workers.settings import get_settings
+from workers.tasks import task
+
+log = logging.getLogger(__name__)
+
+
+@task(
+    name="checks.after_done",
+    bind=True,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=TRANSIENT_ERRORS,
+    retry_backoff=2,
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=get_settings().task_max_retries,
+)
+def after_done(self: Task, audit_id: str) -> list[str]:
+    """Run what follows a done audit (``workers.checks.after_done``), commit, then enqueue the
+    audits it created. Never changes the audit's own rows.
+
+    Idempotent: agreement rows are replaced, derived audits are found by idempotency key.
+    Retries: transient database/broker errors, exponential backoff with jitter.
+    """
+    del self
+    aid = uuid.UUID(audit_id)
+    factory = get_session_factory()
+    with session_scope(factory) as session:
+        created = checks.after_done(session, aid, get_settings())
+        canary = checks_repo.canary_outcome(session, aid)
+    if canary is not None:
+        metrics.CANARIES.labels(canary[0], str(canary[1]).lower()).inc()
+    sent: list[uuid.UUID] = []
+    for new_id in created:
+        try:
+            enqueue_audit(new_id)
+            sent.append(new_id)
+        except Exception as exc:  # broker down: stored with enqueued_at NULL, the sweeper sends them
+            log.warning(
+                "audit %s: %d check audits not sent (%s); left to the sweeper",
+                aid,
+                len(created) - len(sent),
+                exc,
+            )
+            break
+    if sent:
+        with session_scope(factory) as session:
+            leases.mark_sent(session, sent, pending_s=get_settings().requeue_after_s)
+    return [str(i) for i in created]
+
+
+__all__ = ["after_done", "app"]
