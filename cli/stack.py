@@ -630,6 +630,22 @@ def ensure_flower_auth() -> str:
     return value
 
 
+def _ports_free_or_ours(config: StackConfig) -> None:
+    """Raise StackError when the API's or Flower's port is taken by a process this checkout did not
+    start (no live pid file here): another clone's stack, whose API would answer our health check
+    and then refuse this checkout's key, or any other program."""
+    wanted = {"api": config.api_port, "flower": config.flower_port if config.flower else None}
+    for name, port in wanted.items():
+        if port is None or _read_pid(state_dir() / "run" / f"{name}.pid") is not None:
+            continue
+        if port_open("127.0.0.1", port):
+            raise StackError(
+                f"port {port} (for the {name}) is taken by a process this checkout did not start, "
+                f"e.g. the stack of another clone: stop it there (`claimaudit down`) or choose "
+                f"another port (CLAIMAUDIT_{name.upper()}_PORT)"
+            )
+
+
 def _start_service(name: str, config: StackConfig, env: dict[str, str]) -> int:
     pidfile = state_dir() / "run" / f"{name}.pid"
     pid = _read_pid(pidfile)
@@ -789,6 +805,7 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
     # One BLAS/torch thread pool per worker process, sized so the processes don't oversubscribe the CPUs.
     env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, config.concurrency))))
+    _ports_free_or_ours(config)
     say("worker")
     worker_pid = _start_service("worker", config, env)
     say("api")

@@ -86,3 +86,25 @@ def test_ensure_redis_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     # REDIS_URL wins when it answers
     monkeypatch.setenv("REDIS_URL", url)
     assert stack.ensure_redis(db=0) == url
+
+
+def test_up_refuses_a_port_held_by_a_process_it_did_not_start(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # Another clone's stack on the API port answered our health check and then refused this
+    # checkout's key ("the API refused the key"); `up` must name the port instead, before it starts
+    # anything, and must keep a port whose pid file is ours.
+    import socket
+
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path))
+    with socket.socket() as other:
+        other.bind(("127.0.0.1", 0))
+        other.listen()
+        port = other.getsockname()[1]
+        config = stack.StackConfig(api_port=port, flower=False)
+        with pytest.raises(stack.StackError, match=f"port {port} .*CLAIMAUDIT_API_PORT"):
+            stack._ports_free_or_ours(config)
+        (tmp_path / "run").mkdir()
+        (tmp_path / "run" / "api.pid").write_text(str(os.getpid()))  # a live pid: ours
+        stack._ports_free_or_ours(config)
+    stack._ports_free_or_ours(stack.StackConfig(api_port=stack.free_port(), flower=False))
