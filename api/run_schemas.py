@@ -81,7 +81,7 @@ class SuiteIn(BaseModel):
 
     cron: NonBlankStr | None = Field(None, description="Five-field cron expression in UTC, e.g. '0 2 * * *'.")
     source: SuiteSource | None = None
-    sample_size: Annotated[int, Field(strict=True, gt=0)] | None = None
+    sample_size: Annotated[int, Field(strict=True, gt=0, le=1_000_000)] | None = None
     canaries: Annotated[int, Field(strict=True, gt=0, le=50)] | None = Field(
         None,
         description="Canaries per fault kind per run: the run's first N items each get one canary of "

@@ -13,6 +13,7 @@ import numpy as np
 
 from claims.score import score_audit
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
+from db import leases
 from db import repository as repo
 from db.engine import session_scope
 from db.models import STAGES
@@ -71,8 +72,11 @@ def store_finished_audit(
         rows = _claim_rows(docs[0].id, "response", [(x.start, x.end, x.kind) for x in specs], response)
         rows += _claim_rows(docs[1].id, "reference", [(a, b, "material") for a, b in ref_spans], reference)
         repo.replace_claims(s, aid, rows)
-        for stage in STAGES:
-            repo.start_stage(s, aid, stage)
+        for stage in STAGES:  # each stage's start time, as the workers record it (db.leases)
+            start = leases.begin_stage(s, aid, stage, lease_s=60)
+            if stage != STAGES[-1]:
+                assert start.token is not None
+                leases.finish_stage(s, aid, stage, start.token, pending_s=60)
         stored = repo.list_claims(s, aid)
         resp_rows = [r for r in stored if r.role == "response"]
         ref_rows = [r for r in stored if r.role == "reference"]

@@ -111,10 +111,33 @@ def _record_failure(aid: uuid.UUID, stage: str, error: str, token: uuid.UUID | N
         log.error("audit %s: could not record its failure (%s); left to the sweeper", aid, type(exc).__name__)
 
 
-def _begin(stage: str, aid: uuid.UUID, previous: str | None) -> leases.StageStart:
+def _resend_lost_link(aid: uuid.UUID, stage: str, status: str | None) -> None:
+    """A redelivered message whose stage already committed: its first delivery died after the
+    commit and perhaps before the chain sent the next link, which would leave the audit waiting
+    until its pending deadline (REQUEUE_AFTER_S). Send the chain from the current stage at once; if
+    the link did go out, the duplicate finds the stage held or done and stops (fencing)."""
+    from workers.pipeline import TASK_OF_STATUS, enqueue_audit
+
+    first = TASK_OF_STATUS.get(status or "")
+    if first is None:
+        return
+    try:
+        enqueue_audit(aid, first=first)
+        log.info(
+            "audit %s: %s was redelivered after its commit; chain sent again from %s", aid, stage, status
+        )
+    except Exception as exc:  # broker down: the pending deadline and the sweeper still apply
+        log.warning("audit %s: could not resend from %s (%s)", aid, status, type(exc).__name__)
+
+
+def _begin(
+    stage: str, aid: uuid.UUID, previous: str | None, *, redelivered: bool = False
+) -> leases.StageStart:
     prev = uuid.UUID(previous) if previous else None
     with session_scope(get_session_factory()) as session:
         start = leases.begin_stage(session, aid, stage, lease_s=_settings.stage_lease_s, previous=prev)
+    if start.outcome is leases.Outcome.AHEAD and redelivered:
+        _resend_lost_link(aid, stage, start.status)
     if start.outcome is not leases.Outcome.STARTED:
         log.info(
             "audit %s: %s not run (%s, status %s); chain stopped",
@@ -181,7 +204,8 @@ def _run_stage(
     start: leases.StageStart | None = None
     began = time.monotonic()
     try:
-        start = _begin(stage, aid, previous)
+        redelivered = bool((task.request.delivery_info or {}).get("redelivered"))
+        start = _begin(stage, aid, previous, redelivered=redelivered)
         token = start.token
         assert token is not None
         with (
@@ -192,6 +216,7 @@ def _run_stage(
             work(session, aid)
             if not leases.finish_stage(session, aid, stage, token, pending_s=_settings.requeue_after_s):
                 raise StaleRun(f"run {token} lost its lease")
+        _test_delay(f"{stage}-committed")  # tests: die between the commit and the next link's send
         metrics.STAGE_SECONDS.labels(stage).observe(time.monotonic() - began)
     except (Ignore, Retry):
         raise

@@ -49,7 +49,12 @@ class CanaryRequest(BaseModel):
         list[str] | None, Field(description=f"Fault kinds, default all: {', '.join(CANARY_KINDS)}.")
     ] = None
     seed: Annotated[
-        int, Field(ge=0, description="Same references and seed: same canaries (a repeat stores nothing new).")
+        int,
+        Field(
+            ge=0,
+            le=2**31 - 1,
+            description="Same references and seed: same canaries (a repeat stores nothing new).",
+        ),
     ] = 0
 
 

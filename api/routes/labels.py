@@ -10,9 +10,9 @@ from __future__ import annotations
 import uuid
 from collections import defaultdict
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, status
+from fastapi import APIRouter, HTTPException, Path, status
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy.orm import Session
 
@@ -47,7 +47,7 @@ class LabelItem(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     audit_id: uuid.UUID
-    claim: int | None = Field(None, ge=0)
+    claim: int | None = Field(None, ge=0, le=2**31 - 1)
     label: str
     reviewer: Text = Field("", max_length=200)
     note: Text | None = None
@@ -92,7 +92,11 @@ def _label_row(session: Session, item: LabelItem, source: str, tenant_id: str) -
     },
 )
 def put_label(
-    audit_id: uuid.UUID, n: int, body: ClaimLabel, caller: WriteCaller, session: SessionDep
+    audit_id: uuid.UUID,
+    n: Annotated[int, Path(ge=0, le=2**31 - 1)],
+    body: ClaimLabel,
+    caller: WriteCaller,
+    session: SessionDep,
 ) -> dict[str, Any]:
     """Record (or replace) a reviewer's verdict on response claim ``n`` (its position) of the audit."""
     item = LabelItem(audit_id=audit_id, claim=n, label=body.verdict, reviewer=body.reviewer, note=body.note)

@@ -156,3 +156,19 @@ def test_openapi_documents_every_error_shape(client: TestClient) -> None:
             ref = op["responses"]["503"]["content"]["application/json"]["schema"]["$ref"]
             # /healthz answers 503 with its own Health body (which service is down)
             assert ref.endswith("/Health" if path == "/healthz" else "/ErrorBody"), (path, ref)
+
+
+def test_integers_beyond_their_columns_are_422_not_500(client: TestClient) -> None:
+    # found by the fuzzer: PUT /suites/0 {"sample_size": 2147483648} was a 500 (integer out of range
+    # in Postgres); every integer a route stores has a bound below 2**31
+    big = 2**31
+    audit = "00000000-0000-0000-0000-000000000000"
+    for method, url, body in (
+        ("PUT", "/suites/s", {"sample_size": big}),
+        ("POST", f"/audits/{audit}/canaries", {"seed": big}),
+        ("PUT", f"/audits/{audit}/claims/{big}/label", {"verdict": "supported"}),
+        ("POST", "/labels", {"labels": [{"audit_id": audit, "claim": big, "label": "support"}]}),
+    ):
+        resp = client.request(method, url, json=body)
+        assert resp.status_code == 422, (method, url, resp.text)
+        _assert_structured(resp)

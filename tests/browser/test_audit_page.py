@@ -20,6 +20,7 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
 from api.ui.legend import VERDICT_STYLES
+from db import leases
 from db import repository as repo
 from db.engine import session_scope
 from tests.browser.conftest import screenshot, wait_done
@@ -184,7 +185,7 @@ def test_status_and_timeline_refresh_without_reload(
     browser.execute_script("window.__sameDocument = true;")
     enqueue_audit(aid)
     with session_scope(session_factory) as s:
-        repo.mark_enqueued(s, [aid])
+        leases.mark_sent(s, [aid], pending_s=600)
     # read in one script: the poll may replace the element between a find and a read
     chip = "const c = document.getElementById('status-chip'); return c && c.textContent;"
     WebDriverWait(browser, 240, poll_frequency=0.2).until(lambda d: d.execute_script(chip) == "done")

@@ -27,6 +27,20 @@ REFERENCE = "The Halvorsen Bridge opened to traffic on 12 May 1998. It is 1,420 
 RESPONSE = "The Halvorsen Bridge opened on 12 May 1989. It is 1,420 metres long."
 
 
+def _wait_embed_started(session_factory: Any, aid: uuid.UUID, timeout: float = 120) -> None:
+    """Until a run of the embed stage holds the audit (``attempt`` set). Status ``embedding`` alone
+    is not enough: decompose's commit sets it before the chain sends the embed task, and a worker
+    killed in that window leaves the audit pending until REQUEUE_AFTER_S (docs/RELIABILITY.md)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        with session_factory() as s:
+            audit = repo.get_audit(s, aid)
+            if audit is not None and audit.status == "embedding" and audit.attempt is not None:
+                return
+        time.sleep(0.1)
+    raise AssertionError(f"audit {aid}: the embed stage did not start within {timeout} s")
+
+
 def test_worker_killed_mid_chain_then_restarted(
     client: TestClient, start_worker: Callable[..., WorkerProcess], session_factory: Any
 ) -> None:
@@ -35,7 +49,7 @@ def test_worker_killed_mid_chain_then_restarted(
     aid = uuid.UUID(
         client.post("/audits", json={"response": RESPONSE, "references": [REFERENCE]}).json()["id"]
     )
-    wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
+    _wait_embed_started(session_factory, aid)
     first.kill()
     with session_factory() as s:
         audit = repo.get_audit(s, aid)
@@ -85,10 +99,14 @@ def test_pool_process_killed_mid_stage_is_recovered_by_the_same_worker(
         client.post("/audits", json={"response": RESPONSE, "references": [REFERENCE]}).json()["id"]
     )
     try:
-        wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
+        _wait_embed_started(session_factory, aid)
         (child,) = _pool_children(worker.proc.pid)
         os.kill(child, signal.SIGKILL)
-        assert wait_for_status(session_factory, aid, {"done", "failed"}, timeout=120) == "done"
+        try:
+            status = wait_for_status(session_factory, aid, {"done", "failed"}, timeout=120)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{worker.output()[-6000:]}") from None
+        assert status == "done"
         assert worker.proc.poll() is None  # the same worker finished the audit
         # the main process logs the lost child when its pool notices, which under load can come after
         # the sweeper already finished the audit: give the log a moment
@@ -103,3 +121,36 @@ def test_pool_process_killed_mid_stage_is_recovered_by_the_same_worker(
         rows = repo.count_rows(s, aid)
     assert state is not None and rows["verdicts"] == len(state.response_claims) and rows["scores"] == 1
     worker.stop()
+
+
+def test_a_worker_killed_between_a_stage_commit_and_the_next_send_is_resumed_at_once(
+    client: TestClient, start_worker: Callable[..., WorkerProcess], session_factory: Any, tmp_path: Any
+) -> None:
+    # decompose commits (status embedding, nobody holding it) and then sleeps before the chain sends
+    # embed; we SIGKILL the pool process there. The redelivered decompose finds its stage done and,
+    # being a redelivery, sends the chain again from embedding: without that the audit would wait
+    # for its pending deadline, REQUEUE_AFTER_S = 600 s (workers.settings default, not shortened here).
+    worker = start_worker(
+        {
+            **FAST,
+            "CLAIMAUDIT_TEST_STAGE_DELAY": "decomposing-committed:60",
+            "CLAIMAUDIT_TEST_STAGE_DELAY_ONCE": str(tmp_path / "slept"),
+        }
+    )
+    aid = uuid.UUID(
+        client.post("/audits", json={"response": RESPONSE, "references": [REFERENCE]}).json()["id"]
+    )
+    try:
+        wait_for_status(session_factory, aid, {"embedding"}, timeout=120)
+        while not (tmp_path / "slept").exists():  # the run sleeps after its commit
+            time.sleep(0.05)
+        (child,) = _pool_children(worker.proc.pid)
+        os.kill(child, signal.SIGKILL)
+        try:
+            status = wait_for_status(session_factory, aid, {"done", "failed"}, timeout=120)
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\n{worker.output()[-6000:]}") from None
+        assert status == "done"
+        assert "was redelivered after its commit" in worker.output()
+    finally:
+        worker.stop()
