@@ -75,6 +75,18 @@ def _each_adds(chosen: list[_Pair]) -> bool:
     return True
 
 
+def _about_subject(chosen: list[_Pair]) -> bool:
+    """The claims of an inference are about the claim's subject: one of them states its subject
+    head, and every one that gives a value or date of the claim does (a dateline aside). A value
+    of another subject joined with the claim's name taken from a third ("The museum opened in
+    1981" + "the Sandvik fjord" for "The Sandvik opened in 1981") is no inference."""
+    if not any(p.head_covered for p in chosen):
+        return False
+    return all(
+        p.head_covered or p.dated or not any(k.startswith(("q:", "d:")) for k in p.stated) for p in chosen
+    )
+
+
 def _infer(r: Facets, pairs: list[_Pair]) -> list[_Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims
     (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
@@ -94,4 +106,4 @@ def _infer(r: Facets, pairs: list[_Pair]) -> list[_Pair]:
         return []  # a denial is inferred only with a denial among the claims (absence is not denial)
     if words and len(have_t & words) < _T.coverage_inferred * len(words):
         return []
-    return chosen if _each_adds(chosen) else []
+    return chosen if _each_adds(chosen) and _about_subject(chosen) else []
