@@ -27,7 +27,7 @@ from claims.verdict.infer import _infer
 from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
 from claims.verdict.recase import recase
 from claims.verdict.roles import _entity_swap, _head_swap, _role_swap, _subject_agrees
-from claims.verdict.text import _head_word
+from claims.verdict.text import _head_word, subject_head
 from claims.verdict.thresholds import _T
 from claims.verdict.values import _date_states
 
@@ -163,7 +163,8 @@ def _contradicted(k: _Case) -> Judgement | None:
 
 def _inferred(k: _Case) -> Judgement | None:
     """Two or more reference claims together state the claim (``_infer``)."""
-    inferred = _infer(k.r, k.pairs)
+    heads = {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
+    inferred = _infer(k.r, k.pairs, heads)
     if not inferred:
         return None
     ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in inferred)

@@ -6,7 +6,8 @@ be an ordinary word: "melbourne" against "Sydney" would be a missing word, not a
 ``recase`` gives the claim back its capitals, from the reference claims it is compared with:
 
 1. a lower-case run of words that a reference writes as a name ("per lunde" / "Per Lunde") takes
-   the reference's capitals, unless a reference also writes it in lower case ("museum");
+   the reference's capitals, unless a reference also writes it in lower case ("museum"); a
+   single word only in a claim written in lower case ("born" / "Born Georg Friedrich PARROT");
 2. in a claim written in lower case (no capital after its first letter, or one that step 1
    recased), the run of content words after the word that introduces a reference's name
    ("in sydney" / "in Sydney", "by rosa feld" / "by Per Lunde") is capitalised when every other
@@ -44,13 +45,16 @@ def _capitalise(text: str, start: int, end: int) -> str:
     return text[:start] + run + text[end:]
 
 
-def _known_names(text: str, references: Sequence[str]) -> str:
-    """Step 1: lower-case runs that the references write as names take their capitals."""
+def _known_names(text: str, references: Sequence[str], *, single_words: bool) -> str:
+    """Step 1: lower-case runs that the references write as names take their capitals (names of
+    one word only when ``single_words``)."""
     low_refs = " ".join(references)
     for ref in references:
         for name, _ in _names(ref):
             low = name.lower()
-            if len(low) < 3 or low in STOPWORDS or re.search(rf"\b{re.escape(low)}\b", low_refs):
+            if len(low) < 3 or low in STOPWORDS or (" " not in low and not single_words):
+                continue
+            if re.search(rf"\b{re.escape(low)}\b", low_refs):
                 continue
             for m in reversed(list(re.finditer(rf"\b{re.escape(low)}\b", text))):
                 text = _capitalise(text, m.start(), m.end())
@@ -89,8 +93,9 @@ def _rival_names(text: str, references: Sequence[str]) -> str:
 
 
 def recase(text: str, references: Sequence[str]) -> str:
-    """``text`` with the capitals of the names it writes in lower case (module docstring)."""
-    known = _known_names(text, references)
-    if known != text or not re.search(r"[A-Z]", text[1:]):
-        return _rival_names(known, references)
-    return known
+    """``text`` with the capitals of the names it writes in lower case (module docstring). A
+    claim that writes capitals after its first letter is recased only for names of two or more
+    words ("per lunde"): its lower-case single words are ordinary words ("born", "approach")."""
+    lower = not re.search(r"[A-Z]", text[1:])
+    known = _known_names(text, references, single_words=lower)
+    return _rival_names(known, references) if lower or known != text else known
