@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from claims.facets import DateFacet, Quantity, content_tokens, extract, quantity_matches, values_equal
+from claims.facets import DateFacet, Facets, Quantity, content_tokens, extract, quantity_matches, values_equal
 from claims.verdict.text import subject_head
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -36,22 +36,37 @@ def _number_words_stated(text: str, near: Sequence[str]) -> bool:
 
 
 def _values_of_subject(text: str, near: Sequence[str]) -> bool:
-    """A claim with a named subject ("The Halvorsen Bridge has six lanes") and values has one
-    of the texts ``near`` that names that subject and states every value: the same value of
-    another subject ("The Sandvik Bridge has six lanes") is not the claim's. True for a claim
-    without values or without a named subject head."""
+    """A claim with a named subject ("The Halvorsen Bridge has six lanes") and values, whose
+    values a near text states of another named subject ("The Sandvik Bridge has six lanes"), has
+    one of the texts ``near`` that names its own subject and states every value: the same value
+    of another subject is not the claim's (a distractor). True for a claim without values, without
+    a named subject head, or whose values no near text gives to another named subject."""
     f = extract(text)
     head = subject_head(text)
     names = [e for e, _, _ in f.entities if head and head in content_tokens(e)]
     if not (f.quantities or f.dates) or not names:
         return True
     name = re.compile(rf"\b{re.escape(names[0])}\b", re.I)
-    for t in near:
-        g = extract(t)
-        values = all(any(quantity_matches(q, o) for o in g.quantities) for q in f.quantities)
-        if name.search(t) and values and all(any(_date_stated(d, e) for e in g.dates) for d in f.dates):
-            return True
-    return False
+    stating = [t for t in near if _states_values(f, extract(t))]
+    if any(name.search(t) for t in stating):
+        return True
+    return not any(_named_subject_other(t, head) for t in stating)
+
+
+def _states_values(f: Facets, g: Facets) -> bool:
+    """Every number and date of ``f`` is stated in ``g``."""
+    values = all(any(quantity_matches(q, o) for o in g.quantities) for q in f.quantities)
+    return values and all(any(_date_stated(d, e) for e in g.dates) for d in f.dates)
+
+
+def _named_subject_other(text: str, head: str | None) -> bool:
+    """The text's subject head is part of a name and is not ``head``."""
+    own = subject_head(text)
+    return (
+        own is not None
+        and own != head
+        and any(own in content_tokens(e) for e, _, _ in extract(text).entities)
+    )
 
 
 def _same_number(q: Quantity, o: Quantity) -> bool:
