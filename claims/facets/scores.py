@@ -1,6 +1,6 @@
-"""Match scores ("won the final 7-1", "a 3–2 defeat", "drew 2:2"): one value in the slot
+"""Match scores ("won the final 7-1", "a 3–2 defeat", "drew 2–2"): one value in the slot
 ``score``, so that "7-0" and "7-1" are two values of the same slot (a conflict), never two loose
-numbers. A pair of numbers of at most three digits joined by a dash or a colon is a score when
+numbers. A pair of numbers of at most three digits joined by a dash is a score when
 the sentence has a word of ``claims/data/score_words.txt`` and no unit or counted noun follows
 the pair ("4-6 hours" stays a range). The value ignores the order of the two sides: "lost 1-3"
 and "lost 3-1" state one result.
