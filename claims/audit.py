@@ -18,6 +18,7 @@ import numpy as np
 from claims.decision import decide
 from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
+from claims.labels import embedding_text
 from claims.match import cosine_matrix
 from claims.options import AuditOptions
 from claims.score import score_audit
@@ -186,7 +187,10 @@ def audit_texts(
     reference_claims = [
         ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]
-    texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
+    # a label-style claim ("HQ: Bergen") is embedded as the sentence it states (claims.labels)
+    texts = [embedding_text(c.text) for c in response_claims] + [
+        embedding_text(rc.claim.text) for rc in reference_claims
+    ]
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)
     n = len(response_claims)
     similarity = similarity_step(vectors[:n], vectors[n:])

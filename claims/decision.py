@@ -42,17 +42,16 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
+from claims.decision_guards import _date_stated, _digits, _number_words_stated, _values_of_subject
 from claims.facets import (
     UNITS,
-    DateFacet,
     Facets,
-    Quantity,
     content_tokens,
     extract,
     quantity_matches,
     token_match,
-    values_equal,
 )
+from claims.labels import embedding_text
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -224,10 +223,6 @@ def _facets(text: str) -> Facets:
     return extract(text)
 
 
-def _date_stated(d: DateFacet, e: DateFacet) -> bool:
-    return all(getattr(d, k) is None or getattr(d, k) == getattr(e, k) for k in ("year", "month", "day"))
-
-
 def _value_coverage(
     text: str, near: Sequence[str], doc_numbers: frozenset[str]
 ) -> tuple[float, float, float]:
@@ -244,31 +239,6 @@ def _value_coverage(
     digits = [_digits(t) <= doc_numbers for t in texts]
     found = [a or b for a, b in zip(near_q + near_d, digits, strict=True)]
     return 1.0, sum(near_q + near_d) / values, sum(found) / values
-
-
-def _number_words_stated(text: str, near: Sequence[str]) -> bool:
-    """Every count the claim writes in words ("six lanes"; ordinals aside) is stated by one of
-    the texts ``near``, compared as facets or by its number ("nine" / "9 am"): a number word
-    has no digits to find elsewhere."""
-    words = [q for q in _facets(text).quantities if not _digits(q.text) and not q.ordinal]
-    if not words:
-        return True
-    others = [_facets(t) for t in near]
-    return all(any(_same_number(q, o) for g in others for o in g.quantities) for q in words)
-
-
-def _same_number(q: Quantity, o: Quantity) -> bool:
-    """``q`` (a number word) states the value of ``o``: as facets, as a number, or as the hour
-    of a time of day (``o.raw`` in minutes: "nine" / "9 am")."""
-    return (
-        quantity_matches(q, o)
-        or values_equal(q.raw, o.raw)
-        or (o.slot == "time" and values_equal(q.raw * 60, o.raw))
-    )
-
-
-def _digits(text: str) -> set[str]:
-    return {m.replace(",", "") for m in _NUMBER.findall(text)}
 
 
 def _buckets(tokens: Iterable[str]) -> dict[str, set[str]]:
@@ -401,7 +371,7 @@ def _features(
     for j in judgements:
         c = response_claims[j.response_index]
         sims = similarity[j.response_index] if similarity.shape[1] else np.zeros(0, dtype=np.float32)
-        rows.append(_claim_row(c.text, bool(c.ambiguous), sims, j, reference_claims, idx))
+        rows.append(_claim_row(embedding_text(c.text), bool(c.ambiguous), sims, j, reference_claims, idx))
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
 
 
@@ -420,17 +390,29 @@ def _best_evidence(
 
 
 def _decided(
-    j: Judgement, s: float, p: float, model: DecisionModel, missing: list[str], *, values_found: bool
+    j: Judgement,
+    s: float,
+    p: float,
+    model: DecisionModel,
+    missing: list[str],
+    *,
+    values_found: bool,
+    verified: bool = False,
 ) -> Judgement:
     """One material judgement after the decision (rule conflicts stand); ``s`` balanced score,
     ``p`` calibrated P(support). A claim with a number or date found nowhere in the references
     (``values_found`` False: feature ``value_cov_any`` < 1) is never turned into support: an
-    unstated value is not entailed, however close the wording."""
+    unstated value is not entailed, however close the wording. A rule support that is
+    ``verified`` (every value of the claim stated as a facet, every content word in one
+    reference claim: ``_verified``) stands: the model's doubt there is the wording of a value
+    ("about 2.1 million" / "2,148,271"), which the rules compare exactly."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
     rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
     margin = model.rule_margin if rule_supports else -model.rule_margin
-    if s >= model.support_threshold - margin and (rule_supports or values_found):
+    if (s >= model.support_threshold - margin and (rule_supports or values_found)) or (
+        rule_supports and verified
+    ):
         verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
         reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
         return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))
@@ -439,6 +421,21 @@ def _decided(
     what = f"'{missing[0]}' is not in the evidence" if missing else "the evidence does not entail it"
     reason = f"{what} (P(support) = {p:.2f})"
     return replace(j, verdict=Verdict.UNSUPPORTED, reason=reason, change=None, confidence=round(1.0 - p, 4))
+
+
+def _near_texts(
+    j: Judgement, reference_claims: Sequence[ReferenceClaim], similarity: np.ndarray
+) -> list[str]:
+    """The texts of the ``VALUE_TOP_K`` reference claims nearest the judgement's claim."""
+    order = np.argsort(-similarity[j.response_index])[:VALUE_TOP_K]
+    return [reference_claims[int(k)].claim.text for k in order]
+
+
+def _verified(x: np.ndarray) -> np.ndarray:
+    """Rows whose claim states a value, every value stated as a facet by a near reference claim
+    (``value_cov`` = 1) and every content word found in one reference claim (``cov_lex`` = 1)."""
+    col = FEATURE_NAMES.index
+    return (x[:, col("has_value")] >= 1.0) & (x[:, col("value_cov")] >= 1.0) & (x[:, col("cov_lex")] >= 1.0)
 
 
 def decide(
@@ -471,22 +468,27 @@ def decide(
     out = list(judgements)
     found = [
         bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
-        and _number_words_stated(
-            response_claims[j.response_index].text,
-            [
-                reference_claims[int(k)].claim.text
-                for k in np.argsort(-similarity[j.response_index])[:VALUE_TOP_K]
-            ],
-        )
+        and _number_words_stated(response_claims[j.response_index].text, near)
+        and _values_of_subject(response_claims[j.response_index].text, near)
         for row, j in enumerate(chosen)
+        for near in [_near_texts(j, reference_claims, similarity)]
     ]
+    verified = _verified(x)
     scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)
-    for i, s, p, values_found in scores:
+    for row, (i, s, p, values_found) in enumerate(scores):
         j = out[i]
         text = response_claims[j.response_index].text
         missing = _missing(content_tokens(text), idx.doc_tokens)[:1]
         missing = [_surface(text, t) for t in missing]  # only the first is quoted
-        decided = _decided(j, float(s), float(p), model, missing, values_found=bool(values_found))
+        decided = _decided(
+            j,
+            float(s),
+            float(p),
+            model,
+            missing,
+            values_found=bool(values_found),
+            verified=bool(verified[row]),
+        )
         if decided.verdict in (Verdict.SUPPORTED, Verdict.INFERRED):
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
         out[i] = decided

@@ -46,6 +46,7 @@ from claims.decision import FEATURE_NAMES  # noqa: E402
 from claims.decision import feature_matrix as claim_features  # noqa: E402
 from claims.decompose import decompose  # noqa: E402
 from claims.embed import default_embedder, text_key  # noqa: E402
+from claims.labels import embedding_text  # noqa: E402
 from claims.match import DEFAULT_THRESHOLD, cosine_matrix  # noqa: E402
 from claims.perturb import FAULT_KINDS, perturb  # noqa: E402
 from claims.types import ClaimKind, ReferenceClaim, Verdict  # noqa: E402
@@ -159,7 +160,8 @@ def run_engine(item: Item, embedder: DiskCachedEmbedder) -> EngineRun:
     refs = [r for r in item.references if r.strip()] or ["(empty)"]
     response_claims = decompose(item.response)
     reference_claims = [ReferenceClaim(i, c) for i, t in enumerate(refs) for c in decompose(t)]
-    vectors = embedder.embed([c.text for c in response_claims] + [rc.claim.text for rc in reference_claims])
+    texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
+    vectors = embedder.embed([embedding_text(t) for t in texts])
     n = len(response_claims)
     similarity = cosine_matrix(vectors[:n], vectors[n:])
     judgements = judge(response_claims, reference_claims, similarity, threshold=DEFAULT_THRESHOLD,

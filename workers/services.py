@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from claims.audit import judge_step, score_step, similarity_step
 from claims.embed import CachedEmbedder
+from claims.labels import embedding_text
 from claims.options import AuditOptions
 from claims.types import Role
 from db import repository as repo
@@ -103,7 +104,11 @@ def embed_audit(
     inner = components.embedder_for(audit.config, audit_id=audit_id, factory=factory)
     embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
     rows = repo.list_claims(session, audit_id)
-    vectors = embedder.embed([r.text for r in rows]) if rows else np.zeros((0, inner.dim), np.float32)
+    vectors = (
+        embedder.embed([embedding_text(r.text) for r in rows])
+        if rows
+        else np.zeros((0, inner.dim), np.float32)
+    )
     repo.set_embeddings(session, [r.id for r in rows], vectors, model=embedder.model_name, dim=embedder.dim)
     return embedder.model_name
 

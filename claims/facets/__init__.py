@@ -57,6 +57,7 @@ from claims.facets.dates import _find_dates
 from claims.facets.entities import _find_entities, is_weak_entity, squash_abbreviations
 from claims.facets.polarity import HEDGES, NEGATIONS, _hedges, _negation, _without_frame, negation_frame
 from claims.facets.quantities import QUANTITY_RECOGNISERS, _find_quantities, _with_intervals
+from claims.facets.scores import _scores
 from claims.facets.spans import Recogniser
 from claims.facets.tokens import content_tokens, token_match
 from claims.facets.types import DateFacet, Facets, Quantity
@@ -171,8 +172,9 @@ def _remap(f: Facets, text: str, at: list[int]) -> Facets:
 def _extract_plain(text: str) -> Facets:
     """``extract`` of a text without markdown emphasis."""
     taken: list[tuple[int, int]] = []
+    scores = _scores(text, taken)  # before dates: "3-1" in a match report is no day and month
     dates = _find_dates(text, taken)
-    quantities = _find_quantities(text, taken)
+    quantities = scores + _find_quantities(text, taken)
     neg, cue = _negation(text)
     words = frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
     return Facets(

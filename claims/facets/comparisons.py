@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+from claims.facets.rounding import rounds_to
 from claims.facets.tokens import token_match
 from claims.facets.types import Quantity
 
@@ -65,7 +66,8 @@ def year_overlaps(a: Quantity, b: Quantity) -> bool:
 def quantity_matches(a: Quantity, b: Quantity) -> bool:
     """``a`` is stated by ``b``: same value, and same slot when both have one
     (a slot-less number matches an equal value in any slot except years). Loose
-    (approximate) values match within 5 %. An exact point is never stated by a range or a
+    (approximate) values match within 5 %, a rounded value ("2.1 million") the values it
+    rounds. An exact point is never stated by a range or a
     bound ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
     if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal:
         return False
@@ -77,8 +79,8 @@ def quantity_matches(a: Quantity, b: Quantity) -> bool:
         return a.slot == b.slot and values_equal(a.value, b.value)
     if a.slot and b.slot:
         if slots_compatible(a, b):
-            return values_equal(a.value, b.value)
+            return values_equal(a.value, b.value) or rounds_to(a, b)
         return False
     if a.slot == "year" or b.slot == "year":
         return a.slot == b.slot == "year" and values_equal(a.raw, b.raw)
-    return values_equal(a.raw, b.raw) or values_equal(a.value, b.value)
+    return values_equal(a.raw, b.raw) or values_equal(a.value, b.value) or rounds_to(a, b)

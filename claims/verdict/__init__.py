@@ -77,7 +77,18 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * roles (``roles``): another name in the same role, also the agent that opens the sentence
   (attribution: "Olav Brandt proposed X" vs "Lena Varga proposed X"), and swapped roles also
   when the reference describes a party ("Tessel bought the software firm Corvin Group");
-* modality and hedge (``compare._check_hedges``).
+* modality and hedge (``compare._check_hedges``);
+* scores and rounding (``claims.facets.scores``, ``claims.facets.rounding``): "7-0" / "7-1" are
+  two values of the slot ``score``; "2.1 million" states what it rounds (2,148,271), and an
+  approximation that misses a point value by more than its step and 10 % conflicts
+  (``rivals._approximation_rival``: "about 3.4 million" / 2,148,271);
+* label-style claims (``claims.labels``): "HQ: Bergen" is judged (and embedded) as "headquartered
+  in Bergen.", so attribute and value meet the reference's predicate and value;
+* names in lower case (``recase``): "in sydney" is "in Sydney"; in a claim written in lower case
+  the words in the slot of a reference's name are a name ("in melbourne" / "in Sydney");
+* subject of the evidence: an inference needs its value-giving claims about the claim's subject
+  (``infer._about_subject``), and a subject swap is void when the references name the claim's
+  subject elsewhere (``decide._distractor_free``: a distractor, not a rival).
 
 Every numeric threshold is a field of ``THRESHOLDS`` (``thresholds.Thresholds``).
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from claims.facets import (
     ANTONYMS,
-    STOPWORDS,
     Facets,
     Quantity,
     antonym_kind,
@@ -28,6 +27,7 @@ from claims.verdict.clause_checks import _polarity, _predicate_swap
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys
+from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
 from claims.verdict.text import (
     _best_clause,
     _coverage,
@@ -202,32 +202,6 @@ def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) ->
         pair.missing.append(f"{q.text} in {q_year:g}")
 
 
-def _ordinal_neighbours(text: str, start: int, end: int) -> set[str]:
-    """The content words just before and just after the span (lower case, not stopwords)."""
-    before = re.findall(r"[^\W\d_]+", text[:start])[-1:]
-    after = re.findall(r"[^\W\d_]+", text[end:])[:1]
-    return {w.lower() for w in before + after if w.lower() not in STOPWORDS}
-
-
-def _ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
-    """Another ordinal of ``c`` in the same position as the claim's ordinal ``q`` (words or
-    digits: "finished second" / "finished 3rd", "the third largest" / "the second largest"):
-    the same slot, or the same content word next to it. None when there is none."""
-    near = _ordinal_neighbours(r_text, q.start, q.end)
-    for o in c.quantities:
-        if not o.ordinal or values_equal(o.value, q.value):
-            continue
-        if (q.slot and slots_compatible(q, o)) or near & _ordinal_neighbours(c.text, o.start, o.end):
-            return o
-    return None
-
-
-def _both_currencies(q: Quantity, o: Quantity) -> bool:
-    """Two amounts of money in different currencies ("$45" / "€45"): the same slot, the price,
-    so another currency conflicts like another value (``_check_value``)."""
-    return q.slot.startswith("currency") and o.slot.startswith("currency") and q.slot != o.slot
-
-
 def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
     year); else a range decides (``_check_range``); else another exact value of the slot
@@ -256,8 +230,7 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
         o
         for o in c.quantities
         if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
-        and not q.loose
-        and not o.loose
+        and ((not q.loose and not o.loose) or _approximation_rival(x.r.text, q, x.c.text, o))
     ]
     if rivals:
         o = rivals[0]

@@ -4,6 +4,7 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -17,14 +18,16 @@ from claims.facets import (
     quantity_matches,
     year_matches,
 )
+from claims.labels import embedding_text
 from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
 from claims.verdict.compare import _compare
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.infer import _infer
 from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
+from claims.verdict.recase import recase
 from claims.verdict.roles import _entity_swap, _head_swap, _role_swap, _subject_agrees
-from claims.verdict.text import _head_word
+from claims.verdict.text import _head_word, subject_head
 from claims.verdict.thresholds import _T
 from claims.verdict.values import _date_states
 
@@ -160,7 +163,8 @@ def _contradicted(k: _Case) -> Judgement | None:
 
 def _inferred(k: _Case) -> Judgement | None:
     """Two or more reference claims together state the claim (``_infer``)."""
-    inferred = _infer(k.r, k.pairs)
+    heads = {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
+    inferred = _infer(k.r, k.pairs, heads)
     if not inferred:
         return None
     ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in inferred)
@@ -221,6 +225,11 @@ def judge_one(
         return Judgement(index, Verdict.UNSUPPORTED, (), "the references contain no factual claim")
     r = extract(claim.text)
     top = _candidates(r, claim, reference_claims, row)
+    # names written in lower case take their capitals ("in sydney"), so the name checks see them
+    # a label-style claim ("HQ: Bergen") is judged as the sentence it states (claims.labels);
+    # names written in lower case take their capitals ("in sydney"), so the name checks see them
+    text = recase(embedding_text(claim.text), [reference_claims[j].claim.text for j in top])
+    r = extract(text) if text != claim.text else r
     pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
     found = _contradictions(r, pairs, reference_claims)
     case = _Case(index, claim, r, pairs, found, reference_claims, reference_texts, threshold)
@@ -250,7 +259,7 @@ def _contradictions(
         ):
             found.append((p.relevance, p, swap))
             continue
-        head_swap = _head_swap(p, r, c) or _role_swap(p, r, c)
+        head_swap = _distractor_free(_head_swap(p, r, c), pairs, reference_claims) or _role_swap(p, r, c)
         if head_swap is not None and not p.missing and not p.conflicts:
             found.append((p.relevance, p, head_swap))
             continue
@@ -271,6 +280,20 @@ def _contradictions(
             found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
     found.sort(key=lambda t: t[0], reverse=True)
     return found
+
+
+def _distractor_free(
+    swap: _Conflict | None, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
+) -> _Conflict | None:
+    """A subject swap ("The Halvorsen Bridge has six lanes" / "The Sandvik Bridge has six
+    lanes") only while the references say nothing else of the claim's subject: when another
+    candidate names it ("The Halvorsen Bridge opened in 1981"), the swapped claim is about
+    another, known subject (a distractor), not a rival for the claim's."""
+    if swap is None:
+        return None
+    name = re.compile(rf"\b{re.escape(swap.response_value)}\b", re.I)
+    named = any(name.search(reference_claims[q.j].claim.text) for q in pairs)
+    return None if named else swap
 
 
 def _shares_value(r: Facets, c: Facets) -> bool:

@@ -4,10 +4,13 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from claims.facets import (
     Facets,
 )
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Pair
+from claims.verdict.text import subject_head
 from claims.verdict.thresholds import _T
 from claims.verdict.values import _word_tokens
 
@@ -75,7 +78,24 @@ def _each_adds(chosen: list[_Pair]) -> bool:
     return True
 
 
-def _infer(r: Facets, pairs: list[_Pair]) -> list[_Pair]:
+def _about_subject(r: Facets, chosen: list[_Pair], heads: Mapping[int, str | None]) -> bool:
+    """No claim of an inference that gives a value or date of the claim is about another
+    subject: its own subject head (``heads[j]``) other than the claim's, and the claim's head not
+    in it. A value of another subject joined with the claim's name from a third claim ("The
+    museum opened in 1981" + "The museum stands by the Sandvik fjord" for "The Sandvik opened in
+    1981") is no inference; a dateline or a claim without a subject of its own ("From 1932 the
+    race became a handicap event") may give the value."""
+    head = subject_head(r.text)
+
+    def other_subject(p: _Pair) -> bool:
+        gives_value = any(k.startswith(("q:", "d:")) for k in p.stated)
+        own = heads.get(p.j)
+        return gives_value and not p.head_covered and not p.dated and own is not None and own != head
+
+    return head is None or not any(other_subject(p) for p in chosen)
+
+
+def _infer(r: Facets, pairs: list[_Pair], heads: Mapping[int, str | None]) -> list[_Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims
     (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
     words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
@@ -94,4 +114,4 @@ def _infer(r: Facets, pairs: list[_Pair]) -> list[_Pair]:
         return []  # a denial is inferred only with a denial among the claims (absence is not denial)
     if words and len(have_t & words) < _T.coverage_inferred * len(words):
         return []
-    return chosen if _each_adds(chosen) else []
+    return chosen if _each_adds(chosen) and _about_subject(r, chosen, heads) else []

@@ -45,7 +45,7 @@ def _date_conflict(d: DateFacet, e: DateFacet) -> str | None:
 
 def _value_kind(q: Quantity, o: Quantity) -> str:
     """Readable name of the slot of a value conflict ("number of employees", "percentage")."""
-    kind = "age" if q.slot == "age" else ("time" if q.slot == "time" else "number")
+    kind = q.slot if q.slot in ("age", "time", "score") else "number"
     if q.slot.startswith("n:"):
         kind = f"number of {o.unit or q.unit}" if (o.unit or q.unit) else "number"
     elif q.slot == "percent":

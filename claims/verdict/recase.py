@@ -1,0 +1,101 @@
+"""Names written in lower case: "the opera house is in sydney" is judged as "... in Sydney".
+
+A response may write names in lower case (typed chat, a model asked for lower case). The checks
+find names by their capitals (``claims.facets.entities``), so without this step "sydney" would
+be an ordinary word: "melbourne" against "Sydney" would be a missing word, not another name.
+``recase`` gives the claim back its capitals, from the reference claims it is compared with:
+
+1. a lower-case run of words that a reference writes as a name ("per lunde" / "Per Lunde") takes
+   the reference's capitals, unless a reference also writes it in lower case ("museum"); a
+   single word only in a claim written in lower case ("born" / "Born Georg Friedrich PARROT");
+2. in a claim written in lower case (no capital after its first letter, or one that step 1
+   recased), the run of content words after the word that introduces a reference's name
+   ("in sydney" / "in Sydney", "by rosa feld" / "by Per Lunde") is capitalised when every other
+   content word of the claim is in that reference claim: it fills the name's slot.
+
+Only letters change case, so every span stays valid.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from claims.facets import MONTHS, STOPWORDS, UNITS, content_tokens, extract, is_weak_entity
+from claims.verdict.roles import _word_before
+from claims.verdict.text import _coverage
+
+_WORD = r"[a-z][a-z'’-]*"
+#: at most this many lower-case words fill a name's slot ("rosa feld")
+_MAX_RUN = 3
+
+
+def _names(reference: str) -> list[tuple[str, str]]:
+    """(name, the word that introduces it) of every strong name of a reference claim."""
+    f = extract(reference)
+    out = []
+    for e in f.entities:
+        if not is_weak_entity(reference, e) and re.fullmatch(r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*", e[0]):
+            out.append((e[0], _word_before(reference, e[1])))
+    return out
+
+
+def _capitalise(text: str, start: int, end: int) -> str:
+    run = re.sub(r"\b[a-z]", lambda m: m.group(0).upper(), text[start:end])
+    return text[:start] + run + text[end:]
+
+
+def _known_names(text: str, references: Sequence[str], *, single_words: bool) -> str:
+    """Step 1: lower-case runs that the references write as names take their capitals (names of
+    one word only when ``single_words``)."""
+    low_refs = " ".join(references)
+    for ref in references:
+        for name, _ in _names(ref):
+            low = name.lower()
+            if len(low) < 3 or low in STOPWORDS or (" " not in low and not single_words):
+                continue
+            if re.search(rf"\b{re.escape(low)}\b", low_refs):
+                continue
+            for m in reversed(list(re.finditer(rf"\b{re.escape(low)}\b", text))):
+                text = _capitalise(text, m.start(), m.end())
+    return text
+
+
+def _slot_run(text: str, word: str) -> tuple[int, int] | None:
+    """The lower-case content words after ``word`` ("the" skipped) up to the clause's end."""
+    pat = (
+        rf"\b{re.escape(word)}\s+(?:the\s+)?((?:{_WORD})(?:\s+{_WORD}){{0,{_MAX_RUN - 1}}})\s*(?:[.,;:!?]|$)"
+    )
+    m = re.search(pat, text)
+    if m is None:
+        return None
+    words = m.group(1).split()
+    if any(w in STOPWORDS or w in UNITS or w in MONTHS for w in words):
+        return None
+    return m.start(1), m.end(1)
+
+
+def _rival_names(text: str, references: Sequence[str]) -> str:
+    """Step 2: a lower-case run in the slot of a reference's name (module docstring)."""
+    for ref in references:
+        ref_tokens = content_tokens(ref)
+        for _, word in _names(ref):
+            span = None if not word else _slot_run(text, word)
+            if span is None:
+                continue
+            run = set(content_tokens(text[span[0] : span[1]]))
+            if run & set(ref_tokens):
+                continue
+            rest = [t for t in content_tokens(text) if t not in run]
+            if rest and _coverage(rest, ref_tokens)[0] >= 1.0:
+                return _capitalise(text, *span)
+    return text
+
+
+def recase(text: str, references: Sequence[str]) -> str:
+    """``text`` with the capitals of the names it writes in lower case (module docstring). A
+    claim that writes capitals after its first letter is recased only for names of two or more
+    words ("per lunde"): its lower-case single words are ordinary words ("born", "approach")."""
+    lower = not re.search(r"[A-Z]", text[1:])
+    known = _known_names(text, references, single_words=lower)
+    return _rival_names(known, references) if lower or known != text else known

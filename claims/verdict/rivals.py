@@ -1,0 +1,48 @@
+"""Rival values of a claim's value in a reference claim: another ordinal in the same position,
+another currency for the same amount, an approximation too far from a point value.
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+
+from claims.facets import STOPWORDS, Facets, Quantity, slots_compatible, values_equal
+from claims.facets.rounding import approximation_misses, is_approximation
+
+
+def _ordinal_neighbours(text: str, start: int, end: int) -> set[str]:
+    """The nearest content words before and after the span (lower case, stopwords skipped:
+    "came 2nd in the medal table" and "finished first in the medal table" share "medal")."""
+
+    def content(s: str) -> list[str]:
+        return [w.lower() for w in re.findall(r"[^\W\d_]+", s) if w.lower() not in STOPWORDS]
+
+    return set(content(text[:start])[-1:] + content(text[end:])[:1])
+
+
+def _ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
+    """Another ordinal of ``c`` in the same position as the claim's ordinal ``q`` (words or
+    digits: "finished second" / "finished 3rd", "the third largest" / "the second largest"):
+    the same slot, or the same content word next to it. None when there is none."""
+    near = _ordinal_neighbours(r_text, q.start, q.end)
+    for o in c.quantities:
+        if not o.ordinal or values_equal(o.value, q.value):
+            continue
+        if (q.slot and slots_compatible(q, o)) or near & _ordinal_neighbours(c.text, o.start, o.end):
+            return o
+    return None
+
+
+def _both_currencies(q: Quantity, o: Quantity) -> bool:
+    """Two amounts of money in different currencies ("$45" / "€45"): the same slot, the price,
+    so another currency conflicts like another value (``_check_value``)."""
+    return q.slot.startswith("currency") and o.slot.startswith("currency") and q.slot != o.slot
+
+
+def _approximation_rival(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
+    """An approximation on one side too far from a point value on the other to approximate
+    it ("about 3.4 million" / 2,148,271): a conflict like two points (``approximation_misses``)."""
+    if is_approximation(r_text, q) and not o.loose:
+        return approximation_misses(q, o)
+    return not q.loose and is_approximation(c_text, o) and approximation_misses(o, q)

@@ -1,0 +1,237 @@
+"""Kinds of fault found by the review of the demo and the shared cases (issue #9), one table per
+kind; each mixes rows that must flip with rows that must not.
+
+Rule-level rows (``claims.verdict.judge``) use the cosine ``HIGH`` (0.93, as in
+tests/unit/test_verdict_checks.py) so that only the checks decide; the expected verdicts follow
+from the rule each table's comment names. The decision rows (``claims.decision.decide``) use a
+hand-made model whose score is a function of the cosine only, so that the guard under test is the
+only thing that can change the verdict.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from claims.decision import FEATURE_NAMES, DecisionModel, decide
+from claims.facets import extract, quantity_matches
+from claims.labels import label_sentence
+from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict import judge
+from claims.verdict.recase import recase
+
+C, S, U, INF = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INFERRED
+HIGH = 0.93
+Row = tuple[str, str | list[str], set[Verdict]]
+
+
+def _judge(response: str, refs: list[str], cos: float = HIGH) -> tuple[Verdict, str]:
+    rcs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in enumerate(refs)]
+    sim = np.full((1, len(refs)), cos, dtype=np.float32)
+    j = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=refs)[0]
+    return j.verdict, j.reason
+
+
+def _check(row: Row) -> None:
+    response, reference, allowed = row
+    refs = reference if isinstance(reference, list) else [reference]
+    got, reason = _judge(response, refs)
+    assert got in allowed, f"{response!r} vs {refs!r} -> {got.value} ({reason})"
+
+
+# names written in lower case are names (claims.verdict.recase): a known name takes the
+# reference's capitals; in a lower-case claim, the words in the slot of a reference's name
+# ("in ...", "by ...") are a rival name when every other word is stated
+LOWER_CASE_NAMES: list[Row] = [
+    ("The opera house is in melbourne.", "The Opera House is in Sydney.", {C}),
+    ("The opera house is in sydney.", "The Opera House is in Sydney.", {S}),
+    ("The bridge was designed by rosa feld.", "The bridge was designed by Per Lunde.", {C}),
+    ("The bridge was designed by per lunde.", "The bridge was designed by Per Lunde.", {S}),
+    # the word is in the reference: no name slot to fill, no rival
+    ("The museum is in the city centre.", "The museum is in the city centre.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", LOWER_CASE_NAMES, ids=[r[0] for r in LOWER_CASE_NAMES])
+def test_lower_case_names(row: Row) -> None:
+    _check(row)
+
+
+# a claim written in lower case is judged as the same claim with its capitals
+SAME_IN_LOWER_CASE = [
+    ("The bridge was designed by Rosa Feld.", "The bridge was designed by Per Lunde."),
+    ("The Opera House is in Melbourne.", "The Opera House is in Sydney."),
+    ("Kestrel Robotics is based in Oslo.", "Kestrel Robotics is based in Oslo."),
+    ("The museum is closed on Mondays.", "The Sandvik Museum is open every day."),
+]
+
+
+@pytest.mark.parametrize(("response", "reference"), SAME_IN_LOWER_CASE)
+def test_lower_case_claim_judged_as_capitalised(response: str, reference: str) -> None:
+    lower = response[0] + response[1:].lower()
+    assert _judge(lower, [reference])[0] is _judge(response, [reference])[0]
+
+
+def test_recase_changes_only_case_and_keeps_common_words() -> None:
+    text = "The opera house is in melbourne."
+    out = recase(text, ["The Opera House is in Sydney."])
+    # "opera house" is the reference's name in lower case; "melbourne" fills the slot of "Sydney"
+    assert out == "The Opera House is in Melbourne." and len(out) == len(text)
+    # a capitalised claim is left as it is; a word the references write in lower case too stays
+    assert recase("The Opera House is in Melbourne.", ["The Opera House is in Sydney."]).endswith(
+        "Melbourne."
+    )
+    assert (
+        recase("the museum opened.", ["The Museum of Art opened.", "The museum is big."])
+        == "the museum opened."
+    )
+
+
+# ordinals and scores are one slot each (claims.verdict.compare._ordinal_rival: the nearest content
+# words beside the ordinal; claims.facets.scores: "7-0" is one value in the slot "score")
+ORDINALS_AND_SCORES: list[Row] = [
+    ("Norway finished first in the medal table.", "Norway finished second in the medal table.", {C}),
+    ("Norway came 2nd in the medal table.", "Norway finished first in the medal table.", {C}),
+    # the same ordinal: no conflict (the verbs differ, so no support either)
+    ("Norway came 1st in the medal table.", "Norway finished first in the medal table.", {S, U}),
+    ("Brann won the final 7-0.", "Brann won the final 7-1.", {C}),
+    ("Brann beat Molde 3-2 in the final.", "Brann beat Molde 3–1 in the final.", {C}),
+    ("The final ended 2-2.", "The final ended 2–1 to Brann.", {C}),
+    ("Brann won the final 2-1.", "Brann won the final 2–1.", {S}),
+    # a range of hours is no score, even next to a score word
+    ("The final lasted 4-6 hours.", "The final lasted between 4 and 6 hours.", {S, U}),
+]
+
+
+@pytest.mark.parametrize("row", ORDINALS_AND_SCORES, ids=[r[0] for r in ORDINALS_AND_SCORES])
+def test_ordinals_and_scores(row: Row) -> None:
+    _check(row)
+
+
+def test_score_facet() -> None:
+    (q,) = extract("Brann won the final 7-1.").quantities
+    assert (q.slot, q.text, q.value) == ("score", "7-1", 7001.0)  # score_value: 7 * 1000 + 1
+    assert [q.slot for q in extract("The game starts at 19:30.").quantities] == ["time"]
+    assert all(q.slot != "score" for q in extract("The trip takes 4-6 hours.").quantities)  # no score word
+    assert [q.text for q in extract("The 1998-99 season was won by Brann.").quantities] == ["1998-99"]
+
+
+# label-style claims read as sentences (claims.labels, claims/data/label_predicates.tsv)
+LABELS: list[Row] = [
+    ("Founded: 2005.", "Kestrel Robotics was founded in 2011.", {C}),
+    ("Founded: 2011.", "Kestrel Robotics was founded in 2011.", {S}),
+    ("Kestrel Robotics, HQ: Bergen.", "Kestrel Robotics is headquartered in Oslo.", {C}),
+    ("Kestrel Robotics, HQ: Oslo.", "Kestrel Robotics is headquartered in Oslo.", {S}),
+    ("Kestrel Robotics: Founded: 2005.", "Kestrel Robotics was founded in 2011.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", LABELS, ids=[r[0] for r in LABELS])
+def test_label_claims(row: Row) -> None:
+    _check(row)
+
+
+def test_label_sentence() -> None:
+    assert label_sentence("HQ: Bergen.") == "headquartered in Bergen."
+    assert label_sentence("Kestrel Robotics: HQ: Bergen.") == "Kestrel Robotics is headquartered in Bergen."
+    assert label_sentence("Oslo, population: 700000.") == "Oslo has 700000 inhabitants."
+    # an unknown label, a sentence with a colon: no label sentence
+    assert label_sentence("Pro plan, price per month: $25.") is None
+    assert label_sentence("Note: the bridge opened in 1981.") is None
+
+
+# a value in a compound sentence is compared in its own clause (decomposition splits it)
+COMPOUND: list[Row] = [
+    ("The bridge has six lanes.", "The bridge opened in 1981 and has four lanes.", {C}),
+    ("The bridge has four lanes.", "The bridge opened in 1981 and has four lanes.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", COMPOUND, ids=[r[0] for r in COMPOUND])
+def test_compound_sentence_values(row: Row) -> None:
+    _check(row)
+
+
+# rounding (claims.facets.rounding): a value with a magnitude word states what it rounds; an
+# approximation too far from a stated point value conflicts like a point
+ROUNDING: list[Row] = [
+    ("The city has about 2.1 million inhabitants.", "The city has 2,148,271 inhabitants.", {S}),
+    ("The city has 2.1 million inhabitants.", "The city has 2,148,271 inhabitants.", {S}),
+    ("The city has 2.1 million inhabitants.", "The city has 2,348,271 inhabitants.", {C}),
+    ("The city has 2.1 million inhabitants.", "The city has 3.4 million inhabitants.", {C}),
+    ("The city has about 3.4 million inhabitants.", "The city has 2,148,271 inhabitants.", {C}),
+    ("The city has 2,148,271 inhabitants.", "The city has about 3.4 million inhabitants.", {C}),
+    # a bound is no approximation: never a conflict with a value inside it
+    ("The museum has more than 40 staff.", "The museum has 60 staff.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", ROUNDING, ids=[r[0] for r in ROUNDING])
+def test_rounding(row: Row) -> None:
+    _check(row)
+
+
+def test_rounds_to_is_half_a_step() -> None:
+    (a,) = extract("2.1 million people").quantities
+    (b,) = extract("2,149,999 people").quantities
+    (c,) = extract("2,150,001 people").quantities
+    assert quantity_matches(a, b) and not quantity_matches(a, c)  # step 100,000: 2.05 M to 2.15 M
+
+
+# inference keeps the subject (claims.verdict.infer._about_subject); a subject swap is void when
+# the references name the claim's subject elsewhere (claims.verdict.decide._distractor_free)
+SUBJECT: list[Row] = [
+    (
+        "The Sandvik opened in 1981.",
+        ["The museum opened in 1981", "The museum stands by the Sandvik fjord."],
+        {U},
+    ),
+    ("The Sandvik opened in 1981.", ["The museum opened in 1981.", "Sandvik is a town near Bergen."], {U}),
+    (
+        "The Halvorsen Bridge has six lanes.",
+        ["The Sandvik Bridge has six lanes.", "The Halvorsen Bridge opened in 1981."],
+        {U},
+    ),
+    (
+        "The Halvorsen Bridge has six lanes.",
+        ["The Sandvik Bridge has six lanes.", "The Halvorsen Bridge has four lanes."],
+        {C},
+    ),
+    ("Lyon is the capital of France.", ["Paris is the capital of France."], {C}),
+]
+
+
+@pytest.mark.parametrize("row", SUBJECT, ids=[f"{r[0]} / {r[1]}" for r in SUBJECT])
+def test_subject_of_evidence(row: Row) -> None:
+    _check(row)
+
+
+def _cosine_model() -> DecisionModel:
+    """P(support) = sigmoid(10 * (cos1 - 0.7)); threshold 0.5; no margin."""
+    d = len(FEATURE_NAMES)
+    coef = np.zeros(d)
+    coef[FEATURE_NAMES.index("cos1")] = 10.0
+    return DecisionModel("test", FEATURE_NAMES, np.zeros(d), np.ones(d), coef, -7.0, -1.0, 0.0, 0.5, 0.0,
+                         {"contradicted": 0.9, "qualification_dropped": 0.8})  # fmt: skip
+
+
+def _decide(response: str, refs: list[str], cos: float, rule: Verdict) -> Verdict:
+    rcs = [ReferenceClaim(0, Claim(t, 0, len(t), position=i)) for i, t in enumerate(refs)]
+    sim = np.full((1, len(refs)), cos, dtype=np.float32)
+    out = decide([Claim(response, 0, len(response))], rcs, sim, [Judgement(0, rule)], model=_cosine_model())
+    return out[0].verdict
+
+
+def test_verified_rule_support_stands() -> None:
+    # every value stated as a facet and every word in one reference claim: the rule support stands
+    # at a cosine (0.6) where the model alone says no (sigmoid(-1) < 0.5)
+    refs = ["The city has 2,148,271 inhabitants."]
+    assert _decide("The city has about 2.1 million inhabitants.", refs, 0.6, S) is S
+    # a word the reference lacks: the model decides
+    assert _decide("The coastal city has about 2.1 million inhabitants.", refs, 0.6, S) is U
+
+
+def test_model_support_needs_the_value_of_the_named_subject() -> None:
+    refs = ["The Sandvik Bridge has six lanes.", "The Halvorsen Bridge opened in 1981."]
+    assert _decide("The Halvorsen Bridge has six lanes.", refs, 0.9, U) is U
+    assert _decide("The Sandvik Bridge has six lanes.", refs, 0.9, U) is S
