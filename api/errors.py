@@ -139,6 +139,8 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
 def _clean(errors: Sequence[Any]) -> list[dict[str, Any]]:
     out = []
     for err in errors:
+        if not isinstance(err, dict):  # a route's plain message: keep it, in the one shape
+            err = {"loc": [], "msg": str(err), "type": "error"}
         item = {
             "loc": [p if isinstance(p, int) else excerpt(p, 60).strip('"') for p in err.get("loc", ())],
             "msg": str(err.get("msg", "")).encode("utf-8", "backslashreplace").decode("utf-8"),

@@ -11,11 +11,13 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
+import httpx
 import typer
 import yaml
 from rich.console import Console
 from rich.table import Table
 
+from cli import stack
 from cli.client import ApiError, Client
 
 runs_app = typer.Typer(help="Runs of suites: list, compare (with a quality gate).", no_args_is_help=True)
@@ -27,10 +29,26 @@ console = Console()
 err = Console(stderr=True)
 
 ApiUrl = Annotated[
-    str,
-    typer.Option("--api-url", envvar="CLAIMAUDIT_API_URL", help="API base URL."),
+    str | None,
+    typer.Option(
+        "--api-url",
+        envvar="CLAIMAUDIT_API_URL",
+        help="API base URL; default the local stack's http://127.0.0.1:PORT (CLAIMAUDIT_API_PORT).",
+        show_default=False,
+    ),
 ]
-DEFAULT_API = "http://127.0.0.1:8000"
+#: What a command that cannot reach or use the API raises (exit 2: never the gate's exit 1).
+_UNREACHABLE = (ApiError, OSError, httpx.HTTPError)
+
+
+def _url(api_url: str | None) -> str:
+    return (api_url or f"http://127.0.0.1:{stack.DEFAULT_API_PORT}").rstrip("/")
+
+
+def _problem(api_url: str | None, exc: BaseException) -> str:
+    if isinstance(exc, ApiError):
+        return str(exc)
+    return f"the API at {_url(api_url)} does not answer ({exc}); run `claimaudit up` or pass --api-url"
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
@@ -112,7 +130,7 @@ def _claims(title: str, changes: list[dict[str, Any]]) -> None:
 def compare(
     a: Annotated[str, typer.Argument(help="Base run: id or suite/label (or the new run when B is omitted).")],
     b: Annotated[str | None, typer.Argument(help="New run: id or suite/label.")] = None,
-    api_url: ApiUrl = DEFAULT_API,
+    api_url: ApiUrl = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the comparison document as JSON.")] = False,
     max_contradicted_rise: Annotated[
         float | None, typer.Option(help="Gate: contradicted share may rise by at most this many points.")
@@ -135,15 +153,15 @@ def compare(
         "worse_items": max_worse_items,
     }
     try:
-        with Client(api_url) as client:
+        with Client(_url(api_url)) as client:
             if b is None:
                 new = resolve_run(client, a)
                 doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": "previous", **params})
             else:
                 base, new = resolve_run(client, a), resolve_run(client, b)
                 doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": base["id"], **params})
-    except (ApiError, OSError) as exc:
-        raise _fail(str(exc)) from exc
+    except _UNREACHABLE as exc:
+        raise _fail(_problem(api_url, exc)) from exc
     if as_json:
         console.print_json(json.dumps(doc))
     else:
@@ -156,14 +174,14 @@ def compare(
 def list_runs(
     suite: Annotated[str | None, typer.Option(help="Only this suite.")] = None,
     limit: int = 20,
-    api_url: ApiUrl = DEFAULT_API,
+    api_url: ApiUrl = None,
 ) -> None:
     """Runs newest first: suite, label, status, items, done/failed, mean F1, contradicted share."""
     try:
-        with Client(api_url) as client:
+        with Client(_url(api_url)) as client:
             page = client.get_json("/runs", suite=suite, limit=limit)
-    except (ApiError, OSError) as exc:
-        raise _fail(str(exc)) from exc
+    except _UNREACHABLE as exc:
+        raise _fail(_problem(api_url, exc)) from exc
     table = Table("id", "suite", "label", "status", "items", "done", "failed", "mean F1", "contradicted")
     for run in page["items"]:
         s = run["summary"] or {}
@@ -186,7 +204,7 @@ def list_runs(
 @suites_app.command("apply")
 def apply(
     path: Annotated[Path, typer.Argument(help="YAML: suites: {name: {cron, source: {jsonl|sql}, ...}}")],
-    api_url: ApiUrl = DEFAULT_API,
+    api_url: ApiUrl = None,
 ) -> None:
     """Create or replace every suite of a YAML file through PUT /suites/{name}."""
     try:
@@ -197,9 +215,9 @@ def apply(
     if not isinstance(suites, dict) or not suites:
         raise _fail(f"{path}: expected a mapping 'suites: {{name: definition}}'")
     try:
-        with Client(api_url) as client:
+        with Client(_url(api_url)) as client:
             for name, body in suites.items():
                 doc = client.put_json(f"/suites/{name}", body or {})
                 console.print(f"suite {doc['name']}: cron {doc['cron'] or '—'}, source {doc['source']}")
-    except (ApiError, OSError) as exc:
-        raise _fail(str(exc)) from exc
+    except _UNREACHABLE as exc:
+        raise _fail(_problem(api_url, exc)) from exc

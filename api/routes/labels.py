@@ -119,15 +119,17 @@ def put_label(
 @router.post("/labels", responses={422: {"description": "Some labels are invalid; none was stored."}})
 def import_labels(body: LabelImport, caller: WriteCaller, session: SessionDep) -> dict[str, Any]:
     """Store many labels at once: all or none (a 422 lists every invalid item by index)."""
-    rows, errors = [], []
+    rows: list[dict[str, Any]] = []
+    errors: list[dict[str, Any]] = []
     for i, item in enumerate(body.labels):
         try:
             rows.append(_label_row(session, item, body.source, caller.tenant_id))
         except ValueError as exc:
-            errors.append(f"labels[{i}]: {exc}")
+            errors.append({"loc": ["body", "labels", i], "msg": str(exc), "type": "value_error"})
     keys = [(r["audit_id"], r["claim_position"], r["reviewer"]) for r in rows]
     if len(set(keys)) != len(keys):
-        errors.append("labels: the same (audit_id, claim, reviewer) appears more than once")
+        msg = "the same (audit_id, claim, reviewer) appears more than once"
+        errors.append({"loc": ["body", "labels"], "msg": msg, "type": "value_error"})
     if errors:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=errors)
     stored = checks_repo.upsert_labels(session, rows)

@@ -129,3 +129,27 @@ def test_stage_moved_is_progress_of_a_batch() -> None:
     assert not stage_moved(None, embedding)
     assert not stage_moved(embedding, dict(embedding))
     assert stage_moved(queued, embedding)
+
+
+@pytest.mark.parametrize(
+    "args", [["runs", "list"], ["runs", "compare", "nightly/l1"], ["suites", "apply", "{suites}"]]
+)
+def test_runs_and_suites_commands_use_the_configured_port_and_exit_2_when_it_does_not_answer(
+    args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # newcomer review: `runs`/`suites` went to a hard-coded :8000 whatever CLAIMAUDIT_API_PORT said,
+    # and an unreachable API was a traceback with exit 1, the gate's "quality dropped" code
+    from typer.testing import CliRunner
+
+    from cli import stack
+    from cli.main import app
+
+    port = stack.free_port()  # nothing listens there
+    monkeypatch.setattr(stack, "DEFAULT_API_PORT", port)
+    monkeypatch.delenv("CLAIMAUDIT_API_URL", raising=False)
+    monkeypatch.setenv("CLAIMAUDIT_API_KEY", "ca_test")
+    suites = tmp_path / "suites.yaml"
+    suites.write_text("suites:\n  nightly:\n    cron: '0 2 * * *'\n")
+    result = CliRunner().invoke(app, [a.replace("{suites}", str(suites)) for a in args])
+    assert result.exit_code == 2, result.output
+    assert f"127.0.0.1:{port}" in result.output and "Traceback" not in result.output

@@ -31,7 +31,7 @@ def queued(client: TestClient) -> str:
 )
 def test_checks_need_a_done_audit(client: TestClient, queued: str, method: str, path: str, body: Any) -> None:
     resp = client.request(method, f"/audits/{queued}/{path}", json=body)
-    assert resp.status_code == 409 and "queued" in resp.json()["detail"]
+    assert resp.status_code == 409 and "queued" in resp.json()["detail"][0]["msg"]
     missing = client.request(method, f"/audits/{uuid.uuid4()}/{path}", json=body)
     assert missing.status_code == 404
 
@@ -67,7 +67,7 @@ def test_labels_are_all_or_none(client: TestClient, queued: str) -> None:
     resp = client.post("/labels", json={"labels": labels})
     assert resp.status_code == 422
     detail = resp.json()["detail"]
-    assert [d.split(":")[0] for d in detail] == ["labels[1]", "labels[2]", "labels[3]"]
+    assert [d["loc"] for d in detail] == [["body", "labels", i] for i in (1, 2, 3)]  # every bad row
     assert (
         client.get("/labels/agreement", params={"reviewer": "r1"}).json()["audits"]["n"] == 0
     )  # none stored
