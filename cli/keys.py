@@ -7,6 +7,7 @@ printed once by ``create``; only its SHA-256 is stored.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import uuid
@@ -17,7 +18,7 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Table
+from rich.table import Column, Table
 from sqlalchemy.orm import Session
 
 from db.auth_models import SCOPES
@@ -64,12 +65,22 @@ def _database_url() -> str:
 
 @contextmanager
 def _session() -> Iterator[Session]:
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+
     from db.engine import make_engine, make_session_factory, session_scope
 
     engine = make_engine(_database_url())
     try:
         with session_scope(make_session_factory(engine)) as session:
             yield session
+    except ProgrammingError as exc:
+        if "api_keys" not in str(exc) and "tenants" not in str(exc):
+            raise
+        err.print("[bold red]error:[/bold red] the database has no API keys yet: run `claimaudit up` first")
+        raise typer.Exit(2) from None
+    except OperationalError as exc:
+        err.print(f"[bold red]error:[/bold red] cannot reach the database ({exc.orig}); run `claimaudit up`")
+        raise typer.Exit(2) from None
     finally:
         engine.dispose()
 
@@ -123,24 +134,36 @@ def create(
 
 
 @app.command("list")
-def list_keys(tenant: Annotated[str | None, typer.Option(help="Only this tenant's keys.")] = None) -> None:
+def list_keys(
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's keys.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per key, for scripts.")] = False,
+) -> None:
     """Every key (never the key itself): id, prefix, tenant, scopes, expiry, revocation, last use."""
     from db import auth_repository as keys_repo
 
-    table = Table("id", "prefix", "tenant", "name", "scopes", "created", "expires", "revoked", "last used")
     with _session() as session:
-        for row in keys_repo.list_api_keys(session, tenant_id=tenant):
-            table.add_row(
-                str(row.id),
-                row.prefix + "…",
-                row.tenant_id,
-                row.name,
-                ",".join(row.scopes),
-                _when(row.created_at),
-                _when(row.expires_at),
-                _when(row.revoked_at),
-                _when(row.last_used_at),
-            )
+        rows = [
+            {
+                "id": str(row.id),
+                "prefix": row.prefix,
+                "tenant": row.tenant_id,
+                "name": row.name,
+                "scopes": list(row.scopes),
+                "created": _when(row.created_at),
+                "expires": _when(row.expires_at),
+                "revoked": _when(row.revoked_at),
+                "last used": _when(row.last_used_at),
+            }
+            for row in keys_repo.list_api_keys(session, tenant_id=tenant)
+        ]
+    if as_json:
+        for item in rows:
+            print(json.dumps(item))
+        return
+    table = Table("prefix", "tenant", "name", "scopes", "created", "expires", "revoked", "last used")
+    table.columns.insert(0, Column("id", no_wrap=True, min_width=36))  # whole: `keys revoke` takes it
+    for item in rows:
+        table.add_row(*(",".join(v) if isinstance(v, list) else str(v) for v in item.values()))
     console.print(table)
 
 

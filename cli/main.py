@@ -445,10 +445,15 @@ def batch(
     so finished audits come back at once and nothing is audited twice.
     """
     if not input.exists():
-        raise _fail(f"input file {input} does not exist")
+        raise _fail(f"input file {input} does not exist", code=2)
     if (suite is None) != (run_label is None) or (suite is not None and retry_failed):
         raise _fail("--suite and --run go together (and not with --retry-failed)", code=2)
-    lines = read_batch_input(input)
+    try:
+        lines = read_batch_input(input)
+    except UnicodeDecodeError as exc:
+        raise _fail(f"{input} is not UTF-8 text (byte {exc.start}): expected JSON lines", code=2) from None
+    except OSError as exc:
+        raise _fail(f"{input}: {exc.strerror or exc}", code=2) from None
     warn_duplicate_ids(lines)
     url = ensure_api(api_url, api_port, start=start)
     started = time.monotonic()

@@ -153,3 +153,18 @@ def test_runs_and_suites_commands_use_the_configured_port_and_exit_2_when_it_doe
     result = CliRunner().invoke(app, [a.replace("{suites}", str(suites)) for a in args])
     assert result.exit_code == 2, result.output
     assert f"127.0.0.1:{port}" in result.output and "Traceback" not in result.output
+
+
+def test_batch_of_a_binary_or_missing_file_is_a_usage_error(tmp_path: Path) -> None:
+    # newcomer review: a non-UTF-8 input was a UnicodeDecodeError traceback with exit 1
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    binary = tmp_path / "bin.dat"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    for path in (binary, tmp_path / "missing.jsonl"):
+        result = CliRunner().invoke(app, ["batch", str(path), "-o", str(tmp_path / "out.jsonl")])
+        assert result.exit_code == 2, result.output
+        assert "Traceback" not in result.output and str(path.name) in result.output
+    assert not (tmp_path / "out.jsonl").exists()
