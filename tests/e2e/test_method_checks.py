@@ -147,15 +147,8 @@ def test_detection_rate_of_values_dates_negations(
     assert row["detected"] / row["done"] >= FLOOR, row
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "engine: a name swapped for another name of the same references is accepted — "
-        "'The Sandvik opened to traffic on 12 May 1998.' is inferred from two reference claims "
-        "(claims/verdict/infer.py covers the name from the other claim), and '... across the "
-        "Halvorsen Bridge fjord' is supported at cosine 0.94 (no entity conflict in the slot)"
-    ),
-)
+# entities: 4 of 10 before the engine's fault-kind work (#9: inferences no longer borrow another
+# subject's name, subject swaps and rival names in the slot are compared); 10 of 10 since
 def test_detection_rate_of_entities(canary_reports: dict[str, dict[str, Any]]) -> None:
     row = _pooled(canary_reports)["entity"]
     assert row["detected"] / row["done"] >= FLOOR, row
