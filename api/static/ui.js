@@ -53,7 +53,8 @@
     chip.appendChild(el("span", null, c.sym)).setAttribute("aria-hidden", "true");
     chip.appendChild(document.createTextNode(" " + c.label));
     h.appendChild(chip);
-    h.appendChild(document.createTextNode(" claim " + c.n));
+    // the page counts from 1; the API's `position` (PUT /audits/{id}/claims/{n}/label, #claim-N) from 0
+    h.appendChild(document.createTextNode(" claim " + c.n + " (position " + i + ")"));
     panel.appendChild(h);
     panel.appendChild(el("p", "claim-text", c.text));
     var facts = el("p", "facts");
@@ -128,7 +129,7 @@
     }
   }
 
-  // #claim-3 selects response claim 3; #ref-R-P highlights reference R's claim at position P.
+  // #claim-3 selects the response claim at position 3 (labelled 4 on the page); #ref-R-P highlights reference R's claim at position P.
   function fromHash() {
     var m = /^#claim-(\d+)$/.exec(location.hash);
     if (m) { select(m[1]); return; }
