@@ -187,7 +187,8 @@ def fetch_sql_source(
             f"the database role {who.name!r} bypasses row-level security (superuser or BYPASSRLS): "
             "a SQL source would see every tenant's rows; set SUITE_SQL_ROLE to a plain role"
         )
-    result = session.execute(text(f"SELECT * FROM ({body}\n) AS source LIMIT :limit"), {"limit": limit})
+    escaped = body.replace(":", "\\:")  # the query's colons are its own, not bind parameters
+    result = session.execute(text(f"SELECT * FROM ({escaped}\n) AS source LIMIT :limit"), {"limit": limit})
     names = list(result.keys())
     rows = [dict(zip(names, row, strict=True)) for row in result.fetchall()]
     after = session.execute(_WHO).one()
