@@ -6,6 +6,7 @@ except the scheduler's reads (``scheduled_suites``, ``claim_slot``), which serve
 
 from __future__ import annotations
 
+import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +18,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from db.run_models import Suite, WebhookDelivery
+from db.tenancy import TENANT_SETTING, bind_tenant
 
 __all__ = [
     "SuiteSpec",
@@ -142,20 +144,60 @@ def claim_slot(session: Session, suite_id: uuid.UUID, slot: datetime) -> bool:
     return session.execute(stmt).scalar_one_or_none() is not None
 
 
-def fetch_sql_source(session: Session, query: str, *, limit: int = 100_000) -> list[dict[str, Any]]:
-    """Rows of a suite's SQL source (columns id, question, response, references), read-only.
+#: A source query may not call ``set_config`` (it would rebind the tenant or the role mid-query).
+_REBINDS = re.compile(r"\bset_config\b", re.IGNORECASE)
+_WHO = text(
+    "SELECT current_user AS name, r.rolsuper OR r.rolbypassrls AS bypasses, "
+    f"current_setting('{TENANT_SETTING}', true) AS tenant FROM pg_roles r WHERE r.rolname = current_user"
+)
 
-    Runs in a ``READ ONLY`` subtransaction-free context: the caller's transaction is set read
-    only first, so call it in a session of its own. ``references`` may be a text array, a JSON
-    array or one text. Raises ``ValueError`` naming a missing column.
+
+def fetch_sql_source(
+    session: Session,
+    query: str,
+    *,
+    tenant_id: str,
+    role: str | None = None,
+    timeout_s: float = 30.0,
+    limit: int = 100_000,
+) -> list[dict[str, Any]]:
+    """Rows of a suite's SQL source (columns id, question, response, references), as its tenant sees them.
+
+    The query runs as one ``SELECT`` (wrapped as a subquery and sent with a parameter, so a second
+    statement is a syntax error) in a ``READ ONLY`` transaction with ``statement_timeout`` set, the
+    session bound to ``tenant_id`` (row-level security) and, when ``role`` is given, under
+    ``SET LOCAL ROLE role``. Row-level security does not apply to superusers and BYPASSRLS roles:
+    when the effective role is one, the query is refused (``ValueError`` saying so), as it is when
+    it calls ``set_config`` or leaves the tenant or role changed. Call it in a session of its own.
+    ``references`` may be a text array, a JSON array or one text. ``ValueError`` names a missing column.
     """
+    body = query.strip().rstrip(";").rstrip()
+    if _REBINDS.search(body):
+        raise ValueError("source query may not call set_config (it would change the tenant or role)")
+    bind_tenant(session, tenant_id)
     session.execute(text("SET TRANSACTION READ ONLY"))
-    result = session.execute(text(query))
+    session.execute(
+        text("SELECT set_config('statement_timeout', :ms, true)"), {"ms": str(max(1, int(timeout_s * 1000)))}
+    )
+    if role:
+        session.execute(text('SET LOCAL ROLE "' + role.replace('"', '""') + '"'))
+    who = session.execute(_WHO).one()
+    if who.bypasses:
+        raise ValueError(
+            f"the database role {who.name!r} bypasses row-level security (superuser or BYPASSRLS): "
+            "a SQL source would see every tenant's rows; set SUITE_SQL_ROLE to a plain role"
+        )
+    escaped = body.replace(":", "\\:")  # the query's colons are its own, not bind parameters
+    result = session.execute(text(f"SELECT * FROM ({escaped}\n) AS source LIMIT :limit"), {"limit": limit})
     names = list(result.keys())
+    rows = [dict(zip(names, row, strict=True)) for row in result.fetchall()]
+    after = session.execute(_WHO).one()
+    if (after.name, after.tenant) != (who.name, who.tenant):
+        raise ValueError("source query changed the session's role or tenant; its rows are refused")
     missing = [c for c in ("id", "response", "references") if c not in names]
     if missing:
         raise ValueError(f"source query returns no column(s) {', '.join(missing)} (it returns {names})")
-    return [dict(zip(names, row, strict=True)) for row in result.fetchmany(limit)]
+    return rows
 
 
 # --------------------------------------------------------------------------- webhook deliveries

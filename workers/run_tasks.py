@@ -22,7 +22,7 @@ from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.engine import session_scope
-from workers import metrics, schedule, webhooks
+from workers import metrics, schedule, source_policy, webhooks
 from workers.database import get_session_factory
 from workers.pipeline import enqueue_audit
 from workers.runs import finish_run, submit_items
@@ -99,13 +99,29 @@ def tick() -> int:
     return len(started)
 
 
-def _load_items(kind: str, source: str, config: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
-    """The validated items of a suite's source; ValueError listing refused rows (all or nothing)."""
+def _load_items(
+    kind: str, source: str, config: dict[str, Any], tenant_id: str
+) -> list[tuple[str, dict[str, Any]]]:
+    """The validated items of a suite's source; ValueError listing refused rows (all or nothing).
+
+    The server's settings are checked again first (``workers.source_policy``): a suite stored
+    before they changed fails with the reason. A SQL source runs as its tenant (``db.suites``).
+    """
+    settings = get_settings()
+    source_policy.check_source(kind, source, settings)
     if kind == "sql":
         with session_scope(get_session_factory()) as session:
-            raws = suites_repo.fetch_sql_source(session, source)
-    else:
+            raws = suites_repo.fetch_sql_source(
+                session,
+                source,
+                tenant_id=tenant_id,
+                role=settings.suite_sql_role,
+                timeout_s=settings.suite_sql_timeout_s,
+            )
+    elif source_policy.is_url(source):
         raws = schedule.read_source(kind, source)
+    else:
+        raws = schedule.read_source(kind, str(source_policy.source_file(source, settings)))
     items: list[tuple[str, dict[str, Any]]] = []
     refused: list[str] = []
     for raw in raws:
@@ -150,7 +166,7 @@ def start(run_id: str) -> int:
         _send("runs.finish", rid)
         return 0
     try:
-        items = schedule.sample(_load_items(kind, source, config), size, label)
+        items = schedule.sample(_load_items(kind, source, config, tenant), size, label)
     except Exception as exc:  # the source is the suite owner's: any failure is the run's error
         log.warning("run %s: source %s unreadable: %s", run_id, source, exc)
         with session_scope(factory) as session:
@@ -224,7 +240,8 @@ def deliver(self: Task, delivery_id: str) -> str:
     """POST one signed delivery; record the attempt; retry with exponential backoff and jitter.
 
     Idempotent: a delivery no longer pending is not sent again.
-    Retries: any non-2xx answer or transport error, up to ``WEBHOOK_MAX_RETRIES`` times.
+    Retries: any non-2xx answer or transport error, up to ``WEBHOOK_MAX_RETRIES`` times. A URL
+    ``workers.source_policy`` refuses (checked before each attempt) fails the delivery at once.
     """
     factory = get_session_factory()
     with session_scope(factory) as session:
@@ -235,8 +252,18 @@ def deliver(self: Task, delivery_id: str) -> str:
         suite = None if run is None else suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
         url, payload, event = row.url, dict(row.payload), row.event
         secret = None if suite is None else suite.webhook_secret
-    attempt = webhooks.send(url, payload, event=event, secret=secret, timeout=_settings.webhook_timeout_s)
-    final = not attempt.delivered and self.request.retries >= self.max_retries
+    refused = False
+    try:  # again before each delivery: the host may resolve elsewhere now (DNS rebinding)
+        address = source_policy.check_webhook_url(url, get_settings())
+    except source_policy.Unresolved as exc:  # DNS may be back later: retried
+        attempt = webhooks.Attempt(None, str(exc))
+    except source_policy.SourceRefused as exc:  # not sent, and not retried
+        attempt, refused = webhooks.Attempt(None, str(exc)), True
+    else:  # sent to the address just checked (pinned), not to a second resolution
+        attempt = webhooks.send(
+            url, payload, event=event, secret=secret, timeout=_settings.webhook_timeout_s, address=address
+        )
+    final = not attempt.delivered and (refused or self.request.retries >= self.max_retries)
     with session_scope(factory) as session:
         suites_repo.record_attempt(
             session,

@@ -51,14 +51,18 @@ def slot_label(slot: datetime) -> str:
 def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[dict[str, Any]]:
     """The raw items of a ``jsonl`` source: a file path or an http(s) URL (one JSON object a line).
 
+    The caller checks the source against the settings first (``workers.source_policy``).
+
     Raises ``ValueError`` naming the line that is not a JSON object, ``OSError`` / ``httpx.HTTPError``
     when the source cannot be read. (``sql`` sources are read by ``db.suites.fetch_sql_source``.)
     """
     if kind != "jsonl":
         raise ValueError(f"source kind {kind!r} is not read from a file or URL")
     if source.startswith(("http://", "https://")):
-        resp = httpx.get(source, timeout=timeout, follow_redirects=True)
-        resp.raise_for_status()
+        # no redirects (they could lead past SUITE_SOURCE_HOSTS); errors name the status only
+        resp = httpx.get(source, timeout=timeout, follow_redirects=False)
+        if resp.status_code != 200:
+            raise ValueError(f"HTTP {resp.status_code} (redirects are not followed)")
         lines = resp.text.splitlines()
     else:
         lines = Path(source).read_text(encoding="utf-8-sig").splitlines()

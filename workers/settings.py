@@ -54,6 +54,14 @@ PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess m
 SECOND_AUDIT_SHARE  Share (0 to 1) of done audits re-audited by a second auditor (default 0).
 SECOND_AUDIT_CONFIG JSON config overrides of the second auditor; default ``{"judge": "llm"}``
                     where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``workers.checks``).
+SUITE_SQL_SOURCES   ``true``: suites may read ``sql`` sources (defined by an ``admin`` key; default false).
+SUITE_SQL_ROLE      Plain role (NOSUPERUSER NOBYPASSRLS) a ``sql`` source runs as (``SET LOCAL ROLE``); a
+                    session that would bypass row-level security without it refuses to run the query.
+SUITE_SQL_TIMEOUT_S statement_timeout of a ``sql`` source, in seconds (default 30).
+SUITE_SOURCE_DIR    Folder ``jsonl`` file sources must lie in (unset: no file sources).
+SUITE_SOURCE_HOSTS  Comma-separated hosts ``jsonl`` URL sources may name (empty: no URL sources).
+WEBHOOK_ALLOW_PRIVATE  ``true``: webhooks may post to loopback/private addresses (default false).
+(``workers.source_policy``; README, "Suites and their sources".)
 AUTO_CORRECT        ``true``: every done audit with claims to correct gets a corrected answer,
                     re-audited (default false: on request, ``POST /audits/{id}/correction``).
 """
@@ -188,7 +196,9 @@ class Settings(BaseSettings):
     daily_token_budget: int | None = None
     cors_origins: NameList = ()
 
-    @field_validator("allowed_llm_models", "allowed_embedding_models", "cors_origins", mode="before")
+    @field_validator(
+        "allowed_llm_models", "allowed_embedding_models", "cors_origins", "suite_source_hosts", mode="before"
+    )
     @classmethod
     def _split_names(cls, value: Any) -> Any:
         return _names(value)
@@ -229,6 +239,14 @@ class Settings(BaseSettings):
     second_audit_config: dict[str, Any] | None = None
     #: Build and re-audit a corrected answer for every done audit that has claims to correct.
     auto_correct: bool = False
+
+    #: Suites' sources and webhooks (``workers.source_policy``): all off / public-only by default.
+    suite_sql_sources: bool = False
+    suite_sql_role: str | None = None
+    suite_sql_timeout_s: Annotated[float, Field(gt=0)] = 30.0
+    suite_source_dir: str | None = None
+    suite_source_hosts: NameList = ()
+    webhook_allow_private: bool = False
 
     @field_validator("database_url")
     @classmethod

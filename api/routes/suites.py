@@ -7,12 +7,15 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, status
 
-from api.deps import SessionDep
+from api.auth import WriteCaller
+from api.deps import SessionDep, SettingsDep
 from api.routes.runs import TenantDep, WriteTenantDep
 from api.run_schemas import Name, SuiteIn
 from db import suites as suites_repo
 from db.run_models import Suite
+from workers import source_policy
 from workers.schedule import check_cron, due_slot
+from workers.settings import Settings
 
 router = APIRouter(prefix="/suites", tags=["suites"])
 
@@ -40,6 +43,16 @@ def suite_document(suite: Suite) -> dict[str, Any]:
     }
 
 
+def check_allowed(body: SuiteIn, settings: Settings, *, admin: bool) -> None:
+    """``SourceRefused`` (a ValueError) when the server's settings refuse the suite's source or
+    webhook (``workers.source_policy``; checked again when it runs and before each delivery)."""
+    if body.source is not None:
+        kind, source = body.source.kind_and_value()
+        source_policy.check_source(kind, source, settings, admin=admin)
+    if body.webhook is not None:
+        source_policy.check_webhook_url(body.webhook.url, settings)
+
+
 def spec_of(name: str, body: SuiteIn, now: datetime) -> suites_repo.SuiteSpec:
     """The repository spec of a validated suite; ValueError on a bad cron or a cron without source."""
     kind, source = body.source.kind_and_value() if body.source is not None else (None, None)
@@ -65,10 +78,20 @@ def spec_of(name: str, body: SuiteIn, now: datetime) -> suites_repo.SuiteSpec:
 
 @router.put("/{name}", responses={201: {"description": "Created."}, 422: {"description": "Invalid suite."}})
 def put_suite(
-    name: Name, body: SuiteIn, session: SessionDep, tenant: WriteTenantDep, response: Response
+    name: Name,
+    body: SuiteIn,
+    session: SessionDep,
+    caller: WriteCaller,
+    settings: SettingsDep,
+    response: Response,
 ) -> dict[str, Any]:
-    """Create or replace a suite; a new cron first fires at its next slot (200 replaced, 201 created)."""
+    """Create or replace a suite; a new cron first fires at its next slot (200 replaced, 201 created).
+
+    422 when the server's settings refuse its source or webhook (README, "Suites and their sources").
+    """
+    tenant = caller.tenant_id
     try:
+        check_allowed(body, settings, admin="admin" in caller.scopes)
         spec = spec_of(name, body, datetime.now(UTC))
     except ValueError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None

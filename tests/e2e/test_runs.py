@@ -94,6 +94,12 @@ def _verifies(headers: dict[str, str], body: bytes) -> bool:
     )
 
 
+def suite_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
+    """The suite settings these tests need (off by default): sources in the tests' temporary
+    folders (each test's ``tmp_path`` lies under the base), the webhook receiver on loopback."""
+    return {"SUITE_SOURCE_DIR": str(tmp_path_factory.getbasetemp()), "WEBHOOK_ALLOW_PRIVATE": "true"}
+
+
 @pytest.fixture(scope="module")
 def metrics_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("prometheus")
@@ -104,7 +110,7 @@ def worker(
     start_worker: Callable[..., WorkerProcess], tmp_path_factory: pytest.TempPathFactory, metrics_dir: Path
 ) -> Iterator[WorkerProcess]:
     beat_file = tmp_path_factory.mktemp("beat") / "schedule"
-    env = {"RUNS_TICK_S": "2", "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
+    env = {"RUNS_TICK_S": "2", "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), **suite_env(tmp_path_factory)}
     w = start_worker(env, concurrency=2, args=("-B", "-s", str(beat_file)))
     yield w
     w.stop()
@@ -112,7 +118,12 @@ def worker(
 
 @pytest.fixture(scope="module")
 def api_url(
-    worker: WorkerProcess, database_url: str, redis_server_url: str, metrics_dir: Path, api_key: str
+    worker: WorkerProcess,
+    database_url: str,
+    redis_server_url: str,
+    metrics_dir: Path,
+    api_key: str,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> Iterator[str]:
     """The API served by uvicorn on a free local port (real HTTP, as the CLI and a receiver see it);
     the tests' admin key is in ``CLAIMAUDIT_API_KEY`` meanwhile (the CLI sends it, ``_client`` too)."""
@@ -121,7 +132,11 @@ def api_url(
     from workers.settings import Settings
 
     settings = Settings(
-        database_url=database_url, redis_url=redis_server_url, prometheus_multiproc_dir=str(metrics_dir)
+        database_url=database_url,
+        redis_url=redis_server_url,
+        prometheus_multiproc_dir=str(metrics_dir),
+        suite_source_dir=str(tmp_path_factory.getbasetemp()),
+        webhook_allow_private=True,
     )
     port = _free_port()
     server = uvicorn.Server(

@@ -8,6 +8,7 @@ re-sent for a scheduled run left unsealed.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -23,6 +24,18 @@ from workers.schedule import due_slot, slot_label
 pytestmark = [pytest.mark.services]
 
 
+@pytest.fixture(autouse=True)
+def source_dir(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
+    """File sources allowed under ``tmp_path`` (SUITE_SOURCE_DIR; ``runs.start`` reads the settings)."""
+    from workers.settings import get_settings
+
+    monkeypatch.setenv("SUITE_SOURCE_DIR", str(tmp_path))
+    get_settings.cache_clear()
+    yield tmp_path
+    monkeypatch.delenv("SUITE_SOURCE_DIR")
+    get_settings.cache_clear()
+
+
 def _define(session_factory: Any, cron: str, initial_slot: datetime | None) -> str:
     name = f"sched-{uuid.uuid4().hex[:8]}"
     with session_scope(session_factory) as s:
@@ -32,7 +45,7 @@ def _define(session_factory: Any, cron: str, initial_slot: datetime | None) -> s
                 name=name,
                 cron=cron,
                 source_kind="jsonl",
-                source="/nonexistent.jsonl",
+                source="nonexistent.jsonl",  # under SUITE_SOURCE_DIR (source_dir)
                 initial_slot=initial_slot,
             ),
         )

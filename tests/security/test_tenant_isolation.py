@@ -68,10 +68,14 @@ def audits(
 
 
 @pytest.fixture(scope="module")
-def settings_module(database_url: str, redis_server_url: str) -> Any:
+def settings_module(
+    database_url: str, redis_server_url: str, tmp_path_factory: pytest.TempPathFactory
+) -> Any:
+    """File sources allowed in a folder of the test (``_suites`` defines one; SUITE_SOURCE_DIR)."""
     from workers.settings import Settings
 
-    return Settings(database_url=database_url, redis_url=redis_server_url)
+    sources = tmp_path_factory.mktemp("sources")
+    return Settings(database_url=database_url, redis_url=redis_server_url, suite_source_dir=str(sources))
 
 
 def test_same_idempotency_key_in_two_tenants_makes_two_audits(audits: tuple[Any, str, str]) -> None:
@@ -184,7 +188,7 @@ def _runs(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
 
 
 def _suites(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
-    spec = {"cron": "0 2 * * *", "source": {"jsonl": "/nonexistent.jsonl"}, "enabled": False}
+    spec = {"cron": "0 2 * * *", "source": {"jsonl": "nonexistent.jsonl"}, "enabled": False}
     assert client.put("/suites/b-only", json=spec, headers=b.headers).status_code in (200, 201)
     assert client.get("/suites/b-only", headers=a.headers).status_code == 404
     assert "b-only" not in {x["name"] for x in client.get("/suites", headers=a.headers).json()["items"]}
