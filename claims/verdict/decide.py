@@ -247,7 +247,7 @@ def _contradictions(
     found: list[tuple[float, _Pair, _Conflict]] = []
     for p in pairs:
         c = extract(reference_claims[p.j].claim.text)
-        if p.conflicts and not p.missing and _subject_agrees(p, r):
+        if p.conflicts and not p.missing and _subject_agrees(p, r, counted_slot=_counted(r, p.conflicts[0])):
             found.append((p.relevance, p, p.conflicts[0]))
             continue
         swap = _entity_swap(p, r, c)
@@ -280,6 +280,11 @@ def _contradictions(
             found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
     found.sort(key=lambda t: t[0], reverse=True)
     return found
+
+
+def _counted(r: Facets, conflict: _Conflict) -> bool:
+    """The conflict is between counts of one noun: the claim's value has a noun slot ("n:...")."""
+    return any(q.text == conflict.response_value and q.slot.startswith("n:") for q in r.quantities)
 
 
 def _distractor_free(

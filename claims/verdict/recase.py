@@ -11,7 +11,8 @@ be an ordinary word: "melbourne" against "Sydney" would be a missing word, not a
 2. in a claim written in lower case (no capital after its first letter, or one that step 1
    recased), the run of content words after the word that introduces a reference's name
    ("in sydney" / "in Sydney", "by rosa feld" / "by Per Lunde") is capitalised when every other
-   content word of the claim is in that reference claim: it fills the name's slot.
+   content word of the claim is in that reference claim: it fills the name's slot. Only a name
+   that heads its noun phrase has a slot ("lanes of the E39 motorway": "of traffic" is no rival).
 
 Only letters change case, so every span stays valid.
 """
@@ -75,11 +76,23 @@ def _slot_run(text: str, word: str) -> tuple[int, int] | None:
     return m.start(1), m.end(1)
 
 
+def _heads(reference: str) -> list[tuple[str, str]]:
+    """The names of :func:`_names` that end their noun phrase ("in Sydney.", "by Per Lunde,"); a
+    name that modifies a common noun ("the E39 motorway") fills no slot of its own."""
+    out = []
+    for name, word in _names(reference):
+        at = reference.find(name)
+        after = reference[at + len(name) :].lstrip() if at >= 0 else ""
+        if not re.match(r"[a-z]", after):
+            out.append((name, word))
+    return out
+
+
 def _rival_names(text: str, references: Sequence[str]) -> str:
     """Step 2: a lower-case run in the slot of a reference's name (module docstring)."""
     for ref in references:
         ref_tokens = content_tokens(ref)
-        for _, word in _names(ref):
+        for _, word in _heads(ref):
             span = None if not word else _slot_run(text, word)
             if span is None:
                 continue

@@ -18,16 +18,22 @@ from claims.verdict.text import _coverage, subject_head
 from claims.verdict.thresholds import _T
 
 
-def _subject_agrees(p: _Pair, r: Facets, conflict_entity: str | None = None) -> bool:
+def _subject_agrees(
+    p: _Pair, r: Facets, conflict_entity: str | None = None, *, counted_slot: bool = False
+) -> bool:
     """Same subject: the claim's entities are in the reference claim — or some are, and the
     reference claim names no entity the claim lacks (a different subject such as OB-71 vs
-    OB-17 is never the same subject) — and enough content words are shared."""
+    OB-17 is never the same subject) — and enough content words are shared. ``counted_slot``:
+    the conflict is a count of the same noun ("six lanes" / "four lanes"), which is itself part
+    of the predicate, so half of the predicate's words suffice ("carries ... lanes of traffic" /
+    "carries ... lanes of the E39 motorway")."""
     missing = [e for e in p.entities_missing if e != conflict_entity]
     if missing and (not p.entities_present or p.entities_extra):
         return False
     # the predicate ("won", "enrolled", "long") must be the same: a year of another event is
     # not a conflicting year
-    if p.predicate_size and p.predicate_coverage < _T.coverage_predicate:
+    needed = _T.coverage_predicate_counted if counted_slot else _T.coverage_predicate
+    if p.predicate_size and p.predicate_coverage < needed:
         return False
     if not p.predicate_size and p.cos < _T.cosine_without_predicate:
         return False

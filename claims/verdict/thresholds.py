@@ -47,6 +47,9 @@ class Thresholds:
     #: share of the claim's non-entity content words (its predicate) a reference claim must
     #: cover before a different value in it counts as a conflict.
     coverage_predicate: float = 0.67
+    #: ... when the conflict is a count of the same noun ("six lanes" / "four lanes"): the
+    #: counted noun is a predicate word the conflict itself matched.
+    coverage_predicate_counted: float = 0.5
     #: coverage needed to call a polarity (negation) or comparative flip.
     coverage_polarity: float = 0.75
     #: share of the negation clause's words that must be the claim's for a polarity flip.

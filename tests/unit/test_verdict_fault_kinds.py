@@ -49,7 +49,30 @@ LOWER_CASE_NAMES: list[Row] = [
     ("The bridge was designed by per lunde.", "The bridge was designed by Per Lunde.", {S}),
     # the word is in the reference: no name slot to fill, no rival
     ("The museum is in the city centre.", "The museum is in the city centre.", {S}),
+    # a name that modifies a common noun ("the E39 motorway") has no slot: "of traffic" is an
+    # ordinary word, so the lanes are compared (newcomer review: unsupported, 'Traffic' missing)
+    ("The bridge carries six lanes of traffic.", "The bridge carries four lanes of the E39 motorway.", {C}),
+    ("The bridge carries four lanes of traffic.", "The bridge carries four lanes of the E39 motorway.", {S}),
 ]
+
+# a value conflict needs the claim's predicate words in the reference claim; when the values count
+# the same noun, half of them suffice (thresholds.coverage_predicate_counted 0.5): with 0.67
+# "carries ... lanes of traffic" against "carries ... lanes of the E39 motorway across the Sandvik
+# fjord" was no conflict (demo 02)
+SAME_PREDICATE_TWO_OF_THREE: list[Row] = [
+    (
+        "The Halvorsen Bridge carries six lanes of traffic.",
+        "The Halvorsen Bridge carries four lanes of the E39 motorway across the Sandvik fjord.",
+        {C},
+    ),
+    # one of three is another predicate: another year of another event is no conflict
+    ("The Halvorsen Bridge was repainted in 2004.", "The Halvorsen Bridge opened to traffic in 1998.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", SAME_PREDICATE_TWO_OF_THREE, ids=[r[0] for r in SAME_PREDICATE_TWO_OF_THREE])
+def test_same_predicate_two_of_three(row: Row) -> None:
+    _check(row)
 
 
 @pytest.mark.parametrize("row", LOWER_CASE_NAMES, ids=[r[0] for r in LOWER_CASE_NAMES])
