@@ -32,10 +32,7 @@ def write_html_report(path: Path, doc: dict[str, Any], body: dict[str, Any], *, 
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as out:
             out.write(html)
-        # mkstemp makes the file 0600; a report is for sharing: the mode a plain write would give
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
+        os.chmod(tmp, 0o644)  # mkstemp makes it 0600; a report is for sharing (a ticket, a teammate)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

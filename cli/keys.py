@@ -74,7 +74,7 @@ def _session() -> Iterator[Session]:
         with session_scope(make_session_factory(engine)) as session:
             yield session
     except ProgrammingError as exc:
-        if "api_keys" not in str(exc) and "tenants" not in str(exc):
+        if getattr(exc.orig, "sqlstate", None) != "42P01":  # undefined_table; not e.g. permission denied
             raise
         err.print("[bold red]error:[/bold red] the database has no API keys yet: run `claimaudit up` first")
         raise typer.Exit(2) from None

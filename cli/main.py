@@ -451,7 +451,7 @@ def batch(
     try:
         lines = read_batch_input(input)
     except UnicodeDecodeError as exc:
-        raise _fail(f"{input} is not UTF-8 text (byte {exc.start}): expected JSON lines", code=2) from None
+        raise _fail(f"{input} is not UTF-8 text ({exc.reason}): expected JSON lines", code=2) from None
     except OSError as exc:
         raise _fail(f"{input}: {exc.strerror or exc}", code=2) from None
     warn_duplicate_ids(lines)

@@ -15,6 +15,7 @@ import httpx
 import typer
 import yaml
 from rich.console import Console
+from rich.markup import escape as esc
 from rich.table import Table
 
 from cli import stack
@@ -52,7 +53,7 @@ def _problem(api_url: str | None, exc: BaseException) -> str:
 
 
 def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/bold red] {message}")
+    err.print(f"[bold red]error:[/bold red] {esc(message)}")
     return typer.Exit(code)
 
 
@@ -79,13 +80,15 @@ def render_comparison(doc: dict[str, Any]) -> None:
     """Print a comparison document as a new user reads it: scores, shares, worse items, claims, gate."""
     base, new = doc["base"], doc["new"]
     console.print(
-        f"[bold]{new['suite']}[/bold] {new['label']} vs {base['label']}: "
+        f"[bold]{esc(new['suite'])}[/bold] {esc(new['label'])} vs {esc(base['label'])}: "
         f"{doc['items_compared']} items compared, "
         f"{len(doc['items_added'])} added, {len(doc['items_removed'])} removed"
     )
     table = Table("score (new − base)", "mean", "median", "p10", "p90", "improved", "worsened", box=None)
     for name, d in doc["score_deltas"].items():
-        table.add_row(name, *(_num(d[k]) for k in ("mean", "median", "p10", "p90", "improved", "worsened")))
+        table.add_row(
+            esc(name), *(_num(d[k]) for k in ("mean", "median", "p10", "p90", "improved", "worsened"))
+        )
     console.print(table)
     shares = Table("share of material claims", "before", "after", "Δ points", box=None)
     for name, s in doc["shares"].items():
@@ -93,7 +96,7 @@ def render_comparison(doc: dict[str, Any]) -> None:
         shares.add_row(name, _pct(s["before"]), _pct(s["after"]), delta)
     console.print(shares)
     worse = ", ".join(
-        f"{w['item_id']} (contradicted "
+        f"{esc(str(w['item_id']))} (contradicted "
         f"{_pct(w['before']['contradicted'])} → {_pct(w['after']['contradicted'])})"
         for w in doc["worse_items"]
     )
@@ -103,11 +106,11 @@ def render_comparison(doc: dict[str, Any]) -> None:
     _claims("vanished claims", doc["vanished_claims"])
     gate = doc["gate"]
     if gate["crossed"]:
-        console.print("[bold red]gate crossed:[/bold red] " + "; ".join(gate["crossed"]))
+        console.print("[bold red]gate crossed:[/bold red] " + esc("; ".join(gate["crossed"])))
     else:
         console.print(
             "[green]gate passed[/green] "
-            + json.dumps({k: v for k, v in gate["limits"].items() if v is not None})
+            + esc(json.dumps({k: v for k, v in gate["limits"].items() if v is not None}))
         )
 
 
@@ -116,14 +119,14 @@ def _claims(title: str, changes: list[dict[str, Any]]) -> None:
     for c in changes:
         before, after = c["before"], c["after"]
         verdicts = " → ".join(x["verdict"] for x in (before, after) if x is not None)
-        console.print(f"  [bold]{c['item_id']}[/bold]  {verdicts}")
+        console.print(f"  [bold]{esc(str(c['item_id']))}[/bold]  {verdicts}")
         for tag, claim in (("before", before), ("after", after)):
             if claim is None:
                 continue
-            reason = f"   [dim]({claim['reason']})[/dim]" if claim["reason"] else ""
-            console.print(f"    {tag + ':':8}{claim['text']}{reason}")
+            reason = f"   [dim]({esc(claim['reason'])})[/dim]" if claim["reason"] else ""
+            console.print(f"    {tag + ':':8}{esc(claim['text'])}{reason}")
             if claim["evidence"]:
-                console.print(f"    {'':8}[dim]evidence: {claim['evidence']}[/dim]")
+                console.print(f"    {'':8}[dim]evidence: {esc(str(claim['evidence']))}[/dim]")
 
 
 @runs_app.command("compare")
@@ -189,8 +192,8 @@ def list_runs(
         f1 = (s.get("scores") or {}).get("claim_f1")
         table.add_row(
             run["id"],  # in full: `runs compare` takes it
-            run["suite"],
-            run["label"],
+            esc(run["suite"]),
+            esc(run["label"]),
             run["status"],
             str(s.get("items", "")),
             str(counts.get("done", "")),
@@ -218,6 +221,6 @@ def apply(
         with Client(_url(api_url)) as client:
             for name, body in suites.items():
                 doc = client.put_json(f"/suites/{name}", body or {})
-                console.print(f"suite {doc['name']}: cron {doc['cron'] or '—'}, source {doc['source']}")
+                console.print(esc(f"suite {doc['name']}: cron {doc['cron'] or '—'}, source {doc['source']}"))
     except _UNREACHABLE as exc:
         raise _fail(_problem(api_url, exc)) from exc

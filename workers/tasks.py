@@ -83,6 +83,12 @@ class StaleRun(RuntimeError):
     """This run no longer holds its audit (its lease expired and another run took over)."""
 
 
+class StageFailed(RuntimeError):
+    """A stage's own error, already recorded under its fencing token (``_record_failure``): the
+    chain's error callback must not record it again without the token, which would fail an audit
+    that another run has meanwhile taken over."""
+
+
 def _test_delay(stage: str) -> None:
     spec = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY", "")
     marker = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY_ONCE")  # a path: sleep only if it does not exist
@@ -115,14 +121,18 @@ def _resend_lost_link(aid: uuid.UUID, stage: str, status: str | None) -> None:
     """A redelivered message whose stage already committed: its first delivery died after the
     commit and perhaps before the chain sent the next link, which would leave the audit waiting
     until its pending deadline (REQUEUE_AFTER_S). Send the chain from the current stage at once; if
-    the link did go out, the duplicate finds the stage held or done and stops (fencing)."""
-    from workers.pipeline import TASK_OF_STATUS, enqueue_audit
+    the link did go out, the duplicate finds the stage held or done and stops (fencing). After
+    scoring the lost link is the method checks' ``checks.after_done`` (idempotent)."""
+    from workers.pipeline import AFTER_DONE_PRIORITY, AFTER_DONE_TASK, TASK_OF_STATUS, enqueue_audit
 
     first = TASK_OF_STATUS.get(status or "")
-    if first is None:
+    if first is None and not (status == "done" and stage == "scoring"):
         return
     try:
-        enqueue_audit(aid, first=first)
+        if first is None:  # scoring committed, the method checks after it may not have been sent
+            app.send_task(AFTER_DONE_TASK, args=(str(aid),), priority=AFTER_DONE_PRIORITY)
+        else:
+            enqueue_audit(aid, first=first)
         log.info(
             "audit %s: %s was redelivered after its commit; chain sent again from %s", aid, stage, status
         )
@@ -136,7 +146,7 @@ def _begin(
     prev = uuid.UUID(previous) if previous else None
     with session_scope(get_session_factory()) as session:
         start = leases.begin_stage(session, aid, stage, lease_s=_settings.stage_lease_s, previous=prev)
-    if start.outcome is leases.Outcome.AHEAD and redelivered:
+    if start.outcome in (leases.Outcome.AHEAD, leases.Outcome.FINISHED) and redelivered:
         _resend_lost_link(aid, stage, start.status)
     if start.outcome is not leases.Outcome.STARTED:
         log.info(
@@ -193,7 +203,7 @@ def _timed_out(
         "(server setting STAGE_SOFT_TIME_LIMIT_S / STAGE_TIME_LIMITS)"
     )
     _record_failure(aid, stage, reason, start.token)
-    raise exc
+    raise StageFailed(reason) from exc
 
 
 def _run_stage(
@@ -233,8 +243,9 @@ def _run_stage(
         _retry(task, stage, aid, token, exc)
     except Exception as exc:
         log.exception("audit %s failed in %s", audit_id, stage)
-        _record_failure(aid, stage, describe(stage, exc), None if start is None else start.token)
-        raise
+        reason = describe(stage, exc)
+        _record_failure(aid, stage, reason, None if start is None else start.token)
+        raise StageFailed(reason) from exc
 
 
 @task(name="audits.decompose", **STAGE_OPTIONS, **_limits("decomposing"))
@@ -326,6 +337,8 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
     if audit_id is None or stage is None:
         return
     aid = uuid.UUID(str(audit_id))
+    if type(exc).__name__ == StageFailed.__name__:  # recorded by the stage itself, fenced
+        return
     if is_transient(exc):
         log.warning("audit %s: %s ended with %s; left to the sweeper", aid, stage, type(exc).__name__)
         return

@@ -168,3 +168,29 @@ def test_batch_of_a_binary_or_missing_file_is_a_usage_error(tmp_path: Path) -> N
         assert result.exit_code == 2, result.output
         assert "Traceback" not in result.output and str(path.name) in result.output
     assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # review: claim text went through rich markup: '[/bold]' in an audited answer raised MarkupError
+    # (traceback, exit 1 = "gate crossed") and '[citation needed]' vanished from the output
+    from cli import runs
+
+    claim = {
+        "verdict": "contradicted",
+        "text": "It opened in 1998 [citation needed] [/bold].",
+        "reason": "[x]",
+        "evidence": "[e]",
+    }
+    doc = {
+        "base": {"label": "l1"}, "new": {"suite": "s[1]", "label": "l2"},
+        "items_compared": 1, "items_added": [], "items_removed": [],
+        "score_deltas": {}, "shares": {}, "worse_items": [],
+        "changed_claims": [{"item_id": "[a]", "before": {**claim, "verdict": "supported"}, "after": claim}],
+        "new_claims": [], "vanished_claims": [],
+        "gate": {"crossed": [], "limits": {}},
+    }  # fmt: skip
+    runs.render_comparison(doc)
+    out = capsys.readouterr().out
+    assert "[citation needed] [/bold]" in out and "s[1]" in out and "[a]" in out and "([x])" in out
