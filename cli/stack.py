@@ -803,10 +803,11 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     shutil.rmtree(metrics_dir, ignore_errors=True)
     metrics_dir.mkdir(parents=True)
     env.setdefault("PROMETHEUS_MULTIPROC_DIR", str(metrics_dir))
-    # Suites' JSONL file sources are read only under SUITE_SOURCE_DIR (none by default): locally
-    # .claimaudit/sources, unless the environment names another folder (README, "A nightly suite").
+    # Suites' JSONL file sources are read only under SUITE_SOURCE_DIR/<tenant>/ (none by default):
+    # locally .claimaudit/sources/default/ for the local tenant ``default``, unless the environment
+    # names another folder (README, "Suites and their sources").
     sources_dir = state_dir() / "sources"
-    sources_dir.mkdir(exist_ok=True)
+    (sources_dir / "default").mkdir(parents=True, exist_ok=True)
     env.setdefault("SUITE_SOURCE_DIR", str(sources_dir))
     # One BLAS/torch thread pool per worker process, sized so the processes don't oversubscribe the CPUs.
     env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, config.concurrency))))

@@ -6,7 +6,6 @@ except the scheduler's reads (``scheduled_suites``, ``claim_slot``), which serve
 
 from __future__ import annotations
 
-import re
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -144,8 +143,6 @@ def claim_slot(session: Session, suite_id: uuid.UUID, slot: datetime) -> bool:
     return session.execute(stmt).scalar_one_or_none() is not None
 
 
-#: A source query may not call ``set_config`` (it would rebind the tenant or the role mid-query).
-_REBINDS = re.compile(r"\bset_config\b", re.IGNORECASE)
 _WHO = text(
     "SELECT current_user AS name, r.rolsuper OR r.rolbypassrls AS bypasses, "
     f"current_setting('{TENANT_SETTING}', true) AS tenant FROM pg_roles r WHERE r.rolname = current_user"
@@ -168,12 +165,14 @@ def fetch_sql_source(
     session bound to ``tenant_id`` (row-level security) and, when ``role`` is given, under
     ``SET LOCAL ROLE role``. Row-level security does not apply to superusers and BYPASSRLS roles:
     when the effective role is one, the query is refused (``ValueError`` saying so), as it is when
-    it calls ``set_config`` or leaves the tenant or role changed. Call it in a session of its own.
+    it leaves the tenant or role changed. None of this is a sandbox: the query can change settings
+    (``set_config``, also in forms no pattern catches) and so read whatever ``role`` can read, other
+    tenants' rows included; that is why SQL sources are allowed per tenant by the operator
+    (``SUITE_SQL_TENANTS``). Call it in a session of its own on a connection that is closed
+    afterwards (``workers.run_tasks``), so no setting outlives it.
     ``references`` may be a text array, a JSON array or one text. ``ValueError`` names a missing column.
     """
     body = query.strip().rstrip(";").rstrip()
-    if _REBINDS.search(body):
-        raise ValueError("source query may not call set_config (it would change the tenant or role)")
     bind_tenant(session, tenant_id)
     session.execute(text("SET TRANSACTION READ ONLY"))
     session.execute(
@@ -233,11 +232,13 @@ def record_attempt(
     delivered: bool,
     final: bool,
 ) -> None:
-    """Count one attempt; ``delivered`` → status delivered, else ``final`` → failed, else pending."""
+    """Count one attempt of a pending delivery; ``delivered`` → status delivered, else ``final`` →
+    failed, else pending. A delivery no longer pending (delivered or failed by another attempt) is
+    left as it is."""
     status = "delivered" if delivered else ("failed" if final else "pending")
     session.execute(
         update(WebhookDelivery)
-        .where(WebhookDelivery.id == delivery_id)
+        .where(WebhookDelivery.id == delivery_id, WebhookDelivery.status == "pending")
         .values(
             attempts=WebhookDelivery.attempts + 1,
             last_status_code=status_code,

@@ -15,18 +15,20 @@ from typing import Any
 
 from celery import Task
 from celery.utils.time import get_exponential_backoff_interval
+from sqlalchemy.orm import Session
+from sqlalchemy.pool import NullPool
 
 from db import leases
 from db import repository as repo
 from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
-from db.engine import session_scope
+from db.engine import make_engine, session_scope
 from workers import metrics, schedule, source_policy, webhooks
 from workers.database import get_session_factory
 from workers.pipeline import enqueue_audit
 from workers.runs import finish_run, submit_items
-from workers.settings import get_settings
+from workers.settings import Settings, get_settings
 from workers.tasks import task
 
 log = logging.getLogger(__name__)
@@ -99,6 +101,23 @@ def tick() -> int:
     return len(started)
 
 
+def _sql_rows(query: str, tenant_id: str, settings: Settings) -> list[dict[str, Any]]:
+    """A SQL source's rows, read on a connection of its own (no pool) that is closed afterwards,
+    so nothing the query set (``set_config``, a role) reaches another task's connection."""
+    engine = make_engine(settings.database_url, poolclass=NullPool, connect_args={"connect_timeout": 5})
+    try:
+        with Session(engine) as session, session.begin():
+            return suites_repo.fetch_sql_source(
+                session,
+                query,
+                tenant_id=tenant_id,
+                role=settings.suite_sql_role,
+                timeout_s=settings.suite_sql_timeout_s,
+            )
+    finally:
+        engine.dispose()
+
+
 def _load_items(
     kind: str, source: str, config: dict[str, Any], tenant_id: str
 ) -> list[tuple[str, dict[str, Any]]]:
@@ -108,20 +127,14 @@ def _load_items(
     before they changed fails with the reason. A SQL source runs as its tenant (``db.suites``).
     """
     settings = get_settings()
-    source_policy.check_source(kind, source, settings)
+    source_policy.check_source(kind, source, settings, tenant_id=tenant_id)
     if kind == "sql":
-        with session_scope(get_session_factory()) as session:
-            raws = suites_repo.fetch_sql_source(
-                session,
-                source,
-                tenant_id=tenant_id,
-                role=settings.suite_sql_role,
-                timeout_s=settings.suite_sql_timeout_s,
-            )
+        raws = _sql_rows(source, tenant_id, settings)
     elif source_policy.is_url(source):
         raws = schedule.read_source(kind, source)
     else:
-        raws = schedule.read_source(kind, str(source_policy.source_file(source, settings)))
+        path = source_policy.source_file(source, settings, tenant_id=tenant_id)
+        raws = schedule.read_source(kind, str(path))
     items: list[tuple[str, dict[str, Any]]] = []
     refused: list[str] = []
     for raw in raws:
@@ -235,7 +248,15 @@ def retention(batch: int = 500) -> int:
     return total
 
 
-@task(name="webhooks.deliver", bind=True, acks_late=True, max_retries=_settings.webhook_max_retries)
+@task(
+    name="webhooks.deliver",
+    bind=True,
+    acks_late=True,
+    max_retries=_settings.webhook_max_retries,
+    # an attempt ends within WEBHOOK_TIMEOUT_S (workers.webhooks.send); these are the backstop
+    soft_time_limit=_settings.webhook_timeout_s + 30,
+    time_limit=_settings.webhook_timeout_s + 60,
+)
 def deliver(self: Task, delivery_id: str) -> str:
     """POST one signed delivery; record the attempt; retry with exponential backoff and jitter.
 

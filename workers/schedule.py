@@ -17,10 +17,13 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import httpx
 from croniter import croniter
 
 from claims.options import AuditOptions
+from workers import http_limits
+
+#: The largest URL source read (bytes); a larger one fails its run.
+SOURCE_MAX_BYTES = 64 * 1024 * 1024
 
 __all__ = ["check_cron", "due_slot", "slot_label", "read_source", "item_body", "sample"]
 
@@ -53,6 +56,7 @@ def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[dict[s
 
     The caller checks the source against the settings first (``workers.source_policy``).
 
+    A URL is read within ``timeout`` seconds in all (not per read) and up to ``SOURCE_MAX_BYTES``.
     Raises ``ValueError`` naming the line that is not a JSON object, ``OSError`` / ``httpx.HTTPError``
     when the source cannot be read. (``sql`` sources are read by ``db.suites.fetch_sql_source``.)
     """
@@ -60,10 +64,14 @@ def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[dict[s
         raise ValueError(f"source kind {kind!r} is not read from a file or URL")
     if source.startswith(("http://", "https://")):
         # no redirects (they could lead past SUITE_SOURCE_HOSTS); errors name the status only
-        resp = httpx.get(source, timeout=timeout, follow_redirects=False)
-        if resp.status_code != 200:
-            raise ValueError(f"HTTP {resp.status_code} (redirects are not followed)")
-        lines = resp.text.splitlines()
+        # whole request within ``timeout`` (wall clock), at most SOURCE_MAX_BYTES read
+        with http_limits.client(timeout) as client, client.stream("GET", source) as resp:
+            if resp.status_code != 200:
+                raise ValueError(f"HTTP {resp.status_code} (redirects are not followed)")
+            data, more = http_limits.read_capped(resp, SOURCE_MAX_BYTES)
+        if more:
+            raise ValueError(f"the source is larger than {SOURCE_MAX_BYTES} bytes")
+        lines = data.decode("utf-8-sig").splitlines()
     else:
         lines = Path(source).read_text(encoding="utf-8-sig").splitlines()
     out = []

@@ -47,18 +47,22 @@ Secrets may also come from files: ``SECRETS_DIR`` (default ``/run/secrets`` when
 holds one file per setting, named like the field (``openai_api_key``, ``database_url``).
 RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by Celery beat).
 RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
-WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``).
+WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``);
+                    WEBHOOK_TIMEOUT_S bounds a whole attempt (connect to last byte read).
 LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
 RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
 PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``workers.metrics``).
 SECOND_AUDIT_SHARE  Share (0 to 1) of done audits re-audited by a second auditor (default 0).
 SECOND_AUDIT_CONFIG JSON config overrides of the second auditor; default ``{"judge": "llm"}``
                     where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``workers.checks``).
-SUITE_SQL_SOURCES   ``true``: suites may read ``sql`` sources (defined by an ``admin`` key; default false).
+SUITE_SQL_SOURCES   ``true``: suites of the SUITE_SQL_TENANTS may read ``sql`` sources (default false).
+SUITE_SQL_TENANTS   Comma-separated tenant ids whose suites may have ``sql`` sources (defined by an
+                    ``admin`` key). Such a tenant can read whatever SUITE_SQL_ROLE can read.
 SUITE_SQL_ROLE      Plain role (NOSUPERUSER NOBYPASSRLS) a ``sql`` source runs as (``SET LOCAL ROLE``); a
                     session that would bypass row-level security without it refuses to run the query.
 SUITE_SQL_TIMEOUT_S statement_timeout of a ``sql`` source, in seconds (default 30).
-SUITE_SOURCE_DIR    Folder ``jsonl`` file sources must lie in (unset: no file sources).
+SUITE_SOURCE_DIR    Folder of ``jsonl`` file sources: a tenant's lie in ``<SUITE_SOURCE_DIR>/<tenant id>/``
+                    (unset: no file sources).
 SUITE_SOURCE_HOSTS  Comma-separated hosts ``jsonl`` URL sources may name (empty: no URL sources).
 WEBHOOK_ALLOW_PRIVATE  ``true``: webhooks may post to loopback/private addresses (default false).
 (``workers.source_policy``; README, "Suites and their sources".)
@@ -197,7 +201,12 @@ class Settings(BaseSettings):
     cors_origins: NameList = ()
 
     @field_validator(
-        "allowed_llm_models", "allowed_embedding_models", "cors_origins", "suite_source_hosts", mode="before"
+        "allowed_llm_models",
+        "allowed_embedding_models",
+        "cors_origins",
+        "suite_source_hosts",
+        "suite_sql_tenants",
+        mode="before",
     )
     @classmethod
     def _split_names(cls, value: Any) -> Any:
@@ -222,7 +231,7 @@ class Settings(BaseSettings):
     runs_tick_s: float = 30.0
     #: A scheduled run whose start message was lost is started again after this many seconds.
     runs_restart_after_s: float = 300.0
-    #: Webhook delivery: per-request timeout, retries (exponential backoff from WEBHOOK_BACKOFF_S, jitter).
+    #: Webhook delivery: wall-clock limit of one attempt, retries (backoff from WEBHOOK_BACKOFF_S, jitter).
     webhook_timeout_s: float = 10.0
     webhook_max_retries: int = 8
     webhook_backoff_s: float = 5.0
@@ -242,6 +251,7 @@ class Settings(BaseSettings):
 
     #: Suites' sources and webhooks (``workers.source_policy``): all off / public-only by default.
     suite_sql_sources: bool = False
+    suite_sql_tenants: NameList = ()
     suite_sql_role: str | None = None
     suite_sql_timeout_s: Annotated[float, Field(gt=0)] = 30.0
     suite_source_dir: str | None = None

@@ -5,10 +5,13 @@ with the server's database connection and network, so its source and webhook are
 the settings twice: when it is defined (422) and again when it runs or delivers (a suite stored
 before a setting changed, or a name that resolves elsewhere later, fails with the reason):
 
-- ``sql`` sources: only with ``SUITE_SQL_SOURCES=true`` and, when defined, a key with the ``admin``
-  scope; run read-only, with the suite's tenant bound, as ``SUITE_SQL_ROLE`` (``db.suites``).
-- ``jsonl`` files: only under ``SUITE_SOURCE_DIR`` (unset: no file sources), after resolving
-  ``..`` and symbolic links.
+- ``sql`` sources: an operator's decision per tenant: only with ``SUITE_SQL_SOURCES=true``, for a
+  suite whose tenant is listed in ``SUITE_SQL_TENANTS`` and, when defined, a key with the ``admin``
+  scope; run read-only, with the suite's tenant bound, as ``SUITE_SQL_ROLE``, on a connection of
+  its own that is closed afterwards (``db.suites``). That is no sandbox: a listed tenant can read
+  whatever ``SUITE_SQL_ROLE`` can read, other tenants' rows included if the role can see them.
+- ``jsonl`` files: only under ``SUITE_SOURCE_DIR/<tenant id>/`` (unset: no file sources), after
+  resolving ``..`` and symbolic links.
 - ``jsonl`` URLs: only hosts named in ``SUITE_SOURCE_HOSTS`` (empty: no URL sources); redirects
   are not followed.
 - webhooks: never to a host that is, or resolves to, a loopback, link-local, private, multicast,
@@ -48,37 +51,54 @@ def is_url(source: str) -> bool:
     return source.startswith(("http://", "https://"))
 
 
-def check_source(kind: str, source: str, settings: Settings, *, admin: bool | None = None) -> None:
-    """Raise ``SourceRefused`` unless the settings allow this source.
+def check_source(
+    kind: str, source: str, settings: Settings, *, tenant_id: str, admin: bool | None = None
+) -> None:
+    """Raise ``SourceRefused`` unless the settings allow this source to the suite of ``tenant_id``.
 
     ``admin``: whether the caller holds the ``admin`` scope (None at run time, when no caller is
-    known; the settings are checked again then).
+    known; the settings are checked again then, for the suite's tenant).
     """
     if kind == "sql":
         if not settings.suite_sql_sources:
             raise SourceRefused("source.sql: SQL sources are off on this server (SUITE_SQL_SOURCES=false)")
+        if tenant_id not in settings.suite_sql_tenants:
+            raise SourceRefused(
+                f"source.sql: tenant {tenant_id!r} may not have SQL sources (not in SUITE_SQL_TENANTS)"
+            )
         if admin is False:
             raise SourceRefused("source.sql: a SQL source needs a key with the admin scope")
     elif kind == "jsonl":
         if is_url(source):
             check_source_url(source, settings)
         else:
-            source_file(source, settings)
+            source_file(source, settings, tenant_id=tenant_id)
     else:
         raise SourceRefused(f"source: unknown kind {kind!r}")
 
 
-def source_file(path: str, settings: Settings) -> Path:
-    """The real path of a ``jsonl`` file source, which must lie under ``SUITE_SOURCE_DIR``.
+def source_file(path: str, settings: Settings, *, tenant_id: str) -> Path:
+    """The real path of a ``jsonl`` file source, which must lie under ``SUITE_SOURCE_DIR/<tenant_id>/``.
 
-    A relative path is taken from that folder; ``..`` and symbolic links are resolved first.
+    A relative path is taken from that folder; ``..`` and symbolic links are resolved first, so
+    neither the rest of the server nor another tenant's folder can be named.
     """
     if not settings.suite_source_dir:
         raise SourceRefused("source.jsonl: file sources are off on this server (SUITE_SOURCE_DIR is not set)")
-    root = Path(os.path.realpath(settings.suite_source_dir))
+    if (
+        not tenant_id
+        or tenant_id in (".", "..")
+        or "/" in tenant_id
+        or "\\" in tenant_id
+        or "\x00" in tenant_id
+    ):
+        raise SourceRefused(f"source.jsonl: tenant {tenant_id!r} has no source folder")
+    root = Path(os.path.realpath(Path(settings.suite_source_dir) / tenant_id))
     real = Path(os.path.realpath(root / path))  # an absolute path replaces root
-    if not real.is_relative_to(root):
-        raise SourceRefused(f"source.jsonl: {path!r} is not a file under the server's SUITE_SOURCE_DIR")
+    if real == root or not real.is_relative_to(root):
+        raise SourceRefused(
+            f"source.jsonl: {path!r} is not a file under the server's SUITE_SOURCE_DIR/{tenant_id}/"
+        )
     return real
 
 
@@ -104,9 +124,28 @@ def _addresses(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.I
     return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
 
 
+#: IPv6 prefixes whose addresses carry an IPv4 address in their last 32 bits (NAT64, RFC 6052/8215).
+_NAT64 = (ipaddress.ip_network("64:ff9b::/96"), ipaddress.ip_network("64:ff9b:1::/48"))
+
+
+def _embedded_ipv4(ip: ipaddress.IPv6Address) -> list[ipaddress.IPv4Address]:
+    """The IPv4 addresses an IPv6 address carries: mapped, 6to4, Teredo (both), NAT64, compatible."""
+    found: list[ipaddress.IPv4Address] = []
+    if ip.ipv4_mapped is not None:
+        found.append(ip.ipv4_mapped)
+    if ip.sixtofour is not None:
+        found.append(ip.sixtofour)
+    if ip.teredo is not None:
+        found.extend(ip.teredo)
+    low = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if any(ip in net for net in _NAT64) or int(ip) >> 32 == 0:  # NAT64, or ::a.b.c.d (compatible)
+        found.append(low)
+    return found
+
+
 def _internal(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    if isinstance(ip, ipaddress.IPv6Address) and any(_internal(v4) for v4 in _embedded_ipv4(ip)):
+        return True
     return (
         ip.is_loopback
         or ip.is_link_local
@@ -126,8 +165,12 @@ def check_webhook_url(url: str, settings: Settings) -> str | None:
     to (``workers.webhooks.send`` pins it, so the name is not resolved a second time), or None
     under ``WEBHOOK_ALLOW_PRIVATE=true``, which allows every address.
     """
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        hostname = parts.hostname
+    except ValueError:  # e.g. an unbalanced '[' in the host
+        raise SourceRefused("webhook.url: not a valid URL") from None
+    if parts.scheme not in ("http", "https") or not hostname:
         raise SourceRefused("webhook.url: an http(s) URL with a host is needed")
     if settings.webhook_allow_private:
         return None
@@ -135,7 +178,7 @@ def check_webhook_url(url: str, settings: Settings) -> str | None:
         port = parts.port or (443 if parts.scheme == "https" else 80)
     except ValueError:
         raise SourceRefused("webhook.url: invalid port") from None
-    host = parts.hostname.strip("[]")
+    host = hostname.strip("[]")
     addresses = _addresses(host, port)
     if any(_internal(ip) for ip in addresses):
         raise SourceRefused(

@@ -23,6 +23,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
+from workers import http_limits
+
 __all__ = [
     "SIGNATURE_HEADER",
     "TIMESTAMP_HEADER",
@@ -32,6 +34,8 @@ __all__ = [
     "verify",
     "body_bytes",
     "send",
+    "pinned",
+    "MAX_ANSWER_BYTES",
 ]
 
 SIGNATURE_HEADER = "X-Claimaudit-Signature"
@@ -74,6 +78,22 @@ class Attempt:
         return self.error is None
 
 
+#: At most this much of a receiver's answer is read (the rest is dropped with the connection).
+MAX_ANSWER_BYTES = 64 * 1024
+
+
+def pinned(url: str, address: str) -> tuple[str, str]:
+    """``(target URL, Host header)``: ``url`` with its host replaced by ``address`` (userinfo and
+    port kept, so Basic auth in the URL still goes out) and the original host and port."""
+    parts = urlsplit(url)
+    userinfo, _, hostport = parts.netloc.rpartition("@")
+    ip = f"[{address}]" if ":" in address else address
+    netloc = ip if parts.port is None else f"{ip}:{parts.port}"
+    if userinfo:
+        netloc = f"{userinfo}@{netloc}"
+    return urlunsplit(parts._replace(netloc=netloc)), hostport
+
+
 def send(
     url: str,
     payload: dict[str, Any],
@@ -89,6 +109,8 @@ def send(
     IP address to connect to, already checked (``workers.source_policy.check_webhook_url``); the
     URL's host still goes in ``Host`` and TLS (SNI, certificate), so the name is not resolved again
     between the check and the request. Redirects are not followed; an error names the status only.
+    ``timeout`` bounds the whole attempt (wall clock, from connecting to the last byte read, a
+    receiver that drips bytes included); at most ``MAX_ANSWER_BYTES`` of the answer are read.
     """
     body = body_bytes(payload)
     ts = int(time.time())
@@ -97,17 +119,20 @@ def send(
         headers[SIGNATURE_HEADER] = sign(secret, ts, body)
     target, extensions = url, {}
     if address is not None:
-        parts = urlsplit(url)
-        headers["Host"] = parts.netloc.rsplit("@", 1)[-1]
-        ip = f"[{address}]" if ":" in address else address
-        target = urlunsplit(parts._replace(netloc=ip if parts.port is None else f"{ip}:{parts.port}"))
-        extensions = {"sni_hostname": parts.hostname or ""}
+        target, headers["Host"] = pinned(url, address)
+        extensions = {"sni_hostname": urlsplit(url).hostname or ""}
     try:
-        with httpx.Client(timeout=timeout, follow_redirects=False) as client:
+        with http_limits.client(timeout) as client:
             request = client.build_request(
                 "POST", target, content=body, headers=headers, extensions=extensions
             )
-            resp = client.send(request)
+            resp = client.send(request, stream=True)
+            try:
+                http_limits.read_capped(resp, MAX_ANSWER_BYTES)  # read, not kept
+            finally:
+                resp.close()
+    except httpx.TimeoutException as exc:
+        return Attempt(None, f"{type(exc).__name__}: no complete answer within {timeout:g} s")
     except httpx.HTTPError as exc:
         return Attempt(None, f"{type(exc).__name__}: {exc}")
     if 200 <= resp.status_code < 300:

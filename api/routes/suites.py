@@ -43,12 +43,12 @@ def suite_document(suite: Suite) -> dict[str, Any]:
     }
 
 
-def check_allowed(body: SuiteIn, settings: Settings, *, admin: bool) -> None:
+def check_allowed(body: SuiteIn, settings: Settings, *, tenant_id: str, admin: bool) -> None:
     """``SourceRefused`` (a ValueError) when the server's settings refuse the suite's source or
     webhook (``workers.source_policy``; checked again when it runs and before each delivery)."""
     if body.source is not None:
         kind, source = body.source.kind_and_value()
-        source_policy.check_source(kind, source, settings, admin=admin)
+        source_policy.check_source(kind, source, settings, tenant_id=tenant_id, admin=admin)
     if body.webhook is not None:
         source_policy.check_webhook_url(body.webhook.url, settings)
 
@@ -91,7 +91,7 @@ def put_suite(
     """
     tenant = caller.tenant_id
     try:
-        check_allowed(body, settings, admin="admin" in caller.scopes)
+        check_allowed(body, settings, tenant_id=tenant, admin="admin" in caller.scopes)
         spec = spec_of(name, body, datetime.now(UTC))
     except ValueError as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None

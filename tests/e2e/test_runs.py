@@ -94,10 +94,18 @@ def _verifies(headers: dict[str, str], body: bytes) -> bool:
     )
 
 
-def suite_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
-    """The suite settings these tests need (off by default): sources in the tests' temporary
-    folders (each test's ``tmp_path`` lies under the base), the webhook receiver on loopback."""
-    return {"SUITE_SOURCE_DIR": str(tmp_path_factory.getbasetemp()), "WEBHOOK_ALLOW_PRIVATE": "true"}
+@pytest.fixture(scope="module")
+def sources_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """SUITE_SOURCE_DIR of these tests; tenant ``default``'s file sources lie in ``default/``."""
+    root = tmp_path_factory.mktemp("suite-sources")
+    (root / "default").mkdir()
+    return root
+
+
+def suite_env(sources_root: Path) -> dict[str, str]:
+    """The suite settings these tests need (off by default): file sources under ``sources_root``,
+    the webhook receiver on loopback."""
+    return {"SUITE_SOURCE_DIR": str(sources_root), "WEBHOOK_ALLOW_PRIVATE": "true"}
 
 
 @pytest.fixture(scope="module")
@@ -107,10 +115,13 @@ def metrics_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def worker(
-    start_worker: Callable[..., WorkerProcess], tmp_path_factory: pytest.TempPathFactory, metrics_dir: Path
+    start_worker: Callable[..., WorkerProcess],
+    tmp_path_factory: pytest.TempPathFactory,
+    metrics_dir: Path,
+    sources_root: Path,
 ) -> Iterator[WorkerProcess]:
     beat_file = tmp_path_factory.mktemp("beat") / "schedule"
-    env = {"RUNS_TICK_S": "2", "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), **suite_env(tmp_path_factory)}
+    env = {"RUNS_TICK_S": "2", "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), **suite_env(sources_root)}
     w = start_worker(env, concurrency=2, args=("-B", "-s", str(beat_file)))
     yield w
     w.stop()
@@ -123,7 +134,7 @@ def api_url(
     redis_server_url: str,
     metrics_dir: Path,
     api_key: str,
-    tmp_path_factory: pytest.TempPathFactory,
+    sources_root: Path,
 ) -> Iterator[str]:
     """The API served by uvicorn on a free local port (real HTTP, as the CLI and a receiver see it);
     the tests' admin key is in ``CLAIMAUDIT_API_KEY`` meanwhile (the CLI sends it, ``_client`` too)."""
@@ -135,7 +146,7 @@ def api_url(
         database_url=database_url,
         redis_url=redis_server_url,
         prometheus_multiproc_dir=str(metrics_dir),
-        suite_source_dir=str(tmp_path_factory.getbasetemp()),
+        suite_source_dir=str(sources_root),
         webhook_allow_private=True,
     )
     port = _free_port()
@@ -181,9 +192,9 @@ def _wait(what: str, check: Callable[[], Any], timeout: float) -> Any:
 
 
 def test_scheduled_suite_runs_twice_and_reports_the_planted_regression(
-    api_url: str, tmp_path: Path, metrics_dir: Path
+    api_url: str, sources_root: Path, metrics_dir: Path
 ) -> None:
-    source = tmp_path / "golden.jsonl"
+    source = sources_root / "default" / "golden.jsonl"  # the API key's tenant is "default"
     _write_jsonl(source, GOLDEN)
     receiver = Receiver()
     suite = "nightly-golden"
@@ -191,7 +202,7 @@ def test_scheduled_suite_runs_twice_and_reports_the_planted_regression(
         with _client(api_url) as http:
             definition: dict[str, Any] = {
                 "cron": "* * * * *",
-                "source": {"jsonl": str(source)},
+                "source": {"jsonl": "golden.jsonl"},  # taken from SUITE_SOURCE_DIR/default/
                 "webhook": {"url": receiver.url, "secret": SECRET},
                 "gate": {"contradicted_share_rise": 2.0},
             }

@@ -45,7 +45,7 @@ def _define(session_factory: Any, cron: str, initial_slot: datetime | None) -> s
                 name=name,
                 cron=cron,
                 source_kind="jsonl",
-                source="nonexistent.jsonl",  # under SUITE_SOURCE_DIR (source_dir)
+                source="nonexistent.jsonl",  # under SUITE_SOURCE_DIR/default/ (source_dir)
                 initial_slot=initial_slot,
             ),
         )
@@ -94,5 +94,5 @@ def test_a_lost_start_is_sent_again_and_an_unreadable_source_fails_the_run(
     with session_scope(session_factory) as s:
         failed = runs_repo.get_run_any_tenant(s, run.id)
         assert failed is not None and failed.sealed_at is not None
-        assert "/nonexistent.jsonl" in str(failed.error) and "FileNotFoundError" in str(failed.error)
+        assert "/default/nonexistent.jsonl" in str(failed.error) and "FileNotFoundError" in str(failed.error)
         assert run.id not in runs_repo.unsealed_scheduled_runs(s, older_than_s=300)

@@ -71,7 +71,8 @@ def audits(
 def settings_module(
     database_url: str, redis_server_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Any:
-    """File sources allowed in a folder of the test (``_suites`` defines one; SUITE_SOURCE_DIR)."""
+    """File sources allowed in a folder of the test (``_suites`` defines one, relative, so it lies in
+    SUITE_SOURCE_DIR/<tenant>/, which need not exist to be defined)."""
     from workers.settings import Settings
 
     sources = tmp_path_factory.mktemp("sources")
