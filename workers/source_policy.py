@@ -112,6 +112,15 @@ def check_source_url(url: str, settings: Settings) -> None:
         )
 
 
+def _not_public(host: str) -> str:
+    """One message for a host that does not resolve and one that resolves to an internal address:
+    two would tell a tenant which internal names exist in the server's DNS."""
+    return (
+        f"webhook.url: host {host!r} does not resolve to a public address (loopback, private, "
+        "link-local, multicast and unspecified addresses need WEBHOOK_ALLOW_PRIVATE=true)"
+    )
+
+
 def _addresses(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
     try:
         return [ipaddress.ip_address(host)]
@@ -120,7 +129,7 @@ def _addresses(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.I
     try:
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (OSError, UnicodeError):
-        raise Unresolved(f"webhook.url: host {host!r} does not resolve") from None
+        raise Unresolved(_not_public(host)) from None
     return [ipaddress.ip_address(str(info[4][0]).split("%", 1)[0]) for info in infos]
 
 
@@ -181,8 +190,5 @@ def check_webhook_url(url: str, settings: Settings) -> str | None:
     host = hostname.strip("[]")
     addresses = _addresses(host, port)
     if any(_internal(ip) for ip in addresses):
-        raise SourceRefused(
-            f"webhook.url: host {host!r} is or resolves to a loopback, private, link-local, multicast "
-            "or unspecified address (allowed only with WEBHOOK_ALLOW_PRIVATE=true)"
-        )
+        raise SourceRefused(_not_public(host))
     return str(addresses[0])

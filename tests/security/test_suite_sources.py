@@ -218,6 +218,20 @@ def test_webhooks_to_internal_addresses_are_refused(app: Any, tenant_a: Tenant, 
     assert resp.status_code == 422 and "WEBHOOK_ALLOW_PRIVATE" in message(resp), resp.text
 
 
+def test_an_internal_name_and_an_unknown_name_get_the_same_answer() -> None:
+    # review: "does not resolve" vs "resolves to a private address" told a tenant which internal
+    # names exist in the server's DNS; both are one message now (only the host differs)
+    from workers import source_policy
+    from workers.settings import Settings
+
+    answers = []
+    for host in ("localhost", "no-such-host.invalid"):
+        with pytest.raises(source_policy.SourceRefused) as refused:
+            source_policy.check_webhook_url(f"http://{host}/hook", Settings())
+        answers.append(str(refused.value).replace(repr(host), "HOST"))
+    assert answers[0] == answers[1]
+
+
 def test_webhooks_to_public_or_allowed_private_addresses_are_accepted(app: Any, tenant_a: Tenant) -> None:
     assert _put(app(), tenant_a, {"webhook": {"url": "https://93.184.215.14/hook"}}).status_code == 201
     allowed = app(webhook_allow_private=True)
