@@ -4,11 +4,13 @@ A browser sends no ``Authorization`` header, so ``/ui/login`` takes a pasted API
 with the API's own lookup (``api.auth.caller_of_key``: unknown, revoked and expired keys are
 refused) and sets the session cookie :data:`SESSION_COOKIE`::
 
-    <key id>.<expires, unix seconds>.<MAC>   MAC = HMAC-SHA256(the key's stored SHA-256,
+    <key id>.<expires, unix seconds>.<MAC>   MAC = HMAC-SHA256(the key's stored SHA-256 "|"
+                                                   UI_SESSION_SECRET,
                                                    "ui-session|<key id>|<expires>"), base64url
 
 The key itself never leaves the login request: the cookie names the key and proves that its
-holder once presented it (the MAC's secret is the hash that only the server's database holds).
+holder once presented it (the MAC's secret is the hash that only the server's database holds,
+with the server's ``UI_SESSION_SECRET``, so a copy of the api_keys table forges nothing).
 Each page request re-reads the key row, so revoking or expiring the key ends its sessions at
 once; a session lasts :data:`SESSION_SECONDS`, never past the key's own expiry. The cookie is
 HttpOnly, SameSite=Strict, ``Path=/ui``, and Secure when the request came over https (behind a
@@ -45,7 +47,7 @@ from api.deps import SessionDep, SettingsDep
 from db import auth_repository as keys_repo
 from db.auth_models import ApiKeyRow
 from db.tenancy import bind_tenant
-from workers.settings import Settings
+from workers.settings import Settings, get_settings
 
 __all__ = [
     "CSRF_COOKIE",
@@ -86,6 +88,11 @@ def _mac(secret: str, purpose: str, *parts: str) -> str:
     return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
 
 
+def _secret(row: ApiKeyRow) -> str:
+    """The session MAC's key: the key's stored hash and the server's ``UI_SESSION_SECRET``."""
+    return f"{row.key_sha256}|{get_settings().ui_session_secret}"
+
+
 def new_session(row: ApiKeyRow, now: float | None = None) -> tuple[str, int]:
     """The cookie value of a session of key ``row``, and its lifetime in seconds."""
     now = time.time() if now is None else now
@@ -93,14 +100,14 @@ def new_session(row: ApiKeyRow, now: float | None = None) -> tuple[str, int]:
     if row.expires_at is not None:
         expires = min(expires, int(row.expires_at.timestamp()))
     kid = str(row.id)
-    return f"{kid}.{expires}.{_mac(row.key_sha256, 'ui-session', kid, str(expires))}", max(
+    return f"{kid}.{expires}.{_mac(_secret(row), 'ui-session', kid, str(expires))}", max(
         0, expires - int(now)
     )
 
 
 def session_csrf(row: ApiKeyRow, cookie: str) -> str:
     """The CSRF token of the forms of a signed-in page (bound to this session)."""
-    return _mac(row.key_sha256, "ui-csrf", cookie)
+    return _mac(_secret(row), "ui-csrf", cookie)
 
 
 def session_key(session: Session, cookie: str) -> ApiKeyRow | None:
@@ -114,7 +121,7 @@ def session_key(session: Session, cookie: str) -> ApiKeyRow | None:
     except ValueError:
         return None
     row = keys_repo.get_api_key(session, key_id, tenant_id=None)
-    if row is None or not hmac.compare_digest(_mac(row.key_sha256, "ui-session", kid, expires), mac):
+    if row is None or not hmac.compare_digest(_mac(_secret(row), "ui-session", kid, expires), mac):
         return None
     return row
 

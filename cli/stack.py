@@ -630,6 +630,24 @@ def ensure_flower_auth() -> str:
     return value
 
 
+def ensure_ui_session_secret() -> str:
+    """The local API's ``UI_SESSION_SECRET`` (``.claimaudit/ui-session.secret``, 0600), made on
+    first use: the /ui session MAC then needs more than the api_keys table."""
+    import secrets
+
+    from cli.credentials import write_secret
+
+    path = state_dir() / "ui-session.secret"
+    try:
+        value = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        value = ""
+    if not value:
+        value = secrets.token_urlsafe(32)
+        write_secret(path, value)
+    return value
+
+
 def _ports_free_or_ours(config: StackConfig) -> None:
     """Raise StackError when the API's or Flower's port is taken by a process this checkout did not
     start (no live pid file here): another clone's stack, whose API would answer our health check
@@ -797,6 +815,7 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
         "API_HOST": "127.0.0.1",
         "PYTHONUNBUFFERED": "1",
     }
+    env.setdefault("UI_SESSION_SECRET", ensure_ui_session_secret())  # never on a command line
     # Worker and API share one multiprocess metrics directory (/metrics sums the workers' values);
     # emptied at each start, as prometheus_client requires.
     metrics_dir = state_dir() / "metrics"

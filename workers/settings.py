@@ -257,6 +257,11 @@ class Settings(BaseSettings):
     suite_source_dir: str | None = None
     suite_source_hosts: NameList = ()
     webhook_allow_private: bool = False
+    #: Server secret mixed with the key's stored hash into the /ui session MAC (``api.ui_auth``):
+    #: whoever reads the api_keys table cannot then forge a page session. The same value on every
+    #: API process; ``claimaudit up`` writes one to ``.claimaudit/ui-session.secret``. Empty: the
+    #: key hash alone (sessions survive restarts either way).
+    ui_session_secret: str = ""
 
     @field_validator("database_url")
     @classmethod

@@ -103,6 +103,21 @@ def test_a_session_is_signed_by_the_key_hash_and_ends_with_the_key() -> None:
     assert session_csrf(_key_row(), value) != session_csrf(_key_row(), other)  # type: ignore[arg-type]
 
 
+def test_a_session_mac_needs_the_server_secret_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    # code review: the MAC's only secret was the key's stored hash, so a copy of api_keys (a backup,
+    # a replica) forged page sessions for any key; with UI_SESSION_SECRET it forges nothing
+    from api import ui_auth
+    from workers.settings import Settings
+
+    now = NOW.timestamp()
+    monkeypatch.setattr(ui_auth, "get_settings", lambda: Settings(ui_session_secret=""))
+    forged, _ = ui_auth.new_session(_key_row(), now)  # type: ignore[arg-type]
+    monkeypatch.setattr(ui_auth, "get_settings", lambda: Settings(ui_session_secret="s3cret"))
+    real, _ = ui_auth.new_session(_key_row(), now)  # type: ignore[arg-type]
+    assert forged.split(".")[2] != real.split(".")[2]
+    assert forged.split(".")[:2] == real.split(".")[:2]  # same key and expiry: only the MAC differs
+
+
 def test_demo_says_where_the_key_is_and_never_prints_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: object
 ) -> None:
