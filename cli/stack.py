@@ -45,7 +45,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -612,22 +612,27 @@ def flower_auth_path() -> Path:
     return state_dir() / "flower.auth"
 
 
+def _local_secret(path: Path, make: Callable[[], str], valid: Callable[[str], bool] = bool) -> str:
+    """The secret kept in ``path`` (0600, ``cli.credentials.write_secret``), made by ``make`` on
+    first use or when what is there is not ``valid``."""
+    from cli.credentials import write_secret
+
+    try:
+        value = path.read_text(encoding="utf-8").strip()
+    except OSError:
+        value = ""
+    if not valid(value):
+        value = make()
+        write_secret(path, value)
+    return value
+
+
 def ensure_flower_auth() -> str:
     """The local Flower's basic-auth ``admin:<random>``, made on first use (Flower never runs
     without a login, even on 127.0.0.1: it shows task arguments and can revoke tasks)."""
     import secrets
 
-    from cli.credentials import write_secret
-
-    path = flower_auth_path()
-    try:
-        value = path.read_text(encoding="utf-8").strip()
-    except OSError:
-        value = ""
-    if ":" not in value:
-        value = f"admin:{secrets.token_urlsafe(24)}"
-        write_secret(path, value)
-    return value
+    return _local_secret(flower_auth_path(), lambda: f"admin:{secrets.token_urlsafe(24)}", lambda v: ":" in v)
 
 
 def ensure_ui_session_secret() -> str:
@@ -635,17 +640,7 @@ def ensure_ui_session_secret() -> str:
     first use: the /ui session MAC then needs more than the api_keys table."""
     import secrets
 
-    from cli.credentials import write_secret
-
-    path = state_dir() / "ui-session.secret"
-    try:
-        value = path.read_text(encoding="utf-8").strip()
-    except OSError:
-        value = ""
-    if not value:
-        value = secrets.token_urlsafe(32)
-        write_secret(path, value)
-    return value
+    return _local_secret(state_dir() / "ui-session.secret", lambda: secrets.token_urlsafe(32))
 
 
 def _ports_free_or_ours(config: StackConfig) -> None:

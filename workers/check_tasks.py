@@ -14,7 +14,7 @@ from workers import checks, metrics
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS
-from workers.pipeline import enqueue_audit
+from workers.pipeline import enqueue_audits
 from workers.settings import get_settings
 from workers.tasks import task
 
@@ -47,19 +47,7 @@ def after_done(self: Task, audit_id: str) -> list[str]:
         canary = checks_repo.canary_outcome(session, aid)
     if canary is not None:
         metrics.CANARIES.labels(canary[0], str(canary[1]).lower()).inc()
-    sent: list[uuid.UUID] = []
-    for new_id in created:
-        try:
-            enqueue_audit(new_id)
-            sent.append(new_id)
-        except Exception as exc:  # broker down: stored with enqueued_at NULL, the sweeper sends them
-            log.warning(
-                "audit %s: %d check audits not sent (%s); left to the sweeper",
-                aid,
-                len(created) - len(sent),
-                exc,
-            )
-            break
+    sent = enqueue_audits(created)
     if sent:
         with session_scope(factory) as session:
             leases.mark_sent(session, sent, pending_s=get_settings().requeue_after_s)

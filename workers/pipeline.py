@@ -15,11 +15,15 @@ within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``. The sweeper sends an audit whose l
 
 from __future__ import annotations
 
+import logging
 import uuid
+from collections.abc import Sequence
 
 from celery import Signature, chain
 
 from workers.celery_app import app
+
+log = logging.getLogger(__name__)
 
 __all__ = [
     "BULK_DECOMPOSE_PRIORITY",
@@ -29,6 +33,7 @@ __all__ = [
     "FAST_PUBLISH",
     "audit_chain",
     "enqueue_audit",
+    "enqueue_audits",
     "search_claims_remote",
 ]
 
@@ -103,6 +108,25 @@ def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose",
     chained = audit_chain(audit_id, first=first, bulk=bulk)
     result = chained.apply_async(retry_policy=FAST_PUBLISH, ignore_result=True)
     return str(result.id)
+
+
+def enqueue_audits(audit_ids: Sequence[uuid.UUID], *, bulk: bool = False) -> list[uuid.UUID]:
+    """Send each committed audit's chain in order, stopping at the first broker failure; returns
+    the ids sent (record them with ``db.leases.mark_sent``). The rest stay ``queued`` with
+    ``enqueued_at`` NULL, and the sweeper sends them within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``."""
+    sent: list[uuid.UUID] = []
+    for aid in audit_ids:
+        try:
+            enqueue_audit(aid, bulk=bulk)
+        except Exception as exc:  # broker down: recoverable, see above
+            log.warning(
+                "could not enqueue %d audits (%s); the sweeper sends them",
+                len(audit_ids) - len(sent),
+                type(exc).__name__,
+            )
+            break
+        sent.append(aid)
+    return sent
 
 
 def search_claims_remote(

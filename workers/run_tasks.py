@@ -26,7 +26,7 @@ from db import suites as suites_repo
 from db.engine import make_engine, session_scope
 from workers import metrics, schedule, source_policy, webhooks
 from workers.database import get_session_factory
-from workers.pipeline import enqueue_audit
+from workers.pipeline import enqueue_audits
 from workers.runs import finish_run, submit_items
 from workers.settings import Settings, get_settings
 from workers.tasks import task
@@ -191,15 +191,7 @@ def start(run_id: str) -> int:
             session, suite=name, label=label, source="", items=items, tenant_id=tenant
         )
     ids = [r.audit_id for r in results if r.created and r.audit_id is not None]
-    sent: list[uuid.UUID] = []
-    for aid in ids:
-        try:
-            enqueue_audit(aid)
-            sent.append(aid)
-        except Exception as exc:  # broker down: stored with enqueued_at NULL, the sweeper sends it
-            log.warning(
-                "run %s: audit %s not sent (%s); left to the sweeper", run_id, aid, type(exc).__name__
-            )
+    sent = enqueue_audits(ids)
     if sent:
         with session_scope(factory) as session:
             leases.mark_sent(session, sent, pending_s=_settings.requeue_after_s)

@@ -36,7 +36,7 @@ from claims.types import SCORE_NAMES
 from db import leases
 from db import repository as repo
 from db.models import VERDICTS, Audit
-from workers.pipeline import enqueue_audit
+from workers.pipeline import enqueue_audits
 from workers.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -179,18 +179,7 @@ def _enqueue(session: Session, audit_ids: list[uuid.UUID], settings: Settings, *
     The audit is stored either way (202): with ``enqueued_at`` NULL the sweeper sends it within
     ``UNSENT_AFTER_S + SWEEP_INTERVAL_S`` seconds. Sends never wait for a broker that is down.
     """
-    sent = []
-    for aid in audit_ids:
-        try:
-            enqueue_audit(aid, bulk=bulk)
-            sent.append(aid)
-        except Exception as exc:  # broker down: the audit stays queued with enqueued_at NULL (recoverable)
-            log.warning(
-                "could not enqueue %d audits (%s); the sweeper sends them",
-                len(audit_ids) - len(sent),
-                type(exc).__name__,
-            )
-            break
+    sent = enqueue_audits(audit_ids, bulk=bulk)
     if sent:
         try:
             leases.mark_sent(session, sent, pending_s=settings.requeue_after_s)
