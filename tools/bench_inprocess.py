@@ -8,11 +8,12 @@ After loading the model and the parser (and a warm-up audit that shares no text 
 workload), it measures, and prints one JSON object on stdout:
 
 - ``engine_s``, ``engine_cpu_s``, ``audits``, ``claims``: the workload through
-  ``tools/inprocess_batch.run_line`` (what run_cases.py runs), with a fresh in-memory embedding
-  cache and an empty decomposition cache; the result documents go to OUT;
+  ``tools/inprocess_batch.run_chunk`` in chunks of ``CHUNK`` audits (what run_cases.py runs),
+  with a fresh in-memory embedding cache and empty decomposition and parse caches; the result
+  documents go to OUT;
 - ``raw_s``: all-MiniLM-L6-v2 alone on exactly the texts the engine embedded (each distinct text
   once, ``batch_size`` 64, sorted by length inside sentence-transformers), ``raw_texts``;
-  ``raw_per_audit_s`` the same texts in the engine's per-audit calls; ``raw_threads`` the raw
+  ``raw_per_audit_s`` the same texts in the engine's own calls (one per chunk); ``raw_threads`` the raw
   time with each thread count of ``--threads``;
 - ``probe_ms``: the in-process time of each probe audit (``bench_workload.probe_audit``).
 """
@@ -33,9 +34,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_workload import probe_audit  # noqa: E402
-from inprocess_batch import run_line  # noqa: E402
+from inprocess_batch import CHUNK, run_chunk, run_line  # noqa: E402
 
 from claims import decompose as decompose_module  # noqa: E402
+from claims import parses  # noqa: E402
 from claims.embed import CachedEmbedder, EmbedderWrapper, InMemoryEmbeddingCache, default_embedder  # noqa: E402
 
 
@@ -60,9 +62,14 @@ def _timed(fn: Any) -> tuple[float, float, Any]:
 
 def _engine(items: list[dict[str, Any]], output: Path) -> dict[str, Any]:
     decompose_module._CACHE.clear()
+    parses._cache.clear()
     recording = Recording(default_embedder())
     embedder = CachedEmbedder(recording, InMemoryEmbeddingCache())
-    wall, cpu, docs = _timed(lambda: [run_line(item, embedder) for item in items])
+    wall, cpu, docs = _timed(
+        lambda: [
+            doc for k in range(0, len(items), CHUNK) for doc in run_chunk(items[k : k + CHUNK], embedder)
+        ]
+    )
     with output.open("w", encoding="utf-8") as fh:
         for doc in docs:
             fh.write(json.dumps(doc, ensure_ascii=False) + "\n")

