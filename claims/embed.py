@@ -43,11 +43,21 @@ DEFAULT_DIM = 384
 #: every cosine and the calibrated threshold.
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 #: Texts per forward pass. sentence-transformers sorts a call's texts by length and pads each
-#: batch to its longest text: on CPU a small batch wastes less padding and loses nothing else.
-#: Measured on 1,071 claim texts of the bench workload (one torch thread, 2026-11-30,
-#: docs/PERFORMANCE.md): 8: 9.1 s, 16: 9.4 s, 32: 10.7 s, 64: 12.7 s in one call; 10.2, 9.7,
-#: 12.5, 15.8 s in calls of about 340 texts.
-DEFAULT_BATCH_SIZE = 16
+#: batch to its longest text: on CPU a small batch wastes less padding and loses little else.
+#: Measured on the 1,071 claim texts of 100 bench audits (one torch thread, quiet host,
+#: 2026-11-30; seconds, second of two interleaved repetitions; docs/PERFORMANCE.md):
+#:
+#: ==========  ==========  ===================  ==============================
+#: batch size  one call    calls of 340 texts   one call per audit (~11 texts)
+#: ==========  ==========  ===================  ==============================
+#: 4           9.3         9.9                  11.6
+#: 8           9.0         9.3                  10.6
+#: 16          8.4         9.4                  12.2
+#: 64          12.7        15.8                 (not measured)
+#: ==========  ==========  ===================  ==============================
+#:
+#: 8 is the best compromise: the workers embed one audit per call, the in-process batch 64 audits.
+DEFAULT_BATCH_SIZE = 8
 
 
 @runtime_checkable

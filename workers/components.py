@@ -34,7 +34,9 @@ __all__ = [
 def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
     """Load what the default audit needs (the local embedder, the spaCy parser) now, once per
     process, so that the first audit a worker takes does not pay for it; the LLM components
-    (``EMBEDDER=openai``, ``DECOMPOSER=llm``) load nothing here."""
+    (``EMBEDDER=openai``, ``DECOMPOSER=llm``) load nothing here. The language identifier
+    (``py3langid``, about a second to load) is loaded for both: every text is checked."""
+    from claims.language import detect_language
     from claims.parses import parser
 
     cfg = resolve_llm_config(config or {})
@@ -42,6 +44,7 @@ def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
         default_embedder()
     if cfg.decomposer != "llm":
         parser()
+    detect_language("Das ist ein kurzer Satz, der die Sprache lädt.")  # not English: the model runs
 
 
 def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:

@@ -50,3 +50,42 @@ def test_blank_reference_among_others_is_kept_and_llm_keys_are_accepted_offline(
     # a calibrated probability, or None from the placeholder decision (claims/decision.py)
     assert claim["confidence"] is None or 0.0 <= claim["confidence"] <= 1.0
     assert out["usage"]["llm_judged_share"] == 0.0  # offline: the LLM judged nothing
+
+
+class _Counting:
+    """An embedder that counts the texts the model is asked for (what a cache saves)."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner, self.calls = inner, []  # type: ignore[var-annotated]
+        self.model_name, self.dim = inner.model_name, inner.dim
+
+    def embed(self, texts: Any) -> Any:
+        self.calls.append(list(texts))
+        return self.inner.embed(texts)
+
+
+def test_a_chunk_embeds_once_and_gives_each_line_its_own_document_in_order() -> None:
+    from claims.embed import CachedEmbedder, InMemoryEmbeddingCache
+
+    lines = [
+        {"id": "1", "references": [REF], "response": "The museum opens at 10."},
+        "invalid JSON: Expecting value: line 1 column 1 (char 0)",  # what _parsed gives for a bad line
+        {"id": "3", "references": ["", REF], "response": "The museum closes at 5."},
+        {"id": "4", "references": [], "response": "x"},
+        {"id": "5", "references": [REF], "response": "The museum opens at 9."},
+    ]
+    counting = _Counting(default_embedder())
+    docs = batch.run_chunk(lines, CachedEmbedder(counting, InMemoryEmbeddingCache()))
+    assert [d["id"] for d in docs] == ["1", None, "3", "4", "5"]
+    assert [d["status"] for d in docs] == ["done", "rejected", "done", "rejected", "done"]
+    # one model call for the three valid audits; the per-audit runs find every vector cached
+    assert len([c for c in counting.calls if c]) == 1
+    alone = [batch.run_line(line, default_embedder()) for line in (lines[0], lines[2], lines[4])]
+    verdicts = [[c["verdict"] for c in d["claims"]] for d in (docs[0], docs[2], docs[4])]
+    assert verdicts == [[c["verdict"] for c in d["claims"]] for d in alone]
+    assert docs[0]["claims"][0]["verdict"] == "contradicted"  # 10 against the reference's 9
+
+
+def test_a_line_that_is_not_an_object_is_rejected() -> None:
+    assert batch._parsed("[1, 2]") == "each line must be a JSON object"
+    assert batch._parsed("{").startswith("invalid JSON")
