@@ -154,7 +154,7 @@ def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) ->
     """Decompose and embed the texts of several audits at once, so that ``audit_texts`` on each
     of them finds its claims and vectors cached: one ``nlp.pipe`` over the sentences of all the
     texts (``decompose_many``, whose cache keeps the claims) and one model call over every claim
-    text not yet embedded (batches of 64 sorted by length), instead of one small call per audit.
+    text not yet embedded (in batches sorted by length), instead of one small call per audit.
 
     ``audits`` are ``(response, references)`` pairs; ``embedder`` must cache what it embeds
     (a ``claims.embed.CachedEmbedder`` whose cache holds at least the batch), or the vectors

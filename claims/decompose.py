@@ -935,7 +935,7 @@ class _Antecedents:
     for it / its: "It will be widened" never means the engineer named just before).
 
     Whether a subject names a person is spaCy's PERSON entity, which needs the entity
-    recogniser on its sentence (``_entity_type``): it is asked only when "it" / "its" looks
+    recogniser on its sentence (``claims.parses.entity_type``): it is asked only when "it" / "its" looks
     back, newest subject first, so most sentences are never run through the recogniser."""
 
     last: str | None = None

@@ -21,10 +21,12 @@ DISABLE = ("ner",)
 _NER_DONE = "claimaudit_ner_done"
 
 _nlp_lock = threading.Lock()
+_ner_lock = threading.Lock()
 _nlp: Any = None
 _nlp_failed = False
-#: parses kept (most recently used; about 20 KB each): a claim is parsed by several checks of
-#: several pairs, and a batch of 32 audits has about 300 sentences
+#: parses kept (most recently used; a few KB each without their tensor, see ``_put``): a claim
+#: is parsed by several checks of several pairs, and a chunk of 64 audits of the bench workload
+#: has about 600 sentences
 _SIZE = 4096
 _cache: OrderedDict[str, Any] = OrderedDict()
 _lock = threading.Lock()
@@ -47,13 +49,25 @@ def parser() -> Any:
 
 def entity_type(tok: Any) -> str:
     """spaCy's entity type of ``tok`` ("" for none), running the entity recogniser on the token's
-    parse the first time one of its entity types is asked for (same result as in the pipeline)."""
+    parse the first time one of its entity types is asked for (same result as in the pipeline:
+    the recogniser has its own token-to-vector layer and comes last). Thread-safe: the
+    recogniser runs once per parse.
+
+    Raises
+    ------
+    RuntimeError
+        The parser (which made the parse) has no entity recogniser: an install without it
+        would silently read every entity type as "".
+    """
     doc = tok.doc
     if not doc.user_data.get(_NER_DONE):
-        nlp = _nlp
-        if nlp is not None and "ner" in nlp.pipe_names:
-            nlp.get_pipe("ner")(doc)
-        doc.user_data[_NER_DONE] = True
+        with _ner_lock:
+            if not doc.user_data.get(_NER_DONE):
+                nlp = parser()
+                if nlp is None or "ner" not in nlp.pipe_names:
+                    raise RuntimeError("spaCy's pipeline has no entity recogniser ('ner')")
+                nlp.get_pipe("ner")(doc)
+                doc.user_data[_NER_DONE] = True
     return str(tok.ent_type_)
 
 
@@ -66,6 +80,9 @@ def _get(text: str) -> Any:
 
 
 def _put(text: str, doc: Any) -> None:
+    # the token-to-vector output (about 0.4 KB per token) is read by no check and not by the
+    # entity recogniser, which has its own: cached parses keep only tags, dependencies, entities
+    doc.tensor = doc.tensor[:0]
     with _lock:
         _cache[text] = doc
         _cache.move_to_end(text)

@@ -117,7 +117,9 @@ def up(
     flower_port: Annotated[int, typer.Option(help="Port of Flower.")] = stack.DEFAULT_FLOWER_PORT,
     concurrency: Annotated[
         int,
-        typer.Option(help="Celery worker processes (default: CPUs / 2, env CLAIMAUDIT_WORKER_CONCURRENCY)."),
+        typer.Option(
+            help="Celery worker processes (default: one per CPU, env CLAIMAUDIT_WORKER_CONCURRENCY)."
+        ),
     ] = 0,
     flower: Annotated[bool, typer.Option(help="Also start Flower.")] = True,
 ) -> None:
@@ -168,7 +170,7 @@ def status(api_port: ApiPort = stack.DEFAULT_API_PORT) -> None:
 
 @app.command()
 def worker(
-    concurrency: Annotated[int, typer.Option(help="Worker processes (default: CPUs / 2).")] = 0,
+    concurrency: Annotated[int, typer.Option(help="Worker processes (default: one per CPU).")] = 0,
     loglevel: Annotated[str, typer.Option(help="Celery log level.")] = "INFO",
 ) -> None:
     """Run a Celery worker in the foreground (local Postgres/Redis started when no URL is set)."""

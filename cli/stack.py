@@ -59,7 +59,19 @@ DEFAULT_REDIS_DB = int(os.environ.get("CLAIMAUDIT_REDIS_DB", "0"))
 """Redis database index the local stack uses as Celery broker (on a shared Redis, pick a free one)."""
 DEFAULT_API_PORT = int(os.environ.get("CLAIMAUDIT_API_PORT", "8000"))
 DEFAULT_FLOWER_PORT = int(os.environ.get("CLAIMAUDIT_FLOWER_PORT", "5555"))
-DEFAULT_CONCURRENCY = max(1, os.cpu_count() or 1)
+
+
+def _default_concurrency() -> int:
+    """One worker process per CPU, at most one per 2 GiB of memory (a pool process holds about
+    850 MB: torch, the model, spaCy; measured with ``ps`` on a running stack, 2026-11-30)."""
+    try:
+        memory_gib = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    except (ValueError, OSError, AttributeError):  # not POSIX: CPUs only
+        memory_gib = float("inf")
+    return max(1, min(os.cpu_count() or 1, int(memory_gib // 2)))
+
+
+DEFAULT_CONCURRENCY = _default_concurrency()
 DEFAULT_DATABASE = "claimaudit"
 PG_SYSTEM_USER = "postgres"
 
@@ -531,7 +543,8 @@ class StackConfig:
 
     api_port: int = DEFAULT_API_PORT
     flower_port: int = DEFAULT_FLOWER_PORT
-    #: Worker processes. Default: one per CPU, each with one torch thread. Measured on 2 CPUs, 100
+    #: Worker processes. Default: one per CPU (at most one per 2 GiB of memory), each with one
+    #: torch thread. Measured on 2 CPUs, 100
     #: bench audits (``make bench``, docs/PERFORMANCE.md): quiet host, 1 process 2.9 audits/s, 2
     #: processes 5.1; on a host already running 16-22 other jobs 2 processes were slower (82-94 s
     #: against 63-68 s): set CLAIMAUDIT_WORKER_CONCURRENCY there.

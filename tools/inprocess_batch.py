@@ -53,8 +53,8 @@ def run_line(item: dict[str, Any], embedder: Any) -> dict[str, Any]:
     return {"id": ident, **doc}
 
 
-#: audits decomposed and embedded together (``claims.audit.prefetch``): big enough for full
-#: model batches of 64 claim texts, small enough that the first results come early
+#: audits decomposed and embedded together (``claims.audit.prefetch``): one parser pass and one
+#: model call for about 600 claim texts, small enough that the first results come early
 CHUNK = 64
 
 
@@ -76,18 +76,30 @@ def run_chunk(items: list[Any], embedder: Any) -> list[dict[str, Any]]:
     return [
         run_line(item, embedder)
         if isinstance(item, dict)
-        else {"id": None, "status": "rejected", "error": item}
+        else {"id": None, "status": "rejected", "error": str(item)}
         for item in items
     ]
 
 
-def _parsed(line: str) -> Any:
-    """A line's JSON object, or the rejection message of an invalid line."""
+def _parsed(raw: bytes) -> dict[str, Any] | str:
+    """A line's JSON object, or the rejection message of an invalid line (never raises)."""
     try:
-        item = json.loads(line)
-    except json.JSONDecodeError as exc:
+        item = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as exc:
+        return f"invalid UTF-8: {exc}"
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; '[[[…' recurses
         return f"invalid JSON: {exc}"
     return item if isinstance(item, dict) else "each line must be a JSON object"
+
+
+def _dumps(doc: dict[str, Any]) -> str:
+    """One output line; a lone surrogate (valid JSON, "\\ud800") cannot be UTF-8: escaped then."""
+    text = json.dumps(doc, ensure_ascii=False)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = json.dumps(doc)
+    return text
 
 
 def main() -> int:
@@ -98,17 +110,17 @@ def main() -> int:
     embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
     started = time.monotonic()
     n = 0
-    with args.input.open() as fin, args.output.open("w") as fout:
-        chunk: list[Any] = []
+    with args.input.open("rb") as fin, args.output.open("w", encoding="utf-8") as fout:
+        chunk: list[dict[str, Any] | str] = []
         for line in itertools.chain(fin, [None]):
             if line is not None and line.strip():
                 chunk.append(_parsed(line))
             if chunk and (line is None or len(chunk) >= CHUNK):
                 for doc in run_chunk(chunk, embedder):
-                    fout.write(json.dumps(doc, ensure_ascii=False) + "\n")
+                    fout.write(_dumps(doc) + "\n")
                 n += len(chunk)
                 chunk = []
-    print(f"inprocess_batch: {n} audits in {time.monotonic() - started:.1f} s", file=sys.stderr)
+    print(f"inprocess_batch: {n} lines in {time.monotonic() - started:.1f} s", file=sys.stderr)
     return 0
 
 

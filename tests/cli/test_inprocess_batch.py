@@ -4,6 +4,7 @@ evaluations call) reads config through ``AuditOptions`` and keeps blank referenc
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 from typing import Any
 
@@ -64,28 +65,75 @@ class _Counting:
         return self.inner.embed(texts)
 
 
+def _clear_caches() -> None:
+    from claims import decompose as dec
+    from claims import parses
+
+    dec._CACHE.clear()
+    with parses._lock:
+        parses._cache.clear()
+
+
+def _close(a: Any, b: Any, path: str = "") -> None:
+    """Equal documents, floats to 1e-5 (a batch's vectors differ from one audit's by ~1e-7)."""
+    if isinstance(a, float) or isinstance(b, float):
+        assert a == pytest.approx(b, abs=1e-5), path
+    elif isinstance(a, dict):
+        assert a.keys() == b.keys(), path
+        for k in a:
+            _close(a[k], b[k], f"{path}.{k}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), path
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            _close(x, y, f"{path}[{i}]")
+    else:
+        assert a == b, path
+
+
 def test_a_chunk_embeds_once_and_gives_each_line_its_own_document_in_order() -> None:
     from claims.embed import CachedEmbedder, InMemoryEmbeddingCache
 
     lines = [
-        {"id": "1", "references": [REF], "response": "The museum opens at 10."},
+        {"id": "1", "references": [REF], "response": "The museum opens at 10. Marta Olsen runs it."},
         "invalid JSON: Expecting value: line 1 column 1 (char 0)",  # what _parsed gives for a bad line
         {"id": "3", "references": ["", REF], "response": "The museum closes at 5."},
         {"id": "4", "references": [], "response": "x"},
-        {"id": "5", "references": [REF], "response": "The museum opens at 9."},
+        {"id": "5", "references": [REF + " It was built in 1901."], "response": "The museum opens at 9."},
     ]
+    _clear_caches()  # each line alone, cold: the reference documents
+    alone = [batch.run_line(line, default_embedder()) if isinstance(line, dict) else None for line in lines]
+    _clear_caches()
     counting = _Counting(default_embedder())
     docs = batch.run_chunk(lines, CachedEmbedder(counting, InMemoryEmbeddingCache()))
     assert [d["id"] for d in docs] == ["1", None, "3", "4", "5"]
     assert [d["status"] for d in docs] == ["done", "rejected", "done", "rejected", "done"]
     # one model call for the three valid audits; the per-audit runs find every vector cached
     assert len([c for c in counting.calls if c]) == 1
-    alone = [batch.run_line(line, default_embedder()) for line in (lines[0], lines[2], lines[4])]
-    verdicts = [[c["verdict"] for c in d["claims"]] for d in (docs[0], docs[2], docs[4])]
-    assert verdicts == [[c["verdict"] for c in d["claims"]] for d in alone]
+    for k in (0, 2, 3, 4):
+        _close(docs[k], alone[k], f"line {k}")
     assert docs[0]["claims"][0]["verdict"] == "contradicted"  # 10 against the reference's 9
 
 
-def test_a_line_that_is_not_an_object_is_rejected() -> None:
-    assert batch._parsed("[1, 2]") == "each line must be a JSON object"
-    assert batch._parsed("{").startswith("invalid JSON")
+def test_a_line_that_is_not_a_json_object_is_rejected_and_never_stops_the_batch() -> None:
+    assert batch._parsed(b"[1, 2]") == "each line must be a JSON object"
+    assert batch._parsed(b"{").startswith("invalid JSON")
+    assert batch._parsed(b"[" * 100_000).startswith("invalid JSON")  # RecursionError
+    assert batch._parsed(b'{"id": "\xff"}').startswith("invalid UTF-8")
+    doc = {"id": "a\ud800", "status": "rejected"}  # valid JSON, not encodable as UTF-8
+    line = batch._dumps(doc)
+    line.encode("utf-8")
+    assert json.loads(line) == doc
+
+
+def test_the_batch_command_rejects_bad_lines_in_place(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    src = tmp_path / "in.jsonl"
+    good = json.dumps({"id": "g", "references": [REF], "response": "The museum opens at 9."})
+    src.write_bytes(b"[[[[\n" + b'{"id": "\xff"}\n' + good.encode() + b"\n[1]\n")
+    out = tmp_path / "out.jsonl"
+    subprocess.run([sys.executable, str(_PATH), str(src), "--output", str(out)], check=True, timeout=600)
+    docs = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [d["status"] for d in docs] == ["rejected", "rejected", "done", "rejected"]
+    assert docs[2]["id"] == "g"
