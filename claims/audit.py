@@ -74,20 +74,32 @@ def validate_inputs(response: object, references: object) -> tuple[str, list[str
     ------
     ValueError
         ``response`` is not a string; ``references`` is not a non-empty list of strings;
-        every reference is empty or whitespace only. The message names the field.
+        every reference is empty or whitespace only; a text holds a lone surrogate. The message
+        names the field.
     """
     if not isinstance(response, str):
         raise ValueError("response: must be a string")
     if not isinstance(references, list | tuple) or not references:
         raise ValueError("references: must be a non-empty list of strings")
+    _check_text(response, "response")
     refs: list[str] = []
     for i, r in enumerate(references):
         if not isinstance(r, str):
             raise ValueError(f"references[{i}]: must be a string")
+        _check_text(r, f"references[{i}]")
         refs.append(r)
     if not any(r.strip() for r in refs):
         raise ValueError("references: every reference is empty or whitespace only (at least one needs text)")
     return response, refs
+
+
+def _check_text(value: str, field: str) -> None:
+    """``ValueError`` naming ``field`` when ``value`` holds a lone surrogate (valid in a JSON
+    string, ``"\\ud800"``, but not Unicode text: no parser or store can take it)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{field}: must not contain lone surrogates (\\ud800-\\udfff)") from None
 
 
 def similarity_step(response_vectors: np.ndarray, reference_vectors: np.ndarray) -> np.ndarray:

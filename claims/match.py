@@ -51,12 +51,31 @@ def cosine_matrix(a: np.ndarray, b: np.ndarray) -> np.ndarray:
         raise ValueError(f"dimension mismatch: {a.shape[1]} vs {b.shape[1]}")
     if a.shape[0] == 0 or b.shape[0] == 0:
         return np.zeros((a.shape[0], b.shape[0]), dtype=np.float32)
-    na = np.linalg.norm(a, axis=1, keepdims=True)
-    nb = np.linalg.norm(b, axis=1, keepdims=True)
-    na[na == 0] = 1.0
-    nb[nb == 0] = 1.0
-    sim = (a / na) @ (b / nb).T
+    sim = _unit_rows(a) @ _unit_rows(b).T
     out: np.ndarray = np.clip(sim, -1.0, 1.0).astype(np.float32)
+    return out
+
+
+#: below this float32 norm a row's squared entries are subnormal (under 1.2e-38) and lose digits
+_TINY_NORM = 1e-18
+
+
+def _unit_rows(x: np.ndarray) -> np.ndarray:
+    """``x`` (float32, (n, d)) with every non-zero row scaled to length 1; zero rows stay zero.
+    Rows whose float32 norm is tiny or overflows (entries under ~1e-19 or over ~1e19) are
+    scaled in float64, so that the cosine of ``3 * x`` is that of ``x``; other rows keep the
+    float32 arithmetic (real embeddings are never near either end)."""
+    with np.errstate(over="ignore"):  # a row of 1e30 overflows: handled below
+        n = np.linalg.norm(x, axis=1, keepdims=True)
+    # a row of 3e-30 has a float32 norm of 0 (every square underflows): not a zero row
+    odd = np.flatnonzero(((n[:, 0] < _TINY_NORM) & np.any(x != 0, axis=1)) | ~np.isfinite(n[:, 0]))
+    n[n == 0] = 1.0
+    out: np.ndarray = x / n
+    if odd.size:
+        x64 = x[odd].astype(np.float64)
+        n64 = np.linalg.norm(x64, axis=1, keepdims=True)
+        n64[n64 == 0] = 1.0
+        out[odd] = (x64 / n64).astype(np.float32)
     return out
 
 

@@ -118,7 +118,10 @@ def up(
     concurrency: Annotated[
         int,
         typer.Option(
-            help="Celery worker processes (default: one per CPU, env CLAIMAUDIT_WORKER_CONCURRENCY)."
+            help=(
+                "Celery worker processes (default: one per CPU, at most one per 2 GiB;"
+                " env CLAIMAUDIT_WORKER_CONCURRENCY)."
+            )
         ),
     ] = 0,
     flower: Annotated[bool, typer.Option(help="Also start Flower.")] = True,
@@ -170,7 +173,9 @@ def status(api_port: ApiPort = stack.DEFAULT_API_PORT) -> None:
 
 @app.command()
 def worker(
-    concurrency: Annotated[int, typer.Option(help="Worker processes (default: one per CPU).")] = 0,
+    concurrency: Annotated[
+        int, typer.Option(help="Worker processes (default: one per CPU, at most one per 2 GiB).")
+    ] = 0,
     loglevel: Annotated[str, typer.Option(help="Celery log level.")] = "INFO",
 ) -> None:
     """Run a Celery worker in the foreground (local Postgres/Redis started when no URL is set)."""

@@ -68,9 +68,15 @@ class BenchStack:
     env: dict[str, str] = field(default_factory=dict)
     api_url: str = ""
     logs: Path = ROOT / ".claimaudit" / "bench"
+    started_postgres: bool = False
 
     def setup(self) -> None:
-        """Start or find Postgres and Redis; create and migrate the template database."""
+        """Start or find Postgres and Redis; create and migrate the template database. A
+        Postgres that the bench starts (the local cluster was down) is stopped by ``close``."""
+        data_dir = stack.default_pg_dir()
+        self.started_postgres = not os.environ.get("DATABASE_URL") and not stack._pg_running(
+            stack.pg_bin_dir(), data_dir, stack._pg_user()
+        )
         base = stack.ensure_postgres()
         self.server_url = make_url(base).set(database="postgres").render_as_string(hide_password=False)
         self.template = f"claimaudit_bench_{uuid.uuid4().hex[:8]}"
@@ -175,3 +181,5 @@ class BenchStack:
         for name in reversed(self.databases):
             _admin(self.server_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         self.databases.clear()
+        if self.started_postgres:
+            stack.stop_postgres()

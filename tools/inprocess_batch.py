@@ -13,6 +13,13 @@ threshold, case_insensitive and remove_punctuation are used; the LLM keys (decom
 embedder, llm_band, llm_model, embedding_model) are checked and ignored offline; any other key or
 an invalid value rejects the line, as the API does. A blank reference among others is kept as an
 empty document (no claims); all-blank references reject the line.
+
+Every non-blank input line gives exactly one output line, in input order (blank lines are
+skipped); a line that is not a JSON object in UTF-8 (NaN and infinite numbers are not JSON) is
+rejected with "id": null. Top-level keys other than id, references, response and config (a
+case's "kind" or "expect", say) are ignored: the run_cases.py contract carries them.
+Audits run in chunks of ``CHUNK``: each chunk is decomposed and embedded together
+(``claims.audit.prefetch``), then each audit alone on the warm caches.
 """
 
 from __future__ import annotations
@@ -84,12 +91,23 @@ def run_chunk(items: list[Any], embedder: Any) -> list[dict[str, Any]]:
 def _parsed(raw: bytes) -> dict[str, Any] | str:
     """A line's JSON object, or the rejection message of an invalid line (never raises)."""
     try:
-        item = json.loads(raw.decode("utf-8"))
+        item = json.loads(raw.decode("utf-8"), parse_constant=_non_finite, parse_float=_finite_float)
     except UnicodeDecodeError as exc:
         return f"invalid UTF-8: {exc}"
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; '[[[…' recurses
         return f"invalid JSON: {exc}"
     return item if isinstance(item, dict) else "each line must be a JSON object"
+
+
+def _non_finite(name: str) -> float:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise ValueError(f"{text} is out of the range of a double")
+    return value
 
 
 def _dumps(doc: dict[str, Any]) -> str:

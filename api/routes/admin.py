@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from api.auth import AdminCaller
 from api.deps import SessionDep
 from api.errors import ErrorBody
+from api.schemas import Text
 from db import auth_repository as keys_repo
 from db.auth_models import ApiKeyRow
 
@@ -29,7 +30,7 @@ class KeyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     scopes: list[Scope] = Field(min_length=1, description="Scopes of the new key.")
-    name: str = Field("", max_length=200, description="A label for people (who uses the key).")
+    name: Text = Field("", max_length=200, description="A label for people (who uses the key).")
     expires_at: datetime | None = Field(None, description="Expiry (ISO 8601 with time zone); none: never.")
 
     @field_validator("expires_at")

@@ -57,7 +57,7 @@ class LabelImport(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     labels: list[LabelItem] = Field(max_length=100_000)
-    source: str = Field("import", max_length=16)
+    source: Text = Field("import", max_length=16)
 
 
 def _label_row(session: Session, item: LabelItem, source: str, tenant_id: str) -> dict[str, Any]:

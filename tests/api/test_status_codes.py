@@ -74,6 +74,24 @@ def test_a_nul_in_a_path_parameter_is_422(client: TestClient) -> None:
         assert _assert_structured(resp)[0]["loc"] == ["path"]
 
 
+@pytest.mark.parametrize(
+    ("path", "body"),
+    [
+        # found by the fuzzer (2026-11-30): a key named "\u0000" was a 500 (Postgres text cannot hold NUL)
+        ("/admin/keys", {"scopes": ["audits:read"], "name": "\x00"}),
+        ("/admin/keys", {"scopes": ["audits:read"], "name": "a\ud800"}),
+        ("/labels", {"labels": [], "source": "x\x00"}),
+    ],
+)
+def test_unstorable_text_in_other_request_bodies_is_422(client: TestClient, path: str, body: Any) -> None:
+    raw = json.dumps(body).encode()  # "\ud800" travels escaped, as a client would send it
+    resp = client.post(path, content=raw, headers={"Content-Type": "application/json"})
+    assert resp.status_code == 422, resp.text
+    assert any(w in d["msg"] for w in ("NUL", "surrogate", "unicode") for d in _assert_structured(resp)), (
+        resp.text
+    )
+
+
 def test_search_model_without_an_llm_endpoint_is_422(client: TestClient) -> None:
     # the test settings have no OPENAI_BASE_URL: no worker is asked at all
     resp = client.get("/claims/search", params={"q": "bridge", "model": "text-embedding-3-large"})

@@ -137,3 +137,10 @@ def test_the_batch_command_rejects_bad_lines_in_place(tmp_path: Path) -> None:
     docs = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
     assert [d["status"] for d in docs] == ["rejected", "rejected", "done", "rejected"]
     assert docs[2]["id"] == "g"
+
+
+def test_non_finite_numbers_and_lone_surrogates_are_rejected_not_failed() -> None:
+    assert batch._parsed(b'{"id": NaN, "references": ["x"], "response": "y"}').startswith("invalid JSON")
+    assert batch._parsed(b'{"id": 1e400, "references": ["x"], "response": "y"}').startswith("invalid JSON")
+    out = batch.run_line({"id": "s", "references": ["a \udc00 b."], "response": "a b."}, default_embedder())
+    assert out["status"] == "rejected" and out["error"].startswith("references[0]: must not contain lone")

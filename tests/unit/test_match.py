@@ -69,3 +69,13 @@ def test_best_matches() -> None:
 
 def test_default_threshold_in_range() -> None:
     assert 0.0 < DEFAULT_THRESHOLD < 1.0
+
+
+@pytest.mark.parametrize("value", [1.4364241e-22, 3e-30, 1e30])
+def test_cosine_of_tiny_and_huge_rows_is_exact(value: float) -> None:
+    # found by hypothesis (2026-11-30): rows of 1.4e-22 have subnormal float32 squares, and their
+    # cosine with a row of ones came out 0.9908 (0.9982 for three times the row); rows of 1e30 overflow
+    a = np.full((2, 6), value, dtype=np.float32)
+    b = np.ones((1, 6), dtype=np.float32)
+    assert cosine_matrix(a, b) == pytest.approx(np.ones((2, 1)), abs=1e-6)
+    assert cosine_matrix(a * np.float32(3.0), -b) == pytest.approx(-np.ones((2, 1)), abs=1e-6)
