@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from cli import stack  # noqa: E402
 
-BENCH_REDIS_DB = 5
+BENCH_REDIS_DB = int(os.environ.get("CLAIMAUDIT_BENCH_REDIS_DB", "5"))
 
 
 def _admin(server_url: str, sql: str) -> None:
@@ -57,7 +57,7 @@ def _tree_cpu(pid: int) -> float:
 
 @dataclass
 class BenchStack:
-    """Postgres (the project's local cluster), Redis (shared, db 5), and per-round app processes."""
+    """Postgres (the project's local cluster), Redis (shared, db 5 or $CLAIMAUDIT_BENCH_REDIS_DB), and per-round app processes."""
 
     concurrency: int = 1
     env_extra: dict[str, str] = field(default_factory=dict)

@@ -91,7 +91,8 @@ def run_chunk(items: list[Any], embedder: Any) -> list[dict[str, Any]]:
 def _parsed(raw: bytes) -> dict[str, Any] | str:
     """A line's JSON object, or the rejection message of an invalid line (never raises)."""
     try:
-        item = json.loads(raw.decode("utf-8"), parse_constant=_non_finite, parse_float=_finite_float)
+        # utf-8-sig: a byte-order mark (editors on Windows write one) is not part of the JSON
+        item = json.loads(raw.decode("utf-8-sig"), parse_constant=_non_finite, parse_float=_finite_float)
     except UnicodeDecodeError as exc:
         return f"invalid UTF-8: {exc}"
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError; '[[[…' recurses

@@ -144,3 +144,7 @@ def test_non_finite_numbers_and_lone_surrogates_are_rejected_not_failed() -> Non
     assert batch._parsed(b'{"id": 1e400, "references": ["x"], "response": "y"}').startswith("invalid JSON")
     out = batch.run_line({"id": "s", "references": ["a \udc00 b."], "response": "a b."}, default_embedder())
     assert out["status"] == "rejected" and out["error"].startswith("references[0]: must not contain lone")
+
+
+def test_a_byte_order_mark_is_not_part_of_the_json() -> None:
+    assert batch._parsed(b'\xef\xbb\xbf{"id": "a"}') == {"id": "a"}
