@@ -57,7 +57,8 @@ def _tree_cpu(pid: int) -> float:
 
 @dataclass
 class BenchStack:
-    """Postgres (the project's local cluster), Redis (shared, db 5 or $CLAIMAUDIT_BENCH_REDIS_DB), and per-round app processes."""
+    """Postgres (the project's local cluster), Redis (shared, db ``BENCH_REDIS_DB``), and
+    per-round app processes."""
 
     concurrency: int = 1
     env_extra: dict[str, str] = field(default_factory=dict)
