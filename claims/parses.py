@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-__all__ = ["parser", "parse", "remember", "entity_type", "DISABLE"]
+__all__ = ["parser", "parse", "remember", "clear", "entity_type", "DISABLE"]
 
 #: pipes run on demand only (``entity_type``)
 DISABLE = ("ner",)
@@ -107,3 +107,9 @@ def remember(text: str, doc: Any) -> None:
     """Keep ``doc``, a parse of ``text`` made with ``DISABLE`` left out (the decomposition's
     ``nlp.pipe``), as ``parse(text)``: a claim that is a whole sentence is not parsed again."""
     _put(text, doc)
+
+
+def clear() -> None:
+    """Forget every cached parse (a cold start, for benchmarks and tests)."""
+    with _lock:
+        _cache.clear()

@@ -214,6 +214,17 @@ def default_pg_dir() -> Path:
     return Path("/var/tmp") / f"claimaudit-pg-{digest}"
 
 
+def postgres_running(data_dir: Path | None = None) -> bool:
+    """Whether the local cluster in ``data_dir`` (default :func:`default_pg_dir`) is running.
+
+    Raises
+    ------
+    StackError
+        The Postgres binaries are missing.
+    """
+    return _pg_running(pg_bin_dir(), data_dir or default_pg_dir(), _pg_user())
+
+
 def _pg_running(bin_dir: Path, data_dir: Path, user: str | None) -> bool:
     if not (data_dir / "postmaster.pid").exists():
         return False
@@ -918,7 +929,7 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     else:
         data_dir = default_pg_dir()
         try:
-            running = _pg_running(pg_bin_dir(), data_dir, _pg_user())
+            running = postgres_running(data_dir)
         except StackError as exc:
             running = False
             rows.append(ServiceStatus("postgres", "error", str(exc)))

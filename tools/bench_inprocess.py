@@ -62,7 +62,7 @@ def _timed(fn: Any) -> tuple[float, float, Any]:
 
 def _engine(items: list[dict[str, Any]], output: Path) -> dict[str, Any]:
     decompose_module._CACHE.clear()
-    parses._cache.clear()
+    parses.clear()
     recording = Recording(default_embedder())
     embedder = CachedEmbedder(recording, InMemoryEmbeddingCache())
     wall, cpu, docs = _timed(

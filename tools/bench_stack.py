@@ -74,10 +74,7 @@ class BenchStack:
     def setup(self) -> None:
         """Start or find Postgres and Redis; create and migrate the template database. A
         Postgres that the bench starts (the local cluster was down) is stopped by ``close``."""
-        data_dir = stack.default_pg_dir()
-        self.started_postgres = not os.environ.get("DATABASE_URL") and not stack._pg_running(
-            stack.pg_bin_dir(), data_dir, stack._pg_user()
-        )
+        self.started_postgres = not os.environ.get("DATABASE_URL") and not stack.postgres_running()
         base = stack.ensure_postgres()
         self.server_url = make_url(base).set(database="postgres").render_as_string(hide_password=False)
         self.template = f"claimaudit_bench_{uuid.uuid4().hex[:8]}"

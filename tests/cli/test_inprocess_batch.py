@@ -70,8 +70,7 @@ def _clear_caches() -> None:
     from claims import parses
 
     dec._CACHE.clear()
-    with parses._lock:
-        parses._cache.clear()
+    parses.clear()
 
 
 def _close(a: Any, b: Any, path: str = "") -> None:

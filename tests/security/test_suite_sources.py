@@ -61,7 +61,13 @@ class Internal(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def internal() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Internal)
+    yield from _serve(Internal)
+
+
+def _serve(handler: type[http.server.BaseHTTPRequestHandler]) -> Iterator[str]:
+    """A local HTTP server with ``handler`` in a thread: yields its URL, shuts it down after."""
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
@@ -485,11 +491,7 @@ class Dripping(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def dripping() -> Iterator[str]:
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Dripping)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    yield from _serve(Dripping)
 
 
 @pytest.mark.parametrize("path", ["/drip-head", "/drip"])

@@ -17,8 +17,7 @@ SENTENCES = [
 
 def _fresh(text: str) -> None:
     dec._CACHE.pop(text, None)
-    with parses._lock:
-        parses._cache.clear()
+    parses.clear()
 
 
 def test_entity_types_on_demand_equal_the_full_pipeline() -> None:
