@@ -18,7 +18,8 @@ decision thresholds). Inference is plain numpy: no scikit-learn at run time.
 Decision, per material response claim with balanced score ``s`` and probability of support ``p``:
 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
-  confidence is the rule's precision measured on the labelled data;
+  confidence is the rule's precision measured on the labelled data; so does an ``unsupported``
+  whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action);
 - otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
   disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
   ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
@@ -56,6 +57,7 @@ from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, 
 
 __all__ = [
     "FEATURE_NAMES",
+    "STANDING_FINDINGS",
     "DecisionModel",
     "balanced_score",
     "decide",
@@ -104,6 +106,9 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 TOP_K = 3
+#: rule findings behind an ``unsupported`` verdict that stand like a conflict (``Judgement.finding``):
+#: the evidence states the claim's action on another object, which a high cosine does not undo
+STANDING_FINDINGS = frozenset({"object"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: how many nearest reference claims (by cosine) are searched for the claim's values
 VALUE_TOP_K = 8
@@ -408,6 +413,8 @@ def _decided(
     ("about 2.1 million" / "2,148,271"), which the rules compare exactly."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
+    if j.finding in STANDING_FINDINGS:
+        return replace(j, confidence=round(1.0 - p, 4))
     rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
     margin = model.rule_margin if rule_supports else -model.rule_margin
     if (s >= model.support_threshold - margin and (rule_supports or values_found)) or (

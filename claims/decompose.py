@@ -16,7 +16,11 @@ stands alone):
      and appositions ("X, a cellist, won ...") -> claims of their own ("X was designed by
      Rosa Feld").
 3. Subject pronouns (he, she, it, they, its, ...) are replaced by the last subject named
-   in an earlier claim; with no antecedent the claim is marked ``ambiguous``.
+   in an earlier claim; with no antecedent the claim is marked ``ambiguous``. A definite
+   description as subject ("the bridge", "the suspension bridge", "the company") takes the
+   newest name it can describe ("The Halvorsen Bridge" -> "The Halvorsen suspension bridge",
+   ``claims/data/definite_descriptions.tsv``), unless a modifier sets it apart ("the new
+   bridge").
 4. Questions, opinions ("I think", "best", "beautiful"), advice (imperatives, "you
    should"), greetings and exclamations are ``outside_scope``.
 5. Identical or near-identical claims are merged (the first is kept, ``duplicates``
@@ -39,6 +43,7 @@ from typing import Any
 import pysbd
 from rapidfuzz import fuzz, utils
 
+from claims.facets.vocabulary import data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, remember
 from claims.structure import Block, segment
@@ -942,6 +947,11 @@ class _Antecedents:
     named: str | None = None
     #: (mention, names a person: a bool or a function that finds out), oldest first
     seen: list[tuple[str, bool | Callable[[], bool]]] = field(default_factory=list)
+    #: the mentions holding a proper noun, oldest first (for definite descriptions)
+    names: list[str] = field(default_factory=list)
+    #: definite descriptions resolved in this text, lower case -> the name (a subject carried
+    #: over to a coordinated verb is the description's text)
+    described_as: dict[str, str] = field(default_factory=dict)
 
     @property
     def thing(self) -> str | None:
@@ -962,7 +972,79 @@ class _Antecedents:
             self.last = mention
             if proper:
                 self.named = mention
+                self.names.append(mention)
             self.seen.append((mention, person))
+
+    def described(self, head: str) -> str | None:
+        """The one name that the definite description with head noun ``head`` points back to: a
+        subject named so far, no person ("Ada Hall" is no hall), whose last word is ``head`` or a
+        designator listed for it (``claims/data/definite_descriptions.tsv``). None when no name
+        or two different names fit ("the company" after Tessel Corp and Corvin Group)."""
+        heads = _description_heads()[0].get(head, frozenset({head}))
+        persons = dict(self.seen)
+        fits = {
+            name
+            for name in self.names
+            if len(words := re.findall(r"[\w'-]+", name.lower())) > 1 and words[-1] in heads
+        }
+        fits = {n for n in fits if not (p() if callable(p := persons.get(n, False)) else p)}
+        return next(iter(fits)) if len(fits) == 1 else None
+
+
+@lru_cache(maxsize=1)
+def _description_heads() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+    """(head noun -> the last words of names it can describe, the modifiers that set a thing
+    apart: section "contrast") of ``claims/data/definite_descriptions.tsv``."""
+    heads: dict[str, frozenset[str]] = {}
+    contrast: frozenset[str] = frozenset()
+    for _, line in data_lines("definite_descriptions.tsv"):
+        head, _, words = line.partition("\t")
+        if head.strip() == "contrast":
+            contrast = frozenset(words.split())
+        else:
+            heads[head.strip()] = frozenset(words.split())
+    return heads, contrast
+
+
+def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piece | None:
+    """The piece with its subject "the [adjectives/nouns] <head>" bound to the name it points
+    back to: "The bridge is long" -> "The Halvorsen Bridge is long"; with modifiers the name's
+    words join them ("The suspension bridge carries four lanes" -> "The Halvorsen suspension
+    bridge carries four lanes", so the claim keeps what the description says). None: not such a
+    subject (plural, a name, a possessive, a clause or phrase after the head, a contrasting or
+    superlative modifier such as "new", "other", "longest", "only", a copula naming it), or not
+    exactly one earlier subject name fits (``_Antecedents.described``)."""
+    if subj.pos_ != "NOUN" or subj.tag_ != "NN":
+        return None
+    kids = list(subj.children)
+    det = [c for c in kids if c.dep_ == "det"]
+    mods = [c for c in kids if c.dep_ != "det"]
+    if len(det) != 1 or det[0].lower_ != "the" or det[0].i != subj.left_edge.i:
+        return None
+    if any(c.dep_ not in {"amod", "compound"} or c.i > subj.i for c in mods):
+        return None
+    words = [t for t in subj.subtree if t.i != det[0].i]
+    contrast = _description_heads()[1]
+    if any(t.pos_ == "PROPN" or t.lower_ in contrast or t.tag_ in {"JJS", "RBS"} for t in words):
+        return None  # a name of its own, "the new bridge", "the longest bridge", "the only bridge"
+    if subj.head.lemma_ == "be" and any(c.dep_ == "attr" for c in subj.head.children):
+        return None  # "The longest bridge is the Hardanger Bridge" names the thing itself
+    name = ante.described(subj.lower_)
+    if name is None:
+        return None
+    words = name.split()
+    if mods and words[-1].lower() != subj.lower_:
+        return None  # "the chip company" after "Tessel Corp": no natural way to join them
+    if mods:  # "the suspension bridge" -> "the Halvorsen suspension bridge": the modifiers stay
+        lead = " ".join(words[:-1])
+        repl = dict(piece.replace) | {det[0].i: lead if lead.lower().startswith("the ") else f"the {lead}"}
+        tokens = piece.tokens
+        name = _render(subj.doc, _Piece(frozenset(t.i for t in subj.subtree), replace=tuple(repl.items())))
+    else:
+        repl = dict(piece.replace) | {subj.i: name}
+        tokens = piece.tokens - {det[0].i}
+    ante.described_as[subj.doc[subj.left_edge.i : subj.i + 1].text.lower()] = name
+    return replace(piece, tokens=tokens, replace=tuple(sorted(repl.items())))
 
 
 def _possessive(name: str) -> str:
@@ -1011,6 +1093,8 @@ def _resolve(
         if low in _PRONOUN_SUBJ:
             target = ante.pick(low)
             return (replace(piece, prefix=target), False, None) if target else (piece, True, None)
+        if low in ante.described_as:
+            return replace(piece, prefix=ante.described_as[low]), False, None
         return piece, False, None
     repl = dict(piece.replace)
     subj = _piece_subject(doc, piece)
@@ -1027,6 +1111,9 @@ def _resolve(
             else:
                 ambiguous = True
         return replace(piece, replace=tuple(sorted(repl.items()))), ambiguous, None
+    described = _definite_description(subj, piece, ante)
+    if described is not None:
+        return described, False, None
     ambiguous = _resolve_possessives(subj, piece, ante, repl)
     mention = _core_mention(subj)
     proper = any(doc[i].pos_ == "PROPN" for i in range(subj.left_edge.i, subj.right_edge.i + 1))

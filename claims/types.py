@@ -130,6 +130,10 @@ class Judgement:
     #: calibrated probability in [0, 1] that the verdict is right (``claims.decision``);
     #: None for outside_scope claims and before the decision runs
     confidence: float | None = None
+    #: the kind of rule finding that made an ``unsupported`` verdict and that the learned
+    #: decision may not overturn: "object" (the reference states the claim's verb with another
+    #: object, ``claims.verdict.clause_checks._object_swap``); None otherwise
+    finding: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,7 +42,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from claims.decision import FEATURE_NAMES  # noqa: E402
+from claims.decision import FEATURE_NAMES, STANDING_FINDINGS  # noqa: E402
 from claims.decision import feature_matrix as claim_features  # noqa: E402
 from claims.decompose import decompose  # noqa: E402
 from claims.embed import default_embedder, text_key  # noqa: E402
@@ -181,7 +181,8 @@ def item_rows(item: Item, run: EngineRun) -> list[dict[str, Any]]:
     for j, feats in zip(material, x, strict=True):
         text = run.response_claims[j.response_index].text
         rows.append({"item": item.ident, "dataset": item.dataset, "group": item.group, "gold": item.gold,
-                     "text": text, "rule": j.verdict.value, "x": feats.tolist(), "n_claims": len(material),
+                     "text": text, "rule": j.verdict.value, "finding": j.finding, "x": feats.tolist(),
+                     "n_claims": len(material),
                      "label": claim_label(item, text, len(material))})  # fmt: skip
     return rows
 
@@ -363,6 +364,8 @@ def claim_verdicts(
         m = margin if r["rule"] in ("supported", "inferred") else -margin
         if r["rule"] in CONFLICTS:
             out.append((r["rule"], prec.get(r["rule"], 0.5)))
+        elif r.get("finding") in STANDING_FINDINGS:
+            out.append(("unsupported", float(1 - pi)))
         elif si >= SUPPORT_THRESHOLD - m:
             out.append(("supported", float(pi)))
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from claims.facets.rounding import rounds_to
+from claims.facets.rounding import converts_to, rounds_to
 from claims.facets.tokens import token_match
 from claims.facets.types import Quantity
 
@@ -79,7 +79,7 @@ def quantity_matches(a: Quantity, b: Quantity) -> bool:
         return a.slot == b.slot and values_equal(a.value, b.value)
     if a.slot and b.slot:
         if slots_compatible(a, b):
-            return values_equal(a.value, b.value) or rounds_to(a, b)
+            return values_equal(a.value, b.value) or rounds_to(a, b) or converts_to(a, b)
         return False
     if a.slot == "year" or b.slot == "year":
         return a.slot == b.slot == "year" and values_equal(a.raw, b.raw)

@@ -70,11 +70,16 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
   without a denial (absence is not denial: such a claim is unsupported);
 * predicate (``clause_checks._predicate_swap``): another verb between the same participants,
   no synonym of ``claims/data/predicate_synonyms.txt`` ("sued" / "hired") -> unsupported;
+* object (``clause_checks._object_swap``): the same subject and root verb with another direct
+  object ("carries a railway line" / "carries two lanes of road traffic") -> unsupported; at a
+  high cosine a claim none of whose predicate words (besides its names) is stated only shares
+  the topic and is not supported either (``decide._supports``);
 * antonym (``compare._check_antonyms``, ``claims/data/antonyms.tsv``): an opposite state,
   comparative, direction ("reduced" / "increased") or outcome ("closed" / "open") ->
   contradicted, unless another year or date makes it another event; a negated antonym
   ("did not decrease" / "increased") is a double negation and agrees;
-* roles (``roles``): another name in the same role, also the agent that opens the sentence
+* roles (``roles``): another name in the same role (also when the reference states the claim's
+  name in another slot: ``roles._slot_swap``), also the agent that opens the sentence
   (attribution: "Olav Brandt proposed X" vs "Lena Varga proposed X"), and swapped roles also
   when the reference describes a party ("Tessel bought the software firm Corvin Group");
 * modality and hedge (``compare._check_hedges``);

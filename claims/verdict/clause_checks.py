@@ -1,5 +1,6 @@
 """Checks on the clause that carries the claim: polarity (denying frames; absence is not
-denial) and predicate (another verb between the same participants).
+denial), predicate (another verb between the same participants) and object (the same verb
+with another object).
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -58,15 +59,23 @@ def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, floa
 
 
 def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
-    """The negation cue sits among the words the claim shares with the clause."""
+    """The negation cue (a whole word) sits among the words the claim shares with the clause,
+    or is the word right before the first of them ("No survivors were found": the cue denies
+    the noun it determines; "Notably survivors ..." holds no cue)."""
     low = n_text.lower()
-    cue_at = low.find(cue.lower())
+    cue_m = re.search(rf"(?<![\w'’-]){re.escape(cue.lower())}(?![\w'’-])", low) if cue else None
+    words = list(re.finditer(r"[\w'’-]+", low))
     hits = [
-        m.start()
-        for m in re.finditer(r"[\w'’-]+", low)
+        k
+        for k, m in enumerate(words)
         if any(token_match(t, x) for t in r_tokens for x in content_tokens(m.group(0)))
     ]
-    return bool(hits) and min(hits) <= cue_at <= max(hits)
+    if not hits or cue_m is None:
+        return False
+    cue_at = cue_m.start()
+    if words[hits[0]].start() <= cue_at <= words[hits[-1]].start():
+        return True
+    return hits[0] > 0 and words[hits[0] - 1].group(0) == cue.lower() and words[hits[0] - 1].start() == cue_at
 
 
 def _denied_in_words(r: Facets, c: Facets) -> bool:
@@ -213,3 +222,56 @@ def _between(tags: Sequence[tuple[str, str]], i: int, left: Sequence[str], right
     return (
         bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= _T.predicate_swap_max_gap
     )
+
+
+@lru_cache(maxsize=65536)
+def _verb_object(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | None:
+    """(verb, words before it, object) of a clause whose root is a verb with a direct object:
+    the verb's content token, the content tokens of the nouns, names and adjectives before it,
+    and those of the nouns and names of its direct object ("The bridge carries a railway line"
+    -> ("carry", ("bridge",), ("railway", "line"))); None otherwise or without the parser. Cached."""
+    doc = parse(text[:1000])
+    root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
+    if root is None or root.pos_ != "VERB":
+        return None
+    obj = next((c for c in root.children if c.dep_ == "dobj"), None)
+    verb = content_tokens(root.text)
+    if obj is None or not verb:
+        return None
+    before = tuple(t for tok in doc[: root.i] if tok.pos_ in _TOPIC_POS for t in content_tokens(tok.text))
+    words = tuple(t for tok in obj.subtree if tok.pos_ in {"NOUN", "PROPN"} for t in content_tokens(tok.text))
+    return verb[0], before, words
+
+
+def _object_swap(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int]) -> _Conflict | None:
+    """Check: object. The claim's words before its root verb are stated by ``c`` (``covered``),
+    the root verb of the clause of ``c`` that covers the claim is the claim's (or a synonym,
+    ``same_predicate``) with a direct object of its own, and none of the nouns of the claim's
+    direct object is stated: the same action on another object ("The Kestrel Bridge carries a
+    railway line" vs "The Kestrel Bridge carries two lanes of road traffic"). The conflict names
+    both objects; it makes the claim unsupported (not contradicted: the bridge can carry both).
+    A paraphrased object ("cars" / "automobiles") is caught too: the reason names both, and an
+    LLM judge (``judge = auto``) may overturn it. Needs spaCy (None without it)."""
+    mine = _verb_object(r.text)
+    cs, ce = clause
+    text = c.text[cs:ce]
+    theirs = _verb_object(text)
+    if mine is None or theirs is None or not mine[1] or not mine[2] or not theirs[2]:
+        return None
+    verb, before, objects = mine
+    if not same_predicate(verb, theirs[0]) or any(t not in covered for t in before):
+        return None
+    if any(t in covered for t in objects):
+        return None
+    spans = [
+        m
+        for m in re.finditer(r"[\w'’-]+", text)
+        if content_tokens(m.group(0))[:1] and content_tokens(m.group(0))[0] in theirs[2]
+    ]
+    start, end = (cs + spans[0].start(), cs + spans[-1].end()) if spans else (cs, ce)
+    surface = [
+        w
+        for w in re.findall(r"[\w'’-]+", r.text)
+        if content_tokens(w)[:1] and content_tokens(w)[0] in objects
+    ]
+    return _Conflict("object", " ".join(surface) or " ".join(objects), c.text[start:end], start, end)

@@ -23,7 +23,7 @@ from claims.facets import (
     year_matches,
     year_overlaps,
 )
-from claims.verdict.clause_checks import _polarity, _predicate_swap
+from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys
@@ -292,8 +292,10 @@ def _check_polarity(pair: _Pair, x: _Context) -> None:
 
 
 def _check_predicate(pair: _Pair, x: _Context) -> None:
-    """Check: predicate (``_predicate_swap``)."""
+    """Check: predicate and object (``_predicate_swap``, ``_object_swap``)."""
     pair.predicate_swap = _predicate_swap(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
+    if pair.predicate_swap is None and pair.coverage < 1.0:
+        pair.object_swap = _object_swap(x.r, x.c, pair.tokens_covered, x.clause)
 
 
 def _has_stem(tokens: list[str], word: str) -> bool:

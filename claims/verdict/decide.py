@@ -39,12 +39,15 @@ def _supports(p: _Pair, threshold: float) -> bool:
 
     Routes, all needing clean facets: a cosine of at least ``SUPPORT_COSINE`` with
     ``SUPPORT_MIN_COVERAGE`` of the content words, or ``SUPPORT_COSINE_HIGH`` with
-    ``SUPPORT_MIN_COVERAGE_HIGH_COS`` (both cosines shifted by ``threshold - DEFAULT_THRESHOLD``);
+    ``SUPPORT_MIN_COVERAGE_HIGH_COS`` and some of its predicate (a claim of two or more words
+    besides its names, none of them stated, only shares the topic: "The Kestrel Bridge carries a
+    railway line" / "The Kestrel Bridge is 410 metres long"; both cosines shifted by
+    ``threshold - DEFAULT_THRESHOLD``);
     or ``COVERAGE_SUPPORT`` of the content words at ``MIN_COS_SUPPORT``; or every number/date
     of the claim stated with ``COVERAGE_SUPPORT_FACTS`` of the content words."""
     if p.conflicts or p.missing or p.entities_missing or p.polarity_flip or p.comparative_flip:
         return False
-    if p.polarity_mismatch or p.predicate_swap is not None:
+    if p.polarity_mismatch or p.predicate_swap is not None or p.object_swap is not None:
         return False
     if not p.head_covered:
         return False
@@ -53,7 +56,11 @@ def _supports(p: _Pair, threshold: float) -> bool:
     shift = threshold - DEFAULT_THRESHOLD
     if p.cos >= _T.support_cosine + shift and p.coverage >= _T.support_min_coverage:
         return True
-    if p.cos >= _T.support_cosine_high + shift and p.coverage >= _T.support_min_coverage_high_cos:
+    if (
+        p.cos >= _T.support_cosine_high + shift
+        and p.coverage >= _T.support_min_coverage_high_cos
+        and (p.predicate_coverage > 0.0 or p.predicate_size < 2)
+    ):
         return True
     facts = [k for k in p.stated if k.startswith(("q:", "d:"))]
     if facts and p.coverage >= _T.coverage_support_facts:
@@ -179,7 +186,7 @@ def _unsupported(k: _Case) -> Judgement:
     most relevant one lacks (a value, a name, the subject, the action, a denial)."""
     near = sorted(k.pairs, key=lambda p: p.cos, reverse=True)[:3]
     ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in near)
-    why = "no reference claim states it"
+    why, finding = "no reference claim states it", None
     if near:
         p0 = max(k.pairs, key=lambda p: p.relevance)
         gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
@@ -193,9 +200,15 @@ def _unsupported(k: _Case) -> Judgement:
                 f"the reference states another action: {swap.reference_value!r}, not {swap.response_value!r} "
                 f"({k.where(p0.j, swap.start, swap.end)})"
             )
+        elif p0.object_swap is not None:
+            swap, finding = p0.object_swap, "object"
+            why = (
+                f"the reference states another object: {swap.reference_value!r}, not {swap.response_value!r} "
+                f"({k.where(p0.j, swap.start, swap.end)})"
+            )
         elif p0.polarity_mismatch:
             why = "no reference claim denies it; a reference that does not mention it is no denial"
-    return Judgement(k.index, Verdict.UNSUPPORTED, ev, why)
+    return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding=finding)
 
 
 #: the verdict steps, in the order of the module docstring; the first that applies decides

@@ -46,6 +46,8 @@ class _Pair:
     reference_negated: bool = False
     #: the claim's verb replaced by another verb between the same words ("hired" / "sued")
     predicate_swap: _Conflict | None = None
+    #: the claim's verb stated with another object ("carries a railway line" / "two lanes")
+    object_swap: _Conflict | None = None
     comparative_flip: _Conflict | None = None
     hedge_dropped: tuple[str, str, int, int] | None = None
     flip_coverage: float = 0.0  # coverage without the comparative word itself

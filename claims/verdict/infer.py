@@ -34,7 +34,13 @@ def _usable(p: _Pair) -> bool:
     with a calendar date: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the
     report it heads, and its cosine with any claim is low."""
     clean = not p.conflicts and p.polarity_flip is None
-    clean = clean and p.predicate_swap is None and p.comparative_flip is None and p.hedge_dropped is None
+    clean = (
+        clean
+        and p.predicate_swap is None
+        and p.object_swap is None
+        and p.comparative_flip is None
+        and p.hedge_dropped is None
+    )
     return clean and (p.cos >= _T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
 
 

@@ -149,8 +149,53 @@ def _may_name_same(a: str, b: str) -> bool:
     return False
 
 
+def _slot(text: str, start: int, end: int) -> tuple[str, list[str], list[str]]:
+    """The slot of a name at ``text[start:end]``: the word before it (articles skipped) and the
+    nearest content words before and after it."""
+    return _word_before(text, start), content_tokens(text[:start])[-1:], content_tokens(text[end:])[:1]
+
+
+def _slot_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """Check: a name in another slot. Every name of the claim is in the reference claim, but one
+    that is not its subject stands in a slot (same word before it, same content words on both
+    sides) that the reference fills with a name the claim lacks (``pair.entities_extra``), while
+    the reference states the claim's name only earlier and in other slots: "... across the
+    Halvorsen Bridge fjord" vs "The Halvorsen suspension bridge ... across the Sandvik fjord".
+    A list is no swap: "offices in Austin, Texas" vs "offices in Dallas, Texas, and Austin,
+    Texas" states Austin after Dallas."""
+    if p.entities_missing or len(r.entities) < 2:
+        return None
+    for ent, start, end in r.entities:
+        mine = _slot(r.text, start, end)
+        if not mine[1] or not mine[2]:
+            continue  # the subject, or a name that ends the claim: roles and swaps above
+        found = [m.span() for m in re.finditer(rf"\b{re.escape(ent)}\b", c.text, re.IGNORECASE)]
+        if any(_same_slot(mine, _slot(c.text, s, e)) for s, e in found):
+            continue
+        for e, s, en in c.entities:
+            if (
+                e in p.entities_extra
+                and _same_slot(mine, _slot(c.text, s, en))
+                and all(x < s for x, _ in found)
+            ):
+                return _Conflict("entity", ent, e, s, en)
+    return None
+
+
+def _same_slot(a: tuple[str, list[str], list[str]], b: tuple[str, list[str], list[str]]) -> bool:
+    """Two slots (``_slot``) agree: same word before, content words matching on both sides."""
+    return (
+        a[0] == b[0] and bool(a[1] and b[1] and a[2] and b[2])
+        and token_match(a[1][0], b[1][0]) and token_match(a[2][0], b[2][0])
+    )  # fmt: skip
+
+
 def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
-    """A response entity replaced by another entity of the reference in the same role."""
+    """A response entity replaced by another entity of the reference in the same role
+    (``_slot_swap`` when the reference states the claim's name elsewhere)."""
+    if not p.entities_missing:
+        swap = _slot_swap(p, r, c)
+        return swap if swap is not None and p.cos >= _T.entity_swap_cosine else None
     if len(p.entities_missing) != 1:
         return None
     ent = p.entities_missing[0]

@@ -258,3 +258,141 @@ def test_model_support_needs_the_value_of_the_named_subject() -> None:
     refs = ["The Sandvik Bridge has six lanes.", "The Halvorsen Bridge opened in 1981."]
     assert _decide("The Halvorsen Bridge has six lanes.", refs, 0.9, U) is U
     assert _decide("The Sandvik Bridge has six lanes.", refs, 0.9, U) is S
+
+
+# the same subject and verb with another object is not support (clause_checks._object_swap),
+# and at a high cosine a claim none of whose predicate words is stated only shares the topic
+# (decide._supports); both are unsupported, not contradicted: the bridge may carry both.
+# Kind: the shared case mixed_paragraph ("also carries a railway line"), own sentences here.
+OBJECTS: list[Row] = [
+    ("The Orre Bridge carries a railway line.", "The Orre Bridge carries two lanes of road traffic.", {U}),
+    ("The Vesta Mill produces cotton yarn.", "The Vesta Mill produces woollen blankets.", {U}),
+    ("The Orre Bridge carries a railway line.", "The Orre Bridge is 410 metres long.", {U}),
+    # the object is stated (in another form, or with more words): support stays
+    ("The Orre Bridge carries road traffic.", "The Orre Bridge carries two lanes of road traffic.", {S}),
+    ("The Vesta Mill produces yarn.", "The Vesta Mill produces cotton yarn.", {S}),
+    # a synonym of the verb with the same object is no object swap
+    ("Tessel acquired Corvin Group.", "Tessel bought Corvin Group.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", OBJECTS)
+def test_objects(row: Row) -> None:
+    _check(row)
+
+
+def test_object_swap_reason_names_both_objects() -> None:
+    verdict, reason = _judge(
+        "The Orre Bridge carries a railway line.", ["The Orre Bridge carries two lanes of road traffic."]
+    )
+    assert verdict is U
+    assert "railway line" in reason and "road traffic" in reason
+
+
+def test_object_swap_stands_against_the_model() -> None:
+    # the rule's object finding stands like a conflict (claims.decision.STANDING_FINDINGS): at
+    # cosine 0.9 the cosine-only model says support (sigmoid(2) > 0.5), the verdict stays
+    response, refs = (
+        "The Orre Bridge carries a railway line.",
+        ["The Orre Bridge carries two lanes of road traffic."],
+    )
+    rcs = [ReferenceClaim(0, Claim(refs[0], 0, len(refs[0])))]
+    sim = np.full((1, 1), 0.9, dtype=np.float32)
+    rules = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=refs)
+    assert rules[0].finding == "object"
+    out = decide([Claim(response, 0, len(response))], rcs, sim, rules, model=_cosine_model())
+    assert out[0].verdict is U and out[0].confidence is not None
+    # without the finding the same unsupported verdict is overturned by the model
+    plain = [Judgement(0, U)]
+    assert decide([Claim(response, 0, len(response))], rcs, sim, plain, model=_cosine_model())[0].verdict is S
+
+
+# a name of the claim that the reference states in another slot, while the claim's slot holds
+# a name the claim lacks (roles._slot_swap): the reference names the subject, but the place is
+# another ("... across the Halvorsen fjord" / "... across the Sandvik fjord")
+SLOTS: list[Row] = [
+    (
+        "The Orre Bridge crosses the Vinje river near Dalby.",
+        "The Orre Bridge crosses the Sola river near Dalby.",
+        {C},
+    ),
+    (
+        "The Orre Bridge crosses the Orre river near Dalby.",
+        "The Orre Bridge crosses the Sola river near Dalby.",
+        {C},
+    ),
+    (
+        "The Orre Bridge crosses the Sola river near Dalby.",
+        "The Orre Bridge crosses the Sola river near Dalby.",
+        {S},
+    ),
+    # a list states the claim's name in a parallel slot after the other one: no swap (review)
+    (
+        "The company has offices in Austin, Texas.",
+        "The company has offices in Dallas, Texas, and Austin, Texas.",
+        {S},
+    ),
+    (
+        "The museum shows paintings by Munch from Norway.",
+        "The museum shows paintings by Astrup from Norway and paintings by Munch from Norway.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", SLOTS)
+def test_name_in_another_slot(row: Row) -> None:
+    _check(row)
+
+
+# one value in two units of a slot (facets.rounding.converts_to): both could be roundings of one
+# value, or within 2 % (CONVERSION_TOLERANCE: "300 m (1,000 ft)"); 300 m = 984.25 ft,
+# 100 km = 62.14 miles, 6 ft = 1.83 m, 5 kg = 11.02 lb (exact factors in facets.vocabulary)
+CONVERSIONS: list[Row] = [
+    ("The tower is 300 metres tall.", "The tower is 984 feet tall.", {S}),
+    ("The tower is 300 metres tall.", "The tower is 1,000 feet tall.", {S}),
+    ("The race is 100 km long.", "The race is 62 miles long.", {S}),
+    ("The crate weighs 5 kg.", "The crate weighs 11 lb.", {S}),
+    # another value: 1,100 ft is 335 m; 300 feet is not 300 metres
+    ("The tower is 300 metres tall.", "The tower is 1,100 feet tall.", {C}),
+    ("The tower is 300 metres tall.", "The tower is 300 feet tall.", {C}),
+    # one unit under two names is compared exactly: $45 is not USD 46
+    ("The ticket costs $45.", "The ticket costs USD 46.", {C}),
+    ("The ticket costs $45.", "The ticket costs USD 45.", {S}),
+    # no slack for small integers, units of one system, durations or temperatures (review):
+    # 1 mile = 1.61 km, 1 m = 3.28 ft, 10 lb = 4.54 kg, 1 hour = 60 minutes, 5.1 km = 5,100 m,
+    # 1 °F = -17.2 °C
+    ("The trail is 1 mile long.", "The trail is 2 km long.", {C}),
+    ("The rope is 1 m long.", "The rope is 5 ft long.", {C}),
+    ("The crate weighs 10 lb.", "The crate weighs 5 kg.", {C}),
+    ("The meeting lasted 1 hour.", "The meeting lasted 89 minutes.", {C}),
+    ("The route is 5.1 km long.", "The route is 5,000 m long.", {C}),
+    ("It was 1 °F in Oslo.", "It was -10 °C in Oslo.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", CONVERSIONS)
+def test_unit_conversions(row: Row) -> None:
+    _check(row)
+
+
+# a denial by determiner ("No survivors were found") flips the claim it shares every word with:
+# the cue right before the first shared word counts as among them (clause_checks._cue_is_local)
+DETERMINER_NEGATION: list[Row] = [
+    ("Survivors were found in the wreck.", "No survivors were found in the wreck.", {C}),
+    ("No survivors were found in the wreck.", "Survivors were found in the wreck.", {C}),
+    ("No survivors were found in the wreck.", "No survivors were found in the wreck.", {S}),
+    # the cue must be a word of its own: "Notably" holds no "No" (review)
+    (
+        "Survivors were found in the wreck.",
+        "Notably survivors were found in the wreck with no injuries.",
+        {S, U},
+    ),
+    # a count against a denial: the value is not stated, no flip is called on it
+    ("Three survivors were found in the wreck.", "No survivors were found in the wreck.", {U, C}),
+]
+
+
+@pytest.mark.parametrize("row", DETERMINER_NEGATION)
+def test_determiner_negation(row: Row) -> None:
+    _check(row)

@@ -120,7 +120,7 @@ def reconcile(rule: Judgement, judge_verdict: Verdict, judge_reason: str) -> Jud
         f": {rule.reason}" if rule.reason else ""
     )
     change = rule.change if judge_verdict in RULE_CONFLICTS else None
-    return replace(rule, verdict=judge_verdict, reason=reason, change=change, confidence=None)
+    return replace(rule, verdict=judge_verdict, reason=reason, change=change, confidence=None, finding=None)
 
 
 def llm_review(
