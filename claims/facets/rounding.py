@@ -20,8 +20,9 @@ from claims.facets.types import Quantity
 APPROX_TOLERANCE = 0.1
 #: how far (relative) a value converted into a unit of another system may lie from the original:
 #: conversions are rounded by habit ("300 m (1,000 ft)" is 1.6 % off, "6 ft" / "1.8 m" 1.6 %,
-#: "984 ft" 0.03 %); an 11 % gap ("300 m" / "1,100 ft") is another value
-CONVERSION_TOLERANCE = 0.02
+#: "3 miles" / "5 km" 3.4 %, "1.2 miles" / "2 km" 3.4 %); a 9 % gap ("10 lb" / "5 kg") or 11 %
+#: ("300 m" / "1,100 ft") is another value
+CONVERSION_TOLERANCE = 0.05
 _LITERAL = re.compile(r"\d[\d,]*(?:\.(\d+))?")
 #: words that make a value an approximation, not a bound ("about", not "more than")
 APPROX_WORDS = re.compile(

@@ -250,8 +250,11 @@ def _object_swap(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int
     direct object is stated: the same action on another object ("The Kestrel Bridge carries a
     railway line" vs "The Kestrel Bridge carries two lanes of road traffic"). The conflict names
     both objects; it makes the claim unsupported (not contradicted: the bridge can carry both).
-    A paraphrased object ("cars" / "automobiles") is caught too: the reason names both, and an
-    LLM judge (``judge = auto``) may overturn it. Needs spaCy (None without it)."""
+    A claim with a number or date is left to the value checks ("500 megawatts" / "500 MW"). A
+    paraphrased object ("cars" / "vehicles", "films" / "movies") is caught too: the reason names
+    both, and an LLM judge (``judge = auto``) may overturn it. Needs spaCy (None without it)."""
+    if r.quantities or r.dates:
+        return None  # "generates 500 megawatts" / "500 MW": values are compared as facets
     mine = _verb_object(r.text)
     cs, ce = clause
     text = c.text[cs:ce]

@@ -268,6 +268,8 @@ OBJECTS: list[Row] = [
     ("The Orre Bridge carries a railway line.", "The Orre Bridge carries two lanes of road traffic.", {U}),
     ("The Vesta Mill produces cotton yarn.", "The Vesta Mill produces woollen blankets.", {U}),
     ("The Orre Bridge carries a railway line.", "The Orre Bridge is 410 metres long.", {U}),
+    # a value in the object is the value checks' to compare (newcomer: "500 megawatts" / "MW")
+    ("The Orre plant generates 500 megawatts.", "The Orre plant generates 500 MW of electricity.", {S}),
     # the object is stated (in another form, or with more words): support stays
     ("The Orre Bridge carries road traffic.", "The Orre Bridge carries two lanes of road traffic.", {S}),
     ("The Vesta Mill produces yarn.", "The Vesta Mill produces cotton yarn.", {S}),
@@ -345,14 +347,15 @@ def test_name_in_another_slot(row: Row) -> None:
     _check(row)
 
 
-# one value in two units of a slot (facets.rounding.converts_to): both could be roundings of one
-# value, or within 2 % (CONVERSION_TOLERANCE: "300 m (1,000 ft)"); 300 m = 984.25 ft,
-# 100 km = 62.14 miles, 6 ft = 1.83 m, 5 kg = 11.02 lb (exact factors in facets.vocabulary)
+# one value in units of two systems (facets.rounding.converts_to): within 5 %
+# (CONVERSION_TOLERANCE: "300 m (1,000 ft)", "3 miles" / "5 km"); 300 m = 984.25 ft,
+# 100 km = 62.14 miles, 5 km = 3.11 miles, 5 kg = 11.02 lb (exact factors in facets.vocabulary)
 CONVERSIONS: list[Row] = [
     ("The tower is 300 metres tall.", "The tower is 984 feet tall.", {S}),
     ("The tower is 300 metres tall.", "The tower is 1,000 feet tall.", {S}),
     ("The race is 100 km long.", "The race is 62 miles long.", {S}),
     ("The crate weighs 5 kg.", "The crate weighs 11 lb.", {S}),
+    ("The trail is 3 miles long.", "The trail is 5 km long.", {S}),
     # another value: 1,100 ft is 335 m; 300 feet is not 300 metres
     ("The tower is 300 metres tall.", "The tower is 1,100 feet tall.", {C}),
     ("The tower is 300 metres tall.", "The tower is 300 feet tall.", {C}),
