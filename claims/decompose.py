@@ -18,9 +18,9 @@ stands alone):
 3. Subject pronouns (he, she, it, they, its, ...) are replaced by the last subject named
    in an earlier claim; with no antecedent the claim is marked ``ambiguous``. A definite
    description as subject ("the bridge", "the suspension bridge", "the company") takes the
-   newest name it can describe ("The Halvorsen Bridge" -> "The Halvorsen suspension bridge",
-   ``claims/data/definite_descriptions.tsv``), unless a modifier sets it apart ("the new
-   bridge").
+   one earlier subject name it can describe ("The Halvorsen Bridge" -> "The Halvorsen
+   suspension bridge", ``claims/data/definite_descriptions.tsv``), unless a modifier sets it
+   apart ("the new bridge") or two names fit.
 4. Questions, opinions ("I think", "best", "beautiful"), advice (imperatives, "you
    should"), greetings and exclamations are ``outside_scope``.
 5. Identical or near-identical claims are merged (the first is kept, ``duplicates``
@@ -1032,11 +1032,11 @@ def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piec
     name = ante.described(subj.lower_)
     if name is None:
         return None
-    words = name.split()
-    if mods and words[-1].lower() != subj.lower_:
+    name_words = name.split()
+    if mods and name_words[-1].lower() != subj.lower_:
         return None  # "the chip company" after "Tessel Corp": no natural way to join them
     if mods:  # "the suspension bridge" -> "the Halvorsen suspension bridge": the modifiers stay
-        lead = " ".join(words[:-1])
+        lead = " ".join(name_words[:-1])
         repl = dict(piece.replace) | {det[0].i: lead if lead.lower().startswith("the ") else f"the {lead}"}
         tokens = piece.tokens
         name = _render(subj.doc, _Piece(frozenset(t.i for t in subj.subtree), replace=tuple(repl.items())))

@@ -204,11 +204,9 @@ def _predicate_swap(
             continue
         if any(same_predicate(v, verb) for v in missing) or not _between(tags, i, left, right):
             continue
-        m = next(
-            (m for m in re.finditer(r"[\w'’-]+", text) if content_tokens(m.group(0))[:1] == [verb]), None
-        )
+        m = next(iter(_words_with_stems(text, {verb})), None)
         start, end = (cs + m.start(), cs + m.end()) if m else (cs, ce)
-        mine = next((w for w in re.findall(r"[\w'’-]+", r.text) if content_tokens(w)[:1] == [missing[0]]), "")
+        mine = next((w.group(0) for w in _words_with_stems(r.text, {missing[0]})), "")
         return _Conflict("predicate", mine or missing[0], c.text[start:end], start, end)
     return None
 
@@ -256,25 +254,24 @@ def _object_swap(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int
     if r.quantities or r.dates:
         return None  # "generates 500 megawatts" / "500 MW": values are compared as facets
     mine = _verb_object(r.text)
+    if mine is None or not mine[1] or not mine[2]:
+        return None
+    verb, before, objects = mine
+    if any(t not in covered for t in before) or any(t in covered for t in objects):
+        return None  # decided by the claim's own parse: the reference clause is parsed only now
     cs, ce = clause
     text = c.text[cs:ce]
     theirs = _verb_object(text)
-    if mine is None or theirs is None or not mine[1] or not mine[2] or not theirs[2]:
+    if theirs is None or not theirs[2] or not same_predicate(verb, theirs[0]):
         return None
-    verb, before, objects = mine
-    if not same_predicate(verb, theirs[0]) or any(t not in covered for t in before):
-        return None
-    if any(t in covered for t in objects):
-        return None
-    spans = [
-        m
-        for m in re.finditer(r"[\w'’-]+", text)
-        if content_tokens(m.group(0))[:1] and content_tokens(m.group(0))[0] in theirs[2]
-    ]
+    spans = _words_with_stems(text, set(theirs[2]))
     start, end = (cs + spans[0].start(), cs + spans[-1].end()) if spans else (cs, ce)
-    surface = [
-        w
-        for w in re.findall(r"[\w'’-]+", r.text)
-        if content_tokens(w)[:1] and content_tokens(w)[0] in objects
+    surface = " ".join(m.group(0) for m in _words_with_stems(r.text, set(objects)))
+    return _Conflict("object", surface or " ".join(objects), c.text[start:end], start, end)
+
+
+def _words_with_stems(text: str, stems: set[str]) -> list[re.Match[str]]:
+    """The words of ``text`` whose first content token is one of ``stems``, in order."""
+    return [
+        m for m in re.finditer(r"[\w'’-]+", text) if (toks := content_tokens(m.group(0))) and toks[0] in stems
     ]
-    return _Conflict("object", " ".join(surface) or " ".join(objects), c.text[start:end], start, end)
