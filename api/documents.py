@@ -10,14 +10,16 @@ fields (id, status, stage, error, timestamps, question, metadata, config, usage,
 workers use, worked out by ``claims.options.AuditOptions.from_config`` as the workers do:
 ``threshold`` (the stored scoring threshold once done, else the config's value or
 ``claims.match.DEFAULT_THRESHOLD``), ``case_insensitive`` and ``remove_punctuation`` (default
-false), and ``llm_band`` when the judge is ``auto``. The LLM component keys (``decomposer``,
-``judge``, ``embedder``) follow the deployment's defaults and appear there only when the client
-set them.
+false), and ``llm_band`` when the judge is ``auto``; null for a stored config that is not valid
+(only a row edited by hand: the audit fails with the reason in ``error``). The LLM component
+keys (``decomposer``, ``judge``, ``embedder``) follow the deployment's defaults and appear there
+only when the client set them.
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from typing import Any
@@ -25,14 +27,14 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session
 
-from api.check_documents import correction_document
+from api.check_documents import correction_documents
 from claims.audit import AuditReport, report_to_dict, similarity_step
 from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
 from db.models import Audit
 
-__all__ = ["audit_document", "poll_url"]
+__all__ = ["audit_document", "audit_documents", "poll_url"]
 
 
 def poll_url(audit_id: uuid.UUID | str) -> str:
@@ -86,38 +88,66 @@ def audit_document(
     audit = repo.get_audit(session, audit_id)
     if audit is None:
         return None
-    doc = _header(audit)
-    doc.update({"scores": None, "counts": None, "claims": [], "edit_script": []})
-    state = repo.load_audit_state(session, audit_id) if audit.status == "done" else None
-    if state is not None and state.result is not None:
-        report = AuditReport(
-            response_claims=state.response_claims,
-            reference_claims=state.reference_claims,
-            judgements=state.judgements or [],
-            similarity=_similarity(state),
-            result=state.result,
-            threshold=float(state.threshold if state.threshold is not None else 0.0),
-        )
-        body = report_to_dict(report, state.reference_texts, state.response_text)
-        for key in ("status", "error"):  # the database's values win
-            body.pop(key, None)
-        doc.update(body)
-        doc["threshold"] = state.threshold  # the cosine threshold the audit was scored with
-        _add_llm_judgements(session, audit_id, doc["claims"])
-    scored = state.threshold if state is not None else None
-    doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
-    doc["usage"] = llm_repository.usage_for_audit(session, audit_id)
-    correction = correction_document(session, audit_id, tenant_id=audit.tenant_id)  # method checks, if made
-    if correction is not None:
-        doc["correction"] = correction
-    return doc
+    return audit_documents(session, [audit], settings)[audit.id]
 
 
-def _add_llm_judgements(session: Session, audit_id: uuid.UUID, claims: list[dict[str, Any]]) -> None:
+def audit_documents(
+    session: Session, audits: Sequence[Audit], settings: object | None = None
+) -> dict[uuid.UUID, dict[str, Any]]:
+    """:func:`audit_document` of each of ``audits`` (rows already read), with the same number
+    of queries for many audits as for one (``POST /audits/documents``)."""
+    done = [a.id for a in audits if a.status == "done"]
+    states = repo.load_audit_states(session, done) if done else {}
+    ids = [a.id for a in audits]
+    usage = llm_repository.usage_for_audits(session, ids)
+    judged = llm_repository.llm_judgements_for_audits(session, done) if done else {}
+    corrections: dict[uuid.UUID, dict[str, Any]] = {}
+    for tenant in {a.tenant_id for a in audits}:
+        mine = [a.id for a in audits if a.tenant_id == tenant]
+        corrections |= correction_documents(session, mine, tenant_id=tenant)
+    out: dict[uuid.UUID, dict[str, Any]] = {}
+    for audit in audits:
+        doc = _header(audit)
+        doc.update({"scores": None, "counts": None, "claims": [], "edit_script": []})
+        state = states.get(audit.id)
+        if state is not None and state.result is not None:
+            doc.update(_result_body(state))
+            _add_llm_judgements(judged.get(audit.id, {}), doc["claims"])
+        scored = state.threshold if state is not None else None
+        try:
+            doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
+        except ValueError:  # a row edited by hand (the API validates configs): its error says why
+            doc["effective_config"] = None
+        doc["usage"] = usage[audit.id]
+        if audit.id in corrections:  # method checks, if made
+            doc["correction"] = corrections[audit.id]
+        out[audit.id] = doc
+    return out
+
+
+def _result_body(state: repo.AuditState) -> dict[str, Any]:
+    """Claims, verdicts, scores, counts and edit script of a scored audit, and its threshold."""
+    assert state.result is not None
+    report = AuditReport(
+        response_claims=state.response_claims,
+        reference_claims=state.reference_claims,
+        judgements=state.judgements or [],
+        similarity=_similarity(state),
+        result=state.result,
+        threshold=float(state.threshold if state.threshold is not None else 0.0),
+    )
+    body = report_to_dict(report, state.reference_texts, state.response_text)
+    for key in ("status", "error"):  # the database's values win
+        body.pop(key, None)
+    body["threshold"] = state.threshold  # the cosine threshold the audit was scored with
+    return body
+
+
+def _add_llm_judgements(judged: dict[int, dict[str, Any]], claims: list[dict[str, Any]]) -> None:
     """Add ``judge`` (LLM verdict, reason, rule verdict, agrees) to each response claim when the LLM
-    judge judged any claim of the audit: null on the claims it was not sent (``judge = auto``
-    keeps confident claims and rule conflicts offline; non-material claims are never sent)."""
-    judged = llm_repository.llm_judgements_for_audit(session, audit_id)
+    judge judged any claim of the audit (``judged``: the records by response index): null on the
+    claims it was not sent (``judge = auto`` keeps confident claims and rule conflicts offline;
+    non-material claims are never sent)."""
     if not judged:
         return
     responses = [c for c in claims if c.get("role") == "response"]

@@ -336,12 +336,14 @@ class Client:
         """Poll audits until each is terminal; return ``{audit_id: document}``.
 
         Each round asks ``POST /audits/status`` for every pending audit (one request per 1,000
-        ids, one indexed read on the server) and GETs the full document only of the audits that
-        became terminal (``concurrency`` at a time). Against an API without that endpoint (404/405)
-        each round GETs the oldest ``window`` pending audits and the next ``window`` of the others
-        in turn. Progress is any audit of the batch finishing or moving to another stage. Audits
-        not terminal when nothing has moved for ``stall_timeout`` seconds are returned with their
-        last document and an ``error`` saying they timed out (status unchanged).
+        ids, one indexed read on the server) and fetches the full documents only of the audits
+        that became terminal (``POST /audits/documents``, 100 per request; one ``GET`` each,
+        ``concurrency`` at a time, against an API without the documents endpoint). Against an API
+        without the status endpoint (404/405) each round GETs the oldest ``window`` pending audits
+        and the next ``window`` of the others in turn. Progress is any audit of the batch finishing
+        or moving to another stage. Audits not terminal when nothing has moved for
+        ``stall_timeout`` seconds are returned with their last document and an ``error`` saying
+        they timed out (status unchanged).
         """
         return asyncio.run(
             self._poll_many(
@@ -395,6 +397,8 @@ class Client:
 
 #: Most ids per ``POST /audits/status`` (the API's limit).
 STATUS_CHUNK = 1_000
+#: Most ids per ``POST /audits/documents`` (the API's limit).
+DOCUMENTS_CHUNK = 100
 
 
 @dataclass
@@ -405,6 +409,7 @@ class _Looker:
     sem: asyncio.Semaphore
     window: int
     bulk: bool = True  # False once the API answered 404/405 to POST /audits/status
+    bulk_documents: bool = True  # False once the API answered 404/405 to POST /audits/documents
     turn: int = 0
     skip_sleep: bool = False
 
@@ -414,8 +419,7 @@ class _Looker:
             states = await self._statuses(pending)
             if states is not None:
                 terminal = [a for a, st in states.items() if st.get("status") in TERMINAL]
-                full = await asyncio.gather(*(self.fetch(a) for a in terminal))
-                return {**states, **dict(zip(terminal, full, strict=True))}
+                return {**states, **await self.fetch_many(terminal)}
             self.bulk = False
         batch, self.turn = poll_order(pending, self.window, self.turn)
         docs = dict(zip(batch, await asyncio.gather(*(self.fetch(a) for a in batch)), strict=True))
@@ -432,10 +436,42 @@ class _Looker:
             resp = await self._request("POST", "/audits/status", json={"ids": chunk})
             if resp.status_code in (404, 405):
                 return None
+            if resp.status_code == 422:
+                raise ApiError(f"POST /audits/status answered 422: {error_message(resp)}")
             body = resp.json()
             if body.get("missing"):
                 raise ApiError(f"POST /audits/status: audits not found: {', '.join(body['missing'][:5])}")
             out.update({str(item["id"]): item for item in body.get("items", [])})
+        return out
+
+    async def fetch_many(self, audit_ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The full documents of ``audit_ids``: ``POST /audits/documents`` in chunks of
+        ``DOCUMENTS_CHUNK`` (concurrently), or one ``GET`` each against an API without it."""
+        if self.bulk_documents and audit_ids:
+            chunks = [audit_ids[i : i + DOCUMENTS_CHUNK] for i in range(0, len(audit_ids), DOCUMENTS_CHUNK)]
+            found = await asyncio.gather(*(self._documents(chunk) for chunk in chunks))
+            if all(part is not None for part in found):
+                return {k: v for part in found if part is not None for k, v in part.items()}
+            self.bulk_documents = False
+        return dict(zip(audit_ids, await asyncio.gather(*(self.fetch(a) for a in audit_ids)), strict=True))
+
+    async def _documents(self, chunk: list[str]) -> dict[str, dict[str, Any]] | None:
+        """``{id: document}`` of ``chunk`` from ``POST /audits/documents`` (asking again for the
+        audits an answer left out to bound its size); None against an API without that endpoint
+        or with a smaller limit (404/405/422)."""
+        out: dict[str, dict[str, Any]] = {}
+        while chunk:
+            resp = await self._request("POST", "/audits/documents", json={"ids": chunk})
+            if resp.status_code in (404, 405, 422):
+                return None
+            body = resp.json()
+            if body.get("missing"):
+                raise ApiError(f"POST /audits/documents: audits not found: {', '.join(body['missing'][:5])}")
+            items = body.get("items", [])
+            if not items:
+                return None  # an answer without progress: fall back to one GET each
+            out.update({str(doc["id"]): doc for doc in items})
+            chunk = [str(i) for i in body.get("truncated", [])]
         return out
 
     async def fetch(self, audit_id: str) -> dict[str, Any]:
@@ -446,8 +482,8 @@ class _Looker:
 
     async def _request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
         """One request, retried on transport errors and 5xx (5 attempts) and after a 429 (up to
-        ``MAX_RATE_LIMITED`` times, waiting its Retry-After); 200 (and a POST's 404/405)
-        returned, anything else raises ApiError."""
+        ``MAX_RATE_LIMITED`` times, waiting its Retry-After); 200 (and a POST's 404/405/422: an
+        API without the endpoint, or with smaller limits) returned, anything else raises ApiError."""
         async with self.sem:
             limited = attempt = 0
             while attempt < 5:
@@ -459,7 +495,7 @@ class _Looker:
                         raise
                     await asyncio.sleep(0.5 * attempt)
                     continue
-                if resp.status_code == 200 or (method == "POST" and resp.status_code in (404, 405)):
+                if resp.status_code == 200 or (method == "POST" and resp.status_code in (404, 405, 422)):
                     return resp
                 if resp.status_code == 429 and limited < MAX_RATE_LIMITED:
                     limited += 1

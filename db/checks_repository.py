@@ -46,6 +46,7 @@ __all__ = [
     "second_audit_claims_since",
     "add_correction",
     "correction_for",
+    "corrections_for",
     "correction_by_audit",
     "set_correction_result",
     "response_claims",
@@ -267,6 +268,19 @@ def correction_for(session: Session, audit_id: uuid.UUID, *, tenant_id: str) -> 
         CorrectionRow.audit_id == audit_id, CorrectionRow.tenant_id == tenant_id
     )
     return session.scalars(stmt).first()
+
+
+def corrections_for(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str
+) -> dict[uuid.UUID, CorrectionRow]:
+    """:func:`correction_for` of each of ``audit_ids`` that has one, in one query."""
+    stmt = select(CorrectionRow).where(
+        CorrectionRow.audit_id.in_(list(audit_ids)), CorrectionRow.tenant_id == tenant_id
+    )
+    out: dict[uuid.UUID, CorrectionRow] = {}
+    for row in session.scalars(stmt).all():
+        out.setdefault(row.audit_id, row)
+    return out
 
 
 def correction_by_audit(session: Session, corrected_audit_id: uuid.UUID) -> CorrectionRow | None:

@@ -38,10 +38,13 @@ __all__ = [
     "Due",
     "NEXT_STATUS",
     "begin_stage",
+    "begin_stages",
     "renew_lease",
     "release_stage",
     "finish_stage",
+    "finish_stages",
     "fail_stage",
+    "held_by",
     "claim_due",
     "mark_sent",
     "release_due",
@@ -105,15 +108,35 @@ def begin_stage(
 
     Raises ``ValueError`` for an unknown stage.
     """
+    _, starts = begin_stages(session, [audit_id], stage, lease_s=lease_s, previous=previous)
+    return starts[audit_id]
+
+
+def begin_stages(
+    session: Session,
+    audit_ids: Sequence[uuid.UUID],
+    stage: str,
+    *,
+    lease_s: float,
+    previous: uuid.UUID | None = None,
+) -> tuple[uuid.UUID, dict[uuid.UUID, StageStart]]:
+    """:func:`begin_stage` for a bundle of audits in two statements (one when every audit
+    starts): one fencing token for the whole run, returned with each audit's :class:`StageStart`
+    (STARTED where this run took the lease; the others say why not). ``previous``: the token of
+    the run's earlier try.
+
+    Raises ``ValueError`` for an unknown stage.
+    """
     if stage not in STAGES:
         raise ValueError(f"unknown stage {stage!r}")
     token = uuid.uuid4()
+    ids = list(dict.fromkeys(audit_ids))
     free = or_(Audit.attempt.is_(None), Audit.lease_expires_at.is_(None), Audit.lease_expires_at < func.now())
     if previous is not None:
         free = or_(free, Audit.attempt == previous)
     stmt = (
         update(Audit)
-        .where(Audit.id == audit_id, Audit.status.in_(_ENTRY[stage]), free)
+        .where(Audit.id.in_(ids), Audit.status.in_(_ENTRY[stage]), free)
         .values(
             {
                 "status": stage,
@@ -125,45 +148,69 @@ def begin_stage(
                 "stage_runs": Audit.stage_runs + 1,
             }
         )
-        .returning(Audit.status, Audit.stage_runs)
+        .returning(Audit.id, Audit.status, Audit.stage_runs)
         .execution_options(synchronize_session=False)
     )
-    row = session.execute(stmt).one_or_none()
-    if row is not None:
-        return StageStart(Outcome.STARTED, row.status, token, int(row.stage_runs))
-    status = session.scalar(select(Audit.status).where(Audit.id == audit_id))
-    if status is None or status in TERMINAL_STATUSES:
-        return StageStart(Outcome.FINISHED, status)
-    if status in _ENTRY[stage]:
-        return StageStart(Outcome.HELD, status)
-    if _ORDER[status] > _ORDER[stage]:
-        return StageStart(Outcome.AHEAD, status)
-    return StageStart(Outcome.BEHIND, status)
+    starts = {
+        row.id: StageStart(Outcome.STARTED, row.status, token, int(row.stage_runs))
+        for row in session.execute(stmt)
+    }
+    rest = [aid for aid in ids if aid not in starts]
+    found = (
+        dict(session.execute(select(Audit.id, Audit.status).where(Audit.id.in_(rest))).all()) if rest else {}
+    )
+    for aid in rest:
+        status = found.get(aid)
+        if status is None or status in TERMINAL_STATUSES:
+            starts[aid] = StageStart(Outcome.FINISHED, status)
+        elif status in _ENTRY[stage]:
+            starts[aid] = StageStart(Outcome.HELD, status)
+        elif _ORDER[status] > _ORDER[stage]:
+            starts[aid] = StageStart(Outcome.AHEAD, status)
+        else:
+            starts[aid] = StageStart(Outcome.BEHIND, status)
+    return token, {aid: starts[aid] for aid in ids}
 
 
-def renew_lease(session: Session, audit_id: uuid.UUID, token: uuid.UUID, *, lease_s: float) -> bool:
-    """Push the lease of run ``token`` to ``now() + lease_s``; False when the run lost it."""
-    row = session.execute(
+def held_by(session: Session, audit_ids: Sequence[uuid.UUID], token: uuid.UUID) -> list[uuid.UUID]:
+    """Those of ``audit_ids`` that run ``token`` still holds."""
+    if not audit_ids:
+        return []
+    rows = session.scalars(select(Audit.id).where(Audit.id.in_(list(audit_ids)), Audit.attempt == token))
+    return list(rows)
+
+
+def renew_lease(
+    session: Session, audit_id: uuid.UUID | Sequence[uuid.UUID], token: uuid.UUID, *, lease_s: float
+) -> bool:
+    """Push the lease of run ``token`` to ``now() + lease_s`` (on one audit, or on each audit of a
+    bundle the run still holds); False when the run holds none of them."""
+    ids = [audit_id] if isinstance(audit_id, uuid.UUID) else list(audit_id)
+    rows = session.execute(
         update(Audit)
-        .where(Audit.id == audit_id, Audit.attempt == token)
+        .where(Audit.id.in_(ids), Audit.attempt == token)
         .values(lease_expires_at=_after(lease_s))
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
-    ).one_or_none()
-    return row is not None
+    ).all()
+    return bool(rows)
 
 
-def release_stage(session: Session, audit_id: uuid.UUID, token: uuid.UUID, *, pending_s: float) -> bool:
-    """Give up the lease of run ``token`` (a retry follows): ``attempt`` NULL, the deadline
-    ``now() + pending_s`` (the retry's delay plus a margin). False when the run had lost it."""
-    row = session.execute(
+def release_stage(
+    session: Session, audit_id: uuid.UUID | Sequence[uuid.UUID], token: uuid.UUID, *, pending_s: float
+) -> bool:
+    """Give up the lease of run ``token`` (a retry follows) on one audit or on each audit of a
+    bundle it holds: ``attempt`` NULL, the deadline ``now() + pending_s`` (the retry's delay
+    plus a margin). False when the run held none of them."""
+    ids = [audit_id] if isinstance(audit_id, uuid.UUID) else list(audit_id)
+    rows = session.execute(
         update(Audit)
-        .where(Audit.id == audit_id, Audit.attempt == token)
+        .where(Audit.id.in_(ids), Audit.attempt == token)
         .values(attempt=None, lease_expires_at=_after(pending_s))
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
-    ).one_or_none()
-    return row is not None
+    ).all()
+    return bool(rows)
 
 
 def finish_stage(
@@ -176,6 +223,16 @@ def finish_stage(
     ``now() + pending_s``. Returns False, changing nothing, when the token is no longer current: the
     caller must roll back its transaction (its writes belong to a stale run).
     """
+    return bool(finish_stages(session, [audit_id], stage, token, pending_s=pending_s))
+
+
+def finish_stages(
+    session: Session, audit_ids: Sequence[uuid.UUID], stage: str, token: uuid.UUID, *, pending_s: float
+) -> list[uuid.UUID]:
+    """:func:`finish_stage` of the audits of a bundle in one statement; returns those that run
+    ``token`` still held (and moved on). Fewer than asked: the caller must roll back."""
+    if not audit_ids:
+        return []
     nxt = NEXT_STATUS[stage]
     values: dict[str, object] = {"status": nxt, "attempt": None, "stage_runs": 0}
     if nxt == "done":
@@ -189,14 +246,14 @@ def finish_stage(
         }
     else:
         values |= {"lease_expires_at": _after(pending_s)}
-    row = session.execute(
+    rows = session.execute(
         update(Audit)
-        .where(Audit.id == audit_id, Audit.status == stage, Audit.attempt == token)
+        .where(Audit.id.in_(list(audit_ids)), Audit.status == stage, Audit.attempt == token)
         .values(values)
         .returning(Audit.id)
         .execution_options(synchronize_session=False)
-    ).one_or_none()
-    return row is not None
+    ).all()
+    return [row.id for row in rows]
 
 
 def fail_stage(

@@ -8,7 +8,7 @@ request that was paid for stays cached and counted even when the stage later fai
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from sqlalchemy import delete, func, select
@@ -23,12 +23,12 @@ __all__ = [
     "get_cached_response",
     "put_cached_response",
     "record_usage",
-    "usage_for_audit",
+    "usage_for_audits",
     "empty_usage",
-    "llm_judged_share",
+    "llm_judged_shares",
     "replace_llm_judgements",
     "has_fallback",
-    "llm_judgements_for_audit",
+    "llm_judgements_for_audits",
 ]
 
 #: Stages that appear in an audit's ``usage`` document, in pipeline order.
@@ -126,65 +126,81 @@ def empty_usage() -> dict[str, Any]:
     }
 
 
-def llm_judged_share(session: Session, audit_id: uuid.UUID) -> float | None:
-    """Share in [0, 1] of the audit's judgeable response claims that the LLM judge judged.
+def llm_judged_shares(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, float | None]:
+    """Share in [0, 1] of each audit's judgeable response claims that the LLM judge judged (two
+    queries).
 
     Judgeable (the denominator): material response claims whose stored verdict is not
     ``outside_scope`` (what ``workers.adapters.judge.judge_items`` may send; the same count as
     ``claims.audit.judgeable``). Judged: rows of ``llm_judgements`` (one per claim the judge
     answered; none after a fallback). None while the audit has no judgeable verdict.
     """
-    judgeable = session.scalar(
-        select(func.count())
-        .select_from(VerdictRow)
-        .join(ClaimRow, ClaimRow.id == VerdictRow.claim_id)
-        .where(
-            VerdictRow.audit_id == audit_id,
-            VerdictRow.verdict != "outside_scope",
-            ClaimRow.kind == "material",
+    ids = list(audit_ids)
+    judgeable = dict(
+        session.execute(
+            select(VerdictRow.audit_id, func.count())
+            .join(ClaimRow, ClaimRow.id == VerdictRow.claim_id)
+            .where(
+                VerdictRow.audit_id.in_(ids),
+                VerdictRow.verdict != "outside_scope",
+                ClaimRow.kind == "material",
+            )
+            .group_by(VerdictRow.audit_id)
+        ).all()
+    )
+    judged = (
+        dict(
+            session.execute(
+                select(LLMJudgementRow.audit_id, func.count())
+                .where(LLMJudgementRow.audit_id.in_([a for a in ids if judgeable.get(a)]))
+                .group_by(LLMJudgementRow.audit_id)
+            ).all()
         )
+        if judgeable
+        else {}
     )
-    if not judgeable:
-        return None
-    judged = session.scalar(
-        select(func.count()).select_from(LLMJudgementRow).where(LLMJudgementRow.audit_id == audit_id)
-    )
-    return int(judged or 0) / int(judgeable)
+    return {a: (int(judged.get(a, 0)) / int(judgeable[a]) if judgeable.get(a) else None) for a in ids}
 
 
-def usage_for_audit(session: Session, audit_id: uuid.UUID) -> dict[str, Any]:
-    """The ``usage`` document of ``GET /audits/{id}``.
+def usage_for_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:
+    """The ``usage`` document of ``GET /audits/{id}`` of each of ``audit_ids`` (four queries).
 
     ``{"llm_calls", "failed_calls", "cache_hits", "prompt_tokens", "completion_tokens",
     "stages": {"decompose"|"embed"|"judge": {same counters}}, "fallbacks": [{"stage", "model",
     "reason"}], "llm_judged_share"}``; all zeros (``empty_usage``) when the audit used no LLM.
-    ``llm_judged_share`` is ``llm_judged_share(...)``: 0.0 without an LLM judge, None before the
-    match stage stored verdicts. ``llm_calls``
-    counts requests the endpoint answered (a repair request counts), ``failed_calls`` those
-    that ended in an error, ``cache_hits`` requests served from the cache.
+    ``llm_judged_share`` is ``llm_judged_shares(...)``: 0.0 without an LLM judge, None before
+    the match stage stored verdicts. ``llm_calls`` counts requests the endpoint answered (a
+    repair request counts), ``failed_calls`` those that ended in an error, ``cache_hits``
+    requests served from the cache.
     """
-    usage = empty_usage()
+    ids = list(audit_ids)
+    usages = {a: empty_usage() for a in ids}
     sums = session.execute(
         select(
+            LLMUsageRow.audit_id,
             LLMUsageRow.stage,
             *(func.coalesce(func.sum(getattr(LLMUsageRow, c)), 0) for c in _COUNTERS),
         )
-        .where(LLMUsageRow.audit_id == audit_id)
-        .group_by(LLMUsageRow.stage)
+        .where(LLMUsageRow.audit_id.in_(ids))
+        .group_by(LLMUsageRow.audit_id, LLMUsageRow.stage)
     ).all()
-    for stage, *values in sums:
+    for audit_id, stage, *values in sums:
+        usage = usages[audit_id]
         bucket = usage["stages"].setdefault(stage, {_doc(c): 0 for c in _COUNTERS})
         for name, value in zip(_COUNTERS, values, strict=True):
             bucket[_doc(name)] += int(value)
             usage[_doc(name)] += int(value)
     fallbacks = session.execute(
-        select(LLMUsageRow.stage, LLMUsageRow.model, LLMUsageRow.fallback)
-        .where(LLMUsageRow.audit_id == audit_id, LLMUsageRow.fallback.is_not(None))
+        select(LLMUsageRow.audit_id, LLMUsageRow.stage, LLMUsageRow.model, LLMUsageRow.fallback)
+        .where(LLMUsageRow.audit_id.in_(ids), LLMUsageRow.fallback.is_not(None))
         .order_by(LLMUsageRow.id)
     ).all()
-    usage["fallbacks"] = [{"stage": s, "model": m, "reason": r} for s, m, r in fallbacks]
-    usage["llm_judged_share"] = llm_judged_share(session, audit_id)
-    return usage
+    for audit_id, stage, model, reason in fallbacks:
+        assert audit_id is not None  # selected by audit id
+        usages[audit_id]["fallbacks"].append({"stage": stage, "model": model, "reason": reason})
+    for audit_id, share in llm_judged_shares(session, ids).items():
+        usages[audit_id]["llm_judged_share"] = share
+    return usages
 
 
 def replace_llm_judgements(session: Session, audit_id: uuid.UUID, rows: Iterable[Mapping[str, Any]]) -> None:
@@ -207,11 +223,15 @@ def has_fallback(session: Session, audit_id: uuid.UUID, stage: str) -> bool:
     return session.execute(stmt.limit(1)).first() is not None
 
 
-def llm_judgements_for_audit(session: Session, audit_id: uuid.UUID) -> dict[int, dict[str, Any]]:
-    """The judge records of an audit by response claim index (empty without an LLM judge)."""
-    rows = session.scalars(select(LLMJudgementRow).where(LLMJudgementRow.audit_id == audit_id)).all()
-    return {
-        r.response_index: {
+def llm_judgements_for_audits(
+    session: Session, audit_ids: Sequence[uuid.UUID]
+) -> dict[uuid.UUID, dict[int, dict[str, Any]]]:
+    """The judge records of each audit by response claim index (empty without an LLM judge),
+    one query."""
+    out: dict[uuid.UUID, dict[int, dict[str, Any]]] = {a: {} for a in audit_ids}
+    rows = session.scalars(select(LLMJudgementRow).where(LLMJudgementRow.audit_id.in_(list(audit_ids)))).all()
+    for r in rows:
+        out[r.audit_id][r.response_index] = {
             "verdict": r.judge_verdict,
             "reason": r.judge_reason,
             "rule_verdict": r.rule_verdict,
@@ -219,5 +239,4 @@ def llm_judgements_for_audit(session: Session, audit_id: uuid.UUID) -> dict[int,
             "agrees": r.judge_verdict == r.rule_verdict,
             "model": r.model,
         }
-        for r in rows
-    }
+    return out

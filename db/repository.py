@@ -16,7 +16,7 @@ import numpy as np
 from pgvector.sqlalchemy import Vector
 from sqlalchemy import ColumnElement, case, cast, delete, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from claims.types import (
     COUNT_NAMES,
@@ -48,10 +48,13 @@ __all__ = [
     "COUNT_NAMES",
     "NewAudit",
     "NewVerdict",
+    "NewScore",
     "AuditState",
     "PgEmbeddingCache",
     "create_audit",
     "get_audit",
+    "get_audits",
+    "get_tenant_audits",
     "get_tenant_audit",
     "find_audit_by_key",
     "AuditFilters",
@@ -61,12 +64,20 @@ __all__ = [
     "mark_done",
     "mark_failed",
     "get_documents",
+    "get_documents_of",
+    "audit_chars",
+    "claim_counts",
     "replace_claims",
+    "replace_claims_of",
     "list_claims",
+    "list_claims_of",
     "set_embeddings",
     "replace_verdicts",
+    "replace_verdicts_of",
     "upsert_scores",
+    "upsert_scores_of",
     "load_audit_state",
+    "load_audit_states",
     "search_claims",
     "count_rows",
     "ping",
@@ -145,6 +156,28 @@ def get_audit(session: Session, audit_id: uuid.UUID) -> Audit | None:
     """The audit row of any tenant, or None (workers and internal callers; the API reads through
     :func:`get_tenant_audit`)."""
     return session.get(Audit, audit_id, populate_existing=True)
+
+
+def get_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[Audit]:
+    """The audit rows of ``audit_ids`` that exist, any tenant (one query; order not kept)."""
+    if not audit_ids:
+        return []
+    stmt = select(Audit).where(Audit.id.in_(list(audit_ids))).execution_options(populate_existing=True)
+    return list(session.scalars(stmt).all())
+
+
+def get_tenant_audits(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str = DEFAULT_TENANT
+) -> list[Audit]:
+    """The audit rows of ``audit_ids`` that belong to ``tenant_id`` (one query; order not kept)."""
+    if not audit_ids:
+        return []
+    stmt = (
+        select(Audit)
+        .where(Audit.id.in_(list(audit_ids)), Audit.tenant_id == tenant_id)
+        .execution_options(populate_existing=True)
+    )
+    return list(session.scalars(stmt).all())
 
 
 def get_tenant_audit(
@@ -326,15 +359,64 @@ def get_documents(session: Session, audit_id: uuid.UUID) -> list[Document]:
     )
 
 
+def audit_chars(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """Characters of each audit's documents (response and references), one grouped query."""
+    if not audit_ids:
+        return {}
+    stmt = (
+        select(Document.audit_id, func.coalesce(func.sum(func.length(Document.text)), 0))
+        .where(Document.audit_id.in_(list(audit_ids)))
+        .group_by(Document.audit_id)
+    )
+    found = {aid: int(n) for aid, n in session.execute(stmt).all()}
+    return {aid: found.get(aid, 0) for aid in audit_ids}
+
+
+def claim_counts(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, int]:
+    """Number of claims of each audit that has any, one grouped query."""
+    if not audit_ids:
+        return {}
+    stmt = (
+        select(ClaimRow.audit_id, func.count())
+        .where(ClaimRow.audit_id.in_(list(audit_ids)))
+        .group_by(ClaimRow.audit_id)
+    )
+    return {aid: int(n) for aid, n in session.execute(stmt).all()}
+
+
+def get_documents_of(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[Document]:
+    """The documents of several audits in one query, ordered as :func:`get_documents` per audit."""
+    if not audit_ids:
+        return []
+    role_order = case((Document.role == "response", 0), else_=1)
+    stmt = (
+        select(Document)
+        .where(Document.audit_id.in_(list(audit_ids)))
+        .order_by(Document.audit_id, role_order, Document.position)
+    )
+    return list(session.scalars(stmt).all())
+
+
 def replace_claims(session: Session, audit_id: uuid.UUID, rows: Sequence[Mapping[str, Any]]) -> None:
     """Delete the audit's claims (and, by cascade, its verdicts and evidence) and its scores, then
     insert ``rows`` in one batch. Each row: document_id, role, position, text, char_start, char_end,
     kind, duplicates, ambiguous. Idempotent: re-running leaves exactly ``rows``.
     """
-    session.execute(delete(ScoreRow).where(ScoreRow.audit_id == audit_id))
-    session.execute(delete(ClaimRow).where(ClaimRow.audit_id == audit_id))
-    if rows:
-        session.execute(insert(ClaimRow), [{**r, "audit_id": audit_id} for r in rows])
+    replace_claims_of(session, {audit_id: rows})
+
+
+def replace_claims_of(
+    session: Session, rows_by_audit: Mapping[uuid.UUID, Sequence[Mapping[str, Any]]]
+) -> None:
+    """:func:`replace_claims` of several audits in three statements (a bundle's stage)."""
+    ids = list(rows_by_audit)
+    if not ids:
+        return
+    session.execute(delete(ScoreRow).where(ScoreRow.audit_id.in_(ids)))
+    session.execute(delete(ClaimRow).where(ClaimRow.audit_id.in_(ids)))
+    values = [{**r, "audit_id": aid} for aid, rows in rows_by_audit.items() for r in rows]
+    if values:
+        session.execute(insert(ClaimRow), values)
 
 
 def list_claims(session: Session, audit_id: uuid.UUID) -> list[ClaimRow]:
@@ -350,6 +432,14 @@ def list_claims(session: Session, audit_id: uuid.UUID) -> list[ClaimRow]:
         .where(ClaimRow.audit_id == audit_id)
         .order_by(role_order, Document.position, ClaimRow.position)
     )
+    return list(session.scalars(stmt).all())
+
+
+def list_claims_of(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[ClaimRow]:
+    """The claims of several audits in one query (order not kept); vectors are not loaded."""
+    if not audit_ids:
+        return []
+    stmt = select(ClaimRow).where(ClaimRow.audit_id.in_(list(audit_ids))).options(defer(ClaimRow.embedding))
     return list(session.scalars(stmt).all())
 
 
@@ -396,37 +486,45 @@ class NewVerdict:
 
 def replace_verdicts(session: Session, audit_id: uuid.UUID, verdicts: Sequence[NewVerdict]) -> None:
     """Delete the audit's verdicts (evidence cascades) and scores, insert ``verdicts`` in two batches."""
-    session.execute(delete(ScoreRow).where(ScoreRow.audit_id == audit_id))
-    session.execute(delete(VerdictRow).where(VerdictRow.audit_id == audit_id))
-    if not verdicts:
+    replace_verdicts_of(session, {audit_id: verdicts})
+
+
+def replace_verdicts_of(
+    session: Session, verdicts_by_audit: Mapping[uuid.UUID, Sequence[NewVerdict]]
+) -> None:
+    """:func:`replace_verdicts` of several audits in four statements (a bundle's stage)."""
+    ids = list(verdicts_by_audit)
+    if not ids:
         return
-    ids = session.execute(
-        insert(VerdictRow)
-        .values(
-            [
-                {
-                    "audit_id": audit_id,
-                    "claim_id": v.claim_id,
-                    "verdict": v.verdict,
-                    "reason": v.reason,
-                    "change": v.change,
-                    "confidence": None if v.confidence is None else float(v.confidence),
-                }
-                for v in verdicts
-            ]
-        )
-        .returning(VerdictRow.id, VerdictRow.claim_id)
-    ).all()
-    by_claim = {claim_id: vid for vid, claim_id in ids}
+    session.execute(delete(ScoreRow).where(ScoreRow.audit_id.in_(ids)))
+    session.execute(delete(VerdictRow).where(VerdictRow.audit_id.in_(ids)))
+    pairs = [(aid, v) for aid, verdicts in verdicts_by_audit.items() for v in verdicts]
+    if not pairs:
+        return
+    rows = [
+        {
+            "audit_id": aid,
+            "claim_id": v.claim_id,
+            "verdict": v.verdict,
+            "reason": v.reason,
+            "change": v.change,
+            "confidence": None if v.confidence is None else float(v.confidence),
+        }
+        for aid, v in pairs
+    ]
+    by_claim: dict[int, int] = {}
+    for chunk in _chunks(rows):  # bind parameters: 6 per row
+        stmt = insert(VerdictRow).values(list(chunk)).returning(VerdictRow.id, VerdictRow.claim_id)
+        by_claim.update({claim_id: vid for vid, claim_id in session.execute(stmt).all()})
     evidence = [
         {
             "verdict_id": by_claim[v.claim_id],
             "rank": rank,
-            "audit_id": audit_id,
+            "audit_id": aid,
             "reference_claim_id": ref_id,
             "similarity": float(sim),
         }
-        for v in verdicts
+        for aid, v in pairs
         for rank, (ref_id, sim) in enumerate(v.evidence)
     ]
     if evidence:
@@ -437,10 +535,38 @@ def upsert_scores(
     session: Session, audit_id: uuid.UUID, result: AuditResult, *, threshold: float, embedding_model: str
 ) -> None:
     """Insert or replace the audit's score row (``ON CONFLICT (audit_id) DO UPDATE``)."""
+    upsert_scores_of(session, {audit_id: NewScore(result, threshold, embedding_model)})
+
+
+@dataclass(frozen=True, slots=True)
+class NewScore:
+    """A score row to store: the engine's result, the cosine threshold and the embedding model."""
+
+    result: AuditResult
+    threshold: float
+    embedding_model: str
+
+
+def upsert_scores_of(session: Session, scores: Mapping[uuid.UUID, NewScore]) -> None:
+    """:func:`upsert_scores` of several audits in one statement (a bundle's stage)."""
+    if not scores:
+        return
+    rows = [{"audit_id": aid, **_score_values(new)} for aid, new in scores.items()]
+    stmt = pg_insert(ScoreRow).values(rows)
+    updated = {k: stmt.excluded[k] for k in rows[0] if k != "audit_id"}
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=[ScoreRow.audit_id], set_={**updated, "created_at": func.now()}
+        )
+    )
+
+
+def _score_values(new: NewScore) -> dict[str, Any]:
+    result = new.result
     values: dict[str, Any] = {name: getattr(result.scores, name) for name in SCORE_NAMES}
     values.update({name: int(result.counts.get(name, 0)) for name in COUNT_NAMES})
-    values["threshold"] = float(threshold)
-    values["embedding_model"] = embedding_model
+    values["threshold"] = float(new.threshold)
+    values["embedding_model"] = new.embedding_model
     values["edit_script"] = [
         {
             "op": op.op,
@@ -450,11 +576,7 @@ def upsert_scores(
         }
         for op in result.edit_script
     ]
-    stmt = pg_insert(ScoreRow).values(audit_id=audit_id, **values)
-    stmt = stmt.on_conflict_do_update(
-        index_elements=[ScoreRow.audit_id], set_={**values, "created_at": func.now()}
-    )
-    session.execute(stmt)
+    return values
 
 
 # --------------------------------------------------------------------------- reading an audit back
@@ -504,89 +626,141 @@ def _claim(row: ClaimRow) -> Claim:
 
 
 def load_audit_state(session: Session, audit_id: uuid.UUID) -> AuditState | None:
-    """Load an audit with its documents, claims, verdicts (with evidence) and scores (4 queries)."""
-    audit = get_audit(session, audit_id)
-    if audit is None:
-        return None
-    docs = get_documents(session, audit_id)
-    doc_position = {d.id: d.position for d in docs}
-    rows = list_claims(session, audit_id)
-    response_rows = [r for r in rows if r.role == "response"]
-    reference_rows = [r for r in rows if r.role == "reference"]
-    response_claims = [_claim(r) for r in response_rows]
+    """Load an audit with its documents, claims, verdicts (with evidence) and scores (6 queries)."""
+    return load_audit_states(session, [audit_id]).get(audit_id)
+
+
+def load_audit_states(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, AuditState]:
+    """:func:`load_audit_state` of several audits in the same 6 queries (a bundle's stage);
+    audits that do not exist are absent from the result."""
+    audits = {a.id: a for a in get_audits(session, audit_ids)}
+    if not audits:
+        return {}
+    ids = list(audits)
+    role_order = case((Document.role == "response", 0), else_=1)
+    docs = session.scalars(
+        select(Document).where(Document.audit_id.in_(ids)).order_by(role_order, Document.position)
+    ).all()
+    claims = session.scalars(
+        select(ClaimRow)
+        .join(Document, Document.id == ClaimRow.document_id)
+        .where(ClaimRow.audit_id.in_(ids))
+        .order_by(role_order, Document.position, ClaimRow.position)
+    ).all()
+    verdicts = session.scalars(select(VerdictRow).where(VerdictRow.audit_id.in_(ids))).all()
+    evidence = session.scalars(
+        select(EvidenceRow)
+        .where(EvidenceRow.audit_id.in_(ids))
+        .order_by(EvidenceRow.verdict_id, EvidenceRow.rank)
+    ).all()
+    scores = session.scalars(
+        select(ScoreRow).where(ScoreRow.audit_id.in_(ids)).execution_options(populate_existing=True)
+    ).all()
+    by_audit: dict[uuid.UUID, _AuditRows] = {aid: _AuditRows(audits[aid]) for aid in ids}
+    for doc in docs:
+        by_audit[doc.audit_id].docs.append(doc)
+    for claim in claims:
+        by_audit[claim.audit_id].claims.append(claim)
+    for verdict in verdicts:
+        by_audit[verdict.audit_id].verdicts.append(verdict)
+    for item in evidence:
+        by_audit[item.audit_id].evidence.append(item)
+    for score in scores:
+        by_audit[score.audit_id].score = score
+    return {aid: _state_of(rows) for aid, rows in by_audit.items()}
+
+
+@dataclass
+class _AuditRows:
+    """The rows of one audit, each list in :func:`get_documents` / :func:`list_claims` order."""
+
+    audit: Audit
+    docs: list[Document] = field(default_factory=list)
+    claims: list[ClaimRow] = field(default_factory=list)
+    verdicts: list[VerdictRow] = field(default_factory=list)
+    evidence: list[EvidenceRow] = field(default_factory=list)
+    score: ScoreRow | None = None
+
+
+def _state_of(rows: _AuditRows) -> AuditState:
+    doc_position = {d.id: d.position for d in rows.docs}
+    response_rows = [r for r in rows.claims if r.role == "response"]
+    reference_rows = [r for r in rows.claims if r.role == "reference"]
     reference_claims = [
         ReferenceClaim(reference=doc_position[r.document_id], claim=_claim(r)) for r in reference_rows
     ]
-    ref_index = {r.id: j for j, r in enumerate(reference_rows)}
-    resp_index = {r.id: i for i, r in enumerate(response_rows)}
-
-    verdict_rows = session.scalars(select(VerdictRow).where(VerdictRow.audit_id == audit_id)).all()
-    judgements: list[Judgement] | None = None
-    if verdict_rows:
-        evidence_rows = session.scalars(
-            select(EvidenceRow)
-            .where(EvidenceRow.audit_id == audit_id)
-            .order_by(EvidenceRow.verdict_id, EvidenceRow.rank)
-        ).all()
-        by_verdict: dict[int, list[EvidenceRow]] = {}
-        for e in evidence_rows:
-            by_verdict.setdefault(e.verdict_id, []).append(e)
-        judged = []
-        for v in verdict_rows:
-            evidence = []
-            for e in by_verdict.get(v.id, []):
-                j = ref_index[e.reference_claim_id]
-                rc = reference_claims[j]
-                evidence.append(
-                    Evidence(
-                        reference=rc.reference,
-                        claim_index=j,
-                        start=rc.claim.start,
-                        end=rc.claim.end,
-                        text=rc.claim.text,
-                        similarity=float(e.similarity),
-                    )
-                )
-            judged.append(
-                Judgement(
-                    response_index=resp_index[v.claim_id],
-                    verdict=Verdict(v.verdict),
-                    evidence=tuple(evidence),
-                    reason=v.reason,
-                    change=v.change,
-                    confidence=v.confidence,
-                )
-            )
-        judgements = sorted(judged, key=lambda j: j.response_index)
-
-    score = session.get(ScoreRow, audit_id, populate_existing=True)
-    result: AuditResult | None = None
-    if score is not None:
-        result = AuditResult(
-            scores=AuditScores(**{name: getattr(score, name) for name in SCORE_NAMES}),
-            counts={name: getattr(score, name) for name in COUNT_NAMES},
-            edit_script=tuple(
-                EditOp(
-                    op=o["op"],
-                    response_claim=o["response_claim"],
-                    reference_claim=o["reference_claim"],
-                    reason=o["reason"],
-                )
-                for o in score.edit_script
-            ),
-        )
+    score = rows.score
     return AuditState(
-        audit=audit,
-        response_text=next((d.text for d in docs if d.role == "response"), ""),
-        reference_texts=[d.text for d in docs if d.role == "reference"],
+        audit=rows.audit,
+        response_text=next((d.text for d in rows.docs if d.role == "response"), ""),
+        reference_texts=[d.text for d in rows.docs if d.role == "reference"],
         response_rows=response_rows,
         reference_rows=reference_rows,
-        response_claims=response_claims,
+        response_claims=[_claim(r) for r in response_rows],
         reference_claims=reference_claims,
-        judgements=judgements,
-        result=result,
+        judgements=_judgements_of(rows, response_rows, reference_rows, reference_claims),
+        result=None if score is None else _result_of(score),
         threshold=None if score is None else score.threshold,
         embedding_model=None if score is None else score.embedding_model,
+    )
+
+
+def _judgements_of(
+    rows: _AuditRows,
+    response_rows: list[ClaimRow],
+    reference_rows: list[ClaimRow],
+    reference_claims: list[ReferenceClaim],
+) -> list[Judgement] | None:
+    """The stored verdicts as ``Judgement``s by response index; None before the match stage."""
+    if not rows.verdicts:
+        return None
+    ref_index = {r.id: j for j, r in enumerate(reference_rows)}
+    resp_index = {r.id: i for i, r in enumerate(response_rows)}
+    by_verdict: dict[int, list[EvidenceRow]] = {}
+    for e in rows.evidence:
+        by_verdict.setdefault(e.verdict_id, []).append(e)
+    judged = []
+    for v in rows.verdicts:
+        evidence = []
+        for e in by_verdict.get(v.id, []):
+            j = ref_index[e.reference_claim_id]
+            rc = reference_claims[j]
+            evidence.append(
+                Evidence(
+                    reference=rc.reference,
+                    claim_index=j,
+                    start=rc.claim.start,
+                    end=rc.claim.end,
+                    text=rc.claim.text,
+                    similarity=float(e.similarity),
+                )
+            )
+        judged.append(
+            Judgement(
+                response_index=resp_index[v.claim_id],
+                verdict=Verdict(v.verdict),
+                evidence=tuple(evidence),
+                reason=v.reason,
+                change=v.change,
+                confidence=v.confidence,
+            )
+        )
+    return sorted(judged, key=lambda j: j.response_index)
+
+
+def _result_of(score: ScoreRow) -> AuditResult:
+    return AuditResult(
+        scores=AuditScores(**{name: getattr(score, name) for name in SCORE_NAMES}),
+        counts={name: getattr(score, name) for name in COUNT_NAMES},
+        edit_script=tuple(
+            EditOp(
+                op=o["op"],
+                response_claim=o["response_claim"],
+                reference_claim=o["reference_claim"],
+                reason=o["reason"],
+            )
+            for o in score.edit_script
+        ),
     )
 
 
@@ -680,25 +854,33 @@ def search_claims(
     return out[:k]
 
 
+#: Rows or keys per statement: Postgres takes at most 65,535 bind parameters per statement.
+STATEMENT_ROWS = 5_000
+
+
+def _chunks(items: Sequence[Any], size: int = STATEMENT_ROWS) -> list[Sequence[Any]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
 class PgEmbeddingCache:
-    """``claims.embed.EmbeddingCache`` in the ``embedding_cache`` table (never commits)."""
+    """``claims.embed.EmbeddingCache`` in the ``embedding_cache`` table (never commits); reads
+    and writes ``STATEMENT_ROWS`` keys per statement."""
 
     def __init__(self, session: Session) -> None:
         self.session = session
 
     def get_many(self, model_name: str, keys: list[str]) -> dict[str, np.ndarray]:
-        if not keys:
-            return {}
-        rows = self.session.execute(
-            select(EmbeddingCacheRow.text_sha256, EmbeddingCacheRow.embedding).where(
-                EmbeddingCacheRow.model == model_name, EmbeddingCacheRow.text_sha256.in_(keys)
-            )
-        ).all()
-        return {key: np.asarray(vec, dtype=np.float32) for key, vec in rows}
+        found: dict[str, np.ndarray] = {}
+        for chunk in _chunks(keys):
+            rows = self.session.execute(
+                select(EmbeddingCacheRow.text_sha256, EmbeddingCacheRow.embedding).where(
+                    EmbeddingCacheRow.model == model_name, EmbeddingCacheRow.text_sha256.in_(chunk)
+                )
+            ).all()
+            found.update({key: np.asarray(vec, dtype=np.float32) for key, vec in rows})
+        return found
 
     def put_many(self, model_name: str, vectors: Mapping[str, np.ndarray]) -> None:
-        if not vectors:
-            return
         values = [
             {
                 "model": model_name,
@@ -708,7 +890,8 @@ class PgEmbeddingCache:
             }
             for k, v in vectors.items()
         ]
-        self.session.execute(pg_insert(EmbeddingCacheRow).values(values).on_conflict_do_nothing())
+        for chunk in _chunks(values):
+            self.session.execute(pg_insert(EmbeddingCacheRow).values(list(chunk)).on_conflict_do_nothing())
 
 
 # --------------------------------------------------------------------------- misc

@@ -54,9 +54,9 @@ __all__ = [
     "previous_run",
     "earlier_running_run",
     "finish_run_if_complete",
-    "complete_run_for_audit",
+    "complete_runs_for_audits",
     "unfinished_complete_runs",
-    "audit_verdict_counts",
+    "audit_verdict_counts_of",
     "unsealed_scheduled_runs",
     "get_run_any_tenant",
 ]
@@ -369,20 +369,23 @@ def finish_run_if_complete(session: Session, run_id: uuid.UUID, summary: dict[st
     return session.scalars(stmt).one_or_none()
 
 
-def complete_run_for_audit(session: Session, audit_id: uuid.UUID) -> uuid.UUID | None:
-    """The run of ``audit_id`` when that run is now ready to finish (sealed, unfinished, nothing
-    pending), else None. Called after an audit ends, so only the last audit of a run triggers the finish."""
+def complete_runs_for_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[uuid.UUID]:
+    """The runs of ``audit_ids`` that are now ready to finish (sealed, unfinished, nothing pending),
+    each once. Called after audits end, so only a run's last audit triggers its finish."""
+    if not audit_ids:
+        return []
     stmt = (
         select(Run.id)
         .join(RunItem, RunItem.run_id == Run.id)
         .where(
-            RunItem.audit_id == audit_id,
+            RunItem.audit_id.in_(list(audit_ids)),
             Run.finished_at.is_(None),
             Run.sealed_at.is_not(None),
             ~_pending_items(Run.id),
         )
+        .distinct()
     )
-    return session.scalars(stmt).first()
+    return list(session.scalars(stmt).all())
 
 
 def unfinished_complete_runs(session: Session, *, limit: int = 100) -> list[uuid.UUID]:
@@ -396,10 +399,11 @@ def unfinished_complete_runs(session: Session, *, limit: int = 100) -> list[uuid
     return list(session.scalars(stmt).all())
 
 
-def audit_verdict_counts(session: Session, audit_id: uuid.UUID) -> dict[str, int]:
-    """The verdict counts of a scored audit (``SUMMARY_VERDICTS`` keys); empty before scoring."""
-    score = session.get(ScoreRow, audit_id, populate_existing=True)
-    return {} if score is None else {v: int(getattr(score, v)) for v in SUMMARY_VERDICTS}
+def audit_verdict_counts_of(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[str, int]:
+    """The verdict counts of scored audits added up (``SUMMARY_VERDICTS`` keys; 0 before scoring)."""
+    columns = [func.coalesce(func.sum(getattr(ScoreRow, v)), 0) for v in SUMMARY_VERDICTS]
+    row = session.execute(select(*columns).where(ScoreRow.audit_id.in_(list(audit_ids)))).one()
+    return {v: int(n) for v, n in zip(SUMMARY_VERDICTS, row, strict=True)}
 
 
 def unsealed_scheduled_runs(session: Session, *, older_than_s: float, limit: int = 100) -> list[uuid.UUID]:

@@ -40,7 +40,7 @@ app = Celery(
     "claimaudit",
     broker=_settings.redis_url,
     backend=_settings.redis_url,
-    include=["workers.tasks", "workers.run_tasks", "workers.check_tasks"],
+    include=["workers.tasks", "workers.bundle_tasks", "workers.run_tasks", "workers.check_tasks"],
 )
 
 

@@ -32,15 +32,33 @@ log = logging.getLogger(__name__)
     retry_jitter=True,
     max_retries=get_settings().task_max_retries,
 )
-def after_done(self: Task, audit_id: str) -> list[str]:
-    """Run what follows a done audit (``workers.checks.after_done``), commit, then enqueue the
-    audits it created. Never changes the audit's own rows.
+def after_done(self: Task, audit_id: str | list[str]) -> list[str]:
+    """Run what follows a done audit (``workers.checks.after_done``; each audit of a bundle's
+    list in turn), commit, then enqueue the audits it created. Never changes the audit's own
+    rows; an audit that is not done is left alone.
 
     Idempotent: agreement rows are replaced, derived audits are found by idempotency key.
-    Retries: transient database/broker errors, exponential backoff with jitter.
+    Retries: transient database/broker errors, exponential backoff with jitter; for a bundle
+    only the audits not yet handled are retried, and one audit's own error is logged without
+    stopping the others.
     """
-    del self
-    aid = uuid.UUID(audit_id)
+    if not isinstance(audit_id, list):
+        return _after_done_one(uuid.UUID(audit_id))
+    created: list[str] = []
+    for index, one in enumerate(audit_id):
+        try:
+            created += _after_done_one(uuid.UUID(str(one)))
+        except TRANSIENT_ERRORS as exc:
+            rest = audit_id[index:]
+            raise self.retry(
+                args=(rest,), exc=exc, countdown=min(60, 2 ** (self.request.retries + 1))
+            ) from exc
+        except Exception:
+            log.exception("audit %s: the checks after it failed; the other audits of its bundle go on", one)
+    return created
+
+
+def _after_done_one(aid: uuid.UUID) -> list[str]:
     factory = get_session_factory()
     with session_scope(factory) as session:
         created = checks.after_done(session, aid, get_settings())

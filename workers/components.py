@@ -25,6 +25,8 @@ from workers.adapters.config import resolve_llm_config  # light: no openai impor
 __all__ = [
     "decompose_text",
     "embedder_for",
+    "local_embedder",
+    "offline_decomposer",
     "prepare_decomposition",
     "preload_local_models",
     "review_judgements",
@@ -53,6 +55,24 @@ def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:
     Does nothing for the LLM decomposer."""
     if resolve_llm_config(config).decomposer != "llm":
         decompose_many(texts)
+
+
+def offline_decomposer(config: Mapping[str, Any]) -> bool:
+    """Whether the audit decomposes offline (not with the LLM decomposer); False for an invalid
+    config (the single-audit service then reports it)."""
+    try:
+        return resolve_llm_config(config).decomposer != "llm"
+    except ValueError:
+        return False
+
+
+def local_embedder(config: Mapping[str, Any]) -> bool:
+    """Whether the audit embeds with the process-wide local model (not an endpoint); False for
+    an invalid config (the single-audit service then reports it)."""
+    try:
+        return resolve_llm_config(config).embedder != "openai"
+    except ValueError:
+        return False
 
 
 def decompose_text(

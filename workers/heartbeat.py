@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 import uuid
+from collections.abc import Sequence
 from types import TracebackType
 
 from sqlalchemy.orm import Session, sessionmaker
@@ -25,20 +26,27 @@ log = logging.getLogger(__name__)
 
 
 class Heartbeat:
-    """Context manager: renew the lease of run ``token`` on ``audit_id`` every ``lease_s / 3`` s.
+    """Context manager: renew the lease of run ``token`` on ``audit_id`` (one audit, or each
+    audit of a bundle that the run still holds) every ``lease_s / 3`` s.
 
-    ``lost`` becomes True once a renewal finds that the run no longer holds the audit.
+    ``lost`` becomes True once a renewal finds that the run no longer holds any of them.
     """
 
     def __init__(
-        self, factory: sessionmaker[Session], audit_id: uuid.UUID, token: uuid.UUID, *, lease_s: float
+        self,
+        factory: sessionmaker[Session],
+        audit_id: uuid.UUID | Sequence[uuid.UUID],
+        token: uuid.UUID,
+        *,
+        lease_s: float,
     ) -> None:
         self._factory = factory
         self._audit_id = audit_id
+        self._name = str(audit_id) if isinstance(audit_id, uuid.UUID) else f"bundle of {len(audit_id)}"
         self._token = token
         self._lease_s = lease_s
         self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name=f"lease-{audit_id}", daemon=True)
+        self._thread = threading.Thread(target=self._run, name=f"lease-{token}", daemon=True)
         self.lost = False
 
     def _run(self) -> None:
@@ -47,11 +55,11 @@ class Heartbeat:
                 with session_scope(self._factory) as session:
                     held = leases.renew_lease(session, self._audit_id, self._token, lease_s=self._lease_s)
             except Exception as exc:  # the database is down: try again at the next beat
-                log.warning("audit %s: lease renewal failed (%s)", self._audit_id, type(exc).__name__)
+                log.warning("audit %s: lease renewal failed (%s)", self._name, type(exc).__name__)
                 continue
             if not held:
                 self.lost = True
-                log.warning("audit %s: run %s lost its lease", self._audit_id, self._token)
+                log.warning("audit %s: run %s lost its lease", self._name, self._token)
                 return
 
     def __enter__(self) -> Heartbeat:

@@ -36,6 +36,7 @@ from prometheus_client.registry import Collector
 
 __all__ = [
     "STAGE_SECONDS",
+    "BUNDLE_SECONDS",
     "AUDITS_FINISHED",
     "VERDICTS",
     "RUN_SECONDS",
@@ -52,6 +53,12 @@ _RUN_BUCKETS = (1, 5, 15, 30, 60, 120, 300, 900, 1800, 3600, 7200, 14400)
 
 STAGE_SECONDS = Histogram(
     "claimaudit_stage_duration_seconds", "Wall time of a pipeline stage.", ["stage"], buckets=_STAGE_BUCKETS
+)
+BUNDLE_SECONDS = Histogram(
+    "claimaudit_bundle_stage_duration_seconds",
+    "Wall time of a pipeline stage run for a bundle of audits (POST /audits/batch).",
+    ["stage"],
+    buckets=_STAGE_BUCKETS,
 )
 AUDITS_FINISHED = Counter("claimaudit_audits_finished", "Audits that ended, by final status.", ["status"])
 VERDICTS = Counter("claimaudit_verdicts", "Verdicts of finished audits, by kind.", ["verdict"])

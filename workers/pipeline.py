@@ -6,6 +6,12 @@ step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as
 and each with its stage's priority (``STAGE_PRIORITY``: depth-first, later stages first).
 Signatures are built by task name so importing this module does not import the tasks.
 
+Audits submitted in bulk (``POST /audits/batch``, offline components only) travel in bundles of
+up to ``BUNDLE_SIZE``: one chain ``bundles.decompose → bundles.embed → bundles.match →
+bundles.score → checks.after_done`` whose steps carry the list of ids. A bundle step does each
+audit's stage under the same lease and fence as a single audit's (``workers.bundle_tasks``), but
+parses the bundle's texts in one parser pass and embeds its claims in one model call.
+
 Enqueue only after the audit row is committed. When the broker is unreachable ``enqueue_audit``
 raises at once (``FAST_PUBLISH``: an API request never waits for the broker); the audit stays
 ``queued`` with ``enqueued_at`` NULL and the sweeper (``workers.sweeper``, in every worker) sends it
@@ -17,7 +23,8 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from celery import Signature, chain
 
@@ -31,13 +38,19 @@ __all__ = [
     "STAGE_TASKS",
     "TASK_OF_STATUS",
     "FAST_PUBLISH",
+    "BUNDLE_TASKS",
     "audit_chain",
+    "bundle_chain",
+    "bundleable",
+    "bundles_of",
     "enqueue_audit",
     "enqueue_audits",
     "search_claims_remote",
 ]
 
 STAGE_TASKS: tuple[str, ...] = ("audits.decompose", "audits.embed", "audits.match", "audits.score")
+#: The stage tasks of a bundle chain (each takes a list of audit ids), in order.
+BUNDLE_TASKS: tuple[str, ...] = ("bundles.decompose", "bundles.embed", "bundles.match", "bundles.score")
 #: The task an audit's chain starts with, by the audit's status (``queued``: the first stage).
 TASK_OF_STATUS: dict[str, str] = {
     "queued": "audits.decompose",
@@ -66,6 +79,10 @@ STAGE_PRIORITY: dict[str, int] = {
     "audits.match": 2,
     "audits.embed": 3,
     "audits.decompose": 5,
+    "bundles.score": 1,
+    "bundles.match": 2,
+    "bundles.embed": 3,
+    "bundles.decompose": 7,  # bundles come from bulk submissions only: behind single audits
 }
 #: The method checks after an audit is done go with its last stage (they finish started work).
 AFTER_DONE_PRIORITY = 1
@@ -96,6 +113,35 @@ def audit_chain(
     return chain(*steps).on_error(app.signature("audits.fail"))
 
 
+def bundleable(config: Mapping[str, Any] | None, settings: Any) -> bool:
+    """Whether an audit with this stored ``config`` may travel in a bundle: every component
+    offline (the offline decomposer, the local embedder, no LLM judge), so that a bundle step
+    stays within one stage's time limit. Raises ``ValueError`` for an invalid config."""
+    from claims.options import AuditOptions
+
+    options = AuditOptions.from_config(config, settings)
+    return options.decomposer == "offline" and options.embedder == "local" and options.judge == "none"
+
+
+def bundle_chain(audit_ids: Sequence[uuid.UUID | str]) -> Signature:
+    """The canvas of a bundle of audits submitted in bulk (not sent): ``BUNDLE_TASKS`` then
+    ``checks.after_done``, each step with the ids as one list argument and its stage's priority.
+
+    Raises ``ValueError`` for an empty bundle.
+    """
+    ids = [str(a) for a in audit_ids]
+    if not ids:
+        raise ValueError("a bundle needs at least one audit")
+    steps = [
+        app.signature(name, args=(ids,), immutable=True).set(priority=STAGE_PRIORITY[name])
+        for name in BUNDLE_TASKS
+    ]
+    steps.append(
+        app.signature(AFTER_DONE_TASK, args=(ids,), immutable=True).set(priority=AFTER_DONE_PRIORITY)
+    )
+    return chain(*steps).on_error(app.signature("audits.fail"))
+
+
 def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose", bulk: bool = False) -> str:
     """Send the audit's chain (from task ``first``; ``bulk``: see :func:`audit_chain`) to the
     broker; returns the id of the chain's last task.
@@ -110,14 +156,58 @@ def enqueue_audit(audit_id: uuid.UUID | str, *, first: str = "audits.decompose",
     return str(result.id)
 
 
-def enqueue_audits(audit_ids: Sequence[uuid.UUID], *, bulk: bool = False) -> list[uuid.UUID]:
+def bundles_of(
+    audit_ids: Sequence[uuid.UUID], sizes: Mapping[uuid.UUID, int], bundle_size: int, max_chars: int
+) -> list[list[uuid.UUID]]:
+    """``audit_ids`` in order, cut into groups: runs of the audits in ``sizes`` (their characters,
+    response and references) in bundles of 2, 4, 8, ... audits up to ``bundle_size`` (the size
+    keeps doubling across the batch) and of at most ``max_chars`` characters; every other audit,
+    and one larger than ``max_chars`` on its own, alone."""
+    groups: list[list[uuid.UUID]] = []
+    limit = chars = 0
+    open_bundle = False  # the last group is a bundle that may still grow
+    for aid in audit_ids:
+        size = sizes.get(aid)
+        if size is None or size > max_chars:
+            groups.append([aid])
+            open_bundle = False
+        elif open_bundle and len(groups[-1]) < limit and chars + size <= max_chars:
+            groups[-1].append(aid)
+            chars += size
+        else:
+            limit, chars = min(bundle_size, max(2, limit * 2)), size
+            groups.append([aid])
+            open_bundle = True
+    return groups
+
+
+def enqueue_audits(
+    audit_ids: Sequence[uuid.UUID],
+    *,
+    bulk: bool = False,
+    bundle: Mapping[uuid.UUID, int] | None = None,
+    bundle_size: int = 1,
+    bundle_chars: int = 100_000,
+) -> list[uuid.UUID]:
     """Send each committed audit's chain in order, stopping at the first broker failure; returns
     the ids sent (record them with ``db.leases.mark_sent``). The rest stay ``queued`` with
-    ``enqueued_at`` NULL, and the sweeper sends them within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``."""
+    ``enqueued_at`` NULL, and the sweeper sends them within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``.
+
+    With ``bundle_size`` > 1, the ``audit_ids`` in ``bundle`` (audits whose components are all
+    offline, with their characters) go in bundle chains (``bundle_chain``, cut by
+    ``bundles_of``: 2, 4, 8, ... audits up to ``bundle_size`` and ``bundle_chars``, so that the
+    first results come back after a small bundle's work and a bundle stays within a stage's
+    time limit); the others each get their own chain (``bulk``: behind single audits).
+    """
+    sizes = dict(bundle or {}) if bundle_size > 1 else {}
+    groups = bundles_of(audit_ids, sizes, bundle_size, bundle_chars)
     sent: list[uuid.UUID] = []
-    for aid in audit_ids:
+    for group in groups:
         try:
-            enqueue_audit(aid, bulk=bulk)
+            if group[0] in sizes and sizes[group[0]] <= bundle_chars:
+                bundle_chain(group).apply_async(retry_policy=FAST_PUBLISH, ignore_result=True)
+            else:
+                enqueue_audit(group[0], bulk=bulk)
         except Exception as exc:  # broker down: recoverable, see above
             log.warning(
                 "could not enqueue %d audits (%s); the sweeper sends them",
@@ -125,7 +215,7 @@ def enqueue_audits(audit_ids: Sequence[uuid.UUID], *, bulk: bool = False) -> lis
                 type(exc).__name__,
             )
             break
-        sent.append(aid)
+        sent.extend(group)
     return sent
 
 

@@ -2,8 +2,8 @@
 
 Thin and idempotent like ``workers.tasks``; arguments are ids. ``runs.tick`` is sent by the one
 Celery beat every ``RUNS_TICK_S`` seconds (``workers.celery_app``); the others are sent after a
-commit. A run finishes when its last audit ends (``after_audit`` from ``audits.score`` and
-``audits.fail``), and the tick finishes any run whose message was lost.
+commit. A run finishes when its last audit ends (``after_audits``, after ``audits.score``,
+``bundles.score`` and ``audits.fail``), and the tick finishes any run whose message was lost.
 """
 
 from __future__ import annotations
@@ -42,20 +42,22 @@ def _send(name: str, *args: Any) -> None:
     app.send_task(name, args=[str(a) for a in args])
 
 
-def after_audit(audit_id: uuid.UUID, status: str | None = None) -> None:
-    """After an audit ended (committed): count it, and finish its run when it was the run's last."""
+def after_audits(audit_ids: list[uuid.UUID], status: str | None = None) -> None:
+    """After audits ended (committed) with the same ``status`` (None: read each audit's own):
+    count them, and finish each run whose last audit was among them; one transaction."""
     factory = get_session_factory()
     with session_scope(factory) as session:
-        audit = repo.get_audit(session, audit_id)
-        status = status or (audit.status if audit is not None else None)
-        counts = runs_repo.audit_verdict_counts(session, audit_id) if status == "done" else {}
-        run_id = runs_repo.complete_run_for_audit(session, audit_id)
-    if status in ("done", "failed"):
-        metrics.AUDITS_FINISHED.labels(status).inc()
+        statuses = {a.id: status or a.status for a in repo.get_audits(session, audit_ids)}
+        done = [aid for aid, st in statuses.items() if st == "done"]
+        counts = runs_repo.audit_verdict_counts_of(session, done) if done else {}
+        run_ids = runs_repo.complete_runs_for_audits(session, list(statuses))
+    for st in statuses.values():
+        if st in ("done", "failed"):
+            metrics.AUDITS_FINISHED.labels(st).inc()
     for verdict, n in counts.items():
         if n:
             metrics.VERDICTS.labels(verdict).inc(n)
-    if run_id is not None:
+    for run_id in run_ids:
         _send("runs.finish", run_id)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,18 +20,24 @@ from claims.audit import judge_step, score_step, similarity_step
 from claims.embed import CachedEmbedder
 from claims.labels import embedding_text
 from claims.options import AuditOptions
-from claims.types import Role
+from claims.types import Judgement, Role
 from db import repository as repo
+from db.models import Document
 from workers import components
 from workers.settings import get_settings
 
 __all__ = [
     "PermanentStageError",
     "options_of",
+    "claim_rows",
     "decompose_audit",
     "embed_audit",
     "match_audit",
     "score_audit_stage",
+    "score_of",
+    "similarity_of",
+    "verdict_rows",
+    "offline_judgements",
 ]
 
 log = logging.getLogger(__name__)
@@ -67,11 +73,25 @@ def decompose_audit(
     audit = repo.get_audit(session, audit_id)
     if audit is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
-    rows: list[dict[str, Any]] = []
     docs = list(repo.get_documents(session, audit_id))
     components.prepare_decomposition([doc.text for doc in docs], audit.config)
+    rows = claim_rows(docs, audit.config, audit_id=audit_id, factory=factory)
+    repo.replace_claims(session, audit_id, rows)
+    return len(rows)
+
+
+def claim_rows(
+    docs: Sequence[Document],
+    config: Mapping[str, Any],
+    *,
+    audit_id: uuid.UUID,
+    factory: sessionmaker[Session] | None = None,
+) -> list[dict[str, Any]]:
+    """The claim rows of an audit's documents (``repo.replace_claims``); raises
+    ``PermanentStageError`` for a span outside its document."""
+    rows: list[dict[str, Any]] = []
     for doc in docs:
-        for claim in components.decompose_text(doc.text, audit.config, audit_id=audit_id, factory=factory):
+        for claim in components.decompose_text(doc.text, config, audit_id=audit_id, factory=factory):
             if not 0 <= claim.start <= claim.end <= len(doc.text):
                 raise PermanentStageError(
                     f"decomposer returned span [{claim.start}, {claim.end}) outside "
@@ -90,8 +110,7 @@ def decompose_audit(
                     "ambiguous": claim.ambiguous,
                 }
             )
-    repo.replace_claims(session, audit_id, rows)
-    return len(rows)
+    return rows
 
 
 def embed_audit(
@@ -113,7 +132,9 @@ def embed_audit(
     return embedder.model_name
 
 
-def _similarity(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
+def similarity_of(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
+    """The audit's cosine matrix ``(n_response, n_reference)`` float32 and its embedding model;
+    raises ``PermanentStageError`` for claims without a vector or with vectors of two models."""
     models = {r.embedding_model for r in state.response_rows + state.reference_rows}
     if None in models:
         raise PermanentStageError("some claims have no embedding (the embed stage did not run)")
@@ -138,14 +159,8 @@ def match_audit(
     """
     state = _state(session, audit_id)
     options = options_of(state.audit.config)
-    similarity, _model = _similarity(state)
-    judgements = judge_step(
-        state.response_claims,
-        state.reference_claims,
-        similarity,
-        options=options,
-        reference_texts=state.reference_texts,
-    )
+    similarity, _model = similarity_of(state)
+    judgements = offline_judgements(state, similarity, options)
     judgements = components.review_judgements(
         session,
         state.audit,
@@ -156,7 +171,28 @@ def match_audit(
         judgements,
         factory=factory,
     )
-    verdicts = [
+    verdicts = verdict_rows(state, judgements)
+    repo.replace_verdicts(session, audit_id, verdicts)
+    return len(verdicts)
+
+
+def offline_judgements(
+    state: repo.AuditState, similarity: np.ndarray, options: AuditOptions
+) -> list[Judgement]:
+    """The rule verdicts and the calibrated decision of every response claim
+    (``claims.audit.judge_step``), before any LLM review."""
+    return judge_step(
+        state.response_claims,
+        state.reference_claims,
+        similarity,
+        options=options,
+        reference_texts=state.reference_texts,
+    )
+
+
+def verdict_rows(state: repo.AuditState, judgements: Sequence[Judgement]) -> list[repo.NewVerdict]:
+    """The verdict rows of an audit's judgements (``repo.replace_verdicts``)."""
+    return [
         repo.NewVerdict(
             claim_id=state.response_rows[j.response_index].id,
             verdict=j.verdict.value,
@@ -167,17 +203,20 @@ def match_audit(
         )
         for j in judgements
     ]
-    repo.replace_verdicts(session, audit_id, verdicts)
-    return len(verdicts)
 
 
 def score_audit_stage(session: Session, audit_id: uuid.UUID) -> None:
     """Score the audit from its stored claims, vectors and verdicts; upsert its score row."""
-    state = _state(session, audit_id)
+    repo.upsert_scores_of(session, {audit_id: score_of(_state(session, audit_id))})
+
+
+def score_of(state: repo.AuditState) -> repo.NewScore:
+    """The score row of an audit from its stored claims, vectors and verdicts; raises
+    ``PermanentStageError`` when the match stage stored no verdicts."""
     if state.judgements is None and state.response_claims:
         raise PermanentStageError("no verdicts stored (the match stage did not run)")
     options = options_of(state.audit.config)
-    similarity, model = _similarity(state)
+    similarity, model = similarity_of(state)
     result = score_step(
         state.response_claims,
         state.reference_claims,
@@ -187,4 +226,4 @@ def score_audit_stage(session: Session, audit_id: uuid.UUID) -> None:
         reference_texts=state.reference_texts,
         options=options,
     )
-    repo.upsert_scores(session, audit_id, result, threshold=options.threshold, embedding_model=model or "")
+    return repo.NewScore(result, options.threshold, model or "")

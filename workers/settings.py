@@ -15,6 +15,10 @@ MAX_REFERENCES      Most references per audit (413 above; 2,000 fits WiCE's 1,13
 MAX_TOTAL_CHARS     Most characters of one audit, response and references together (413 above):
                     what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
+BUNDLE_SIZE         Audits of a ``POST /audits/batch`` or ``POST /runs`` (offline components only)
+                    that travel in one bundle chain (default 16; 1: a chain per audit).
+BUNDLE_MAX_CHARS    Most characters of one bundle (default 100,000; a larger audit goes alone), so
+                    that a bundle's stage stays far within one stage's time limit.
 CELERY_QUEUE        Name of the Celery queue (default ``claimaudit``).
 BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered (Redis broker);
                     must exceed STAGE_TIME_LIMIT_S (checked at start), or a stage still running
@@ -125,6 +129,11 @@ class Settings(BaseSettings):
     max_references: int = 2_000
     max_total_chars: int = 1_000_000
     max_batch: int = 1_000
+    #: Offline audits of a batch per bundle chain (one parser pass, one model call and one write
+    #: per stage for all of them; docs/PERFORMANCE.md "Bundles"). 1: one chain per audit.
+    bundle_size: int = Field(default=16, ge=1, le=256)
+    #: Most characters (responses and references) of one bundle.
+    bundle_max_chars: int = Field(default=100_000, ge=1)
     #: Largest request body in bytes: a MAX_TOTAL_CHARS audit in JSON with every character escaped
     #: (6 bytes per ``\\uXXXX``) fits; a batch of small audits too.
     max_body_bytes: int = 8 * 1024 * 1024

@@ -66,7 +66,7 @@ STAGE_OPTIONS: dict[str, Any] = {
 }
 
 
-def _limits(stage: str) -> dict[str, float]:
+def stage_limits(stage: str) -> dict[str, float]:
     soft, hard = _settings.time_limits(stage)
     return {"soft_time_limit": soft, "time_limit": hard}
 
@@ -76,6 +76,10 @@ TASK_STAGE = {
     "audits.embed": "embedding",
     "audits.match": "matching",
     "audits.score": "scoring",
+    "bundles.decompose": "decomposing",
+    "bundles.embed": "embedding",
+    "bundles.match": "matching",
+    "bundles.score": "scoring",
 }
 
 
@@ -84,12 +88,12 @@ class StaleRun(RuntimeError):
 
 
 class StageFailed(RuntimeError):
-    """A stage's own error, already recorded under its fencing token (``_record_failure``): the
+    """A stage's own error, already recorded under its fencing token (``record_failure``): the
     chain's error callback must not record it again without the token, which would fail an audit
     that another run has meanwhile taken over."""
 
 
-def _test_delay(stage: str) -> None:
+def stage_delay_for_tests(stage: str) -> None:
     spec = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY", "")
     marker = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY_ONCE")  # a path: sleep only if it does not exist
     for item in filter(None, (part.strip() for part in spec.split(","))):
@@ -105,14 +109,14 @@ def _test_delay(stage: str) -> None:
         time.sleep(float(seconds or 0))
 
 
-def _record_failure(aid: uuid.UUID, stage: str, error: str, token: uuid.UUID | None) -> None:
+def record_failure(aid: uuid.UUID, stage: str, error: str, token: uuid.UUID | None) -> None:
     """Mark the audit failed (while ``token`` holds it); a database error is logged, not raised:
     the audit's lease then expires and the sweeper runs the stage again."""
     try:
         with session_scope(get_session_factory()) as session:
             failed = leases.fail_stage(session, aid, stage, error, token=token)
         if failed:
-            _after_audit(aid, "failed")
+            audit_ended(aid, "failed")
     except TRANSIENT_ERRORS as exc:
         log.error("audit %s: could not record its failure (%s); left to the sweeper", aid, type(exc).__name__)
 
@@ -162,7 +166,7 @@ def _begin(
             f"{stage} failed: the stage started {start.runs} times without finishing "
             f"(STAGE_MAX_RUNS={_settings.stage_max_runs})"
         )
-        _record_failure(aid, stage, error, start.token)
+        record_failure(aid, stage, error, start.token)
         raise Ignore()
     return start
 
@@ -172,7 +176,7 @@ def _retry(task: Task, stage: str, aid: uuid.UUID, token: uuid.UUID | None, exc:
     if retries >= int(task.max_retries):
         reason = f"{describe(stage, exc)} (still failing after {retries} retries)"
         log.error("audit %s: %s", aid, reason)
-        _record_failure(aid, stage, reason, token)
+        record_failure(aid, stage, reason, token)
         raise exc
     countdown = backoff_s(retries)
     if token is not None:
@@ -202,7 +206,7 @@ def _timed_out(
         f"{stage} failed: over the time limit of {limit:.0f} s twice "
         "(server setting STAGE_SOFT_TIME_LIMIT_S / STAGE_TIME_LIMITS)"
     )
-    _record_failure(aid, stage, reason, start.token)
+    record_failure(aid, stage, reason, start.token)
     raise StageFailed(reason) from exc
 
 
@@ -222,11 +226,11 @@ def _run_stage(
             Heartbeat(factory, aid, token, lease_s=_settings.stage_lease_s),
             session_scope(factory) as session,
         ):
-            _test_delay(stage)  # a slow stage: the heartbeat keeps its lease
+            stage_delay_for_tests(stage)  # a slow stage: the heartbeat keeps its lease
             work(session, aid)
             if not leases.finish_stage(session, aid, stage, token, pending_s=_settings.requeue_after_s):
                 raise StaleRun(f"run {token} lost its lease")
-        _test_delay(f"{stage}-committed")  # tests: die between the commit and the next link's send
+        stage_delay_for_tests(f"{stage}-committed")  # tests: die between the commit and the next link's send
         metrics.STAGE_SECONDS.labels(stage).observe(time.monotonic() - began)
     except (Ignore, Retry):
         raise
@@ -244,11 +248,11 @@ def _run_stage(
     except Exception as exc:
         log.exception("audit %s failed in %s", audit_id, stage)
         reason = describe(stage, exc)
-        _record_failure(aid, stage, reason, None if start is None else start.token)
+        record_failure(aid, stage, reason, None if start is None else start.token)
         raise StageFailed(reason) from exc
 
 
-@task(name="audits.decompose", **STAGE_OPTIONS, **_limits("decomposing"))
+@task(name="audits.decompose", **STAGE_OPTIONS, **stage_limits("decomposing"))
 def decompose(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Decompose the audit's documents into claims.
 
@@ -264,7 +268,7 @@ def decompose(self: Task, audit_id: str, previous: str | None = None) -> None:
     )
 
 
-@task(name="audits.embed", **STAGE_OPTIONS, **_limits("embedding"))
+@task(name="audits.embed", **STAGE_OPTIONS, **stage_limits("embedding"))
 def embed(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Embed every claim of the audit (through the shared embedding cache).
 
@@ -280,7 +284,7 @@ def embed(self: Task, audit_id: str, previous: str | None = None) -> None:
     )
 
 
-@task(name="audits.match", **STAGE_OPTIONS, **_limits("matching"))
+@task(name="audits.match", **STAGE_OPTIONS, **stage_limits("matching"))
 def match(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Judge every response claim against the reference claims (exact scan inside the audit).
 
@@ -296,7 +300,7 @@ def match(self: Task, audit_id: str, previous: str | None = None) -> None:
     )
 
 
-@task(name="audits.score", **STAGE_OPTIONS, **_limits("scoring"))
+@task(name="audits.score", **STAGE_OPTIONS, **stage_limits("scoring"))
 def score(self: Task, audit_id: str, previous: str | None = None) -> None:
     """Score the audit and mark it done (one fenced transaction).
 
@@ -304,20 +308,27 @@ def score(self: Task, audit_id: str, previous: str | None = None) -> None:
     Retries: transient database/broker errors, capped exponential backoff with jitter.
     """
     _run_stage(self, "scoring", audit_id, services.score_audit_stage, previous)
-    _after_audit(uuid.UUID(audit_id), "done")
+    audit_ended(uuid.UUID(audit_id), "done")
 
 
-def _after_audit(aid: uuid.UUID, status: str) -> None:
+def audit_ended(aid: uuid.UUID, status: str) -> None:
     """Metrics of the ended audit, and its run's finish when it was the run's last audit.
 
     Best effort: the audit's state is committed already; a lost run finish is re-sent by ``runs.tick``.
     """
-    from workers.run_tasks import after_audit
+    audits_ended([aid], status)
 
+
+def audits_ended(aids: list[uuid.UUID], status: str) -> None:
+    """:func:`audit_ended` of several audits (a bundle) in one transaction."""
+    from workers.run_tasks import after_audits
+
+    if not aids:
+        return
     try:
-        after_audit(aid, status)
+        after_audits(aids, status)
     except Exception:
-        log.exception("audit %s: metrics or run finish after %s failed", aid, status)
+        log.exception("%d audits: metrics or run finish after %s failed", len(aids), status)
 
 
 #: Attempts of ``audits.fail`` to write before it leaves the audit to the sweeper.
@@ -326,7 +337,8 @@ FAIL_WRITE_ATTEMPTS = 3
 
 @task(name="audits.fail")
 def fail(request: Any, exc: BaseException, traceback: Any) -> None:
-    """Error callback of the chain: mark the audit failed for its failing stage's own error.
+    """Error callback of the chain: mark the audit failed for its failing stage's own error
+    (a bundle chain's steps record their audits' failures themselves: nothing to do here).
 
     A transient error (the broker down while the next link was sent, retries of a database
     error exhausted) changes nothing: the audit keeps its lease and the sweeper sends it again.
@@ -336,9 +348,11 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
     stage = TASK_STAGE.get(getattr(request, "task", "") or "")
     if audit_id is None or stage is None:
         return
-    aid = uuid.UUID(str(audit_id))
     if type(exc).__name__ == StageFailed.__name__:  # recorded by the stage itself, fenced
         return
+    if isinstance(audit_id, list):  # a bundle step records its audits' failures itself, under
+        return  # its token; what escapes it (a killed process) is left to the sweeper
+    aid = uuid.UUID(str(audit_id))
     if is_transient(exc):
         log.warning("audit %s: %s ended with %s; left to the sweeper", aid, stage, type(exc).__name__)
         return
@@ -347,7 +361,7 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
             with session_scope(get_session_factory()) as session:
                 failed = leases.fail_stage(session, aid, stage, describe(stage, exc))
             if failed:
-                _after_audit(aid, "failed")
+                audit_ended(aid, "failed")
             return
         except TRANSIENT_ERRORS:
             time.sleep(1.0 + attempt)

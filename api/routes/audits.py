@@ -36,7 +36,7 @@ from claims.types import SCORE_NAMES
 from db import leases
 from db import repository as repo
 from db.models import VERDICTS, Audit
-from workers.pipeline import enqueue_audits
+from workers.pipeline import bundleable, enqueue_audits
 from workers.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -172,14 +172,34 @@ def _never_enqueued(audit: Audit) -> bool:
     return audit.status == "queued" and audit.enqueued_at is None
 
 
+def _bundleable(session: Session, audit_ids: list[uuid.UUID], settings: Settings) -> dict[uuid.UUID, int]:
+    """Those of ``audit_ids`` whose components are all offline (``workers.pipeline.bundleable``),
+    with their characters (response and references)."""
+    offline = []
+    for audit in repo.get_audits(session, audit_ids):
+        try:
+            if bundleable(audit.config, settings):
+                offline.append(audit.id)
+        except ValueError:  # validated at submission; a chain of its own reports the error
+            continue
+    return repo.audit_chars(session, offline)
+
+
 def _enqueue(session: Session, audit_ids: list[uuid.UUID], settings: Settings, *, bulk: bool = False) -> None:
-    """Send each committed audit's chain (``bulk``: behind single audits); on broker failure leave
-    the rest to the sweeper.
+    """Send each committed audit's chain (``bulk``: behind single audits, the offline ones in
+    bundles of ``BUNDLE_SIZE``); on broker failure leave the rest to the sweeper.
 
     The audit is stored either way (202): with ``enqueued_at`` NULL the sweeper sends it within
     ``UNSENT_AFTER_S + SWEEP_INTERVAL_S`` seconds. Sends never wait for a broker that is down.
     """
-    sent = enqueue_audits(audit_ids, bulk=bulk)
+    bundle = _bundleable(session, audit_ids, settings) if bulk and settings.bundle_size > 1 else {}
+    sent = enqueue_audits(
+        audit_ids,
+        bulk=bulk,
+        bundle=bundle,
+        bundle_size=settings.bundle_size,
+        bundle_chars=settings.bundle_max_chars,
+    )
     if sent:
         try:
             leases.mark_sent(session, sent, pending_s=settings.requeue_after_s)

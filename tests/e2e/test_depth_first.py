@@ -1,5 +1,7 @@
 """Scheduling through the real queue: an audit that has started finishes before new audits start
-(later stages have higher priority), and a single audit goes ahead of a bulk backlog.
+(later stages have higher priority), and a single audit goes ahead of a bulk backlog; a batch's
+audits travel in bundles (2, 4, ... audits), and a bundle that has started finishes before the
+next one starts.
 
 Everything is enqueued before the one worker (concurrency 1) starts, so the order in which it
 takes the messages is the broker's priority order, not a race. The order is read from the
@@ -14,6 +16,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from api.main import create_app
 from db.models import Audit
 from tests.conftest import WorkerProcess, wait_for_status
 
@@ -29,9 +32,11 @@ def _times(session_factory: Any, audit_id: str) -> Audit:
         return audit
 
 
-def test_started_audits_finish_first_and_single_audits_jump_the_bulk_backlog(
+def _run(
     client: TestClient, session_factory: Any, start_worker: Callable[..., WorkerProcess]
-) -> None:
+) -> tuple[Audit, list[Audit]]:
+    """Four bulk audits, then one single audit, all enqueued before one worker (concurrency 1)
+    starts; returns the single audit and the bulk ones, once all are done."""
     batch = [
         {
             "references": [REFERENCE],
@@ -54,9 +59,19 @@ def test_started_audits_finish_first_and_single_audits_jump_the_bulk_backlog(
             assert wait_for_status(session_factory, uuid.UUID(aid), {"done", "failed"}, timeout=300) == "done"
     finally:
         worker.stop()
+    return _times(session_factory, single_id), [_times(session_factory, aid) for aid in bulk_ids]
 
-    first = _times(session_factory, single_id)
-    bulk = [_times(session_factory, aid) for aid in bulk_ids]
+
+def test_started_audits_finish_first_and_single_audits_jump_the_bulk_backlog(
+    settings: Any,
+    auth_headers: dict[str, str],
+    session_factory: Any,
+    start_worker: Callable[..., WorkerProcess],
+) -> None:
+    with TestClient(
+        create_app(settings.model_copy(update={"bundle_size": 1})), headers=auth_headers
+    ) as client:
+        first, bulk = _run(client, session_factory, start_worker)
     assert first.finished_at is not None
     # the single audit, sent after the batch, was taken first (decompose priority 5 < bulk 7)
     assert all(a.decomposing_at is not None and first.finished_at <= a.decomposing_at for a in bulk)
@@ -65,3 +80,19 @@ def test_started_audits_finish_first_and_single_audits_jump_the_bulk_backlog(
     for earlier, later in zip(bulk, bulk[1:], strict=False):
         assert earlier.finished_at is not None and later.decomposing_at is not None
         assert earlier.finished_at <= later.decomposing_at, (earlier.id, later.id)
+
+
+def test_bundles_of_a_batch_run_depth_first_behind_single_audits(
+    client: TestClient, session_factory: Any, start_worker: Callable[..., WorkerProcess]
+) -> None:
+    first, bulk = _run(client, session_factory, start_worker)
+    assert first.finished_at is not None
+    assert all(a.decomposing_at is not None and first.finished_at <= a.decomposing_at for a in bulk)
+    # BUNDLE_SIZE 16 (the default): bundles grow 2, 4, ..., so four audits are two bundles of
+    # two; one run takes the leases of a bundle's audits in one statement (the same start time)
+    assert bulk[0].decomposing_at == bulk[1].decomposing_at
+    assert bulk[2].decomposing_at == bulk[3].decomposing_at != bulk[0].decomposing_at
+    # depth-first: the first bundle finished before the second started
+    assert max(a.finished_at for a in bulk[:2] if a.finished_at) <= min(
+        a.decomposing_at for a in bulk[2:] if a.decomposing_at
+    )

@@ -72,6 +72,13 @@ class FaultStack:
                 ids.append(uuid.UUID(resp.json()["id"]))
         return ids
 
+    def submit_batch(self, bodies: list[dict[str, Any]]) -> list[uuid.UUID]:
+        """``POST /audits/batch``: offline audits travel in bundles (``workers.bundle_tasks``)."""
+        with httpx.Client(base_url=self.base, headers=self.headers, timeout=30) as c:
+            resp = c.post("/audits/batch", json={"audits": bodies})
+        assert resp.status_code == 202, resp.text
+        return [uuid.UUID(item["id"]) for item in resp.json()["audits"]]
+
     def logs(self) -> str:
         return "\n".join(w.output()[-4000:] for w in self.workers)
 

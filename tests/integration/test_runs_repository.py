@@ -62,9 +62,9 @@ def test_a_run_finishes_once_when_sealed_and_every_audit_ended(session_factory: 
     with session_scope(session_factory) as s:
         assert finish_run(s, run.id) is None  # two audits still queued
         repo.mark_failed(s, results[0].audit_id, "boom")  # type: ignore[arg-type]
-        assert runs_repo.complete_run_for_audit(s, results[0].audit_id) is None  # type: ignore[arg-type]
+        assert runs_repo.complete_runs_for_audits(s, [results[0].audit_id]) == []  # type: ignore[list-item]
         repo.mark_failed(s, results[1].audit_id, "boom")  # type: ignore[arg-type]
-        assert runs_repo.complete_run_for_audit(s, results[1].audit_id) == run.id  # type: ignore[arg-type]
+        assert runs_repo.complete_runs_for_audits(s, [results[1].audit_id]) == [run.id]  # type: ignore[list-item]
     with session_scope(session_factory) as s:
         done = finish_run(s, run.id)
         assert (

@@ -12,6 +12,7 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 import pytest
 from sqlalchemy import func, select, text, update
 
@@ -300,3 +301,18 @@ def test_blank_reference_is_an_empty_document_and_indices_stay(session_factory: 
     expected = report_to_dict(audit_texts(response, refs), refs, response)  # the in-memory engine
     for key in ("scores", "counts"):
         assert_same(doc[key], expected[key], key)
+
+
+def test_embedding_cache_reads_and_writes_more_keys_than_one_statement_may_bind(session_factory: Any) -> None:
+    # Postgres takes at most 65,535 bind parameters per statement; put_many binds 4 per vector,
+    # get_many 1 per key: 17,000 vectors (a bundle of 16 large audits) need several statements
+    rng = np.random.default_rng(7)
+    vectors = {f"{i:064x}": rng.random(384, dtype=np.float32) for i in range(17_000)}
+    model = f"test-chunks-{uuid.uuid4().hex[:8]}"
+    with session_scope(session_factory) as s:
+        repo.PgEmbeddingCache(s).put_many(model, vectors)
+    with session_scope(session_factory) as s:
+        found = repo.PgEmbeddingCache(s).get_many(model, list(vectors))
+    assert len(found) == len(vectors)
+    key = f"{1234:064x}"
+    assert np.allclose(found[key], vectors[key], atol=1e-6)

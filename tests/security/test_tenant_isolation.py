@@ -150,6 +150,16 @@ def _statuses(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
     assert [item["id"] for item in mine["items"]] == [b_id]
 
 
+def _documents(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    own = client.get("/audits", headers=a.headers).json()["items"][0]["id"]
+    page = client.post("/audits/documents", json={"ids": [own, b_id]}, headers=a.headers).json()
+    # B's audit is missing for A, exactly like an unknown id, and none of its text shows; B sees it
+    assert [doc["id"] for doc in page["items"]] == [own] and page["missing"] == [b_id]
+    assert B_RESPONSE not in str(page)
+    mine = client.post("/audits/documents", json={"ids": [b_id]}, headers=b.headers).json()
+    assert [doc["id"] for doc in mine["items"]] == [b_id]
+
+
 def _b_run(client: Any, b: Tenant) -> str:
     """A run of B under suite/label names A uses too (made once per module)."""
     body = {
@@ -358,6 +368,7 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/audits/{audit_id}"): _get_b_audit,
     ("GET", "/audits"): _list,
     ("POST", "/audits/status"): _statuses,
+    ("POST", "/audits/documents"): _documents,
     ("GET", "/claims/search"): _search,
     ("POST", "/audits"): _submit_with_b_key,
     ("POST", "/audits/batch"): _batch_with_b_key,
