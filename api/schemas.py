@@ -181,10 +181,16 @@ class AuditRequest(BaseModel):
         return {} if self.config is None else self.config.model_dump(exclude_unset=True)
 
 
-class BatchItem(AuditRequest):
-    """One item of ``POST /audits/batch``: an audit plus its optional idempotency key."""
+#: Longest idempotency key, in characters: the ``Idempotency-Key`` header's limit, also for a
+#: batch item's key (a key stored in the unique index must fit one btree row: 2,704 bytes).
+MAX_IDEMPOTENCY_KEY = 255
 
-    idempotency_key: Text | None = None
+
+class BatchItem(AuditRequest):
+    """One item of ``POST /audits/batch``: an audit plus its optional idempotency key (at most
+    ``MAX_IDEMPOTENCY_KEY`` characters, as the header)."""
+
+    idempotency_key: Annotated[Text, Field(max_length=MAX_IDEMPOTENCY_KEY)] | None = None
 
 
 class AuditAccepted(BaseModel):

@@ -23,6 +23,7 @@ from api.documents import audit_document, audit_summary, poll_url
 from api.errors import DATABASE_DOWN, ErrorBody, problem
 from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
 from api.schemas import (
+    MAX_IDEMPOTENCY_KEY,
     AuditAccepted,
     AuditPage,
     AuditRequest,
@@ -233,7 +234,9 @@ def submit_audit(
     settings: SettingsDep,
     request: Request,
     response: Response,
-    idempotency_key: Annotated[str | None, Header(alias="Idempotency-Key", max_length=255)] = None,
+    idempotency_key: Annotated[
+        str | None, Header(alias="Idempotency-Key", max_length=MAX_IDEMPOTENCY_KEY)
+    ] = None,
 ) -> AuditAccepted:
     """Submit an audit; returns its id and poll URL at once (202), or the existing audit on a replay (200)."""
     try:

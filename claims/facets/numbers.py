@@ -10,6 +10,7 @@ the slot ``age``. Word lists are in ``claims.facets.vocabulary``.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -42,9 +43,10 @@ def _to_float(s: str) -> float | None:
         s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "").replace(" ", "")
     try:
-        return float(s)
+        value = float(s)
     except ValueError:
         return None
+    return value if math.isfinite(value) else None  # past 1.8e308: no value to compare
 
 
 @lru_cache(maxsize=4096)
@@ -331,6 +333,8 @@ def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
     if _is_year(text, m.group("num"), s, slot, unit):
         slot, unit, uend = "year", "", max(uend, e)
     value = raw * factor
+    if not math.isfinite(value):
+        return None  # a magnitude past what a float holds ("9e307 billion"): not compared
     if slot == "temperature_f":  # one slot for temperatures, in °C
         value = (raw - 32.0) * 5.0 / 9.0
     if slot.startswith("temperature"):

@@ -204,6 +204,27 @@ def test_batch_validates_each_item(client: TestClient, session_factory: Any) -> 
     assert after == (before[0] + 2, before[1] + 4)
 
 
+def test_a_batch_items_overlong_idempotency_key_rejects_that_item_only(
+    client: TestClient, session_factory: Any
+) -> None:
+    # 6,000 random hex characters: over the btree row limit of the unique key index (2,704
+    # bytes), which made the whole batch a 503 "database unavailable"; the header allows 255
+    import secrets
+
+    before = _count(session_factory)
+    long_key = secrets.token_hex(3000)
+    resp = client.post(
+        "/audits/batch",
+        json={"audits": [{**VALID, "idempotency_key": "fine-1"}, {**VALID, "idempotency_key": long_key}]},
+    )
+    assert resp.status_code == 202, resp.text
+    items = resp.json()["audits"]
+    assert [i["status"] for i in items] == ["queued", "rejected"]
+    assert "idempotency_key" in items[1]["error"] and "255" in items[1]["error"]
+    assert long_key not in items[1]["error"]  # not echoed back whole
+    assert _count(session_factory) == (before[0] + 1, before[1] + 2)
+
+
 def test_list_filters_and_paginates(client: TestClient) -> None:
     ids = [client.post("/audits", json=VALID).json()["id"] for _ in range(3)]
     page = client.get("/audits", params={"status": "queued", "limit": 2}).json()

@@ -178,3 +178,10 @@ def test_negation_frames_negate_and_are_no_content(text: str, tokens: list[str])
 
 def test_a_frame_word_elsewhere_does_not_negate() -> None:
     assert not extract("The claim that it is false is odd.").negated
+
+
+@pytest.mark.parametrize("text", ["The population is " + "9" * 400 + " people.", "It released 1e309 joules."])
+def test_a_number_past_what_a_float_holds_is_no_value(text: str) -> None:
+    # float("9" * 400) is inf, and comparing inf with a finite value made a NaN that crashed the
+    # match stage ("cannot convert float NaN to integer"); such a number is not compared at all
+    assert all(math.isfinite(q.value) for q in extract(text).quantities)
