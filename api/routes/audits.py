@@ -162,7 +162,17 @@ def _check_allowed(req: AuditRequest, settings: Settings) -> None:
 
 
 def _count_audits(caller: Caller, request: Request, count: int) -> None:
-    """Count ``count`` audits against the caller's ``audits_per_minute`` (429 with Retry-After above)."""
+    """Count ``count`` audits against the caller's ``audits_per_minute`` (429 with Retry-After
+    above). A request of more audits than the whole per-minute limit could never pass: 413 naming
+    the limit, not a 429 that a client would retry forever."""
+    limit = caller.audits_per_minute
+    if 0 < limit < count:
+        raise problem(
+            status.HTTP_413_CONTENT_TOO_LARGE,
+            f"audits: {count} items, over your limit of {limit} audits per minute: send at most "
+            f"{limit} per request",
+            loc=["body", "audits"],
+        )
     refused = request.app.state.rate_limiter.audits(caller.limit_key, caller.audits_per_minute, count)
     if refused is not None:
         raise too_many(refused)

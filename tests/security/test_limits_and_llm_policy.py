@@ -44,6 +44,17 @@ def test_audits_per_minute_counts_batch_items(bare: Any, session_factory: Any) -
     assert bare.post("/audits", json=VALID, headers=_headers(key)).status_code == 202  # the third fits
 
 
+def test_a_batch_larger_than_the_per_minute_limit_is_413_not_a_429_to_retry_forever(
+    bare: Any, session_factory: Any
+) -> None:
+    # 4 items against 3 audits per minute could never pass, whatever the client waits
+    key, _ = make_key(session_factory, "default", ("audits:write",), audits_per_minute=3)
+    resp = bare.post("/audits/batch", json={"audits": [VALID] * 4}, headers=_headers(key))
+    assert resp.status_code == 413 and "3 audits per minute" in message(resp)
+    # nothing was counted: a batch within the limit still passes
+    assert bare.post("/audits/batch", json={"audits": [VALID] * 3}, headers=_headers(key)).status_code == 202
+
+
 @pytest.fixture
 def llm_app(settings: Any, redis_url: str) -> Iterator[Any]:
     """The app with an LLM endpoint configured (nothing listens there: nothing is awaited)."""
