@@ -1,7 +1,7 @@
 """Celery tasks of bundle chains: one stage for every audit of a bundle submitted in bulk.
 
-``POST /audits/batch`` sends its offline audits in bundles (``workers.pipeline.bundle_chain``,
-``BUNDLE_SIZE``). A bundle step (``_run_bundle``):
+``POST /audits/batch`` and ``POST /runs`` send their offline audits in bundles
+(``workers.pipeline.bundle_chain``, ``BUNDLE_SIZE``). A bundle step (``_run_bundle``):
 
 1. takes the stage's lease of each audit of the bundle that stands at this stage, with one
    fencing token for the run (``db.leases.begin_stages``, own transaction). The others are

@@ -6,11 +6,13 @@ step ``.si(audit_id)`` (immutable: only the id travels), with ``audits.fail`` as
 and each with its stage's priority (``STAGE_PRIORITY``: depth-first, later stages first).
 Signatures are built by task name so importing this module does not import the tasks.
 
-Audits submitted in bulk (``POST /audits/batch``, offline components only) travel in bundles of
-up to ``BUNDLE_SIZE``: one chain ``bundles.decompose → bundles.embed → bundles.match →
-bundles.score → checks.after_done`` whose steps carry the list of ids. A bundle step does each
+Audits submitted in bulk (``POST /audits/batch``, ``POST /runs``; offline components only)
+travel in bundles (``bundles_of``: 2, 4, 8, ... up to ``BUNDLE_SIZE`` audits and
+``BUNDLE_MAX_CHARS`` characters): one chain ``bundles.decompose → bundles.embed → bundles.match
+→ bundles.score → checks.after_done`` whose steps carry the list of ids. A bundle step does each
 audit's stage under the same lease and fence as a single audit's (``workers.bundle_tasks``), but
-parses the bundle's texts in one parser pass and embeds its claims in one model call.
+parses the bundle's texts in one parser pass, embeds its claims in one model call and writes
+all its rows in one transaction.
 
 Enqueue only after the audit row is committed. When the broker is unreachable ``enqueue_audit``
 raises at once (``FAST_PUBLISH``: an API request never waits for the broker); the audit stays
