@@ -436,8 +436,6 @@ class _Looker:
             resp = await self._request("POST", "/audits/status", json={"ids": chunk})
             if resp.status_code in (404, 405):
                 return None
-            if resp.status_code == 422:
-                raise ApiError(f"POST /audits/status answered 422: {error_message(resp)}")
             body = resp.json()
             if body.get("missing"):
                 raise ApiError(f"POST /audits/status: audits not found: {', '.join(body['missing'][:5])}")
@@ -461,7 +459,9 @@ class _Looker:
         or with a smaller limit (404/405/422)."""
         out: dict[str, dict[str, Any]] = {}
         while chunk:
-            resp = await self._request("POST", "/audits/documents", json={"ids": chunk})
+            resp = await self._request(
+                "POST", "/audits/documents", json={"ids": chunk}, passed=(404, 405, 422)
+            )
             if resp.status_code in (404, 405, 422):
                 return None
             body = resp.json()
@@ -480,10 +480,12 @@ class _Looker:
         data: dict[str, Any] = resp.json()
         return data
 
-    async def _request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    async def _request(
+        self, method: str, url: str, *, passed: tuple[int, ...] = (404, 405), **kwargs: Any
+    ) -> httpx.Response:
         """One request, retried on transport errors and 5xx (5 attempts) and after a 429 (up to
-        ``MAX_RATE_LIMITED`` times, waiting its Retry-After); 200 (and a POST's 404/405/422: an
-        API without the endpoint, or with smaller limits) returned, anything else raises ApiError."""
+        ``MAX_RATE_LIMITED`` times, waiting its Retry-After); 200 and a POST's ``passed`` statuses
+        (404/405: an API without the endpoint) returned, anything else raises ApiError."""
         async with self.sem:
             limited = attempt = 0
             while attempt < 5:
@@ -495,7 +497,7 @@ class _Looker:
                         raise
                     await asyncio.sleep(0.5 * attempt)
                     continue
-                if resp.status_code == 200 or (method == "POST" and resp.status_code in (404, 405, 422)):
+                if resp.status_code == 200 or (method == "POST" and resp.status_code in passed):
                     return resp
                 if resp.status_code == 429 and limited < MAX_RATE_LIMITED:
                     limited += 1

@@ -54,7 +54,6 @@ __all__ = [
     "create_audit",
     "get_audit",
     "get_audits",
-    "get_tenant_audits",
     "get_tenant_audit",
     "find_audit_by_key",
     "AuditFilters",
@@ -158,26 +157,17 @@ def get_audit(session: Session, audit_id: uuid.UUID) -> Audit | None:
     return session.get(Audit, audit_id, populate_existing=True)
 
 
-def get_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[Audit]:
-    """The audit rows of ``audit_ids`` that exist, any tenant (one query; order not kept)."""
-    if not audit_ids:
-        return []
-    stmt = select(Audit).where(Audit.id.in_(list(audit_ids))).execution_options(populate_existing=True)
-    return list(session.scalars(stmt).all())
-
-
-def get_tenant_audits(
-    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str = DEFAULT_TENANT
+def get_audits(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, tenant_id: str | None = None
 ) -> list[Audit]:
-    """The audit rows of ``audit_ids`` that belong to ``tenant_id`` (one query; order not kept)."""
+    """The audit rows of ``audit_ids`` that exist, of any tenant or only of ``tenant_id`` (one
+    query; order not kept)."""
     if not audit_ids:
         return []
-    stmt = (
-        select(Audit)
-        .where(Audit.id.in_(list(audit_ids)), Audit.tenant_id == tenant_id)
-        .execution_options(populate_existing=True)
-    )
-    return list(session.scalars(stmt).all())
+    stmt = select(Audit).where(Audit.id.in_(list(audit_ids)))
+    if tenant_id is not None:
+        stmt = stmt.where(Audit.tenant_id == tenant_id)
+    return list(session.scalars(stmt.execution_options(populate_existing=True)).all())
 
 
 def get_tenant_audit(

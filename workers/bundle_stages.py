@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session
 
-from claims.embed import CachedEmbedder, text_key
+from claims.embed import CachedEmbedder, Embedder, text_key
 from claims.labels import embedding_text
 from db import repository as repo
 from db.models import Audit, Document
@@ -71,8 +71,10 @@ def _claims(loaded: _Documents, aid: uuid.UUID) -> list[dict[str, Any]]:
 class _Vectors:
     claims: dict[uuid.UUID, list[tuple[int, str]]]
     vectors: dict[str, np.ndarray]
-    model: str
-    dim: int
+
+
+def _local() -> Embedder:
+    return components.embedder_for({"embedder": "local"})  # the process-wide local model
 
 
 def _load_vectors(session: Session, ids: Sequence[uuid.UUID]) -> _Vectors:
@@ -80,28 +82,25 @@ def _load_vectors(session: Session, ids: Sequence[uuid.UUID]) -> _Vectors:
     claims: dict[uuid.UUID, list[tuple[int, str]]] = {aid: [] for aid in local}
     for row in repo.list_claims_of(session, local):
         claims[row.audit_id].append((row.id, embedding_text(row.text)))
-    embedder = CachedEmbedder(components.embedder_for({"embedder": "local"}), repo.PgEmbeddingCache(session))
+    embedder = CachedEmbedder(_local(), repo.PgEmbeddingCache(session))
     texts = list(dict.fromkeys(t for rows in claims.values() for _, t in rows))
     vectors = embedder.embed(texts) if texts else np.zeros((0, embedder.dim), np.float32)
-    by_key = {text_key(t): v for t, v in zip(texts, vectors, strict=True)}
-    return _Vectors(claims, by_key, embedder.model_name, embedder.dim)
+    return _Vectors(claims, {text_key(t): v for t, v in zip(texts, vectors, strict=True)})
 
 
-def _embeddings(loaded: _Vectors, aid: uuid.UUID) -> tuple[_Vectors, list[tuple[int, np.ndarray]]]:
+def _embeddings(loaded: _Vectors, aid: uuid.UUID) -> list[tuple[int, np.ndarray]]:
     if aid not in loaded.claims:
         raise OwnRun(aid)
-    return loaded, [(cid, loaded.vectors[text_key(t)]) for cid, t in loaded.claims[aid]]
+    return [(cid, loaded.vectors[text_key(t)]) for cid, t in loaded.claims[aid]]
 
 
-def _write_embeddings(
-    session: Session, rows: Mapping[uuid.UUID, tuple[_Vectors, list[tuple[int, np.ndarray]]]]
-) -> None:
-    pairs = [pair for _, audit_rows in rows.values() for pair in audit_rows]
+def _write_embeddings(session: Session, rows: Mapping[uuid.UUID, list[tuple[int, np.ndarray]]]) -> None:
+    pairs = [pair for audit_rows in rows.values() for pair in audit_rows]
     if not pairs:
         return
-    loaded = next(iter(rows.values()))[0]
+    model = _local()
     vectors = np.stack([v for _, v in pairs]).astype(np.float32, copy=False)
-    repo.set_embeddings(session, [cid for cid, _ in pairs], vectors, model=loaded.model, dim=loaded.dim)
+    repo.set_embeddings(session, [cid for cid, _ in pairs], vectors, model=model.model_name, dim=model.dim)
 
 
 def _state(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> repo.AuditState:

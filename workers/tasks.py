@@ -76,10 +76,6 @@ TASK_STAGE = {
     "audits.embed": "embedding",
     "audits.match": "matching",
     "audits.score": "scoring",
-    "bundles.decompose": "decomposing",
-    "bundles.embed": "embedding",
-    "bundles.match": "matching",
-    "bundles.score": "scoring",
 }
 
 
@@ -345,13 +341,13 @@ def fail(request: Any, exc: BaseException, traceback: Any) -> None:
     Idempotent: an audit already finished, or past the failing stage, is left as it is.
     """
     audit_id = request.args[0] if request is not None and request.args else None
+    # a bundle step (``bundles.*``, not in TASK_STAGE) records its audits' failures itself, under
+    # its token; what escapes it (a killed process) is left to the sweeper
     stage = TASK_STAGE.get(getattr(request, "task", "") or "")
     if audit_id is None or stage is None:
         return
     if type(exc).__name__ == StageFailed.__name__:  # recorded by the stage itself, fenced
         return
-    if isinstance(audit_id, list):  # a bundle step records its audits' failures itself, under
-        return  # its token; what escapes it (a killed process) is left to the sweeper
     aid = uuid.UUID(str(audit_id))
     if is_transient(exc):
         log.warning("audit %s: %s ended with %s; left to the sweeper", aid, stage, type(exc).__name__)

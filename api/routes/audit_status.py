@@ -69,7 +69,7 @@ def audit_documents_of(
     fraction of the cost of one GET each.
     """
     wanted = list(dict.fromkeys(ids))
-    found = {a.id: a for a in repo.get_tenant_audits(session, wanted, tenant_id=caller.tenant_id)}
+    found = {a.id: a for a in repo.get_audits(session, wanted, tenant_id=caller.tenant_id)}
     ordered = [found[i] for i in wanted if i in found]
     counts = repo.claim_counts(session, [a.id for a in ordered if a.status == "done"])
     taken, claims = 0, 0
