@@ -59,7 +59,7 @@ from claims.facets.polarity import HEDGES, NEGATIONS, _hedges, _negation, _witho
 from claims.facets.quantities import QUANTITY_RECOGNISERS, _find_quantities, _with_intervals
 from claims.facets.scores import _scores
 from claims.facets.spans import Recogniser
-from claims.facets.tokens import content_tokens, token_match
+from claims.facets.tokens import TokenSet, content_spans, content_tokens, token_match
 from claims.facets.types import DateFacet, Facets, Quantity
 from claims.facets.vocabulary import (
     ANTONYMS,
@@ -76,12 +76,14 @@ from claims.facets.vocabulary import (
 )
 
 __all__ = [
+    "TokenSet",
     "Quantity",
     "DateFacet",
     "Facets",
     "extract",
     "is_weak_entity",
     "squash_abbreviations",
+    "content_spans",
     "content_tokens",
     "token_match",
     "STOPWORDS",

@@ -10,7 +10,8 @@ import re
 from claims.facets.vocabulary import _ENTITY_STOP, MONTHS, UNITS
 
 _ENTITY_RE = re.compile(
-    r"(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
+    # a name starts a word: the N of "20 kN" is a unit's letter, not a name
+    r"(?<![\w'’])(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
     r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]|[-–]\d))){0,5}"
 )
 

@@ -358,6 +358,19 @@ def _digits(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     return out
 
 
+#: "one" that counts nothing: "one of", "one another", "one day", "one who"
+_ONE_NOT_COUNTED = re.compile(r"\s+(?:of|another|day|who|that|which)\b", re.I)
+#: the distributive "from one generation to the next", "from one cell to another": no count
+_DISTRIBUTIVE = re.compile(r"\s+[\w-]+\s+to\s+(?:the\s+next|the\s+other|another|the\s+following)\b", re.I)
+_FROM = re.compile(r"\bfrom\s+$", re.I)
+
+
+def _distributive(text: str, start: int, end: int) -> bool:
+    """ "one" at ``text[start:end]`` in "from one X to the next / another": it counts nothing
+    ("one kilometre to the next village" still counts)."""
+    return bool(_FROM.search(text[:start]) and _DISTRIBUTIVE.match(text, end))
+
+
 def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Spelled-out numbers ("three floors", "twenty-three years old"; number-parser)."""
     out: list[Quantity] = []
@@ -367,9 +380,7 @@ def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         if not low or _overlaps(s, e, taken) or low in _SCALE_WORDS or low == "hundred":
             continue
         wv = _parse_number_words(low)
-        if wv is None or (
-            low == "one" and re.match(r"\s+(?:of|another|day|who|that|which)\b", text[e:], re.I)
-        ):
+        if wv is None or (low == "one" and (_ONE_NOT_COUNTED.match(text[e:]) or _distributive(text, s, e))):
             continue
         slot, unit, factor, uend = _slot_after(text, e)
         if slot == "" and _AGE_BEFORE.search(text[:s]):

@@ -14,7 +14,7 @@ from claims.facets.spans import _free, _take
 from claims.facets.types import Quantity
 from claims.facets.vocabulary import STOPWORDS, UNITS, data_lines
 
-_SCORE_WORDS = tuple(line.lower() for _, line in data_lines("score_words.txt"))
+_SCORE_WORDS = frozenset(line.lower() for _, line in data_lines("score_words.txt"))
 _SCORE_RE = re.compile(
     r"(?<![\w.,:/–—-])(?<!\d[.,])(\d{1,3})\s?[-–—]\s?(\d{1,3})(?![.,]\d|[\w:/–—%°-]|\s?(?:[ap]\.?m\b|%))"
 )
@@ -27,7 +27,7 @@ _SUFFIXES = ("", "s", "es", "d", "ed", "ing", "ning", "ting", "ner", "ners", "ly
 def _has_score_word(text: str) -> bool:
     """A word of the list in the text, or one of its inflections ("won", "wins", "winning")."""
     words = re.findall(r"[a-z][a-z-]*", text.lower())
-    return any(w.startswith(s) and w[len(s) :] in _SUFFIXES for w in words for s in _SCORE_WORDS)
+    return any(w.endswith(x) and w[: len(w) - len(x)] in _SCORE_WORDS for w in words for x in _SUFFIXES)
 
 
 def _unit_after(text: str, end: int) -> bool:

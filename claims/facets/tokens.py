@@ -8,6 +8,8 @@ words; ``token_match`` says when two such tokens are the same word.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from functools import lru_cache
 
 from claims.facets.vocabulary import NUMBER_WORDS, SCALES, STOPWORDS, UNITS, _stem
 
@@ -36,7 +38,39 @@ def content_tokens(text: str) -> list[str]:
     >>> content_tokens("The Halvorsen Museum does not open on Mondays.")
     ['halvorsen', 'museum', 'open', 'monday']
     """
-    out: list[str] = []
+    if len(text) > CACHED_CHARS:
+        return [t for t, _, _ in _scan(text)]
+    return list(_tokens(text))
+
+
+#: texts up to this long (a claim, a sentence) are tokenised once and cached; a whole document is
+#: not kept (the caches hold at most 65,536 texts each)
+CACHED_CHARS = 1000
+
+
+@lru_cache(maxsize=65536)
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(t for t, _, _ in _spans(text))
+
+
+def content_spans(text: str) -> list[tuple[str, int, int]]:
+    """``content_tokens`` with the character span of the word each token comes from
+    (``text[start:end]``; the parts of a hyphenated word share its span).
+
+    >>> content_spans("Iron displaces copper.")
+    [('iron', 0, 4), ('displac', 5, 14), ('copper', 15, 21)]
+    """
+    return list(_spans(text) if len(text) <= CACHED_CHARS else _scan(text))
+
+
+@lru_cache(maxsize=65536)
+def _spans(text: str) -> tuple[tuple[str, int, int], ...]:
+    """``content_spans``, cached: a claim's text is tokenised for every candidate it meets."""
+    return _scan(text)
+
+
+def _scan(text: str) -> tuple[tuple[str, int, int], ...]:
+    out: list[tuple[str, int, int]] = []
     for m in _WORD.finditer(text):
         w = m.group(0)
         if w[0].isdigit():
@@ -50,8 +84,8 @@ def content_tokens(text: str) -> list[str]:
             continue
         for part in lw.split("-"):
             if part and part not in STOPWORDS:
-                out.append(_stem(part))
-    return out
+                out.append((_stem(part), m.start(), m.end()))
+    return tuple(out)
 
 
 def token_match(a: str, b: str) -> bool:
@@ -63,3 +97,26 @@ def token_match(a: str, b: str) -> bool:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
     return len(short) >= 4 and long_.startswith(short)
+
+
+class TokenSet:
+    """Tokens to test with ``token_match`` in one look-up: ``t in TokenSet(other)`` equals
+    ``any(token_match(t, o) for o in other)``. Every match other than equality needs both tokens
+    to have four or more characters and to share the first four (``token_match``'s prefix
+    rules), so only the tokens in ``t``'s four-character bucket are compared."""
+
+    __slots__ = ("_buckets", "_exact")
+
+    def __init__(self, tokens: Iterable[str]) -> None:
+        self._exact = set(tokens)
+        self._buckets: dict[str, list[str]] = {}
+        for o in self._exact:
+            if len(o) >= 4:
+                self._buckets.setdefault(o[:4], []).append(o)
+
+    def __contains__(self, t: object) -> bool:
+        if t in self._exact:
+            return True
+        if not isinstance(t, str) or len(t) < 4:
+            return False
+        return any(token_match(t, o) for o in self._buckets.get(t[:4], ()))

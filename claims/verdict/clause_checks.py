@@ -103,7 +103,9 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     is about (its nouns, names, adjectives) stated there: a denial contradicts only a statement
     of the same predicate. "Harwick does not offer mortgages" against "Harwick offers car
     loans" is no flip (absence is not denial), but a negated claim is then not supported
-    either when the reference claim holds no denial at all (``polarity_mismatch``)."""
+    either when the reference claim holds no denial at all (``polarity_mismatch``); nor is an
+    affirmed claim supported by a clause that denies its words without a flip (the clause says
+    more than the claim)."""
     n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
     pair.reference_negated = c.negated or _denied_in_words(r, c)
     if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
@@ -118,9 +120,11 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     back, _ = _coverage(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
-    if not (
-        local and back >= _T.polarity_back_coverage and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
-    ):
+    denial = local and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
+    if not (denial and back >= _T.polarity_back_coverage):
+        # a clause that denies the claim's words among more of its own ("Copper cannot displace
+        # iron from its salt solution as iron is more reactive ...") is no flip, but no support
+        pair.polarity_mismatch = pair.polarity_mismatch or (denial and neg_clause.negated)
         return
     n_text = c.text[n_s:n_e]
     cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue

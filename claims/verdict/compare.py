@@ -9,10 +9,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from claims.facets import (
-    ANTONYMS,
     Facets,
     Quantity,
-    antonym_kind,
     content_tokens,
     extract,
     is_weak_entity,
@@ -26,6 +24,7 @@ from claims.facets import (
 from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
+from claims.verdict.lexical import antonym_flip
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys
 from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
 from claims.verdict.text import (
@@ -64,7 +63,7 @@ class _Context:
     c: Facets
     r_tokens: list[str]
     c_stems: list[str]
-    c_words: set[str]
+    c_words: frozenset[str]
     names_c: frozenset[str]
     dateline: bool
     clause: tuple[int, int]
@@ -298,38 +297,11 @@ def _check_predicate(pair: _Pair, x: _Context) -> None:
         pair.object_swap = _object_swap(x.r, x.c, pair.tokens_covered, x.clause)
 
 
-def _has_stem(tokens: list[str], word: str) -> bool:
-    """One of ``tokens`` is ``word`` in another form ("close" / "closed")."""
-    stems = content_tokens(word)
-    return bool(stems) and any(token_match(stems[0], t) for t in tokens)
-
-
 def _check_antonyms(pair: _Pair, x: _Context) -> None:
-    """Check: antonym and comparative (``claims.facets.ANTONYMS``). A word of the claim whose
-    antonym, and not the word itself, is in the covering clause ("closed" / "open", "more" /
-    "less") is a flip; ``flip_coverage`` is how much of the claim's other words the clause
-    covers."""
-    r, (cs, _) = x.r, x.clause
-    clause, words = x.clause_text, x.clause_facets.words
-    for w in r.words:
-        ants = ANTONYMS.get(w)
-        if not ants or w in words:
-            continue
-        # the antonym in any form in the claim ("close" for "closed") is no flip, nor is one
-        # under a negation ("not allowed" / "prohibited" agree)
-        if r.negated != x.clause_facets.negated:
-            return
-        hit = next((a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None)
-        if hit:
-            m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
-            st = cs + (m.start() if m else 0)
-            label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
-            pair.comparative_flip = _Conflict(label, w, hit, st, st + len(hit))
-            stem = content_tokens(w)[0] if content_tokens(w) else w
-            pair.flip_coverage, _ = _coverage(
-                [t for t in x.r_tokens if not token_match(t, stem)], content_tokens(clause)
-            )
-            return
+    """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``)."""
+    found = antonym_flip(x.r, x.clause_text, x.clause_facets, x.clause[0], x.r_tokens)
+    if found is not None:
+        pair.comparative_flip, pair.flip_coverage = found
 
 
 def _check_hedges(pair: _Pair, x: _Context) -> None:

@@ -26,7 +26,14 @@ from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.infer import _infer
 from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
 from claims.verdict.recase import recase
-from claims.verdict.roles import _entity_swap, _head_swap, _role_swap, _subject_agrees
+from claims.verdict.roles import (
+    _argument_swap,
+    _converse,
+    _entity_swap,
+    _head_swap,
+    _role_swap,
+    _subject_agrees,
+)
 from claims.verdict.text import _head_word, subject_head
 from claims.verdict.thresholds import _T
 from claims.verdict.values import _date_states
@@ -206,8 +213,10 @@ def _unsupported(k: _Case) -> Judgement:
                 f"the reference states another object: {swap.reference_value!r}, not {swap.response_value!r} "
                 f"({k.where(p0.j, swap.start, swap.end)})"
             )
-        elif p0.polarity_mismatch:
+        elif p0.polarity_mismatch and k.r.negated:
             why = "no reference claim denies it; a reference that does not mention it is no denial"
+        elif p0.polarity_mismatch:
+            why = f"{k.where(p0.j)} denies its words in a statement that says more"
     return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding=finding)
 
 
@@ -272,7 +281,11 @@ def _contradictions(
         ):
             found.append((p.relevance, p, swap))
             continue
-        head_swap = _distractor_free(_head_swap(p, r, c), pairs, reference_claims) or _role_swap(p, r, c)
+        head_swap = (
+            _distractor_free(_head_swap(p, r, c), pairs, reference_claims)
+            or _role_swap(p, r, c)
+            or _argument_swap(p, r, c)
+        )
         if head_swap is not None and not p.missing and not p.conflicts:
             found.append((p.relevance, p, head_swap))
             continue
@@ -289,6 +302,7 @@ def _contradictions(
             and p.flip_coverage >= _T.coverage_polarity
             # another year or date is another event: "closed in 2005" / "opened in 1998"
             and not any(k.kind in ("year", "date") for k in p.conflicts)
+            and not _converse(r, c)  # "A is more X than B" / "B is less X than A" agree
         ):
             found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
     found.sort(key=lambda t: t[0], reverse=True)

@@ -11,6 +11,7 @@ from claims.facets import (
     squash_abbreviations,
     token_match,
 )
+from claims.facets.tokens import CACHED_CHARS
 from claims.facets.vocabulary import data_lines
 
 # ---------------------------------------------------------------- pair comparison
@@ -72,14 +73,30 @@ def _entity_key(entity: str) -> str:
     return e.lower() if re.fullmatch(r"[A-Z]{3,8}", e) else _initialism(e)
 
 
-def _lower_words(text: str) -> set[str]:
+_POSSESSIVE = re.compile(r"['’]s?$")
+_NAME_WORD = re.compile(r"[\w'’\-#+]+")
+
+
+def _lower_words(text: str) -> frozenset[str]:
+    """The lower-case words of ``text`` (possessive "'s" dropped, abbreviations squashed); cached
+    for claim-sized texts (``CACHED_CHARS``): a reference claim's text is read for every response
+    claim it is compared with."""
+    return _cached_lower_words(text) if len(text) <= CACHED_CHARS else _scan_lower_words(text)
+
+
+@lru_cache(maxsize=65536)
+def _cached_lower_words(text: str) -> frozenset[str]:
+    return _scan_lower_words(text)
+
+
+def _scan_lower_words(text: str) -> frozenset[str]:
     text = squash_abbreviations(text)
-    return {re.sub(r"['’]s?$", "", w.lower()) for w in re.findall(r"[\w'’\-#+]+", text)}
+    return frozenset(_POSSESSIVE.sub("", w.lower()) for w in _NAME_WORD.findall(text))
 
 
 def _entity_present(
     entity: str,
-    words: set[str],
+    words: frozenset[str] | set[str],
     stems: list[str],
     names: frozenset[str] = frozenset(),
     *,
@@ -111,7 +128,7 @@ def _entity_present(
     return hit * 2 >= len(toks)
 
 
-def _stated(t: str, words: set[str], stems: list[str]) -> bool:
+def _stated(t: str, words: frozenset[str] | set[str], stems: list[str]) -> bool:
     return t in words or any(token_match(t, s) for s in stems) or any(t == w.split("-")[0] for w in words)
 
 

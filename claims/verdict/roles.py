@@ -1,17 +1,21 @@
-"""Checks on who does what: same subject, head swap, role swap (also with a description),
-entity swap (also the opening agent: attribution).
+"""Checks on who does what: same subject, head swap, role swap (also with a description; of
+common nouns: argument swap), entity swap (also the opening agent: attribution).
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from claims.facets import (
     Facets,
     content_tokens,
+    is_weak_entity,
     token_match,
 )
+from claims.facets.vocabulary import _data_rows, _stem
+from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.names import _entity_present, _lower_words, _name_keys
 from claims.verdict.text import _coverage, subject_head
@@ -75,13 +79,14 @@ def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     return _Conflict("entity", r_ent[0], c_ent[0], c_ent[1], c_ent[2])
 
 
-#: stems of symmetric relations: swapping their two sides changes nothing
-_SYMMETRIC = frozenset(
-    content_tokens(
-        "played plays met meets faced faces drew draws tied ties married marries borders bordered "
-        "versus vs against with neighbours neighbors partnered merged"
-    )
-)
+#: relations whose two sides can be swapped (``claims/data/symmetric_relations.tsv``): all the
+#: words, their stems for the content words between two names, and the verbs alone
+_SYMMETRIC_ROWS = _data_rows("symmetric_relations.tsv", 2)
+_SYMMETRIC_WORDS = frozenset(w for _, words in _SYMMETRIC_ROWS for w in words.split())
+_SYMMETRIC = frozenset(content_tokens(" ".join(_SYMMETRIC_WORDS)))
+_SYMMETRIC_VERBS = frozenset(w for kind, words in _SYMMETRIC_ROWS if kind == "verb" for w in words.split())
+#: an equative comparison ("as tall as", "as widely used as") is symmetric too
+_AS_AS = re.compile(r"\bas\s+(?:\w+\s+){1,2}?as\b", re.IGNORECASE)
 
 
 _PASSIVE = frozenset({"by", "was", "were", "is", "are", "been", "being", "be"})
@@ -98,6 +103,8 @@ def _same_relation(between_r: str, between_c: str) -> bool:
     if not tr or not tc or tr[0] != tc[0] or not set(tr) <= set(tc) or set(tr) & _SYMMETRIC:
         return False
     wr, wc = _lower_words(between_r) - _ARTICLES, _lower_words(between_c) - _ARTICLES
+    if wr & _SYMMETRIC_WORDS or _AS_AS.search(between_r):
+        return False
     return wr <= wc and not (wc - wr) & _PASSIVE and not (wr & _PASSIVE) - wc
 
 
@@ -135,6 +142,87 @@ def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     order_c = " … ".join(x[0] for x in sorted(found, key=lambda x: x[1]))
     start, end = min(x[1] for x in found), max(x[2] for x in found)
     return _Conflict("roles", order_r, order_c, start, end)
+
+
+def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """Check: roles of common nouns. The claim's subject and object (or the two sides of its
+    comparison) trade places in the reference claim around the same one-way relation ("Copper
+    can displace iron" vs "iron can displace copper"; "Copper is more reactive than iron" vs
+    "iron is more reactive than copper"): the roles are swapped, as ``_role_swap`` finds for
+    names. Read from spaCy's parse (``_one_way_roles``): a verb with its subject and direct
+    object, not a symmetric one (``claims/data/symmetric_relations.tsv``: "resembles",
+    "meets"), or a comparative with "than". Every content word of the claim is stated and
+    neither text is negated ("A cannot displace B" and "B cannot displace A" can both be
+    true); a reference that states both directions swaps nothing."""
+    if (
+        p.missing
+        or p.conflicts
+        or p.coverage < 1.0
+        or p.cos < _T.entity_swap_cosine
+        or r.negated
+        or c.negated
+    ):
+        return None
+    theirs = _one_way_roles(c.text)
+    for relation, subject, obj, _, _ in _one_way_roles(r.text):
+        swapped = next((t for t in theirs if t[:3] == (relation, obj, subject)), None)
+        if swapped is None or (relation, subject, obj) in {t[:3] for t in theirs}:
+            continue
+        (s_start, s_end), (o_start, o_end) = swapped[3], swapped[4]
+        return _Conflict(
+            "roles",
+            f"{subject} … {obj}",
+            f"{c.text[s_start:s_end]} … {c.text[o_start:o_end]}",
+            s_start,
+            o_end,
+        )
+    return None
+
+
+def _converse(r: Facets, c: Facets) -> bool:
+    """The reference states the claim's comparison from the other side: "A is more X than B" /
+    "B is less X than A" (read from the parse, ``_one_way_roles``)."""
+    other = {"more": "less", "less": "more"}
+    theirs = {t[:3] for t in _one_way_roles(c.text)}
+    for relation, subject, obj, _, _ in _one_way_roles(r.text):
+        kind, _, rest = relation.partition(":")
+        degree, _, adjective = rest.partition(":")
+        if kind == "c" and (f"c:{other[degree]}:{adjective}", obj, subject) in theirs:
+            return True
+    return False
+
+
+def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tuple[int, int]]]:
+    """(relation, subject stem, object stem, subject span, object span) of each one-way relation
+    between two nouns in ``text``'s parse: "v:<verb>" for a verb with a subject and a direct
+    object, "c:<more|less>:<adjective>" for a comparison with "than". Empty without the parser."""
+    doc = parse(text)
+    out: list[tuple[str, str, str, tuple[int, int], tuple[int, int]]] = []
+    if doc is None:
+        return out
+
+    def noun(tok: Any) -> bool:
+        return bool(tok.pos_ in ("NOUN", "PROPN"))
+
+    def span(tok: Any) -> tuple[int, int]:
+        return tok.idx, tok.idx + len(tok.text)
+
+    for tok in doc:
+        subj = next((k for k in tok.head.children if k.dep_ == "nsubj" and noun(k)), None)
+        if tok.pos_ == "VERB" and tok.lower_ not in _SYMMETRIC_VERBS:
+            subj = next((k for k in tok.children if k.dep_ == "nsubj" and noun(k)), None)
+            obj = next((k for k in tok.children if k.dep_ == "dobj" and noun(k)), None)
+            relation = f"v:{_stem(tok.lower_)}"
+        elif tok.pos_ in ("ADJ", "ADV") and subj is not None:
+            than = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "than"), None)
+            obj = next((k for k in than.children if k.dep_ == "pobj" and noun(k)), None) if than else None
+            degree = next((k.lower_ for k in tok.children if k.lower_ in ("more", "less")), "more")
+            relation = f"c:{degree}:{_stem(tok.lower_)}"
+        else:
+            continue
+        if subj is not None and obj is not None and _stem(subj.lower_) != _stem(obj.lower_):
+            out.append((relation, _stem(subj.lower_), _stem(obj.lower_), span(subj), span(obj)))
+    return out
 
 
 def _may_name_same(a: str, b: str) -> bool:
@@ -204,7 +292,12 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         return None
     r_words = _lower_words(r.text)
     stems = r.tokens
-    extras = [e for e in c.entities if not _entity_present(e[0], r_words, stems, _name_keys(r.text))]
+    # a weak entity (an ordinary word opening the sentence: "Class and type ...") is no rival name
+    extras = [
+        e
+        for e in c.entities
+        if not _entity_present(e[0], r_words, stems, _name_keys(r.text)) and not is_weak_entity(c.text, e)
+    ]
     if not extras:
         return None
     ent_tokens = set(content_tokens(ent))

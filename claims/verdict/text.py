@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from claims.facets import (
+    TokenSet,
     content_tokens,
     token_match,
 )
@@ -19,7 +20,8 @@ from claims.verdict.findings import _CLAUSE_SPLIT
 def _coverage(tokens: Sequence[str], other: Sequence[str]) -> tuple[float, set[str]]:
     if not tokens:
         return 1.0, set()
-    covered = {t for t in tokens if any(token_match(t, o) for o in other)}
+    index = TokenSet(other)
+    covered = {t for t in tokens if t in index}
     return sum(1 for t in tokens if t in covered) / len(tokens), covered
 
 

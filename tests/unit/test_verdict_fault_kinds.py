@@ -18,6 +18,7 @@ from claims.facets import extract, quantity_matches
 from claims.labels import label_sentence
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict import judge
+from claims.verdict.lexical import negative_form
 from claims.verdict.recase import recase
 
 C, S, U, INF = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INFERRED
@@ -399,3 +400,172 @@ DETERMINER_NEGATION: list[Row] = [
 @pytest.mark.parametrize("row", DETERMINER_NEGATION)
 def test_determiner_negation(row: Row) -> None:
     _check(row)
+
+
+# ---- kinds of the Factcheck-GPT refutations (issue #9, session 9): each row a kind, not a case
+
+# the claim's subject and object (or the sides of its comparison) traded around the same one-way
+# relation is a role swap (roles._argument_swap, read from spaCy's parse): "Copper can displace
+# iron" / "iron can displace copper" was supported at cosine 0.97. A symmetric verb
+# (claims/data/symmetric_relations.tsv), a relation that is no verb with an object or comparison
+# ("is the inverse of", "sits beside", "plus"), a change of voice, a denial on both sides, a
+# chained comparison and the converse comparison ("less ... than" from the other side) are none
+# (the code review found the last rows: all were contradicted by a first, word-order version)
+ARGUMENT_SWAPS: list[Row] = [
+    (
+        "Copper can displace iron from its salt solution.",
+        "Iron can displace copper from its salt solution.",
+        {C},
+    ),
+    ("Copper is more reactive than iron.", "Hence, iron is more reactive than copper.", {C}),
+    ("The cat chased the dog.", "The dog chased the cat.", {C}),
+    ("A horse is bigger than a dog.", "A dog is bigger than a horse.", {C}),
+    ("Tea is less popular than coffee in the city.", "Coffee is less popular than tea in the city.", {C}),
+    ("Copper is more reactive than iron.", "Copper is more reactive than iron.", {S}),
+    ("Copper and iron are metals.", "Iron and copper are metals.", {S}),
+    ("Iron reacts with copper.", "Copper reacts with iron.", {S}),
+    ("Iron is similar to copper.", "Copper is similar to iron.", {S}),
+    ("Iron is as hard as copper.", "Copper is as hard as iron.", {S}),
+    ("Division is the inverse of multiplication.", "Multiplication is the inverse of division.", {S}),
+    ("Force is proportional to acceleration.", "Acceleration is proportional to force.", {S}),
+    ("The wolf resembles the dog.", "The dog resembles the wolf.", {S}),
+    ("The liver sits beside the stomach.", "The stomach sits beside the liver.", {S}),
+    ("Copper plus tin makes bronze.", "Tin plus copper makes bronze.", {S}),
+    ("A horse is bigger than a dog.", "A dog is bigger than a cat, and a horse is bigger still.", {S, U}),
+    ("Tea is more popular than coffee.", "Coffee is less popular than tea.", {S, U}),
+    ("Copper displaces iron.", "Iron is displaced by copper.", {S, U}),
+    ("Copper cannot displace iron.", "Iron cannot displace copper.", {S, U}),
+]
+
+
+@pytest.mark.parametrize("row", ARGUMENT_SWAPS, ids=[f"{r[0]} / {r[1]}" for r in ARGUMENT_SWAPS])
+def test_argument_swaps(row: Row) -> None:
+    _check(row)
+
+
+# a clause that denies the claim's words among more words of its own is no flip (too little of
+# it is the claim's), but it is no support either (clause_checks._polarity): "Copper cannot
+# displace iron from its salt solution as iron is more reactive ..." supported "Copper can
+# displace iron from its salt solution"
+DENIAL_IN_A_LONGER_CLAUSE: list[Row] = [
+    (
+        "Copper can displace iron from its salt solution.",
+        "Copper cannot displace iron from its salt solution as iron is more reactive than copper"
+        " according to the reactivity series of metals.",
+        {U},
+    ),
+    (
+        "Copper can displace iron from its salt solution.",
+        "Copper cannot displace iron from its salt solution.",
+        {C},
+    ),
+    (
+        "Copper can displace silver from its salt solution.",
+        "Copper can displace silver from its salt solution as copper is more reactive than silver"
+        " according to the reactivity series of metals.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", DENIAL_IN_A_LONGER_CLAUSE, ids=[r[1][:50] for r in DENIAL_IN_A_LONGER_CLAUSE])
+def test_denial_in_a_longer_clause(row: Row) -> None:
+    _check(row)
+
+
+def test_denial_in_a_longer_clause_reason_names_the_denial() -> None:
+    row = DENIAL_IN_A_LONGER_CLAUSE[0]
+    _, reason = _judge(row[0], [str(row[1])])
+    assert "denies its words" in reason
+
+
+# units named with their system ("265 metric tons (261 long tons)" was read as counts of "metric"
+# and "long"), knots and nautical miles: the vocabulary's unit table (claims/facets/vocabulary.py)
+UNIT_NAMES: list[Row] = [
+    (
+        "The submarine had a displacement of 662 tons when surfaced.",
+        "The submarine displaced 265 metric tons when surfaced.",
+        {C},
+    ),
+    (
+        "The submarine had a displacement of 265 tons when surfaced.",
+        "The submarine displaced 265 metric tons when surfaced.",
+        {S},
+    ),
+    # 261 long tons = 265.2 t: one value in two systems (rounding.CONVERSION_TOLERANCE)
+    (
+        "The submarine displaced 265 tonnes when surfaced.",
+        "The submarine displaced 261 long tons when surfaced.",
+        {S},
+    ),
+    ("The ferry sails at 30 knots.", "The ferry sails at 12 knots.", {C}),
+    ("The ferry sails at 9 knots.", "The ferry sails at 17 km/h.", {S}),
+    # a capital inside a word is no name: "20 kN" read "N" as an entity and contradicted the
+    # sentence itself ("entity N ≠ N"; code review)
+    ("The engine produces 20 kN of thrust.", "The engine produces 20 kN of thrust.", {S}),
+    ("The reef lies 12 nautical miles offshore.", "The reef lies 22 km offshore.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", UNIT_NAMES, ids=[f"{r[0]} / {r[1]}" for r in UNIT_NAMES])
+def test_unit_names(row: Row) -> None:
+    _check(row)
+
+
+def test_distributive_one_is_no_count() -> None:
+    """ "from one generation to the next" counts nothing (numbers._DISTRIBUTIVE): the claim's
+    "one" was a value no reference stated; "one metre to the left" still counts."""
+    assert extract("Traits pass from one generation to the next.").quantities == []
+    assert extract("Cells signal from one cell to another.").quantities == []
+    assert [q.text for q in extract("It moved one metre to the left.").quantities] == ["one metre"]
+    # not after "from": a count (code review: "one kilometre to the next village" was dropped)
+    assert [q.text for q in extract("It is one kilometre to the next village.").quantities] == [
+        "one kilometre"
+    ]
+
+
+# a word denied by a negative prefix is an antonym flip between adjectives (verdict.lexical,
+# claims/data/negative_prefixes.tsv): "renewable" / "non-renewable" and "safe" / "unsafe" were
+# supported at cosine 0.9+. Look-alikes (claims/data/not_denials.txt), a double negation, a word
+# that is no adjective ("told" / "untold", "known" / "unknown") and a time limit ("unbeaten until
+# the final") are no flip (the code review found the last rows)
+NEGATIVE_PREFIXES: list[Row] = [
+    ("The appointment is renewable.", "The appointment is non-renewable.", {C}),
+    ("The appointment is non-renewable.", "The appointment is renewable.", {C}),
+    ("The bridge is safe.", "The bridge is unsafe.", {C}),
+    ("The bridge is unsafe.", "The bridge is safe.", {C}),
+    ("The permit is valid.", "The permit is invalid.", {C}),
+    ("It is possible to land on Jupiter.", "It is impossible to land on Jupiter.", {C}),
+    ("It is a native species.", "It is a non-native species.", {C}),
+    ("The bridge is safe.", "The bridge is safe.", {S}),
+    ("The gas is flammable.", "The gas is inflammable.", {S}),
+    ("The bridge is safe.", "The bridge is not unsafe.", {S, U}),
+    ("The team was beaten in the final.", "The team was unbeaten until the final.", {S, U}),
+    ("The species was known to science.", "The species was unknown to science until 1990.", {S, U}),
+    ("The nations formed an alliance.", "The nations formed an informal alliance.", {S, U}),
+    ("Critics praised the film.", "Uncritical viewers praised the film.", {S, U}),
+]
+
+
+@pytest.mark.parametrize("row", NEGATIVE_PREFIXES, ids=[f"{r[0]} / {r[1]}" for r in NEGATIVE_PREFIXES])
+def test_negative_prefixes(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize(
+    ("word", "text", "expected"),
+    [
+        ("renewable", "a non-renewable term", "non-renewable"),
+        ("non-renewable", "a renewable term", "renewable"),  # the claim's word is the negative form
+        ("likely", "It is unlikely.", "unlikely"),
+        ("agree", "They disagree.", "disagree"),  # "dis-" only on its listed words
+        ("safe", "both safe and unsafe", None),  # the word itself is stated
+        ("famous", "He is infamous.", None),  # a listed look-alike
+        ("less", "unless it rains", None),
+        ("credit", "an incredible story", None),  # "credible" is not a form of "credit"
+        ("tent", "with intent", None),  # "in-" needs a listed ending or bare word
+        ("renewal", "a non-renewable term", None),  # another word, not another form
+    ],
+)
+def test_negative_form(word: str, text: str, expected: str | None) -> None:
+    assert negative_form(word, text) == expected

@@ -1,0 +1,134 @@
+"""Check: antonym, comparative and negative prefix ("closed" / "open", "more" / "less",
+"unsafe" / "safe", "non-renewable" / "renewable").
+
+Part of ``claims.verdict`` (see its docstring for the method). Antonym pairs are
+``claims/data/antonyms.tsv`` (``claims.facets.ANTONYMS``); the negative prefixes and the words
+they apply to are ``claims/data/negative_prefixes.tsv``, look-alikes that deny nothing
+("inflammable", "invaluable") ``claims/data/not_denials.txt``. A negative form is a flip only
+between adjectives (spaCy's tags: "He told the story" / "the untold story", "known" / "unknown
+until 1990" are none) and not under a time limit ("unbeaten until the final").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+
+from claims.facets import ANTONYMS, Facets, antonym_kind, content_tokens, token_match
+from claims.facets.vocabulary import _data_rows, _stem, data_lines
+from claims.parses import parse
+from claims.verdict.findings import _Conflict
+from claims.verdict.text import _coverage
+
+#: (prefix, the bare words or word endings it applies to; empty: any word of 4+ letters)
+_PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
+    (prefix, () if endings == "*" else tuple(endings.split()))
+    for prefix, endings in _data_rows("negative_prefixes.tsv", 2)
+)
+_NOT_DENIALS = frozenset(w for _, line in data_lines("not_denials.txt") for w in line.split())
+#: a time limit: "unbeaten until the final" does not deny "beaten in the final"
+_TIME_LIMIT = re.compile(r"\b(?:until|till|before|prior to)\b", re.IGNORECASE)
+_WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
+
+
+def _root(word: str) -> str:
+    """``word`` stemmed (``vocabulary._stem``); a hyphenated word keeps its hyphen."""
+    return _stem(word)
+
+
+def _unprefixed(word: str) -> str | None:
+    """The bare word when ``word`` is a negative form ("unsafe" -> "safe", "non-renewable" ->
+    "renewable"); None when it is none (or a listed look-alike)."""
+    if word in _NOT_DENIALS:
+        return None
+    for prefix, endings in _PREFIXES:
+        if not word.startswith(prefix):
+            continue
+        bare = word[len(prefix) :].lstrip("-")
+        if not endings and len(bare) >= 4 or bare in endings or len(bare) >= 6 and bare.endswith(endings):
+            return bare
+    return None
+
+
+def negative_form(word: str, text: str) -> str | None:
+    """The word of ``text`` that denies ``word`` by a negative prefix, or that ``word`` denies
+    when it is the negative form ("unsafe" in "The bridge is unsafe" for "safe"; "safe" for
+    "unsafe"); None when ``text`` states ``word`` itself in any form, or has no such word.
+
+    >>> negative_form("renewable", "The term is non-renewable.")
+    'non-renewable'
+    >>> negative_form("safe", "The bridge is safe, not unsafe.") is None
+    True
+    """
+    word = word.lower()
+    if len(word) < 4 or not word.replace("-", "").isalpha():
+        return None
+    roots, words = _words_of(text)
+    root = _root(word)
+    if root in roots:
+        return None
+    bare = _unprefixed(word)
+    bare_root = _root(bare) if bare is not None else None
+    return next((w for w, w_root, w_bare_root in words if root == w_bare_root or w_root == bare_root), None)
+
+
+@lru_cache(maxsize=16384)
+def _words_of(text: str) -> tuple[frozenset[str], tuple[tuple[str, str, str | None], ...]]:
+    """The roots of the words of ``text``, and each word with its root and, when it is a
+    negative form, the root of its bare word (``_unprefixed``)."""
+    words = _WORDS.findall(text.lower())
+    out = tuple((w, _root(w), _root(b) if (b := _unprefixed(w)) is not None else None) for w in words)
+    return frozenset(r for _, r, _ in out), out
+
+
+def _has_stem(tokens: list[str], word: str) -> bool:
+    """One of ``tokens`` is ``word`` in another form ("close" / "closed")."""
+    stems = content_tokens(word)
+    return bool(stems) and any(token_match(stems[0], t) for t in tokens)
+
+
+def _adjective(text: str, word: str) -> bool:
+    """``word`` (its last part when hyphenated) is an adjective in spaCy's parse of ``text``."""
+    doc, last = parse(text), word.lower().rsplit("-", 1)[-1]
+    return doc is not None and any(t.lower_ == last and t.pos_ == "ADJ" for t in doc)
+
+
+def _denial(word: str, claim: str, clause: str) -> str | None:
+    """``negative_form`` of the claim's ``word`` in ``clause``, when both are adjectives and the
+    clause sets no time limit."""
+    hit = negative_form(word, clause)
+    if hit is None or _TIME_LIMIT.search(clause) or not (_adjective(claim, word) and _adjective(clause, hit)):
+        return None
+    return hit
+
+
+def antonym_flip(
+    r: Facets, clause: str, clause_facets: Facets, start: int, r_tokens: Sequence[str]
+) -> tuple[_Conflict, float] | None:
+    """Check: antonym, comparative and negative prefix. A word of the claim ``r`` whose antonym
+    (``claims.facets.ANTONYMS``) or negative form (``_denial``), and not the word itself, is in
+    ``clause`` (the reference's covering clause, at ``start`` in its claim) is a flip: the
+    conflict (span in the reference claim) and how much of the claim's other words
+    (``r_tokens``) the clause covers. None without one, or when the two differ in negation
+    ("not allowed" / "prohibited" agree)."""
+    words = clause_facets.words
+    hyphenated = [w for w, _, bare in _words_of(r.text)[1] if bare is not None and "-" in w]
+    for w in [*r.words, *hyphenated]:
+        ants, denial = ANTONYMS.get(w, frozenset()), _denial(w, r.text, clause)
+        if (not ants or w in words) and denial is None:
+            continue
+        if r.negated != clause_facets.negated:
+            return None
+        # the antonym in any form in the claim ("close" for "closed") is no flip
+        hit = denial or next(
+            (a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None
+        )
+        if hit:
+            m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
+            st = start + (m.start() if m else 0)
+            label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
+            stem = content_tokens(w)[0] if content_tokens(w) else w
+            covered, _ = _coverage([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
+            return _Conflict(label, w, hit, st, st + len(hit)), covered
+    return None

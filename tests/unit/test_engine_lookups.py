@@ -1,0 +1,53 @@
+"""The engine's faster look-ups give what the plain ones give (docs/PERFORMANCE.md, 2026-12-01):
+``facets.TokenSet`` against ``token_match`` over every token, and ``decompose._Segmenter``
+against pysbd's own sentence spans. Both must be exact: the verdicts may not change."""
+
+from __future__ import annotations
+
+import random
+
+import pysbd
+import pytest
+
+from claims.decompose import _Segmenter
+from claims.facets import TokenSet, content_spans, content_tokens, token_match
+
+
+def test_token_set_equals_token_match_over_every_token() -> None:
+    # random short words over a small alphabet: many share prefixes of 4 and 5 characters, the
+    # cases where token_match's prefix rules decide (seed fixed: the test is reproducible)
+    rng = random.Random(0)
+    words = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 9))) for _ in range(2000)]
+    for _ in range(3000):
+        other = rng.sample(words, 25)
+        t = rng.choice(words)
+        assert (t in TokenSet(other)) == any(token_match(t, o) for o in other), (t, other)
+
+
+def test_token_set_on_stems() -> None:
+    index = TokenSet(content_tokens("The enrolment certified the students"))
+    assert "enrolled" in index and "certification" in index  # token_match's prefix rules
+    assert "stud" in index  # a prefix of four characters matches ("stud" / "student")
+    assert "stu" not in index  # three do not
+    assert "bridge" not in index
+
+
+def test_content_spans_and_tokens_agree() -> None:
+    text = "The state-of-the-art bridge opened; it carries trains."
+    assert [t for t, _, _ in content_spans(text)] == content_tokens(text)
+    assert all(text[s:e].lower().replace("-", "").find(t[:3]) >= 0 for t, s, e in content_spans(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "It opened. It opened. It opened again.",  # a sentence repeated: each its own span
+        "Dr. Smith arrived at 5 p.m. He left.  Then   it rained.\u00a0Done.",  # abbreviations, odd spaces
+        "One.Two. Three!",
+        "No sentence end at all",
+        "",
+    ],
+)
+def test_segmenter_spans_equal_pysbd(text: str) -> None:
+    ours, theirs = _Segmenter(language="en", clean=False), pysbd.Segmenter(language="en", clean=False)
+    assert ours.segment(text) == theirs.segment(text)
