@@ -10,8 +10,9 @@ import re
 from claims.facets.vocabulary import _ENTITY_STOP, MONTHS, UNITS
 
 _ENTITY_RE = re.compile(
-    # a name starts a word: the N of "20 kN" is a unit's letter, not a name
-    r"(?<![\w'’])(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
+    # a name starts a word, one lower-case letter before its capital included ("iPhone",
+    # "eBay", "mRNA"); the N of "20 kN" alone is no name
+    r"(?<![\w'’])(?:[a-z](?=[A-Z]))?(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
     r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]|[-–]\d))){0,5}"
 )
 

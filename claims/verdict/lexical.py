@@ -5,8 +5,9 @@ Part of ``claims.verdict`` (see its docstring for the method). Antonym pairs are
 ``claims/data/antonyms.tsv`` (``claims.facets.ANTONYMS``); the negative prefixes and the words
 they apply to are ``claims/data/negative_prefixes.tsv``, look-alikes that deny nothing
 ("inflammable", "invaluable") ``claims/data/not_denials.txt``. A negative form is a flip only
-between adjectives (spaCy's tags: "He told the story" / "the untold story", "known" / "unknown
-until 1990" are none) and not under a time limit ("unbeaten until the final").
+between adjectives that describe the same noun (spaCy's parse: "He told the story" / "the untold
+story", "known" / "unknown until 1990", "the bridge is safe" / "the unsafe old crossing" are none)
+and not under a time limit ("unbeaten until the final").
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from claims.parses import parse
 from claims.verdict.findings import _Conflict
 from claims.verdict.text import _coverage
 
-#: (prefix, the bare words or word endings it applies to; empty: any word of 4+ letters)
+#: (prefix, the bare words it denies; empty: any word of 4+ letters)
 _PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     (prefix, () if endings == "*" else tuple(endings.split()))
     for prefix, endings in _data_rows("negative_prefixes.tsv", 2)
@@ -46,7 +47,7 @@ def _unprefixed(word: str) -> str | None:
         if not word.startswith(prefix):
             continue
         bare = word[len(prefix) :].lstrip("-")
-        if not endings and len(bare) >= 4 or bare in endings or len(bare) >= 6 and bare.endswith(endings):
+        if not endings and len(bare) >= 4 or bare in endings:
             return bare
     return None
 
@@ -88,19 +89,31 @@ def _has_stem(tokens: list[str], word: str) -> bool:
     return bool(stems) and any(token_match(stems[0], t) for t in tokens)
 
 
-def _adjective(text: str, word: str) -> bool:
-    """``word`` (its last part when hyphenated) is an adjective in spaCy's parse of ``text``."""
+def _described(text: str, word: str) -> str | None:
+    """The stem of the noun that the adjective ``word`` (its last part when hyphenated)
+    describes in spaCy's parse of ``text``: the noun it modifies ("the unsafe crossing") or the
+    subject of its copula ("the bridge is unsafe"); None when ``word`` is no such adjective."""
     doc, last = parse(text), word.lower().rsplit("-", 1)[-1]
-    return doc is not None and any(t.lower_ == last and t.pos_ == "ADJ" for t in doc)
+    for t in doc or ():
+        if t.lower_ != last or t.pos_ != "ADJ":
+            continue
+        if t.dep_ == "amod" and t.head.pos_ in ("NOUN", "PROPN"):
+            return _stem(t.head.lower_)
+        subject = next((k for k in t.head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+        if t.dep_ in ("acomp", "attr", "oprd") and subject is not None:
+            return _stem(subject.lower_)
+    return None
 
 
 def _denial(word: str, claim: str, clause: str) -> str | None:
-    """``negative_form`` of the claim's ``word`` in ``clause``, when both are adjectives and the
-    clause sets no time limit."""
+    """``negative_form`` of the claim's ``word`` in ``clause``, when both are adjectives that
+    describe the same noun ("The new bridge is safe" is not denied by "replaced the unsafe old
+    crossing") and the clause sets no time limit."""
     hit = negative_form(word, clause)
-    if hit is None or _TIME_LIMIT.search(clause) or not (_adjective(claim, word) and _adjective(clause, hit)):
+    if hit is None or _TIME_LIMIT.search(clause):
         return None
-    return hit
+    noun = _described(claim, word)
+    return hit if noun is not None and noun == _described(clause, hit) else None
 
 
 def antonym_flip(

@@ -14,7 +14,7 @@ from claims.facets import (
     is_weak_entity,
     token_match,
 )
-from claims.facets.vocabulary import _data_rows, _stem
+from claims.facets.vocabulary import ANTONYMS, _data_rows, _stem, data_lines
 from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.names import _entity_present, _lower_words, _name_keys
@@ -84,7 +84,8 @@ def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
 _SYMMETRIC_ROWS = _data_rows("symmetric_relations.tsv", 2)
 _SYMMETRIC_WORDS = frozenset(w for _, words in _SYMMETRIC_ROWS for w in words.split())
 _SYMMETRIC = frozenset(content_tokens(" ".join(_SYMMETRIC_WORDS)))
-_SYMMETRIC_VERBS = frozenset(w for kind, words in _SYMMETRIC_ROWS if kind == "verb" for w in words.split())
+#: verbs whose subject and object cannot trade places (``claims/data/one_way_verbs.txt``)
+_ONE_WAY_VERBS = frozenset(w for _, line in data_lines("one_way_verbs.txt") for w in line.split())
 #: an equative comparison ("as tall as", "as widely used as") is symmetric too
 _AS_AS = re.compile(r"\bas\s+(?:\w+\s+){1,2}?as\b", re.IGNORECASE)
 
@@ -149,11 +150,13 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     comparison) trade places in the reference claim around the same one-way relation ("Copper
     can displace iron" vs "iron can displace copper"; "Copper is more reactive than iron" vs
     "iron is more reactive than copper"): the roles are swapped, as ``_role_swap`` finds for
-    names. Read from spaCy's parse (``_one_way_roles``): a verb with its subject and direct
-    object, not a symmetric one (``claims/data/symmetric_relations.tsv``: "resembles",
-    "meets"), or a comparative with "than". Every content word of the claim is stated and
-    neither text is negated ("A cannot displace B" and "B cannot displace A" can both be
-    true); a reference that states both directions swaps nothing."""
+    names. Read from spaCy's parse (``_one_way_roles``): a comparison with "than", or a verb of
+    ``claims/data/one_way_verbs.txt`` ("displaced", "acquired", "overtook") with its subject and
+    direct object; around any other verb both directions can be true ("The officer praised the
+    firefighter" / "The firefighter praised the officer") and the swap is no conflict. Every
+    content word of the claim is stated and neither text is negated ("A cannot displace B" and
+    "B cannot displace A" can both be true); a reference that states both directions swaps
+    nothing."""
     if (
         p.missing
         or p.conflicts
@@ -164,14 +167,14 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     ):
         return None
     theirs = _one_way_roles(c.text)
-    for relation, subject, obj, _, _ in _one_way_roles(r.text):
+    for relation, subject, obj, (rs, re_), (ro, roe) in _one_way_roles(r.text):
         swapped = next((t for t in theirs if t[:3] == (relation, obj, subject)), None)
         if swapped is None or (relation, subject, obj) in {t[:3] for t in theirs}:
             continue
         (s_start, s_end), (o_start, o_end) = swapped[3], swapped[4]
         return _Conflict(
             "roles",
-            f"{subject} … {obj}",
+            f"{r.text[rs:re_]} … {r.text[ro:roe]}",
             f"{c.text[s_start:s_end]} … {c.text[o_start:o_end]}",
             s_start,
             o_end,
@@ -181,48 +184,62 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
 
 def _converse(r: Facets, c: Facets) -> bool:
     """The reference states the claim's comparison from the other side: "A is more X than B" /
-    "B is less X than A" (read from the parse, ``_one_way_roles``)."""
+    "B is less X than A", "A is larger than B" / "B is smaller than A" (read from the parse,
+    ``_one_way_roles``; antonyms of ``claims.facets.ANTONYMS``)."""
     other = {"more": "less", "less": "more"}
     theirs = {t[:3] for t in _one_way_roles(c.text)}
     for relation, subject, obj, _, _ in _one_way_roles(r.text):
         kind, _, rest = relation.partition(":")
         degree, _, adjective = rest.partition(":")
-        if kind == "c" and (f"c:{other[degree]}:{adjective}", obj, subject) in theirs:
+        if kind != "c":
+            continue
+        converse = [f"c:{other[degree]}:{adjective}"] + [
+            f"c:{degree}:{a}" for a in ANTONYMS.get(adjective, ())
+        ]
+        if any((k, obj, subject) in theirs for k in converse):
             return True
     return False
 
 
 def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tuple[int, int]]]:
-    """(relation, subject stem, object stem, subject span, object span) of each one-way relation
-    between two nouns in ``text``'s parse: "v:<verb>" for a verb with a subject and a direct
-    object, "c:<more|less>:<adjective>" for a comparison with "than". Empty without the parser."""
+    """(relation, subject, object, subject span, object span) of each one-way relation between
+    two nouns in ``text``'s parse: "v:<verb stem>" for a verb of ``one_way_verbs.txt`` with a
+    subject and a direct object, "c:<more|less>:<adjective>" for a comparison with "than" (a
+    comparative form such as "larger" counts as "more"). A noun is its stem with the stems of its
+    compound modifiers ("stock market" and "bond market" differ). Empty without the parser."""
     doc = parse(text)
     out: list[tuple[str, str, str, tuple[int, int], tuple[int, int]]] = []
-    if doc is None:
-        return out
-
-    def noun(tok: Any) -> bool:
-        return bool(tok.pos_ in ("NOUN", "PROPN"))
-
-    def span(tok: Any) -> tuple[int, int]:
-        return tok.idx, tok.idx + len(tok.text)
-
-    for tok in doc:
-        subj = next((k for k in tok.head.children if k.dep_ == "nsubj" and noun(k)), None)
-        if tok.pos_ == "VERB" and tok.lower_ not in _SYMMETRIC_VERBS:
-            subj = next((k for k in tok.children if k.dep_ == "nsubj" and noun(k)), None)
-            obj = next((k for k in tok.children if k.dep_ == "dobj" and noun(k)), None)
+    for tok in doc or ():
+        subj = next((k for k in tok.head.children if k.dep_ == "nsubj" and _noun(k)), None)
+        if tok.pos_ == "VERB" and tok.lower_ in _ONE_WAY_VERBS:
+            subj = next((k for k in tok.children if k.dep_ == "nsubj" and _noun(k)), None)
+            obj = next((k for k in tok.children if k.dep_ == "dobj" and _noun(k)), None)
             relation = f"v:{_stem(tok.lower_)}"
         elif tok.pos_ in ("ADJ", "ADV") and subj is not None:
             than = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "than"), None)
-            obj = next((k for k in than.children if k.dep_ == "pobj" and noun(k)), None) if than else None
+            obj = next((k for k in than.children if k.dep_ == "pobj" and _noun(k)), None) if than else None
             degree = next((k.lower_ for k in tok.children if k.lower_ in ("more", "less")), "more")
-            relation = f"c:{degree}:{_stem(tok.lower_)}"
+            relation = f"c:{degree}:{tok.lower_}"
         else:
             continue
-        if subj is not None and obj is not None and _stem(subj.lower_) != _stem(obj.lower_):
-            out.append((relation, _stem(subj.lower_), _stem(obj.lower_), span(subj), span(obj)))
+        if subj is not None and obj is not None and _noun_key(subj) != _noun_key(obj):
+            out.append((relation, _noun_key(subj), _noun_key(obj), _span(subj), _span(obj)))
     return out
+
+
+def _noun(tok: Any) -> bool:
+    return bool(tok.pos_ in ("NOUN", "PROPN"))
+
+
+def _noun_key(tok: Any) -> str:
+    """A noun's stem with its compound modifiers' ("bond market")."""
+    return " ".join(_stem(k.lower_) for k in [*[k for k in tok.children if k.dep_ == "compound"], tok])
+
+
+def _span(tok: Any) -> tuple[int, int]:
+    """A noun's span with its compound and adjective modifiers ("coal power")."""
+    start = min([tok.idx, *(k.idx for k in tok.children if k.dep_ in ("compound", "amod") and k.i < tok.i)])
+    return int(start), int(tok.idx + len(tok.text))
 
 
 def _may_name_same(a: str, b: str) -> bool:

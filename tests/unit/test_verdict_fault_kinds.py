@@ -418,7 +418,7 @@ ARGUMENT_SWAPS: list[Row] = [
         {C},
     ),
     ("Copper is more reactive than iron.", "Hence, iron is more reactive than copper.", {C}),
-    ("The cat chased the dog.", "The dog chased the cat.", {C}),
+    ("Solar power overtook coal power.", "Coal power overtook solar power.", {C}),
     ("A horse is bigger than a dog.", "A dog is bigger than a horse.", {C}),
     ("Tea is less popular than coffee in the city.", "Coffee is less popular than tea in the city.", {C}),
     ("Copper is more reactive than iron.", "Copper is more reactive than iron.", {S}),
@@ -435,6 +435,17 @@ ARGUMENT_SWAPS: list[Row] = [
     ("Tea is more popular than coffee.", "Coffee is less popular than tea.", {S, U}),
     ("Copper displaces iron.", "Iron is displaced by copper.", {S, U}),
     ("Copper cannot displace iron.", "Iron cannot displace copper.", {S, U}),
+    # the newcomer's review: a verb that is not one-way (claims/data/one_way_verbs.txt) allows both
+    # directions, and a comparison with an antonym from the other side says the same
+    ("The firefighter praised the police officer.", "The police officer praised the firefighter.", {S, U}),
+    ("Insomnia can cause stress.", "Stress can cause insomnia.", {S, U}),
+    ("The park adjoins the museum.", "The museum adjoins the park.", {S, U}),
+    ("The Moon is smaller than the Earth.", "The Earth is larger than the Moon.", {S, U}),
+    (
+        "The bond market was less volatile than the stock market.",
+        "The stock market was more volatile than the bond market.",
+        {S, U},
+    ),
 ]
 
 
@@ -503,6 +514,8 @@ UNIT_NAMES: list[Row] = [
     # a capital inside a word is no name: "20 kN" read "N" as an entity and contradicted the
     # sentence itself ("entity N ≠ N"; code review)
     ("The engine produces 20 kN of thrust.", "The engine produces 20 kN of thrust.", {S}),
+    # ... but one lower-case letter before the capital belongs to the name (newcomer: iPhone/iPad)
+    ("The update came to iPhone users first.", "The update came to iPad users first.", {C}),
     ("The reef lies 12 nautical miles offshore.", "The reef lies 22 km offshore.", {S}),
 ]
 
@@ -544,6 +557,11 @@ NEGATIVE_PREFIXES: list[Row] = [
     ("The species was known to science.", "The species was unknown to science until 1990.", {S, U}),
     ("The nations formed an alliance.", "The nations formed an informal alliance.", {S, U}),
     ("Critics praised the film.", "Uncritical viewers praised the film.", {S, U}),
+    # the newcomer's review: "in-" and "im-" deny only listed words, and the two adjectives must
+    # describe the same noun
+    ("The workshop was formative.", "The workshop was informative.", {S, U}),
+    ("The families were migrant.", "The families were immigrant.", {S, U}),
+    ("The new bridge is safe.", "The new bridge replaced the unsafe old crossing.", {S, U}),
 ]
 
 
@@ -563,7 +581,8 @@ def test_negative_prefixes(row: Row) -> None:
         ("famous", "He is infamous.", None),  # a listed look-alike
         ("less", "unless it rains", None),
         ("credit", "an incredible story", None),  # "credible" is not a form of "credit"
-        ("tent", "with intent", None),  # "in-" needs a listed ending or bare word
+        ("tent", "with intent", None),  # "in-" denies only its listed words
+        ("formative", "an informative talk", None),
         ("renewal", "a non-renewable term", None),  # another word, not another form
     ],
 )
