@@ -61,7 +61,9 @@ def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, floa
 def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     """The negation cue (a whole word) sits among the words the claim shares with the clause,
     or is the word right before the first of them ("No survivors were found": the cue denies
-    the noun it determines; "Notably survivors ..." holds no cue)."""
+    the noun it determines; "Notably survivors ..." holds no cue). A determiner cue ("no",
+    "without") denies only the word after it, which must be the claim's: "The bill passed
+    without opposition" does not deny "The bill passed"."""
     low = n_text.lower()
     cue_m = re.search(rf"(?<![\w'’-]){re.escape(cue.lower())}(?![\w'’-])", low) if cue else None
     words = list(re.finditer(r"[\w'’-]+", low))
@@ -72,10 +74,22 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     ]
     if not hits or cue_m is None:
         return False
+    if cue.lower() in _DETERMINER_CUES and not _scope_stated(r_tokens, low[cue_m.end() :]):
+        return False  # "passed without opposition" denies the opposition, not the passing
     cue_at = cue_m.start()
     if words[hits[0]].start() <= cue_at <= words[hits[-1]].start():
         return True
     return hits[0] > 0 and words[hits[0] - 1].group(0) == cue.lower() and words[hits[0] - 1].start() == cue_at
+
+
+#: cues that deny only the noun phrase after them ("no survivors", "without opposition")
+_DETERMINER_CUES = frozenset({"no", "without"})
+
+
+def _scope_stated(r_tokens: Sequence[str], after: str) -> bool:
+    """The first content word after a determiner cue (what it denies) is one of the claim's."""
+    scope = content_tokens(after)[:1]
+    return bool(scope) and any(token_match(scope[0], t) for t in r_tokens)
 
 
 def _denied_in_words(r: Facets, c: Facets) -> bool:

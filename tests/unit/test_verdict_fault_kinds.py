@@ -588,3 +588,20 @@ def test_negative_prefixes(row: Row) -> None:
 )
 def test_negative_form(word: str, text: str, expected: str | None) -> None:
     assert negative_form(word, text) == expected
+
+
+# a determiner cue ("no", "without") denies only the word after it (clause_checks._cue_is_local):
+# "The bill passed without opposition in the Senate" contradicted "The bill passed in the
+# Senate" (newcomer review); "No survivors were found" still denies "Survivors were found"
+DETERMINER_CUES: list[Row] = [
+    ("The bill passed in the Senate.", "The bill passed without opposition in the Senate.", {S, U}),
+    ("The bill passed in the Senate.", "The bill passed with no opposition in the Senate.", {S, U}),
+    ("Survivors were found in the wreck.", "No survivors were found in the wreck.", {C}),
+    ("The bill passed with opposition.", "The bill passed without opposition.", {C}),
+    ("The museum charges a fee.", "The museum charges no fee.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", DETERMINER_CUES, ids=[f"{r[0]} / {r[1]}" for r in DETERMINER_CUES])
+def test_determiner_cues(row: Row) -> None:
+    _check(row)
