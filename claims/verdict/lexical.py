@@ -33,11 +33,6 @@ _TIME_LIMIT = re.compile(r"\b(?:until|till|before|prior to)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 
-def _root(word: str) -> str:
-    """``word`` stemmed (``vocabulary._stem``); a hyphenated word keeps its hyphen."""
-    return _stem(word)
-
-
 def _unprefixed(word: str) -> str | None:
     """The bare word when ``word`` is a negative form ("unsafe" -> "safe", "non-renewable" ->
     "renewable"); None when it is none (or a listed look-alike)."""
@@ -66,11 +61,11 @@ def negative_form(word: str, text: str) -> str | None:
     if len(word) < 4 or not word.replace("-", "").isalpha():
         return None
     roots, words = _words_of(text)
-    root = _root(word)
+    root = _stem(word)
     if root in roots:
         return None
     bare = _unprefixed(word)
-    bare_root = _root(bare) if bare is not None else None
+    bare_root = _stem(bare) if bare is not None else None
     return next((w for w, w_root, w_bare_root in words if root == w_bare_root or w_root == bare_root), None)
 
 
@@ -79,7 +74,7 @@ def _words_of(text: str) -> tuple[frozenset[str], tuple[tuple[str, str, str | No
     """The roots of the words of ``text``, and each word with its root and, when it is a
     negative form, the root of its bare word (``_unprefixed``)."""
     words = _WORDS.findall(text.lower())
-    out = tuple((w, _root(w), _root(b) if (b := _unprefixed(w)) is not None else None) for w in words)
+    out = tuple((w, _stem(w), _stem(b) if (b := _unprefixed(w)) is not None else None) for w in words)
     return frozenset(r for _, r, _ in out), out
 
 

@@ -210,14 +210,12 @@ def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tupl
     doc = parse(text)
     out: list[tuple[str, str, str, tuple[int, int], tuple[int, int]]] = []
     for tok in doc or ():
-        subj = next((k for k in tok.head.children if k.dep_ == "nsubj" and _noun(k)), None)
         if tok.pos_ == "VERB" and tok.lower_ in _ONE_WAY_VERBS:
-            subj = next((k for k in tok.children if k.dep_ == "nsubj" and _noun(k)), None)
-            obj = next((k for k in tok.children if k.dep_ == "dobj" and _noun(k)), None)
+            subj, obj = _noun_child(tok, "nsubj"), _noun_child(tok, "dobj")
             relation = f"v:{_stem(tok.lower_)}"
-        elif tok.pos_ in ("ADJ", "ADV") and subj is not None:
+        elif tok.pos_ in ("ADJ", "ADV"):
             than = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "than"), None)
-            obj = next((k for k in than.children if k.dep_ == "pobj" and _noun(k)), None) if than else None
+            subj, obj = _noun_child(tok.head, "nsubj"), _noun_child(than, "pobj") if than else None
             degree = next((k.lower_ for k in tok.children if k.lower_ in ("more", "less")), "more")
             relation = f"c:{degree}:{tok.lower_}"
         else:
@@ -227,8 +225,9 @@ def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tupl
     return out
 
 
-def _noun(tok: Any) -> bool:
-    return bool(tok.pos_ in ("NOUN", "PROPN"))
+def _noun_child(tok: Any, dep: str) -> Any:
+    """The first child of ``tok`` with dependency ``dep`` that is a noun, or None."""
+    return next((k for k in tok.children if k.dep_ == dep and k.pos_ in ("NOUN", "PROPN")), None)
 
 
 def _noun_key(tok: Any) -> str:
