@@ -95,6 +95,33 @@ _OPINION_WORD = re.compile(
     r"breathtaking|delightful|terrible|horrible|awful|magnificent|spectacular|incredible|"
     r"impressive|charming|delicious|boring|ugly|nicest|coolest|favourite|favorite|greatest)\b"
 )
+#: evaluative words used to state a fact (``claims/data/factual_superlatives.tsv``), by kind
+_FACTUAL_USES: dict[str, frozenset[str]] = {
+    kind: frozenset(words.split())
+    for kind, words in (line.split("\t", 1) for _, line in data_lines("factual_superlatives.tsv"))
+}
+#: where a clause starts, for a reporting verb before the evaluative word
+_CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|but|or|which|who|that|while|whereas)\b", re.IGNORECASE)
+
+
+def _evaluates(s: str) -> bool:
+    """``s`` judges something with an evaluative word (``_OPINION_WORD``) of the writer's own:
+    not "is ranked as one of the best restaurants" (a reported ranking), "Manuel's best friend"
+    (a compound naming a thing) or "finding the best combination" (a task), the uses listed in
+    ``claims/data/factual_superlatives.tsv``."""
+    for m in _OPINION_WORD.finditer(s):
+        after = re.match(r"[\s-]*([a-z]+)", s[m.end() : m.end() + 24])
+        if after and f"{m.group(0)}+{after.group(1)}" in _FACTUAL_USES["compound"]:
+            continue
+        before = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(s[max(0, m.start() - 80) : m.start()])[-1].lower())
+        if any(w in _FACTUAL_USES["reported"] for w in before):
+            continue
+        if before[-2:-1] and before[-1] in ("the", "a") and before[-2] in _FACTUAL_USES["task"]:
+            continue
+        return True
+    return False
+
+
 _GREETING = re.compile(
     r"^\s*(?:hi|hello|hey|dear|greetings|thanks|thank you|sure|of course|certainly|absolutely|"
     r"great question|good question|good luck|cheers|you're welcome|welcome|sorry|okay|ok|yes|no|"
@@ -174,7 +201,7 @@ def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
             or (s.endswith("！") and bool(_EXCLAMATION_START.search(s))),
         ),
         ("advice", bool(_ADVICE.search(s)) or imperative),
-        ("opinion", bool(_OPINION_PHRASE.search(s) or _OPINION_WORD.search(s))),
+        ("opinion", bool(_OPINION_PHRASE.search(s)) or _evaluates(s)),
     )
     return next((reason for reason, hit in checks if hit), None)
 

@@ -391,6 +391,21 @@ def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     return out
 
 
+_PAIR_RE = re.compile(r"\b(?:a|one|the)\s+pair\s+of\b", re.I)
+
+
+def _pair_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """ "a pair of" counts two: "a pair of merging black holes" states the "two black holes" of
+    a claim ("a couple of" is vaguer, and is no value)."""
+    out: list[Quantity] = []
+    for m in _free(_PAIR_RE, text, taken):
+        slot, unit, factor, uend = _slot_after(text, m.end())
+        q = Quantity(2.0 * factor, 2.0, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
+                     nouns=_nouns_after(text, m.end()))  # fmt: skip
+        _take(out, taken, q)
+    return out
+
+
 def _factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3, "halved" = 0.5."""
     out: list[Quantity] = []

@@ -21,6 +21,7 @@ from claims.facets.numbers import (
     _find_ratios,
     _fraction_words,
     _number_words,
+    _pair_words,
 )
 from claims.facets.spans import Recogniser
 from claims.facets.types import Quantity
@@ -108,6 +109,7 @@ QUANTITY_RECOGNISERS: tuple[Recogniser, ...] = (
     _digits,
     _find_ordinal_words,
     _number_words,
+    _pair_words,
     _factor_verbs,
 )
 

@@ -25,7 +25,7 @@ from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swa
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.lexical import antonym_flip
-from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys
+from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys, alias_stated
 from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
 from claims.verdict.text import (
     _best_clause,
@@ -134,7 +134,9 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
     for ent_t in r.entities:
         ent = ent_t[0]
-        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict):
+        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict) or alias_stated(
+            r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems
+        ):
             pair.stated.add("e:" + ent.lower())
             pair.entities_present.append(ent)
         elif not is_weak_entity(r.text, ent_t):

@@ -12,7 +12,7 @@ from claims.facets import (
     token_match,
 )
 from claims.facets.tokens import CACHED_CHARS
-from claims.facets.vocabulary import data_lines
+from claims.facets.vocabulary import STOPWORDS, data_lines
 
 # ---------------------------------------------------------------- pair comparison
 
@@ -136,3 +136,22 @@ def _stated(t: str, words: frozenset[str] | set[str], stems: list[str]) -> bool:
 def _name_heads() -> frozenset[str]:
     """Designator words of ``claims/data/name_heads.txt`` ("bridge", "bank", "university"), lower case."""
     return frozenset(w for _, line in data_lines("name_heads.txt") for w in line.split())
+
+
+_ALIAS_PHRASE = re.compile(r"((?:[\w'’-]+\s+){0,4}[\w'’-]+)\s*\(\s*$")
+
+
+def alias_stated(text: str, start: int, end: int, words: frozenset[str] | set[str], stems: list[str]) -> bool:
+    """The name at ``text[start:end]`` is a short form the claim itself spells out, in
+    parentheses after the phrase it stands for ("natural language processing (NLP)",
+    "hydrochloric acid (HCl)"), and that phrase's content words are stated among ``words`` /
+    ``stems``: the reference names the thing in full, which names it as well as the short form.
+    The phrase is the words after the last stopword before the parenthesis, at most five."""
+    if not re.match(r"\s*\)", text[end:]):
+        return False
+    m = _ALIAS_PHRASE.search(text[:start])
+    if m is None:
+        return False
+    phrase = [w.lower() for w in re.findall(r"[\w'’-]+", m.group(1))]
+    phrase = phrase[max((i + 1 for i, w in enumerate(phrase) if w in STOPWORDS), default=0) :]
+    return bool(phrase) and all(_stated(w, words, stems) for w in phrase)

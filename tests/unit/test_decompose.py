@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from claims.decompose import decompose, is_outside_scope, split_sentences
+from claims.decompose import decompose, is_outside_scope, outside_scope_reason, split_sentences
 from claims.types import ClaimKind
 
 
@@ -140,6 +140,27 @@ def test_facts_stay_material(text: str) -> None:
     # capitalised "Best" is a name, not an opinion; fragments without subject are still claims
     assert not is_outside_scope(text)
     assert [c.kind for c in decompose(text)] == [ClaimKind.MATERIAL]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        # the uses of claims/data/factual_superlatives.tsv state facts (Factcheck-GPT dev claims
+        # of this kind are gold "completely-support" against their evidence)
+        ("Geranium is consistently ranked as one of the best restaurants in the world.", None),
+        ("It was voted the greatest film of 1998 by the readers.", None),
+        ("In the plot of the novel, Gregorio is Manuel's best friend.", None),
+        ("The best-selling album of 1998 was Ray of Light.", None),
+        ("Combinatorial optimisation involves finding the best combination of elements.", None),
+        # the writer's own judgement stays an opinion, also next to one of those uses
+        ("The Kite 14 is the best laptop for students.", "opinion"),
+        ("The hotel, which critics ranked highly, has the best views in town.", "opinion"),
+        ("The algorithm finds the best route and it is the best tool.", "opinion"),
+        ("It is a beautiful sight at dusk.", "opinion"),
+    ],
+)
+def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None:
+    assert outside_scope_reason(text) == reason
 
 
 def test_duplicates_are_merged_and_counted() -> None:

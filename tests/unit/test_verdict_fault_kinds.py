@@ -605,3 +605,40 @@ DETERMINER_CUES: list[Row] = [
 @pytest.mark.parametrize("row", DETERMINER_CUES, ids=[f"{r[0]} / {r[1]}" for r in DETERMINER_CUES])
 def test_determiner_cues(row: Row) -> None:
     _check(row)
+
+
+# a short form the claim spells out in parentheses ("natural language processing (NLP)") is
+# stated by a reference that names the thing in full (claims.verdict.names.alias_stated); a
+# short form without its phrase, or a phrase the reference lacks, still counts as missing
+ALIASES: list[Row] = [
+    ("Gold does not react with hydrochloric acid (HCl).", "Gold does not react with hydrochloric acid.", {S}),
+    (
+        "She works in natural language processing (NLP) at Stanford.",
+        "She works in natural language processing at Stanford.",
+        {S},
+    ),
+    ("Gold does not react with nitric acid (HNO3).", "Gold does not react with hydrochloric acid.", {U, C}),
+    ("She works in NLP at Stanford.", "She works in computer vision at Stanford.", {U, C}),
+]
+
+
+@pytest.mark.parametrize("row", ALIASES)
+def test_parenthesised_short_forms(row: Row) -> None:
+    _check(row)
+
+
+# "a pair of" counts two (claims.facets.numbers._pair_words): Factcheck-GPT's "the merging of
+# two supermassive black holes" against "a pair of merging ... binary black holes" (gold support)
+# lacked the value 'two'; another count against the pair conflicts
+PAIRS: list[Row] = [
+    ("The merging of two black holes produces light.", "A pair of black holes merging produces light.", {S}),
+    ("The team has two coaches.", "The team has a pair of coaches.", {S}),
+    ("The team has three coaches.", "The team has a pair of coaches.", {C}),
+    # "a couple of" is vague: no value, so the claim's count stays unstated
+    ("The team has two coaches.", "The team has a couple of coaches.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", PAIRS)
+def test_a_pair_counts_two(row: Row) -> None:
+    _check(row)
