@@ -421,13 +421,21 @@ def _decided(
         rule_supports and verified
     ):
         verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
-        reason = j.reason if verdict is j.verdict else f"the evidence entails it (P(support) = {p:.2f})"
+        reason = (
+            j.reason
+            if verdict is j.verdict
+            else f"judged supported by the learned decision over the nearest reference claims{_p_support(p)}"
+        )
         return replace(j, verdict=verdict, reason=reason, confidence=round(p, 4))
     if j.verdict is Verdict.UNSUPPORTED:
         return replace(j, confidence=round(1.0 - p, 4))
     what = f"'{missing[0]}' is not in the evidence" if missing else "the evidence does not entail it"
     reason = f"{what} (P(support) = {p:.2f})"
     return replace(j, verdict=Verdict.UNSUPPORTED, reason=reason, change=None, confidence=round(1.0 - p, 4))
+
+
+def _p_support(p: float) -> str:
+    return f" (P(support) = {p:.2f})"
 
 
 def _near_texts(

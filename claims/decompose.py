@@ -46,7 +46,7 @@ from rapidfuzz import fuzz, utils
 
 from claims.facets.vocabulary import data_lines
 from claims.language import detect_language
-from claims.parses import DISABLE, entity_type, parser, remember
+from claims.parses import DISABLE, entity_type, parser, remember, repair
 from claims.structure import Block, segment
 from claims.types import Claim, ClaimKind
 
@@ -1470,7 +1470,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
         for (t, k, _), doc in zip(
             jobs, nlp.pipe([j[2] for j in jobs], batch_size=64, disable=list(DISABLE)), strict=True
         ):
-            docs[t][k] = doc
+            docs[t][k] = repair(doc)
             remember(doc.text, doc)
     out: list[tuple[Claim, ...]] = []
     for text, items, parsed in zip(texts, prepared, docs, strict=True):

@@ -13,7 +13,7 @@ import threading
 from collections import OrderedDict
 from typing import Any
 
-__all__ = ["parser", "parse", "remember", "clear", "entity_type", "DISABLE"]
+__all__ = ["parser", "parse", "remember", "repair", "clear", "entity_type", "DISABLE"]
 
 #: pipes run on demand only (``entity_type``)
 DISABLE = ("ner",)
@@ -98,9 +98,67 @@ def parse(text: str) -> Any:
         nlp = parser()
         if nlp is None:
             return None
-        doc = nlp(text, disable=list(DISABLE))
+        doc = repair(nlp(text, disable=list(DISABLE)))
         _put(text, doc)
     return doc
+
+
+def repair(doc: Any) -> Any:
+    """Mend one misreading of spaCy's small English model, in place, and return ``doc``: in a
+    list of verb phrases that share a subject ("He purchased sports teams, published books, and
+    served as host of a TV show"), a later verb set off by a comma is read as a participle on the
+    object before it ("teams, published books": ``acl``) or left unattached (``dep``). Such a
+    verb (past tense or participle, with a direct object) becomes a conjunct (``conj``) of the
+    clause's verb, so the decomposition gives each verb phrase its own claim with the subject.
+    Only when the list ends with a plain finite verb ("and served as ...") that hangs from it:
+    without that verb, "bought apples, baked pies and bread" may be a list of things."""
+    _repair_main_verb(doc)
+    for tok in doc:
+        if not (
+            tok.dep_ in ("acl", "dep")
+            and tok.tag_ in ("VBD", "VBN")
+            and tok.i > 0
+            and doc[tok.i - 1].text == ","
+            and any(k.dep_ == "dobj" for k in tok.children)
+            and any(k.dep_ == "conj" and k.tag_ == "VBD" and k.i > tok.i for k in tok.children)
+        ):
+            continue
+        verb = next((a for a in tok.ancestors if a.tag_ in ("VBD", "VBZ", "VBP") and a.i < tok.i), None)
+        if verb is not None and verb.dep_ in ("ROOT", "conj"):
+            tok.head = verb
+            tok.dep_ = "conj"
+    return doc
+
+
+def _repair_main_verb(doc: Any) -> None:
+    """ "The bridge, designed by Rosa Feld, opened in 1998": the small model reads the main verb
+    as a second participle on the subject (root "bridge", two ``acl``). When a noun root has a
+    comma-set participial clause and, after its closing comma, another "-ed" participle that no
+    comma follows, that one is the clause's finite verb (past tense, same form): it becomes the
+    root with the noun as its subject."""
+    for root in [t for t in doc if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN")]:
+        acls = [k for k in root.children if k.dep_ == "acl" and k.tag_ == "VBN" and k.i > root.i]
+        if len(acls) < 2:
+            continue
+        first, last = acls[0], acls[-1]
+        before, after = (
+            doc[first.i - 1],
+            doc[first.right_edge.i + 1] if first.right_edge.i + 1 < len(doc) else None,
+        )
+        if not (
+            before.text == ","
+            and after is not None
+            and after.text == ","
+            and after.i + 1 == last.i
+            and last.text.endswith("ed")
+            and not any(k.text == "," and k.i > last.i for k in last.children)
+        ):
+            continue
+        last.head = last
+        last.dep_ = "ROOT"
+        last.tag_ = "VBD"
+        root.head = last
+        root.dep_ = "nsubj"
 
 
 def remember(text: str, doc: Any) -> None:

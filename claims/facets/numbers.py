@@ -411,5 +411,5 @@ def _factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     out: list[Quantity] = []
     for m in _free(_FACTOR_VERB_RE, text, taken):
         f = _FACTOR_VERBS[m.group(1).lower()]
-        _take(out, taken, Quantity(f, f, "n:tim", "times", m.group(0), m.start(), m.end()))
+        _take(out, taken, Quantity(f, f, "n:" + _stem("times"), "times", m.group(0), m.start(), m.end()))
     return out

@@ -116,11 +116,23 @@ def _negation(text: str) -> tuple[bool, str]:
     return False, ""
 
 
+#: "is to" after a noun of function ("A recruiter's main responsibility is to screen candidates",
+#: "The purpose of advertising is to build recognition"): a definition of what something does,
+#: not a plan. Nouns of aim ("goal", "aim", "plan", "mission") keep their "is to" a plan.
+_FUNCTION_IS_TO = re.compile(
+    r"\b(?:responsibilit(?:y|ies)|roles?|jobs?|tasks?|dut(?:y|ies)|functions?|purposes?)"
+    r"(?:\s+of\s+(?:[\w'’-]+\s+){0,5}?[\w'’-]+)?\s+(?:is|are|was|were)\s+to\s+$",
+    re.I,
+)
+
+
 def _hedges(text: str) -> list[tuple[str, str, int, int]]:
     out: list[tuple[str, str, int, int]] = []
     for pat, label in HEDGES:
         for m in pat.finditer(text):
             g = m.group(0)
+            if label == "planned" and _FUNCTION_IS_TO.search(text, 0, m.end()):
+                continue
             s0 = m.start() + len(g) - len(g.lstrip())
             out.append((label, g.strip(), s0, s0 + len(g.strip())))
     return out

@@ -46,15 +46,23 @@ def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
 def _stem(w: str) -> str:
     """Crude stem of a word (the form the word lists and content tokens are compared in):
     lower-cased, a possessive and one suffix dropped, at least three characters kept
-    ("enrolled" -> "enroll", "studies" -> "study")."""
+    ("enrolled" -> "enroll", "studies" -> "study"). A plural "-es" goes only after a sibilant
+    ("boxes" -> "box", "churches" -> "church", "classes" -> "class"); elsewhere only its "s"
+    ("genes" -> "gene", "rates" -> "rate": the singular's own "e" stays, so "rates" is not "rat")."""
     w = w.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     for suf, rep in (("ies", "y"), ("ied", "y"), ("ing", ""), ("edly", ""), ("ed", ""), ("es", ""),
                      ("ly", ""), ("s", "")):  # fmt: skip
+        if suf == "es" and not w.endswith(_SIBILANT_ES):
+            continue
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             return w[: len(w) - len(suf)] + rep
     return w
+
+
+#: plural endings whose "-es" is a suffix of its own ("boxes", "churches", "classes")
+_SIBILANT_ES = ("sses", "xes", "zes", "ches", "shes")
 
 
 MONTHS = {

@@ -163,6 +163,36 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
     assert outside_scope_reason(text) == reason
 
 
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # a list of verb phrases with one subject: the small model read "published" as a
+        # participle on "teams" (Factcheck-GPT evidence gave "Sports teams was published books")
+        # and "wrote" as unattached (no split at all); claims.parses.repair mends both
+        (
+            "He purchased sports teams, published books, and served as the host of a TV show.",
+            ["He purchased sports teams.", "He published books.", "He served as the host of a TV show."],
+        ),
+        (
+            "She founded a startup, wrote two novels, and served as mayor of Oslo.",
+            ["She founded a startup.", "She wrote two novels.", "She served as mayor of Oslo."],
+        ),
+        # the main verb after a set-off participial clause was read as a second participle
+        # ("The bridge was opened in 1998")
+        (
+            "The bridge, designed by Rosa Feld, opened in 1998.",
+            ["The bridge opened in 1998.", "The bridge was designed by Rosa Feld."],
+        ),
+        (
+            "The bridge, designed by Rosa Feld, crosses the river Aln.",
+            ["The bridge crosses the river Aln.", "The bridge was designed by Rosa Feld."],
+        ),
+    ],
+)
+def test_verb_lists_and_main_verbs(text: str, claims: list[str]) -> None:
+    assert [c.text for c in decompose(text)] == claims
+
+
 def test_duplicates_are_merged_and_counted() -> None:
     # case duplicate_claims: three statements of one fact -> one claim with 2 duplicates
     claims = decompose(

@@ -642,3 +642,42 @@ PAIRS: list[Row] = [
 @pytest.mark.parametrize("row", PAIRS)
 def test_a_pair_counts_two(row: Row) -> None:
     _check(row)
+
+
+# "is to" after a noun of function defines what something does; it is no plan
+# (claims.facets.polarity._FUNCTION_IS_TO; Factcheck-GPT "Recruiters are responsible for
+# screening candidates" / "An HR recruiter's primary responsibility is to ... screen ...", gold
+# support, was qualification_dropped); nouns of aim and plain "is to" stay plans
+Q = Verdict.QUALIFICATION_DROPPED
+FUNCTION_IS_TO: list[Row] = [
+    (
+        "Recruiters are responsible for screening candidates.",
+        "A recruiter's primary responsibility is to attract, screen, and select qualified candidates.",
+        {S},
+    ),
+    ("The kidneys filter blood.", "The role of the kidneys is to filter blood.", {S}),
+    ("The company doubled its revenue.", "The company's goal is to double its revenue.", {Q}),
+    ("The bridge opened in 2025.", "The bridge is to open in 2025.", {Q}),
+]
+
+
+@pytest.mark.parametrize("row", FUNCTION_IS_TO)
+def test_is_to_after_a_noun_of_function(row: Row) -> None:
+    _check(row)
+
+
+# the plural of a noun ending in "e" keeps its stem ("genes" -> "gene", not "gen";
+# claims.facets.vocabulary._stem): Factcheck-GPT "Genes are responsible for the production of
+# proteins" / "A gene is a DNA sequence that encodes either RNA or a protein" (gold support) had
+# "no reference claim about the same subject"; a sibilant plural still drops "-es"
+PLURAL_STEMS: list[Row] = [
+    ("Genes encode proteins.", "A gene encodes proteins.", {S}),
+    ("The rules changed in 2020.", "The rule changed in 2020.", {S}),
+    ("The taxes rose in 2020.", "The tax rose in 2020.", {S}),
+    ("The genes were sequenced in 2020.", "The gems were sequenced in 2020.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", PLURAL_STEMS)
+def test_plural_stems(row: Row) -> None:
+    _check(row)

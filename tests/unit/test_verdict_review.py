@@ -172,7 +172,7 @@ FACETS = [
     ("percentage points", "Turnout rose 1.1 percentage points.", [("1.1 percentage points", 1.1, "pp")]),
     # a range's lower end is read in the unit of its upper end (claims.facets.quantities._with_intervals)
     ("range dash is not a minus", "between 3 - 5 people", [("3", 3.0, "n:people"), ("5", 5.0, "n:people")]),
-    ("factor verb", "Sales halved.", [("halved", 0.5, "n:tim")]),
+    ("factor verb", "Sales halved.", [("halved", 0.5, "n:time")]),
 ]
 
 
