@@ -608,6 +608,41 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
     return pieces
 
 
+def _shared_auxiliaries(v: Any) -> str:
+    """The auxiliaries a coordinated verb shares with the verb before it, for a participle or
+    bare verb without auxiliaries or subject of its own: "It was shown in May and given a
+    release in June" -> "was", "will be closed in May and reopened in June" -> "will be",
+    "will close and reopen" -> "will", "has won two titles and reached the final" -> "has".
+    spaCy tags a regular "-ed" conjunct as past tense whichever it is: after a passive alone it
+    shares nothing ("He was born in 1950 and died in 2010"), after a modal it shares the modal
+    and a passive "be", after a perfect the perfect, and its passive when the conjunct has no
+    object ("has been adopted by shops and used on labels" -> "has been used"). A negation is
+    not shared ("was not shown and given a release" is ambiguous)."""
+    if v.tag_ not in ("VBN", "VB", "VBD") or any(k.dep_ in _OWN_CLAUSE_DEPS for k in v.children):
+        return ""
+    head = v.head
+    while head.dep_ == "conj" and not any(k.dep_ in ("aux", "auxpass") for k in head.children):
+        head = head.head
+    auxes = [k for k in head.children if k.dep_ in ("aux", "auxpass") and k.i < head.i]
+    modal = [k for k in auxes if k.tag_ == "MD"]
+    perfect = [k for k in auxes if k.lower_ in ("has", "have", "had")]
+    if v.tag_ == "VB":
+        auxes = modal
+    elif v.tag_ == "VBD" and modal:
+        auxes = [k for k in auxes if k in modal or k.lower_ == "be"]
+    elif v.tag_ == "VBD":
+        # "has been adopted ... and used on products" (no object: passive) -> "has been used"
+        passive = not any(k.dep_ == "dobj" for k in v.children)
+        auxes = [k for k in auxes if k in perfect or (passive and k.dep_ == "auxpass")] if perfect else []
+    elif not any(k.dep_ == "auxpass" for k in auxes) and not perfect:
+        return ""
+    return " ".join(k.text for k in auxes)
+
+
+#: a verb with one of these children has its own clause: it shares no auxiliary
+_OWN_CLAUSE_DEPS = frozenset({"aux", "auxpass", "nsubj", "nsubjpass", "expl"})
+
+
 def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     """The claims of one clause head ``v``: the clause itself (split per coordinated object),
     then its adverbial clauses, then its nouns' appositions and relative clauses."""
@@ -618,7 +653,9 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     if own_subj is None and v is not root and root_subj is not None:
         # carry the shared subject ("It was completed ... and [it] is 520 metres long")
         prefix_toks, _ = _detach_modifiers(_subtree(root_subj), doc)
-        prefix = _render(doc, _Piece(frozenset(prefix_toks)))
+        prefix = " ".join(
+            filter(None, (_render(doc, _Piece(frozenset(prefix_toks))), _shared_auxiliaries(v)))
+        )
     # subjects' appositions / participial clauses become claims of their own
     toks, mods = _detach_modifiers(toks, doc)
     # temporal clauses ("when she was 17") and set-off participles ("..., marking her

@@ -187,6 +187,38 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The bridge, designed by Rosa Feld, crosses the river Aln.",
             ["The bridge crosses the river Aln.", "The bridge was designed by Rosa Feld."],
         ),
+        # a coordinated verb keeps the auxiliaries it shares (WiCE: "It was shown ... and given
+        # a limited cinema release" gave "It given a limited cinema release"; a lost "will"
+        # turned a plan into a fact)
+        (
+            "The museum will be closed in May and reopened in June.",
+            ["The museum will be closed in May.", "The museum will be reopened in June."],
+        ),
+        (
+            "The museum will close in May and reopen in June.",
+            ["The museum will close in May.", "The museum will reopen in June."],
+        ),
+        (
+            "The bridge was designed by Rosa Feld and built by Halvorsen AS.",
+            ["The bridge was designed by Rosa Feld.", "The bridge was built by Halvorsen AS."],
+        ),
+        (
+            "The flag has been adopted by local businesses and used on commercial products.",
+            [
+                "The flag has been adopted by local businesses.",
+                "The flag has been used on commercial products.",
+            ],
+        ),
+        (
+            "He has won two titles and reached the final.",
+            ["He has won two titles.", "He has reached the final."],
+        ),
+        # a past tense after a passive shares nothing, nor does a finite verb
+        ("He was born in 1950 and died in 2010.", ["He was born in 1950.", "He died in 2010."]),
+        (
+            "The bridge opened in 1998 and carries two lanes.",
+            ["The bridge opened in 1998.", "The bridge carries two lanes."],
+        ),
     ],
 )
 def test_verb_lists_and_main_verbs(text: str, claims: list[str]) -> None:
