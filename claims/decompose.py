@@ -267,6 +267,8 @@ _MONTH_NAMES = (  # noqa: SIM905 - one word list reads and extends more easily
     "jan feb mar apr jun jul aug sep sept okt oct nov dez dec"
 ).split()
 _DAY_DOT = re.compile(r"(?:^|[\s(])\d{1,2}\.$")
+#: abbreviations before a number that end no sentence: "dates from c. 1491-1510", "b. 1950"
+_ABBREVIATION_END = re.compile(r"(?:^|[\s(])(?:c|ca|approx|est|fl|b|d)\.$")
 _MONTH_ALT = "|".join(sorted(set(_MONTH_NAMES), key=len, reverse=True))
 #: a month name that opens the next piece; an English one only before a number ("12. May
 #: 1998"), since "He scored 12. May was ..." is two sentences
@@ -315,8 +317,12 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
         if pos < 0:
             continue
         cursor = pos + len(piece)
-        # "am 12. Mai 1998": a day number with a dot before a month name ends no sentence
-        if found and _DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece):
+        # "am 12. Mai 1998": a day number with a dot before a month name ends no sentence, nor
+        # does an abbreviation before a number ("dates from c. 1491-1510")
+        if found and (
+            (_DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece))
+            or (_ABBREVIATION_END.search(chunk, found[-1][0], found[-1][1]) and piece[:1].isdigit())
+        ):
             found[-1] = (found[-1][0], cursor)
         else:
             found.append((pos, cursor))
@@ -563,10 +569,40 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
                 all_conj_toks |= _subtree(cc)
         base = toks - (_subtree(c) | all_conj_toks)
         return [
-            _Piece(frozenset(base | _own_span(member)), prefix=prefix, imperative=imperative)
+            _Piece(
+                frozenset(base | _own_span(member)),
+                prefix=prefix,
+                imperative=imperative,
+                replace=_shared_article(c, member),
+            )
             for member in [c, *conj]
         ]
     return []
+
+
+def _shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
+    """The indefinite article a singular list member shares with the first: "is an American
+    model, actress, and reality television personality" -> "is an actress", "is a reality
+    television personality" (not "is actress"). As a replacement of the member's first word."""
+    if (
+        member is first
+        or member.tag_ != "NN"
+        or not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in first.children)
+    ):
+        return ()
+    start = min(_own_span(member))
+    word = member.doc[start]
+    if word.dep_ in ("det", "poss", "nummod") or not word.text[:1].isalpha():
+        return ()
+    return ((start, f"{_indefinite(word.text)} {word.text}"),)
+
+
+def _indefinite(word: str) -> str:
+    """ "a" or "an" before ``word``, by its spelling: "an actress", "a university", "an hour"."""
+    low = word.lower()
+    if low.startswith(("uni", "use", "usu", "eu", "one", "once")):
+        return "a"
+    return "an" if low[:1] in "aeiou" or low.startswith(("hour", "honest", "honou", "heir")) else "a"
 
 
 def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
@@ -580,15 +616,29 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
             # Per Lunde") describes the same thing: a claim of its own about the noun
             mt, inner = _appos_relatives(m, mt, head)
             pieces.extend(inner)
+        # the clause's own relative pronoun goes; a nested clause keeps its own ("aims to
+        # champion initiatives that call for trust")
+        own = {m.i, *(k.i for k in m.children if _is_verb_conj(k))}
         mt = {
             i
             for i in mt
-            if not (doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"} and doc[i].lower_ in _RELATIVE)
+            if not (
+                doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"}
+                and doc[i].lower_ in _RELATIVE
+                and doc[i].head.i in own
+            )
         }
         mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
+        when = next((k for k in m.children if k.dep_ == "advmod" and k.lower_ in ("when", "where")), None)
         if not mt:
             continue
-        if m.dep_ == "appos":
+        if m.dep_ == "relcl" and when is not None:
+            # "since 2011, when it was created" -> "it was created in 2011" (not "2011 when ...")
+            prep = (
+                noun.head.lower_ if noun.dep_ == "pobj" and noun.head.lower_ in ("in", "on", "at") else "in"
+            )
+            pieces.append(_Piece(frozenset(mt - {when.i}), suffix=f"{prep} {head}"))
+        elif m.dep_ == "appos":
             pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
         elif m.dep_ == "acl" and m.tag_ == "VBN":
             pieces.append(_Piece(frozenset(mt), prefix=f"{head} was"))
@@ -606,6 +656,35 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
             else:
                 pieces.append(_Piece(frozenset(mt), prefix=head))
     return pieces
+
+
+def _shared_complements(v: Any) -> set[int]:
+    """Tokens a bare passive participle shares with the participles coordinated after it: "The
+    film was written and directed by Greta Gerwig" -> "The film was written by Greta Gerwig"
+    (not "The film was written."), "Chen was born and raised in New York" -> "... born in New
+    York". Only in a passive: an active verb may be intransitive ("He sang and played the
+    guitar" is no "sang the guitar")."""
+    if not _passive(v) or _complements(v):
+        return set()
+    c = next((k for k in v.children if _is_verb_conj(k)), None)
+    while c is not None and not _complements(c):
+        c = next((k for k in c.children if _is_verb_conj(k)), None)
+    return {i for k in (_complements(c) if c is not None else []) for i in _subtree(k)}
+
+
+def _complements(v: Any) -> list[Any]:
+    """The dependents after ``v`` other than conjuncts and punctuation."""
+    return [k for k in v.children if k.i > v.i and k.dep_ not in ("cc", "conj", "punct")]
+
+
+def _passive(v: Any) -> bool:
+    """``v`` is a passive participle: it has a passive auxiliary, or is coordinated with one."""
+    while True:
+        if any(k.dep_ == "auxpass" for k in v.children):
+            return True
+        if v.dep_ != "conj" or v.tag_ not in ("VBN", "VBD"):
+            return False
+        v = v.head
 
 
 def _shared_auxiliaries(v: Any) -> str:
@@ -647,7 +726,7 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     """The claims of one clause head ``v``: the clause itself (split per coordinated object),
     then its adverbial clauses, then its nouns' appositions and relative clauses."""
     root_subj = _subject(root)
-    toks = _clause_tokens(v)
+    toks = _clause_tokens(v) | _shared_complements(v)
     own_subj = _subject(v)
     prefix = ""
     if own_subj is None and v is not root and root_subj is not None:

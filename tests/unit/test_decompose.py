@@ -219,9 +219,53 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The bridge opened in 1998 and carries two lanes.",
             ["The bridge opened in 1998.", "The bridge carries two lanes."],
         ),
+        # a bare passive participle shares what follows the participle coordinated after it
+        # (WiCE "Chen was born and raised in New York" gave "Chen was born."); an active verb
+        # shares nothing ("He sang and played the guitar")
+        (
+            "The film was written and directed by Greta Gerwig.",
+            ["The film was written by Greta Gerwig.", "The film was directed by Greta Gerwig."],
+        ),
+        (
+            "Chen was born and raised in New York.",
+            ["Chen was born in New York.", "Chen was raised in New York."],
+        ),
+        ("He sang and played the guitar.", ["He sang.", "He played the guitar."]),
+        # a relative "when"/"where" on a time or place states the clause there (WiCE: "since
+        # 2011, when it was created" gave "2011 when it was created ..."); a nested relative
+        # clause keeps its pronoun ("initiatives call for trust" lost its "that")
+        (
+            "She moved to Oslo, where she founded a gallery.",
+            ["She moved to Oslo.", "She founded a gallery in Oslo."],
+        ),
+        (
+            "The council was founded in 2016, when it replaced the old board.",
+            ["The council was founded in 2016.", "It replaced the old board in 2016."],
+        ),
+        (
+            "Nazir chairs the Business Council, which backs initiatives that call for trust.",
+            [
+                "Nazir chairs the Business Council.",
+                "The Business Council backs initiatives that call for trust.",
+            ],
+        ),
+        # a list member shares the first member's indefinite article (WiCE "is an American
+        # model, actress, and reality television personality" gave "Jasmine Waltz is actress")
+        (
+            "Jasmine Waltz is an American model, actress, and reality television personality.",
+            [
+                "Jasmine Waltz is an American model.",
+                "Jasmine Waltz is an actress.",
+                "Jasmine Waltz is a reality television personality.",
+            ],
+        ),
+        (
+            "The shop sells a lamp, chairs and tables.",
+            ["The shop sells a lamp.", "The shop sells chairs.", "The shop sells tables."],
+        ),
     ],
 )
-def test_verb_lists_and_main_verbs(text: str, claims: list[str]) -> None:
+def test_decomposition_kinds_from_the_dev_sets(text: str, claims: list[str]) -> None:
     assert [c.text for c in decompose(text)] == claims
 
 
@@ -353,3 +397,24 @@ def test_descriptive_apposition_is_a_claim() -> None:
         "Evans debated with Michael Gove about teaching.",
         "Michael Gove is the British education secretary.",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        # an abbreviation before a number ends no sentence (WiCE "dates from c. 1491–1510" was
+        # split into "... dates from c." and "1491–1510.")
+        (
+            "The panel dates from c. 1491–1510. It hangs in Bruges.",
+            ["The panel dates from c. 1491–1510.", "It hangs in Bruges."],
+        ),
+        ("The painter (b. 1950) lives in Oslo.", ["The painter (b. 1950) lives in Oslo."]),
+        # a sentence that ends before a number still ends
+        (
+            "He scored in the 12th minute. 1998 was his best year.",
+            ["He scored in the 12th minute.", "1998 was his best year."],
+        ),
+    ],
+)
+def test_abbreviations_before_numbers(text: str, sentences: list[str]) -> None:
+    assert [text[s:e] for s, e in split_sentences(text)] == sentences
