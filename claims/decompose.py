@@ -632,7 +632,12 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
         when = next((k for k in m.children if k.dep_ == "advmod" and k.lower_ in ("when", "where")), None)
         if not mt:
             continue
-        if m.dep_ == "relcl" and when is not None:
+        whose = next((doc[i] for i in mt if doc[i].lower_ == "whose" and doc[i].head.head.i in own), None)
+        if m.dep_ == "relcl" and whose is not None:
+            # "the Bristol Choral Society, whose concerts are held in Bath" -> "The Bristol
+            # Choral Society's concerts are held in Bath"
+            pieces.append(_Piece(frozenset(mt), replace=((whose.i, _possessive(head)),)))
+        elif m.dep_ == "relcl" and when is not None:
             # "since 2011, when it was created" -> "it was created in 2011" (not "2011 when ...")
             prep = (
                 noun.head.lower_ if noun.dep_ == "pobj" and noun.head.lower_ in ("in", "on", "at") else "in"
@@ -1088,13 +1093,14 @@ def _core_mention(tok: Any) -> str:
     return _mention(tok)
 
 
-def _mention(tok: Any) -> str:
+def _mention(tok: Any, *, conjuncts: bool = False) -> str:
     """The subject's mention: its noun phrase with determiners, modifiers, restrictive
-    appositions and prepositional phrases, without clauses, set-off appositions, conjuncts."""
+    appositions and prepositional phrases, without clauses, set-off appositions and (unless
+    ``conjuncts``) conjuncts."""
     doc = tok.doc
     keep = {t.i for t in tok.subtree}
     for c in tok.children:
-        if c.dep_ in {"acl", "relcl", "conj", "cc"} or (
+        if c.dep_ in ({"acl", "relcl"} if conjuncts else {"acl", "relcl", "conj", "cc"}) or (
             c.dep_ == "appos" and c.i > 0 and doc[c.i - 1].text == ","
         ):
             keep -= {t.i for t in c.subtree}
@@ -1113,8 +1119,8 @@ class _Antecedents:
 
     last: str | None = None
     named: str | None = None
-    #: (mention, names a person: a bool or a function that finds out), oldest first
-    seen: list[tuple[str, bool | Callable[[], bool]]] = field(default_factory=list)
+    #: (mention, names a person: a bool or a function that finds out, plural), oldest first
+    seen: list[tuple[str, bool | Callable[[], bool], bool]] = field(default_factory=list)
     #: the mentions holding a proper noun, oldest first (for definite descriptions)
     names: list[str] = field(default_factory=list)
     #: definite descriptions resolved in this text, lower case -> the name (a subject carried
@@ -1123,8 +1129,17 @@ class _Antecedents:
 
     @property
     def thing(self) -> str | None:
-        for mention, person in reversed(self.seen):
+        for mention, person, _ in reversed(self.seen):
             if not (person() if callable(person) else person):
+                return mention
+        return None
+
+    @property
+    def group(self) -> str | None:
+        """The last subject "they" can point at: a plural, or a singular that is no person (a
+        band, a company); never one person ("Before they turned professional, Van Roost ...")."""
+        for mention, person, plural in reversed(self.seen):
+            if plural or not (person() if callable(person) else person):
                 return mention
         return None
 
@@ -1133,15 +1148,23 @@ class _Antecedents:
             return self.named
         if pronoun in {"it", "its"}:
             return self.thing
+        if pronoun in {"they", "their"}:
+            return self.group
         return self.last
 
-    def update(self, mention: str | None, proper: bool, person: bool | Callable[[], bool] = False) -> None:
+    def update(
+        self,
+        mention: str | None,
+        proper: bool,
+        person: bool | Callable[[], bool] = False,
+        plural: bool = False,
+    ) -> None:
         if mention:
             self.last = mention
             if proper:
                 self.named = mention
                 self.names.append(mention)
-            self.seen.append((mention, person))
+            self.seen.append((mention, person, plural))
 
     def described(self, head: str) -> str | None:
         """The one name that the definite description with head noun ``head`` points back to: a
@@ -1149,7 +1172,7 @@ class _Antecedents:
         designator listed for it (``claims/data/definite_descriptions.tsv``). None when no name
         or two different names fit ("the company" after Tessel Corp and Corvin Group)."""
         heads = _description_heads()[0].get(head, frozenset({head}))
-        persons = dict(self.seen)
+        persons = {mention: person for mention, person, _ in self.seen}
         fits = {
             name
             for name in self.names
@@ -1249,7 +1272,7 @@ def _expletive(subj: Any) -> bool:
 
 def _resolve(
     doc: Any, piece: _Piece, ante: _Antecedents
-) -> tuple[_Piece, bool, tuple[str, bool, Callable[[], bool]] | None]:
+) -> tuple[_Piece, bool, tuple[str, bool, Callable[[], bool], bool] | None]:
     """Replace a subject pronoun (or a possessive pronoun in the subject) by its antecedent.
 
     Returns the piece, whether a pronoun stayed unresolved (ambiguous), and the subject
@@ -1291,14 +1314,17 @@ def _resolve(
         # "Nadia Kors's first role came ... when she was 17": she/he point at the owner
         ante.update(_core_mention(owner), True, partial(_is_person, owner))
         proper = False
+    plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
+    elif any(c.dep_ == "conj" for c in subj.children):
+        mention_out = _mention(subj, conjuncts=True)  # "they" = "Clijsters and Henin"
     else:
         mention_out = mention
     return (
         replace(piece, replace=tuple(sorted(repl.items()))),
         ambiguous,
-        (mention_out, proper, person) if mention_out else None,
+        (mention_out, proper, person, plural) if mention_out else None,
     )
 
 

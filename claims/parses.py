@@ -113,6 +113,7 @@ def repair(doc: Any) -> Any:
     Only when the list ends with a plain finite verb ("and served as ...") that hangs from it:
     without that verb, "bought apples, baked pies and bread" may be a list of things."""
     _repair_main_verb(doc)
+    _repair_name_lists(doc)
     for tok in doc:
         if not (
             tok.dep_ in ("acl", "dep")
@@ -128,6 +129,32 @@ def repair(doc: Any) -> Any:
             tok.head = verb
             tok.dep_ = "conj"
     return doc
+
+
+def _repair_name_lists(doc: Any) -> None:
+    """ "They include Erik Hersman, Juliana Rotich, Ory Okolloh, and David Kobia": the small
+    model reads the middle names as appositions of the first (``appos``), and only the last as
+    a conjunct. A name set off by a comma as the apposition of another name, in a chain that
+    ends with "and"/"or" and a conjunct, is a list member (``conj``). Places keep their
+    apposition ("Austin, Texas and Denver, Colorado")."""
+    for tok in doc:
+        if not (
+            tok.dep_ == "appos"
+            and tok.pos_ == "PROPN"
+            and tok.head.pos_ == "PROPN"
+            and tok.left_edge.i > 0
+            and doc[tok.left_edge.i - 1].text == ","
+        ):
+            continue
+        first = tok.head
+        while first.dep_ in ("appos", "conj") and first.head.pos_ == "PROPN":
+            first = first.head
+        chain = [first, *(t for t in first.subtree if t.dep_ in ("appos", "conj") and t.pos_ == "PROPN")]
+        listed = any(k.dep_ == "cc" and k.lower_ in ("and", "or") for t in chain for k in t.children) and any(
+            k.dep_ == "conj" for t in chain for k in t.children
+        )
+        if listed and not {entity_type(tok), entity_type(tok.head)} & {"GPE", "LOC"}:
+            tok.dep_ = "conj"
 
 
 def _repair_main_verb(doc: Any) -> None:

@@ -263,6 +263,44 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The shop sells a lamp, chairs and tables.",
             ["The shop sells a lamp.", "The shop sells chairs.", "The shop sells tables."],
         ),
+        # "they" points at a plural or at a group, never at one person (WiCE: "Before they
+        # established themselves ..., Dominique Van Roost was ..." gave "Dominique Van Roost
+        # established themselves ..."); a coordinated subject is one plural mention
+        (
+            "Clijsters and Henin turned professional in 1997. They won many titles.",
+            ["Clijsters and Henin turned professional in 1997.", "Clijsters and Henin won many titles."],
+        ),
+        (
+            "Coldplay formed in London. They released Parachutes in 2000.",
+            ["Coldplay formed in London.", "Coldplay released Parachutes in 2000."],
+        ),
+        (
+            "Marit Olsen joined the firm in 1990. They hired her again in 2001.",
+            ["Marit Olsen joined the firm in 1990.", "They hired her again in 2001."],
+        ),
+        # a relative "whose" becomes the noun's possessive (it gave "The Bristol Choral Society
+        # whose concerts are held in Bath")
+        (
+            "She joined the Bristol Choral Society, whose concerts are held in Bath.",
+            [
+                "She joined the Bristol Choral Society.",
+                "The Bristol Choral Society's concerts are held in Bath.",
+            ],
+        ),
+        # a list of names read as appositions of the first (WiCE gave "They include Erik
+        # Hersman Juliana Rotich, Ory Okolloh."); places keep their apposition
+        (
+            "The founders were Erik Hersman, Juliana Rotich and David Kobia.",
+            [
+                "The founders were Erik Hersman.",
+                "The founders were Juliana Rotich.",
+                "The founders were David Kobia.",
+            ],
+        ),
+        (
+            "The firm has offices in Austin, Texas and Denver, Colorado.",
+            ["The firm has offices in Austin, Texas and Denver, Colorado."],
+        ),
     ],
 )
 def test_decomposition_kinds_from_the_dev_sets(text: str, claims: list[str]) -> None:
