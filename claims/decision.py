@@ -430,7 +430,7 @@ def _decided(
     if j.verdict is Verdict.UNSUPPORTED:
         return replace(j, confidence=round(1.0 - p, 4))
     what = f"'{missing[0]}' is not in the evidence" if missing else "the evidence does not entail it"
-    reason = f"{what} (P(support) = {p:.2f})"
+    reason = f"{what}{_p_support(p)}"
     return replace(j, verdict=Verdict.UNSUPPORTED, reason=reason, change=None, confidence=round(1.0 - p, 4))
 
 

@@ -44,7 +44,7 @@ import pysbd
 from pysbd.utils import TextSpan
 from rapidfuzz import fuzz, utils
 
-from claims.facets.vocabulary import data_lines
+from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, remember, repair
 from claims.structure import Block, segment
@@ -100,6 +100,9 @@ _FACTUAL_USES: dict[str, frozenset[str]] = {
     kind: frozenset(words.split())
     for kind, words in (line.split("\t", 1) for _, line in data_lines("factual_superlatives.tsv"))
 }
+#: the evaluative words a reported ranking states as a fact
+_SUPERLATIVES = frozenset({"best", "worst", "greatest", "favourite", "favorite"})
+_FIRST_PERSON = frozenset({"i", "we", "my", "our", "me", "us"})
 #: where a clause starts, for a reporting verb before the evaluative word
 _CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|but|or|which|who|that|while|whereas)\b", re.IGNORECASE)
 
@@ -114,7 +117,11 @@ def _evaluates(s: str) -> bool:
         if after and f"{m.group(0)}+{after.group(1)}" in _FACTUAL_USES["compound"]:
             continue
         before = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(s[max(0, m.start() - 80) : m.start()])[-1].lower())
-        if any(w in _FACTUAL_USES["reported"] for w in before):
+        if (
+            m.group(0) in _SUPERLATIVES
+            and any(w in _FACTUAL_USES["reported"] for w in before)
+            and not any(w in _FIRST_PERSON for w in before)
+        ):
             continue
         if before[-2:-1] and before[-1] in ("the", "a") and before[-2] in _FACTUAL_USES["task"]:
             continue
@@ -201,9 +208,21 @@ def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
             or (s.endswith("！") and bool(_EXCLAMATION_START.search(s))),
         ),
         ("advice", bool(_ADVICE.search(s)) or imperative),
-        ("opinion", bool(_OPINION_PHRASE.search(s)) or _evaluates(s)),
+        # a judgement that also states a value is checked for the value ("one of the best
+        # ultrabooks, with 32 GB of RAM"): the opinion must not hide a wrong number
+        ("opinion", (bool(_OPINION_PHRASE.search(s)) or _evaluates(s)) and not _states_value(s)),
     )
     return next((reason for reason, hit in checks if hit), None)
+
+
+def _states_value(s: str) -> bool:
+    """``s`` holds a number that is not part of a name ("32 GB", "in 1925"; not "the Kite 14")."""
+    for m in _NUMBER.finditer(s):
+        before = re.search(r"(\S+)\s*$", s[: m.start()])
+        word = before.group(1) if before else ""
+        if not word[:1].isupper() or word.lower() in STOPWORDS:
+            return True
+    return False
 
 
 def is_outside_scope(text: str, *, imperative: bool = False) -> bool:
@@ -268,7 +287,7 @@ _MONTH_NAMES = (  # noqa: SIM905 - one word list reads and extends more easily
 ).split()
 _DAY_DOT = re.compile(r"(?:^|[\s(])\d{1,2}\.$")
 #: abbreviations before a number that end no sentence: "dates from c. 1491-1510", "b. 1950"
-_ABBREVIATION_END = re.compile(r"(?:^|[\s(])(?:c|ca|approx|est|fl|b|d)\.$")
+_ABBREVIATION_END = re.compile(r"(?:^|[\s(])(?:c|ca|approx|est|fl)\.$|\((?:b|d)\.$")
 _MONTH_ALT = "|".join(sorted(set(_MONTH_NAMES), key=len, reverse=True))
 #: a month name that opens the next piece; an English one only before a number ("12. May
 #: 1998"), since "He scored 12. May was ..." is two sentences
@@ -513,6 +532,8 @@ def _np_text(tok: Any) -> str:
             }
             or c.i > tok.i
             and c.dep_ in {"compound", "case"}
+            # a name's number: "The iPhone 15, which was released in 2023" is about the iPhone 15
+            or (c.i == tok.i + 1 and c.dep_ == "nummod" and tok.pos_ == "PROPN")
         ):
             keep |= _subtree(c)
     lo, hi = min(keep), max(keep)
@@ -580,6 +601,15 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
     return []
 
 
+def _where_place(noun: Any, clause: Any) -> Any:
+    """The place a "where" clause is about: its noun, or when spaCy hung it on a year ("exiled
+    to Elba in 1814, where he stayed") the last proper noun before that year."""
+    if not noun.like_num:
+        return noun
+    names = [t for t in noun.doc[: noun.i] if t.pos_ == "PROPN" and t.dep_ == "pobj" and t.i < clause.i]
+    return names[-1] if names else noun
+
+
 def _shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
     """The indefinite article a singular list member shares with the first: "is an American
     model, actress, and reality television personality" -> "is an actress", "is a reality
@@ -587,6 +617,7 @@ def _shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
     if (
         member is first
         or member.tag_ != "NN"
+        or first.dep_ != "attr"  # a predicate noun ("is an actress"), not "owns a furniture"
         or not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in first.children)
     ):
         return ()
@@ -600,9 +631,25 @@ def _shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
 def _indefinite(word: str) -> str:
     """ "a" or "an" before ``word``, by its spelling: "an actress", "a university", "an hour"."""
     low = word.lower()
-    if low.startswith(("uni", "use", "usu", "eu", "one", "once")):
+    if low.startswith(_A_BEFORE_VOWEL):
         return "a"
     return "an" if low[:1] in "aeiou" or low.startswith(("hour", "honest", "honou", "heir")) else "a"
+
+
+#: words spelt with a vowel that sound with a consonant ("a university", "a European")
+_A_BEFORE_VOWEL = (
+    "univers",
+    "unique",
+    "unit",
+    "union",
+    "uniform",
+    "use",
+    "usual",
+    "euro",
+    "one",
+    "once",
+    "ukrain",
+)
 
 
 def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
@@ -639,10 +686,13 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
             pieces.append(_Piece(frozenset(mt), replace=((whose.i, _possessive(head)),)))
         elif m.dep_ == "relcl" and when is not None:
             # "since 2011, when it was created" -> "it was created in 2011" (not "2011 when ...")
+            place = _where_place(noun, m) if when.lower_ == "where" else noun
             prep = (
-                noun.head.lower_ if noun.dep_ == "pobj" and noun.head.lower_ in ("in", "on", "at") else "in"
+                place.head.lower_
+                if place.dep_ == "pobj" and place.head.lower_ in ("in", "on", "at")
+                else "in"
             )
-            pieces.append(_Piece(frozenset(mt - {when.i}), suffix=f"{prep} {head}"))
+            pieces.append(_Piece(frozenset(mt - {when.i}), suffix=f"{prep} {_np_text(place)}"))
         elif m.dep_ == "appos":
             pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
         elif m.dep_ == "acl" and m.tag_ == "VBN":
@@ -669,12 +719,30 @@ def _shared_complements(v: Any) -> set[int]:
     (not "The film was written."), "Chen was born and raised in New York" -> "... born in New
     York". Only in a passive: an active verb may be intransitive ("He sang and played the
     guitar" is no "sang the guitar")."""
-    if not _passive(v) or _complements(v):
+    if (
+        not _passive(v)
+        or _complements(v)
+        or any(k.dep_ == "cc" and k.lower_ in ("but", "yet") for k in v.children)
+    ):
         return set()
     c = next((k for k in v.children if _is_verb_conj(k)), None)
     while c is not None and not _complements(c):
         c = next((k for k in c.children if _is_verb_conj(k)), None)
-    return {i for k in (_complements(c) if c is not None else []) for i in _subtree(k)}
+    if c is None or any(
+        k.dep_ in _OWN_CLAUSE_DEPS or (k.i < c.i and k.dep_ not in ("cc", "punct")) for k in c.children
+    ):
+        # "Jobs was ousted, but he returned in 1997", "was stolen and later recovered by police"
+        return set()
+    # only an agent and a place or time are shared: "arrested and charged with fraud" is no
+    # "arrested with fraud", "captured and burned to the ground" no "captured to the ground"
+    shared = [
+        k for k in _complements(c) if k.dep_ == "agent" or (k.dep_ == "prep" and k.lower_ in _SHARED_PREPS)
+    ]
+    return {i for k in shared for i in _subtree(k)}
+
+
+#: prepositions whose phrase a bare passive participle shares with the next ("born and raised in")
+_SHARED_PREPS = frozenset({"in", "at", "on", "during"})
 
 
 def _complements(v: Any) -> list[Any]:
@@ -699,9 +767,9 @@ def _shared_auxiliaries(v: Any) -> str:
     "will close and reopen" -> "will", "has won two titles and reached the final" -> "has".
     spaCy tags a regular "-ed" conjunct as past tense whichever it is: after a passive alone it
     shares nothing ("He was born in 1950 and died in 2010"), after a modal it shares the modal
-    and a passive "be", after a perfect the perfect, and its passive when the conjunct has no
-    object ("has been adopted by shops and used on labels" -> "has been used"). A negation is
-    not shared ("was not shown and given a release" is ambiguous)."""
+    and a passive "be", after an active perfect the perfect; after "has been" nothing ("has been
+    sued and lost in court" is active, "has been adopted and used on labels" passive). A
+    negation is not shared ("was not shown and given a release" is ambiguous)."""
     if v.tag_ not in ("VBN", "VB", "VBD") or any(k.dep_ in _OWN_CLAUSE_DEPS for k in v.children):
         return ""
     head = v.head
@@ -715,11 +783,15 @@ def _shared_auxiliaries(v: Any) -> str:
     elif v.tag_ == "VBD" and modal:
         auxes = [k for k in auxes if k in modal or k.lower_ == "be"]
     elif v.tag_ == "VBD":
-        # "has been adopted ... and used on products" (no object: passive) -> "has been used"
-        passive = not any(k.dep_ == "dobj" for k in v.children)
-        auxes = [k for k in auxes if k in perfect or (passive and k.dep_ == "auxpass")] if perfect else []
+        # after "has been ..." a past form may be active ("has been sued and lost in court") or
+        # passive ("has been adopted and used on labels"): nothing is shared
+        auxes = perfect if not any(k.dep_ == "auxpass" for k in auxes) else []
     elif not any(k.dep_ == "auxpass" for k in auxes) and not perfect:
         return ""
+    elif (
+        perfect and any(k.dep_ == "auxpass" for k in auxes) and not any(k.dep_ == "agent" for k in v.children)
+    ):
+        return ""  # "has been sued by Apple and lost in court": no agent, maybe active
     return " ".join(k.text for k in auxes)
 
 
@@ -1093,6 +1165,11 @@ def _core_mention(tok: Any) -> str:
     return _mention(tok)
 
 
+def _preconj(tok: Any) -> bool:
+    """``tok`` opens with "both", "either" or "neither" (a ``preconj``)."""
+    return any(c.dep_ == "preconj" for c in tok.children)
+
+
 def _mention(tok: Any, *, conjuncts: bool = False) -> str:
     """The subject's mention: its noun phrase with determiners, modifiers, restrictive
     appositions and prepositional phrases, without clauses, set-off appositions and (unless
@@ -1318,7 +1395,9 @@ def _resolve(
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
     elif any(c.dep_ == "conj" for c in subj.children):
-        mention_out = _mention(subj, conjuncts=True)  # "they" = "Clijsters and Henin"
+        # "they" = "Clijsters and Henin"; "Neither Clijsters nor Henin" names no "they"
+        joined = all(c.lower_ == "and" for c in subj.children if c.dep_ == "cc")
+        mention_out = _mention(subj, conjuncts=True) if joined and not _preconj(subj) else None
     else:
         mention_out = mention
     return (

@@ -112,6 +112,7 @@ def repair(doc: Any) -> Any:
     clause's verb, so the decomposition gives each verb phrase its own claim with the subject.
     Only when the list ends with a plain finite verb ("and served as ...") that hangs from it:
     without that verb, "bought apples, baked pies and bread" may be a list of things."""
+    _merge_prefixed_verbs(doc)
     _repair_main_verb(doc)
     _repair_name_lists(doc)
     for tok in doc:
@@ -131,6 +132,51 @@ def repair(doc: Any) -> Any:
     return doc
 
 
+#: prefixes that spaCy's tokenizer splits off a verb at its hyphen ("co-founded")
+_VERB_PREFIXES = frozenset(
+    {
+        "co",
+        "pre",
+        "re",
+        "de",
+        "ex",
+        "self",
+        "post",
+        "mid",
+        "semi",
+        "sub",
+        "inter",
+        "multi",
+        "anti",
+        "counter",
+        "cross",
+    }
+)
+
+
+def _merge_prefixed_verbs(doc: Any) -> None:
+    """ "Steve Jobs co-founded Apple": the tokenizer splits "co", "-", "founded", and the small
+    model reads "co" as a verb with "founded" as its conjunct (the decomposition then gave
+    "Steve Jobs co-." and "Steve Jobs founded Apple"). A prefix of ``_VERB_PREFIXES``, a hyphen
+    and a verb written without spaces become one token, with the parse of the span's head
+    ("re-elected", "pre-ordered", "co-authored"). "non-" and "un-" stay apart: the negative
+    prefix check reads them (``claims.verdict.lexical``)."""
+    spans = [
+        doc[t.i - 2 : t.i + 1]
+        for t in doc
+        if t.i >= 2
+        and t.tag_.startswith("VB")
+        and doc[t.i - 1].text == "-"
+        and doc[t.i - 2].lower_ in _VERB_PREFIXES
+        and not doc[t.i - 2].whitespace_
+        and not doc[t.i - 1].whitespace_
+    ]
+    if spans:
+        with doc.retokenize() as retokenizer:
+            for span in spans:
+                retokenizer.merge(span, attrs={"TAG": span[-1].tag_, "POS": span[-1].pos_})
+
+
 def _repair_name_lists(doc: Any) -> None:
     """ "They include Erik Hersman, Juliana Rotich, Ory Okolloh, and David Kobia": the small
     model reads the middle names as appositions of the first (``appos``), and only the last as
@@ -141,6 +187,7 @@ def _repair_name_lists(doc: Any) -> None:
         if not (
             tok.dep_ == "appos"
             and tok.pos_ == "PROPN"
+            and not any(k.dep_ == "prep" for k in tok.children)  # "Barack Obama, President of ..."
             and tok.head.pos_ == "PROPN"
             and tok.left_edge.i > 0
             and doc[tok.left_edge.i - 1].text == ","

@@ -399,6 +399,12 @@ def _pair_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     a claim ("a couple of" is vaguer, and is no value)."""
     out: list[Quantity] = []
     for m in _free(_PAIR_RE, text, taken):
+        if re.match(
+            r"\s*(?:jeans|trousers|pants|shorts|tights|scissors|glasses|spectacles|pliers|tongs|binoculars)\b",
+            text[m.end() :],
+            re.I,
+        ):
+            continue  # one item: "a pair of jeans"
         slot, unit, factor, uend = _slot_after(text, m.end())
         q = Quantity(2.0 * factor, 2.0, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
                      nouns=_nouns_after(text, m.end()))  # fmt: skip

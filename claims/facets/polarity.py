@@ -31,7 +31,8 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
         (
             r"\b(?:plan(?:s|ned|ning)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|expect(?:s|ed|ing)?|"
             r"schedul(?:e|es|ed)|propos(?:e|es|ed)|hop(?:e|es|ed)|seek(?:s)?|sought|want(?:s|ed)?|set|going|"
-            r"tr(?:y|ies|ied)|attempt(?:s|ed)?|is|are|was|were|projected|designed|meant)\s+to\s+(?=[a-z])"
+            r"tr(?:y|ies|ied)|attempt(?:s|ed)?|is|are|was|were|projected|designed|meant|"
+            r"in talks)\s+to\s+(?=[a-z])"
             r"|\b(?:proposed|projected|prospective|upcoming|planned|would)\b",
             "planned",
         ),
@@ -120,7 +121,7 @@ def _negation(text: str) -> tuple[bool, str]:
 #: "The purpose of advertising is to build recognition"): a definition of what something does,
 #: not a plan. Nouns of aim ("goal", "aim", "plan", "mission") keep their "is to" a plan.
 _FUNCTION_IS_TO = re.compile(
-    r"\b(?:responsibilit(?:y|ies)|roles?|jobs?|tasks?|dut(?:y|ies)|functions?|purposes?)"
+    r"\b(?:responsibility|role|job|task|duty|function|purpose)"
     r"(?:\s+of\s+(?:[\w'’-]+\s+){0,5}?[\w'’-]+)?\s+(?:is|are|was|were)\s+to\s+$",
     re.I,
 )
@@ -131,7 +132,11 @@ def _hedges(text: str) -> list[tuple[str, str, int, int]]:
     for pat, label in HEDGES:
         for m in pat.finditer(text):
             g = m.group(0)
-            if label == "planned" and _FUNCTION_IS_TO.search(text, 0, m.end()):
+            if (
+                label == "planned"
+                and _FUNCTION_IS_TO.search(text, 0, m.end())
+                and not text[m.end() :].lower().startswith("be ")  # "jobs are to be cut"
+            ):
                 continue
             s0 = m.start() + len(g) - len(g.lstrip())
             out.append((label, g.strip(), s0, s0 + len(g.strip())))

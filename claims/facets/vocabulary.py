@@ -47,14 +47,15 @@ def _stem(w: str) -> str:
     """Crude stem of a word (the form the word lists and content tokens are compared in):
     lower-cased, a possessive and one suffix dropped, at least three characters kept
     ("enrolled" -> "enroll", "studies" -> "study"). A plural "-es" goes only after a sibilant
-    ("boxes" -> "box", "churches" -> "church", "classes" -> "class"); elsewhere only its "s"
+    ("boxes" -> "box", "churches" -> "church") and after "o" in a longer word ("heroes" ->
+    "hero", "potatoes" -> "potato"; "shoes" -> "shoe"); elsewhere only its "s"
     ("genes" -> "gene", "rates" -> "rate": the singular's own "e" stays, so "rates" is not "rat")."""
     w = w.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
     for suf, rep in (("ies", "y"), ("ied", "y"), ("ing", ""), ("edly", ""), ("ed", ""), ("es", ""),
                      ("ly", ""), ("s", "")):  # fmt: skip
-        if suf == "es" and not w.endswith(_SIBILANT_ES):
+        if suf == "es" and not w.endswith(_SIBILANT_ES) and not (w.endswith("oes") and len(w) >= 6):
             continue
         if w.endswith(suf) and len(w) - len(suf) >= 3:
             return w[: len(w) - len(suf)] + rep

@@ -147,11 +147,21 @@ def alias_stated(text: str, start: int, end: int, words: frozenset[str] | set[st
     "hydrochloric acid (HCl)"), and that phrase's content words are stated among ``words`` /
     ``stems``: the reference names the thing in full, which names it as well as the short form.
     The phrase is the words after the last stopword before the parenthesis, at most five."""
-    if not re.match(r"\s*\)", text[end:]):
+    short = text[start:end]
+    if not re.match(r"\s*\)", text[end:]) or not _SHORT_FORM.fullmatch(short):
         return False
     m = _ALIAS_PHRASE.search(text[:start])
     if m is None:
         return False
     phrase = [w.lower() for w in re.findall(r"[\w'’-]+", m.group(1))]
     phrase = phrase[max((i + 1 for i, w in enumerate(phrase) if w in STOPWORDS), default=0) :]
-    return bool(phrase) and all(_stated(w, words, stems) for w in phrase)
+    # the short form stands for the phrase: its initials ("NLP") or its first letter ("HCl")
+    initials = "".join(w[0] for w in phrase)
+    if not phrase or not (short.lower().startswith(initials) or short[0].lower() == phrase[0][0]):
+        return False
+    return all(_stated(w, words, stems) for w in phrase)
+
+
+#: a short form: one word of at most eight letters and digits with two or more capitals
+#: ("NLP", "HCl", "CO2"; not "Tim Cook", not "Paris")
+_SHORT_FORM = re.compile(r"(?=(?:\w*[A-Z]){2})[A-Za-z0-9]{2,8}")

@@ -157,6 +157,15 @@ def test_facts_stay_material(text: str) -> None:
         ("The hotel, which critics ranked highly, has the best views in town.", "opinion"),
         ("The algorithm finds the best route and it is the best tool.", "opinion"),
         ("It is a beautiful sight at dusk.", "opinion"),
+        # a judgement that also states a value is checked for the value (newcomer review: "one
+        # of the best ultrabooks ..., with 32 GB of RAM" hid a wrong number); a number in a name
+        # ("the Kite 14") states no value
+        ("The XPS 14 is one of the best ultrabooks, with 32 GB of RAM.", None),
+        ("Arguably the greatest physicist of his era, Einstein published relativity in 1925.", None),
+        ("Honestly, I think the Kite 14 is the best laptop for students.", "opinion"),
+        # code review: a naming verb is no ranking, nor is the writer's own rating
+        ("A small café called Luna makes the best coffee in town.", "opinion"),
+        ("I rated it the best pizza in town.", "opinion"),
     ],
 )
 def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None:
@@ -202,12 +211,21 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The bridge was designed by Rosa Feld and built by Halvorsen AS.",
             ["The bridge was designed by Rosa Feld.", "The bridge was built by Halvorsen AS."],
         ),
+        # after "has been" a past form may be active: nothing is shared (code review: "The firm
+        # has been lost in court")
         (
-            "The flag has been adopted by local businesses and used on commercial products.",
-            [
-                "The flag has been adopted by local businesses.",
-                "The flag has been used on commercial products.",
-            ],
+            "The firm has been sued by Apple and lost in court.",
+            ["The firm has been sued by Apple.", "The firm lost in court."],
+        ),
+        # a conjunct's own adverb or object is its own (code review: "stolen by police",
+        # "arrested with fraud")
+        (
+            "The painting was stolen and later recovered by police in 2005.",
+            ["The painting was stolen.", "The painting was later recovered by police in 2005."],
+        ),
+        (
+            "The suspect was arrested and charged with fraud.",
+            ["The suspect was arrested.", "The suspect was charged with fraud."],
         ),
         (
             "He has won two titles and reached the final.",
@@ -300,6 +318,38 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
         (
             "The firm has offices in Austin, Texas and Denver, Colorado.",
             ["The firm has offices in Austin, Texas and Denver, Colorado."],
+        ),
+        # newcomer review: a verb with a prefix split at its hyphen ("Steve Jobs co-." and
+        # "Steve Jobs founded Apple"); a conjunct with its own subject shares nothing ("Jobs was
+        # later ousted in 1997"); "where" hung on a year is about the place before it; a name's
+        # number stays with the name ("The iPhone was released in 2023")
+        ("Steve Jobs co-founded Apple in 1976.", ["Steve Jobs co-founded Apple in 1976."]),
+        ("The phone can be pre-ordered from Friday.", ["The phone can be pre-ordered from Friday."]),
+        (
+            "Jobs was later ousted, but he returned in 1997.",
+            ["Jobs was later ousted.", "He returned in 1997."],
+        ),
+        (
+            "Napoleon was exiled to Elba in 1814, where he stayed for less than a year.",
+            ["Napoleon was exiled to Elba in 1814.", "He stayed for less than a year in Elba."],
+        ),
+        (
+            "The iPhone 15, which was released in 2023, has a 6.1-inch display.",
+            ["The iPhone 15 has a 6.1-inch display.", "The iPhone 15 was released in 2023."],
+        ),
+        # code review: "neither ... nor" names no "they"; a title apposition is no list member;
+        # a mass noun gets no article
+        (
+            "Neither Clijsters nor Henin played in 2008. They returned in 2009.",
+            ["Neither Clijsters nor Henin played in 2008.", "They returned in 2009."],
+        ),
+        (
+            "He met Barack Obama, President of the United States, and Angela Merkel.",
+            ["He met Barack Obama, President of the United States, and Angela Merkel."],
+        ),
+        (
+            "She owns a car, furniture and jewellery.",
+            ["She owns a car.", "She owns furniture.", "She owns jewellery."],
         ),
     ],
 )

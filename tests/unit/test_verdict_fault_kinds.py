@@ -618,6 +618,9 @@ ALIASES: list[Row] = [
         {S},
     ),
     ("Gold does not react with nitric acid (HNO3).", "Gold does not react with hydrochloric acid.", {U, C}),
+    # code review: a name in parentheses is no short form, and a short form must fit its phrase
+    ("The company's CEO (Tim Cook) announced the phone.", "The company's CEO announced the phone.", {U}),
+    ("Gold does not react with nitric acid (HCl).", "Gold does not react with nitric acid.", {U}),
     ("She works in NLP at Stanford.", "She works in computer vision at Stanford.", {U, C}),
 ]
 
@@ -636,6 +639,8 @@ PAIRS: list[Row] = [
     ("The team has three coaches.", "The team has a pair of coaches.", {C}),
     # "a couple of" is vague: no value, so the claim's count stays unstated
     ("The team has two coaches.", "The team has a couple of coaches.", {U}),
+    # a pair of jeans is one thing (code review)
+    ("She bought two jeans.", "She bought a pair of jeans.", {U}),
 ]
 
 
@@ -658,6 +663,8 @@ FUNCTION_IS_TO: list[Row] = [
     ("The kidneys filter blood.", "The role of the kidneys is to filter blood.", {S}),
     ("The company doubled its revenue.", "The company's goal is to double its revenue.", {Q}),
     ("The bridge opened in 2025.", "The bridge is to open in 2025.", {Q}),
+    # "are to be cut" is a plan whatever the noun (code review: "jobs are to be cut")
+    ("1,000 jobs were cut in 2025.", "1,000 jobs are to be cut in 2025.", {Q}),
 ]
 
 
@@ -680,4 +687,23 @@ PLURAL_STEMS: list[Row] = [
 
 @pytest.mark.parametrize("row", PLURAL_STEMS)
 def test_plural_stems(row: Row) -> None:
+    _check(row)
+
+
+# newcomer review: "in talks to" is a plan the response must keep; "former" and "current"
+# exclude each other (claims/data/antonyms.tsv). "will" stays no hedge: a dated reference's
+# "will air from March 4th" may have happened since (tests/unit/test_verdict_evidence_kinds.py)
+PLANS_AND_ROLES: list[Row] = [
+    ("Disney acquired the studio.", "Disney is in talks to acquire the studio.", {Q}),
+    (
+        "The device shuts down when the battery is low.",
+        "The device will shut down when the battery is low.",
+        {S},
+    ),
+    ("Jack Dorsey is the current CEO of Block.", "Jack Dorsey is the former CEO of Block.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", PLANS_AND_ROLES)
+def test_plans_and_former_roles(row: Row) -> None:
     _check(row)
