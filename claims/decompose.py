@@ -814,6 +814,12 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         )
     # subjects' appositions / participial clauses become claims of their own
     toks, mods = _detach_modifiers(toks, doc)
+    denial = next((m for _, m in mods if _denies_the_clause(m)), None)
+    if denial is not None and v is root and not prefix:
+        # "X is visible from space, which is a common myth" -> "It is false that X is visible
+        # from space" (not "Space is a common myth")
+        mods = [(n, m) for n, m in mods if m is not denial]
+        prefix = "It is false that"
     # temporal clauses ("when she was 17") and set-off participles ("..., marking her
     # debut in ...") become claims of their own
     toks, adverbials = _detach_adverbials(v, toks, doc, root_subj)
@@ -821,7 +827,53 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     pieces = _coordinated_pieces(v, toks, prefix, imperative) or [
         _Piece(frozenset(toks), prefix=prefix, imperative=imperative)
     ]
-    return pieces + adverbials + _modifier_pieces(doc, mods)
+    return [_denied_by_nor(v, p) for p in pieces] + adverbials + _modifier_pieces(doc, mods)
+
+
+#: predicates of a sentence-final "which" clause that deny the clause before it
+_DENYING_WORDS = frozenset(
+    [
+        "false",
+        "wrong",
+        "incorrect",
+        "untrue",
+        "inaccurate",
+        "misleading",
+        "myth",
+        "misconception",
+        "mistake",
+        "error",
+        "lie",
+        "rumour",
+        "rumor",
+    ]
+)
+
+
+def _denies_the_clause(m: Any) -> bool:
+    """``m`` is a relative clause "which is a (common) myth / false / not true" that ends the
+    sentence: it judges the whole clause before it, not the noun it hangs on."""
+    if m.dep_ != "relcl" or not any(k.lower_ == "which" and k.dep_ == "nsubj" for k in m.children):
+        return False
+    if m.right_edge.i < len(m.doc) - 2:
+        return False
+    return any(k.dep_ in ("attr", "acomp") and k.lower_ in _DENYING_WORDS for k in m.children)
+
+
+def _denied_by_nor(v: Any, piece: _Piece) -> _Piece:
+    """A clause after "nor" with its auxiliary before the subject denies: "The company did not
+    acquire Slack, nor did it announce layoffs" -> "It did not announce layoffs" (not "Did it
+    announce layoffs", the opposite claim)."""
+    nor = v.dep_ == "conj" and any(
+        k.dep_ == "cc" and k.lower_ == "nor" and k.i < v.i for k in v.head.children
+    )
+    subj = _subject(v)
+    aux = next((k for k in v.children if k.dep_ == "aux" and subj is not None and k.i < subj.i), None)
+    if not nor or aux is None or aux.i not in piece.tokens:
+        return piece
+    return replace(
+        piece, tokens=piece.tokens - {aux.i}, replace=(*piece.replace, (v.i, f"{aux.lower_} not {v.text}"))
+    )
 
 
 #: demonstratives that, as a subject, point at a whole clause as often as at a noun

@@ -351,6 +351,17 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "She owns a car, furniture and jewellery.",
             ["She owns a car.", "She owns furniture.", "She owns jewellery."],
         ),
+        # newcomer review: a clause after "nor" denies ("Did the company announce layoffs." was
+        # the opposite claim); a sentence-final "which is a myth" denies the clause before it
+        # ("Space is a common myth.")
+        (
+            "The company did not acquire Slack, nor did it announce layoffs.",
+            ["The company did not acquire Slack.", "The company did not announce layoffs."],
+        ),
+        (
+            "The Great Wall of China is visible from space, which is a common myth.",
+            ["It is false that the Great Wall of China is visible from space."],
+        ),
     ],
 )
 def test_decomposition_kinds_from_the_dev_sets(text: str, claims: list[str]) -> None:
