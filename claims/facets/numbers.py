@@ -138,6 +138,15 @@ def _cjk_slot(text: str, end: int) -> tuple[str, str, float, int] | None:
     return "n:" + ch, ch, 1.0, m.end()
 
 
+def _noun_after_name(text: str, at: int, before: str) -> str:
+    """The lower-case noun after the capitalised words at ``at`` ("Michelin stars" -> "stars"),
+    after a count that is no year; "" when none follows."""
+    m = re.match(r"(?:\s+[A-Z][\w-]*)*\s+([a-z][a-z]+)\b", text[at:])
+    if m is None or m.group(1) in STOPWORDS or re.search(r"\d{4}$", before):
+        return ""
+    return m.group(1)
+
+
 def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     """Unit or counted noun right after a number ending at ``end``.
 
@@ -173,7 +182,10 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
             if lw in UNITS:
                 continue
             if w[0].isupper():
-                return "", "", 1.0, end  # "2006 Announced", "3 Musketeers": not a counted noun
+                # "two Michelin stars", "five Grand Slam titles" count stars and titles;
+                # "2006 Announced", "3 Musketeers" count nothing
+                noun = _noun_after_name(text, m.end(), text[:end])
+                return ("n:" + _stem(noun), noun, 1.0, end) if noun else ("", "", 1.0, end)
             return "n:" + _stem(lw), lw, 1.0, end
     return "", "", 1.0, end
 

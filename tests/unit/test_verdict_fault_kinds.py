@@ -707,3 +707,21 @@ PLANS_AND_ROLES: list[Row] = [
 @pytest.mark.parametrize("row", PLANS_AND_ROLES)
 def test_plans_and_former_roles(row: Row) -> None:
     _check(row)
+
+
+# newcomer review: frequencies are units ("120 Hz" against "60 Hz" was unsupported: "120" read
+# as a bare number, "Hz" as a name), and a count before a capitalised modifier counts the noun
+# after it ("two Michelin stars" against "one Michelin star" lacked 'two')
+UNITS_AND_COUNTS: list[Row] = [
+    ("The display refreshes at 120 Hz.", "The display refreshes at 60 Hz.", {C}),
+    ("The CPU runs at 3.2 GHz.", "The CPU runs at 3,200 MHz.", {S}),
+    ("The restaurant has two Michelin stars.", "The restaurant has one Michelin star.", {C}),
+    ("He won five Grand Slam titles.", "He won five Grand Slam titles.", {S}),
+    # a year before a name counts nothing
+    ("The 2008 Olympic games were held in Beijing.", "The 2008 Olympic games were held in Beijing.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", UNITS_AND_COUNTS)
+def test_frequency_units_and_counts_before_names(row: Row) -> None:
+    _check(row)
