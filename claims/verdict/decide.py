@@ -12,12 +12,7 @@ import numpy as np
 from rapidfuzz import fuzz
 
 from claims.decompose import outside_scope_reason
-from claims.facets import (
-    Facets,
-    extract,
-    quantity_matches,
-    year_matches,
-)
+from claims.facets import Facets, extract
 from claims.labels import embedding_text
 from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
@@ -36,7 +31,7 @@ from claims.verdict.roles import (
 )
 from claims.verdict.text import _head_word, subject_head
 from claims.verdict.thresholds import _T
-from claims.verdict.values import _date_states
+from claims.verdict.values import _shares_value
 
 # ---------------------------------------------------------------- judging
 
@@ -326,22 +321,6 @@ def _distractor_free(
     name = re.compile(rf"\b{re.escape(swap.response_value)}\b", re.I)
     named = any(name.search(reference_claims[q.j].claim.text) for q in pairs)
     return None if named else swap
-
-
-def _shares_value(r: Facets, c: Facets) -> bool:
-    years = [q for q in c.quantities if q.slot == "year"]
-    for q in r.quantities:
-        if q.slot == "year":
-            if any(year_matches(q, y) for y in years) or any(d.year == q.raw for d in c.dates):
-                return True
-        elif any(quantity_matches(q, o) for o in c.quantities if o.slot != "year"):
-            return True
-    # a calendar date in the claim's year (a dateline can give the year of "November 2")
-    return any(
-        _date_states(d, e) or (d.year is not None and e.year == d.year and e.month is not None)
-        for d in r.dates
-        for e in c.dates
-    )
 
 
 def judge(

@@ -14,7 +14,9 @@ from claims.facets import (
     content_tokens,
     dimension_stems,
     extract,
+    quantity_matches,
     slots_compatible,
+    year_matches,
 )
 from claims.verdict.text import _clauses
 from claims.verdict.thresholds import _T
@@ -164,3 +166,21 @@ def _range_span(c: Facets, o: Quantity) -> tuple[int, int]:
         r"(?:between|from|up to|at most|at least|more than|less than|over|under)\s+$", c.text[:start], re.I
     )
     return (m.start() if m else start), end
+
+
+def _shares_value(r: Facets, c: Facets) -> bool:
+    """The claim and the reference claim share a value: a year, a quantity, or a date (one in
+    the claim's year: a dateline can give the year of "November 2")."""
+    years = [q for q in c.quantities if q.slot == "year"]
+    for q in r.quantities:
+        if q.slot == "year":
+            if any(year_matches(q, y) for y in years) or any(d.year == q.raw for d in c.dates):
+                return True
+        elif any(quantity_matches(q, o) for o in c.quantities if o.slot != "year"):
+            return True
+    # a calendar date in the claim's year (a dateline can give the year of "November 2")
+    return any(
+        _date_states(d, e) or (d.year is not None and e.year == d.year and e.month is not None)
+        for d in r.dates
+        for e in c.dates
+    )
