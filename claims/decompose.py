@@ -215,8 +215,18 @@ def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
     return next((reason for reason, hit in checks if hit), None)
 
 
+_NUMBER_WORD = re.compile(
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+    r"hundred|thousand|million|billion)\b",
+    re.I,
+)
+
+
 def _states_value(s: str) -> bool:
-    """``s`` holds a number that is not part of a name ("32 GB", "in 1925"; not "the Kite 14")."""
+    """``s`` holds a number that is not part of a name ("32 GB", "in 1925", "three studio
+    albums"; not "the Kite 14")."""
+    if _NUMBER_WORD.search(s):
+        return True
     for m in _NUMBER.finditer(s):
         before = re.search(r"(\S+)\s*$", s[: m.start()])
         word = before.group(1) if before else ""
@@ -401,7 +411,8 @@ def _subtree(tok: Any) -> set[int]:
 def _noun_conjuncts(tok: Any) -> list[Any]:
     out = []
     for c in tok.children:
-        if c.dep_ == "conj" and c.pos_ in {"NOUN", "PROPN", "NUM", "ADJ", "PRON"}:
+        if c.dep_ == "conj" and c.pos_ in {"NOUN", "PROPN", "NUM", "ADJ", "PRON"} and not _after_nor(c):
+            # "sells neither cars nor bikes" stays whole: apart it would say "sells bikes"
             out.append(c)
             out.extend(_noun_conjuncts(c))
     return out
@@ -543,10 +554,19 @@ def _np_text(tok: Any) -> str:
 
 def _is_verb_conj(tok: Any) -> bool:
     """A coordinated verb, also one tagged as a noun but taking an object ("holds 3,000
-    paintings but displays only 400": "displays" NNS with a dobj)."""
+    paintings but displays only 400": "displays" NNS with a dobj). Not after "nor" without a
+    subject of its own: "He was neither arrested nor charged" stays one (denied) claim, where
+    apart it would give "He was charged"."""
     return bool(
-        tok.dep_ == "conj" and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
+        tok.dep_ == "conj"
+        and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
+        and not (_after_nor(tok) and _subject(tok) is None)
     )
+
+
+def _after_nor(tok: Any) -> bool:
+    """``tok`` is a conjunct after "nor" (a "cc" "nor" on its head, before it)."""
+    return any(k.dep_ == "cc" and k.lower_ == "nor" and k.i < tok.i for k in tok.head.children)
 
 
 def _clause_heads(root: Any) -> list[Any]:
@@ -815,7 +835,12 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     # subjects' appositions / participial clauses become claims of their own
     toks, mods = _detach_modifiers(toks, doc)
     denial = next((m for _, m in mods if _denies_the_clause(m)), None)
-    if denial is not None and v is root and not prefix:
+    judged = _judging_noun(v) if v is root and not prefix else None
+    if judged is not None:
+        # "Bats are blind, a common myth (that persists today)" -> "It is false that bats are blind"
+        toks -= _subtree(judged) | {judged.left_edge.i - 1}
+        prefix = "It is false that"
+    elif denial is not None and v is root and not prefix:
         # "X is visible from space, which is a common myth" -> "It is false that X is visible
         # from space" (not "Space is a common myth")
         mods = [(n, m) for n, m in mods if m is not denial]
@@ -848,6 +873,21 @@ _DENYING_WORDS = frozenset(
         "rumor",
     ]
 )
+
+
+def _judging_noun(v: Any) -> Any | None:
+    """A noun set off by a comma after the clause that judges it false: "Bats are blind, a common
+    myth" (spaCy: a second ``attr``, or an apposition); None when there is none."""
+    doc = v.doc
+    for k in v.children:
+        if (
+            k.dep_ in ("attr", "appos", "npadvmod")
+            and k.lower_ in _DENYING_WORDS
+            and k.left_edge.i > v.i + 1
+            and doc[k.left_edge.i - 1].text == ","
+        ):
+            return k
+    return None
 
 
 def _denies_the_clause(m: Any) -> bool:
@@ -919,6 +959,12 @@ def _split_sentence(doc: Any) -> list[_Piece]:
     # prefix that supplies one is dropped when the sentence gives other claims
     with_verb = [p for p in pieces if p.prefix or any(doc[i].pos_ in {"VERB", "AUX"} for i in p.tokens)]
     if with_verb and len(with_verb) < len(pieces):
+        kept = {i for p in with_verb for i in p.tokens}
+        dropped = {i for p in pieces if p not in with_verb for i in p.tokens} - kept
+        if any(doc[i].pos_ in {"NUM", "PROPN"} for i in dropped):
+            # a verb misread as a noun ("The monitor refreshes at 144 Hz and costs $300":
+            # "refreshes" NNS) would take its values with it: the sentence stays whole
+            return [_Piece(all_tokens)]
         pieces = with_verb
     return pieces or [_Piece(all_tokens)]
 

@@ -175,6 +175,11 @@ def _merge_prefixed_verbs(doc: Any) -> None:
         with doc.retokenize() as retokenizer:
             for span in spans:
                 retokenizer.merge(span, attrs={"TAG": span[-1].tag_, "POS": span[-1].pos_})
+        # the name before such a verb was read as a compound of it ("Wozniak co-designed"):
+        # a noun modifying a verb is its subject
+        for t in doc:
+            if t.dep_ == "compound" and t.pos_ == "PROPN" and t.head.tag_.startswith("VB") and t.i < t.head.i:
+                t.dep_ = "nsubj"
 
 
 def _repair_name_lists(doc: Any) -> None:

@@ -166,6 +166,7 @@ def test_facts_stay_material(text: str) -> None:
         # code review: a naming verb is no ranking, nor is the writer's own rating
         ("A small café called Luna makes the best coffee in town.", "opinion"),
         ("I rated it the best pizza in town.", "opinion"),
+        ("Arguably the greatest guitarist ever, Hendrix recorded three studio albums.", None),
     ],
 )
 def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None:
@@ -361,6 +362,21 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
         (
             "The Great Wall of China is visible from space, which is a common myth.",
             ["It is false that the Great Wall of China is visible from space."],
+        ),
+        # second newcomer review: "neither ... nor" stays one denied claim (apart it gave "He was
+        # charged"); a judging noun after a comma denies the clause; a verb read as a noun
+        # keeps the sentence whole rather than lose its values ("Costs $300." alone); a name
+        # read as a compound of a hyphenated verb is its subject
+        ("He was neither arrested nor charged.", ["He was neither arrested nor charged."]),
+        ("The company sells neither cars nor bikes.", ["The company sells neither cars nor bikes."]),
+        ("Bats are blind, a common myth that persists today.", ["It is false that bats are blind."]),
+        (
+            "The monitor refreshes at 144 Hz and costs $300.",
+            ["The monitor refreshes at 144 Hz and costs $300."],
+        ),
+        (
+            "Wozniak co-designed the Apple I and re-engineered the Apple II.",
+            ["Wozniak co-designed the Apple I.", "Wozniak re-engineered the Apple II."],
         ),
     ],
 )
