@@ -58,7 +58,7 @@ def content_spans(text: str) -> list[tuple[str, int, int]]:
     (``text[start:end]``; the parts of a hyphenated word share its span).
 
     >>> content_spans("Iron displaces copper.")
-    [('iron', 0, 4), ('displac', 5, 14), ('copper', 15, 21)]
+    [('iron', 0, 4), ('displace', 5, 14), ('copper', 15, 21)]
     """
     return list(_spans(text) if len(text) <= CACHED_CHARS else _scan(text))
 
