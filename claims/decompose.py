@@ -798,6 +798,7 @@ def _shared_auxiliaries(v: Any) -> str:
     auxes = [k for k in head.children if k.dep_ in ("aux", "auxpass") and k.i < head.i]
     modal = [k for k in auxes if k.tag_ == "MD"]
     perfect = [k for k in auxes if k.lower_ in ("has", "have", "had")]
+    passive = any(k.dep_ == "auxpass" for k in auxes)
     if v.tag_ == "VB":
         auxes = modal
     elif v.tag_ == "VBD" and modal:
@@ -805,12 +806,10 @@ def _shared_auxiliaries(v: Any) -> str:
     elif v.tag_ == "VBD":
         # after "has been ..." a past form may be active ("has been sued and lost in court") or
         # passive ("has been adopted and used on labels"): nothing is shared
-        auxes = perfect if not any(k.dep_ == "auxpass" for k in auxes) else []
-    elif not any(k.dep_ == "auxpass" for k in auxes) and not perfect:
+        auxes = [] if passive else perfect
+    elif not passive and not perfect:
         return ""
-    elif (
-        perfect and any(k.dep_ == "auxpass" for k in auxes) and not any(k.dep_ == "agent" for k in v.children)
-    ):
+    elif perfect and passive and not any(k.dep_ == "agent" for k in v.children):
         return ""  # "has been sued by Apple and lost in court": no agent, maybe active
     return " ".join(k.text for k in auxes)
 
@@ -834,13 +833,14 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         )
     # subjects' appositions / participial clauses become claims of their own
     toks, mods = _detach_modifiers(toks, doc)
-    denial = next((m for _, m in mods if _denies_the_clause(m)), None)
-    judged = _judging_noun(v) if v is root and not prefix else None
+    sentence_level = v is root and not prefix
+    denial = next((m for _, m in mods if _denies_the_clause(m)), None) if sentence_level else None
+    judged = _judging_noun(v) if sentence_level else None
     if judged is not None:
         # "Bats are blind, a common myth (that persists today)" -> "It is false that bats are blind"
         toks -= _subtree(judged) | {judged.left_edge.i - 1}
         prefix = "It is false that"
-    elif denial is not None and v is root and not prefix:
+    elif denial is not None:
         # "X is visible from space, which is a common myth" -> "It is false that X is visible
         # from space" (not "Space is a common myth")
         mods = [(n, m) for n, m in mods if m is not denial]
@@ -853,26 +853,6 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         _Piece(frozenset(toks), prefix=prefix, imperative=imperative)
     ]
     return [_denied_by_nor(v, p) for p in pieces] + adverbials + _modifier_pieces(doc, mods)
-
-
-#: predicates of a sentence-final "which" clause that deny the clause before it
-_DENYING_WORDS = frozenset(
-    [
-        "false",
-        "wrong",
-        "incorrect",
-        "untrue",
-        "inaccurate",
-        "misleading",
-        "myth",
-        "misconception",
-        "mistake",
-        "error",
-        "lie",
-        "rumour",
-        "rumor",
-    ]
-)
 
 
 def _judging_noun(v: Any) -> Any | None:
@@ -904,9 +884,7 @@ def _denied_by_nor(v: Any, piece: _Piece) -> _Piece:
     """A clause after "nor" with its auxiliary before the subject denies: "The company did not
     acquire Slack, nor did it announce layoffs" -> "It did not announce layoffs" (not "Did it
     announce layoffs", the opposite claim)."""
-    nor = v.dep_ == "conj" and any(
-        k.dep_ == "cc" and k.lower_ == "nor" and k.i < v.i for k in v.head.children
-    )
+    nor = v.dep_ == "conj" and _after_nor(v)
     subj = _subject(v)
     aux = next((k for k in v.children if k.dep_ == "aux" and subj is not None and k.i < subj.i), None)
     if not nor or aux is None or aux.i not in piece.tokens:
@@ -918,13 +896,26 @@ def _denied_by_nor(v: Any, piece: _Piece) -> _Piece:
 
 #: demonstratives that, as a subject, point at a whole clause as often as at a noun
 _CLAUSE_DEMONSTRATIVES = frozenset({"this", "that"})
-#: predicates that judge a statement, not a thing ("that is false", "this is not true")
-_TRUTH_WORDS = frozenset(
-    (  # noqa: SIM905 - one word list reads and extends more easily
-        "false true wrong right correct incorrect untrue inaccurate accurate misleading myth "
-        "misconception mistake error lie rumour rumor case exaggeration"
-    ).split()
+#: predicates of a sentence-final "which" clause that deny the clause before it
+_DENYING_WORDS = frozenset(
+    [
+        "false",
+        "wrong",
+        "incorrect",
+        "untrue",
+        "inaccurate",
+        "misleading",
+        "myth",
+        "misconception",
+        "mistake",
+        "error",
+        "lie",
+        "rumour",
+        "rumor",
+    ]
 )
+#: predicates that judge a statement, not a thing ("that is false", "this is not true")
+_TRUTH_WORDS = _DENYING_WORDS | frozenset({"true", "right", "correct", "accurate", "case", "exaggeration"})
 
 
 def _clause_reference(subj: Any | None) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["parser", "parse", "remember", "repair", "clear", "entity_type", "DISABLE"]
@@ -104,17 +105,23 @@ def parse(text: str) -> Any:
 
 
 def repair(doc: Any) -> Any:
-    """Mend one misreading of spaCy's small English model, in place, and return ``doc``: in a
-    list of verb phrases that share a subject ("He purchased sports teams, published books, and
-    served as host of a TV show"), a later verb set off by a comma is read as a participle on the
-    object before it ("teams, published books": ``acl``) or left unattached (``dep``). Such a
-    verb (past tense or participle, with a direct object) becomes a conjunct (``conj``) of the
-    clause's verb, so the decomposition gives each verb phrase its own claim with the subject.
-    Only when the list ends with a plain finite verb ("and served as ...") that hangs from it:
-    without that verb, "bought apples, baked pies and bread" may be a list of things."""
-    _merge_prefixed_verbs(doc)
-    _repair_main_verb(doc)
-    _repair_name_lists(doc)
+    """Mend, in place, the misreadings of spaCy's small English model that changed the meaning
+    of decomposed claims, and return ``doc``: ``_REPAIRS`` in turn (prefixed verbs split at the
+    hyphen, a main verb read as a second participle, lists of names read as appositions, lists
+    of verb phrases read as participles). Each step leaves a parse it does not recognise alone."""
+    for step in _REPAIRS:
+        step(doc)
+    return doc
+
+
+def _repair_verb_lists(doc: Any) -> None:
+    """ "He purchased sports teams, published books, and served as host of a TV show": a later
+    verb set off by a comma is read as a participle on the object before it ("teams, published
+    books": ``acl``) or left unattached (``dep``). Such a verb (past tense or participle, with a
+    direct object) becomes a conjunct (``conj``) of the clause's verb, so the decomposition gives
+    each verb phrase its own claim with the subject. Only when the list ends with a plain finite
+    verb ("and served as ...") that hangs from it: without that verb, "bought apples, baked pies
+    and bread" may be a list of things."""
     for tok in doc:
         if not (
             tok.dep_ in ("acl", "dep")
@@ -129,7 +136,6 @@ def repair(doc: Any) -> Any:
         if verb is not None and verb.dep_ in ("ROOT", "conj"):
             tok.head = verb
             tok.dep_ = "conj"
-    return doc
 
 
 #: prefixes that spaCy's tokenizer splits off a verb at its hyphen ("co-founded")
@@ -238,6 +244,15 @@ def _repair_main_verb(doc: Any) -> None:
         last.tag_ = "VBD"
         root.head = last
         root.dep_ = "nsubj"
+
+
+#: the steps of ``repair``, in order (the merge first: it changes the tokens the others read)
+_REPAIRS: tuple[Callable[[Any], None], ...] = (
+    _merge_prefixed_verbs,
+    _repair_main_verb,
+    _repair_name_lists,
+    _repair_verb_lists,
+)
 
 
 def remember(text: str, doc: Any) -> None:
