@@ -107,8 +107,11 @@ FEATURE_NAMES: tuple[str, ...] = (
 
 TOP_K = 3
 #: rule findings behind an ``unsupported`` verdict that stand like a conflict (``Judgement.finding``):
-#: the evidence states the claim's action on another object, which a high cosine does not undo
-STANDING_FINDINGS = frozenset({"object"})
+#: "object", the evidence states the claim's action on another object, which a high cosine does
+#: not undo; "degree", the nearest reference states the claim's quantifier or superlative weaker
+#: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
+#: about wording, do not see
+STANDING_FINDINGS = frozenset({"object", "degree"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: how many nearest reference claims (by cosine) are searched for the claim's values
 VALUE_TOP_K = 8

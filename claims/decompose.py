@@ -598,7 +598,8 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
     song"), which stays whole."""
     for c in _list_heads(v, toks):
         conj = _noun_conjuncts(c)
-        listed_mods = any(k.dep_ == "punct" and k.i < c.i for k in c.children)
+        # (not the hyphen of "Wi-Fi")
+        listed_mods = any(k.dep_ == "punct" and k.i < c.i and k.text not in ("-", "‐") for k in c.children)
         ranged = c.head.lower_ == "between" or any(k.lower_ == "between" for k in c.children)
         if not conj or len(conj) > 8 or listed_mods or ranged:
             continue
@@ -609,7 +610,7 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
             if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
                 all_conj_toks |= _subtree(cc)
         base = toks - (_subtree(c) | all_conj_toks)
-        return [
+        pieces = [
             _Piece(
                 frozenset(base | _own_span(member)),
                 prefix=prefix,
@@ -618,7 +619,92 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
             )
             for member in [c, *conj]
         ]
+        return [_contrasted(v, member, piece) for member, piece in zip([c, *conj], pieces, strict=True)]
     return []
+
+
+def _contrasted(v: Any, member: Any, piece: _Piece) -> _Piece:
+    """A member denied by "but not" denies the clause: "supports Wi-Fi 6 but not Bluetooth 5.3"
+    -> "The phone does not support ..." is said as "It is not the case that the phone supports
+    Bluetooth 5.3" (no lemmatizer for "does not support"), or with the clause's auxiliary: "is
+    not", "has not" (not "The phone supports not Bluetooth 5.3", which reads as a statement)."""
+    neg = next((k for k in member.children if k.dep_ == "neg" and k.i < member.i), None)
+    if neg is None or member.dep_ != "conj" or neg.i not in piece.tokens:
+        return piece
+    tokens = piece.tokens - {neg.i}
+    aux = next((k for k in (v, *v.children) if k.pos_ == "AUX" and k.i in tokens and k.i < member.i), None)
+    if aux is not None:
+        return replace(piece, tokens=tokens, replace=(*piece.replace, (aux.i, f"{aux.text} not")))
+    frame = "It is not the case that"
+    return replace(piece, tokens=tokens, prefix=f"{frame} {piece.prefix}" if piece.prefix else frame)
+
+
+#: a plural verb form made singular when "respectively" leaves one member as the subject
+_SINGULAR = {"are": "is", "were": "was", "have": "has", "do": "does"}
+
+
+def _lists_in(toks: set[int], doc: Any) -> list[list[Any]]:
+    """The coordinated lists of a clause (each the first member and its conjuncts), in order."""
+    return [
+        [t, *conj]
+        for t in (doc[i] for i in sorted(toks))
+        if t.dep_ != "conj" and (conj := _noun_conjuncts(t)) and all(k.i in toks for k in conj)
+    ]
+
+
+def _third_person(verb: Any) -> str:
+    """The singular of a plural present verb ("live" -> "lives"); auxiliaries by ``_SINGULAR``."""
+    low, text = str(verb.lower_), str(verb.text)
+    if low in _SINGULAR:
+        return _SINGULAR[low]
+    if verb.tag_ != "VBP":
+        return text
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return text + "es"
+    return text[:-1] + "ies" if re.search(r"[^aeiou]y$", low) else text + "s"
+
+
+def _singular_noun(word: str) -> str:
+    """The singular of a regular plural noun ("capitals" -> "capital", "cities" -> "city")."""
+    if re.search(r"[^aeiou]ies$", word):
+        return word[:-3] + "y"
+    if re.search(r"(?:ch|sh|ss|x)es$", word):
+        return word[:-2]
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
+    """One piece per position of lists paired by "respectively": "Alice and Bob were born in
+    1990 and 1992, respectively" -> "Alice was born in 1990", "Bob was born in 1992" (whole, the
+    claim pairs nothing: against "Alice was born in 1992" both years are found). Lists of the
+    same length as the last one are paired member by member; ``[]`` without "respectively" or
+    without two such lists."""
+    doc = v.doc
+    resp = next((doc[i] for i in sorted(toks) if doc[i].lower_ == "respectively"), None)
+    lists = _lists_in(toks, doc) if resp is not None else []
+    paired = [members for members in lists if len(members) == len(lists[-1])] if lists else []
+    if resp is None or len(paired) < 2:
+        return []
+    listed: set[int] = {resp.i} | ({resp.i - 1} if doc[resp.i - 1].is_punct else set())
+    for members in paired:
+        for m in members:
+            listed |= _subtree(m)
+    base = toks - listed
+    subject = _subject(v)
+    plural = [a for a in (v, *v.children) if a.i in base and a.dep_ in ("ROOT", "aux", "auxpass", "conj")]
+    agree = subject is not None and any(subject.i == members[0].i for members in paired)
+    replace = tuple((a.i, _third_person(a)) for a in plural if agree and _third_person(a) != a.text)
+    # "Paris and Rome are the capitals of ..." -> "Paris is the capital of ..."
+    nouns = [k for k in v.children if agree and k.dep_ == "attr" and k.tag_ == "NNS" and k.i in base]
+    replace += tuple((k.i, _singular_noun(k.text)) for k in nouns)
+    return [
+        _Piece(
+            frozenset(base.union(*(_own_span(members[n]) for members in paired))),
+            prefix=prefix,
+            replace=replace,
+        )
+        for n in range(len(paired[0]))
+    ]
 
 
 def _where_place(noun: Any, clause: Any) -> Any:
@@ -849,9 +935,11 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     # debut in ...") become claims of their own
     toks, adverbials = _detach_adverbials(v, toks, doc, root_subj)
     imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == _first_word(doc)
-    pieces = _coordinated_pieces(v, toks, prefix, imperative) or [
-        _Piece(frozenset(toks), prefix=prefix, imperative=imperative)
-    ]
+    pieces = (
+        _respective_pieces(v, toks, prefix)
+        or _coordinated_pieces(v, toks, prefix, imperative)
+        or [_Piece(frozenset(toks), prefix=prefix, imperative=imperative)]
+    )
     return [_denied_by_nor(v, p) for p in pieces] + adverbials + _modifier_pieces(doc, mods)
 
 
@@ -1292,6 +1380,14 @@ class _Antecedents:
     #: definite descriptions resolved in this text, lower case -> the name (a subject carried
     #: over to a coordinated verb is the description's text)
     described_as: dict[str, str] = field(default_factory=dict)
+    #: the names of people whose sex ``_sex`` knows, anywhere in the sentences so far, oldest first
+    people: list[str] = field(default_factory=list)
+    named_at: int = 0  # len(people) when ``named`` was set
+
+    def _person(self, mention: str) -> bool:
+        """Whether ``mention``, a subject seen, names a person (spaCy's PERSON entity)."""
+        person = next((p for m, p, _ in reversed(self.seen) if m == mention), False)
+        return bool(person() if callable(person) else person)
 
     @property
     def thing(self) -> str | None:
@@ -1310,8 +1406,19 @@ class _Antecedents:
         return None
 
     def pick(self, pronoun: str) -> str | None:
-        if pronoun in {"he", "she", "his", "her"}:
-            return self.named
+        if pronoun in _PRONOUN_SEX:
+            # the last named subject, unless its first name or title says the other sex: then
+            # the last person of that sex named anywhere ("Ada Lovelace worked with Charles
+            # Babbage. He ..."), else none (the pronoun stays: ambiguous, not wrong)
+            want, sex = _PRONOUN_SEX[pronoun], _sex(self.named) if self.named else None
+            if sex is None and self.named is not None and not self._person(self.named):
+                # a thing as the last named subject: a person named since ("The bridge was
+                # designed by Ines Marlow. She ...")
+                since = self.people[self.named_at :]
+                return next((p for p in reversed(since) if _sex(p) == want), self.named)
+            if sex is None or sex == want:
+                return self.named
+            return next((p for p in reversed(self.people) if _sex(p) == want), None)
         if pronoun in {"it", "its"}:
             return self.thing
         if pronoun in {"they", "their"}:
@@ -1328,7 +1435,7 @@ class _Antecedents:
         if mention:
             self.last = mention
             if proper:
-                self.named = mention
+                self.named, self.named_at = mention, len(self.people)
                 self.names.append(mention)
             self.seen.append((mention, person, plural))
 
@@ -1346,6 +1453,48 @@ class _Antecedents:
         }
         fits = {n for n in fits if not (p() if callable(p := persons.get(n, False)) else p)}
         return next(iter(fits)) if len(fits) == 1 else None
+
+
+#: the sex a third-person pronoun refers to
+_PRONOUN_SEX = {"he": "m", "his": "m", "she": "f", "her": "f"}
+#: titles and nouns of address before a name that say its sex
+_TITLES = {
+    **dict.fromkeys(("mr", "sir", "king", "lord", "prince", "duke", "emperor", "pope", "father"), "m"),
+    **dict.fromkeys(("mrs", "ms", "miss", "lady", "queen", "princess", "duchess", "dame", "empress"), "f"),
+}
+
+
+@lru_cache(maxsize=1)
+def _first_names() -> dict[str, str]:
+    """First name -> "f" or "m" (``claims/data/first_names.tsv``: the 1990 US Census lists,
+    public domain, built by tools/build_first_names.py; names given to both are left out)."""
+    return dict(line.split("\t", 1) for _, line in data_lines("first_names.tsv"))
+
+
+def _sex(mention: str) -> str | None:
+    """The sex a person's name says by its title or first name ("Mrs Dalloway", "Ada Lovelace"
+    -> "f"; "Charles Babbage" -> "m"); None when neither tells (most names of things, names
+    given to both sexes, names the list lacks).
+
+    >>> _sex("Ada Lovelace"), _sex("Sir Tim Berners-Lee"), _sex("The Kestrel Bridge")
+    ('f', 'm', None)
+    """
+    for word in mention.split():
+        low = word.lower().rstrip(".")
+        if low in _TITLES:
+            return _TITLES[low]
+        if low != "the":
+            return _first_names().get(word.capitalize())
+    return None
+
+
+def _note_people(doc: Any, ante: _Antecedents) -> None:
+    """Add the names of people in ``doc`` (any role, not only subjects) to ``ante.people``."""
+    for tok in doc:
+        if tok.pos_ == "PROPN" and tok.dep_ not in ("compound", "flat"):
+            mention = _core_mention(tok)
+            if _sex(mention) is not None:
+                ante.people.append(mention)
 
 
 @lru_cache(maxsize=1)
@@ -1681,6 +1830,7 @@ def _sentence_raws(sent: _Sentence, doc: Any, ante: _Antecedents) -> list[_Raw]:
         if not claim_text.endswith((".", "!", "?", "。", "！", "？")) and kind is ClaimKind.MATERIAL:
             claim_text += "."
         out.append(_Raw(claim_text, start, end, kind, ambiguous))
+    _note_people(doc, ante)
     return out
 
 

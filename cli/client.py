@@ -11,6 +11,7 @@ import asyncio
 import hashlib
 import json
 import math
+import os
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -80,13 +81,32 @@ def retry_after(resp: httpx.Response) -> float:
 def access_problem(resp: httpx.Response) -> str | None:
     """A readable message for a 401/403 answer (what to do about the key), else None."""
     if resp.status_code == 401:
-        return (
+        message = (
             f"the API refused the key ({error_message(resp)}): set CLAIMAUDIT_API_KEY, or run "
             "`claimaudit up` for the local stack's key"
         )
+        return message + _foreign_api_hint(resp)
     if resp.status_code == 403:
         return f"the API key may not do this ({error_message(resp)})"
     return None
+
+
+def _foreign_api_hint(resp: httpx.Response) -> str:
+    """For a refused local key: a hint when the API on this loopback port was not started by
+    this checkout (``claimaudit up`` keeps a live pid file): another clone's stack answers there
+    and knows none of this checkout's keys."""
+    from cli import stack
+    from cli.credentials import ENV_KEY
+    from workers.settings import is_loopback
+
+    url = resp.request.url
+    if os.environ.get(ENV_KEY) or not is_loopback(url.host) or stack.api_started_here():
+        return ""
+    return (
+        f"; the API on port {url.port} was not started by this checkout (another clone's stack?): "
+        "stop it there with `claimaudit down`, or start this one on another port "
+        "(CLAIMAUDIT_API_PORT)"
+    )
 
 
 def poll_order(pending: Sequence[str], window: int, turn: int) -> tuple[list[str], int]:

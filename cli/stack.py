@@ -510,6 +510,12 @@ def stop_redis(port: int = DEFAULT_REDIS_PORT) -> bool:
 # --------------------------------------------------------------------------- app processes
 
 
+def api_started_here() -> bool:
+    """Whether this checkout's ``claimaudit up`` started the local API that runs now (a live pid
+    in ``<state dir>/run/api.pid``)."""
+    return _read_pid(state_dir() / "run" / "api.pid") is not None
+
+
 def _read_pid(pidfile: Path) -> int | None:
     try:
         pid = int(pidfile.read_text().strip())

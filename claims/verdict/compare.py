@@ -22,6 +22,7 @@ from claims.facets import (
     year_overlaps,
 )
 from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
+from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.lexical import antonym_flip
@@ -329,6 +330,33 @@ def _check_hedges(pair: _Pair, x: _Context) -> None:
         return
 
 
+def _check_degree(pair: _Pair, x: _Context) -> None:
+    """Check: quantifier and degree (``claims.verdict.degree``). Quantifiers that exclude each
+    other ("few" / "most") are a flip; a universal claim against a weaker quantifier ("all" /
+    "some") and "the largest" against "one of the largest" drop a qualification; a stronger claim ("most" / "some") and a superlative the
+    reference does not grade ("the most effective" / "an effective") are missing, and such a gap
+    stands against the learned decision (``degree_gap``)."""
+    found = compare_quantifiers(x.r.text, x.c.text)
+    if found is not None:
+        kind, q, o = found
+        if kind == "conflict" and pair.comparative_flip is None:
+            pair.comparative_flip = _Conflict("quantifier", q.word, o.word, o.start, o.end)
+            own = set(content_tokens(q.word))  # "rarely" itself is no word the reference must cover
+            pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], x.c_stems)
+        elif kind == "qualified" and pair.hedge_dropped is None:
+            pair.hedge_dropped = ("quantifier", o.word, o.start, o.end)
+        elif kind == "missing":
+            pair.missing.append(q.word)
+            pair.degree_gap = True
+    one_of = one_of_dropped(x.r.text, x.c.text) if pair.hedge_dropped is None else None
+    if one_of is not None:
+        pair.hedge_dropped = ("limited", *one_of)
+    superlative = superlative_missing(x.r.text, x.c.text)
+    if superlative is not None:
+        pair.missing.append(superlative)
+        pair.degree_gap = True
+
+
 def _keep_clause_conflicts(pair: _Pair, x: _Context) -> None:
     """A different value outside the clause that covers the claim (widened over value-only
     clauses, ``_widen``) belongs to another statement: the claim's value is then simply not
@@ -351,6 +379,7 @@ _PAIR_CHECKS: tuple[Callable[[_Pair, _Context], None], ...] = (
     _check_predicate,
     _check_antonyms,
     _check_hedges,
+    _check_degree,
     _keep_clause_conflicts,
 )
 

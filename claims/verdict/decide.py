@@ -196,6 +196,7 @@ def _unsupported(k: _Case) -> Judgement:
             why = f"no reference claim is about the same subject ({_head_word(k.claim.text)!r})"
         if gaps:
             why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
+            finding = "degree" if p0.degree_gap else None
         elif p0.predicate_swap is not None:
             swap = p0.predicate_swap
             why = (

@@ -16,7 +16,9 @@ _CLAUSE_SPLIT = re.compile(
 
 @dataclass(frozen=True)
 class _Conflict:
-    kind: str  # "year", "date", "time", "number", unit family, "entity", "negation", "comparative", "antonym"
+    #: "year", "date", "time", "number", unit family, "entity", "negation", "comparative",
+    #: "antonym", "quantifier"
+    kind: str
     response_value: str
     reference_value: str
     start: int  # span of the reference value inside the reference claim text
@@ -53,6 +55,8 @@ class _Pair:
     flip_coverage: float = 0.0  # coverage without the comparative word itself
     predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
     predicate_size: int = 0
+    #: a missing quantifier or superlative the reference does not grade (``_check_degree``)
+    degree_gap: bool = False
     head_covered: bool = True  # the claim's subject head is stated by the reference claim
     dated: bool = False  # a dateline (``_is_dateline``) that states the claim's year or date
     relative_time: bool = False  # the reference claim dates by "last year", "two years ago", ...

@@ -108,3 +108,31 @@ def test_up_refuses_a_port_held_by_a_process_it_did_not_start(
         (tmp_path / "run" / "api.pid").write_text(str(os.getpid()))  # a live pid: ours
         stack._ports_free_or_ours(config)
     stack._ports_free_or_ours(stack.StackConfig(api_port=stack.free_port(), flower=False))
+
+
+def test_refused_local_key_names_another_checkouts_api(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # `make demo` in a fresh clone while another clone's stack held port 8000 said only "the API
+    # refused the key": the API answered the health check (so `up` never ran its port check) and
+    # then refused this checkout's key. The 401 message now says whose API it is.
+    import httpx
+
+    from cli.client import access_problem
+
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path))
+    monkeypatch.delenv("CLAIMAUDIT_API_KEY", raising=False)
+    request = httpx.Request("GET", "http://127.0.0.1:8000/audits/x")
+    refused = httpx.Response(401, json={"detail": "invalid API key"}, request=request)
+    message = access_problem(refused)
+    assert message is not None and "refused the key" in message
+    assert "not started by this checkout" in message and "claimaudit down" in message
+    (tmp_path / "run").mkdir()
+    (tmp_path / "run" / "api.pid").write_text(str(os.getpid()))  # a live pid: this checkout's API
+    assert "not started by this checkout" not in (access_problem(refused) or "")
+    (tmp_path / "run" / "api.pid").unlink()
+    monkeypatch.setenv("CLAIMAUDIT_API_KEY", "ca_explicit")  # an explicit key: the key is the problem
+    assert "not started by this checkout" not in (access_problem(refused) or "")
+    remote = httpx.Response(401, request=httpx.Request("GET", "https://audit.example.com/x"))
+    monkeypatch.delenv("CLAIMAUDIT_API_KEY")
+    assert "not started by this checkout" not in (access_problem(remote) or "")

@@ -725,3 +725,56 @@ UNITS_AND_COUNTS: list[Row] = [
 @pytest.mark.parametrize("row", UNITS_AND_COUNTS)
 def test_frequency_units_and_counts_before_names(row: Row) -> None:
     _check(row)
+
+
+# quantifiers and degree (claims.verdict.degree, claims/data/quantifiers.tsv; session 11): all
+# were `supported` on the same words. Few/rarely exclude many/most/often/usually (a conflict); a
+# universal claim against a weaker quantifier drops the reference's qualification; "most" against
+# "some" and a superlative the reference does not grade are missing. A weaker claim is entailed,
+# and quantifiers of different words are not compared. Factcheck-GPT: "Compressed air is the most
+# common ... gas mixture" against a passage that calls it common (gold: irrelevant).
+QUANTIFIERS_AND_DEGREE: list[Row] = [
+    ("Most voters supported the plan.", "Few voters supported the plan.", {C}),
+    ("He rarely walks to work.", "He usually walks to work.", {C}),
+    ("All employees received a bonus.", "Some employees received a bonus.", {Q}),
+    ("The museum is always open on Mondays.", "The museum is sometimes open on Mondays.", {Q}),
+    ("The team always wins at home.", "The team usually wins at home.", {Q}),
+    ("Most of the voters supported the plan.", "Some voters supported the plan.", {U}),
+    (
+        "The drug is the most effective treatment for migraines.",
+        "The drug is an effective treatment for migraines.",
+        {U},
+    ),
+    ("Oslo is the largest city in Norway.", "Oslo is a large city in Norway.", {U}),
+    # "one of the largest" limits "the largest" (a qualification), not the other way round
+    ("Oslo is the largest city in Norway.", "Oslo is one of the largest cities in Norway.", {Q}),
+    ("The drug is the most effective treatment.", "The drug is among the most effective treatments.", {Q}),
+    ("Oslo is one of the largest cities in Norway.", "Oslo is the largest city in Norway.", {S}),
+    # entailed or stated: no finding
+    ("Some employees received a bonus.", "All employees received a bonus.", {S}),
+    ("He sometimes walks to work.", "He always walks to work.", {S}),
+    ("Oslo is the largest city in Norway.", "Oslo is the largest city in Norway.", {S}),
+    ("The drug is the most effective treatment.", "The drug is the most effective treatment.", {S}),
+    # another word quantified: not compared ("most voters" / "few members ... voted")
+    (
+        "Most voters supported the plan.",
+        "Most voters supported the plan, though few members of the council did.",
+        {S},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", QUANTIFIERS_AND_DEGREE, ids=[r[0] for r in QUANTIFIERS_AND_DEGREE])
+def test_quantifiers_and_degree(row: Row) -> None:
+    _check(row)
+
+
+def test_degree_gap_stands_against_the_model() -> None:
+    # like the object finding: at cosine 0.9 the cosine-only model says support, the gap stands
+    response, ref = "The drug is the most effective treatment.", "The drug is an effective treatment."
+    rcs = [ReferenceClaim(0, Claim(ref, 0, len(ref)))]
+    sim = np.full((1, 1), 0.9, dtype=np.float32)
+    rules = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=[ref])
+    assert rules[0].finding == "degree" and "most effective" in rules[0].reason
+    out = decide([Claim(response, 0, len(response))], rcs, sim, rules, model=_cosine_model())
+    assert out[0].verdict is U

@@ -1,0 +1,191 @@
+"""Check: quantifier and degree ("All employees" / "Some employees", "most voters" / "few
+voters", "always open" / "sometimes open", "the most effective treatment" / "an effective
+treatment").
+
+Part of ``claims.verdict`` (see its docstring for the method). The quantifiers and their scales
+are ``claims/data/quantifiers.tsv``; the word a quantifier applies to (its target) is read from
+spaCy's parse (``claims.parses.parse``): the noun of a determiner ("most voters", "most of the
+voters"), the verb or adjective of an adverb ("is always open" -> "open"). Two quantifiers are
+compared only on the same scale and the same target. Strengths run from 1 (few, rarely) to 5
+(all, always):
+
+- 1 against 3 or more (few / many, most, all; rarely / often, usually, always) excludes each
+  other: a conflict, like an antonym;
+- a universal claim (5) against a reference that says 2-4 ("all" / "some", "always" /
+  "usually"): the reference qualifies what the claim states flatly (qualification dropped);
+- a claim of 4 against 2-3 ("most" / "some", "usually" / "sometimes") says more than the
+  reference states: its quantifier is missing;
+- a weaker claim ("some" / "all") is entailed: no finding.
+
+Degree: a superlative of the claim ("the most effective", "the largest") is missing when the
+reference states the same adjective without it ("an effective treatment", "a large city").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from claims.facets import content_tokens, token_match
+from claims.facets.vocabulary import _data_rows
+from claims.parses import parse
+
+#: quantifier -> (scale, strength)
+QUANTIFIERS: dict[str, tuple[str, int]] = {
+    word: (scale, int(strength)) for word, scale, strength in _data_rows("quantifiers.tsv", 3)
+}
+_ANY_QUANTIFIER = re.compile(r"\b(?:" + "|".join(sorted(QUANTIFIERS, key=len, reverse=True)) + r")\b", re.I)
+_SUPERLATIVE = re.compile(r"\b(?:most|least|\w{3,}est|best|worst)\b", re.I)
+#: irregular superlatives and the base forms they grade
+_IRREGULAR = {"best": ("good", "well"), "worst": ("bad", "badly")}
+_COPULAS = frozenset({"is", "are", "was", "were", "be", "been", "being", "'s", "’s"})
+
+
+@dataclass(frozen=True)
+class Quantifier:
+    """A quantifier of a text: its surface words, scale, strength (1-5), the stem of its target
+    and its character span."""
+
+    word: str
+    scale: str
+    strength: int
+    target: str
+    start: int
+    end: int
+
+
+def _stem_of(tok: Any) -> str | None:
+    stems = content_tokens(tok.text)
+    return stems[0] if stems else None
+
+
+def _target(tok: Any, scale: str) -> Any | None:
+    """The token the quantifier ``tok`` applies to, or None when the parse does not say."""
+    if scale == "frequency":
+        head = tok.head
+        if head.lower_ in _COPULAS:
+            return next((k for k in head.children if k.dep_ in ("acomp", "attr", "oprd")), None)
+        return head if tok.dep_ == "advmod" else None
+    if tok.dep_ in ("det", "amod", "predet") and tok.head.pos_ in ("NOUN", "PROPN"):
+        return tok.head
+    of = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "of"), None)
+    return next((k for k in of.children if k.dep_ == "pobj"), None) if of is not None else None
+
+
+@lru_cache(maxsize=16384)
+def quantifiers(text: str) -> tuple[Quantifier, ...]:
+    """The quantifiers of ``text`` whose target the parse names (``_target``); empty without
+    a parser.
+
+    >>> [(q.word, q.strength, q.target) for q in quantifiers("Most of the voters supported it.")]
+    [('Most', 4, 'voter')]
+    """
+    if not _ANY_QUANTIFIER.search(text) or (doc := parse(text)) is None:
+        return ()
+    out = []
+    for tok in doc:
+        key, start = tok.lower_, tok.idx
+        if key == "few" and tok.i > 0 and doc[tok.i - 1].lower_ == "a":
+            key, start = "a few", doc[tok.i - 1].idx
+        if key not in QUANTIFIERS or tok.tag_ == "RBS":  # "the most effective" is a degree
+            continue
+        scale, strength = QUANTIFIERS[key]
+        target = _target(tok, scale)
+        stem = _stem_of(target) if target is not None else None
+        if stem is not None:
+            end = tok.idx + len(tok.text)
+            out.append(Quantifier(text[start:end], scale, strength, stem, start, end))
+    return tuple(out)
+
+
+def compare_quantifiers(claim: str, reference: str) -> tuple[str, Quantifier, Quantifier] | None:
+    """The first finding between the quantifiers of ``claim`` and ``reference`` on the same
+    scale and target: ("conflict" | "qualified" | "missing", the claim's quantifier, the
+    reference's); None without one (see the module docstring for the rules)."""
+    theirs = quantifiers(reference)
+    if not theirs:
+        return None
+    for q in quantifiers(claim):
+        for o in theirs:
+            if o.scale != q.scale or not token_match(q.target, o.target) or o.strength == q.strength:
+                continue
+            if min(q.strength, o.strength) == 1 and max(q.strength, o.strength) >= 3:
+                return "conflict", q, o
+            if q.strength == 5 and o.strength >= 2:
+                return "qualified", q, o
+            if q.strength == 4 and o.strength in (2, 3):
+                return "missing", q, o
+    return None
+
+
+def _graded(word: str) -> tuple[str, ...]:
+    """The base forms a superlative grades ("largest" -> "large", "biggest" -> "big",
+    "happiest" -> "happy")."""
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    stem = word[:-3]
+    return (stem, stem + "e", stem[:-1] if stem[-1:] == stem[-2:-1] else stem, stem[:-1] + "y")
+
+
+def _superlatives(text: str) -> list[tuple[str, tuple[str, ...]]]:
+    """The superlatives of ``text``: (surface, the adjective forms it grades)."""
+    if not _SUPERLATIVE.search(text) or (doc := parse(text)) is None:
+        return []
+    out: list[tuple[str, tuple[str, ...]]] = []
+    for tok in doc:
+        if tok.tag_ == "RBS" and tok.lower_ in ("most", "least") and tok.head.pos_ in ("ADJ", "ADV"):
+            out.append((f"{tok.text} {tok.head.text}", (tok.head.lower_,)))
+        elif tok.tag_ == "JJS" and tok.lower_ not in ("most", "least") and len(tok.text) > 4:
+            out.append((tok.text, _graded(tok.lower_)))
+    return out
+
+
+def superlative_missing(claim: str, reference: str) -> str | None:
+    """The claim's superlative ("the most effective") when ``reference`` states the adjective it
+    grades ("effective") but not the superlative itself; None otherwise.
+
+    >>> superlative_missing("It is the most effective drug.", "It is an effective drug.")
+    'most effective'
+    >>> superlative_missing("Oslo is the largest city.", "Oslo is the largest city.") is None
+    True
+    """
+    sups = _superlatives(claim)
+    if not sups:
+        return None
+    words = set(re.findall(r"[a-z]+", reference.lower()))
+    for surface, forms in sups:
+        low = surface.lower()
+        if " " in low:  # "most effective": the adjective stated without "most" / "least"
+            adj = low.split()[1]
+            if adj in words and not re.search(rf"\b(?:most|least)\s+{re.escape(adj)}\b", reference, re.I):
+                return surface
+        elif low not in words and any(f in words for f in forms):
+            return surface
+    return None
+
+
+_ONE_OF = re.compile(
+    r"\b(?:one|among)\s+(?:of\s+)?the\s+((?:most|least)\s+[a-z]+|[a-z]+est|best|worst)\b", re.I
+)
+
+
+def one_of_dropped(claim: str, reference: str) -> tuple[str, int, int] | None:
+    """The reference's "one of the largest" (its words and span) when the claim states the
+    same superlative as the only one ("the largest"): the reference limits the claim.
+
+    >>> one_of_dropped("Oslo is the largest city.", "Oslo is one of the largest cities.")
+    ('one of the largest', 8, 26)
+    >>> one_of_dropped("Oslo is one of the largest cities.", "Oslo is one of the largest cities.") is None
+    True
+    """
+    m = _ONE_OF.search(reference)
+    if m is None:
+        return None
+    sup = re.escape(m.group(1).lower()).replace("\\ ", r"\s+")
+    if re.search(rf"\bthe\s+{sup}\b", claim, re.I) and not re.search(
+        rf"\b(?:one|among)\s+(?:of\s+)?the\s+{sup}\b", claim, re.I
+    ):
+        return m.group(0), m.start(), m.end()
+    return None
