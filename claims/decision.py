@@ -47,10 +47,10 @@ from claims.decision_guards import _date_stated, _digits, _number_words_stated, 
 from claims.facets import (
     UNITS,
     Facets,
+    TokenSet,
     content_tokens,
     extract,
     quantity_matches,
-    token_match,
 )
 from claims.labels import embedding_text
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
@@ -249,33 +249,18 @@ def _value_coverage(
     return 1.0, sum(near_q + near_d) / values, sum(found) / values
 
 
-def _buckets(tokens: Iterable[str]) -> dict[str, set[str]]:
-    """Tokens by their first four characters: ``token_match`` only ever pairs tokens that are
-    equal or share those (its prefix rules need four or five characters), so a lookup compares
-    within one bucket, not with every token."""
-    out: dict[str, set[str]] = {}
-    for t in tokens:
-        out.setdefault(t[:4], set()).add(t)
-    return out
-
-
-def _found(t: str, buckets: dict[str, set[str]]) -> bool:
-    bucket = buckets.get(t[:4], set())
-    return t in bucket or (len(t) >= 4 and any(token_match(t, o) for o in bucket))
-
-
 def _coverage(tokens: Sequence[str], other: Iterable[str]) -> float:
     """Share of ``tokens`` that ``claims.facets.token_match`` some token of ``other`` (1 if none)."""
     if not tokens:
         return 1.0
-    buckets = _buckets(other)
-    return sum(1 for t in tokens if _found(t, buckets)) / len(tokens)
+    found = TokenSet(other)
+    return sum(1 for t in tokens if t in found) / len(tokens)
 
 
 def _missing(tokens: Sequence[str], doc_tokens: Iterable[str]) -> list[str]:
     """The ``tokens`` that match no token of ``doc_tokens``, in order."""
-    buckets = _buckets(doc_tokens)
-    return [t for t in tokens if not _found(t, buckets)]
+    found = TokenSet(doc_tokens)
+    return [t for t in tokens if t not in found]
 
 
 def _surface(text: str, token: str) -> str:

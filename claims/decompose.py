@@ -44,6 +44,7 @@ import pysbd
 from pysbd.utils import TextSpan
 from rapidfuzz import fuzz, utils
 
+from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, remember, repair
@@ -298,6 +299,8 @@ _MONTH_NAMES = (  # noqa: SIM905 - one word list reads and extends more easily
 _DAY_DOT = re.compile(r"(?:^|[\s(])\d{1,2}\.$")
 #: abbreviations before a number that end no sentence: "dates from c. 1491-1510", "b. 1950"
 _ABBREVIATION_END = re.compile(r"(?:^|[\s(])(?:c|ca|approx|est|fl)\.$|\((?:b|d)\.$")
+#: a piece that opens with a number, signed or in a currency ("approx. -5 °C", "approx. $50")
+_NUMBER_START = re.compile(r"[-−–+$€£¥]?\s?\d")
 _MONTH_ALT = "|".join(sorted(set(_MONTH_NAMES), key=len, reverse=True))
 #: a month name that opens the next piece; an English one only before a number ("12. May
 #: 1998"), since "He scored 12. May was ..." is two sentences
@@ -350,7 +353,7 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
         # does an abbreviation before a number ("dates from c. 1491-1510")
         if found and (
             (_DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece))
-            or (_ABBREVIATION_END.search(chunk, found[-1][0], found[-1][1]) and piece[:1].isdigit())
+            or (_ABBREVIATION_END.search(chunk, found[-1][0], found[-1][1]) and _NUMBER_START.match(piece))
         ):
             found[-1] = (found[-1][0], cursor)
         else:
@@ -465,6 +468,32 @@ def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:
     )
 
 
+#: verbs of consequence: "..., which killed 26,000 people" after a place or a year tells what
+#: the event did, not what the place or year did
+_CONSEQUENCE_VERBS = frozenset(
+    {
+        *("killed", "caused", "led", "triggered", "resulted", "prompted", "sparked", "made", "marked"),
+        *("meant", "allowed", "enabled", "forced", "surprised", "shocked", "angered", "left", "drew"),
+        "brought",
+    }
+)
+
+
+def _event_which(noun: Any, clause: Any) -> bool:
+    """A "which" clause about the whole event before it, not about ``noun``: after a number or
+    year ("failed in 1975, which killed 26,000 people", not "1975 killed ..."), or with a verb
+    of consequence after a prepositional object ("moved to Texas, which led to layoffs"). Such
+    a sentence stays whole."""
+    if clause.dep_ != "relcl" or not any(k.lower_ == "which" and k.dep_ == "nsubj" for k in clause.children):
+        return False
+    return noun.pos_ == "NUM" or (noun.dep_ == "pobj" and clause.lower_ in _CONSEQUENCE_VERBS)
+
+
+def _trimmable(tok: Any) -> bool:
+    """Punctuation a claim may lose at its edges; a unit written as a sign ("4.5%") is none."""
+    return bool(tok.is_punct) and tok.text not in ("%", "‰", "°")
+
+
 def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[Any, Any]]]:
     """Remove non-restrictive (comma-set) appositions and participial/relative clauses from
     ``toks``; return the rest and the ``(noun, modifier)`` pairs removed."""
@@ -475,7 +504,7 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
         for c in noun.children:
             if c.dep_ not in _MOD_CLAUSE | {"appos"} or c.i not in toks or c.i < noun.i:
                 continue
-            if c.dep_ == "appos" and not _describing_appos(noun, c, doc):
+            if c.dep_ == "appos" and not _describing_appos(noun, c, doc) or _event_which(noun, c):
                 continue
             left = c.left_edge.i - 1
             if not (left >= 0 and doc[left].text == ","):
@@ -561,7 +590,14 @@ def _is_verb_conj(tok: Any) -> bool:
         tok.dep_ == "conj"
         and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
         and not (_after_nor(tok) and _subject(tok) is None)
+        and not (_after_or(tok) and _subject(tok) is None)
     )
+
+
+def _after_or(tok: Any) -> bool:
+    """``tok`` is a conjunct after "or": "may approve the deal or reject it" is one choice, and
+    "never charged fees or closed on Mondays" apart would lose the denial of the second verb."""
+    return any(k.dep_ == "cc" and k.lower_ == "or" and k.i < tok.i for k in tok.head.children)
 
 
 def _after_nor(tok: Any) -> bool:
@@ -597,11 +633,13 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
     member's own modifiers means a misparsed modifier list ("a dance-pop, hip hop and R&B
     song"), which stays whole."""
     for c in _list_heads(v, toks):
+        if _enumerates(v, c):
+            continue
         conj = _noun_conjuncts(c)
         # (not the hyphen of "Wi-Fi")
         listed_mods = any(k.dep_ == "punct" and k.i < c.i and k.text not in ("-", "‐") for k in c.children)
         ranged = c.head.lower_ == "between" or any(k.lower_ == "between" for k in c.children)
-        if not conj or len(conj) > 8 or listed_mods or ranged:
+        if not conj or len(conj) > 8 or listed_mods or ranged or not _splittable(v, [c, *conj]):
             continue
         all_conj_toks: set[int] = set()
         for k in conj:
@@ -609,7 +647,12 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
         for cc in c.children:
             if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
                 all_conj_toks |= _subtree(cc)
-        base = toks - (_subtree(c) | all_conj_toks)
+        # "was both a painter and an engineer": "both" goes with the list
+        base = (
+            toks
+            - (_subtree(c) | all_conj_toks)
+            - {k.i for k in v.children if k.lower_ == "both" and k.i < c.i}
+        )
         pieces = [
             _Piece(
                 frozenset(base | _own_span(member)),
@@ -623,13 +666,51 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
     return []
 
 
+#: conjunctions whose members each hold on their own ("A and B", "A as well as B", "A but not B")
+_SPLIT_CONJUNCTIONS = frozenset({"and", "but", "&", "plus", "as", "well", "nor"})
+
+
+def _negated(v: Any) -> bool:
+    return any(k.dep_ == "neg" or k.lower_ == "never" for k in v.children)
+
+
+def _splittable(v: Any, members: list[Any]) -> bool:
+    """A list whose members each hold apart: joined by "and" ("as well as", "but not"); a
+    choice ("either Sydney or Canberra", "fever or chills") or a replacement ("medicine instead
+    of law") holds only whole, except under a negation of the verb ("did not confirm the layoffs
+    or the closure" denies each)."""
+    words = {k.lower_ for m in members for k in m.children if k.dep_ in ("cc", "preconj")}
+    if words <= _SPLIT_CONJUNCTIONS:
+        return True
+    return words <= _SPLIT_CONJUNCTIONS | {"or"} and "either" not in words and _negated(v)
+
+
+_BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+
+
+def _enumerates(v: Any, c: Any) -> bool:
+    """A list of common words after "are" that names the members of a plural subject ("The
+    three primary colors are red, yellow and blue", "The ingredients are flour, water and
+    salt"): apart, "The three primary colors are red" reads false. Such a list stays whole; a
+    list of names is split ("The founders were Erik Hersman, ..."), each name checked."""
+    subj = _subject(v)
+    if v.lower_ not in _BE or c.pos_ == "PROPN" or subj is None or subj.tag_ not in ("NNS", "NNPS"):
+        return False
+    # adjectives enumerate only a counted subject ("The three primary colors are red, ..."):
+    # "The bridges are long and narrow" says both of every bridge
+    return c.dep_ == "attr" or (c.dep_ == "acomp" and any(k.dep_ == "nummod" for k in subj.children))
+
+
 def _contrasted(v: Any, member: Any, piece: _Piece) -> _Piece:
     """A member denied by "but not" denies the clause: "supports Wi-Fi 6 but not Bluetooth 5.3"
     -> "The phone does not support ..." is said as "It is not the case that the phone supports
     Bluetooth 5.3" (no lemmatizer for "does not support"), or with the clause's auxiliary: "is
     not", "has not" (not "The phone supports not Bluetooth 5.3", which reads as a statement)."""
-    neg = next((k for k in member.children if k.dep_ == "neg" and k.i < member.i), None)
-    if neg is None or member.dep_ != "conj" or neg.i not in piece.tokens:
+    # "not" on the member, or on the "but" before it (spaCy's parse of "but not Wi-Fi 7")
+    buts = [k for k in member.head.children if k.dep_ == "cc" and k.lower_ == "but" and k.i < member.i]
+    negs = [k for t in (member, *buts) for k in t.children if k.dep_ == "neg" and k.i < member.i]
+    neg = negs[0] if negs else None
+    if neg is None or member.dep_ != "conj":
         return piece
     tokens = piece.tokens - {neg.i}
     aux = next((k for k in (v, *v.children) if k.pos_ == "AUX" and k.i in tokens and k.i < member.i), None)
@@ -683,6 +764,7 @@ def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
     resp = next((doc[i] for i in sorted(toks) if doc[i].lower_ == "respectively"), None)
     lists = _lists_in(toks, doc) if resp is not None else []
     paired = [members for members in lists if len(members) == len(lists[-1])] if lists else []
+    paired = [members for members in paired if _splittable(v, members)]
     if resp is None or len(paired) < 2:
         return []
     listed: set[int] = {resp.i} | ({resp.i - 1} if doc[resp.i - 1].is_punct else set())
@@ -900,6 +982,39 @@ def _shared_auxiliaries(v: Any) -> str:
     return " ".join(k.text for k in auxes)
 
 
+#: adverbs between the subject and the first verb that qualify every verb of the subject
+#: ("The suspect allegedly stole a car and fled" -> "The suspect allegedly fled")
+_SHARED_HEDGES = frozenset(
+    {
+        *("allegedly", "reportedly", "reputedly", "supposedly", "purportedly", "apparently"),
+        *("possibly", "probably", "likely", "perhaps", "potentially"),
+    }
+)
+
+
+def _shared_lead(root: Any, subj: Any) -> tuple[str, str]:
+    """What the root's coordinated verbs share besides the subject: the lead-in set off before
+    the subject ("According to Reuters,", "Unless treated,", "Until 2015,"), and hedging adverbs
+    between the subject and the root ("allegedly"). A temporal clause ("When she was 17,") is a
+    claim of its own (``_detach_adverbials``), not a lead-in; so is a lead-in without its comma."""
+    doc = root.doc
+    lead = [
+        k
+        for k in root.children
+        if k.i < subj.left_edge.i
+        and k.dep_ in ("prep", "advcl", "advmod", "npadvmod")
+        and doc[k.right_edge.i + 1].text == ","
+        and not any(m.dep_ in ("mark", "advmod") and m.lower_ in _TEMPORAL_MARKS for m in k.children)
+    ]
+    text = " ".join(f"{doc[k.left_edge.i : k.right_edge.i + 1].text}," for k in lead)
+    hedges = [
+        k
+        for k in root.children
+        if k.dep_ == "advmod" and subj.i < k.i < root.i and k.lower_ in _SHARED_HEDGES
+    ]
+    return text, " ".join(k.text for k in hedges)
+
+
 #: a verb with one of these children has its own clause: it shares no auxiliary
 _OWN_CLAUSE_DEPS = frozenset({"aux", "auxpass", "nsubj", "nsubjpass", "expl"})
 
@@ -914,9 +1029,11 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
     if own_subj is None and v is not root and root_subj is not None:
         # carry the shared subject ("It was completed ... and [it] is 520 metres long")
         prefix_toks, _ = _detach_modifiers(_subtree(root_subj), doc)
-        prefix = " ".join(
-            filter(None, (_render(doc, _Piece(frozenset(prefix_toks))), _shared_auxiliaries(v)))
-        )
+        subject = _render(doc, _Piece(frozenset(prefix_toks)))
+        lead, hedges = _shared_lead(root, root_subj)
+        if lead and not _is_proper(doc, min(prefix_toks)):
+            subject = subject[:1].lower() + subject[1:]
+        prefix = " ".join(filter(None, (lead, subject, hedges, _shared_auxiliaries(v))))
     # subjects' appositions / participial clauses become claims of their own
     toks, mods = _detach_modifiers(toks, doc)
     sentence_level = v is root and not prefix
@@ -1175,7 +1292,7 @@ def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> _Piec
     else:
         word = f"{'are' if plural else 'is'} {part.text.lower()}"
     subject = subj.text if subj.pos_ == "PRON" else _np_text(subj)
-    toks = {i for i in toks if not (doc[i].is_punct and (i == min(toks) or i == max(toks)))}
+    toks = {i for i in toks if not (_trimmable(doc[i]) and (i == min(toks) or i == max(toks)))}
     return _Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
 
 
@@ -1184,7 +1301,7 @@ def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj
     doc = verb.doc
     inner = sub - _subtree(mark)
     inner, nested = _detach_adverbials(clause, inner, doc, root_subj)
-    inner = {i for i in inner if not (doc[i].is_punct and (i == min(inner) or i == max(inner)))}
+    inner = {i for i in inner if not (_trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
     if _is_state(clause):
         # a state holds at the time of the main event: "she was 17" -> "<she> was 17 when
         # <X's first role came>"; the main clause stands without it
@@ -1207,7 +1324,7 @@ def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past
     out = []
     for head in [part, *finite_conj]:
         own = (_clause_tokens(head) if head is part else _subtree(head)) & sub
-        own -= {i for i in own if doc[i].is_punct and (i == min(own) or i == max(own))}
+        own -= {i for i in own if _trimmable(doc[i]) and (i == min(own) or i == max(own))}
         out.append(_Piece(frozenset(own), prefix=subject))
     return out
 
@@ -1319,6 +1436,17 @@ def _first_word(doc: Any) -> int:
 # --- pronoun resolution -------------------------------------------------------------------
 
 
+def _of_name(prep: Any) -> bool:
+    """``prep`` is the "of" of a name that goes on in capitals ("Bank of England")."""
+    return bool(
+        prep.dep_ == "prep"
+        and prep.lower_ == "of"
+        and prep.i == prep.head.i + 1
+        and all(t.pos_ == "PROPN" or t.i == prep.i or t.lower_ == "the" for t in prep.subtree)
+        and len(list(prep.subtree)) > 1
+    )
+
+
 def _core_mention(tok: Any) -> str:
     """Short name for an antecedent: a proper-noun head with its determiner and proper-noun
     compounds ("The Kestrel Bridge", "OB-17"), the name in a restrictive apposition ("the
@@ -1331,6 +1459,8 @@ def _core_mention(tok: Any) -> str:
                 (c.dep_ == "compound" and c.pos_ in {"PROPN", "NUM"})
                 or (c.dep_ == "det" and c.i == tok.left_edge.i)
                 or c.dep_ == "flat"
+                or (c.dep_ == "nummod" and c.i == tok.i + 1)  # "Windows 11", "iPhone 15"
+                or _of_name(c)  # "The Bank of England", "The University of Oslo"
             ):
                 keep |= {t.i for t in c.subtree}
         lo, hi = min(keep), max(keep)
@@ -1391,8 +1521,10 @@ class _Antecedents:
 
     @property
     def thing(self) -> str | None:
-        for mention, person, _ in reversed(self.seen):
-            if not (person() if callable(person) else person):
+        """The last subject "it" can point at: a singular that is no person ("The Romans built
+        the Colosseum. It ..." never means the Romans)."""
+        for mention, person, plural in reversed(self.seen):
+            if not plural and not (person() if callable(person) else person):
                 return mention
         return None
 
@@ -1405,7 +1537,7 @@ class _Antecedents:
                 return mention
         return None
 
-    def pick(self, pronoun: str) -> str | None:
+    def pick(self, pronoun: str, *, copula: bool = False) -> str | None:
         if pronoun in _PRONOUN_SEX:
             # the last named subject, unless its first name or title says the other sex: then
             # the last person of that sex named anywhere ("Ada Lovelace worked with Charles
@@ -1423,7 +1555,10 @@ class _Antecedents:
             return self.thing
         if pronoun in {"they", "their"}:
             return self.group
-        return self.last
+        # "this" / "that" as the subject of an action mostly points at the event just told
+        # ("The bank collapsed in 2008. This triggered a crisis"), which no noun names: left as
+        # it is; before "is" it describes the last subject ("This is the longest bridge")
+        return self.last if copula else None
 
     def update(
         self,
@@ -1611,7 +1746,7 @@ def _resolve(
         if _judges_statement(subj):
             ambiguous = True
         elif subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
-            target = ante.pick(subj.lower_)
+            target = ante.pick(subj.lower_, copula=subj.head.lower_ in _BE)
             if target:
                 repl[subj.i] = target
             else:
@@ -1629,7 +1764,12 @@ def _resolve(
         # "Nadia Kors's first role came ... when she was 17": she/he point at the owner
         ante.update(_core_mention(owner), True, partial(_is_person, owner))
         proper = False
-    plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
+    # a plural name is often one company ("Brenna Foods"): only a common plural or a list counts
+    plural = (
+        subj.tag_ == "NNS"
+        or (subj.tag_ == "NNPS" and any(c.dep_ == "det" for c in subj.children))  # "The Romans"
+        or any(c.dep_ == "conj" for c in subj.children)
+    )
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
     elif any(c.dep_ == "conj" for c in subj.children):
@@ -1815,7 +1955,7 @@ def _sentence_raws(sent: _Sentence, doc: Any, ante: _Antecedents) -> list[_Raw]:
             continue
         ordered = sorted(piece.tokens)
         # a conjunct's span ends at its own last word, not at the sentence's final mark
-        while len(ordered) > 1 and doc[ordered[-1]].is_punct and ordered[-2] != ordered[-1] - 1:
+        while len(ordered) > 1 and _trimmable(doc[ordered[-1]]) and ordered[-2] != ordered[-1] - 1:
             ordered.pop()
         lo, hi = doc[ordered[0]], doc[ordered[-1]]
         start = sent.source(lo.idx)
@@ -1861,14 +2001,18 @@ def _clean(text: str) -> str:
     return out[:1].upper() + out[1:]
 
 
-def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    return tuple(sorted(_NUMBER.findall(text))), tuple(sorted(m.lower() for m in _NEGATION.findall(text)))
+def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
+    """What two duplicates share exactly: their numbers, negations and content words (a long
+    claim that differs only in "higher" / "lower" or "Pfizer" / "Moderna" is no duplicate, however
+    close its spelling)."""
+    numbers = tuple(sorted(_NUMBER.findall(text)))
+    return numbers, tuple(sorted(m.lower() for m in _NEGATION.findall(text))), frozenset(content_tokens(text))
 
 
 def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
     kept: list[_Raw] = []
     procs: list[str] = []
-    sigs: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+    sigs: list[tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = []
     dups: list[int] = []
     for r in raw:
         p = utils.default_process(r.text)

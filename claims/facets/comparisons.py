@@ -8,6 +8,7 @@ floating error), ``year_matches`` / ``year_overlaps`` (years and year ranges),
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 from claims.facets.rounding import converts_to, rounds_to
 from claims.facets.tokens import token_match
@@ -71,6 +72,17 @@ def quantity_matches(a: Quantity, b: Quantity) -> bool:
     bound ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
     if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal:
         return False
+    if a.bound in ("above", "atleast", "below") and not b.bound and a.interval is not None:
+        # a bound is stated by a point inside it ("over $10 million" by "$12 million"), and
+        # never by one past it, however close ("$9.8 million")
+        lo, hi = a.interval
+        inside = lo < b.value < hi if a.bound in ("above", "below") else lo <= b.value <= hi
+        return inside and (slots_compatible(a, b) or not b.slot)
+    if (a.slot.startswith("of:") or b.slot.startswith("of:")) and not slots_compatible(a, b):
+        # a slot after "<noun> of" only sets rivals apart ("a capacity of 50,000" is stated by
+        # "a capacity of 50,000 seats"): otherwise the number counts as slot-less
+        a = replace(a, slot="") if a.slot.startswith("of:") else a
+        b = replace(b, slot="") if b.slot.startswith("of:") else b
     if (a.loose or b.loose) and a.slot not in ("year", "time") and b.slot not in ("year", "time"):
         if a.slot and b.slot and not slots_compatible(a, b):
             return False

@@ -69,9 +69,22 @@ def squash_abbreviations(text: str) -> str:
 
 def is_weak_entity(text: str, entity: tuple[str, int, int]) -> bool:
     """A single capitalised word that opens a sentence ("Half", "Speaks") may be an ordinary
-    word: such an entity is not required for support and never swapped."""
+    word: such an entity is not required for support and never swapped, unless spaCy's parse
+    tags it a proper noun ("Google acquired ...")."""
     surface, start, _ = entity
     if " " in surface or re.search(r"\d|[#+]|[A-Z].*[A-Z]", surface):
         return False
     before = text[:start].rstrip()
-    return before == "" or before.endswith((".", "!", "?", ":", ";", "\n", '"', "(", "-", "•", "*"))
+    if not (before == "" or before.endswith((".", "!", "?", ":", ";", "\n", '"', "(", "-", "•", "*"))):
+        return False
+    return not _tagged_name(text, start)
+
+
+def _tagged_name(text: str, start: int) -> bool:
+    """spaCy tags the word at ``start`` a proper noun ("Google acquired LinkedIn": a name,
+    where "Half of the voters" and "Speaks French" are ordinary words)."""
+    from claims.parses import parse  # the parser depends on the facets' vocabulary
+
+    doc = parse(text)
+    tok = next((t for t in doc or () if t.idx == start), None)
+    return tok is not None and tok.pos_ == "PROPN"

@@ -141,10 +141,15 @@ def _cjk_slot(text: str, end: int) -> tuple[str, str, float, int] | None:
 def _noun_after_name(text: str, at: int, before: str) -> str:
     """The lower-case noun after the capitalised words at ``at`` ("Michelin stars" -> "stars"),
     after a count that is no year; "" when none follows."""
-    m = re.match(r"(?:\s+[A-Z][\w-]*)*\s+([a-z][a-z]+)\b", text[at:])
-    if m is None or m.group(1) in STOPWORDS or re.search(r"\d{4}$", before):
+    if re.search(r"\d{4}$", before):
         return ""
-    return m.group(1)
+    m = re.match(r"(?:\s+[A-Z][\w-]*)*\s+([a-z][a-z]+)\b", text[at:])
+    if m is None:
+        # a name that ends in a plural counts it: "two Nobel Prizes" -> "prizes"
+        run = re.match(r"(?:\s+[A-Z][\w-]*)*", text[at:])
+        words = (run.group(0) if run else "").split() or text[max(0, at - 40) : at].split()[-1:]
+        return words[-1].lower() if words and re.fullmatch(r"[A-Z][a-z]{2,}s", words[-1]) else ""
+    return "" if m.group(1) in STOPWORDS else m.group(1)
 
 
 def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
@@ -331,6 +336,18 @@ def _digit_slot(text: str, m: re.Match[str], s: int, end: int) -> tuple[str, str
     return slot, unit, factor, s, uend
 
 
+_NOUN_OF = re.compile(r"\b([a-z]{3,})\s+of\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|some\s+)?$")
+
+
+def _of_slot(before: str) -> str:
+    """The slot of a bare number after "<noun> of" ("a capacity of 50,000" -> ``of:capacity``),
+    so that "a capacity of 5,000" is a rival; "" when none."""
+    m = _NOUN_OF.search(before)
+    if m is None or m.group(1) in STOPWORDS:
+        return ""
+    return "of:" + _stem(m.group(1))
+
+
 def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
     """The quantity of one run of digits (see ``_sign``, ``_magnitude``, ``_digit_slot``)."""
     negative = _sign(text, m)
@@ -344,6 +361,8 @@ def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
     slot, unit, factor, qs, uend = _digit_slot(text, m, s, end)
     if _is_year(text, m.group("num"), s, slot, unit):
         slot, unit, uend = "year", "", max(uend, e)
+    elif slot == "":
+        slot = _of_slot(text[:qs])
     value = raw * factor
     if not math.isfinite(value):
         return None  # a magnitude past what a float holds ("9e307 billion"): not compared

@@ -43,16 +43,23 @@ def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
     return rows
 
 
+#: irregular past forms -> their base ("won" -> "win"; ``claims/data/irregular_verbs.tsv``)
+_IRREGULAR_VERBS: dict[str, str] = dict(_data_rows("irregular_verbs.tsv", 2))  # type: ignore[arg-type]
+
+
 def _stem(w: str) -> str:
     """Crude stem of a word (the form the word lists and content tokens are compared in):
     lower-cased, a possessive and one suffix dropped, at least three characters kept
     ("enrolled" -> "enroll", "studies" -> "study"). A plural "-es" goes only after a sibilant
     ("boxes" -> "box", "churches" -> "church") and after "o" in a longer word ("heroes" ->
     "hero", "potatoes" -> "potato"; "shoes" -> "shoe"); elsewhere only its "s"
-    ("genes" -> "gene", "rates" -> "rate": the singular's own "e" stays, so "rates" is not "rat")."""
+    ("genes" -> "gene", "rates" -> "rate": the singular's own "e" stays, so "rates" is not "rat").
+    An irregular past form is its base ("won" -> "win", ``_IRREGULAR_VERBS``)."""
     w = w.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
+    if w in _IRREGULAR_VERBS:
+        return _IRREGULAR_VERBS[w]
     for suf, rep in (("ies", "y"), ("ied", "y"), ("ing", ""), ("edly", ""), ("ed", ""), ("es", ""),
                      ("ly", ""), ("s", "")):  # fmt: skip
         if suf == "es" and not w.endswith(_SIBILANT_ES) and not (w.endswith("oes") and len(w) >= 6):

@@ -64,8 +64,10 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     the noun it determines; "Notably survivors ..." holds no cue). A determiner cue ("no",
     "without") denies only the word after it, which must be the claim's: "The bill passed
     without opposition" does not deny "The bill passed"."""
-    low = n_text.lower()
-    cue_m = re.search(rf"(?<![\w'’-]){re.escape(cue.lower())}(?![\w'’-])", low) if cue else None
+    low, cue = n_text.lower().replace("’", "'"), cue.replace("’", "'")
+    # "n't" is part of its word ("didn't")
+    before = "" if cue == "n't" else r"(?<![\w'’-])"
+    cue_m = re.search(rf"{before}{re.escape(cue.lower())}(?![\w'’-])", low) if cue else None
     words = list(re.finditer(r"[\w'’-]+", low))
     hits = [
         k
@@ -79,7 +81,12 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     cue_at = cue_m.start()
     if words[hits[0]].start() <= cue_at <= words[hits[-1]].start():
         return True
-    return hits[0] > 0 and words[hits[0] - 1].group(0) == cue.lower() and words[hits[0] - 1].start() == cue_at
+    before_hit = words[hits[0] - 1] if hits[0] > 0 else None
+    return (
+        before_hit is not None
+        and before_hit.start() <= cue_at < before_hit.end()
+        and before_hit.group(0).endswith(cue.lower())
+    )
 
 
 #: cues that deny only the noun phrase after them ("no survivors", "without opposition")

@@ -25,9 +25,10 @@ from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swa
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
-from claims.verdict.lexical import antonym_flip
+from claims.verdict.lexical import antonym_flip, ended_state
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys, alias_stated
 from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
+from claims.verdict.slots import slot_swap
 from claims.verdict.text import (
     _best_clause,
     _coverage,
@@ -184,6 +185,43 @@ def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
     return False
 
 
+def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
+    """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
+    reference's point values of the same slot. A point past the bound conflicts ("$9.8
+    million"); one inside states a lower bound or "below" ("$12 million"), not "up to", which
+    also says the most there can be. True when it decided the value."""
+    if q.bound not in ("above", "atleast", "below", "upto") or q.interval is None:
+        return False
+    points = [
+        o
+        for o in x.c.quantities
+        if not o.bound and not _year_like(o) and (slots_compatible(q, o) or _both_currencies(q, o))
+    ]
+    if not points:
+        return False
+    lo, hi = q.interval
+    strict = q.bound in ("above", "below")
+    inside = [o for o in points if (lo < o.value < hi if strict else lo <= o.value <= hi)]
+    if inside and q.bound != "upto":
+        pair.stated.add("q:" + q.text.lower())
+        return True
+    if inside:
+        return False
+    o = points[0]
+    words = _BOUND_WORDS.search(x.r.text, 0, q.start)
+    bound = f"{words.group(1)} {q.text}" if words else q.text
+    pair.conflicts.append(_Conflict("bound", bound, o.text, o.start, o.end))
+    return True
+
+
+#: the words of a bound right before its value ("over", "fewer than"), for the reason
+_BOUND_WORDS = re.compile(
+    r"\b(up to|at most|no more than|(?:a )?maximum of|less than|fewer than|under|below|at least|"
+    r"(?:a )?minimum of|more than|over|above|in excess of)\s*$",
+    re.I,
+)
+
+
 def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) -> None:
     """Check: a value bound to a year. The value is there but bound to another year: the
     number of that year in the reference (same slot) conflicts; without one the claim's
@@ -218,6 +256,8 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
         pair.conflicts.append(_Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
         return
     if _ordinal_word(q) and not same:
+        return
+    if _check_bound(pair, x, q):
         return
     if not same and _check_range(pair, x, q):
         return
@@ -294,17 +334,29 @@ def _check_polarity(pair: _Pair, x: _Context) -> None:
 
 
 def _check_predicate(pair: _Pair, x: _Context) -> None:
-    """Check: predicate and object (``_predicate_swap``, ``_object_swap``)."""
+    """Check: predicate, object and other slots (``_predicate_swap``, ``_object_swap``,
+    ``slots.slot_swap``)."""
     pair.predicate_swap = _predicate_swap(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
     if pair.predicate_swap is None and pair.coverage < 1.0:
-        pair.object_swap = _object_swap(x.r, x.c, pair.tokens_covered, x.clause)
+        pair.object_swap = _object_swap(x.r, x.c, pair.tokens_covered, x.clause) or slot_swap(
+            x.r, x.clause_text, x.clause[0], pair.tokens_covered
+        )
 
 
 def _check_antonyms(pair: _Pair, x: _Context) -> None:
-    """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``)."""
+    """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``), and a state
+    given as current that the reference says has ended (``lexical.ended_state``)."""
     found = antonym_flip(x.r, x.clause_text, x.clause_facets, x.clause[0], x.r_tokens)
     if found is not None:
         pair.comparative_flip, pair.flip_coverage = found
+        return
+    ended = ended_state(x.r.text, x.c.text)
+    if ended is not None:
+        # a role or state that has ended ("the former CEO", "was CEO until 2019"); the
+        # reference's own past words are no words the claim lacks
+        word, theirs, s, e = ended
+        pair.comparative_flip = _Conflict("ended", word, theirs, s, e)
+        pair.flip_coverage, _ = _coverage(x.r_tokens, x.c_stems)
 
 
 def _check_hedges(pair: _Pair, x: _Context) -> None:
@@ -332,10 +384,11 @@ def _check_hedges(pair: _Pair, x: _Context) -> None:
 
 def _check_degree(pair: _Pair, x: _Context) -> None:
     """Check: quantifier and degree (``claims.verdict.degree``). Quantifiers that exclude each
-    other ("few" / "most") are a flip; a universal claim against a weaker quantifier ("all" /
-    "some") and "the largest" against "one of the largest" drop a qualification; a stronger claim ("most" / "some") and a superlative the
-    reference does not grade ("the most effective" / "an effective") are missing, and such a gap
-    stands against the learned decision (``degree_gap``)."""
+    other ("few" / "most") are a flip. A universal claim against a weaker quantifier ("all" /
+    "some"), and "the largest" against "one of the largest", drop a qualification. A stronger
+    claim ("most" / "some") and a superlative the reference does not grade ("the most
+    effective" / "an effective") are missing; such a gap stands against the learned decision
+    (``degree_gap``)."""
     found = compare_quantifiers(x.r.text, x.c.text)
     if found is not None:
         kind, q, o = found

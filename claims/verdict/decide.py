@@ -205,8 +205,9 @@ def _unsupported(k: _Case) -> Judgement:
             )
         elif p0.object_swap is not None:
             swap, finding = p0.object_swap, "object"
+            what = "object" if swap.kind == "object" else "word in its place"
             why = (
-                f"the reference states another object: {swap.reference_value!r}, not {swap.response_value!r} "
+                f"the reference states another {what}: {swap.reference_value!r}, not {swap.response_value!r} "
                 f"({k.where(p0.j, swap.start, swap.end)})"
             )
         elif p0.polarity_mismatch and k.r.negated:

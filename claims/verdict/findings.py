@@ -17,7 +17,7 @@ _CLAUSE_SPLIT = re.compile(
 @dataclass(frozen=True)
 class _Conflict:
     #: "year", "date", "time", "number", unit family, "entity", "negation", "comparative",
-    #: "antonym", "quantifier"
+    #: "antonym", "quantifier", "ended", "bound", "slot"
     kind: str
     response_value: str
     reference_value: str
@@ -48,7 +48,8 @@ class _Pair:
     reference_negated: bool = False
     #: the claim's verb replaced by another verb between the same words ("hired" / "sued")
     predicate_swap: _Conflict | None = None
-    #: the claim's verb stated with another object ("carries a railway line" / "two lanes")
+    #: the claim's verb stated with another object ("carries a railway line" / "two lanes"), or
+    #: another word of the claim replaced in its place (kind "slot": "with aspirin" / "with ibuprofen")
     object_swap: _Conflict | None = None
     comparative_flip: _Conflict | None = None
     hedge_dropped: tuple[str, str, int, int] | None = None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from claims.facets import ANTONYMS, Facets, antonym_kind, content_tokens, token_match
 from claims.facets.vocabulary import _data_rows, _stem, data_lines
@@ -139,4 +140,46 @@ def antonym_flip(
             stem = content_tokens(w)[0] if content_tokens(w) else w
             covered, _ = _coverage([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
             return _Conflict(label, w, hit, st, st + len(hit)), covered
+    return None
+
+
+#: words that mark a role or state as past ("the former CEO")
+_FORMER = frozenset({"former", "ex", "previous", "erstwhile", "onetime", "one-time", "then"})
+_ENDED_MARKS = re.compile(r"\b(?:former|ex|previous|erstwhile|onetime|one-time|then|until|till)\b", re.I)
+_PAST_MARKS = re.compile(r"\b(?:former(?:ly)?|ex-|once|previous(?:ly)?|used to|no longer|until|till)\b", re.I)
+
+
+def _predicate_head(doc: Any) -> Any | None:
+    """The word a present-tense claim says of its subject: the noun or adjective after "is"
+    ("is the CEO"), else the present verb itself ("leads"); None for other tenses."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    if root is None or root.tag_ not in ("VBZ", "VBP") or any(k.dep_ == "neg" for k in root.children):
+        return None
+    if root.lower_ in ("is", "are"):
+        return next((k for k in root.children if k.dep_ in ("attr", "acomp")), None)
+    return root
+
+
+def ended_state(claim: str, reference: str) -> tuple[str, str, int, int] | None:
+    """A state the claim gives as current ("Smith is the CEO of Acme", "Smith leads Acme") that
+    the reference says has ended: "the former CEO", or the same predicate in the past with
+    "until" ("was CEO of Acme until 2019", "led Acme until 2019"). Returns (the claim's word,
+    the reference's words, their span in ``reference``); None otherwise or without spaCy."""
+    if _PAST_MARKS.search(claim) or not _ENDED_MARKS.search(reference):
+        return None
+    mine, theirs = parse(claim), parse(reference)
+    head = _predicate_head(mine) if mine is not None else None
+    stems = content_tokens(head.text) if head is not None else []
+    if head is None or not stems or theirs is None:
+        return None
+    stem = stems[0]
+    for t in theirs:
+        if t.lower_ in _FORMER and t.dep_ == "amod" and (content_tokens(t.head.text) or [""])[0] == stem:
+            return head.text, f"{t.text} {t.head.text}", t.idx, t.head.idx + len(t.head.text)
+        if t.lower_ in ("until", "till") and t.head.tag_ in ("VBD", "JJ", "NN", "NNP", "VBN"):
+            said = t.head if t.head.tag_ == "VBD" else t.head.head
+            words = {x for k in (said, *said.children) for x in content_tokens(k.text)}
+            if said.tag_ == "VBD" and any(token_match(stem, w) for w in words):
+                end = t.right_edge.idx + len(t.right_edge.text)
+                return head.text, reference[said.idx : end], said.idx, end
     return None

@@ -64,6 +64,18 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | 
             f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})",
             f"{k.response_value} → {k.reference_value}",
         )
+    if k.kind == "bound":
+        return (
+            f"the reference states {k.reference_value!r} ({where}), past the response's bound "
+            f"{k.response_value!r}",
+            f"{k.response_value} → {k.reference_value}",
+        )
+    if k.kind == "ended":
+        return (
+            f"the reference says it no longer holds: {k.reference_value!r} ({where}); "
+            f"the response states it as current ({k.response_value!r})",
+            f"{k.response_value} → {k.reference_value}",
+        )
     if k.kind == "range":
         return (
             f"{k.response_value} is outside the range the reference states, {k.reference_value!r} ({where})",

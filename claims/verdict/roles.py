@@ -31,7 +31,7 @@ def _subject_agrees(
     the conflict is a count of the same noun ("six lanes" / "four lanes"), which is itself part
     of the predicate, so half of the predicate's words suffice ("carries ... lanes of traffic" /
     "carries ... lanes of the E39 motorway")."""
-    missing = [e for e in p.entities_missing if e != conflict_entity]
+    missing = [e for e in p.entities_missing if e != conflict_entity and not _adjunct(r, e, p)]
     if missing and (not p.entities_present or p.entities_extra):
         return False
     # the predicate ("won", "enrolled", "long") must be the same: a year of another event is
@@ -49,6 +49,21 @@ def _subject_agrees(
     return p.subject_coverage >= _T.coverage_subject or (
         p.subject_coverage >= _T.coverage_subject_partial and p.cos >= _T.cosine_subject_partial
     )
+
+
+#: prepositions of place and time: a name after one is where or when, not who
+_ADJUNCT_PREPOSITIONS = frozenset({"in", "at", "on", "near", "during", "from", "to"})
+
+
+def _adjunct(r: Facets, entity: str, p: _Pair) -> bool:
+    """The claim's name ``entity`` only says where or when ("The treaty was signed in Paris in
+    1921"), and the reference claim is about the claim's subject (``head_covered``) and names
+    nobody else: the detail it lacks does not make it another event, so "signed in 1922"
+    still contradicts the year."""
+    if not p.head_covered or p.entities_extra:
+        return False
+    starts = [s for e, s, _ in r.entities if e == entity]
+    return bool(starts) and all(_word_before(r.text, s) in _ADJUNCT_PREPOSITIONS for s in starts)
 
 
 def _word_before(text: str, pos: int) -> str:

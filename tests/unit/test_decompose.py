@@ -466,6 +466,100 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
     assert [c.text for c in decompose(text)] == claims
 
 
+@pytest.mark.parametrize(
+    ("text", "claims"),
+    [
+        # a newcomer's review (session 11), one row per kind of changed meaning.
+        # A lead-in or hedge of the first verb qualifies every verb of its subject (the second
+        # claim used to state as fact what was conditional, attributed or alleged)
+        (
+            "Unless treated, the infection spreads to the bloodstream and causes sepsis.",
+            [
+                "Unless treated, the infection spreads to the bloodstream.",
+                "Unless treated, the infection causes sepsis.",
+            ],
+        ),
+        (
+            "According to Reuters, the company laid off 500 employees and closed two plants.",
+            [
+                "According to Reuters, the company laid off 500 employees.",
+                "According to Reuters, the company closed two plants.",
+            ],
+        ),
+        (
+            "The suspect allegedly stole a car and fled to Mexico.",
+            ["The suspect allegedly stole a car.", "The suspect allegedly fled to Mexico."],
+        ),
+        # a choice holds only whole ("The capital is Sydney." + "The capital is Canberra." was
+        # two claims of which one is false); under a denial each member is denied
+        ("The capital is either Sydney or Canberra.", ["The capital is either Sydney or Canberra."]),
+        ("The board may approve the deal or reject it.", ["The board may approve the deal or reject it."]),
+        ("He studied medicine instead of law.", ["He studied medicine instead of law."]),
+        (
+            "The museum never charged fees or closed on Mondays.",
+            ["The museum never charged fees or closed on Mondays."],
+        ),
+        (
+            "The company did not confirm the layoffs or the plant closure.",
+            ["The company did not confirm the layoffs.", "The company did not confirm the plant closure."],
+        ),
+        # "not" hung on "but" by the parser still denies its member
+        (
+            "The phone supports 5G but not Wi-Fi 7.",
+            ["The phone supports 5G.", "It is not the case that the phone supports Wi-Fi 7."],
+        ),
+        # "this" and a plural point at no singular thing; a "which" after a year is the event
+        (
+            "The bank collapsed in 2008. This triggered a global crisis.",
+            ["The bank collapsed in 2008.", "This triggered a global crisis."],
+        ),
+        (
+            "The Romans built the Colosseum. It could hold 50,000 spectators.",
+            ["The Romans built the Colosseum.", "It could hold 50,000 spectators."],
+        ),
+        (
+            "The dam failed in 1975, which killed an estimated 26,000 people.",
+            ["The dam failed in 1975, which killed an estimated 26,000 people."],
+        ),
+        # a name keeps its number and its "of" ("The University has 27,000 students.")
+        (
+            "The University of Oslo was founded in 1811. It has 27,000 students.",
+            ["The University of Oslo was founded in 1811.", "The University of Oslo has 27,000 students."],
+        ),
+        (
+            "Windows 11 was released in 2021. It requires TPM 2.0.",
+            ["Windows 11 was released in 2021.", "Windows 11 requires TPM 2.0."],
+        ),
+        # values keep their sign ("Rates reached 4.5.") and "approx." before a sign ends nothing
+        ("Rates rose in 2022, reaching 4.5%.", ["Rates rose in 2022.", "Rates reached 4.5%."]),
+        ("The ticket costs approx. $50.", ["The ticket costs approx. $50."]),
+        # an enumeration of a counted plural stays whole; "both" goes with its list
+        (
+            "The three primary colors are red, yellow and blue.",
+            ["The three primary colors are red, yellow and blue."],
+        ),
+        (
+            "Leonardo was both a painter and an engineer.",
+            ["Leonardo was a painter.", "Leonardo was an engineer."],
+        ),
+        # long claims that differ in one word are two claims, not duplicates
+        (
+            "Patients on the drug for six months showed a significantly higher risk of diabetes than the "
+            "placebo group. Patients on the drug for six months showed a significantly lower risk of "
+            "diabetes than the placebo group.",
+            [
+                "Patients on the drug for six months showed a significantly higher risk of diabetes than the "
+                "placebo group.",
+                "Patients on the drug for six months showed a significantly lower risk of diabetes than the "
+                "placebo group.",
+            ],
+        ),
+    ],
+)
+def test_meaning_kept_newcomer_kinds(text: str, claims: list[str]) -> None:
+    assert [c.text for c in decompose(text)] == claims
+
+
 def test_duplicates_are_merged_and_counted() -> None:
     # case duplicate_claims: three statements of one fact -> one claim with 2 duplicates
     claims = decompose(

@@ -185,8 +185,12 @@ ROUNDING: list[Row] = [
     ("The city has 2.1 million inhabitants.", "The city has 3.4 million inhabitants.", {C}),
     ("The city has about 3.4 million inhabitants.", "The city has 2,148,271 inhabitants.", {C}),
     ("The city has 2,148,271 inhabitants.", "The city has about 3.4 million inhabitants.", {C}),
-    # a bound is no approximation: never a conflict with a value inside it
-    ("The museum has more than 40 staff.", "The museum has 60 staff.", {U}),
+    # a bound is no approximation: never a conflict with a value inside it, which states it
+    # (60 staff are more than 40; session 11: was unsupported), and a value past it conflicts
+    ("The museum has more than 40 staff.", "The museum has 60 staff.", {S}),
+    ("The museum has more than 40 staff.", "The museum has 38 staff.", {C}),
+    ("The project cost over $10 million.", "The project cost $9.8 million.", {C}),
+    ("The trial enrolled fewer than 500 patients.", "The trial enrolled 542 patients.", {C}),
 ]
 
 
@@ -778,3 +782,88 @@ def test_degree_gap_stands_against_the_model() -> None:
     assert rules[0].finding == "degree" and "most effective" in rules[0].reason
     out = decide([Claim(response, 0, len(response))], rcs, sim, rules, model=_cosine_model())
     assert out[0].verdict is U
+
+
+# a reviewer's kinds (session 11), each with rows that must not flip.
+# A one-word name that opens the claim is a name when spaCy tags it so ("Google acquired ..."
+# was supported against "Microsoft acquired ...": a sentence-initial capital counted as weak)
+OPENING_NAMES: list[Row] = [
+    ("Google acquired LinkedIn in 2016.", "Microsoft acquired LinkedIn in 2016.", {C}),
+    ("Germany won the 2014 World Cup.", "Argentina won the 2014 World Cup.", {C}),
+    ("Germany won the 2014 World Cup.", "Germany won the 2014 World Cup.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", OPENING_NAMES)
+def test_opening_names(row: Row) -> None:
+    _check(row)
+
+
+# "didn't" denies like "did not", and a past form states the words of its base ("won" / "did not
+# win", "voted" / "did not vote": claims/data/irregular_verbs.tsv and the dropped "e")
+NEGATED_FORMS: list[Row] = [
+    ("The senator voted for the bill.", "The senator didn't vote for the bill.", {C}),
+    ("He won the election.", "He did not win the election.", {C}),
+    ("The company filed for bankruptcy.", "The company did not file for bankruptcy.", {C}),
+    ("He won the election.", "He won the election in 2010.", {S}),
+    ("The senator voted for the bill.", "The senator did vote for the bill.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", NEGATED_FORMS)
+def test_negated_forms(row: Row) -> None:
+    _check(row)
+
+
+# counts of a name in the plural ("three Nobel Prizes") and bare numbers after "<noun> of"
+# ("a capacity of 50,000") have a slot, so another value there conflicts; a place the reference
+# does not name ("signed in Paris") does not make the claim another event
+VALUE_SLOTS: list[Row] = [
+    ("Marie Curie won three Nobel Prizes.", "Marie Curie won two Nobel Prizes.", {C}),
+    ("The stadium has a capacity of 50,000.", "The stadium has a capacity of 5,000.", {C}),
+    ("The treaty was signed in Paris in 1921.", "The treaty was signed in 1922.", {C}),
+    ("The stadium has a capacity of 50,000.", "The stadium has a capacity of 50,000 seats.", {S}),
+    ("The treaty was signed in Paris in 1921.", "The treaty was signed in 1921.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", VALUE_SLOTS)
+def test_value_slots(row: Row) -> None:
+    _check(row)
+
+
+# another plain word in the claim word's place (claims.verdict.slots): unsupported, not support
+SLOT_SWAPS: list[Row] = [
+    ("The patient was treated with aspirin.", "The patient was treated with ibuprofen.", {U}),
+    ("He was convicted of murder.", "He was convicted of manslaughter.", {U}),
+    ("She won the silver medal in 2012.", "She won the gold medal in 2012.", {U}),
+    ("Smith is the chief financial officer of Acme.", "Smith is the chief executive officer of Acme.", {U}),
+    ("He is the son of the founder.", "He is the grandson of the founder.", {U}),
+    # more words in the reference, or a described rival: not swapped
+    ("The patient was treated with aspirin.", "The patient was treated with aspirin and rest.", {S}),
+    ("She won a medal in 2012.", "She won the gold medal in 2012.", {S}),
+    ("The bridge carries four lanes of traffic.", "The bridge carries four lanes of the E39 motorway.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", SLOT_SWAPS)
+def test_slot_swaps(row: Row) -> None:
+    _check(row)
+
+
+# a role or state given as current that the reference says has ended ("the former CEO", "was
+# CEO until 2019"; claims.verdict.lexical.ended_state): the stale fact was supported
+ENDED_STATES: list[Row] = [
+    ("Smith is the CEO of Acme.", "Smith, the former CEO of Acme, now runs a charity.", {C}),
+    ("Smith is the CEO of Acme.", "Smith was CEO of Acme until 2019.", {C}),
+    ("He is married to Anna.", "He was married to Anna until their divorce in 2010.", {C}),
+    ("Smith leads Acme.", "Smith led Acme until 2019.", {C}),
+    # the claim in the past, or the state still holding: no conflict
+    ("Smith was the CEO of Acme.", "Smith, the former CEO of Acme, now runs a charity.", {S}),
+    ("Smith is the CEO of Acme.", "Smith has been CEO of Acme since 2019.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", ENDED_STATES)
+def test_ended_states(row: Row) -> None:
+    _check(row)

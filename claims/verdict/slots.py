@@ -1,0 +1,103 @@
+"""Check: a word of the claim replaced by another in the same place of the same statement
+("treated with aspirin" / "treated with ibuprofen", "the silver medal" / "the gold medal",
+"chief financial officer" / "chief executive officer", "is the son of" / "is the grandson of").
+
+Part of ``claims.verdict`` (see its docstring for the method). The direct object has its own
+check (``clause_checks._object_swap``); this one covers the other places a word fills in spaCy's
+parse (``claims.parses.parse``): the object of a preposition under the same head word, a
+modifier of the same noun with the same part of speech ("silver" / "gold"; not "horror" /
+"independent", which describe a film in two ways), the relational noun after a copula ("is the
+son of" / "is the grandson of"; not "is a solid" / "is a metal"). It applies only when the reference
+clause states every other word of the claim (one or two words missing), and the rival is a
+plain common word (no name, no modifier of its own) that is none of the claim's words. Such a
+claim is unsupported (both may be true: "treated with aspirin and rest"). The finding stands
+against the learned decision, whose signals, all about wording, cannot tell "aspirin" from
+"ibuprofen".
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from claims.facets import Facets, content_tokens, token_match
+from claims.parses import parse
+from claims.verdict.findings import _Conflict
+
+#: the most claim words a slot swap may leave unstated (the swapped word and one modifier)
+MAX_MISSING = 2
+_MODIFIERS = frozenset({"amod", "compound", "nmod"})
+
+
+def _stem(tok: Any) -> str | None:
+    stems = content_tokens(tok.text)
+    return stems[0] if stems else None
+
+
+def _slot(tok: Any) -> tuple[str, ...] | None:
+    """Where ``tok`` sits: ("pobj", preposition, stem of the preposition's head), ("mod", stem
+    of the modified noun) or ("attr", the copula); None elsewhere."""
+    if tok.dep_ == "pobj" and tok.head.dep_ == "prep":
+        anchor = _stem(tok.head.head) or tok.head.head.lower_
+        return ("pobj", tok.head.lower_, anchor)
+    if tok.dep_ in _MODIFIERS and tok.head.pos_ in ("NOUN", "PROPN"):
+        anchor = _stem(tok.head)
+        return ("mod", anchor) if anchor else None
+    if tok.dep_ == "attr" and any(k.dep_ == "prep" and k.lower_ == "of" for k in tok.children):
+        # a relation ("is the son of the founder"), not a class ("is a solid", "is a metal")
+        return ("attr", tok.head.lower_)
+    return None
+
+
+def _plain_word(tok: Any) -> bool:
+    """A common word with no modifier of its own but an article or a prepositional phrase:
+    names are the entity checks' ("the DNC" / "the Democratic National Committee"), and a
+    described rival ("lanes of the E39 motorway" / "lanes of traffic") is often the same thing
+    told in more detail."""
+    return tok.pos_ != "PROPN" and all(k.dep_ in ("det", "prep") for k in tok.children)
+
+
+#: prepositional phrases that are no statement's slot ("the fastest animal in the world" /
+#: "in fact")
+_IDIOMS = frozenset({"fact", "particular", "general", "addition", "course", "total", "part", "turn", "short"})
+
+
+def _idiom(tok: Any) -> bool:
+    return tok.dep_ == "pobj" and tok.lower_ in _IDIOMS and not any(k.dep_ == "det" for k in tok.children)
+
+
+def _same_slot(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if a[0] != b[0] or len(a) != len(b):
+        return False
+    if a[0] == "pobj":
+        return a[1] == b[1] and token_match(a[2], b[2])
+    if a[0] == "mod":
+        return token_match(a[1], b[1])
+    return a[1] == b[1]
+
+
+def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str]) -> _Conflict | None:
+    """The claim's word whose place the reference clause (``clause_text``, at ``clause_start``
+    in its claim) fills with another word, as a conflict of kind "slot" (span in the reference
+    claim); None when the claim leaves more than ``MAX_MISSING`` words unstated or no missing word
+    has a rival (values are no words: the value checks compare them). Needs spaCy."""
+    missing = [t for t in r.tokens if t not in covered]
+    if not 1 <= len(missing) <= MAX_MISSING:
+        return None
+    mine, theirs = parse(r.text), parse(clause_text)
+    if mine is None or theirs is None:
+        return None
+    for tok in mine:
+        stem = _stem(tok)
+        slot = _slot(tok) if stem in missing and tok.pos_ != "PROPN" else None
+        if slot is None:
+            continue
+        for o in theirs:
+            o_stem = _stem(o)
+            o_slot = _slot(o) if o_stem and _plain_word(o) else None
+            if o_slot is None or not _same_slot(slot, o_slot) or o.pos_ != tok.pos_ or _idiom(o):
+                continue
+            if any(token_match(o_stem, t) for t in r.tokens):  # type: ignore[arg-type]
+                continue
+            start = clause_start + o.idx
+            return _Conflict("slot", tok.text, o.text, start, start + len(o.text))
+    return None
