@@ -20,7 +20,9 @@ NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without"
                        "nunca", "jamás", "pas", "jamais", "non", "não", "nessun", "nessuno", "ningún",
                        "ninguna"})  # fmt: skip
 _NEG_PHRASES = re.compile(
-    r"\b(?:fail(?:s|ed)? to|no longer|refus(?:e|es|ed) to|den(?:y|ies|ied)|lack(?:s|ed)?|unable to)\b",
+    r"\b(?:fail(?:s|ed)? to|no longer|refus(?:e|es|ed) to|den(?:y|ies|ied)|lack(?:s|ed)?|unable to"
+    # "almost won", "nearly drowned": the event did not happen ("nearly 500" is a number)
+    r"|(?:almost|nearly)\s+(?:[a-z]+ed|won|lost|made|became|went|fell|died|broke|ran|beat|took|hit))\b",
     re.I,
 )
 
@@ -32,13 +34,15 @@ HEDGES: list[tuple[re.Pattern[str], str]] = [
             r"\b(?:plan(?:s|ned|ning)?|aim(?:s|ed|ing)?|intend(?:s|ed|ing)?|expect(?:s|ed|ing)?|"
             r"schedul(?:e|es|ed)|propos(?:e|es|ed)|hop(?:e|es|ed)|seek(?:s)?|sought|want(?:s|ed)?|set|going|"
             r"tr(?:y|ies|ied)|attempt(?:s|ed)?|is|are|was|were|projected|designed|meant|"
+            r"offer(?:s|ed)?|threaten(?:s|ed)?|forecasts?|predicted|poised|"
             r"in talks)\s+to\s+(?=[a-z])"
             r"|\b(?:proposed|projected|prospective|upcoming|planned|would)\b",
             "planned",
         ),
         (
             r"\b(?:reportedly|allegedly|purportedly|supposedly|rumou?red|is said to|are said to|was said to|"
-            r"were said to|is believed to|are believed to|is thought to|claimed|claims)\b",
+            r"were said to|is believed to|are believed to|is thought to|claimed|claims|"
+            r"according to (?:unnamed|anonymous|unidentified) sources|sources (?:say|said|claim))\b",
             "reportedly",
         ),
         (

@@ -15,6 +15,7 @@ from claims.facets import (
     Facets,
     content_tokens,
     extract,
+    negation_frame,
     token_match,
 )
 from claims.facets.vocabulary import data_lines
@@ -76,6 +77,9 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     ]
     if not hits or cue_m is None:
         return False
+    frame = negation_frame(n_text)
+    if frame is not None and frame[1] <= words[hits[0]].start():
+        return True  # "There is no evidence that X": the frame denies the whole clause after it
     if cue.lower() in _DETERMINER_CUES and not _scope_stated(r_tokens, low[cue_m.end() :]):
         return False  # "passed without opposition" denies the opposition, not the passing
     cue_at = cue_m.start()

@@ -145,7 +145,12 @@ def antonym_flip(
 
 #: words that mark a role or state as past ("the former CEO")
 _FORMER = frozenset({"former", "ex", "previous", "erstwhile", "onetime", "one-time", "then"})
-_ENDED_MARKS = re.compile(r"\b(?:former|ex|previous|erstwhile|onetime|one-time|then|until|till)\b", re.I)
+_ENDED_MARKS = re.compile(
+    r"\b(?:former|ex|previous|erstwhile|onetime|one-time|then|until|till|stopped|ceased|discontinued|quit|halted)\b",
+    re.I,
+)
+#: verbs that end what their gerund or object names ("stopped producing typewriters")
+_ENDING_VERBS = frozenset({"stopped", "ceased", "discontinued", "quit", "halted"})
 _PAST_MARKS = re.compile(r"\b(?:former(?:ly)?|ex-|once|previous(?:ly)?|used to|no longer|until|till)\b", re.I)
 
 
@@ -162,8 +167,9 @@ def _predicate_head(doc: Any) -> Any | None:
 
 def ended_state(claim: str, reference: str) -> tuple[str, str, int, int] | None:
     """A state the claim gives as current ("Smith is the CEO of Acme", "Smith leads Acme") that
-    the reference says has ended: "the former CEO", or the same predicate in the past with
-    "until" ("was CEO of Acme until 2019", "led Acme until 2019"). Returns (the claim's word,
+    the reference says has ended: "the former CEO", the same predicate in the past with
+    "until" ("was CEO of Acme until 2019", "led Acme until 2019"), or stopped ("stopped
+    producing typewriters"). Returns (the claim's word,
     the reference's words, their span in ``reference``); None otherwise or without spaCy."""
     if _PAST_MARKS.search(claim) or not _ENDED_MARKS.search(reference):
         return None
@@ -176,6 +182,12 @@ def ended_state(claim: str, reference: str) -> tuple[str, str, int, int] | None:
     for t in theirs:
         if t.lower_ in _FORMER and t.dep_ == "amod" and (content_tokens(t.head.text) or [""])[0] == stem:
             return head.text, f"{t.text} {t.head.text}", t.idx, t.head.idx + len(t.head.text)
+        if t.lower_ in _ENDING_VERBS:
+            done = next(
+                (k for k in t.children if k.dep_ in ("xcomp", "dobj") and content_tokens(k.text)), None
+            )
+            if done is not None and token_match(stem, content_tokens(done.text)[0]):
+                return head.text, f"{t.text} {done.text}", t.idx, done.idx + len(done.text)
         if t.lower_ in ("until", "till") and t.head.tag_ in ("VBD", "JJ", "NN", "NNP", "VBN"):
             said = t.head if t.head.tag_ == "VBD" else t.head.head
             words = {x for k in (said, *said.children) for x in content_tokens(k.text)}

@@ -867,3 +867,42 @@ ENDED_STATES: list[Row] = [
 @pytest.mark.parametrize("row", ENDED_STATES)
 def test_ended_states(row: Row) -> None:
     _check(row)
+
+
+# events that did not (or not yet) happen, and sources that are only reported (session 11):
+# all were supported. "nearly won" denies the win ("nearly 500" is a number); "offered to",
+# "forecast to" are plans; "stopped producing" ends "still produces"; "There is no evidence
+# that X" denies X; "according to unnamed sources" reports
+EVENTS_NOT_HAPPENED: list[Row] = [
+    ("The team won the championship.", "The team almost won the championship but lost in overtime.", {C}),
+    ("The team won the championship.", "The team nearly won the championship.", {C}),
+    ("The CEO resigned.", "The CEO offered to resign.", {Q}),
+    ("The economy grew by 2%.", "The economy is forecast to grow by 2%.", {Q}),
+    ("The company still produces typewriters.", "The company stopped producing typewriters in 1995.", {C}),
+    ("The vaccine causes autism.", "There is no evidence that the vaccine causes autism.", {C}),
+    ("The CEO resigned.", "According to unnamed sources, the CEO resigned.", {Q}),
+    ("Nearly 500 people attended.", "Nearly 500 people attended.", {S}),
+    ("The team won the championship.", "The team won the championship in overtime.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", EVENTS_NOT_HAPPENED)
+def test_events_that_did_not_happen(row: Row) -> None:
+    _check(row)
+
+
+# comparatives and outcomes told with other words (claims/data/antonyms.tsv, session 11); "lost
+# to" / "defeated" is not listed: between two parties it is the converse as often as the opposite
+OTHER_WORD_ANTONYMS: list[Row] = [
+    ("The new model is cheaper than the old one.", "The new model is more expensive than the old one.", {C}),
+    ("The drug is safer than aspirin.", "The drug is more dangerous than aspirin.", {C}),
+    ("The currency weakened against the dollar.", "The currency strengthened against the dollar.", {C}),
+    ("Inflation slowed in March.", "Inflation accelerated in March.", {C}),
+    ("The bill was vetoed by the governor.", "The bill was signed by the governor.", {C}),
+    ("Federer lost to Nadal in the final.", "Nadal defeated Federer in the final.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", OTHER_WORD_ANTONYMS)
+def test_antonyms_in_other_words(row: Row) -> None:
+    _check(row)
