@@ -597,12 +597,17 @@ def _is_verb_conj(tok: Any) -> bool:
 def _after_or(tok: Any) -> bool:
     """``tok`` is a conjunct after "or": "may approve the deal or reject it" is one choice, and
     "never charged fees or closed on Mondays" apart would lose the denial of the second verb."""
-    return any(k.dep_ == "cc" and k.lower_ == "or" and k.i < tok.i for k in tok.head.children)
+    return _after_cc(tok, "or")
 
 
 def _after_nor(tok: Any) -> bool:
     """``tok`` is a conjunct after "nor" (a "cc" "nor" on its head, before it)."""
-    return any(k.dep_ == "cc" and k.lower_ == "nor" and k.i < tok.i for k in tok.head.children)
+    return _after_cc(tok, "nor")
+
+
+def _after_cc(tok: Any, word: str) -> bool:
+    """``tok`` is a conjunct after the conjunction ``word`` (a "cc" on its head, before it)."""
+    return any(k.dep_ == "cc" and k.lower_ == word and k.i < tok.i for k in tok.head.children)
 
 
 def _clause_heads(root: Any) -> list[Any]:
@@ -671,6 +676,7 @@ _SPLIT_CONJUNCTIONS = frozenset({"and", "but", "&", "plus", "as", "well", "nor"}
 
 
 def _negated(v: Any) -> bool:
+    """``v`` is denied ("not", "never" on it)."""
     return any(k.dep_ == "neg" or k.lower_ == "never" for k in v.children)
 
 
@@ -754,19 +760,37 @@ def _singular_noun(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
+_SCALE_WORDS = frozenset({"thousand", "million", "billion", "trillion"})
+
+
+def _shares_a_scale(members: list[Any]) -> bool:
+    """A list of numbers whose last member's scale word goes for all ("2 and 3 million")."""
+    last = members[-1]
+    after = last.doc[last.i + 1] if last.i + 1 < len(last.doc) else None
+    return last.lower_ in _SCALE_WORDS or bool(
+        last.like_num and after is not None and after.lower_ in _SCALE_WORDS
+    )
+
+
 def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
     """One piece per position of lists paired by "respectively": "Alice and Bob were born in
     1990 and 1992, respectively" -> "Alice was born in 1990", "Bob was born in 1992" (whole, the
-    claim pairs nothing: against "Alice was born in 1992" both years are found). Lists of the
-    same length as the last one are paired member by member; ``[]`` without "respectively" or
-    without two such lists."""
+    claim pairs nothing: against "Alice was born in 1992" both years are found). Two lists of the
+    same length, in the clause of the verb that "respectively" modifies, are paired member by
+    member; the clause whole when "respectively" cannot pair its lists so (three lists, no
+    subject, a scale word that goes for all the numbers: "2 and 3 million"); ``[]`` without
+    "respectively"."""
     doc = v.doc
     resp = next((doc[i] for i in sorted(toks) if doc[i].lower_ == "respectively"), None)
-    lists = _lists_in(toks, doc) if resp is not None else []
+    lists = _lists_in(toks, doc) if resp is not None and resp.head.i == v.i else []
     paired = [members for members in lists if len(members) == len(lists[-1])] if lists else []
     paired = [members for members in paired if _splittable(v, members)]
-    if resp is None or len(paired) < 2:
+    if resp is None:
         return []
+    if len(paired) != 2 or len(lists) > 2 or _subject(v) is None or any(_shares_a_scale(m) for m in paired):
+        # three lists, a misparse without a subject, or "2 and 3 million dollars" (the scale
+        # goes for both): the sentence stays whole rather than pair the wrong words
+        return [_Piece(frozenset(toks), prefix=prefix)]
     listed: set[int] = {resp.i} | ({resp.i - 1} if doc[resp.i - 1].is_punct else set())
     for members in paired:
         for m in members:
@@ -992,12 +1016,15 @@ _SHARED_HEDGES = frozenset(
 )
 
 
-def _shared_lead(root: Any, subj: Any) -> tuple[str, str]:
-    """What the root's coordinated verbs share besides the subject: the lead-in set off before
-    the subject ("According to Reuters,", "Unless treated,", "Until 2015,"), and hedging adverbs
-    between the subject and the root ("allegedly"). A temporal clause ("When she was 17,") is a
-    claim of its own (``_detach_adverbials``), not a lead-in; so is a lead-in without its comma."""
+def _shared_lead(root: Any, subj: Any, v: Any) -> tuple[str, str]:
+    """What the root's coordinated verb ``v`` shares besides the subject: the lead-in set off
+    before the subject ("According to Reuters,", "Unless treated,", "Until 2015,"), and hedging
+    adverbs between the subject and the root ("allegedly"). A temporal clause ("When she was
+    17,") is a claim of its own (``_detach_adverbials``), not a lead-in; so is a lead-in without
+    its comma. A time or place lead-in stays with the first verb when ``v`` sets its own ("In
+    2010, Smith joined Google and later founded a startup in 2015")."""
     doc = root.doc
+    own_setting = _own_setting(v)
     lead = [
         k
         for k in root.children
@@ -1005,6 +1032,7 @@ def _shared_lead(root: Any, subj: Any) -> tuple[str, str]:
         and k.dep_ in ("prep", "advcl", "advmod", "npadvmod")
         and doc[k.right_edge.i + 1].text == ","
         and not any(m.dep_ in ("mark", "advmod") and m.lower_ in _TEMPORAL_MARKS for m in k.children)
+        and not (own_setting and k.dep_ != "advcl" and k.lower_ != "according")
     ]
     text = " ".join(f"{doc[k.left_edge.i : k.right_edge.i + 1].text}," for k in lead)
     hedges = [
@@ -1013,6 +1041,25 @@ def _shared_lead(root: Any, subj: Any) -> tuple[str, str]:
         if k.dep_ == "advmod" and subj.i < k.i < root.i and k.lower_ in _SHARED_HEDGES
     ]
     return text, " ".join(k.text for k in hedges)
+
+
+#: adverbs that give a coordinated verb a time of its own ("and later founded a startup")
+_OWN_TIME = frozenset({"later", "then", "subsequently", "afterwards", "eventually", "again", "now", "soon"})
+
+
+def _own_setting(v: Any) -> bool:
+    """``v`` has a time or place of its own: such an adverb, or a prepositional phrase of time or
+    place or with a number (not a number in its object: "and had 300 employees")."""
+    return any(
+        (k.dep_ == "advmod" and k.lower_ in _OWN_TIME)
+        or k.dep_ == "npadvmod"
+        or (
+            k.dep_ == "prep"
+            and (k.lower_ in ("in", "on", "at", "during", "by") or any(t.like_num for t in k.subtree))
+        )
+        for k in v.children
+        if k.dep_ not in ("nsubj", "nsubjpass")
+    )
 
 
 #: a verb with one of these children has its own clause: it shares no auxiliary
@@ -1030,7 +1077,7 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         # carry the shared subject ("It was completed ... and [it] is 520 metres long")
         prefix_toks, _ = _detach_modifiers(_subtree(root_subj), doc)
         subject = _render(doc, _Piece(frozenset(prefix_toks)))
-        lead, hedges = _shared_lead(root, root_subj)
+        lead, hedges = _shared_lead(root, root_subj, v)
         if lead and not _is_proper(doc, min(prefix_toks)):
             subject = subject[:1].lower() + subject[1:]
         prefix = " ".join(filter(None, (lead, subject, hedges, _shared_auxiliaries(v))))
@@ -1543,7 +1590,9 @@ class _Antecedents:
             # the last person of that sex named anywhere ("Ada Lovelace worked with Charles
             # Babbage. He ..."), else none (the pronoun stays: ambiguous, not wrong)
             want, sex = _PRONOUN_SEX[pronoun], _sex(self.named) if self.named else None
-            if sex is None and self.named is not None and not self._person(self.named):
+            if self.named is None:
+                return next((p for p in reversed(self.people) if _sex(p) == want), None)
+            if sex is None and not self._person(self.named):
                 # a thing as the last named subject: a person named since ("The bridge was
                 # designed by Ines Marlow. She ...")
                 since = self.people[self.named_at :]
@@ -1628,7 +1677,9 @@ def _note_people(doc: Any, ante: _Antecedents) -> None:
     for tok in doc:
         if tok.pos_ == "PROPN" and tok.dep_ not in ("compound", "flat"):
             mention = _core_mention(tok)
-            if _sex(mention) is not None:
+            # "Florence", "Virginia": a first name that is also a place is no person there
+            # (spaCy's small model often calls a person ORG, rarely a place GPE)
+            if _sex(mention) is not None and entity_type(tok) not in ("GPE", "LOC", "FAC", "NORP"):
                 ante.people.append(mention)
 
 

@@ -99,7 +99,10 @@ def _foreign_api_hint(resp: httpx.Response) -> str:
     from cli.credentials import ENV_KEY
     from workers.settings import is_loopback
 
-    url = resp.request.url
+    try:
+        url = resp.request.url
+    except RuntimeError:  # a response built without its request: nothing to say about the host
+        return ""
     if os.environ.get(ENV_KEY) or not is_loopback(url.host) or stack.api_started_here():
         return ""
     return (

@@ -21,8 +21,10 @@ NEGATIONS = frozenset({"not", "no", "never", "none", "nor", "neither", "without"
                        "ninguna"})  # fmt: skip
 _NEG_PHRASES = re.compile(
     r"\b(?:fail(?:s|ed)? to|no longer|refus(?:e|es|ed) to|den(?:y|ies|ied)|lack(?:s|ed)?|unable to"
-    # "almost won", "nearly drowned": the event did not happen ("nearly 500" is a number)
-    r"|(?:almost|nearly)\s+(?:[a-z]+ed|won|lost|made|became|went|fell|died|broke|ran|beat|took|hit))\b",
+    # "almost won", "nearly drowned": an outcome that did not happen ("nearly 500" is a number,
+    # "almost destroyed the town" may still have destroyed most of it)
+    r"|(?:almost|nearly)\s+(?:won|lost|died|drowned|collapsed|qualified|reached|finished|completed"
+    r"|succeeded|failed|closed|went\s+bankrupt|became|made\s+it))\b",
     re.I,
 )
 

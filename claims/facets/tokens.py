@@ -92,23 +92,20 @@ def _scan(text: str) -> tuple[tuple[str, int, int], ...]:
 
 def token_match(a: str, b: str) -> bool:
     """Two stemmed tokens match: equal, or share a prefix of 5+ characters (enrol/enrolled,
-    certification/certified) or one is a 4+ character prefix of the other, or a three-letter
-    stem is the other without its final "e" ("voted" -> "vot" / "vote")."""
+    certification/certified) or one is a 4+ character prefix of the other."""
     if a == b:
         return True
     if len(a) >= 5 and len(b) >= 5 and a[:5] == b[:5]:
         return True
     short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    # "voted" -> "vot" and "vote": the "e" the past tense dropped
-    return (len(short) >= 4 and long_.startswith(short)) or (len(short) == 3 and long_ == short + "e")
+    return len(short) >= 4 and long_.startswith(short)
 
 
 class TokenSet:
     """Tokens to test with ``token_match`` in one look-up: ``t in TokenSet(other)`` equals
     ``any(token_match(t, o) for o in other)``. Every match other than equality needs both tokens
     to have four or more characters and to share the first four (``token_match``'s prefix
-    rules), so only the tokens in ``t``'s four-character bucket are compared, besides the
-    three-letter stem and its "e" form."""
+    rules), so only the tokens in ``t``'s four-character bucket are compared."""
 
     __slots__ = ("_buckets", "_exact")
 
@@ -122,11 +119,6 @@ class TokenSet:
     def __contains__(self, t: object) -> bool:
         if t in self._exact:
             return True
-        if not isinstance(t, str) or len(t) < 3:
+        if not isinstance(t, str) or len(t) < 4:
             return False
-        if len(t) == 3 or (len(t) == 4 and t.endswith("e")):  # "vot" / "vote" (token_match)
-            if (t + "e" if len(t) == 3 else t[:3]) in self._exact:
-                return True
-            if len(t) == 3:
-                return False
         return any(token_match(t, o) for o in self._buckets.get(t[:4], ()))

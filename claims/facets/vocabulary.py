@@ -54,7 +54,9 @@ def _stem(w: str) -> str:
     ("boxes" -> "box", "churches" -> "church") and after "o" in a longer word ("heroes" ->
     "hero", "potatoes" -> "potato"; "shoes" -> "shoe"); elsewhere only its "s"
     ("genes" -> "gene", "rates" -> "rate": the singular's own "e" stays, so "rates" is not "rat").
-    An irregular past form is its base ("won" -> "win", ``_IRREGULAR_VERBS``)."""
+    An irregular past form is its base ("won" -> "win", ``_IRREGULAR_VERBS``), and a short
+    verb keeps the "e" its "-ed" or "-ing" dropped ("voted" -> "vote", "filing" -> "file"; "rats"
+    stays "rat")."""
     w = w.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]
@@ -65,10 +67,15 @@ def _stem(w: str) -> str:
         if suf == "es" and not w.endswith(_SIBILANT_ES) and not (w.endswith("oes") and len(w) >= 6):
             continue
         if w.endswith(suf) and len(w) - len(suf) >= 3:
-            return w[: len(w) - len(suf)] + rep
+            stem = w[: len(w) - len(suf)] + rep
+            # "voted", "filing": a short consonant-vowel-consonant stem lost its "e" ("vote", "file")
+            if suf in ("ed", "ing") and len(stem) == 3 and _CVC.fullmatch(stem):
+                stem += "e"
+            return stem
     return w
 
 
+_CVC = re.compile(r"[^aeiouy][aeiou][^aeiouwxy]")
 #: plural endings whose "-es" is a suffix of its own ("boxes", "churches", "classes")
 _SIBILANT_ES = ("sses", "xes", "zes", "ches", "shes")
 

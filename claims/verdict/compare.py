@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from claims.facets import (
     Facets,
     Quantity,
+    content_spans,
     content_tokens,
     extract,
     is_weak_entity,
@@ -185,6 +186,24 @@ def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
     return False
 
 
+#: the words of a bound right before its value ("over", "fewer than"), for the reason
+_BOUND_WORDS = re.compile(
+    r"\b(up to|at most|no more than|(?:a )?maximum of|less than|fewer than|under|below|at least|"
+    r"(?:a )?minimum of|more than|over|above|in excess of)\s*$",
+    re.I,
+)
+
+
+def _narrower(x: _Context, q: Quantity, o: Quantity) -> bool:
+    """The reference counts a narrower kind than the claim: a word between its number and the
+    claim's counted noun that the claim lacks ("18 gold medals" against "over 20 medals")."""
+    if not q.slot.startswith("n:"):
+        return False
+    words = content_spans(x.c.text[o.end : o.end + 60])
+    noun = next((k for k, (t, _, _) in enumerate(words) if token_match(t, q.slot[2:])), None)
+    return noun is not None and any(t not in x.r_tokens for t, _, _ in words[:noun])
+
+
 def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
     reference's point values of the same slot. A point past the bound conflicts ("$9.8
@@ -195,7 +214,9 @@ def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     points = [
         o
         for o in x.c.quantities
-        if not o.bound and not _year_like(o) and (slots_compatible(q, o) or _both_currencies(q, o))
+        if not o.bound
+        and not _year_like(o)
+        and (not o.slot or slots_compatible(q, o) or _both_currencies(q, o))
     ]
     if not points:
         return False
@@ -205,21 +226,15 @@ def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     if inside and q.bound != "upto":
         pair.stated.add("q:" + q.text.lower())
         return True
-    if inside:
+    if inside or len(points) > 1 or _narrower(x, q, points[0]):
+        # several values, or a narrower count, may be parts of the total ("over 20 medals" /
+        # "18 gold medals and 7 silver medals")
         return False
     o = points[0]
     words = _BOUND_WORDS.search(x.r.text, 0, q.start)
     bound = f"{words.group(1)} {q.text}" if words else q.text
     pair.conflicts.append(_Conflict("bound", bound, o.text, o.start, o.end))
     return True
-
-
-#: the words of a bound right before its value ("over", "fewer than"), for the reason
-_BOUND_WORDS = re.compile(
-    r"\b(up to|at most|no more than|(?:a )?maximum of|less than|fewer than|under|below|at least|"
-    r"(?:a )?minimum of|more than|over|above|in excess of)\s*$",
-    re.I,
-)
 
 
 def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) -> None:
@@ -389,13 +404,18 @@ def _check_degree(pair: _Pair, x: _Context) -> None:
     claim ("most" / "some") and a superlative the reference does not grade ("the most
     effective" / "an effective") are missing; such a gap stands against the learned decision
     (``degree_gap``)."""
-    found = compare_quantifiers(x.r.text, x.c.text)
+    found = compare_quantifiers(x.r.text, x.clause_text)  # the clause: "Few own bicycles, but most own cars"
     if found is not None:
         kind, q, o = found
+        o = replace(o, start=o.start + x.clause[0], end=o.end + x.clause[0])
         if kind == "conflict" and pair.comparative_flip is None:
             pair.comparative_flip = _Conflict("quantifier", q.word, o.word, o.start, o.end)
             own = set(content_tokens(q.word))  # "rarely" itself is no word the reference must cover
-            pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], x.c_stems)
+            # covered by the clause itself: "Few own bicycles, but most own cars" is no flip of
+            # "Most own cars"
+            pair.flip_coverage, _ = _coverage(
+                [t for t in x.r_tokens if t not in own], content_tokens(x.clause_text)
+            )
         elif kind == "qualified" and pair.hedge_dropped is None:
             pair.hedge_dropped = ("quantifier", o.word, o.start, o.end)
         elif kind == "missing":

@@ -204,7 +204,8 @@ def _unsupported(k: _Case) -> Judgement:
                 f"({k.where(p0.j, swap.start, swap.end)})"
             )
         elif p0.object_swap is not None:
-            swap, finding = p0.object_swap, "object"
+            swap = p0.object_swap
+            finding = "object" if swap.kind == "object" else "slot"
             what = "object" if swap.kind == "object" else "word in its place"
             why = (
                 f"the reference states another {what}: {swap.reference_value!r}, not {swap.response_value!r} "

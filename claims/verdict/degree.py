@@ -31,6 +31,7 @@ from typing import Any
 from claims.facets import content_tokens, token_match
 from claims.facets.vocabulary import _data_rows
 from claims.parses import parse
+from claims.verdict.slots import first_stem
 
 #: quantifier -> (scale, strength)
 QUANTIFIERS: dict[str, tuple[str, int]] = {
@@ -54,11 +55,9 @@ class Quantifier:
     target: str
     start: int
     end: int
-
-
-def _stem_of(tok: Any) -> str | None:
-    stems = content_tokens(tok.text)
-    return stems[0] if stems else None
+    #: stems of the verb the quantified noun is the subject of and of that verb's object ("Few
+    #: residents own bicycles": ("own", "bicycl")); empty elsewhere
+    context: tuple[str, ...] = ()
 
 
 def _target(tok: Any, scale: str) -> Any | None:
@@ -72,6 +71,21 @@ def _target(tok: Any, scale: str) -> Any | None:
         return tok.head
     of = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "of"), None)
     return next((k for k in of.children if k.dep_ == "pobj"), None) if of is not None else None
+
+
+def _context(target: Any) -> tuple[str, ...]:
+    """The verb and object stems of a quantified subject (``Quantifier.context``)."""
+    if target.dep_ not in ("nsubj", "nsubjpass") or target.head.pos_ not in ("VERB", "AUX"):
+        return ()
+    verb = target.head
+    obj = next((k for k in verb.children if k.dep_ in ("dobj", "attr", "acomp")), None)
+    return tuple(x for t in (verb, obj) if t is not None for x in content_tokens(t.text)[:1])
+
+
+def _same_context(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """Two quantified subjects of the same statement: their verbs and objects match where both
+    have them ("Most residents own cars" / "Few residents own bicycles" do not)."""
+    return all(token_match(x, y) for x, y in zip(a, b, strict=False))
 
 
 @lru_cache(maxsize=16384)
@@ -93,10 +107,10 @@ def quantifiers(text: str) -> tuple[Quantifier, ...]:
             continue
         scale, strength = QUANTIFIERS[key]
         target = _target(tok, scale)
-        stem = _stem_of(target) if target is not None else None
+        stem = first_stem(target) if target is not None else None
         if stem is not None:
             end = tok.idx + len(tok.text)
-            out.append(Quantifier(text[start:end], scale, strength, stem, start, end))
+            out.append(Quantifier(text[start:end], scale, strength, stem, start, end, _context(target)))
     return tuple(out)
 
 
@@ -110,6 +124,8 @@ def compare_quantifiers(claim: str, reference: str) -> tuple[str, Quantifier, Qu
     for q in quantifiers(claim):
         for o in theirs:
             if o.scale != q.scale or not token_match(q.target, o.target) or o.strength == q.strength:
+                continue
+            if not _same_context(q.context, o.context):
                 continue
             if min(q.strength, o.strength) == 1 and max(q.strength, o.strength) >= 3:
                 return "conflict", q, o
@@ -171,6 +187,15 @@ _ONE_OF = re.compile(
 )
 
 
+def _is_superlative(text: str, start: int) -> bool:
+    """The word at ``start`` is a superlative: "most"/"least" or tagged JJS by spaCy ("the
+    largest"; not "the protest organizers", "the forest trails")."""
+    if text[start:].lower().startswith(("most ", "least ", "best", "worst")):
+        return True
+    doc = parse(text)
+    return any(t.idx == start and t.tag_ == "JJS" for t in doc or ())
+
+
 def one_of_dropped(claim: str, reference: str) -> tuple[str, int, int] | None:
     """The reference's "one of the largest" (its words and span) when the claim states the
     same superlative as the only one ("the largest"): the reference limits the claim.
@@ -181,8 +206,10 @@ def one_of_dropped(claim: str, reference: str) -> tuple[str, int, int] | None:
     True
     """
     m = _ONE_OF.search(reference)
-    if m is None:
+    if m is None or not _is_superlative(reference, m.start(1)):
         return None
+    if len(re.findall(rf"\bthe\s+{re.escape(m.group(1))}\b", reference, re.I)) > 1:
+        return None  # "one of the largest cities in Europe and the largest in Norway"
     sup = re.escape(m.group(1).lower()).replace("\\ ", r"\s+")
     if re.search(rf"\bthe\s+{sup}\b", claim, re.I) and not re.search(
         rf"\b(?:one|among)\s+(?:of\s+)?the\s+{sup}\b", claim, re.I

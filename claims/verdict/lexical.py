@@ -145,13 +145,20 @@ def antonym_flip(
 
 #: words that mark a role or state as past ("the former CEO")
 _FORMER = frozenset({"former", "ex", "previous", "erstwhile", "onetime", "one-time", "then"})
-_ENDED_MARKS = re.compile(
-    r"\b(?:former|ex|previous|erstwhile|onetime|one-time|then|until|till|stopped|ceased|discontinued|quit|halted)\b",
-    re.I,
-)
 #: verbs that end what their gerund or object names ("stopped producing typewriters")
 _ENDING_VERBS = frozenset({"stopped", "ceased", "discontinued", "quit", "halted"})
+_ENDED_MARKS = re.compile(
+    r"\b(?:" + "|".join(sorted(_FORMER | _ENDING_VERBS | {"until", "till"})) + r")\b", re.I
+)
 _PAST_MARKS = re.compile(r"\b(?:former(?:ly)?|ex-|once|previous(?:ly)?|used to|no longer|until|till)\b", re.I)
+#: a reference that says the state came back or still holds ("and again since 2021")
+_RESUMED = re.compile(r"\b(?:again|still|resumed|returned|rejoined|re-?elected|re-?appointed|since)\b", re.I)
+#: what "until" may end at: a year, a date or an event that ends a state ("until 2019", "until
+#: their divorce"), not a time of day ("until noon")
+_ENDPOINT = re.compile(
+    r"\b(?:1\d{3}|20\d{2}|death|divorce|retirement|resignation|closure|merger|acquisition|dissolution)\b",
+    re.I,
+)
 
 
 def _predicate_head(doc: Any) -> Any | None:
@@ -165,33 +172,68 @@ def _predicate_head(doc: Any) -> Any | None:
     return root
 
 
+def _modifiers(tok: Any) -> frozenset[str]:
+    """The stems of the words that narrow ``tok`` ("vice" in "vice president"), past-marking
+    words ("former") left out."""
+    return frozenset(
+        x
+        for k in tok.children
+        if k.dep_ in ("amod", "compound") and k.lower_ not in _FORMER
+        for x in content_tokens(k.text)
+    )
+
+
+def _same_role(head: Any, other: Any) -> bool:
+    """``other`` names the claim's predicate ``head``: the same stem and the same modifiers
+    ("president" is not "vice president")."""
+    stems = content_tokens(other.text)
+    return (
+        bool(stems)
+        and token_match(content_tokens(head.text)[0], stems[0])
+        and _modifiers(head) == _modifiers(other)
+    )
+
+
+def _ended_by(head: Any, t: Any, reference: str) -> tuple[str, int, int] | None:
+    """The reference's words around ``t`` that end the claim's state, with their span."""
+    if (
+        t.lower_ in _FORMER
+        and t.dep_ == "amod"
+        and t.head.dep_ in ("attr", "appos")
+        and _same_role(head, t.head)
+    ):
+        # "Smith, the former CEO" / "Smith is the former CEO" (not "succeeded the former CEO")
+        return f"{t.text} {t.head.text}", t.idx, t.head.idx + len(t.head.text)
+    if t.lower_ in _ENDING_VERBS:
+        done = next((k for k in t.children if k.dep_ in ("xcomp", "dobj") and content_tokens(k.text)), None)
+        if done is not None and _same_role(head, done):
+            return f"{t.text} {done.text}", t.idx, done.idx + len(done.text)
+    if t.lower_ in ("until", "till") and _ENDPOINT.search(
+        reference, t.idx, t.right_edge.idx + len(t.right_edge.text)
+    ):
+        said = t.head if t.head.tag_ == "VBD" else t.head.head
+        if said.tag_ == "VBD" and any(_same_role(head, k) for k in (said, *said.children)):
+            end = t.right_edge.idx + len(t.right_edge.text)
+            return reference[said.idx : end], said.idx, end
+    return None
+
+
 def ended_state(claim: str, reference: str) -> tuple[str, str, int, int] | None:
     """A state the claim gives as current ("Smith is the CEO of Acme", "Smith leads Acme") that
-    the reference says has ended: "the former CEO", the same predicate in the past with
-    "until" ("was CEO of Acme until 2019", "led Acme until 2019"), or stopped ("stopped
-    producing typewriters"). Returns (the claim's word,
-    the reference's words, their span in ``reference``); None otherwise or without spaCy."""
-    if _PAST_MARKS.search(claim) or not _ENDED_MARKS.search(reference):
+    the reference says has ended: "the former CEO" said of the subject, the same predicate in the
+    past "until" a year, a date or an ending event ("was CEO of Acme until 2019", "was married
+    to Anna until their divorce"), or stopped ("stopped producing typewriters"). Never when the
+    reference says the state came back or still holds ("again", "still", "since", "rejoined").
+    Returns (the claim's word, the reference's words, their span in ``reference``); None
+    otherwise or without spaCy."""
+    if _PAST_MARKS.search(claim) or not _ENDED_MARKS.search(reference) or _RESUMED.search(reference):
         return None
     mine, theirs = parse(claim), parse(reference)
     head = _predicate_head(mine) if mine is not None else None
-    stems = content_tokens(head.text) if head is not None else []
-    if head is None or not stems or theirs is None:
+    if head is None or not content_tokens(head.text) or theirs is None:
         return None
-    stem = stems[0]
     for t in theirs:
-        if t.lower_ in _FORMER and t.dep_ == "amod" and (content_tokens(t.head.text) or [""])[0] == stem:
-            return head.text, f"{t.text} {t.head.text}", t.idx, t.head.idx + len(t.head.text)
-        if t.lower_ in _ENDING_VERBS:
-            done = next(
-                (k for k in t.children if k.dep_ in ("xcomp", "dobj") and content_tokens(k.text)), None
-            )
-            if done is not None and token_match(stem, content_tokens(done.text)[0]):
-                return head.text, f"{t.text} {done.text}", t.idx, done.idx + len(done.text)
-        if t.lower_ in ("until", "till") and t.head.tag_ in ("VBD", "JJ", "NN", "NNP", "VBN"):
-            said = t.head if t.head.tag_ == "VBD" else t.head.head
-            words = {x for k in (said, *said.children) for x in content_tokens(k.text)}
-            if said.tag_ == "VBD" and any(token_match(stem, w) for w in words):
-                end = t.right_edge.idx + len(t.right_edge.text)
-                return head.text, reference[said.idx : end], said.idx, end
+        found = _ended_by(head, t, reference)
+        if found is not None:
+            return (head.text, *found)
     return None

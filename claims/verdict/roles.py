@@ -213,7 +213,22 @@ def _converse(r: Facets, c: Facets) -> bool:
         ]
         if any((k, obj, subject) in theirs for k in converse):
             return True
-    return False
+    return _swapped_than(r.text, c.text)
+
+
+def _swapped_than(a: str, b: str) -> bool:
+    """The two sides of a "than" comparison swapped between ``a`` and ``b``, read from the
+    words ("Flying is safer than driving" / "Driving is more dangerous than flying": gerunds
+    that the parse-based roles do not hold)."""
+    sides = []
+    for text in (a, b):
+        before, than, after = text.lower().partition(" than ")
+        first, last = content_tokens(before)[:1], content_tokens(after)[:1]
+        if not than or not first or not last:
+            return False
+        sides.append((first[0], last[0]))
+    (x1, y1), (x2, y2) = sides
+    return token_match(x1, y2) and token_match(y1, x2)
 
 
 def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tuple[int, int]]]:

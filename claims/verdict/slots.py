@@ -1,18 +1,23 @@
 """Check: a word of the claim replaced by another in the same place of the same statement
 ("treated with aspirin" / "treated with ibuprofen", "the silver medal" / "the gold medal",
-"chief financial officer" / "chief executive officer", "is the son of" / "is the grandson of").
+"is the son of" / "is the grandson of").
 
 Part of ``claims.verdict`` (see its docstring for the method). The direct object has its own
 check (``clause_checks._object_swap``); this one covers the other places a word fills in spaCy's
-parse (``claims.parses.parse``): the object of a preposition under the same head word, a
-modifier of the same noun with the same part of speech ("silver" / "gold"; not "horror" /
-"independent", which describe a film in two ways), the relational noun after a copula ("is the
-son of" / "is the grandson of"; not "is a solid" / "is a metal"). It applies only when the reference
-clause states every other word of the claim (one or two words missing), and the rival is a
-plain common word (no name, no modifier of its own) that is none of the claim's words. Such a
-claim is unsupported (both may be true: "treated with aspirin and rest"). The finding stands
-against the learned decision, whose signals, all about wording, cannot tell "aspirin" from
-"ibuprofen".
+parse (``claims.parses.parse``):
+
+- the object of a preposition other than one of place or time, under the same head word;
+- a noun modifying the same noun ("silver medal" / "gold medal"); adjectives are left alone:
+  too many are synonyms ("famous" / "renowned") or describe in two ways ("horror" /
+  "independent");
+- the relational noun after a copula ("is the son of" / "is the grandson of"; not "is a
+  solid" / "is a metal").
+
+It applies only when the reference clause states every other word of the claim (one or two
+words missing), and the rival is a plain common word (no name, no modifier of its own) that is
+none of the claim's words. Such a claim is unsupported by the rules (both may be true: "treated
+with aspirin and rest"); the learned decision may still judge it supported, since the rival can
+be a synonym ("a doctor" / "a physician"), which no word list here knows.
 """
 
 from __future__ import annotations
@@ -26,9 +31,12 @@ from claims.verdict.findings import _Conflict
 #: the most claim words a slot swap may leave unstated (the swapped word and one modifier)
 MAX_MISSING = 2
 _MODIFIERS = frozenset({"amod", "compound", "nmod"})
+#: prepositions of place and time: "in the evening" / "in the hotel" fill no common slot
+_ADJUNCTS = frozenset({"in", "at", "on", "during", "from", "to", "near", "by", "after", "before"})
 
 
-def _stem(tok: Any) -> str | None:
+def first_stem(tok: Any) -> str | None:
+    """The first content token of a spaCy token's text ("voters" -> "voter"), or None."""
     stems = content_tokens(tok.text)
     return stems[0] if stems else None
 
@@ -36,11 +44,11 @@ def _stem(tok: Any) -> str | None:
 def _slot(tok: Any) -> tuple[str, ...] | None:
     """Where ``tok`` sits: ("pobj", preposition, stem of the preposition's head), ("mod", stem
     of the modified noun) or ("attr", the copula); None elsewhere."""
-    if tok.dep_ == "pobj" and tok.head.dep_ == "prep":
-        anchor = _stem(tok.head.head) or tok.head.head.lower_
+    if tok.dep_ == "pobj" and tok.head.dep_ == "prep" and tok.head.lower_ not in _ADJUNCTS:
+        anchor = first_stem(tok.head.head) or tok.head.head.lower_
         return ("pobj", tok.head.lower_, anchor)
-    if tok.dep_ in _MODIFIERS and tok.head.pos_ in ("NOUN", "PROPN"):
-        anchor = _stem(tok.head)
+    if tok.dep_ in _MODIFIERS and tok.pos_ == "NOUN" and tok.head.pos_ in ("NOUN", "PROPN"):
+        anchor = first_stem(tok.head)
         return ("mod", anchor) if anchor else None
     if tok.dep_ == "attr" and any(k.dep_ == "prep" and k.lower_ == "of" for k in tok.children):
         # a relation ("is the son of the founder"), not a class ("is a solid", "is a metal")
@@ -87,12 +95,12 @@ def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str])
     if mine is None or theirs is None:
         return None
     for tok in mine:
-        stem = _stem(tok)
+        stem = first_stem(tok)
         slot = _slot(tok) if stem in missing and tok.pos_ != "PROPN" else None
         if slot is None:
             continue
         for o in theirs:
-            o_stem = _stem(o)
+            o_stem = first_stem(o)
             o_slot = _slot(o) if o_stem and _plain_word(o) else None
             if o_slot is None or not _same_slot(slot, o_slot) or o.pos_ != tok.pos_ or _idiom(o):
                 continue

@@ -490,6 +490,27 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
             "The suspect allegedly stole a car and fled to Mexico.",
             ["The suspect allegedly stole a car.", "The suspect allegedly fled to Mexico."],
         ),
+        # a time of its own keeps the lead-in's time off ("In 2010, Smith later founded a
+        # startup in 2015" contradicted 2015; code review)
+        (
+            "In 2010, Smith joined Google and later founded a startup in 2015.",
+            ["In 2010, Smith joined Google.", "Smith later founded a startup in 2015."],
+        ),
+        (
+            "Until 2015, the company was based in Boston and had 300 employees.",
+            ["Until 2015, the company was based in Boston.", "Until 2015, the company had 300 employees."],
+        ),
+        # "respectively" that cannot pair its lists keeps the sentence whole ("Alice earned 2
+        # dollars."; code review)
+        (
+            "Alice and Bob earned 2 and 3 million dollars, respectively.",
+            ["Alice and Bob earned 2 and 3 million dollars, respectively."],
+        ),
+        # a first name that is a place there is no person ("Florence praised his work.")
+        (
+            "Peter Hall met Mary Jones in Florence. She praised his work.",
+            ["Peter Hall met Mary Jones in Florence.", "Mary Jones praised his work."],
+        ),
         # a choice holds only whole ("The capital is Sydney." + "The capital is Canberra." was
         # two claims of which one is false); under a denial each member is denied
         ("The capital is either Sydney or Canberra.", ["The capital is either Sydney or Canberra."]),
