@@ -712,9 +712,10 @@ def _contrasted(v: Any, member: Any, piece: _Piece) -> _Piece:
     -> "The phone does not support ..." is said as "It is not the case that the phone supports
     Bluetooth 5.3" (no lemmatizer for "does not support"), or with the clause's auxiliary: "is
     not", "has not" (not "The phone supports not Bluetooth 5.3", which reads as a statement)."""
-    # "not" on the member, or on the "but" before it (spaCy's parse of "but not Wi-Fi 7")
+    # "not" on the member or its modifier ("not satellite messaging"), or on the "but" before
+    # it (spaCy's parse of "but not Wi-Fi 7")
     buts = [k for k in member.head.children if k.dep_ == "cc" and k.lower_ == "but" and k.i < member.i]
-    negs = [k for t in (member, *buts) for k in t.children if k.dep_ == "neg" and k.i < member.i]
+    negs = [k for t in (*member.subtree, *buts) for k in t.children if k.dep_ == "neg" and k.i < member.i]
     neg = negs[0] if negs else None
     if neg is None or member.dep_ != "conj":
         return piece
@@ -787,7 +788,15 @@ def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
     paired = [members for members in paired if _splittable(v, members)]
     if resp is None:
         return []
-    if len(paired) != 2 or len(lists) > 2 or _subject(v) is None or any(_shares_a_scale(m) for m in paired):
+    if (
+        len(paired) != 2
+        or len(lists) > 2
+        or _subject(v) is None
+        or any(_shares_a_scale(m) for m in paired)
+        or any(
+            m[0].dep_ in ("nmod", "compound", "amod", "poss") for m in paired
+        )  # "The iPhone 15 and iPhone 15 Pro"
+    ):
         # three lists, a misparse without a subject, or "2 and 3 million dollars" (the scale
         # goes for both): the sentence stays whole rather than pair the wrong words
         return [_Piece(frozenset(toks), prefix=prefix)]
@@ -1016,13 +1025,14 @@ _SHARED_HEDGES = frozenset(
 )
 
 
-def _shared_lead(root: Any, subj: Any, v: Any) -> tuple[str, str]:
+def _shared_lead(root: Any, subj: Any, v: Any, *, sources_only: bool = False) -> tuple[str, str]:
     """What the root's coordinated verb ``v`` shares besides the subject: the lead-in set off
     before the subject ("According to Reuters,", "Unless treated,", "Until 2015,"), and hedging
     adverbs between the subject and the root ("allegedly"). A temporal clause ("When she was
     17,") is a claim of its own (``_detach_adverbials``), not a lead-in; so is a lead-in without
     its comma. A time or place lead-in stays with the first verb when ``v`` sets its own ("In
-    2010, Smith joined Google and later founded a startup in 2015")."""
+    2010, Smith joined Google and later founded a startup in 2015"). ``sources_only``: only an
+    "According to ..." lead-in (for a clause with a subject of its own)."""
     doc = root.doc
     own_setting = _own_setting(v)
     lead = [
@@ -1033,6 +1043,7 @@ def _shared_lead(root: Any, subj: Any, v: Any) -> tuple[str, str]:
         and doc[k.right_edge.i + 1].text == ","
         and not any(m.dep_ in ("mark", "advmod") and m.lower_ in _TEMPORAL_MARKS for m in k.children)
         and not (own_setting and k.dep_ != "advcl" and k.lower_ != "according")
+        and (k.lower_ == "according" or not sources_only)
     ]
     text = " ".join(f"{doc[k.left_edge.i : k.right_edge.i + 1].text}," for k in lead)
     hedges = [
@@ -1081,6 +1092,10 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         if lead and not _is_proper(doc, min(prefix_toks)):
             subject = subject[:1].lower() + subject[1:]
         prefix = " ".join(filter(None, (lead, subject, hedges, _shared_auxiliaries(v))))
+    elif own_subj is not None and v is not root and root_subj is not None:
+        # a source goes for every clause it leads ("According to the report, sales fell, but
+        # profits rose": not the bare "Profits rose.")
+        prefix = _shared_lead(root, root_subj, v, sources_only=True)[0]
     # subjects' appositions / participial clauses become claims of their own
     toks, mods = _detach_modifiers(toks, doc)
     sentence_level = v is root and not prefix
@@ -1561,6 +1576,30 @@ class _Antecedents:
     people: list[str] = field(default_factory=list)
     named_at: int = 0  # len(people) when ``named`` was set
 
+    def _person_for(self, want: str) -> str | None:
+        """The person "he" (``want`` "m") or "she" ("f") points at: the last named subject,
+        unless its first name or title says the other sex (then the last person of that sex
+        named anywhere: "Ada Lovelace worked with Charles Babbage. He ..."), or it is a thing
+        or a group (then a person of that sex named since: "Microsoft named Satya Nadella CEO.
+        He ..." is never Microsoft). A subject whose sex no list tells, with a person of the
+        pronoun's sex named since ("Elon Musk hired Linda Yaccarino. She ..."), is ambiguous:
+        None, the pronoun stays, rather than a guess."""
+        named = self.named
+        if named is None:
+            return next((p for p in reversed(self.people) if _sex(p) == want), None)
+        sex = _sex(named)
+        since = next((p for p in reversed(self.people[self.named_at :]) if _sex(p) == want), None)
+        if sex is None and (self._plural(named) or not self._person(named)):
+            return since
+        if sex is None:
+            return named if since is None else None
+        if sex == want:
+            return named
+        return next((p for p in reversed(self.people) if _sex(p) == want), None)
+
+    def _plural(self, mention: str) -> bool:
+        return next((pl for m, _, pl in reversed(self.seen) if m == mention), False)
+
     def _person(self, mention: str) -> bool:
         """Whether ``mention``, a subject seen, names a person (spaCy's PERSON entity)."""
         person = next((p for m, p, _ in reversed(self.seen) if m == mention), False)
@@ -1589,17 +1628,7 @@ class _Antecedents:
             # the last named subject, unless its first name or title says the other sex: then
             # the last person of that sex named anywhere ("Ada Lovelace worked with Charles
             # Babbage. He ..."), else none (the pronoun stays: ambiguous, not wrong)
-            want, sex = _PRONOUN_SEX[pronoun], _sex(self.named) if self.named else None
-            if self.named is None:
-                return next((p for p in reversed(self.people) if _sex(p) == want), None)
-            if sex is None and not self._person(self.named):
-                # a thing as the last named subject: a person named since ("The bridge was
-                # designed by Ines Marlow. She ...")
-                since = self.people[self.named_at :]
-                return next((p for p in reversed(since) if _sex(p) == want), self.named)
-            if sex is None or sex == want:
-                return self.named
-            return next((p for p in reversed(self.people) if _sex(p) == want), None)
+            return self._person_for(_PRONOUN_SEX[pronoun])
         if pronoun in {"it", "its"}:
             return self.thing
         if pronoun in {"they", "their"}:

@@ -166,7 +166,9 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     if m:
         unit = m.group("unit").lower()
         # single letters are units only when glued or clearly abbreviations ("5 m", "5m")
-        if unit in ("in", "m", "t", "s", "h", "g", "l", "min", "mi", "ha") and m.group(0).startswith(" "):
+        if unit in ("in", "m", "t", "s", "h", "g", "l", "w", "v", "min", "mi", "ha") and m.group(
+            0
+        ).startswith(" "):
             nxt = text[m.end() : m.end() + 1]
             if unit == "in" or (nxt.isalpha() if nxt else False):
                 pass

@@ -147,8 +147,10 @@ def antonym_flip(
 _FORMER = frozenset({"former", "ex", "previous", "erstwhile", "onetime", "one-time", "then"})
 #: verbs that end what their gerund or object names ("stopped producing typewriters")
 _ENDING_VERBS = frozenset({"stopped", "ceased", "discontinued", "quit", "halted"})
+#: verbs of leaving a role ("stepped down as CEO")
+_LEAVING_VERBS = frozenset({"stepped", "resigned", "retired"})
 _ENDED_MARKS = re.compile(
-    r"\b(?:" + "|".join(sorted(_FORMER | _ENDING_VERBS | {"until", "till"})) + r")\b", re.I
+    r"\b(?:" + "|".join(sorted(_FORMER | _ENDING_VERBS | _LEAVING_VERBS | {"until", "till"})) + r")\b", re.I
 )
 _PAST_MARKS = re.compile(r"\b(?:former(?:ly)?|ex-|once|previous(?:ly)?|used to|no longer|until|till)\b", re.I)
 #: a reference that says the state came back or still holds ("and again since 2021")
@@ -194,6 +196,14 @@ def _same_role(head: Any, other: Any) -> bool:
     )
 
 
+def _same_object(head: Any, done: Any) -> bool:
+    """The claim's object and the ended action's are the same where both have one ("produces
+    the iPhone" / "stopped producing the iPhone mini" are not)."""
+    mine = next((k for k in head.children if k.dep_ == "dobj"), None)
+    theirs = next((k for k in done.children if k.dep_ == "dobj"), None)
+    return mine is None or theirs is None or _same_role(mine, theirs)
+
+
 def _ended_by(head: Any, t: Any, reference: str) -> tuple[str, int, int] | None:
     """The reference's words around ``t`` that end the claim's state, with their span."""
     if (
@@ -206,13 +216,22 @@ def _ended_by(head: Any, t: Any, reference: str) -> tuple[str, int, int] | None:
         return f"{t.text} {t.head.text}", t.idx, t.head.idx + len(t.head.text)
     if t.lower_ in _ENDING_VERBS:
         done = next((k for k in t.children if k.dep_ in ("xcomp", "dobj") and content_tokens(k.text)), None)
-        if done is not None and _same_role(head, done):
+        if done is not None and _same_role(head, done) and _same_object(head, done):
             return f"{t.text} {done.text}", t.idx, done.idx + len(done.text)
+    if t.lower_ in _LEAVING_VERBS and t.head.dep_ in ("ROOT", "conj"):
+        # "stepped down as CEO", "resigned as CEO", "retired as chairman"
+        as_ = next((k for k in t.children if k.dep_ == "prep" and k.lower_ == "as"), None)
+        role = next((k for k in as_.children if k.dep_ == "pobj"), None) if as_ is not None else None
+        if role is not None and _same_role(head, role):
+            return reference[t.idx : role.idx + len(role.text)], t.idx, role.idx + len(role.text)
     if t.lower_ in ("until", "till") and _ENDPOINT.search(
         reference, t.idx, t.right_edge.idx + len(t.right_edge.text)
     ):
         said = t.head if t.head.tag_ == "VBD" else t.head.head
-        if said.tag_ == "VBD" and any(_same_role(head, k) for k in (said, *said.children)):
+        denied = any(
+            k.dep_ == "neg" for w in (said, t.head) for k in w.children
+        )  # "not ... until": it began then
+        if said.tag_ == "VBD" and not denied and any(_same_role(head, k) for k in (said, *said.children)):
             end = t.right_edge.idx + len(t.right_edge.text)
             return reference[said.idx : end], said.idx, end
     return None

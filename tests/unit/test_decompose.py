@@ -449,11 +449,22 @@ def test_respectively_and_but_not(text: str, claims: list[str]) -> None:
             "The Kestrel Bridge was designed by Ines Marlow. She won a prize for it.",
             ["The Kestrel Bridge was designed by Ines Marlow.", "Ines Marlow won a prize for it."],
         ),
-        # names the list cannot tell (Barack, Jordan: absent or given to both): the subject, as before
+        # a subject whose sex the list cannot tell (Barack, Elon: absent), with a person of the
+        # pronoun's sex named since: ambiguous, the pronoun stays (newcomer: "Elon Musk was born
+        # in 1963"); a company is never "he" (newcomer: "Microsoft replaced Steve Ballmer")
         (
             "Barack Obama met Joe Biden. He praised the plan.",
-            ["Barack Obama met Joe Biden.", "Barack Obama praised the plan."],
+            ["Barack Obama met Joe Biden.", "He praised the plan."],
         ),
+        (
+            "Elon Musk hired Linda Yaccarino as CEO of X in 2023. She was born in 1963.",
+            ["Elon Musk hired Linda Yaccarino as CEO of X in 2023.", "She was born in 1963."],
+        ),
+        (
+            "Microsoft named Satya Nadella CEO. He replaced Steve Ballmer.",
+            ["Microsoft named Satya Nadella CEO.", "He replaced Steve Ballmer."],
+        ),
+        # no one else named: the subject, as before
         (
             "Jordan Smith met Ada Hall. He left early.",
             ["Jordan Smith met Ada Hall.", "Jordan Smith left early."],
@@ -510,6 +521,25 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
         (
             "Peter Hall met Mary Jones in Florence. She praised his work.",
             ["Peter Hall met Mary Jones in Florence.", "Mary Jones praised his work."],
+        ),
+        # a source goes for every clause it leads (newcomer: "Profits rose." stood alone and was
+        # contradicted); a denied modifier denies its member ("supports not satellite messaging")
+        (
+            "According to the report, sales fell, but profits rose.",
+            ["According to the report, sales fell.", "According to the report, profits rose."],
+        ),
+        (
+            "The phone supports Wi-Fi 7 but not satellite messaging.",
+            [
+                "The phone supports Wi-Fi 7.",
+                "It is not the case that the phone supports satellite messaging.",
+            ],
+        ),
+        # a list hung on another noun is no pair for "respectively" (newcomer: "The iPhone 15 Pro
+        # start at $799.")
+        (
+            "The iPhone 15 and iPhone 15 Pro start at $799 and $999, respectively.",
+            ["The iPhone 15 and iPhone 15 Pro start at $799 and $999, respectively."],
         ),
         # a choice holds only whole ("The capital is Sydney." + "The capital is Canberra." was
         # two claims of which one is false); under a denial each member is denied

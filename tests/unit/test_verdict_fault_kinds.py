@@ -943,3 +943,26 @@ REVIEW_CONTROLS: list[Row] = [
 @pytest.mark.parametrize("row", REVIEW_CONTROLS)
 def test_review_controls(row: Row) -> None:
     _check(row)
+
+
+# the newcomer's review of the final state (session 11): false contradictions on correct
+# answers and false supports on stale ones
+NEWCOMER_FINAL: list[Row] = [
+    # "not ... until" began then; stopping a narrower product ends nothing the claim says
+    ("The drug is available in the US.", "The drug was not available in the US until 2019.", {S, U}),
+    ("Apple produces the iPhone.", "Apple stopped producing the iPhone mini in 2023.", {S, U}),
+    # leaving a role ends it
+    ("Jeff Bezos is the CEO of Amazon.", "Jeff Bezos stepped down as CEO of Amazon in 2021.", {C}),
+    # units as words and symbols (claims.facets.vocabulary: power, energy, voltage)
+    ("The charger delivers up to 15 watts.", "The charger delivers up to 15 W.", {S}),
+    ("The adapter outputs 20 volts.", "The adapter outputs 20 V.", {S}),
+    ("The charger delivers 15 watts.", "The charger delivers 25 W.", {C}),
+    # a "not" that agrees with a negative word (claims/data/antonyms.tsv)
+    ("Ibuprofen is not recommended during pregnancy.", "Ibuprofen should be avoided during pregnancy.", {S}),
+    ("Ibuprofen is recommended during pregnancy.", "Ibuprofen should be avoided during pregnancy.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", NEWCOMER_FINAL)
+def test_newcomer_final_kinds(row: Row) -> None:
+    _check(row)
