@@ -1844,12 +1844,7 @@ def _resolve(
         # "Nadia Kors's first role came ... when she was 17": she/he point at the owner
         ante.update(_core_mention(owner), True, partial(_is_person, owner))
         proper = False
-    # a plural name is often one company ("Brenna Foods"): only a common plural or a list counts
-    plural = (
-        subj.tag_ == "NNS"
-        or (subj.tag_ == "NNPS" and any(c.dep_ == "det" for c in subj.children))  # "The Romans"
-        or any(c.dep_ == "conj" for c in subj.children)
-    )
+    plural = _plural_subject(subj)
     if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
     elif any(c.dep_ == "conj" for c in subj.children):
@@ -1862,6 +1857,16 @@ def _resolve(
         replace(piece, replace=tuple(sorted(repl.items()))),
         ambiguous,
         (mention_out, proper, person, plural) if mention_out else None,
+    )
+
+
+def _plural_subject(subj: Any) -> bool:
+    """A subject "they" may point back to: a common plural ("The Romans" with its article) or a
+    list; a plural name alone is often one company ("Brenna Foods")."""
+    return bool(
+        subj.tag_ == "NNS"
+        or (subj.tag_ == "NNPS" and any(c.dep_ == "det" for c in subj.children))
+        or any(c.dep_ == "conj" for c in subj.children)
     )
 
 

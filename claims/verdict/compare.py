@@ -207,8 +207,8 @@ def _narrower(x: _Context, q: Quantity, o: Quantity) -> bool:
 def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
     reference's point values of the same slot. A point past the bound conflicts ("$9.8
-    million"); one inside states a lower bound or "below" ("$12 million"), not "up to", which
-    also says the most there can be. True when it decided the value."""
+    million"); one inside is no conflict (``quantity_matches`` states "over"/"below"/"at least"
+    by it, not "up to", which also says the most there can be). True when it found a conflict."""
     if q.bound not in ("above", "atleast", "below", "upto") or q.interval is None:
         return False
     points = [
@@ -223,9 +223,6 @@ def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     lo, hi = q.interval
     strict = q.bound in ("above", "below")
     inside = [o for o in points if (lo < o.value < hi if strict else lo <= o.value <= hi)]
-    if inside and q.bound != "upto":
-        pair.stated.add("q:" + q.text.lower())
-        return True
     if inside or len(points) > 1 or _narrower(x, q, points[0]):
         # several values, or a narrower count, may be parts of the total ("over 20 medals" /
         # "18 gold medals and 7 silver medals")

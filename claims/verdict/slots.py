@@ -91,20 +91,25 @@ def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str])
     missing = [t for t in r.tokens if t not in covered]
     if not 1 <= len(missing) <= MAX_MISSING:
         return None
-    mine, theirs = parse(r.text), parse(clause_text)
-    if mine is None or theirs is None:
-        return None
-    for tok in mine:
-        stem = first_stem(tok)
-        slot = _slot(tok) if stem in missing and tok.pos_ != "PROPN" else None
-        if slot is None:
-            continue
-        for o in theirs:
+    mine = parse(r.text)
+    slotted = [
+        (tok, slot)
+        for tok in mine or ()
+        if tok.pos_ != "PROPN" and first_stem(tok) in missing and (slot := _slot(tok)) is not None
+    ]
+    # the reference clause is parsed only for a claim word that has a slot (a hot path)
+    theirs = parse(clause_text) if slotted else None
+    for tok, slot in slotted:
+        for o in theirs or ():
             o_stem = first_stem(o)
-            o_slot = _slot(o) if o_stem and _plain_word(o) else None
-            if o_slot is None or not _same_slot(slot, o_slot) or o.pos_ != tok.pos_ or _idiom(o):
+            if not o_stem or not _plain_word(o) or o.pos_ != tok.pos_ or _idiom(o):
                 continue
-            if any(token_match(o_stem, t) for t in r.tokens):  # type: ignore[arg-type]
+            o_slot = _slot(o)
+            if (
+                o_slot is None
+                or not _same_slot(slot, o_slot)
+                or any(token_match(o_stem, t) for t in r.tokens)
+            ):
                 continue
             start = clause_start + o.idx
             return _Conflict("slot", tok.text, o.text, start, start + len(o.text))
