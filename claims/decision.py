@@ -19,7 +19,8 @@ Decision, per material response claim with balanced score ``s`` and probability 
 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
   confidence is the rule's precision measured on the labelled data; so does an ``unsupported``
-  whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action);
+  whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action, a degree
+  the reference does not grade, the same statement of a rival name);
 - otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
   disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
   ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
@@ -111,7 +112,7 @@ TOP_K = 3
 #: not undo; "degree", the nearest reference states the claim's quantifier or superlative weaker
 #: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
 #: about wording, do not see
-STANDING_FINDINGS = frozenset({"object", "degree"})
+STANDING_FINDINGS = frozenset({"object", "degree", "rival"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: how many nearest reference claims (by cosine) are searched for the claim's values
 VALUE_TOP_K = 8

@@ -37,9 +37,10 @@ def _number_words_stated(text: str, near: Sequence[str]) -> bool:
 
 def _values_of_subject(text: str, near: Sequence[str]) -> bool:
     """A claim with a named subject ("The Halvorsen Bridge has six lanes") and values, whose
-    values a near text states of another named subject ("The Sandvik Bridge has six lanes"), has
-    one of the texts ``near`` that names its own subject and states every value: the same value
-    of another subject is not the claim's (a distractor). True for a claim without values, without
+    values a near text states of another named subject ("The Sandvik Bridge has six lanes", "The
+    study of OB-17 enrolled 76 patients" for "The OB-71 trial ..."), has one of the texts ``near``
+    that names its own subject and states every value: the same value of another subject is not
+    the claim's (a distractor). True for a claim without values, without
     a named subject head, or whose values no near text gives to another named subject."""
     f = extract(text)
     head = subject_head(text)
@@ -50,13 +51,22 @@ def _values_of_subject(text: str, near: Sequence[str]) -> bool:
     stating = [t for t in near if _states_values(f, extract(t))]
     if any(name.search(t) for t in stating):
         return True
-    return not any(_named_subject_other(t, head) for t in stating)
+    return not any(_named_subject_other(t, head) or _rival_name(t, names[0]) for t in stating)
 
 
 def _states_values(f: Facets, g: Facets) -> bool:
     """Every number and date of ``f`` is stated in ``g``."""
     values = all(any(quantity_matches(q, o) for o in g.quantities) for q in f.quantities)
     return values and all(any(_date_stated(d, e) for e in g.dates) for d in f.dates)
+
+
+def _rival_name(text: str, name: str) -> bool:
+    """``text`` names another of the claim's kind: a name sharing a word with ``name`` but not
+    equal to it ("OB-17" for "OB-71", "the Sandvik Bridge" for "the Halvorsen Bridge")."""
+    own = set(content_tokens(name))
+    return any(
+        e.lower() != name.lower() and own & set(content_tokens(e)) for e, _, _ in extract(text).entities
+    )
 
 
 def _named_subject_other(text: str, head: str | None) -> bool:

@@ -48,7 +48,7 @@ from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, remember, repair
-from claims.structure import Block, segment
+from claims.structure import Block, lead_topic, segment
 from claims.types import Claim, ClaimKind
 
 __all__ = [
@@ -76,6 +76,11 @@ _CLUTTER = re.compile(
     r"|(?:^|\s)\^(?=\s|$)",
     re.IGNORECASE,
 )
+# A citation mark stuck to the word or stop before it ("founded in 2001[1] and", "Madrid.[2][3]"):
+# read as blanks (same length, so spans stay), else the parser takes "2001[1" for a word and the
+# sentence splitter misses the stop before it. A bracket after a blank or "(" (a JSON array, a
+# reference list) is left alone, as is a Markdown link "[1](...)".
+_CITATION = re.compile(r"(?<=[\w.,;:!?)\"'’”])(?:\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\])+(?!\()")
 _SENT_END = re.compile(r"[^。！？]+[。！？]*|[。！？]+")
 _BULLET = re.compile(r"\s*(?:[-*\u2022\u25cf\u25aa\u2013\u2014>]+|\(?\d{1,3}[.)]|\(?[a-z]\))\s+")
 _NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE)
@@ -708,7 +713,8 @@ def _enumerates(v: Any, c: Any) -> bool:
 
 
 def _contrasted(v: Any, member: Any, piece: _Piece) -> _Piece:
-    """A member denied by "but not" denies the clause: "supports Wi-Fi 6 but not Bluetooth 5.3"
+    """A member after "but" in a denied clause holds ("not a planet but a dwarf planet"). A
+    member denied by "but not" denies the clause: "supports Wi-Fi 6 but not Bluetooth 5.3"
     -> "The phone does not support ..." is said as "It is not the case that the phone supports
     Bluetooth 5.3" (no lemmatizer for "does not support"), or with the clause's auxiliary: "is
     not", "has not" (not "The phone supports not Bluetooth 5.3", which reads as a statement)."""
@@ -717,6 +723,11 @@ def _contrasted(v: Any, member: Any, piece: _Piece) -> _Piece:
     buts = [k for k in member.head.children if k.dep_ == "cc" and k.lower_ == "but" and k.i < member.i]
     negs = [k for t in (*member.subtree, *buts) for k in t.children if k.dep_ == "neg" and k.i < member.i]
     neg = negs[0] if negs else None
+    denied = next((k for k in v.children if k.dep_ == "neg" and k.i < member.head.i), None)
+    if neg is None and buts and member.dep_ == "conj" and denied is not None:
+        # "Pluto is not a planet but a dwarf planet": the member after "but" is what holds
+        # ("Pluto is a dwarf planet"; "did not win gold but silver" -> "did win silver")
+        return replace(piece, tokens=piece.tokens - {denied.i})
     if neg is None or member.dep_ != "conj":
         return piece
     tokens = piece.tokens - {neg.i}
@@ -897,23 +908,11 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
             )
         }
         mt -= {i for i in mt if doc[i].dep_ == "punct" and (i == min(mt) or i == max(mt))}
-        when = next((k for k in m.children if k.dep_ == "advmod" and k.lower_ in ("when", "where")), None)
         if not mt:
             continue
-        whose = next((doc[i] for i in mt if doc[i].lower_ == "whose" and doc[i].head.head.i in own), None)
-        if m.dep_ == "relcl" and whose is not None:
-            # "the Bristol Choral Society, whose concerts are held in Bath" -> "The Bristol
-            # Choral Society's concerts are held in Bath"
-            pieces.append(_Piece(frozenset(mt), replace=((whose.i, _possessive(head)),)))
-        elif m.dep_ == "relcl" and when is not None:
-            # "since 2011, when it was created" -> "it was created in 2011" (not "2011 when ...")
-            place = _where_place(noun, m) if when.lower_ == "where" else noun
-            prep = (
-                place.head.lower_
-                if place.dep_ == "pobj" and place.head.lower_ in ("in", "on", "at")
-                else "in"
-            )
-            pieces.append(_Piece(frozenset(mt - {when.i}), suffix=f"{prep} {_np_text(place)}"))
+        relative = _relative_piece(noun, m, mt, head, own) if m.dep_ == "relcl" else None
+        if relative is not None:
+            pieces.append(relative)
         elif m.dep_ == "appos":
             pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
         elif m.dep_ == "acl" and m.tag_ == "VBN":
@@ -932,6 +931,41 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
             else:
                 pieces.append(_Piece(frozenset(mt), prefix=head))
     return pieces
+
+
+def _relative_piece(noun: Any, m: Any, mt: set[int], head: str, own: set[int]) -> _Piece | None:
+    """The claim of a relative clause ``m`` on ``noun`` (its tokens ``mt``, relative pronoun
+    gone) that needs more than the noun put before it: a possessive "whose", a "when"/"where"
+    of a time or place, or an object pronoun; None for the other clauses."""
+    doc = noun.doc
+    when = next((k for k in m.children if k.dep_ == "advmod" and k.lower_ in ("when", "where")), None)
+    whose = next((doc[i] for i in mt if doc[i].lower_ == "whose" and doc[i].head.head.i in own), None)
+    if whose is not None:
+        # "the Bristol Choral Society, whose concerts are held in Bath" -> "The Bristol
+        # Choral Society's concerts are held in Bath"
+        return _Piece(frozenset(mt), replace=((whose.i, _possessive(head)),))
+    if when is not None:
+        # "since 2011, when it was created" -> "it was created in 2011" (not "2011 when ...")
+        place = _where_place(noun, m) if when.lower_ == "where" else noun
+        prep = place.head.lower_ if place.dep_ == "pobj" and place.head.lower_ in ("in", "on", "at") else "in"
+        return _Piece(frozenset(mt - {when.i}), suffix=f"{prep} {_np_text(place)}")
+    obj = _relative_object(m)
+    if obj is not None:
+        # "The Model T, which Ford introduced in 1908" -> "Ford introduced the Model T in
+        # 1908" (not "The Model T Ford introduced in 1908")
+        named = head[:1].lower() + head[1:] if head.split()[0] in ("The", "A", "An") else head
+        return _Piece(frozenset(mt - {obj.i}), replace=((m.i, f"{m.text} {named}"),))
+    return None
+
+
+def _relative_object(clause: Any) -> Any | None:
+    """The relative pronoun that is the object of a relative clause with a subject of its own
+    ("which" in "which Ford introduced in 1908"), or None."""
+    if not any(k.dep_ in ("nsubj", "nsubjpass") and k.lower_ not in _RELATIVE for k in clause.children):
+        return None
+    return next(
+        (k for k in clause.children if k.dep_ == "dobj" and k.lower_ in _RELATIVE and k.i < clause.i), None
+    )
 
 
 def _shared_complements(v: Any) -> set[int]:
@@ -1575,6 +1609,8 @@ class _Antecedents:
     #: the names of people whose sex ``_sex`` knows, anywhere in the sentences so far, oldest first
     people: list[str] = field(default_factory=list)
     named_at: int = 0  # len(people) when ``named`` was set
+    #: subject name -> a function giving its entity type (asked only by ``described``)
+    types: dict[str, Callable[[], str]] = field(default_factory=dict)
 
     def _person_for(self, want: str) -> str | None:
         """The person "he" (``want`` "m") or "she" ("f") points at: the last named subject,
@@ -1644,19 +1680,25 @@ class _Antecedents:
         proper: bool,
         person: bool | Callable[[], bool] = False,
         plural: bool = False,
+        entity: Callable[[], str] | None = None,
     ) -> None:
         if mention:
             self.last = mention
             if proper:
                 self.named, self.named_at = mention, len(self.people)
                 self.names.append(mention)
+                if entity is not None:
+                    self.types[mention] = entity
             self.seen.append((mention, person, plural))
 
     def described(self, head: str) -> str | None:
         """The one name that the definite description with head noun ``head`` points back to: a
         subject named so far, no person ("Ada Hall" is no hall), whose last word is ``head`` or a
         designator listed for it (``claims/data/definite_descriptions.tsv``). None when no name
-        or two different names fit ("the company" after Tessel Corp and Corvin Group)."""
+        or two different names fit ("the company" after Tessel Corp and Corvin Group). The heads
+        of section "organisation" ("the company") also fit a name of any length that spaCy's
+        entity recogniser calls an organisation or gives no type ("Tesla"), if no name fits by
+        its last word."""
         heads = _description_heads()[0].get(head, frozenset({head}))
         persons = {mention: person for mention, person, _ in self.seen}
         fits = {
@@ -1664,6 +1706,15 @@ class _Antecedents:
             for name in self.names
             if len(words := re.findall(r"[\w'-]+", name.lower())) > 1 and words[-1] in heads
         }
+        if not fits and head in _description_heads()[2]:
+            # "Tesla was founded in 2003. The company ...": a name the recogniser calls an
+            # organisation or leaves untyped (it misses "Tesla" there), no first name of a
+            # person, for the heads listed in section "organisation"
+            fits = {
+                name
+                for name in self.names
+                if name in self.types and _sex(name) is None and self.types[name]() in ("ORG", "")
+            }
         fits = {n for n in fits if not (p() if callable(p := persons.get(n, False)) else p)}
         return next(iter(fits)) if len(fits) == 1 else None
 
@@ -1713,18 +1764,19 @@ def _note_people(doc: Any, ante: _Antecedents) -> None:
 
 
 @lru_cache(maxsize=1)
-def _description_heads() -> tuple[dict[str, frozenset[str]], frozenset[str]]:
+def _description_heads() -> tuple[dict[str, frozenset[str]], frozenset[str], frozenset[str]]:
     """(head noun -> the last words of names it can describe, the modifiers that set a thing
-    apart: section "contrast") of ``claims/data/definite_descriptions.tsv``."""
+    apart: section "contrast", the heads that describe an organisation of any name: section
+    "organisation") of ``claims/data/definite_descriptions.tsv``."""
     heads: dict[str, frozenset[str]] = {}
-    contrast: frozenset[str] = frozenset()
+    sections = {"contrast": frozenset[str](), "organisation": frozenset[str]()}
     for _, line in data_lines("definite_descriptions.tsv"):
         head, _, words = line.partition("\t")
-        if head.strip() == "contrast":
-            contrast = frozenset(words.split())
+        if head.strip() in sections:
+            sections[head.strip()] = frozenset(words.split())
         else:
             heads[head.strip()] = frozenset(words.split())
-    return heads, contrast
+    return heads, sections["contrast"], sections["organisation"]
 
 
 def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piece | None:
@@ -1802,7 +1854,7 @@ def _expletive(subj: Any) -> bool:
 
 def _resolve(
     doc: Any, piece: _Piece, ante: _Antecedents
-) -> tuple[_Piece, bool, tuple[str, bool, Callable[[], bool], bool] | None]:
+) -> tuple[_Piece, bool, tuple[str, bool, Callable[[], bool], bool, Callable[[], str]] | None]:
     """Replace a subject pronoun (or a possessive pronoun in the subject) by its antecedent.
 
     Returns the piece, whether a pronoun stayed unresolved (ambiguous), and the subject
@@ -1826,7 +1878,9 @@ def _resolve(
         if _judges_statement(subj):
             ambiguous = True
         elif subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
-            target = ante.pick(subj.lower_, copula=subj.head.lower_ in _BE)
+            target = (_people_before(subj) if subj.lower_ == "they" else None) or ante.pick(
+                subj.lower_, copula=subj.head.lower_ in _BE and not _explains(subj.head)
+            )
             if target:
                 repl[subj.i] = target
             else:
@@ -1856,8 +1910,39 @@ def _resolve(
     return (
         replace(piece, replace=tuple(sorted(repl.items()))),
         ambiguous,
-        (mention_out, proper, person, plural) if mention_out else None,
+        (mention_out, proper, person, plural, partial(entity_type, subj)) if mention_out else None,
     )
+
+
+def _people_before(pronoun: Any) -> str | None:
+    """Two or more people named together earlier in the pronoun's sentence, in any role: "they"
+    points at them ("Google was founded by Larry Page and Sergey Brin while they were students"
+    is no "Google were students"); None when the sentence names no such list. People are names
+    whose first name or title tells a sex (``_sex``) or that spaCy calls a person."""
+    for tok in pronoun.doc[: pronoun.i]:
+        if tok.pos_ != "PROPN" or tok.dep_ in ("compound", "flat", "conj"):
+            continue
+        members = [
+            tok,
+            *(k for k in tok.children if k.dep_ == "conj" and k.pos_ == "PROPN" and k.i < pronoun.i),
+        ]
+        if len(members) > 1 and all(_sex(_core_mention(m)) is not None or _is_person(m) for m in members):
+            return _mention(tok, conjuncts=True)
+    return None
+
+
+#: words after "This is" that explain an event rather than describe a thing ("This is because
+#: pressure falls", "This was due to ...", "This is why ...")
+_EXPLAINING = frozenset(
+    {"because", "due", "why", "how", "what", "partly", "mainly", "largely", "thanks", "since"}
+)
+
+
+def _explains(verb: Any) -> bool:
+    """The copula ``verb`` opens an explanation ("This is because ...", "That is why ..."): its
+    "this"/"that" points at the event just told, which no noun names (left unresolved)."""
+    nxt = verb.doc[verb.i + 1] if verb.i + 1 < len(verb.doc) else None
+    return nxt is not None and nxt.lower_ in _EXPLAINING
 
 
 def _plural_subject(subj: Any) -> bool:
@@ -1996,7 +2081,7 @@ def _block_items(text: str, block: Block, english: bool, lang: str) -> list[_Ite
     if block.kind == "prose":
         return _prose_items(text, block, english, lang)
     if block.kind == "heading":
-        return [_Context(block.text)]
+        return [_Context(lead_topic(block.text))]
     if block.kind == "code":
         return [_Raw(_clean(text[block.start : block.end]) or "code", block.start, block.end, _OUT, False)]
     if block.kind == "fact":
@@ -2024,8 +2109,9 @@ def _prepare(text: str) -> list[_Item]:
     lang = detect_language(prose) if prose.strip() else "en"
     english = lang == "en"
     items: list[_Item] = []
+    masked = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
     for block in blocks:
-        items.extend(_block_items(text, block, english, lang))
+        items.extend(_block_items(masked, block, english, lang))
     return items
 
 

@@ -188,6 +188,48 @@ def _merge_prefixed_verbs(doc: Any) -> None:
                 t.dep_ = "nsubj"
 
 
+#: entity types whose names may contain "and" ("Pride and Prejudice", "Procter & Gamble")
+_TITLED = frozenset({"WORK_OF_ART", "ORG", "EVENT", "LAW", "PRODUCT", "FAC"})
+
+
+def _merge_titles(doc: Any) -> None:
+    """ "Tolstoy wrote War and Peace": the parser reads a title or a company name with "and" in
+    it as two objects, and the decomposition gave "Tolstoy wrote War." and "Tolstoy wrote
+    Peace.". Where "and" or "&" joins two capitalised words, the entity recogniser is asked
+    (``entity_type``); a name of a work, organisation, event, law, product or building that
+    spans the "and" becomes one token (a proper noun, with the parse of the name's head). So
+    does a title opened by a capitalised "The" inside the sentence and closed by "and the" and
+    a capitalised noun ("wrote The Old Man and the Sea"), which the recogniser misses. People
+    and places stay apart ("Romeo and Juliet" are two persons to it; "France and Spain")."""
+    spans: list[Any] = []
+    for t in doc:
+        if t.lower_ not in ("and", "&") or not 0 < t.i < len(doc) - 1 or not doc[t.i - 1].text[:1].isupper():
+            continue
+        nxt = doc[t.i + 2] if doc[t.i + 1].lower_ == "the" and t.i + 2 < len(doc) else doc[t.i + 1]
+        if not nxt.text[:1].isupper():
+            continue
+        span = _title_span(doc, t, nxt)
+        if span is not None and not any(s.start < span.end and span.start < s.end for s in spans):
+            spans.append(span)
+    if spans:
+        with doc.retokenize() as retokenizer:
+            for span in spans:
+                retokenizer.merge(span, attrs={"TAG": "NNP", "POS": "PROPN"})
+
+
+def _title_span(doc: Any, conj: Any, last: Any) -> Any | None:
+    """The title or name around the "and" ``conj`` (``_merge_titles``), or None."""
+    if entity_type(conj) in _TITLED and conj.ent_iob_ == "I":
+        return next((e for e in doc.ents if e.start < conj.i < e.end - 1), None)
+    start = conj.i - 1
+    while start > 0 and doc[start].text[:1].isupper() and doc[start].lower_ != "the":
+        start -= 1
+    opened = doc[start].text == "The" and start > 0 and not doc[start - 1].is_sent_start
+    if opened and conj.i + 2 == last.i and last.pos_ in ("NOUN", "PROPN"):
+        return doc[start : last.i + 1]
+    return None
+
+
 def _repair_name_lists(doc: Any) -> None:
     """ "They include Erik Hersman, Juliana Rotich, Ory Okolloh, and David Kobia": the small
     model reads the middle names as appositions of the first (``appos``), and only the last as
@@ -246,10 +288,89 @@ def _repair_main_verb(doc: Any) -> None:
         root.dep_ = "nsubj"
 
 
-#: the steps of ``repair``, in order (the merge first: it changes the tokens the others read)
+def _repair_verb_after_relative(doc: Any) -> None:
+    """ "Marie Curie, who was born in Warsaw, studied physics and won two Nobel Prizes": after a
+    relative clause set off by commas, the small model reads the main verb ("studied", a past
+    form that is also a participle) as a participle on the subject (``acl``) or as an adjective
+    of its object, which becomes an apposition of the subject or of a noun in the clause
+    ("studied physics": ``amod`` + ``appos``); the sentence's root is then the subject noun, and
+    the decomposition gave "Won two Nobel Prizes." with no subject. When a noun root has a
+    relative clause opened by a comma and, after a later comma inside or closing it, such a past
+    form, that form is the clause's finite verb (``VBD``, the root), the noun its subject, the
+    apposition its object; the verbs after it that hang on the noun or the relative clause as
+    conjuncts, their "and" and the final punctuation move to it, and the comma before it closes the
+    relative clause. A root that is a verb, or a
+    relative clause not opened by a comma, is left alone."""
+    for root in [t for t in doc if t.dep_ == "ROOT" and t.pos_ in ("NOUN", "PROPN")]:
+        rel = next((k for k in root.children if k.dep_ == "relcl" and k.i > root.i), None)
+        if rel is None or rel.left_edge.i == 0 or doc[rel.left_edge.i - 1].text != ",":
+            continue
+        verb = next((v for v in doc[rel.i + 1 : rel.right_edge.i + 3] if _main_verb_misread(v, root)), None)
+        if verb is None:
+            continue
+        obj = verb.head if verb.dep_ == "amod" else None
+        moved = [
+            k
+            for k in doc[verb.i + 1 :]
+            if (k.dep_ in ("conj", "cc") and k.head.i in (root.i, rel.i))
+            or (k.dep_ == "punct" and k.head.i == root.i)
+        ]
+        verb.head, verb.dep_, verb.tag_ = verb, "ROOT", "VBD"
+        root.head, root.dep_ = verb, "nsubj"
+        if obj is not None:
+            obj.head, obj.dep_ = verb, "dobj"
+        for k in moved:
+            k.head = verb if (k.dep_ != "conj" or k.pos_ in ("VERB", "AUX") or obj is None) else obj
+        doc[verb.i - 1].head = root  # the comma closing the relative clause
+
+
+def _main_verb_misread(verb: Any, root: Any) -> bool:
+    """``verb`` follows a comma and is a past form (or an "-ed" word tagged as an adjective) read
+    as a participle on ``root`` or as an adjective of a later noun read as an apposition
+    (``_repair_verb_after_relative``)."""
+    if verb.i == 0 or verb.doc[verb.i - 1].text != ",":
+        return False
+    if verb.tag_ not in ("VBN", "VBD") and not (verb.tag_ == "JJ" and verb.lower_.endswith("ed")):
+        return False
+    if verb.dep_ == "acl":
+        return bool(verb.head.i == root.i)
+    return bool(verb.dep_ == "amod" and verb.head.dep_ == "appos" and verb.head.i > verb.i)
+
+
+def _repair_relative_object(doc: Any) -> None:
+    """ "Jobs, who co-founded Apple, introduced the iPhone": the small model reads the relative
+    clause's object ("Apple") as a second subject of the main verb, and the comma after it as
+    its punctuation (the decomposition gave "Jobs, who co-founded died in 2011."). When a verb
+    has two subjects, the first with a comma-opened relative clause whose verb has no object and
+    ends right before the second, and a comma follows the second, the second is that verb's
+    object (``dobj``) and the comma closes the clause."""
+    for verb in doc:
+        subjects = [k for k in verb.children if k.dep_ == "nsubj"]
+        if len(subjects) != 2:
+            continue
+        first, second = subjects
+        rel = next((k for k in first.children if k.dep_ == "relcl" and k.i > first.i), None)
+        after = max(t.i for t in second.subtree if t.dep_ != "punct") + 1
+        if (
+            rel is None
+            or doc[rel.left_edge.i - 1].text != ","
+            or rel.right_edge.i + 1 != second.left_edge.i
+            or any(k.dep_ in ("dobj", "attr", "prep", "agent") for k in rel.children if k.i > rel.i)
+            or after >= verb.i
+            or doc[after].text != ","
+        ):
+            continue
+        second.head, second.dep_ = rel, "dobj"
+        doc[after].head = first
+
+
+#: the steps of ``repair``, in order (the merges first: they change the tokens the others read)
 _REPAIRS: tuple[Callable[[Any], None], ...] = (
     _merge_prefixed_verbs,
+    _merge_titles,
     _repair_main_verb,
+    _repair_verb_after_relative,
+    _repair_relative_object,
     _repair_name_lists,
     _repair_verb_lists,
 )

@@ -341,9 +341,32 @@ _META_WORDS = frozenset(
 
 
 def _is_meta_lead(lead: str) -> bool:
-    """True when every word of ``lead`` is a generic list announcement (``_META_WORDS``)."""
-    words = re.findall(r"[a-z]+", lead.lower())
+    """True when every word of ``lead`` is a generic list announcement (``_META_WORDS``), but
+    for the topic it may name after "about", "on" or "of" ("Key facts about the Eiffel Tower")."""
+    words = re.findall(r"[a-z]+", _meta_part(lead).lower())
     return bool(words) and all(w in _META_WORDS for w in words)
+
+
+_ABOUT = re.compile(r"\s+(?:about|on|of|regarding|concerning)\s+(?=\S)", re.IGNORECASE)
+
+
+def _meta_part(lead: str) -> str:
+    """``lead`` up to the first "about"/"on"/"of" ("Key facts" of "Key facts about X")."""
+    m = _ABOUT.search(lead)
+    return lead[: m.start()] if m else lead
+
+
+def lead_topic(lead: str) -> str:
+    """What a list's lead-in is about: the words after "about"/"on"/"of" of a generic
+    announcement ("Key facts about the Eiffel Tower" -> "the Eiffel Tower"), else the lead-in.
+
+    >>> lead_topic("Key facts about the Eiffel Tower"), lead_topic("Opening hours")
+    ('the Eiffel Tower', 'Opening hours')
+    """
+    m = _ABOUT.search(lead)
+    if m is None or not _is_meta_lead(lead):
+        return lead
+    return lead[m.end() :].strip()
 
 
 def _item_lead(lead: str) -> str:

@@ -11,8 +11,9 @@ import math
 from dataclasses import replace
 
 from claims.facets.rounding import converts_to, rounds_to
-from claims.facets.tokens import token_match
+from claims.facets.tokens import content_tokens, token_match
 from claims.facets.types import Quantity
+from claims.facets.vocabulary import data_lines
 
 
 def values_equal(a: float, b: float) -> bool:
@@ -35,8 +36,21 @@ def slots_compatible(a: Quantity, b: Quantity) -> bool:
             token_match(na, nb)
             or any(token_match(na, x) for x in b.nouns)
             or any(token_match(nb, x) for x in a.nouns)
+            or _people(na, nb)
+            or _people(nb, na)
         )
     return False
+
+
+#: stems of the nouns that count people (``claims/data/person_nouns.txt``) and of "people"
+_PERSON_NOUNS = frozenset(content_tokens(" ".join(line for _, line in data_lines("person_nouns.txt"))))
+_PEOPLE = frozenset(content_tokens("people persons individuals"))
+
+
+def _people(a: str, b: str) -> bool:
+    """``a`` is "people" and ``b`` a noun that counts people ("employs 12,000 people" / "12,000
+    employees")."""
+    return a in _PEOPLE and any(token_match(b, x) for x in _PERSON_NOUNS)
 
 
 def _span(q: Quantity) -> tuple[float, float]:

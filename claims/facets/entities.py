@@ -13,7 +13,7 @@ _ENTITY_RE = re.compile(
     # a name starts a word, one lower-case letter before its capital included ("iPhone",
     # "eBay", "mRNA"); the N of "20 kN" alone is no name
     r"(?<![\w'’])(?:[a-z](?=[A-Z]))?(?:[A-Z](?:\.[A-Z])+\.?|[A-Z][\w'’\-]*[#+]*\d*|[A-Z]{2,}[\w\-]*)(?:\s+(?:of|de|del|da|van|von|der|di|la|le|the|&)?\s*"
-    r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![\d,.]|[-–]\d))){0,5}"
+    r"(?:[A-Z]\.(?=\s+[A-Z])|[A-Z][\w'’\-]*[#+]*|\d+[A-Za-z]?(?![A-Za-z\d,.]|[-–]\d))){0,5}"
 )
 
 

@@ -31,6 +31,7 @@ from claims.facets.vocabulary import (
     STOPWORDS,
     UNITS,
     _currency_slot,
+    _data_rows,
     _stem,
 )
 
@@ -152,6 +153,10 @@ def _noun_after_name(text: str, at: int, before: str) -> str:
     return "" if m.group(1) in STOPWORDS else m.group(1)
 
 
+#: function words that mark a German text, where every noun is capitalised
+_GERMAN_TEXT = re.compile(r"\b(?:der|das|und|ist|hat|wurde|wurden|nicht|eine|einen|mit|sind)\b")
+
+
 def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     """Unit or counted noun right after a number ending at ``end``.
 
@@ -188,6 +193,8 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
                 return "", "", 1.0, end
             if lw in UNITS:
                 continue
+            if w[0].isupper() and _GERMAN_TEXT.search(text):
+                return "n:" + _stem(lw), lw, 1.0, end  # German nouns are capitalised: "4 Etagen"
             if w[0].isupper():
                 # "two Michelin stars", "five Grand Slam titles" count stars and titles;
                 # "2006 Announced", "3 Musketeers" count nothing
@@ -267,7 +274,10 @@ def _fraction_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     out: list[Quantity] = []
     for m in _free(_FRACTION_RE, text, taken):
         v = FRACTION_WORDS[m.group(0).lower()]
-        _take(out, taken, Quantity(v, v, "percent", "fraction", m.group(0), m.start(), m.end()))
+        quantity = Quantity(
+            v, v, "percent", "fraction", m.group(0), m.start(), m.end(), loose=_loose(text, m.start())
+        )
+        _take(out, taken, quantity)
     return out
 
 
@@ -341,13 +351,24 @@ def _digit_slot(text: str, m: re.Match[str], s: int, end: int) -> tuple[str, str
 _NOUN_OF = re.compile(r"\b([a-z]{3,})\s+of\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|some\s+)?$")
 
 
+#: a sentence "The <noun> [of/in ... ] is N" or "X's <noun> is N": the subject's head noun is
+#: the number's slot ("The population of Vossa is 3.4 million" -> ``of:population``)
+_COPULA_SUBJECT = re.compile(
+    r"(?:^|[.;!?]\s+)(?:the\s+)?(?:[\w-]+['’]s\s+)?(?:[a-z-]+\s+)?([a-z]{3,})"
+    r"(?:\s+(?:of|in|at|for|on)\s+[^,;.!?]{1,60}?)?\s+(?:is|was|are|were|stands\s+at|stood\s+at)\s+"
+    r"(?:about\s+|around\s+|roughly\s+|nearly\s+|some\s+|approximately\s+)?$",
+    re.IGNORECASE,
+)
+
+
 def _of_slot(before: str) -> str:
     """The slot of a bare number after "<noun> of" ("a capacity of 50,000" -> ``of:capacity``),
-    so that "a capacity of 5,000" is a rival; "" when none."""
-    m = _NOUN_OF.search(before)
-    if m is None or m.group(1) in STOPWORDS:
+    or after "is" with that noun as the subject ("The capacity of the stadium is 50,000"), so
+    that "a capacity of 5,000" is a rival; "" when none."""
+    m = _NOUN_OF.search(before) or _COPULA_SUBJECT.search(before[-200:])
+    if m is None or m.group(1).lower() in STOPWORDS:
         return ""
-    return "of:" + _stem(m.group(1))
+    return "of:" + _stem(m.group(1).lower())
 
 
 def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
@@ -420,6 +441,23 @@ def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             slot, unit = "age", "years old"
         q = Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s),
                      nouns=_nouns_after(text, e))  # fmt: skip
+        _take(out, taken, q)
+    return out
+
+
+_GERMAN_NUMBERS = {w: float(v) for w, v in _data_rows("number_words_de.tsv", 2)}
+_GERMAN_RE = re.compile(r"\b(?:" + "|".join(_GERMAN_NUMBERS) + r")\b", re.I)
+
+
+def _german_number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+    """German number words ("vier Etagen"; ``claims/data/number_words_de.tsv``), slotted by the
+    noun after them like English ones."""
+    out: list[Quantity] = []
+    for m in _free(_GERMAN_RE, text, taken):
+        v = _GERMAN_NUMBERS[m.group(0).lower()]
+        slot, unit, factor, uend = _slot_after(text, m.end())
+        q = Quantity(v * factor, v, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
+                     nouns=_nouns_after(text, m.end()))  # fmt: skip
         _take(out, taken, q)
     return out
 

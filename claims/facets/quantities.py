@@ -20,6 +20,7 @@ from claims.facets.numbers import (
     _find_ordinal_words,
     _find_ratios,
     _fraction_words,
+    _german_number_words,
     _number_words,
     _pair_words,
 )
@@ -109,14 +110,48 @@ QUANTITY_RECOGNISERS: tuple[Recogniser, ...] = (
     _digits,
     _find_ordinal_words,
     _number_words,
+    _german_number_words,
     _pair_words,
     _factor_verbs,
 )
 
 
 def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Every quantity of ``text``: the recognisers of ``QUANTITY_RECOGNISERS`` in turn."""
+    """Every quantity of ``text``: the recognisers of ``QUANTITY_RECOGNISERS`` in turn, then
+    durations told in two units joined into one ("2 hours 30 minutes" = 2.5 hours)."""
     out: list[Quantity] = []
     for recognise in QUANTITY_RECOGNISERS:
         out.extend(recognise(text, taken))
-    return out
+    return _joined_durations(text, out)
+
+
+_DURATION_JOIN = re.compile(r"\s*(?:,\s*|and\s+)?")
+
+
+def _joined_durations(text: str, found: list[Quantity]) -> list[Quantity]:
+    """ "2 hours 30 minutes", "3 years and 6 months": a duration right after a duration of a
+    larger unit is part of it (one quantity, the sum, in the first one's unit); else as found."""
+    ordered = sorted(found, key=lambda q: q.start)
+    out: list[Quantity] = []
+    for q in ordered:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and prev.slot == q.slot == "duration"
+            and not prev.bound
+            and prev.raw > 0
+            and q.raw > 0
+            and prev.value / prev.raw > q.value / q.raw
+            and _DURATION_JOIN.fullmatch(text, prev.end, q.start) is not None
+        ):
+            per_unit = prev.value / prev.raw
+            out[-1] = replace(
+                prev,
+                value=prev.value + q.value,
+                raw=prev.raw + q.value / per_unit,
+                text=text[prev.start : q.end],
+                end=q.end,
+            )
+            continue
+        out.append(q)
+    return out if len(out) < len(found) else found

@@ -48,11 +48,16 @@ def rounding_step(q: Quantity) -> float | None:
 
 
 def rounds_to(a: Quantity, b: Quantity) -> bool:
-    """``a`` ("2.1 million") is ``b`` (2,148,271) rounded to ``a``'s precision, or the other way."""
+    """``a`` ("2.1 million") is ``b`` (2,148,271) rounded to ``a``'s precision, or the other way;
+    a share in words against a percentage rounded to its digits ("two thirds" / "67%")."""
     for x, y in ((a, b), (b, a)):
         step = rounding_step(x)
         if step is not None and abs(x.value - y.value) <= step / 2 * (1 + 1e-9):
             return True
+        if x.unit == "%" and y.unit == "fraction":
+            decimals = len(m.group(1) or "") if (m := _LITERAL.search(x.text)) else 0
+            if abs(x.value - y.value) <= 0.01 * 10.0 ** (-decimals) / 2 * (1 + 1e-9):
+                return True
     return False
 
 

@@ -11,10 +11,11 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from claims.facets.vocabulary import NUMBER_WORDS, SCALES, STOPWORDS, UNITS, _stem
+from claims.facets.vocabulary import NUMBER_WORDS, SCALES, STOPWORDS, UNITS, _data_rows, _stem
 
 _WORD = re.compile(
-    r"[A-Za-z\u00C0-\u024F][A-Za-z\u00C0-\u024F'’\-]*|\d+(?:[.,]\d+)*|[\u3040-\u30ff\u4e00-\u9fff]"
+    # a digit ordinal is one word: the "st" of "1st" is no content word
+    r"[A-Za-z\u00C0-\u024F][A-Za-z\u00C0-\u024F'’\-]*|\d+(?:[.,]\d+)*(?:(?:st|nd|rd|th)(?![A-Za-z]))?|[\u3040-\u30ff\u4e00-\u9fff]"
 )
 
 
@@ -23,6 +24,7 @@ _NON_CONTENT = (
     | frozenset(SCALES)
     | frozenset(u for u in UNITS if " " not in u and u != "in")
     | frozenset({"year-old", "years-old", "half", "third", "quarter", "thirds", "quarters", "percent", "old"})
+    | frozenset(w for w, _ in _data_rows("number_words_de.tsv", 2))
 )
 
 

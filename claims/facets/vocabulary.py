@@ -109,6 +109,8 @@ _units("length", "m|metre|metres|meter|meters", 1.0, "metres")
 _units("length", "km|kilometre|kilometres|kilometer|kilometers", 1000.0, "kilometres")
 _units("length", "cm|centimetre|centimetres|centimeter|centimeters", 0.01, "centimetres")
 _units("length", "mm|millimetre|millimetres|millimeter|millimeters", 0.001, "millimetres")
+_units("length", "µm|μm|micrometre|micrometres|micrometer|micrometers|micron|microns", 1e-6, "micrometres")
+_units("length", "nm|nanometre|nanometres|nanometer|nanometers", 1e-9, "nanometres")
 _units("length", "ft|foot|feet", 0.3048, "feet")
 _units("length", "in|inch|inches", 0.0254, "inches")
 _units("length", "yd|yard|yards", 0.9144, "yards")
@@ -117,6 +119,7 @@ _units("length", "nautical mile|nautical miles|nmi", 1852.0, "nautical miles")
 _units("mass", "kg|kilogram|kilograms|kilo|kilos", 1.0, "kg")
 _units("mass", "g|gram|grams|gramme|grammes", 0.001, "grams")
 _units("mass", "mg|milligram|milligrams", 1e-6, "milligrams")
+_units("mass", "µg|μg|mcg|microgram|micrograms", 1e-9, "micrograms")
 _units("mass", "t|tonne|tonnes|ton|tons", 1000.0, "tonnes")
 # a ton with its system named: "265 metric tons (261 long tons)"; a bare "ton" is read as metric
 _units("mass", "metric ton|metric tons|metric tonne|metric tonnes", 1000.0, "tonnes")
@@ -222,9 +225,13 @@ _SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn", "tause
                 "milliarde", "milliarden", "mrd")  # fmt: skip
 #: a decimal comma ("3,5 Millionen", "12,50 €", "4,2 %"): one or two digits after the comma,
 #: read as decimals only before a scale word, a currency or a percent sign
+#: a decimal comma ("2,4 %", "1,2 Kilometer"): one or two digits after the comma, before a
+#: magnitude, currency, percent or unit (a comma before three digits groups thousands)
 _DECIMAL_COMMA = (
     r"\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|tausend|millionen|milliarden?|mio|mrd|euros?|eur"
-    r"|dollars?|usd|prozent|percent)\b|\s?[€$£%])"
+    r"|dollars?|usd|prozent|percent|"
+    + "|".join(re.escape(u) for u in sorted((u for u in UNITS if len(u) > 1), key=len, reverse=True))
+    + r")\b|\s?[€$£%])"
 )
 
 NUMBER_WORDS = [

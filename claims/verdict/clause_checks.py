@@ -80,7 +80,9 @@ def _cue_is_local(r_tokens: Sequence[str], n_text: str, cue: str) -> bool:
     frame = negation_frame(n_text)
     if frame is not None and frame[1] <= words[hits[0]].start():
         return True  # "There is no evidence that X": the frame denies the whole clause after it
-    if cue.lower() in _DETERMINER_CUES and not _scope_stated(r_tokens, low[cue_m.end() :]):
+    # "no longer" denies its verb, as "not" does ("is no longer the CEO")
+    no_longer = cue.lower() == "no" and re.match(r"\s+longer\b", low[cue_m.end() :]) is not None
+    if cue.lower() in _DETERMINER_CUES and not no_longer and not _scope_stated(r_tokens, low[cue_m.end() :]):
         return False  # "passed without opposition" denies the opposition, not the passing
     cue_at = cue_m.start()
     if words[hits[0]].start() <= cue_at <= words[hits[-1]].start():
@@ -135,6 +137,8 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     pair.reference_negated = c.negated or _denied_in_words(r, c)
     if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
         return
+    if neg_clause.negated and _NO_LONGER.search(c.text[n_s:n_e]) and not _present_tense(r.text):
+        return  # "Ana Ruiz was the CEO" / "... is no longer the CEO": the past is not denied
     if _negated_antonym(r, c):
         # a double negation agrees: "did not decrease" / "increased", "It is false that it
         # is closed" / "it is open" (``claims/data/antonyms.tsv``)
@@ -161,6 +165,20 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
         neg_clause.negation_cue or "affirmed",
         st,
         st + (len(cue) if where >= 0 else n_e - n_s),
+    )
+
+
+_NO_LONGER = re.compile(r"\bno\s+longer\b", re.IGNORECASE)
+
+
+def _present_tense(text: str) -> bool:
+    """The claim's main verb is in the present ("is", "makes"); True without spaCy."""
+    doc = parse(text)
+    root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
+    return (
+        root is None
+        or root.tag_ in ("VBZ", "VBP")
+        or any(k.dep_ in ("aux", "auxpass") and k.tag_ in ("VBZ", "VBP") for k in root.children)
     )
 
 

@@ -23,7 +23,7 @@ from claims.facets import (
     year_overlaps,
 )
 from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
-from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing
+from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.lexical import antonym_flip, ended_state
@@ -397,7 +397,8 @@ def _check_hedges(pair: _Pair, x: _Context) -> None:
 def _check_degree(pair: _Pair, x: _Context) -> None:
     """Check: quantifier and degree (``claims.verdict.degree``). Quantifiers that exclude each
     other ("few" / "most") are a flip. A universal claim against a weaker quantifier ("all" /
-    "some"), and "the largest" against "one of the largest", drop a qualification. A stronger
+    "some"), and "the largest" against "one of the largest", drop a qualification; another rank
+    of the same superlative ("the largest" / "the second largest") is a flip. A stronger
     claim ("most" / "some") and a superlative the reference does not grade ("the most
     effective" / "an effective") are missing; such a gap stands against the learned decision
     (``degree_gap``)."""
@@ -418,6 +419,12 @@ def _check_degree(pair: _Pair, x: _Context) -> None:
         elif kind == "missing":
             pair.missing.append(q.word)
             pair.degree_gap = True
+    ranked = superlative_rank(x.r.text, x.c.text) if pair.comparative_flip is None else None
+    if ranked is not None:
+        # "the largest" / "the second largest": another rank of the same superlative
+        pair.comparative_flip = _Conflict("rank", ranked[0], ranked[1], ranked[2], ranked[3])
+        own = set(content_tokens(f"{ranked[0]} {ranked[1]}"))
+        pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], content_tokens(x.c.text))
     one_of = one_of_dropped(x.r.text, x.c.text) if pair.hedge_dropped is None else None
     if one_of is not None:
         pair.hedge_dropped = ("limited", *one_of)

@@ -28,6 +28,7 @@ from claims.verdict.roles import (
     _head_swap,
     _role_swap,
     _subject_agrees,
+    entity_role,
 )
 from claims.verdict.text import _head_word, subject_head
 from claims.verdict.thresholds import _T
@@ -171,7 +172,12 @@ def _contradicted(k: _Case) -> Judgement | None:
 
 
 def _inferred(k: _Case) -> Judgement | None:
-    """Two or more reference claims together state the claim (``_infer``)."""
+    """Two or more reference claims together state the claim (``_infer``), unless one of them
+    states the claim's predicate of a rival name ("Senator Ortiz introduced the bill" against
+    "Senator Hale introduced the bill": that "Senator Hale co-sponsored it" adds the name does
+    not make Hale the one who introduced it)."""
+    if any(_rival_statement(k, p) for p in k.pairs):
+        return None
     heads = {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
     inferred = _infer(k.r, k.pairs, heads)
     if not inferred:
@@ -183,12 +189,43 @@ def _inferred(k: _Case) -> Judgement | None:
     )
 
 
+def _rival_statement(k: _Case, p: _Pair) -> bool:
+    """The reference claim lacks one of the claim's names, names another in the same role (the
+    agent, or the patient: ``roles.entity_role``), and states the rest of the claim's predicate
+    at an inference's cosine: the same statement of someone else ("Lisa Holm won the 2019
+    edition" for "The 2019 edition was won by Marta Ilves"; "Tomas Brell made his stage debut"
+    is no rival of "Salt Harbour was staged")."""
+    if not (
+        p.entities_missing
+        and p.entities_extra
+        and p.predicate_size
+        and p.predicate_coverage >= _T.coverage_predicate
+        and p.cos >= _T.inferred_min_cosine
+    ):
+        return False
+    ref = k.reference_claims[p.j].claim.text
+    mine = next((entity_role(k.r.text, s, e) for n, s, e in k.r.entities if n == p.entities_missing[0]), "")
+    theirs = next(
+        (entity_role(ref, ref.find(n), ref.find(n) + len(n)) for n in p.entities_extra if n in ref), ""
+    )
+    return bool(mine) and mine == theirs
+
+
 def _unsupported(k: _Case) -> Judgement:
     """Unsupported, the nearest reference claims listed for display, the reason naming what the
     most relevant one lacks (a value, a name, the subject, the action, a denial)."""
     near = sorted(k.pairs, key=lambda p: p.cos, reverse=True)[:3]
     ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in near)
     why, finding = "no reference claim states it", None
+    rival = next((p for p in sorted(k.pairs, key=lambda p: -p.cos) if _rival_statement(k, p)), None)
+    if rival is not None:
+        # "Senator Ortiz introduced the bill": the statement is someone else's; it stands
+        # against the learned decision (``claims.decision.STANDING_FINDINGS``)
+        why = (
+            f"the reference states it of another name: {rival.entities_extra[0]!r}, not "
+            f"{rival.entities_missing[0]!r} ({k.where(rival.j)})"
+        )
+        return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding="rival")
     if near:
         p0 = max(k.pairs, key=lambda p: p.relevance)
         gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))

@@ -216,3 +216,58 @@ def one_of_dropped(claim: str, reference: str) -> tuple[str, int, int] | None:
     ):
         return m.group(0), m.start(), m.end()
     return None
+
+
+_RANKS = {
+    "second": 2,
+    "third": 3,
+    "fourth": 4,
+    "fifth": 5,
+    "sixth": 6,
+    "seventh": 7,
+    "eighth": 8,
+    "ninth": 9,
+    "tenth": 10,
+}
+_RANKED = re.compile(
+    r"\b(?<!of\s)the\s+(?:(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))[\s-]+)?"
+    r"((?:most|least)\s+[a-z]+|[a-z]{2,}est|best|worst)\b",
+    re.I,
+)
+
+
+def _ranked(text: str) -> dict[str, tuple[int, int, int]]:
+    """Superlative (lower case) -> (rank, start, end) of each "the [Nth] <superlative>" of
+    ``text``: "the largest" is rank 1, "the second largest" rank 2 ("one of the largest" is no
+    rank: ``one_of_dropped``)."""
+    out: dict[str, tuple[int, int, int]] = {}
+    for m in _RANKED.finditer(text):
+        if re.search(r"\b(?:one|among)\s+(?:of\s+)?$", text[: m.start()], re.I) or not _is_superlative(
+            text, m.start(2)
+        ):
+            continue
+        word = (m.group(1) or "").lower()
+        rank = _RANKS.get(word) or (int(re.match(r"\d+", word).group(0)) if word[:1].isdigit() else 1)  # type: ignore[union-attr]
+        out.setdefault(re.sub(r"\s+", " ", m.group(2).lower()), (rank, m.start(), m.end()))
+    return out
+
+
+def superlative_rank(claim: str, reference: str) -> tuple[str, str, int, int] | None:
+    """The claim's and the reference's words, and the reference's span, when both rank the
+    same superlative differently ("the largest city" / "the second largest city"); None
+    otherwise.
+
+    >>> superlative_rank("Vossa is the largest city.", "Vossa is the second largest city.")
+    ('the largest', 'the second largest', 9, 27)
+    >>> superlative_rank("Vossa is the largest city.", "Vossa is one of the largest cities.") is None
+    True
+    """
+    if not _SUPERLATIVE.search(claim) or not _SUPERLATIVE.search(reference):
+        return None
+    mine = _ranked(claim)
+    if not mine:
+        return None
+    for sup, (rank, start, end) in _ranked(reference).items():
+        if sup in mine and mine[sup][0] != rank:
+            return claim[mine[sup][1] : mine[sup][2]], reference[start:end], start, end
+    return None

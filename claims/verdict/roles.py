@@ -41,13 +41,20 @@ def _subject_agrees(
         return False
     if not p.predicate_size and p.cos < _T.cosine_without_predicate:
         return False
+    subject_coverage = p.subject_coverage
+    if conflict_entity is not None:
+        # the rival name is the conflict, not a lack of the subject: "The jury was chaired by
+        # Paul Reyes" / "... by Teodor Halm" share all their other words
+        own = set(content_tokens(conflict_entity))
+        rest = [t for t in r.tokens if t not in own]
+        if rest:
+            subject_coverage = max(subject_coverage, sum(t in p.tokens_covered for t in rest) / len(rest))
     if not r.entities:
         return (
-            p.subject_coverage >= _T.coverage_subject_without_names
-            or p.cos >= _T.cosine_subject_without_names
+            subject_coverage >= _T.coverage_subject_without_names or p.cos >= _T.cosine_subject_without_names
         )
-    return p.subject_coverage >= _T.coverage_subject or (
-        p.subject_coverage >= _T.coverage_subject_partial and p.cos >= _T.cosine_subject_partial
+    return subject_coverage >= _T.coverage_subject or (
+        subject_coverage >= _T.coverage_subject_partial and p.cos >= _T.cosine_subject_partial
     )
 
 
@@ -101,6 +108,10 @@ _SYMMETRIC_WORDS = frozenset(w for _, words in _SYMMETRIC_ROWS for w in words.sp
 _SYMMETRIC = frozenset(content_tokens(" ".join(_SYMMETRIC_WORDS)))
 #: verbs whose subject and object cannot trade places (``claims/data/one_way_verbs.txt``)
 _ONE_WAY_VERBS = frozenset(w for _, line in data_lines("one_way_verbs.txt") for w in line.split())
+#: a one-way verb -> the first word of its line: the words of a line name one relation ("bought"
+#: and "acquired" are one)
+_ONE_WAY_GROUP = {w: line.split()[0] for _, line in data_lines("one_way_verbs.txt") for w in line.split()}
+_ONE_WAY_STEMS = frozenset(content_tokens(" ".join(_ONE_WAY_VERBS)))
 #: an equative comparison ("as tall as", "as widely used as") is symmetric too
 _AS_AS = re.compile(r"\bas\s+(?:\w+\s+){1,2}?as\b", re.IGNORECASE)
 
@@ -167,19 +178,16 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     "iron is more reactive than copper"): the roles are swapped, as ``_role_swap`` finds for
     names. Read from spaCy's parse (``_one_way_roles``): a comparison with "than", or a verb of
     ``claims/data/one_way_verbs.txt`` ("displaced", "acquired", "overtook") with its subject and
-    direct object; around any other verb both directions can be true ("The officer praised the
+    direct object, or its agent and passive subject ("was acquired by"), the verbs of one line
+    one relation; around any other verb both directions can be true ("The officer praised the
     firefighter" / "The firefighter praised the officer") and the swap is no conflict. Every
-    content word of the claim is stated and neither text is negated ("A cannot displace B" and
-    "B cannot displace A" can both be true); a reference that states both directions swaps
-    nothing."""
-    if (
-        p.missing
-        or p.conflicts
-        or p.coverage < 1.0
-        or p.cos < _T.entity_swap_cosine
-        or r.negated
-        or c.negated
-    ):
+    content word of the claim but its one-way verb is stated and neither text is negated ("A
+    cannot displace B" and "B cannot displace A" can both be true); a reference that states both
+    directions swaps nothing."""
+    # every content word stated, but for the verb itself: "bought" and "acquired" are one
+    # relation (a line of one_way_verbs.txt)
+    unstated = [t for t in r.tokens if t not in p.tokens_covered and t not in _ONE_WAY_STEMS]
+    if p.missing or p.conflicts or unstated or p.cos < _T.entity_swap_cosine or r.negated or c.negated:
         return None
     theirs = _one_way_roles(c.text)
     for relation, subject, obj, (rs, re_), (ro, roe) in _one_way_roles(r.text):
@@ -234,7 +242,9 @@ def _swapped_than(a: str, b: str) -> bool:
 def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tuple[int, int]]]:
     """(relation, subject, object, subject span, object span) of each one-way relation between
     two nouns in ``text``'s parse: "v:<verb stem>" for a verb of ``one_way_verbs.txt`` with a
-    subject and a direct object, "c:<more|less>:<adjective>" for a comparison with "than" (a
+    subject and a direct object (or, in the passive, an agent and a subject: "B was bought by A"
+    is "A bought B"; the verbs of one line of the file are one relation, named by its first
+    word), "c:<more|less>:<adjective>" for a comparison with "than" (a
     comparative form such as "larger" counts as "more"). A noun is its stem with the stems of its
     compound modifiers ("stock market" and "bond market" differ). Empty without the parser."""
     doc = parse(text)
@@ -242,7 +252,11 @@ def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tupl
     for tok in doc or ():
         if tok.pos_ == "VERB" and tok.lower_ in _ONE_WAY_VERBS:
             subj, obj = _noun_child(tok, "nsubj"), _noun_child(tok, "dobj")
-            relation = f"v:{_stem(tok.lower_)}"
+            agent = next((k for k in tok.children if k.dep_ == "agent"), None)
+            if subj is None and obj is None and agent is not None:
+                # the passive: "Tessel was acquired by Corvin Group" is Corvin Group acquiring Tessel
+                subj, obj = _noun_child(agent, "pobj"), _noun_child(tok, "nsubjpass")
+            relation = f"v:{_ONE_WAY_GROUP[tok.lower_]}"
         elif tok.pos_ in ("ADJ", "ADV"):
             than = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "than"), None)
             subj, obj = _noun_child(tok.head, "nsubj"), _noun_child(than, "pobj") if than else None
@@ -363,3 +377,17 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         if opening and cov >= 1.0 and p.cos >= _T.entity_swap_cosine and not _may_name_same(ent, e):
             return _Conflict("entity", ent, e, s, en)
     return None
+
+
+def entity_role(text: str, start: int, end: int) -> str:
+    """The role of the name at ``text[start:end]`` in its clause, from spaCy's parse: "agent"
+    (the subject of an active verb, or the "by" phrase of a passive), "patient" (a direct
+    object or a passive subject), else "" (also without the parser)."""
+    doc = parse(text)
+    toks = [t for t in doc or () if start <= t.idx < end]
+    head = next((t for t in toks if not start <= t.head.idx < end or t.head.i == t.i), None)
+    if head is None:
+        return ""
+    if head.dep_ == "nsubj" or (head.dep_ == "pobj" and head.head.dep_ == "agent"):
+        return "agent"
+    return "patient" if head.dep_ in ("nsubjpass", "dobj") else ""

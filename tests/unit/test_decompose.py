@@ -306,6 +306,103 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
                 "The Bristol Choral Society's concerts are held in Bath.",
             ],
         ),
+        # after a relative clause on the subject, the small model misreads the main verb: as an
+        # adjective of its object ("studied physics" gave "Won two Nobel Prizes."), as a
+        # participle ("published ..." left the sentence whole), or the clause's object as a
+        # second subject ("who co-founded Apple, introduced" gave "Jobs, who co-founded died in
+        # 2011."); a verb read right keeps its reading
+        (
+            "Marie Curie, who was born in Warsaw, studied physics and won two Nobel Prizes.",
+            [
+                "Marie Curie studied physics.",
+                "Marie Curie was born in Warsaw.",
+                "Marie Curie won two Nobel Prizes.",
+            ],
+        ),
+        (
+            "Darwin, who sailed on the Beagle, published On the Origin of Species in 1859.",
+            ["Darwin published On the Origin of Species in 1859.", "Darwin sailed on the Beagle."],
+        ),
+        (
+            "Bach, who lived in Leipzig, composed cantatas and played the organ.",
+            ["Bach composed cantatas.", "Bach lived in Leipzig.", "Bach played the organ."],
+        ),
+        (
+            "Jobs, who co-founded Apple, introduced the iPhone and died in 2011.",
+            ["Jobs introduced the iPhone.", "Jobs co-founded Apple.", "Jobs died in 2011."],
+        ),
+        (
+            "Newton, who was born in 1643, formulated the laws of motion and invented calculus.",
+            [
+                "Newton formulated the laws of motion.",
+                "Newton was born in 1643.",
+                "Newton invented calculus.",
+            ],
+        ),
+        # "they" after two people named together in its sentence means them (it gave "Google
+        # were PhD students ..."); "This is because ..." explains the event, no noun (it gave
+        # "Water is because ..."); a list's generic lead-in names its topic for "It" (it gave
+        # "Key facts about the Eiffel Tower is 330 metres tall.")
+        (
+            "Google was founded by Larry Page and Sergey Brin in 1998 while they were PhD students.",
+            [
+                "Google was founded by Larry Page and Sergey Brin in 1998.",
+                "Larry Page and Sergey Brin were PhD students while Google was founded.",
+            ],
+        ),
+        (
+            "Water boils at 100 °C at sea level. This is because pressure is high.",
+            ["Water boils at 100 °C at sea level.", "This is because pressure is high."],
+        ),
+        (
+            "The bridge opened in 1998. This is the longest bridge in Norway.",
+            ["The bridge opened in 1998.", "The bridge is the longest bridge in Norway."],
+        ),
+        (
+            "Key facts about the Eiffel Tower:\n- It was completed in 1889.\n- It is 330 metres tall.",
+            ["The Eiffel Tower was completed in 1889.", "The Eiffel Tower is 330 metres tall."],
+        ),
+        # a relative clause whose pronoun is its object puts the noun after the verb (it gave
+        # "The Model T Ford introduced in 1908." and "NeXT Apple bought in 1996.")
+        (
+            "The Model T, which Ford introduced in 1908, cost $850.",
+            ["The Model T cost $850.", "Ford introduced the Model T in 1908."],
+        ),
+        ("He founded NeXT, which Apple bought in 1996.", ["He founded NeXT.", "Apple bought NeXT in 1996."]),
+        ("He married Anna, whom he met in Paris.", ["He married Anna.", "He met Anna in Paris."]),
+        # in a denied clause the member after "but" holds (it gave "Pluto is not a dwarf
+        # planet."); "but not" denies its member, as before
+        ("Pluto is not a planet but a dwarf planet.", ["Pluto is not a planet.", "Pluto is a dwarf planet."]),
+        (
+            "The drug is not an antibiotic but an antiviral.",
+            ["The drug is not an antibiotic.", "The drug is an antiviral."],
+        ),
+        (
+            "The phone supports Wi-Fi 6 but not Bluetooth 5.3.",
+            ["The phone supports Wi-Fi 6.", "It is not the case that the phone supports Bluetooth 5.3."],
+        ),
+        # citation marks stuck to a word or a stop are blanks (it gave "Tenda is based in
+        # Madrid[2." and took "2001.[1] It has ..." for one sentence)
+        (
+            "Tenda was founded in 2001[1] and is based in Madrid[2].",
+            ["Tenda was founded in 2001.", "Tenda is based in Madrid."],
+        ),
+        (
+            "Tenda was founded in 2001.[1] It has 450 employees.[2][3]",
+            ["Tenda was founded in 2001.", "Tenda has 450 employees."],
+        ),
+        # a title or a company name with "and" in it is one object (it gave "Tolstoy wrote
+        # War." and "Tolstoy wrote Peace."); persons and places are still listed
+        ("Tolstoy wrote War and Peace.", ["Tolstoy wrote War and Peace."]),
+        (
+            "Jane Austen wrote Pride and Prejudice and Emma.",
+            ["Jane Austen wrote Pride and Prejudice.", "Jane Austen wrote Emma."],
+        ),
+        (
+            "Hemingway wrote The Old Man and the Sea in 1951.",
+            ["Hemingway wrote The Old Man and the Sea in 1951."],
+        ),
+        ("The film stars Tom Hanks and Meg Ryan.", ["The film stars Tom Hanks.", "The film stars Meg Ryan."]),
         # a list of names read as appositions of the first (WiCE gave "They include Erik
         # Hersman Juliana Rotich, Ory Okolloh."); places keep their apposition
         (

@@ -411,6 +411,24 @@ def test_decompose_many_runs_the_parser_once_and_equals_decompose(monkeypatch: p
             "The Orre Bridge opened in 1998. The only bridge is closed.",
             ["The Orre Bridge opened in 1998.", "The only bridge is closed."],
         ),
+        # "the company" / "the firm" after a one-word name of an organisation (it was left
+        # unresolved: the name's last word is no designator); a person, or two such names, no
+        (
+            "Tenda was founded in 2001. The company has 450 employees.",
+            ["Tenda was founded in 2001.", "Tenda has 450 employees."],
+        ),
+        (
+            "Nvidia makes chips. The firm was founded by Jensen Huang.",
+            ["Nvidia makes chips.", "Nvidia was founded by Jensen Huang."],
+        ),
+        (
+            "Marie Curie won a prize. The company was founded in 1900.",
+            ["Marie Curie won a prize.", "The company was founded in 1900."],
+        ),
+        (
+            "Tenda makes bikes. Alto makes cars. The company was founded in 1990.",
+            ["Tenda makes bikes.", "Alto makes cars.", "The company was founded in 1990."],
+        ),
     ],
 )
 def test_definite_description_takes_the_name(text: str, expected: list[str]) -> None:

@@ -966,3 +966,208 @@ NEWCOMER_FINAL: list[Row] = [
 @pytest.mark.parametrize("row", NEWCOMER_FINAL)
 def test_newcomer_final_kinds(row: Row) -> None:
     _check(row)
+
+
+# --------------------------------------------------------------- session 12 review (issue #9)
+
+# "The <noun> of X is N": the subject's noun is the number's slot, as in "a <noun> of N"
+# (claims.facets.numbers._of_slot), so another number is a conflict (it was unsupported: a bare
+# number had no slot); another subject's number or a person's age stays apart
+COPULA_SLOTS: list[Row] = [
+    ("The population of Vossa is 3.4 million.", "The population of Vossa is 3.1 million.", {C}),
+    ("Vossa's population is 3.4 million.", "The population of Vossa is 3.1 million.", {C}),
+    ("The capacity of the stadium is 52,000.", "The capacity of the stadium is 50,000.", {C}),
+    ("The median age in Vossa is 41.", "The median age in Vossa is 38.", {C}),
+    ("The population of Vossa is 3.1 million.", "The population of Vossa is 3.1 million.", {S}),
+    ("The population of Vossa is 3.4 million.", "The area of Vossa is 3.1 million hectares.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", COPULA_SLOTS, ids=[r[0] for r in COPULA_SLOTS])
+def test_copula_subject_is_the_slot(row: Row) -> None:
+    _check(row)
+
+
+# a rival name in the same role contradicts at the cosine such short sentences have (0.59-0.68
+# with all-MiniLM-L6-v2): the rival is the conflict, so the subject coverage leaves it out
+# (claims.verdict.roles._subject_agrees); a name in another role does not
+RIVAL_NAMES_AT_MODEST_COSINE: list[tuple[str, str, set[Verdict]]] = [
+    ("The jury was chaired by Paul Reyes.", "The jury was chaired by Teodor Halm.", {C}),
+    ("The Varga Prize was won by Ines Marlow.", "The Varga Prize was won by Anna Berg.", {C}),
+    ("The museum is in Paris.", "The museum is in Rome.", {C}),
+    ("The jury was chaired by Paul Reyes.", "The jury praised Teodor Halm.", {U}),
+]
+
+
+@pytest.mark.parametrize(
+    "row", RIVAL_NAMES_AT_MODEST_COSINE, ids=[r[0] for r in RIVAL_NAMES_AT_MODEST_COSINE]
+)
+def test_rival_name_at_modest_cosine(row: tuple[str, str, set[Verdict]]) -> None:
+    response, reference, allowed = row
+    got, reason = _judge(response, [reference], cos=0.62)
+    assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
+
+
+# "no longer" in the reference denies a present claim (it was supported: "no" was read as a
+# determiner of "longer"); a claim in the past is not denied
+NO_LONGER_IN_THE_REFERENCE: list[Row] = [
+    ("Ana Ruiz is the CEO of Tenda.", "Ana Ruiz is no longer the CEO of Tenda.", {C}),
+    ("Alto still manufactures bicycles.", "Alto no longer manufactures bicycles.", {C}),
+    ("Ana Ruiz was the CEO of Tenda.", "Ana Ruiz is no longer the CEO of Tenda.", {S, U, INF}),
+    ("Alto manufactured bicycles.", "Alto no longer manufactures bicycles.", {S, U, INF}),
+]
+
+
+@pytest.mark.parametrize("row", NO_LONGER_IN_THE_REFERENCE, ids=[r[0] for r in NO_LONGER_IN_THE_REFERENCE])
+def test_no_longer_in_the_reference(row: Row) -> None:
+    _check(row)
+
+
+# a month-first date with an ordinal suffix ("June 1st, 2019"): the "1s" of it was read as a name
+# that no reference states (claims.facets.entities), and "st" as a content word
+ORDINAL_DATES: list[Row] = [
+    ("The store opened on June 1st, 2019.", "The store opened on 1 June 2019.", {S}),
+    ("The accord was signed on March 14th, 2023.", "The accord was signed on 14 March 2023.", {S}),
+    ("The store opened on March 23rd, 2019.", "The store opened on 22 March 2019.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", ORDINAL_DATES, ids=[r[0] for r in ORDINAL_DATES])
+def test_ordinal_dates(row: Row) -> None:
+    _check(row)
+
+
+# antonyms a reviewer found judged supported (claims/data/antonyms.tsv, section "session 12");
+# another rank of the same superlative conflicts (claims.verdict.degree.superlative_rank), while
+# "one of the largest" still only limits "the largest"
+ANTONYMS_AND_RANKS: list[Row] = [
+    ("The company reported a loss of $5 million.", "The company reported a profit of $5 million.", {C}),
+    ("The exhibition is temporary.", "The exhibition is permanent.", {C}),
+    ("The lake is shallow.", "The lake is deep.", {C}),
+    ("The pilot survived the crash.", "The pilot died in the crash.", {C}),
+    ("The court upheld the ruling.", "The court overturned the ruling.", {C}),
+    ("The company reported a profit of $5 million.", "The company reported a profit of $5 million.", {S}),
+    ("Vossa is the largest city in Norland.", "Vossa is the second largest city in Norland.", {C}),
+    ("Vossa is the second-largest city in Norland.", "Vossa is the largest city in Norland.", {C}),
+    ("Vossa is the second-largest city in Norland.", "Vossa is the second largest city in Norland.", {S}),
+    (
+        "Vossa is the largest city in Norland.",
+        "Vossa is one of the largest cities in Norland.",
+        {Verdict.QUALIFICATION_DROPPED},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", ANTONYMS_AND_RANKS, ids=[r[0] for r in ANTONYMS_AND_RANKS])
+def test_antonyms_and_ranks(row: Row) -> None:
+    _check(row)
+
+
+# the acquirer and the acquired swapped in the passive, or with another verb of the same line of
+# claims/data/one_way_verbs.txt ("bought" / "acquired"): it was supported (the parse read only
+# active subjects and objects, and the other verb left a claim word unstated); the same
+# direction in the passive agrees
+PASSIVE_AND_SYNONYM_SWAPS: list[Row] = [
+    (
+        "Tessel was acquired by Corvin Group.",
+        "Tessel, a Danish logistics company, bought Corvin Group for $40 million.",
+        {C},
+    ),
+    ("Instagram bought Facebook in 2012.", "Facebook acquired Instagram in 2012 for $1 billion.", {C}),
+    ("Microsoft was purchased by LinkedIn.", "Microsoft purchased LinkedIn in 2016.", {C}),
+    ("Corvin Group was bought by Tessel.", "Tessel bought Corvin Group in 2019.", {S}),
+    ("Facebook acquired Instagram in 2012.", "Facebook bought Instagram in 2012.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", PASSIVE_AND_SYNONYM_SWAPS, ids=[r[0] for r in PASSIVE_AND_SYNONYM_SWAPS])
+def test_passive_and_synonym_swaps(row: Row) -> None:
+    _check(row)
+
+
+# a count of people against a count of "people" (claims/data/person_nouns.txt), nanometres and
+# micrograms (claims.facets.vocabulary.UNITS), and verbs of one predicate group
+# (claims/data/predicate_synonyms.txt): each was unsupported ("no reference claim states
+# '12,000'", "'3'", "another action: 'appointed', not 'became'")
+COUNTS_UNITS_AND_PREDICATES: list[Row] = [
+    ("The company has 12,000 employees.", "The company employs 12,000 people.", {S}),
+    ("The company has 12,000 employees.", "The company employs 15,000 people.", {C}),
+    ("The chip uses a 3-nanometre process.", "The chip uses a 3 nm process.", {S}),
+    ("The chip uses a 5-nanometre process.", "The chip uses a 3 nm process.", {C}),
+    ("The tablet contains 50 mg of the drug.", "The tablet contains 50 µg of the drug.", {C}),
+    ("Marie Holm became a judge in 1985.", "Marie Holm was appointed a judge in 1983.", {C}),
+    ("Apple introduced the iPhone in 2007.", "Apple launched the iPhone in 2007.", {S}),
+    (
+        "The Orvik Shipyard sued the welder Jana Pruss.",
+        "The Orvik Shipyard hired the welder Jana Pruss.",
+        {U, C},
+    ),
+]
+
+
+@pytest.mark.parametrize("row", COUNTS_UNITS_AND_PREDICATES, ids=[r[0] for r in COUNTS_UNITS_AND_PREDICATES])
+def test_counts_units_and_predicates(row: Row) -> None:
+    _check(row)
+
+
+# German: number words (claims/data/number_words_de.tsv), counted capitalised nouns, and a
+# decimal comma before a unit (each was supported or unsupported: "vier" / "drei" were no values,
+# "4 Etagen" had no slot, "2,1 Kilometer" was read as 2 and 1 km)
+GERMAN_VALUES: list[Row] = [
+    ("Das Museum hat vier Etagen.", "Das Museum hat drei Etagen.", {C}),
+    ("Das Museum hat 4 Etagen.", "Das Museum hat 3 Etagen.", {C}),
+    ("Das Museum hat drei Etagen.", "Das Museum hat drei Etagen.", {S}),
+    ("Die Brücke ist 2,1 Kilometer lang.", "Die Brücke ist 1,2 Kilometer lang.", {C}),
+    ("Die Brücke ist 1,2 Kilometer lang.", "Die Brücke ist 1200 Meter lang.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", GERMAN_VALUES, ids=[r[0] for r in GERMAN_VALUES])
+def test_german_values(row: Row) -> None:
+    _check(row)
+
+
+# shares in words against rounded percentages, approximations, and durations told in two units
+# (claims.facets.rounding.rounds_to, claims.facets.quantities._joined_durations): "two thirds" /
+# "67%" and "2.5 hours" / "2 hours 30 minutes" were contradicted, "approximately 1,200" unsupported
+SHARES_AND_DURATIONS: list[Row] = [
+    ("Two thirds of the members voted yes.", "67% of the members voted yes.", {S}),
+    ("Nearly a third of the members voted yes.", "32% of the members voted yes.", {S}),
+    ("One third of the members voted yes.", "60% of the members voted yes.", {C}),
+    ("The flight takes 2.5 hours.", "The flight takes 2 hours 30 minutes.", {S}),
+    ("The flight takes 3.5 hours.", "The flight takes 2 hours 30 minutes.", {C}),
+    ("The river is approximately 1,200 km long.", "The river is 1,187 km long.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", SHARES_AND_DURATIONS, ids=[r[0] for r in SHARES_AND_DURATIONS])
+def test_shares_and_durations(row: Row) -> None:
+    _check(row)
+
+
+# distractors: a reference claim that states the claim of a rival name ("Senator Ortiz
+# introduced the bill") vetoes an inference that another claim completes with the claim's name,
+# and its "rival" finding stands against the learned decision (claims.verdict.decide
+# ._rival_statement); a code name's rival ("OB-17" for "OB-71") with the claim's value blocks the
+# model's support (claims.decision_guards._rival_name). Each was inferred or supported.
+def test_rival_statement_is_no_inference_and_stands() -> None:
+    refs = ["Senator Ortiz introduced the bill.", "Senator Hale co-sponsored the bill."]
+    rcs = [ReferenceClaim(0, Claim(t, 0, len(t), position=i)) for i, t in enumerate(refs)]
+    sim = np.array([[0.85, 0.75]], dtype=np.float32)
+    claim = Claim("Senator Hale introduced the bill.", 0, 33)
+    ruled = judge([claim], rcs, sim, reference_texts=refs)
+    assert ruled[0].verdict is U and ruled[0].finding == "rival", ruled[0].reason
+    assert "Senator Ortiz" in ruled[0].reason
+    decided = decide([claim], rcs, sim, ruled, model=_cosine_model())
+    assert decided[0].verdict is U  # the model alone says support at 0.85 (test_verified_rule_support_stands)
+    # the same statement of the claim's own name is support
+    assert _judge("Senator Ortiz introduced the bill.", refs)[0] is S
+
+
+def test_model_support_needs_no_rival_code_name() -> None:
+    refs = [
+        "The phase 2 study of OB-17 enrolled 76 patients.",
+        "OB-71 was withdrawn in 2019 after a study in 80 patients.",
+    ]
+    assert _decide("The OB-71 trial enrolled 76 patients.", refs, 0.9, U) is U
+    assert _decide("The OB-17 study enrolled 76 patients.", refs, 0.9, U) is S
