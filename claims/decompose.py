@@ -44,6 +44,7 @@ import pysbd
 from pysbd.utils import TextSpan
 from rapidfuzz import fuzz, utils
 
+from claims.answers import answered_question
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
@@ -2062,8 +2063,10 @@ def _lead_off(text: str, s: int, e: int) -> tuple[_Raw | None, int]:
 def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
     spans = split_sentences(text[block.start : block.end], language=lang)
     out: list[_Item] = []
-    for s, e in spans:
+    for k, (s, e) in enumerate(spans):
         s, e = s + block.start, e + block.start
+        if english and k:
+            out.extend(_answer_item(text, spans[k - 1][0] + block.start, spans[k - 1][1] + block.start, s, e))
         lead, s = _lead_off(text, s, e)
         if lead is not None:
             out.append(lead)
@@ -2074,6 +2077,20 @@ def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Ite
             if raw is not None:
                 out.append(raw)
     return out
+
+
+def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[_Item]:
+    """The statement of the yes/no question at ``text[qs:qe]`` answered by the sentence at
+    ``text[s:e]`` ("Does Jupiter have a solid surface? No."; ``claims.answers``), its span from the
+    question's auxiliary to the answer word; nothing when it is no answered question."""
+    question = text[qs:qe].rstrip()
+    if not question.endswith("?"):
+        return []
+    found = answered_question(question, text[s:e])
+    if found is None:
+        return []
+    statement, offset, answer_end = found
+    return [_Raw(statement, qs + offset, s + answer_end, ClaimKind.MATERIAL, False)]
 
 
 def _block_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:

@@ -91,6 +91,12 @@ def redis_url(redis_server_url: str) -> str:
     Not ``FLUSHDB``: test sessions may run side by side on the same Redis db (each with its own
     queue), and a flush would also drop their messages and kombu's queue bindings.
     """
+    empty_queue(redis_server_url)
+    return redis_server_url
+
+
+def empty_queue(redis_server_url: str) -> None:
+    """Delete every message of this session's Celery queue (``CELERY_QUEUE``), at every priority."""
     import redis
 
     client = redis.Redis.from_url(redis_server_url)
@@ -98,7 +104,6 @@ def redis_url(redis_server_url: str) -> str:
     # kombu keeps one list per message priority: "<queue>" (0) and "<queue>\x06\x16<n>" (1-9)
     client.delete(queue, *(f"{queue}\x06\x16{p}" for p in range(1, 10)))
     client.close()
-    return redis_server_url
 
 
 def _server_url() -> str:

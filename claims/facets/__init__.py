@@ -35,7 +35,7 @@ Modules, by job:
 * ``quantities`` -- ``QUANTITY_RECOGNISERS`` run by one loop, then ranges and bounds;
 * ``entities`` -- named entities and codes;
 * ``polarity`` -- negation, denying frames, hedges;
-* ``comparisons`` -- ``slots_compatible``, ``quantity_matches``, ``year_matches``, ...
+* ``comparisons`` -- ``slots_compatible``, ``quantity_matches``, ``opposite_bounds``, ``year_matches``, ...
 
 This package holds ``extract`` and re-exports the names other modules use.
 """
@@ -47,6 +47,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from claims.facets.comparisons import (
+    opposite_bounds,
     quantity_matches,
     slots_compatible,
     values_equal,
@@ -93,6 +94,7 @@ __all__ = [
     "UNITS",
     "dimension_stems",
     "negation_frame",
+    "opposite_bounds",
     "quantity_matches",
     "slots_compatible",
     "values_equal",

@@ -78,13 +78,55 @@ def year_overlaps(a: Quantity, b: Quantity) -> bool:
     return alo <= bhi and blo <= ahi
 
 
+_UPPER = ("below", "upto")
+_LOWER = ("above", "atleast")
+
+
+def opposite_bounds(a: Quantity, b: Quantity) -> bool:
+    """``a`` and ``b`` bound the same slot from opposite sides with no value in common: "over
+    18" / "under 18", "exceeds 80 °C" / "below 80 °C", "at least 10" / "fewer than 10" (but
+    "at least 18" / "at most 18" share 18). Slot-less values bound any slot."""
+    if (
+        a.interval is None
+        or b.interval is None
+        or {a.bound, b.bound} not in ({x, y} for x in _UPPER for y in _LOWER)
+    ):
+        return False
+    if a.slot and b.slot and not slots_compatible(a, b):
+        return False
+    low, high = (a, b) if a.bound in _LOWER else (b, a)
+    floor, ceiling = _values(low, high)
+    if not values_equal(floor, ceiling):
+        return floor > ceiling
+    return low.bound == "above" or high.bound == "below"
+
+
+def _values(a: Quantity, b: Quantity) -> tuple[float, float]:
+    """The two values in the slot's base unit ("over 1 km" / "under 900 m"), or as written when
+    one has no slot."""
+    return (a.value, b.value) if a.slot and b.slot else (a.raw, b.raw)
+
+
+def _tighter_bound(a: Quantity, b: Quantity) -> bool:
+    """``b`` bounds from the same side as ``a`` and at least as tightly: "more than 600 people"
+    states "over 500 people", "under 40 °C" states "below 50 °C" (never the other way)."""
+    if a.slot and b.slot and not slots_compatible(a, b):
+        return False
+    mine, theirs = _values(a, b)
+    if a.bound in _LOWER and b.bound in _LOWER:
+        return theirs > mine or (values_equal(theirs, mine) and (a.bound == "atleast" or b.bound == "above"))
+    if a.bound in _UPPER and b.bound in _UPPER:
+        return theirs < mine or (values_equal(theirs, mine) and (a.bound == "upto" or b.bound == "below"))
+    return False
+
+
 def quantity_matches(a: Quantity, b: Quantity) -> bool:
     """``a`` is stated by ``b``: same value, and same slot when both have one
     (a slot-less number matches an equal value in any slot except years). Loose
     (approximate) values match within 5 %, a rounded value ("2.1 million") the values it
     rounds. An exact point is never stated by a range or a
     bound ("5 hours" is not stated by "between 4 and 6 hours" nor by "up to 6 hours")."""
-    if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal:
+    if (b.bound and not a.bound and not a.loose) or a.ordinal != b.ordinal or opposite_bounds(a, b):
         return False
     if a.bound in ("above", "atleast", "below") and not b.bound and a.interval is not None:
         # a bound is stated by a point inside it ("over $10 million" by "$12 million"), and
@@ -92,6 +134,8 @@ def quantity_matches(a: Quantity, b: Quantity) -> bool:
         lo, hi = a.interval
         inside = lo < b.value < hi if a.bound in ("above", "below") else lo <= b.value <= hi
         return inside and (slots_compatible(a, b) or not b.slot)
+    if a.interval is not None and b.interval is not None and _tighter_bound(a, b):
+        return True
     if (a.slot.startswith("of:") or b.slot.startswith("of:")) and not slots_compatible(a, b):
         # a slot after "<noun> of" only sets rivals apart ("a capacity of 50,000" is stated by
         # "a capacity of 50,000 seats"): otherwise the number counts as slot-less

@@ -417,6 +417,8 @@ _ONE_NOT_COUNTED = re.compile(r"\s+(?:of|another|day|who|that|which)\b", re.I)
 #: the distributive "from one generation to the next", "from one cell to another": no count
 _DISTRIBUTIVE = re.compile(r"\s+[\w-]+\s+to\s+(?:the\s+next|the\s+other|another|the\s+following)\b", re.I)
 _FROM = re.compile(r"\bfrom\s+$", re.I)
+#: "no one" is "nobody", a negation (claims.facets.polarity), not a count of one
+_NO_ONE = re.compile(r"\bno\s+$", re.I)
 
 
 def _distributive(text: str, start: int, end: int) -> bool:
@@ -434,7 +436,10 @@ def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         if not low or _overlaps(s, e, taken) or low in _SCALE_WORDS or low == "hundred":
             continue
         wv = _parse_number_words(low)
-        if wv is None or (low == "one" and (_ONE_NOT_COUNTED.match(text[e:]) or _distributive(text, s, e))):
+        if wv is None or (
+            low == "one"
+            and (_ONE_NOT_COUNTED.match(text[e:]) or _distributive(text, s, e) or _NO_ONE.search(text[:s]))
+        ):
             continue
         slot, unit, factor, uend = _slot_after(text, e)
         if slot == "" and _AGE_BEFORE.search(text[:s]):

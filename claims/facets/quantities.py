@@ -35,7 +35,8 @@ _BOUND_BEFORE: list[tuple[re.Pattern[str], str]] = [
          r"|as\s+(?:high|much|many|long|far)\s+as)", "upto"),
         (r"\b(?:less\s+than|fewer\s+than|under|below|lower\s+than)", "below"),
         (r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|(?:a\s+)?minimum\s+of|min\.)", "atleast"),
-        (r"\b(?:more\s+than|over|above|greater\s+than|upwards\s+of|in\s+excess\s+of)", "above"),
+        (r"\b(?:more\s+than|over|above|greater\s+than|upwards\s+of|in\s+excess\s+of"
+         r"|exceed(?:s|ed|ing)?)", "above"),
     ]
 ]  # fmt: skip
 _RANGE_OPEN = re.compile(r"\b(?:between|from|range\s+of|ranges?\s+from)\s+$", re.I)
@@ -66,9 +67,10 @@ def _rescaled(q: Quantity, like: Quantity) -> Quantity:
 
 def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
     """Mark ranges ("between 4 and 6 hours", "from -20 °C to 50 °C", "4-6 hours") and bounds
-    ("up to 60 °C", "at least 18", "more than 500") with ``bound`` and ``interval`` (see
-    ``Quantity``). Years, decades and times of day are left as they are (year ranges have
-    ``lo``/``hi``). ``quantities`` is sorted by ``start``."""
+    ("up to 60 °C", "at least 18 years", "more than 500") with ``bound`` and ``interval`` (see
+    ``Quantity``); a number without a slot only by a strict bound ("over 18", "under 18").
+    Years, decades and times of day are left as they are (year ranges have ``lo``/``hi``).
+    ``quantities`` is sorted by ``start``."""
     out = list(quantities)
     for i in range(len(out) - 1):
         a, b = out[i], out[i + 1]
@@ -88,11 +90,11 @@ def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
         out[i] = replace(a, bound="range", interval=span, loose=True)
         out[i + 1] = replace(b, bound="range", interval=span, loose=True)
     for i, q in enumerate(out):
-        if q.bound or not q.slot or q.slot in _NO_INTERVAL_SLOTS:
+        if q.bound or q.slot in _NO_INTERVAL_SLOTS:
             continue
         before = text[max(0, q.start - 25) : q.start]
         kind = next((k for pat, k in _BOUND_BEFORE if pat.search(before)), "")
-        if kind:
+        if kind and (q.slot or kind in ("above", "below")):  # a bare number: "over 18", "under 18"
             inf = math.inf
             span = (-inf, q.value) if kind in ("upto", "below") else (q.value, inf)
             out[i] = replace(q, bound=kind, interval=span, loose=True)

@@ -58,12 +58,13 @@ threshold separates support from contradiction. For each material response claim
 
 Checks (each a small function in this package; findings are frozen ``_Conflict`` values):
 
-* values (``compare``): quantities per slot, years (a value bound to its year), dates part by
+* values (``quantity_checks``): quantities per slot, years (a value bound to its year), dates part by
   part, range membership (``values._range_relation``: a value, a range end or a reached
   maximum outside the range or bound the reference states is contradicted; inside is only
-  not stated), another currency for the same amount (``compare._both_currencies``: "$45" /
+  not stated), another currency for the same amount (``rivals._both_currencies``: "$45" /
   "€45"), ordinals (another ordinal, words or digits, in the same slot or next to the
-  same content word conflicts: ``compare._ordinal_rival``);
+  same content word conflicts: ``rivals._ordinal_rival``); bounds from opposite sides with no
+  value in common ("over 18" / "under 18") conflict, a tighter bound states a looser one;
 * polarity (``clause_checks._polarity``): denying frames ("It is false that", "There is no
   evidence that"), "no longer", "never"; a denial contradicts only a reference that states
   the same nouns affirmatively, and a negated claim is never supported by a reference claim
@@ -81,7 +82,13 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * roles (``roles``): another name in the same role (also when the reference states the claim's
   name in another slot: ``roles._slot_swap``), also the agent that opens the sentence
   (attribution: "Olav Brandt proposed X" vs "Lena Varga proposed X"), and swapped roles also
-  when the reference describes a party ("Tessel bought the software firm Corvin Group");
+  when the reference describes a party ("Tessel bought the software firm Corvin Group"), and
+  around a one-way verb or a comparison (``one_way``: "Copper displaces iron" / "Iron displaces
+  copper", also when the parse reads the verb as a noun);
+* office (``offices``, ``claims/data/office_modifiers.tsv``): "president" / "vice president" is
+  another office (contradicted), "CEO" / "acting CEO" drops a qualification;
+* degree (``degree``): quantifiers, superlatives and ranks ("the largest producer" / "ranked
+  third in production" is another rank);
 * modality and hedge (``compare._check_hedges``);
 * scores and rounding (``claims.facets.scores``, ``claims.facets.rounding``): "7-0" / "7-1" are
   two values of the slot ``score``; "2.1 million" states what it rounds (2,148,271), and an
@@ -93,7 +100,7 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
   the words in the slot of a reference's name are a name ("in melbourne" / "in Sydney");
 * subject of the evidence: an inference needs its value-giving claims about the claim's subject
   (``infer._about_subject``), and a subject swap is void when the references name the claim's
-  subject elsewhere (``decide._distractor_free``: a distractor, not a rival).
+  subject elsewhere (``contradictions._distractor_free``: a distractor, not a rival).
 
 Every numeric threshold is a field of ``THRESHOLDS`` (``thresholds.Thresholds``).
 

@@ -6,32 +6,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from claims.facets import (
     Facets,
-    Quantity,
-    content_spans,
     content_tokens,
     extract,
     is_weak_entity,
-    quantity_matches,
-    slots_compatible,
     token_match,
     values_equal,
-    year_matches,
-    year_overlaps,
 )
 from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
+from claims.verdict.context import _Context, _context
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
 from claims.verdict.lexical import antonym_flip, ended_state
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys, alias_stated
-from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
+from claims.verdict.offices import office_change
+from claims.verdict.quantity_checks import _check_quantities, _years_of
 from claims.verdict.slots import slot_swap
 from claims.verdict.text import (
-    _best_clause,
     _coverage,
     _named_subject,
     _other_modifier,
@@ -41,62 +36,9 @@ from claims.verdict.text import (
 )
 from claims.verdict.values import (
     _RELATIVE_YEAR,
-    _bound_year,
     _date_conflict,
     _date_states,
-    _is_dateline,
-    _ordinal_word,
-    _range_relation,
-    _range_span,
-    _stated_dimensions,
-    _value_kind,
-    _word_tokens,
-    _year_like,
 )
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What every check of one (claim, reference claim) pair reads: both facets, the claim's
-    word tokens (values excluded), the reference's stems (with the dimensions its values
-    state), its lower-case words and name keys, and the clause of the reference that covers
-    the claim best (``_best_clause``)."""
-
-    r: Facets
-    c: Facets
-    r_tokens: list[str]
-    c_stems: list[str]
-    c_words: frozenset[str]
-    names_c: frozenset[str]
-    dateline: bool
-    clause: tuple[int, int]
-    clause_coverage: float
-
-    @property
-    def clause_text(self) -> str:
-        return self.c.text[self.clause[0] : self.clause[1]]
-
-    @property
-    def clause_facets(self) -> Facets:
-        text = self.clause_text
-        return extract(text) if text != self.c.text else self.c
-
-
-def _context(r: Facets, c: Facets) -> _Context:
-    # values (numbers, dates with their month names) are compared as facets, not as words
-    r_tokens = _word_tokens(r)
-    cs, ce, ccov = _best_clause(r_tokens, c.text)
-    return _Context(
-        r,
-        c,
-        r_tokens,
-        c.tokens + _stated_dimensions(r, c),
-        _lower_words(c.text),
-        _name_keys(c.text),
-        _is_dateline(c.text),
-        (cs, ce),
-        ccov,
-    )
 
 
 def _check_subject_head(pair: _Pair, x: _Context) -> None:
@@ -148,163 +90,6 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     predicate = [t for t in x.r_tokens if t not in ent_tokens]
     pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
     pair.relative_time = bool(_RELATIVE_YEAR.search(c.text))
-
-
-def _years_of(c: Facets) -> list[Quantity]:
-    """The reference claim's years: year quantities and the years of its dates."""
-    return [q for q in c.quantities if _year_like(q)] + [
-        Quantity(float(d.year), float(d.year), "year", "", d.text, d.start, d.end) for d in c.dates if d.year
-    ]
-
-
-def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) -> None:
-    """Check: year. Stated by the same year or range; only point years conflict, and only
-    with point years that share no year with it."""
-    if any(year_matches(q, y) for y in c_years):
-        pair.stated.add("q:" + q.text.lower())
-        pair.dated |= x.dateline and any(e.year == q.raw and e.month is not None for e in x.c.dates)
-        return
-    rivals = [y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y)]
-    if rivals and not any(year_overlaps(q, y) for y in c_years):
-        y = rivals[0]
-        pair.conflicts.append(_Conflict("year", q.text, y.text, y.start, y.end))
-    else:
-        pair.missing.append(q.text)
-
-
-def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
-    """Check: range membership (``_range_relation``). True when it decided the value: inside a
-    stated range it is missing (not stated, not contradicted), outside it conflicts."""
-    relation, o = _range_relation(q, x.c)
-    if relation == "inside":
-        pair.missing.append(q.text)
-        return True
-    if relation == "outside" and o is not None:
-        s, e = _range_span(x.c, o)
-        pair.conflicts.append(_Conflict("range", q.text, x.c.text[s:e], s, e))
-        return True
-    return False
-
-
-#: the words of a bound right before its value ("over", "fewer than"), for the reason
-_BOUND_WORDS = re.compile(
-    r"\b(up to|at most|no more than|(?:a )?maximum of|less than|fewer than|under|below|at least|"
-    r"(?:a )?minimum of|more than|over|above|in excess of)\s*$",
-    re.I,
-)
-
-
-def _narrower(x: _Context, q: Quantity, o: Quantity) -> bool:
-    """The reference counts a narrower kind than the claim: a word between its number and the
-    claim's counted noun that the claim lacks ("18 gold medals" against "over 20 medals")."""
-    if not q.slot.startswith("n:"):
-        return False
-    words = content_spans(x.c.text[o.end : o.end + 60])
-    noun = next((k for k, (t, _, _) in enumerate(words) if token_match(t, q.slot[2:])), None)
-    return noun is not None and any(t not in x.r_tokens for t, _, _ in words[:noun])
-
-
-def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
-    """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
-    reference's point values of the same slot. A point past the bound conflicts ("$9.8
-    million"); one inside is no conflict (``quantity_matches`` states "over"/"below"/"at least"
-    by it, not "up to", which also says the most there can be). True when it found a conflict."""
-    if q.bound not in ("above", "atleast", "below", "upto") or q.interval is None:
-        return False
-    points = [
-        o
-        for o in x.c.quantities
-        if not o.bound
-        and not _year_like(o)
-        and (not o.slot or slots_compatible(q, o) or _both_currencies(q, o))
-    ]
-    if not points:
-        return False
-    lo, hi = q.interval
-    strict = q.bound in ("above", "below")
-    inside = [o for o in points if (lo < o.value < hi if strict else lo <= o.value <= hi)]
-    if inside or len(points) > 1 or _narrower(x, q, points[0]):
-        # several values, or a narrower count, may be parts of the total ("over 20 medals" /
-        # "18 gold medals and 7 silver medals")
-        return False
-    o = points[0]
-    words = _BOUND_WORDS.search(x.r.text, 0, q.start)
-    bound = f"{words.group(1)} {q.text}" if words else q.text
-    pair.conflicts.append(_Conflict("bound", bound, o.text, o.start, o.end))
-    return True
-
-
-def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) -> None:
-    """Check: a value bound to a year. The value is there but bound to another year: the
-    number of that year in the reference (same slot) conflicts; without one the claim's
-    pairing is not stated."""
-    c = x.c
-    bound = [
-        o
-        for o in c.quantities
-        if not _year_like(o) and slots_compatible(q, o) and _bound_year(c, o) == q_year
-    ]
-    if bound and not q.loose and not bound[0].loose:
-        o = bound[0]
-        kind = _value_kind(q, o)
-        pair.conflicts.append(
-            _Conflict(kind, f"{q.text} in {q_year:g}", f"{o.text} in {q_year:g}", o.start, o.end)
-        )
-    else:
-        pair.missing.append(f"{q.text} in {q_year:g}")
-
-
-def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
-    """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
-    year); else a range decides (``_check_range``); else another exact value of the slot
-    conflicts; else the value is missing. An ordinal is compared only where the reference
-    states an ordinal, and an ordinal word only ever states (``_ordinal_word``)."""
-    c = x.c
-    if q.ordinal and not any(o.ordinal for o in c.quantities):
-        return
-    same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
-    rival = None if same or not q.ordinal else _ordinal_rival(x.r.text, q, c)
-    if rival is not None:
-        pair.conflicts.append(_Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
-        return
-    if _ordinal_word(q) and not same:
-        return
-    if _check_bound(pair, x, q):
-        return
-    if not same and _check_range(pair, x, q):
-        return
-    q_year = _bound_year(x.r, q)
-    if same and (q_year is None or any(_bound_year(c, o) in (None, q_year) for o in same)):
-        pair.stated.add("q:" + q.text.lower())
-        return
-    if same and q_year is not None:
-        _check_year_binding(pair, x, q, q_year)
-        return
-    rivals = [
-        o
-        for o in c.quantities
-        if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
-        and ((not q.loose and not o.loose) or _approximation_rival(x.r.text, q, x.c.text, o))
-    ]
-    if rivals:
-        o = rivals[0]
-        unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
-        pair.conflicts.append(
-            _Conflict(_value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only)
-        )
-    else:
-        pair.missing.append(q.text)
-
-
-def _check_quantities(pair: _Pair, x: _Context) -> None:
-    """Check: quantities and years, one per value of the claim (``_check_year``,
-    ``_check_value``)."""
-    c_years = _years_of(x.c)
-    for q in x.r.quantities:
-        if _year_like(q):
-            _check_year(pair, x, q, c_years)
-        else:
-            _check_value(pair, x, q)
 
 
 def _check_dates(pair: _Pair, x: _Context) -> None:
@@ -434,6 +219,27 @@ def _check_degree(pair: _Pair, x: _Context) -> None:
         pair.degree_gap = True
 
 
+def _check_office(pair: _Pair, x: _Context) -> None:
+    """Check: the office a title names (``claims.verdict.offices``). Another office ("president"
+    / "vice president") is a flip; a qualification of the reference's office the claim drops
+    ("CEO" / "acting CEO") drops a qualification; a qualification the claim adds ("acting CEO" /
+    "CEO") is missing, and stands against the learned decision (``degree_gap``)."""
+    found = office_change(x.r.text, x.c.text)
+    if found is None:
+        return
+    if found.kind == "other" and pair.comparative_flip is None:
+        pair.comparative_flip = _Conflict(
+            "office", found.claim_words, found.reference_words, found.start, found.end
+        )
+        own = set(content_tokens(f"{found.claim_words} {found.reference_words}"))
+        pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], x.c_stems)
+    elif found.kind == "qualified" and pair.hedge_dropped is None:
+        pair.hedge_dropped = ("office", found.reference_words, found.start, found.end)
+    elif found.kind == "more":
+        pair.missing.append(found.claim_words)
+        pair.degree_gap = True
+
+
 def _keep_clause_conflicts(pair: _Pair, x: _Context) -> None:
     """A different value outside the clause that covers the claim (widened over value-only
     clauses, ``_widen``) belongs to another statement: the claim's value is then simply not
@@ -457,6 +263,7 @@ _PAIR_CHECKS: tuple[Callable[[_Pair, _Context], None], ...] = (
     _check_antonyms,
     _check_hedges,
     _check_degree,
+    _check_office,
     _keep_clause_conflicts,
 )
 

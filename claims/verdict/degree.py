@@ -262,12 +262,56 @@ def superlative_rank(claim: str, reference: str) -> tuple[str, str, int, int] | 
     >>> superlative_rank("Vossa is the largest city.", "Vossa is one of the largest cities.") is None
     True
     """
-    if not _SUPERLATIVE.search(claim) or not _SUPERLATIVE.search(reference):
+    if not _SUPERLATIVE.search(claim):
         return None
     mine = _ranked(claim)
     if not mine:
         return None
+    if not _SUPERLATIVE.search(reference):
+        return _placed(claim, reference, mine)
     for sup, (rank, start, end) in _ranked(reference).items():
         if sup in mine and mine[sup][0] != rank:
             return claim[mine[sup][1] : mine[sup][2]], reference[start:end], start, end
-    return None
+    return _placed(claim, reference, mine)
+
+
+#: a position in a ranking without a superlative: "ranked third", "ranks 2nd", "finished fourth"
+_PLACED = re.compile(
+    r"\b(?:rank(?:s|ed)?|placed|plac(?:es|ing)|finish(?:es|ed)|came|comes)\s+(?:at\s+|in\s+)?(?:No\.\s*)?"
+    r"(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th)?)\b",
+    re.I,
+)
+
+
+def _placed(
+    claim: str, reference: str, mine: dict[str, tuple[int, int, int]]
+) -> tuple[str, str, int, int] | None:
+    """The claim's first-ranked superlative ("the largest producer") against a lower place in a
+    ranking that the reference states ("ranked third in peach production"): another rank. Both
+    texts must be about one ranking (the caller compares the rest of their words).
+
+    >>> claim = "Georgia is the largest producer."
+    >>> _placed(claim, "Georgia ranked third in production.", _ranked(claim))
+    ('the largest', 'ranked third', 8, 20)
+    >>> city = "The city is the largest in the region."
+    >>> _placed(city, "It ranked third for tourism.", _ranked(city)) is None
+    True
+    """
+    first = [(s, e) for rank, s, e in mine.values() if rank == 1]
+    m = _PLACED.search(reference)
+    if not first or m is None:
+        return None
+    # the ranked noun ("the largest producer"): the reference ranks by it ("peach production"),
+    # not by another measure ("The city ranked third for tourism" is no size)
+    after = re.match(r"\s+([\w-]+)", claim[first[0][1] :])
+    ranked = content_tokens(after.group(1)) if after else []
+    if not ranked or not any(
+        t[:5] == ranked[0][:5] or token_match(t, ranked[0]) for t in content_tokens(reference)
+    ):
+        return None
+    word = m.group(1).lower()
+    place = _RANKS.get(word) or int(re.match(r"\d+", word).group(0))  # type: ignore[union-attr]
+    if place < 2:
+        return None
+    s, e = first[0]
+    return claim[s:e], reference[m.start() : m.end()], m.start(), m.end()

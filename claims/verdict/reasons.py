@@ -51,56 +51,30 @@ def _where(rc: ReferenceClaim, start: int, end: int, texts: Sequence[str] | None
     return f"reference {rc.reference}, chars {s}–{e}"
 
 
+#: the reason of a conflict of each kind: a template of ``r`` (the response's value), ``v`` (the
+#: reference's value) and ``where``; other kinds read "<kind> <r> ≠ <v> (<where>)"
+_REASONS = {
+    "negation": "negation flipped: response says {r!r}, reference says {v!r} ({where})",
+    "bound": "the reference states {v!r} ({where}), past the response's bound {r!r}",
+    "office": "another office: response says {r!r}, reference says {v!r} ({where})",
+    "bounds": "bounds from opposite sides: response says {r!r}, reference says {v!r} ({where})",
+    "ended": (
+        "the reference says it no longer holds: {v!r} ({where}); the response states it as current ({r!r})"
+    ),
+    "range": "{r} is outside the range the reference states, {v!r} ({where})",
+    "roles": "roles swapped: response has {r}, reference has {v} ({where})",
+}
+
+
 def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | None) -> tuple[str, str]:
+    """The reason and the change ("2001 → 2004") of the conflict ``k``."""
     where = _where(rc, k.start, k.end, texts)
-    if k.kind == "negation":
-        return (
-            f"negation flipped: response says {k.response_value!r}, "
-            f"reference says {k.reference_value!r} ({where})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.kind in ("comparative", "antonym"):
-        return (
-            f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.kind == "bound":
-        return (
-            f"the reference states {k.reference_value!r} ({where}), past the response's bound "
-            f"{k.response_value!r}",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.kind == "ended":
-        return (
-            f"the reference says it no longer holds: {k.reference_value!r} ({where}); "
-            f"the response states it as current ({k.response_value!r})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.kind == "range":
-        return (
-            f"{k.response_value} is outside the range the reference states, {k.reference_value!r} ({where})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.kind == "roles":
-        return (
-            f"roles swapped: response has {k.response_value}, reference has {k.reference_value} ({where})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.kind == "entity":
-        return (
-            f"entity {k.response_value} ≠ {k.reference_value} ({where})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    if k.unit_only:
+    label = k.kind
+    if k.unit_only and k.kind not in _REASONS and k.kind not in ("comparative", "antonym", "entity"):
         label = "currency" if k.kind == "amount" else "unit"
-        return (
-            f"{label} {k.response_value} ≠ {k.reference_value} ({where})",
-            f"{k.response_value} → {k.reference_value}",
-        )
-    return (
-        f"{k.kind} {k.response_value} ≠ {k.reference_value} ({where})",
-        f"{k.response_value} → {k.reference_value}",
-    )
+    template = _REASONS.get(k.kind, "{label} {r} ≠ {v} ({where})")
+    reason = template.format(label=label, r=k.response_value, v=k.reference_value, where=where)
+    return reason, f"{k.response_value} → {k.reference_value}"
 
 
 def _hedge_change(claim_text: str, ref_text: str, start: int, end: int) -> str:

@@ -6,7 +6,6 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from claims.facets import (
     Facets,
@@ -14,10 +13,11 @@ from claims.facets import (
     is_weak_entity,
     token_match,
 )
-from claims.facets.vocabulary import ANTONYMS, _data_rows, _stem, data_lines
+from claims.facets.vocabulary import ANTONYMS, _data_rows
 from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.names import _entity_present, _lower_words, _name_keys
+from claims.verdict.one_way import _ONE_WAY_STEMS, _one_way_roles
 from claims.verdict.text import _coverage, subject_head
 from claims.verdict.thresholds import _T
 
@@ -106,12 +106,6 @@ def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
 _SYMMETRIC_ROWS = _data_rows("symmetric_relations.tsv", 2)
 _SYMMETRIC_WORDS = frozenset(w for _, words in _SYMMETRIC_ROWS for w in words.split())
 _SYMMETRIC = frozenset(content_tokens(" ".join(_SYMMETRIC_WORDS)))
-#: verbs whose subject and object cannot trade places (``claims/data/one_way_verbs.txt``)
-_ONE_WAY_VERBS = frozenset(w for _, line in data_lines("one_way_verbs.txt") for w in line.split())
-#: a one-way verb -> the first word of its line: the words of a line name one relation ("bought"
-#: and "acquired" are one)
-_ONE_WAY_GROUP = {w: line.split()[0] for _, line in data_lines("one_way_verbs.txt") for w in line.split()}
-_ONE_WAY_STEMS = frozenset(content_tokens(" ".join(_ONE_WAY_VERBS)))
 #: an equative comparison ("as tall as", "as widely used as") is symmetric too
 _AS_AS = re.compile(r"\bas\s+(?:\w+\s+){1,2}?as\b", re.IGNORECASE)
 
@@ -237,52 +231,6 @@ def _swapped_than(a: str, b: str) -> bool:
         sides.append((first[0], last[0]))
     (x1, y1), (x2, y2) = sides
     return token_match(x1, y2) and token_match(y1, x2)
-
-
-def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tuple[int, int]]]:
-    """(relation, subject, object, subject span, object span) of each one-way relation between
-    two nouns in ``text``'s parse: "v:<verb stem>" for a verb of ``one_way_verbs.txt`` with a
-    subject and a direct object (or, in the passive, an agent and a subject: "B was bought by A"
-    is "A bought B"; the verbs of one line of the file are one relation, named by its first
-    word), "c:<more|less>:<adjective>" for a comparison with "than" (a
-    comparative form such as "larger" counts as "more"). A noun is its stem with the stems of its
-    compound modifiers ("stock market" and "bond market" differ). Empty without the parser."""
-    doc = parse(text)
-    out: list[tuple[str, str, str, tuple[int, int], tuple[int, int]]] = []
-    for tok in doc or ():
-        if tok.pos_ == "VERB" and tok.lower_ in _ONE_WAY_VERBS:
-            subj, obj = _noun_child(tok, "nsubj"), _noun_child(tok, "dobj")
-            agent = next((k for k in tok.children if k.dep_ == "agent"), None)
-            if subj is None and obj is None and agent is not None:
-                # the passive: "Tessel was acquired by Corvin Group" is Corvin Group acquiring Tessel
-                subj, obj = _noun_child(agent, "pobj"), _noun_child(tok, "nsubjpass")
-            relation = f"v:{_ONE_WAY_GROUP[tok.lower_]}"
-        elif tok.pos_ in ("ADJ", "ADV"):
-            than = next((k for k in tok.children if k.dep_ == "prep" and k.lower_ == "than"), None)
-            subj, obj = _noun_child(tok.head, "nsubj"), _noun_child(than, "pobj") if than else None
-            degree = next((k.lower_ for k in tok.children if k.lower_ in ("more", "less")), "more")
-            relation = f"c:{degree}:{tok.lower_}"
-        else:
-            continue
-        if subj is not None and obj is not None and _noun_key(subj) != _noun_key(obj):
-            out.append((relation, _noun_key(subj), _noun_key(obj), _span(subj), _span(obj)))
-    return out
-
-
-def _noun_child(tok: Any, dep: str) -> Any:
-    """The first child of ``tok`` with dependency ``dep`` that is a noun, or None."""
-    return next((k for k in tok.children if k.dep_ == dep and k.pos_ in ("NOUN", "PROPN")), None)
-
-
-def _noun_key(tok: Any) -> str:
-    """A noun's stem with its compound modifiers' ("bond market")."""
-    return " ".join(_stem(k.lower_) for k in [*[k for k in tok.children if k.dep_ == "compound"], tok])
-
-
-def _span(tok: Any) -> tuple[int, int]:
-    """A noun's span with its compound and adjective modifiers ("coal power")."""
-    start = min([tok.idx, *(k.idx for k in tok.children if k.dep_ in ("compound", "amod") and k.i < tok.i)])
-    return int(start), int(tok.idx + len(tok.text))
 
 
 def _may_name_same(a: str, b: str) -> bool:

@@ -31,7 +31,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from typer.testing import CliRunner
 
 from cli.main import app as cli_app
-from tests.conftest import WorkerProcess
+from tests.conftest import WorkerProcess, alembic_config, empty_queue, make_key
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -114,14 +114,55 @@ def metrics_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture(scope="module")
+def runs_database(fresh_database: Callable[[str], str]) -> str:
+    """A migrated database of this module's own. The session's database holds other modules'
+    unfinished audits, and a worker's sweeper sends every due one in its database (by design:
+    docs/RELIABILITY.md); here they would add to the stage counts that ``/metrics`` must show."""
+    from alembic import command
+
+    url = fresh_database("runs")
+    command.upgrade(alembic_config(url), "head")
+    return url
+
+
+@pytest.fixture(scope="module")
+def runs_api_key(runs_database: str) -> Iterator[str]:
+    """An admin key of tenant ``default`` in :func:`runs_database` (as the session's ``api_key``)."""
+    from db.auth_models import SCOPES
+    from db.engine import make_engine, make_session_factory
+
+    engine = make_engine(runs_database)
+    try:
+        key, _ = make_key(
+            make_session_factory(engine),
+            "default",
+            SCOPES,
+            name="runs",
+            requests_per_second=0,
+            audits_per_minute=0,
+        )
+        yield key
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
 def worker(
     start_worker: Callable[..., WorkerProcess],
     tmp_path_factory: pytest.TempPathFactory,
     metrics_dir: Path,
     sources_root: Path,
+    runs_database: str,
+    redis_server_url: str,
 ) -> Iterator[WorkerProcess]:
     beat_file = tmp_path_factory.mktemp("beat") / "schedule"
-    env = {"RUNS_TICK_S": "2", "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), **suite_env(sources_root)}
+    empty_queue(redis_server_url)  # no message of an earlier module reaches this worker
+    env = {
+        "DATABASE_URL": runs_database,
+        "RUNS_TICK_S": "2",
+        "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
+        **suite_env(sources_root),
+    }
     w = start_worker(env, concurrency=2, args=("-B", "-s", str(beat_file)))
     yield w
     w.stop()
@@ -130,10 +171,10 @@ def worker(
 @pytest.fixture(scope="module")
 def api_url(
     worker: WorkerProcess,
-    database_url: str,
+    runs_database: str,
     redis_server_url: str,
     metrics_dir: Path,
-    api_key: str,
+    runs_api_key: str,
     sources_root: Path,
 ) -> Iterator[str]:
     """The API served by uvicorn on a free local port (real HTTP, as the CLI and a receiver see it);
@@ -143,7 +184,7 @@ def api_url(
     from workers.settings import Settings
 
     settings = Settings(
-        database_url=database_url,
+        database_url=runs_database,
         redis_url=redis_server_url,
         prometheus_multiproc_dir=str(metrics_dir),
         suite_source_dir=str(sources_root),
@@ -159,7 +200,7 @@ def api_url(
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.started, "uvicorn did not start"
-    with stack.temporary_env(CLAIMAUDIT_API_KEY=api_key):
+    with stack.temporary_env(CLAIMAUDIT_API_KEY=runs_api_key):
         yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)
@@ -323,8 +364,9 @@ def _check_metrics(http: httpx.Client) -> None:
         for family in text_string_to_metric_families(resp.text)
         for s in family.samples
     }
-    # the 6 audits of the two runs went through this module's worker (its own metrics directory)
-    assert samples[("claimaudit_audits", (("status", "done"),))] >= 6
+    # the 6 audits of the two runs went through this module's worker (its own metrics directory
+    # and database): the only audits there
+    assert samples[("claimaudit_audits", (("status", "done"),))] == 6
     for stage in ("decomposing", "embedding", "matching", "scoring"):
         assert samples[("claimaudit_stage_duration_seconds_count", (("stage", stage),))] == 6
         assert samples[("claimaudit_stage_duration_seconds_bucket", (("le", "+Inf"), ("stage", stage)))] == 6

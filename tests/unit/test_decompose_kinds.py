@@ -433,3 +433,47 @@ def test_decompose_many_runs_the_parser_once_and_equals_decompose(monkeypatch: p
 )
 def test_definite_description_takes_the_name(text: str, expected: list[str]) -> None:
     assert material(text) == expected
+
+
+# a yes/no question answered by the next sentence states the answer (claims.answers; session 14,
+# from the Factcheck-GPT refutations: "does Jupiter have a solid surface? No." gave no claim, so
+# "Jupiter has a solid surface" met no evidence); an unanswered question, a question of another
+# kind and an answer that opens with neither word state nothing
+ANSWERED = [
+    (
+        "With all that gas, does Jupiter have a solid surface? No. Jupiter is a gas giant.",
+        "Jupiter does not have a solid surface.",
+        "does Jupiter have a solid surface? No",
+    ),
+    (
+        "Is the museum open on Mondays? Yes, from 10 am to 5 pm.",
+        "The museum is open on Mondays.",
+        "Is the museum open on Mondays? Yes",
+    ),
+    (
+        "You may wonder – can the mayor veto the budget? As far as we know, no, she cannot.",
+        "The mayor cannot veto the budget.",
+        "can the mayor veto the budget? As far as we know, no",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "claim", "located"), ANSWERED, ids=[a[1] for a in ANSWERED])
+def test_answered_question(text: str, claim: str, located: str) -> None:
+    found = [c for c in decompose(text) if c.text == claim]
+    assert len(found) == 1, material(text)
+    assert found[0].kind is ClaimKind.MATERIAL
+    assert text[found[0].start : found[0].end] == located
+
+
+@pytest.mark.parametrize(
+    ("text", "statement"),
+    [
+        ("Does Jupiter have a solid surface? We do not yet know.", "Jupiter does not have a solid surface."),
+        ("Does Jupiter have a solid surface? We do not yet know.", "Jupiter does have a solid surface."),
+        ("What is the surface of Jupiter made of? No one knows.", "The surface of Jupiter is not made of."),
+        ("Does the museum open on Mondays? Nobody could tell us.", "The museum does not open on Mondays."),
+    ],
+)
+def test_question_without_yes_or_no_states_nothing(text: str, statement: str) -> None:
+    assert statement not in material(text)

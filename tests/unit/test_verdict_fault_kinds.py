@@ -1171,3 +1171,129 @@ def test_model_support_needs_no_rival_code_name() -> None:
     ]
     assert _decide("The OB-71 trial enrolled 76 patients.", refs, 0.9, U) is U
     assert _decide("The OB-17 study enrolled 76 patients.", refs, 0.9, U) is S
+
+
+# bounds against bounds (session 13; all were supported or unsupported before): two bounds of the
+# same slot from opposite sides with no value in common conflict (claims.facets.opposite_bounds),
+# also on a bare number ("over 18"), and the claim's bound words ("exceeds") are the compared
+# relation, no predicate the reference lacks; a tighter bound from the same side states a looser
+# one ("more than 600" states "over 500"), never the other way; bounds that overlap do not conflict
+BOUNDS: list[Row] = [
+    ("The film is rated for viewers over 18.", "The film is rated for viewers under 18.", {C}),
+    ("The film is rated for viewers over 18.", "The film is rated for viewers over 18.", {S}),
+    (
+        "The engine temperature exceeds 80 degrees Celsius.",
+        "The engine temperature is below 80 degrees Celsius.",
+        {C},
+    ),
+    (
+        "The engine temperature exceeds 80 degrees Celsius.",
+        "The engine temperature is above 90 degrees Celsius.",
+        {S},
+    ),
+    ("The tank holds more than 12 litres.", "The tank holds up to 10 litres.", {C}),
+    ("The tank holds more than 8 litres.", "The tank holds up to 10 litres.", {U}),
+    ("The company has fewer than 50 employees.", "The company has more than 200 employees.", {C}),
+    ("Over 500 people attended the event.", "More than 600 people attended the event.", {S, INF}),
+    ("Over 700 people attended the event.", "More than 600 people attended the event.", {U}),
+    ("Under 40 people attended the meeting.", "Fewer than 30 people attended the meeting.", {S, INF}),
+    ("Under 30 people attended the meeting.", "Fewer than 40 people attended the meeting.", {U}),
+]
+
+
+@pytest.mark.parametrize("row", BOUNDS, ids=[r[0] for r in BOUNDS])
+def test_bounds_against_bounds(row: Row) -> None:
+    _check(row)
+
+
+def test_opposite_bounds_share_no_value() -> None:
+    from claims.facets import Quantity, opposite_bounds
+
+    def q(text: str) -> Quantity:
+        return extract(text).quantities[0]
+
+    assert opposite_bounds(q("It holds over 18 litres."), q("It holds under 18 litres."))
+    assert opposite_bounds(q("It holds at least 10 litres."), q("It holds fewer than 10 litres."))
+    # both admit 18 / 15
+    assert not opposite_bounds(q("It holds at least 18 litres."), q("It holds at most 18 litres."))
+    assert not opposite_bounds(q("It holds over 10 litres."), q("It holds under 20 litres."))
+    # other slots never conflict
+    assert not opposite_bounds(q("It weighs over 18 kg."), q("It holds under 18 litres."))
+
+
+# the office a title names (claims.verdict.offices, claims/data/office_modifiers.tsv; session 14,
+# from the Factcheck-GPT refutations: "sworn in as president" / "sworn in as vice president" was
+# supported, and so was the reverse): another office ("vice", "deputy", "lieutenant") is a flip,
+# a qualification of the reference's office that the claim drops ("acting", "interim", "co-")
+# drops a qualification, one the claim adds is missing; a text naming both forms, two
+# qualifications of one office, a word that is no title, and an office said now against one said
+# then ("until 2016", test_review_controls) are no finding
+OFFICES: list[Row] = [
+    ("Lopez is the president of the firm.", "Lopez is the vice president of the firm.", {C}),
+    ("Lopez is the vice president of the firm.", "Lopez is the president of the firm.", {C}),
+    ("Maria Lopez was the deputy mayor of Oslo.", "Maria Lopez was the mayor of Oslo.", {C}),
+    ("Lopez is the vice president of the firm.", "Lopez is the vice president of the firm.", {S}),
+    ("Maria Lopez is the CEO of the company.", "Maria Lopez is the acting CEO of the company.", {Q}),
+    ("Steve Wozniak is the founder of Apple.", "Steve Wozniak is a co-founder of Apple.", {Q}),
+    ("Maria Lopez is the acting CEO of the company.", "Maria Lopez is the CEO of the company.", {U}),
+    (
+        "Joe Biden was sworn in as president in 2021.",
+        "Joe Biden was sworn in as president and Kamala Harris as vice president in 2021.",
+        {S},
+    ),
+    ("Her career began in 1990.", "Her acting career began in 1990.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", OFFICES, ids=[r[0] for r in OFFICES])
+def test_offices(row: Row) -> None:
+    _check(row)
+
+
+# a first rank against a lower place in the same ranking (claims.verdict.degree._placed; session
+# 14, Factcheck-GPT: "Georgia is the largest producer of peaches" against "ranked third in peach
+# production" was supported): the noun the superlative ranks must be the reference's measure, so
+# another measure ("for tourism") or no ranked noun is no finding
+PLACES: list[Row] = [
+    (
+        "Georgia is the largest producer of peaches in the United States.",
+        "Georgia ranked third in United States peach production in 2012.",
+        {C},
+    ),
+    ("Bergen is the largest city in the region.", "Bergen ranks second among the cities of the region.", {C}),
+    ("The city is the largest in the region.", "The city ranked third in the region for tourism.", {S, U}),
+    ("Georgia is a major producer of peaches.", "Georgia ranked third in peach production.", {S, INF, U}),
+]
+
+
+@pytest.mark.parametrize("row", PLACES, ids=[r[0] for r in PLACES])
+def test_first_rank_against_a_lower_place(row: Row) -> None:
+    _check(row)
+
+
+# "no one" and "nobody" are negations, not a count of one and a word the reference lacks (session
+# 14: "No one was killed" against "Two firefighters were killed" was unsupported, "one" missing)
+NOBODY: list[Row] = [
+    ("No one was killed in the fire.", "Two firefighters were killed in the fire.", {C}),
+    ("Nobody was injured in the crash.", "Three people were injured in the crash.", {C}),
+    ("Nobody was injured in the crash.", "No one was injured in the crash.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", NOBODY, ids=[r[0] for r in NOBODY])
+def test_nobody_is_a_negation(row: Row) -> None:
+    _check(row)
+
+
+# a one-way verb that spaCy reads as a noun ("Copper displaces iron": a compound) still has its
+# neighbours as subject and object (claims.verdict.one_way._one_way_roles; session 14, Factcheck-GPT:
+# the swapped reaction was supported at cosine 0.99)
+MISREAD_ONE_WAY: list[Row] = [
+    ("Copper displaces iron from copper sulfate.", "Iron displaces copper from copper sulfate.", {C}),
+    ("Iron displaces copper from copper sulfate.", "Iron displaces copper from copper sulfate.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", MISREAD_ONE_WAY, ids=[r[0] for r in MISREAD_ONE_WAY])
+def test_one_way_verb_read_as_a_noun(row: Row) -> None:
+    _check(row)

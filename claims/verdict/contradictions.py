@@ -1,0 +1,88 @@
+"""Candidate contradictions of one claim, best first: value conflicts, swapped entities and roles,
+and flips of polarity or comparison (``_contradictions``).
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from claims.facets import Facets, extract
+from claims.types import ReferenceClaim
+from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.roles import (
+    _argument_swap,
+    _converse,
+    _entity_swap,
+    _head_swap,
+    _role_swap,
+    _subject_agrees,
+)
+from claims.verdict.thresholds import _T
+
+
+def _contradictions(
+    r: Facets, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
+) -> list[tuple[float, _Pair, _Conflict]]:
+    """Candidate contradictions (relevance, pair, conflict), best first (module docstring)."""
+    found: list[tuple[float, _Pair, _Conflict]] = []
+    for p in pairs:
+        c = extract(reference_claims[p.j].claim.text)
+        if p.conflicts and not p.missing and _subject_agrees(p, r, counted_slot=_counted(r, p.conflicts[0])):
+            found.append((p.relevance, p, p.conflicts[0]))
+            continue
+        swap = _entity_swap(p, r, c)
+        if (
+            swap is not None
+            and not p.missing
+            and not p.conflicts
+            and _subject_agrees(p, r, conflict_entity=swap.response_value)
+        ):
+            found.append((p.relevance, p, swap))
+            continue
+        head_swap = (
+            _distractor_free(_head_swap(p, r, c), pairs, reference_claims)
+            or _role_swap(p, r, c)
+            or _argument_swap(p, r, c)
+        )
+        if head_swap is not None and not p.missing and not p.conflicts:
+            found.append((p.relevance, p, head_swap))
+            continue
+        if p.entities_missing or p.missing or p.cos < _T.flip_min_cosine:
+            continue
+        if (
+            p.polarity_flip is not None
+            and p.subject_coverage >= _T.coverage_polarity
+            and p.coverage >= _T.coverage_polarity
+        ):
+            found.append((p.relevance - _T.flip_rank_penalty, p, p.polarity_flip))
+        elif (
+            p.comparative_flip is not None
+            and p.flip_coverage >= _T.coverage_polarity
+            # another year or date is another event: "closed in 2005" / "opened in 1998"
+            and not any(k.kind in ("year", "date") for k in p.conflicts)
+            and not _converse(r, c)  # "A is more X than B" / "B is less X than A" agree
+        ):
+            found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
+    found.sort(key=lambda t: t[0], reverse=True)
+    return found
+
+
+def _counted(r: Facets, conflict: _Conflict) -> bool:
+    """The conflict is between counts of one noun: the claim's value has a noun slot ("n:...")."""
+    return any(q.text == conflict.response_value and q.slot.startswith("n:") for q in r.quantities)
+
+
+def _distractor_free(
+    swap: _Conflict | None, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
+) -> _Conflict | None:
+    """A subject swap ("The Halvorsen Bridge has six lanes" / "The Sandvik Bridge has six
+    lanes") only while the references say nothing else of the claim's subject: when another
+    candidate names it ("The Halvorsen Bridge opened in 1981"), the swapped claim is about
+    another, known subject (a distractor), not a rival for the claim's."""
+    if swap is None:
+        return None
+    name = re.compile(rf"\b{re.escape(swap.response_value)}\b", re.I)
+    named = any(name.search(reference_claims[q.j].claim.text) for q in pairs)
+    return None if named else swap

@@ -1,0 +1,114 @@
+"""Check: the office a title names ("vice president" / "president", "acting CEO" / "CEO").
+
+Part of ``claims.verdict`` (see its docstring for the method). A word before a title can make it
+another office ("vice", "deputy", "lieutenant") or qualify the same one ("acting", "interim",
+"associate", "co-"); the words and the titles they modify are ``claims/data/office_modifiers.tsv``.
+Embeddings put "was sworn in as president" and "was sworn in as vice president" at cosine 0.9,
+and the claim's words are all in the reference, so no other check sees the difference.
+
+The title is compared word for word: the claim's title (bare or modified) against the same title
+in the reference claim. The finding needs the bare title on one side and the modified title on
+the other, and neither text may hold both forms ("the president and the vice president" states
+both offices).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from claims.facets.vocabulary import data_lines
+
+
+def _words(kind: str) -> frozenset[str]:
+    return frozenset(
+        w
+        for _, line in data_lines("office_modifiers.tsv")
+        for w in line.split()[1:]
+        if line.split()[0] == kind
+    )
+
+
+#: modifier -> "other" (another office) or "qualified" (the same office, qualified)
+MODIFIERS: dict[str, str] = {w: kind for kind in ("other", "qualified") for w in _words(kind)}
+TITLES: frozenset[str] = _words("title")
+_TITLE = re.compile(
+    r"\b(?:(?P<mod>" + "|".join(sorted(MODIFIERS, key=len, reverse=True)) + r")(?:\s+|-))?"
+    r"(?P<title>" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")(?:s|es)?\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class OfficeChange:
+    """The claim and the reference name the same title in two offices.
+
+    ``kind`` is "other" (another office: "president" / "vice president") or "qualified" (the
+    reference qualifies the office the claim states bare: "CEO" / "acting CEO"), or "more" (the
+    claim states a qualified office the reference states bare: "acting CEO" / "CEO").
+    ``claim_words`` and ``reference_words`` are the titles as written, ``start``/``end`` the
+    reference title's span in the reference text."""
+
+    kind: str
+    claim_words: str
+    reference_words: str
+    start: int
+    end: int
+
+
+_PRESENT = re.compile(r"\b(?:is|are|am|serves|holds|remains)\b|['’]s\b", re.I)
+_PAST = re.compile(r"\b(?:was|were|served|held|had\s+been|until|former|formerly|ex)\b", re.I)
+
+
+def _other_time(claim: str, reference: str) -> bool:
+    """One text says the office now, the other then ("Smith is president" / "Smith was vice
+    president until 2016"): both may be true, one after the other."""
+    present = (bool(_PRESENT.search(claim)), bool(_PRESENT.search(reference)))
+    past = (bool(_PAST.search(claim)), bool(_PAST.search(reference)))
+    return (present[0] and past[1] and not present[1]) or (present[1] and past[0] and not present[0])
+
+
+@lru_cache(maxsize=4096)
+def _titles(text: str) -> tuple[tuple[str, str, str, int, int], ...]:
+    """(title, modifier or "", words as written, start, end) of each title in ``text``."""
+    return tuple(
+        (m.group("title").lower(), (m.group("mod") or "").lower(), m.group(0), m.start(), m.end())
+        for m in _TITLE.finditer(text)
+    )
+
+
+def office_change(claim: str, reference: str) -> OfficeChange | None:
+    """The office of a title the claim and the reference state differently, or None.
+
+    >>> office_change("Harris was sworn in as president.", "Harris was sworn in as vice president.").kind
+    'other'
+    >>> office_change("Lopez is the CEO.", "Lopez is the acting CEO.").kind
+    'qualified'
+    >>> office_change("Lopez is the acting CEO.", "Lopez is the CEO.").kind
+    'more'
+    >>> office_change("Lopez is the CEO.", "Lopez is the CEO.") is None
+    True
+    >>> office_change("Ann is the president.", "Ann, the president, met the vice president.") is None
+    True
+    >>> office_change("Smith is president.", "Smith was vice president until 2016.") is None
+    True
+    """
+    mine, theirs = _titles(claim), _titles(reference)
+    if mine and theirs and _other_time(claim, reference):
+        return None
+    for title, mod, words, _, _ in mine:
+        forms = {m for t, m, _, _, _ in theirs if t == title}
+        if len(forms) != 1 or mod in forms or len({m for t, m, _, _, _ in mine if t == title}) != 1:
+            continue  # absent, the same, or both forms on one side
+        (other,) = forms
+        _, _, their_words, start, end = next(t for t in theirs if t[0] == title)
+        kinds = {MODIFIERS[m] for m in (mod, other) if m}
+        if "other" in kinds:
+            kind = "other"  # "president" / "vice president", "vice president" / "deputy president"
+        elif mod and other:
+            continue  # two qualifications of one office ("acting" / "interim")
+        else:
+            kind = "qualified" if other else "more"
+        return OfficeChange(kind, words, their_words, start, end)
+    return None

@@ -1,0 +1,226 @@
+"""Checks on numbers: values, years, ranges and bounds of the claim against the reference claim
+(``_check_quantities``, one of ``compare._PAIR_CHECKS``).
+
+Part of ``claims.verdict`` (see its docstring for the method)."""
+
+from __future__ import annotations
+
+import re
+
+from claims.facets import (
+    Facets,
+    Quantity,
+    content_spans,
+    content_tokens,
+    opposite_bounds,
+    quantity_matches,
+    slots_compatible,
+    token_match,
+    values_equal,
+    year_matches,
+    year_overlaps,
+)
+from claims.verdict.context import _Context
+from claims.verdict.events import event_coverage
+from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
+from claims.verdict.values import (
+    _bound_year,
+    _ordinal_word,
+    _range_relation,
+    _range_span,
+    _value_kind,
+    _year_like,
+)
+
+
+def _years_of(c: Facets) -> list[Quantity]:
+    """The reference claim's years: year quantities and the years of its dates."""
+    return [q for q in c.quantities if _year_like(q)] + [
+        Quantity(float(d.year), float(d.year), "year", "", d.text, d.start, d.end) for d in c.dates if d.year
+    ]
+
+
+def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) -> None:
+    """Check: year. Stated by the same year or range; only point years conflict, and only
+    with point years that share no year with it."""
+    if any(year_matches(q, y) for y in c_years):
+        pair.stated.add("q:" + q.text.lower())
+        pair.dated |= x.dateline and any(e.year == q.raw and e.month is not None for e in x.c.dates)
+        return
+    rivals = [y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y)]
+    if rivals and not any(year_overlaps(q, y) for y in c_years):
+        y = rivals[0]
+        pair.conflicts.append(_Conflict("year", q.text, y.text, y.start, y.end))
+    else:
+        pair.missing.append(q.text)
+
+
+def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
+    """Check: range membership (``_range_relation``). True when it decided the value: inside a
+    stated range it is missing (not stated, not contradicted), outside it conflicts."""
+    relation, o = _range_relation(q, x.c)
+    if relation == "inside":
+        pair.missing.append(q.text)
+        return True
+    if relation == "outside" and o is not None:
+        s, e = _range_span(x.c, o)
+        pair.conflicts.append(_Conflict("range", q.text, x.c.text[s:e], s, e))
+        return True
+    return False
+
+
+#: the words of a bound right before its value ("over", "fewer than"), for the reason
+_BOUND_WORDS = re.compile(
+    r"\b(up to|at most|no more than|(?:a )?maximum of|less than|fewer than|under|below|at least|"
+    r"(?:a )?minimum of|more than|over|above|in excess of|exceed(?:s|ed|ing)?)\s*$",
+    re.I,
+)
+
+
+def _bound_words(text: str, q: Quantity) -> str:
+    """The bound as written: its words and value ("over 18", "fewer than 500 patients")."""
+    words = _BOUND_WORDS.search(text, 0, q.start)
+    return f"{words.group(1)} {q.text}" if words else q.text
+
+
+def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
+    """Check: a bound of the claim against a bound of the reference from the other side with no
+    value in common ("over 18" / "under 18"; ``opposite_bounds``). True when it found one."""
+    o = next((o for o in x.c.quantities if not _year_like(o) and opposite_bounds(q, o)), None)
+    if o is None:
+        return False
+    pair.conflicts.append(
+        _Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
+    )
+    _cover_bound_words(pair, x, q)
+    return True
+
+
+def _cover_bound_words(pair: _Pair, x: _Context, q: Quantity) -> None:
+    """The words of the claim's bound ("exceeds", "more than") were compared as the bound: they
+    are no predicate word the reference lacks ("exceeds 80 °C" / "stays below 80 °C")."""
+    words = _BOUND_WORDS.search(x.r.text, 0, q.start)
+    own = set(content_tokens(words.group(1))) & set(x.r_tokens) if words else set()
+    if not own or own <= pair.tokens_covered:
+        return
+    pair.tokens_covered |= own
+    pair.coverage = sum(t in pair.tokens_covered for t in x.r_tokens) / len(x.r_tokens)
+    names = set(content_tokens(" ".join(e for e, _, _ in x.r.entities)))
+    predicate = [t for t in x.r_tokens if t not in names and t not in own]
+    pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
+
+
+def _narrower(x: _Context, q: Quantity, o: Quantity) -> bool:
+    """The reference counts a narrower kind than the claim: a word between its number and the
+    claim's counted noun that the claim lacks ("18 gold medals" against "over 20 medals")."""
+    if not q.slot.startswith("n:"):
+        return False
+    words = content_spans(x.c.text[o.end : o.end + 60])
+    noun = next((k for k, (t, _, _) in enumerate(words) if token_match(t, q.slot[2:])), None)
+    return noun is not None and any(t not in x.r_tokens for t, _, _ in words[:noun])
+
+
+def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
+    """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
+    reference's point values of the same slot. A point past the bound conflicts ("$9.8
+    million"); one inside is no conflict (``quantity_matches`` states "over"/"below"/"at least"
+    by it, not "up to", which also says the most there can be). True when it found a conflict."""
+    if q.bound not in ("above", "atleast", "below", "upto") or q.interval is None:
+        return False
+    points = [
+        o
+        for o in x.c.quantities
+        if not o.bound
+        and not _year_like(o)
+        and (not o.slot or slots_compatible(q, o) or _both_currencies(q, o))
+    ]
+    if not points:
+        return False
+    lo, hi = q.interval
+    strict = q.bound in ("above", "below")
+    inside = [o for o in points if (lo < o.value < hi if strict else lo <= o.value <= hi)]
+    if inside or len(points) > 1 or _narrower(x, q, points[0]):
+        # several values, or a narrower count, may be parts of the total ("over 20 medals" /
+        # "18 gold medals and 7 silver medals")
+        return False
+    o = points[0]
+    pair.conflicts.append(_Conflict("bound", _bound_words(x.r.text, q), o.text, o.start, o.end))
+    return True
+
+
+def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) -> None:
+    """Check: a value bound to a year. The value is there but bound to another year: the
+    number of that year in the reference (same slot) conflicts; without one the claim's
+    pairing is not stated."""
+    c = x.c
+    bound = [
+        o
+        for o in c.quantities
+        if not _year_like(o) and slots_compatible(q, o) and _bound_year(c, o) == q_year
+    ]
+    if bound and not q.loose and not bound[0].loose:
+        o = bound[0]
+        kind = _value_kind(q, o)
+        pair.conflicts.append(
+            _Conflict(kind, f"{q.text} in {q_year:g}", f"{o.text} in {q_year:g}", o.start, o.end)
+        )
+    else:
+        pair.missing.append(f"{q.text} in {q_year:g}")
+
+
+def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
+    """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
+    year); else a range decides (``_check_range``); else another exact value of the slot
+    conflicts; else the value is missing. An ordinal is compared only where the reference
+    states an ordinal, and an ordinal word only ever states (``_ordinal_word``)."""
+    c = x.c
+    if q.ordinal and not any(o.ordinal for o in c.quantities):
+        return
+    same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
+    rival = None if same or not q.ordinal else _ordinal_rival(x.r.text, q, c)
+    if rival is not None:
+        pair.conflicts.append(_Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
+        return
+    if _ordinal_word(q) and not same:
+        return
+    if not same and _check_opposite_bound(pair, x, q):
+        return
+    if _check_bound(pair, x, q):
+        return
+    if not same and _check_range(pair, x, q):
+        return
+    q_year = _bound_year(x.r, q)
+    if same and (q_year is None or any(_bound_year(c, o) in (None, q_year) for o in same)):
+        pair.stated.add("q:" + q.text.lower())
+        if q.bound and any(o.bound for o in same):
+            _cover_bound_words(pair, x, q)
+        return
+    if same and q_year is not None:
+        _check_year_binding(pair, x, q, q_year)
+        return
+    rivals = [
+        o
+        for o in c.quantities
+        if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
+        and ((not q.loose and not o.loose) or _approximation_rival(x.r.text, q, x.c.text, o))
+    ]
+    if rivals:
+        o = rivals[0]
+        unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
+        pair.conflicts.append(
+            _Conflict(_value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only)
+        )
+    else:
+        pair.missing.append(q.text)
+
+
+def _check_quantities(pair: _Pair, x: _Context) -> None:
+    """Check: quantities and years, one per value of the claim (``_check_year``,
+    ``_check_value``)."""
+    c_years = _years_of(x.c)
+    for q in x.r.quantities:
+        if _year_like(q):
+            _check_year(pair, x, q, c_years)
+        else:
+            _check_value(pair, x, q)
