@@ -6,8 +6,10 @@ passage. A question alone states nothing (``claims.decompose`` keeps it as an ou
 claim), so without this the answer's "No." was lost and a claim the passage denies met no
 evidence at all. A polar question is a clause that opens with an auxiliary ("does", "is",
 "can", ...), after an optional lead-in ending in a comma or dash ("With all that gas, does
-...?"); its answer is the next sentence when that sentence opens with "Yes" or "No" (after an
-optional lead-in of a few words: "From what we know so far, no, it doesn't."). The statement is
+...?"); its answer is the next sentence when that sentence opens with "Yes" or "No" set off by a
+punctuation mark (after an optional lead-in of a few words: "From what we know so far, no, it
+doesn't."); "No other planet ...", "Yes Bank ..." and a condition after the answer ("No, if you
+hold an EU passport") are no answer. The statement is
 the question's subject (from spaCy's parse: the subtree of the auxiliary's subject), the
 auxiliary, "not" for a "No", and the rest of the question.
 """
@@ -27,7 +29,8 @@ _QUESTION = re.compile(
 )
 #: the answer: "Yes"/"No" first, or after a lead-in of at most six words and a comma
 _ANSWER = re.compile(
-    r"^\s*(?:(?:[\w'’]+\s+){0,5}[\w'’]+,\s*)?(?P<answer>yes|no)\b(?!\s+(?:one|longer|more)\b)", re.I
+    r"^\s*(?:(?:[\w'’]+\s+){0,5}[\w'’]+,\s*)?(?P<answer>yes|no)\s*(?:[.!;]|,(?!\s*(?:if|unless|only|but|except)\b)|$)",
+    re.I,
 )
 _NEGATED = {"can": "cannot", "will": "will not", "shall": "shall not"}
 
@@ -62,6 +65,10 @@ def answered_question(question: str, answer: str) -> tuple[str, int, int] | None
     >>> answered_question("Does Jupiter have a solid surface?", "We do not yet know.") is None
     True
     >>> answered_question("What is the surface of Jupiter?", "No.") is None
+    True
+    >>> answered_question("Is Earth the only planet with water?", "No other planet has water.") is None
+    True
+    >>> answered_question("Do I need a visa?", "No, if you hold an EU passport.") is None
     True
     """
     q, a = _QUESTION.search(question), _ANSWER.match(answer)

@@ -272,15 +272,21 @@ def superlative_rank(claim: str, reference: str) -> tuple[str, str, int, int] | 
     for sup, (rank, start, end) in _ranked(reference).items():
         if sup in mine and mine[sup][0] != rank:
             return claim[mine[sup][1] : mine[sup][2]], reference[start:end], start, end
-    return _placed(claim, reference, mine)
+    return None
 
 
 #: a position in a ranking without a superlative: "ranked third", "ranks 2nd", "finished fourth"
 _PLACED = re.compile(
     r"\b(?:rank(?:s|ed)?|placed|plac(?:es|ing)|finish(?:es|ed)|came|comes)\s+(?:at\s+|in\s+)?(?:No\.\s*)?"
-    r"(second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th)?)\b",
+    r"(first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|\d{1,2}(?:st|nd|rd|th))\b",
     re.I,
 )
+
+
+#: a first place, in any wording ("but first in tea exports", "the top producer")
+_FIRST = re.compile(r"\b(?:first|1st|top|leading|number\s+one|No\.\s*1)\b", re.I)
+#: a measure named right after a place ("ranks 12th among buildings by floor area")
+_OTHER_MEASURE = re.compile(r"[^.;]{0,40}?\b(?:by|for|in\s+terms\s+of)\b", re.I)
 
 
 def _placed(
@@ -298,8 +304,13 @@ def _placed(
     True
     """
     first = [(s, e) for rank, s, e in mine.values() if rank == 1]
-    m = _PLACED.search(reference)
-    if not first or m is None:
+    places = list(_PLACED.finditer(reference))
+    # a first place anywhere ("third in tea production but first in tea exports") may be the
+    # claim's; a ranking by a stated measure ("ranks 12th by floor area") is another ranking
+    if not first or not places or _FIRST.search(reference):
+        return None
+    m = places[0]
+    if _OTHER_MEASURE.match(reference, m.end()):
         return None
     # the ranked noun ("the largest producer"): the reference ranks by it ("peach production"),
     # not by another measure ("The city ranked third for tourism" is no size)
@@ -308,10 +319,6 @@ def _placed(
     if not ranked or not any(
         t[:5] == ranked[0][:5] or token_match(t, ranked[0]) for t in content_tokens(reference)
     ):
-        return None
-    word = m.group(1).lower()
-    place = _RANKS.get(word) or int(re.match(r"\d+", word).group(0))  # type: ignore[union-attr]
-    if place < 2:
         return None
     s, e = first[0]
     return claim[s:e], reference[m.start() : m.end()], m.start(), m.end()

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from claims.facets import content_tokens
 from claims.facets.vocabulary import data_lines
 
 
@@ -69,6 +70,27 @@ def _other_time(claim: str, reference: str) -> bool:
     return (present[0] and past[1] and not present[1]) or (present[1] and past[0] and not present[0])
 
 
+#: the scope of a title: "of the club", "at Acme" (up to a clause mark or a time or place word)
+_SCOPE = re.compile(
+    r"\s+(?:of|at|for)\s+([^,;:.()]{1,60}?)(?=\s+(?:on|in|since|from|until|and|who|which)\b|[,;:.()]|$)", re.I
+)
+_CLAUSE_MARK = re.compile(r"[,;:.()]|\b(?:and|but|while|whereas)\b", re.I)
+
+
+def _same_holder(claim: str, reference: str, start: int, end: int) -> bool:
+    """The reference's title at ``reference[start:end]`` is said of the claim's holder and scope:
+    every content word of its clause before the title ("Smith's wife is the") and of its scope
+    ("of Acme's audit committee") is a word of the claim."""
+    mine = content_tokens(claim)
+    before = reference[:start]
+    marks = list(_CLAUSE_MARK.finditer(before))
+    words = content_tokens(before[marks[-1].end() :] if marks else before)
+    scope = _SCOPE.match(reference, end)
+    if scope:
+        words += content_tokens(scope.group(1))
+    return all(any(t[:5] == m[:5] for m in mine) for t in words)
+
+
 @lru_cache(maxsize=4096)
 def _titles(text: str) -> tuple[tuple[str, str, str, int, int], ...]:
     """(title, modifier or "", words as written, start, end) of each title in ``text``."""
@@ -93,6 +115,10 @@ def office_change(claim: str, reference: str) -> OfficeChange | None:
     True
     >>> office_change("Smith is president.", "Smith was vice president until 2016.") is None
     True
+    >>> office_change("Smith is the president.", "Smith's wife is the vice president.") is None
+    True
+    >>> office_change("Smith chairs Acme.", "Smith is deputy chairman of Acme's audit committee.") is None
+    True
     """
     mine, theirs = _titles(claim), _titles(reference)
     if mine and theirs and _other_time(claim, reference):
@@ -103,6 +129,8 @@ def office_change(claim: str, reference: str) -> OfficeChange | None:
             continue  # absent, the same, or both forms on one side
         (other,) = forms
         _, _, their_words, start, end = next(t for t in theirs if t[0] == title)
+        if not _same_holder(claim, reference, start, end):
+            continue
         kinds = {MODIFIERS[m] for m in (mod, other) if m}
         if "other" in kinds:
             kind = "other"  # "president" / "vice president", "vice president" / "deputy president"

@@ -473,6 +473,17 @@ def test_answered_question(text: str, claim: str, located: str) -> None:
         ("Does Jupiter have a solid surface? We do not yet know.", "Jupiter does have a solid surface."),
         ("What is the surface of Jupiter made of? No one knows.", "The surface of Jupiter is not made of."),
         ("Does the museum open on Mondays? Nobody could tell us.", "The museum does not open on Mondays."),
+        # newcomer review: "No" or "Yes" that opens a phrase, and an answer under a condition
+        (
+            "Is Earth the only planet with water? No other planet has water.",
+            "Earth is not the only planet with water.",
+        ),
+        ("Are all snowflakes different? No two snowflakes are alike.", "All snowflakes are not different."),
+        ("Is HDFC the largest bank? Yes Bank reported losses.", "HDFC is the largest bank."),
+        (
+            "Do you need a visa to visit Japan? No, if you hold an EU passport.",
+            "You do not need a visa to visit Japan.",
+        ),
     ],
 )
 def test_question_without_yes_or_no_states_nothing(text: str, statement: str) -> None:

@@ -1242,6 +1242,18 @@ OFFICES: list[Row] = [
         {S},
     ),
     ("Her career began in 1990.", "Her acting career began in 1990.", {S}),
+    # the title said of another holder or scope (newcomer review): no office finding
+    ("Smith is the president of the club.", "Smith's wife is the vice president of the club.", {S, U}),
+    (
+        "Mark Smith is the chairman of Acme.",
+        "Mark Smith is the deputy chairman of Acme's audit committee.",
+        {S, U},
+    ),
+    (
+        "The manager reports to the president.",
+        "The manager reports to the vice president of operations.",
+        {S, U},
+    ),
 ]
 
 
@@ -1263,6 +1275,24 @@ PLACES: list[Row] = [
     ("Bergen is the largest city in the region.", "Bergen ranks second among the cities of the region.", {C}),
     ("The city is the largest in the region.", "The city ranked third in the region for tourism.", {S, U}),
     ("Georgia is a major producer of peaches.", "Georgia ranked third in peach production.", {S, INF, U}),
+    # newcomer review: a first place anywhere, a stated other measure, a count ("placed 5
+    # orders"), and a reference that states the superlative itself are no other rank
+    (
+        "Kenya is the largest exporter of tea.",
+        "Kenya ranks third in tea production but first in tea exports.",
+        {S, U},
+    ),
+    (
+        "The tower is the tallest building in the world.",
+        "The tower ranks 12th among buildings by floor area.",
+        {S, U},
+    ),
+    ("Amazon is the largest online retailer.", "The largest online retailer placed 5 orders.", {S, U}),
+    (
+        "Johnson was the fastest qualifier.",
+        "Johnson, the fastest qualifier, finished second in the final.",
+        {S, U},
+    ),
 ]
 
 
