@@ -29,7 +29,7 @@ _QUESTION = re.compile(
 )
 #: the answer: "Yes"/"No" first, or after a lead-in of at most six words and a comma
 _ANSWER = re.compile(
-    r"^\s*(?:(?:[\w'’]+\s+){0,5}[\w'’]+,\s*)?(?P<answer>yes|no)\s*(?:[.!;]|,(?!\s*(?:if|unless|only|but|except)\b)|$)",
+    r"^\s*(?:A\s*[:.]\s*)?(?:(?:[\w'’]+\s+){0,5}[\w'’]+,\s*)?(?P<answer>yes|yeah|yep|no|nope)\s*(?:[.!;]|,(?!\s*(?:if|unless|only|but|except)\b)|$)",
     re.I,
 )
 _NEGATED = {"can": "cannot", "will": "will not", "shall": "shall not"}
@@ -70,6 +70,9 @@ def answered_question(question: str, answer: str) -> tuple[str, int, int] | None
     True
     >>> answered_question("Do I need a visa?", "No, if you hold an EU passport.") is None
     True
+    >>> answered_question("Q: Is the pool heated?", "A: Nope.")[0]
+    'The pool is not heated.'
+
     """
     q, a = _QUESTION.search(question), _ANSWER.match(answer)
     if q is None or a is None:
@@ -82,7 +85,7 @@ def answered_question(question: str, answer: str) -> tuple[str, int, int] | None
     if not subject or not predicate:
         return None
     verb = aux.lower()
-    if a.group("answer").lower() == "no":
+    if a.group("answer").lower() in ("no", "nope"):
         verb = _NEGATED.get(verb, f"{verb} not")
     statement = f"{subject} {verb} {predicate}."
     return statement[:1].upper() + statement[1:], q.start("aux"), a.end("answer")

@@ -136,6 +136,8 @@ def quantity_matches(a: Quantity, b: Quantity) -> bool:
         return inside and (slots_compatible(a, b) or not b.slot)
     if a.interval is not None and b.interval is not None and _tighter_bound(a, b):
         return True
+    if {a.bound, b.bound} in ({x, y} for x in _UPPER for y in _LOWER):
+        return False  # bounds from opposite sides state nothing of each other ("at least 18" / "at most 18")
     if (a.slot.startswith("of:") or b.slot.startswith("of:")) and not slots_compatible(a, b):
         # a slot after "<noun> of" only sets rivals apart ("a capacity of 50,000" is stated by
         # "a capacity of 50,000 seats"): otherwise the number counts as slot-less

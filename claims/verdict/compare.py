@@ -223,7 +223,9 @@ def _check_office(pair: _Pair, x: _Context) -> None:
     """Check: the office a title names (``claims.verdict.offices``). Another office ("president"
     / "vice president") is a flip; a qualification of the reference's office the claim drops
     ("CEO" / "acting CEO") drops a qualification; a qualification the claim adds ("acting CEO" /
-    "CEO") is missing, and stands against the learned decision (``degree_gap``)."""
+    "CEO"), and an office the reference says of another time, holder or scope ("is president" /
+    "was vice president until 2016"), is missing and stands against the learned decision
+    (``degree_gap``)."""
     found = office_change(x.r.text, x.c.text)
     if found is None:
         return
@@ -235,7 +237,7 @@ def _check_office(pair: _Pair, x: _Context) -> None:
         pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], x.c_stems)
     elif found.kind == "qualified" and pair.hedge_dropped is None:
         pair.hedge_dropped = ("office", found.reference_words, found.start, found.end)
-    elif found.kind == "more":
+    elif found.kind in ("more", "unstated"):
         pair.missing.append(found.claim_words)
         pair.degree_gap = True
 

@@ -112,6 +112,21 @@ def _denial(word: str, claim: str, clause: str) -> str | None:
     return hit if noun is not None and noun == _described(clause, hit) else None
 
 
+#: the words of a bound before a number ("at least 18", "more than 500", "fewer than 5,000")
+_BOUND = re.compile(
+    r"\b(?:at\s+(?P<a>least|most)|(?:no\s+)?(?P<b>more|less|fewer|greater|lower|higher)\s+than)\s+[$€£]?\d",
+    re.I,
+)
+
+
+def _in_bound(word: str, text: str) -> bool:
+    """``word`` is the comparative of a bound on a number in ``text`` ("at least 18")."""
+    return any(
+        word.lower() in ((m.group("a") or "").lower(), (m.group("b") or "").lower())
+        for m in _BOUND.finditer(text)
+    )
+
+
 def antonym_flip(
     r: Facets, clause: str, clause_facets: Facets, start: int, r_tokens: Sequence[str]
 ) -> tuple[_Conflict, float] | None:
@@ -124,6 +139,8 @@ def antonym_flip(
     words = clause_facets.words
     hyphenated = [w for w, _, bare in _words_of(r.text)[1] if bare is not None and "-" in w]
     for w in [*r.words, *hyphenated]:
+        if _in_bound(w, r.text):
+            continue  # "at least 18" / "at most 18": bounds, compared as values (quantity_checks)
         ants, denial = ANTONYMS.get(w, frozenset()), _denial(w, r.text, clause)
         if (not ants or w in words) and denial is None:
             continue

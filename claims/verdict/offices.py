@@ -32,10 +32,10 @@ def _words(kind: str) -> frozenset[str]:
 
 
 #: modifier -> "other" (another office) or "qualified" (the same office, qualified)
-MODIFIERS: dict[str, str] = {w: kind for kind in ("other", "qualified") for w in _words(kind)}
+MODIFIERS: dict[str, str] = {w: kind for kind in ("other", "qualified", "principal") for w in _words(kind)}
 TITLES: frozenset[str] = _words("title")
 _TITLE = re.compile(
-    r"\b(?:(?P<mod>" + "|".join(sorted(MODIFIERS, key=len, reverse=True)) + r")(?:\s+|-))?"
+    r"\b(?:(?P<mod>" + "|".join(sorted(MODIFIERS, key=len, reverse=True)) + r")(?:\s+|-|(?<=co)))?"
     r"(?P<title>" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")(?:s|es)?\b",
     re.IGNORECASE,
 )
@@ -47,7 +47,9 @@ class OfficeChange:
 
     ``kind`` is "other" (another office: "president" / "vice president") or "qualified" (the
     reference qualifies the office the claim states bare: "CEO" / "acting CEO"), or "more" (the
-    claim states a qualified office the reference states bare: "acting CEO" / "CEO").
+    claim states a qualified office the reference states bare: "acting CEO" / "CEO"), or
+    "unstated" (one of these, but the reference says it of another time, holder or scope: "was
+    vice president until 2016", "Smith's wife is the vice president").
     ``claim_words`` and ``reference_words`` are the titles as written, ``start``/``end`` the
     reference title's span in the reference text."""
 
@@ -100,6 +102,20 @@ def _titles(text: str) -> tuple[tuple[str, str, str, int, int], ...]:
     )
 
 
+def _kind(mine: str, theirs: str) -> str | None:
+    """The finding for the claim's modifier ``mine`` against the reference's ``theirs`` of one
+    title ("" for none): "other", "qualified", "more", or None (no finding: "acting" / "interim",
+    "coach" / "head coach")."""
+    kinds = {MODIFIERS[m] for m in (mine, theirs) if m}
+    if "other" in kinds or kinds == {"principal", "qualified"}:
+        return "other"  # "president" / "vice president", "head coach" / "assistant coach"
+    if mine and theirs:
+        return None  # two qualifications of one office ("acting" / "interim")
+    if theirs:
+        return "qualified" if kinds == {"qualified"} else None  # a head coach is a coach
+    return "more"
+
+
 def office_change(claim: str, reference: str) -> OfficeChange | None:
     """The office of a title the claim and the reference state differently, or None.
 
@@ -113,30 +129,29 @@ def office_change(claim: str, reference: str) -> OfficeChange | None:
     True
     >>> office_change("Ann is the president.", "Ann, the president, met the vice president.") is None
     True
-    >>> office_change("Smith is president.", "Smith was vice president until 2016.") is None
-    True
-    >>> office_change("Smith is the president.", "Smith's wife is the vice president.") is None
-    True
-    >>> office_change("Smith chairs Acme.", "Smith is deputy chairman of Acme's audit committee.") is None
+    >>> office_change("Smith is president.", "Smith was vice president until 2016.").kind
+    'unstated'
+    >>> office_change("Smith is the president.", "Smith's wife is the vice president.").kind
+    'unstated'
+    >>> office_change("Smith is chairman of Acme.", "Smith is deputy chairman of Acme's board.").kind
+    'unstated'
+    >>> office_change("Lee is the head coach.", "Lee is the assistant coach.").kind
+    'other'
+    >>> office_change("Lee is the coach.", "Lee is the head coach.") is None
     True
     """
     mine, theirs = _titles(claim), _titles(reference)
-    if mine and theirs and _other_time(claim, reference):
-        return None
+    then = bool(mine and theirs) and _other_time(claim, reference)
     for title, mod, words, _, _ in mine:
         forms = {m for t, m, _, _, _ in theirs if t == title}
         if len(forms) != 1 or mod in forms or len({m for t, m, _, _, _ in mine if t == title}) != 1:
             continue  # absent, the same, or both forms on one side
         (other,) = forms
         _, _, their_words, start, end = next(t for t in theirs if t[0] == title)
-        if not _same_holder(claim, reference, start, end):
+        kind = _kind(mod, other)
+        if kind is None:
             continue
-        kinds = {MODIFIERS[m] for m in (mod, other) if m}
-        if "other" in kinds:
-            kind = "other"  # "president" / "vice president", "vice president" / "deputy president"
-        elif mod and other:
-            continue  # two qualifications of one office ("acting" / "interim")
-        else:
-            kind = "qualified" if other else "more"
+        if then or not _same_holder(claim, reference, start, end):
+            kind = "unstated"  # another time, holder or scope: the claim's office is not stated
         return OfficeChange(kind, words, their_words, start, end)
     return None

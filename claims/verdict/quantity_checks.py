@@ -56,10 +56,18 @@ def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) 
         pair.missing.append(q.text)
 
 
+_ONE_SIDED = frozenset({"above", "below", "atleast", "upto"})
+
+
 def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
     """Check: range membership (``_range_relation``). True when it decided the value: inside a
     stated range it is missing (not stated, not contradicted), outside it conflicts."""
     relation, o = _range_relation(q, x.c)
+    if relation == "outside" and o is not None and q.bound in _ONE_SIDED and o.bound in _ONE_SIDED:
+        # two bounds: compared by ``_check_opposite_bound`` alone (a bound of another scope,
+        # ``_other_scope``, is not stated, never outside)
+        pair.missing.append(q.text)
+        return True
     if relation == "inside":
         pair.missing.append(q.text)
         return True
@@ -88,13 +96,25 @@ def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     """Check: a bound of the claim against a bound of the reference from the other side with no
     value in common ("over 18" / "under 18"; ``opposite_bounds``). True when it found one."""
     o = next((o for o in x.c.quantities if not _year_like(o) and opposite_bounds(q, o)), None)
-    if o is None:
+    if o is None or _other_scope(x, o):
         return False
     pair.conflicts.append(
         _Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
     )
     _cover_bound_words(pair, x, q)
     return True
+
+
+def _other_scope(x: _Context, o: Quantity) -> bool:
+    """The reference's bound ``o`` is said of more than the claim says: a content word of the
+    reference claim that is none of the claim's, outside the bound's own words ("fewer than 5,000
+    people in Europe" / "over 10,000 people"; "Drivers going over 30 mph are fined" / "The speed
+    limit is under 30 mph"). A bound limits exactly what it is said of, so another scope or
+    subject is no conflict (a point value keeps the looser test of ``_subject_agrees``)."""
+    words = _BOUND_WORDS.search(x.c.text, 0, o.start)
+    own = set(content_tokens(words.group(1))) if words else set()
+    mine = [*x.r.tokens, *x.r_tokens]
+    return any(t not in own and not any(token_match(t, m) for m in mine) for t in content_tokens(x.c.text))
 
 
 def _cover_bound_words(pair: _Pair, x: _Context, q: Quantity) -> None:
@@ -205,14 +225,51 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
         if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
         and ((not q.loose and not o.loose) or _approximation_rival(x.r.text, q, x.c.text, o))
     ]
+    zero = None if rivals else _zero_subject(x, q)
     if rivals:
         o = rivals[0]
         unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
         pair.conflicts.append(
             _Conflict(_value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only)
         )
+    elif zero is not None:
+        pair.conflicts.append(_Conflict("number", q.text, zero.group(0), zero.start(), zero.end()))
     else:
         pair.missing.append(q.text)
+
+
+#: a subject that counts nobody: "No one was injured", "Nobody survived", "None of the
+#: passengers ...", "No passengers were hurt"
+_ZERO = re.compile(
+    r"^\s*(?:no\s+one|no-one|nobody|none(?:\s+of\s+the\s+\w+)?|no\s+(?!longer\b|more\b|doubt\b|matter\b)\w+)(?=\s)(?!\s+else\b)",
+    re.I,
+)
+
+
+def _zero_subject(x: _Context, q: Quantity) -> re.Match[str] | None:
+    """The reference claim's subject that counts nobody ("No one was killed in the fire")
+    against the claim's count of its subject ("Two firefighters were killed in the fire"):
+    the count opens the claim (after an article or "only") and is at least one, a noun after
+    "No" is the claim's counted noun ("No passengers", not "No residents"), the verb after the
+    subject is a word of the claim, and the rest of the claim's words are the reference's
+    (checked by ``_subject_agrees`` on the conflict)."""
+    if (
+        q.bound
+        or q.value < 1
+        or not re.fullmatch(r"\s*(?:(?:the|only|just|a|an|at\s+least)\s+)?", x.r.text[: q.start], re.I)
+    ):
+        return None
+    zero = _ZERO.match(x.c.text)
+    if zero is None:
+        return None
+    counted = content_tokens(x.r.text[q.end : q.end + 30])[:1]
+    named = content_tokens(zero.group(0))  # "No passengers" names its noun, "No one" nobody
+    if named and not (counted and token_match(named[-1], counted[0])):
+        return None  # "No residents were injured" says nothing of firefighters
+    # the verb after the subject is the claim's ("were injured" / "were injured", not "failed")
+    verb = re.match(r"\s+(?:(?:was|were|is|are|has|have|had|been|be)\s+)*([\w-]+)", x.c.text[zero.end() :])
+    stem = content_tokens(verb.group(1)) if verb else []
+    return zero if stem and any(token_match(stem[0], t) for t in x.r.tokens) else None
 
 
 def _check_quantities(pair: _Pair, x: _Context) -> None:

@@ -450,6 +450,7 @@ ANSWERED = [
         "The museum is open on Mondays.",
         "Is the museum open on Mondays? Yes",
     ),
+    ("Q: Is the pool heated? A: Nope.", "The pool is not heated.", "Is the pool heated? A: Nope"),
     (
         "You may wonder – can the mayor veto the budget? As far as we know, no, she cannot.",
         "The mayor cannot veto the budget.",

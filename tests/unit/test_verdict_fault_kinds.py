@@ -1198,6 +1198,20 @@ BOUNDS: list[Row] = [
     ("Over 700 people attended the event.", "More than 600 people attended the event.", {U}),
     ("Under 40 people attended the meeting.", "Fewer than 30 people attended the meeting.", {S, INF}),
     ("Under 30 people attended the meeting.", "Fewer than 40 people attended the meeting.", {U}),
+    # a bound of another scope or subject is not stated, never a conflict (newcomer review: both
+    # were contradicted); bounds from opposite sides that share a value state nothing of each
+    # other ("at least 18" / "at most 18" was a comparative flip)
+    (
+        "The company employs over 10,000 people.",
+        "The company employs fewer than 5,000 people in Europe.",
+        {U},
+    ),
+    (
+        "The speed limit is under 30 mph in school zones.",
+        "Drivers going over 30 mph in school zones are fined.",
+        {U},
+    ),
+    ("At least 18 members voted.", "At most 18 members voted.", {U}),
 ]
 
 
@@ -1242,18 +1256,25 @@ OFFICES: list[Row] = [
         {S},
     ),
     ("Her career began in 1990.", "Her acting career began in 1990.", {S}),
-    # the title said of another holder or scope (newcomer review): no office finding
-    ("Smith is the president of the club.", "Smith's wife is the vice president of the club.", {S, U}),
+    # the title said of another holder, scope or time (newcomer review): the claim's office is
+    # not stated (it was contradicted in the first version, supported before it)
+    ("Smith is the president of the club.", "Smith's wife is the vice president of the club.", {U}),
     (
         "Mark Smith is the chairman of Acme.",
         "Mark Smith is the deputy chairman of Acme's audit committee.",
-        {S, U},
+        {U},
     ),
     (
         "The manager reports to the president.",
         "The manager reports to the vice president of operations.",
-        {S, U},
+        {U},
     ),
+    ("Alvarez is the mayor of Springfield.", "Alvarez was deputy mayor of Springfield.", {U}),
+    # ranks of one office: the first against a qualified one is another office; a bare title
+    # is stated by the first ("a head coach is a coach")
+    ("Lee is the head coach of the team.", "Lee is the assistant coach of the team.", {C}),
+    ("Anna Roberts is the chief justice.", "Anna Roberts is an associate justice.", {C}),
+    ("Lee is the coach of the team.", "Lee is the head coach of the team.", {S}),
 ]
 
 
@@ -1307,6 +1328,14 @@ NOBODY: list[Row] = [
     ("No one was killed in the fire.", "Two firefighters were killed in the fire.", {C}),
     ("Nobody was injured in the crash.", "Three people were injured in the crash.", {C}),
     ("Nobody was injured in the crash.", "No one was injured in the crash.", {S}),
+    # a count of the subject against a subject that counts nobody (newcomer review: unsupported):
+    # a conflict, when a noun after "No" is the counted noun and the verb is the claim's
+    ("One person was killed in the fire.", "No one was killed in the fire.", {C}),
+    ("Three passengers were injured in the crash.", "Nobody was injured in the crash.", {C}),
+    ("Three passengers were injured in the crash.", "No passengers were injured in the crash.", {C}),
+    ("Two firefighters were injured in the fire.", "No residents were injured in the fire.", {U}),
+    ("Five students passed the exam.", "No student failed the exam.", {U}),
+    ("Two people died in the fire.", "No one else died in the fire.", {U}),
 ]
 
 
