@@ -7,9 +7,10 @@ claim), so without this the answer's "No." was lost and a claim the passage deni
 evidence at all. A polar question is a clause that opens with an auxiliary ("does", "is",
 "can", ...), after an optional lead-in ending in a comma or dash ("With all that gas, does
 ...?"); its answer is the next sentence when that sentence opens with "Yes" or "No" set off by a
-punctuation mark (after an optional lead-in of a few words: "From what we know so far, no, it
-doesn't."); "No other planet ...", "Yes Bank ..." and a condition after the answer ("No, if you
-hold an EU passport") are no answer. The statement is
+punctuation mark (after "A:", or a lead-in that only says how sure the writer is: "From what we
+know so far, no, it doesn't."); "No other planet ...", "Yes Bank ...", a lead-in that limits the
+answer ("For most EU citizens, no") and a condition or hedge after it ("No, if you hold an EU
+passport", "No, it depends") are no answer. The statement is
 the question's subject (from spaCy's parse: the subtree of the auxiliary's subject), the
 auxiliary, "not" for a "No", and the rest of the question.
 """
@@ -27,9 +28,16 @@ _AUXILIARIES = "does|do|did|is|are|was|were|can|could|has|have|had|will|would|sh
 _QUESTION = re.compile(
     rf"(?:^|[,;:–—]\s*|\s-\s*)(?P<aux>{_AUXILIARIES})\s+(?P<rest>[^?,;:]+?)\s*\?\s*$", re.IGNORECASE
 )
-#: the answer: "Yes"/"No" first, or after a lead-in of at most six words and a comma
+#: the answer: "Yes"/"No" first (after "A:"), or after a lead-in that only says how sure the
+#: writer is ("As far as we know, no"); a lead-in that limits the answer ("For most EU citizens,
+#: no", "Generally, no") and an answer that is hedged after it ("No, it depends", "No, if ...")
+#: are no answer
 _ANSWER = re.compile(
-    r"^\s*(?:A\s*[:.]\s*)?(?:(?:[\w'’]+\s+){0,5}[\w'’]+,\s*)?(?P<answer>yes|yeah|yep|no|nope)\s*(?:[.!;]|,(?!\s*(?:if|unless|only|but|except)\b)|$)",
+    r"^\s*(?:A\s*[:.]\s*)?"
+    r"(?:(?:as\s+far\s+as|from\s+what)\s+(?:we|i|anyone|scientists|researchers)\s+(?:know|can\s+tell)"
+    r"(?:\s+(?:so\s+far|today|now))?\s*,\s*|(?:in\s+short|simply\s+put|the\s+short\s+answer\s+is)\s*,?\s*)?"
+    r"(?P<answer>yes|yeah|yep|no|nope)\s*"
+    r"(?:[.!;]|,(?!\s*(?:if|unless|only|but|except|it\s+depends|not\s+(?:always|necessarily|quite|exactly))\b)|$)",
     re.I,
 )
 _NEGATED = {"can": "cannot", "will": "will not", "shall": "shall not"}
@@ -69,6 +77,8 @@ def answered_question(question: str, answer: str) -> tuple[str, int, int] | None
     >>> answered_question("Is Earth the only planet with water?", "No other planet has water.") is None
     True
     >>> answered_question("Do I need a visa?", "No, if you hold an EU passport.") is None
+    True
+    >>> answered_question("Do I need a visa?", "For most EU citizens, no.") is None
     True
     >>> answered_question("Q: Is the pool heated?", "A: Nope.")[0]
     'The pool is not heated.'

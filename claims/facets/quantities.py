@@ -33,8 +33,8 @@ _BOUND_BEFORE: list[tuple[re.Pattern[str], str]] = [
     for p, kind in [
         (r"\b(?:up\s+to|at\s+most|no\s+more\s+than|not\s+more\s+than|(?:a\s+)?maximum\s+of|max\."
          r"|as\s+(?:high|much|many|long|far)\s+as)", "upto"),
+        (r"\b(?:at\s+least|not?\s+less\s+than|not?\s+fewer\s+than|(?:a\s+)?minimum\s+of|min\.)", "atleast"),
         (r"\b(?:less\s+than|fewer\s+than|under|below|lower\s+than)", "below"),
-        (r"\b(?:at\s+least|no\s+less\s+than|no\s+fewer\s+than|(?:a\s+)?minimum\s+of|min\.)", "atleast"),
         (r"\b(?:more\s+than|over|above|greater\s+than|upwards\s+of|in\s+excess\s+of"
          r"|exceed(?:s|ed|ing)?)", "above"),
     ]
@@ -67,8 +67,8 @@ def _rescaled(q: Quantity, like: Quantity) -> Quantity:
 
 def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
     """Mark ranges ("between 4 and 6 hours", "from -20 °C to 50 °C", "4-6 hours") and bounds
-    ("up to 60 °C", "at least 18 years", "more than 500") with ``bound`` and ``interval`` (see
-    ``Quantity``); a number without a slot only by a strict bound ("over 18", "under 18").
+    ("up to 60 °C", "at least 18 years", "more than 500 people") with ``bound`` and ``interval``
+    (see ``Quantity``); a number without a slot only by a strict bound ("over 18", "under 18").
     Years, decades and times of day are left as they are (year ranges have ``lo``/``hi``).
     ``quantities`` is sorted by ``start``."""
     out = list(quantities)

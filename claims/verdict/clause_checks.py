@@ -153,7 +153,11 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     if not (denial and back >= _T.polarity_back_coverage):
         # a clause that denies the claim's words among more of its own ("Copper cannot displace
         # iron from its salt solution as iron is more reactive ...") is no flip, but no support
-        pair.polarity_mismatch = pair.polarity_mismatch or (denial and neg_clause.negated)
+        # and a denial of all the claim's topic words that covers less of the claim ("Honey does not
+        # spoil" / "Honey spoils over time") is no support either
+        pair.polarity_mismatch = pair.polarity_mismatch or (
+            neg_clause.negated and local and topic_cov >= 1.0 and (denial or n_cov >= 0.5)
+        )
         return
     n_text = c.text[n_s:n_e]
     cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue

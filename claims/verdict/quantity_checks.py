@@ -98,6 +98,11 @@ def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     o = next((o for o in x.c.quantities if not _year_like(o) and opposite_bounds(q, o)), None)
     if o is None or _other_scope(x, o):
         return False
+    if not q.slot and not o.slot:
+        # "fans over 18" / "fans under 18": bounds of a bare number name groups, and both may
+        # hold ("Tickets are sold to fans over 18" and "... under 18"): not stated, no conflict
+        pair.missing.append(q.text)
+        return True
     pair.conflicts.append(
         _Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
     )
@@ -107,14 +112,21 @@ def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
 
 def _other_scope(x: _Context, o: Quantity) -> bool:
     """The reference's bound ``o`` is said of more than the claim says: a content word of the
-    reference claim that is none of the claim's, outside the bound's own words ("fewer than 5,000
-    people in Europe" / "over 10,000 people"; "Drivers going over 30 mph are fined" / "The speed
-    limit is under 30 mph"). A bound limits exactly what it is said of, so another scope or
+    reference claim that is none of the claim's, or one of the claim's that is none of the
+    reference claim's, outside the bounds' own words ("fewer than 5,000 people in Europe" /
+    "over 10,000 people"; "Drivers going over 30 mph are fined" / "The speed limit is under 30
+    mph"). A bound limits exactly what it is said of, so another scope or
     subject is no conflict (a point value keeps the looser test of ``_subject_agrees``)."""
     words = _BOUND_WORDS.search(x.c.text, 0, o.start)
     own = set(content_tokens(words.group(1))) if words else set()
     mine = [*x.r.tokens, *x.r_tokens]
-    return any(t not in own and not any(token_match(t, m) for m in mine) for t in content_tokens(x.c.text))
+    theirs = content_tokens(x.c.text)
+    if any(t not in own and not any(token_match(t, m) for m in mine) for t in theirs):
+        return True
+    words = _BOUND_WORDS.search(x.r.text, 0, next((q.start for q in x.r.quantities if q.bound), 0))
+    own_r = set(content_tokens(words.group(1))) if words else set()
+    # and the other way: "under 500 people in Europe" / "over 500 people" counts a part
+    return any(t not in own_r and not any(token_match(t, o) for o in theirs) for t in x.r.tokens)
 
 
 def _cover_bound_words(pair: _Pair, x: _Context, q: Quantity) -> None:
@@ -241,7 +253,8 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
 #: a subject that counts nobody: "No one was injured", "Nobody survived", "None of the
 #: passengers ...", "No passengers were hurt"
 _ZERO = re.compile(
-    r"^\s*(?:no\s+one|no-one|nobody|none(?:\s+of\s+the\s+\w+)?|no\s+(?!longer\b|more\b|doubt\b|matter\b)\w+)(?=\s)(?!\s+else\b)",
+    r"^\s*(?:no\s+one|no-one|nobody|none(?:\s+of\s+the\s+\w+)?|no\s+(?!longer\b|more\b|doubt\b|matter\b|other\b|single\b|further\b|additional\b)\w+)(?=\s)"
+    r"(?!\s+(?:else|other|more|further|additional)\b)",
     re.I,
 )
 
@@ -269,7 +282,16 @@ def _zero_subject(x: _Context, q: Quantity) -> re.Match[str] | None:
     # the verb after the subject is the claim's ("were injured" / "were injured", not "failed")
     verb = re.match(r"\s+(?:(?:was|were|is|are|has|have|had|been|be)\s+)*([\w-]+)", x.c.text[zero.end() :])
     stem = content_tokens(verb.group(1)) if verb else []
-    return zero if stem and any(token_match(stem[0], t) for t in x.r.tokens) else None
+    if not stem or not any(token_match(stem[0], t) for t in x.r.tokens):
+        return None
+    # the rest of the two claims is one statement: "developed a rash" / "developed a fever",
+    # "were fired" / "were fired last year" say different things
+    mine = content_tokens(x.r.text[q.end :])[1:] if counted else content_tokens(x.r.text[q.end :])
+    theirs = content_tokens(x.c.text[zero.end() :])
+    same = all(any(token_match(a, b) for b in theirs) for a in mine) and all(
+        any(token_match(b, a) for a in mine) for b in theirs
+    )
+    return zero if same else None
 
 
 def _check_quantities(pair: _Pair, x: _Context) -> None:

@@ -485,6 +485,12 @@ def test_answered_question(text: str, claim: str, located: str) -> None:
             "Do you need a visa to visit Japan? No, if you hold an EU passport.",
             "You do not need a visa to visit Japan.",
         ),
+        # second review: a lead-in that limits the answer, a hedge after it
+        (
+            "Do travellers need a visa for Japan? For most EU citizens, no.",
+            "Travellers do not need a visa for Japan.",
+        ),
+        ("Is coffee bad for you? No, it depends on how much you drink.", "Coffee is not bad for you."),
     ],
 )
 def test_question_without_yes_or_no_states_nothing(text: str, statement: str) -> None:

@@ -1179,7 +1179,10 @@ def test_model_support_needs_no_rival_code_name() -> None:
 # relation, no predicate the reference lacks; a tighter bound from the same side states a looser
 # one ("more than 600" states "over 500"), never the other way; bounds that overlap do not conflict
 BOUNDS: list[Row] = [
-    ("The film is rated for viewers over 18.", "The film is rated for viewers under 18.", {C}),
+    # bounds of a bare number name groups, and both may hold (second review: "Tickets are sold
+    # to fans over 18" / "... under 18" was contradicted): not stated
+    ("The film is rated for viewers over 18.", "The film is rated for viewers under 18.", {U}),
+    ("Tickets are sold to fans over 18.", "Tickets are sold to fans under 18.", {U}),
     ("The film is rated for viewers over 18.", "The film is rated for viewers over 18.", {S}),
     (
         "The engine temperature exceeds 80 degrees Celsius.",
@@ -1212,6 +1215,11 @@ BOUNDS: list[Row] = [
         {U},
     ),
     ("At least 18 members voted.", "At most 18 members voted.", {U}),
+    # the claim's scope narrower than the reference's (second review: contradicted)
+    ("The company employs under 500 people in Europe.", "The company employs over 500 people.", {U}),
+    # "no fewer than" is "at least" (second review: read as "fewer than", an upper bound)
+    ("Fifteen people were killed.", "No fewer than 20 people were killed.", {C}),
+    ("Twenty-five people were killed.", "No fewer than 20 people were killed.", {U}),
 ]
 
 
@@ -1336,6 +1344,11 @@ NOBODY: list[Row] = [
     ("Two firefighters were injured in the fire.", "No residents were injured in the fire.", {U}),
     ("Five students passed the exam.", "No student failed the exam.", {U}),
     ("Two people died in the fire.", "No one else died in the fire.", {U}),
+    # second review: "No other" presupposes the one, and the rest of the clause must be one
+    # statement (another object, time or reason says something else)
+    ("One player scored twice in the final.", "No other player scored twice in the final.", {U}),
+    ("One patient developed a rash.", "No patients developed a fever.", {U}),
+    ("Two employees were fired.", "No employees were fired last year.", {U}),
 ]
 
 
