@@ -21,19 +21,15 @@ from functools import lru_cache
 from claims.facets import content_tokens
 from claims.facets.vocabulary import data_lines
 
-
-def _words(kind: str) -> frozenset[str]:
-    return frozenset(
-        w
-        for _, line in data_lines("office_modifiers.tsv")
-        for w in line.split()[1:]
-        if line.split()[0] == kind
-    )
+#: kind -> its words, one data file read once
+_ROWS: dict[str, frozenset[str]] = {
+    line.split()[0]: frozenset(line.split()[1:]) for _, line in data_lines("office_modifiers.tsv")
+}
 
 
 #: modifier -> "other" (another office) or "qualified" (the same office, qualified)
-MODIFIERS: dict[str, str] = {w: kind for kind in ("other", "qualified", "principal") for w in _words(kind)}
-TITLES: frozenset[str] = _words("title")
+MODIFIERS: dict[str, str] = {w: kind for kind in ("other", "qualified", "principal") for w in _ROWS[kind]}
+TITLES: frozenset[str] = _ROWS["title"]
 _TITLE = re.compile(
     r"\b(?:(?P<mod>" + "|".join(sorted(MODIFIERS, key=len, reverse=True)) + r")(?:\s+|-|(?<=co)))?"
     r"(?P<title>" + "|".join(sorted(TITLES, key=len, reverse=True)) + r")(?:s|es)?\b",

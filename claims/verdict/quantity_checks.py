@@ -96,7 +96,7 @@ def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     """Check: a bound of the claim against a bound of the reference from the other side with no
     value in common ("over 18" / "under 18"; ``opposite_bounds``). True when it found one."""
     o = next((o for o in x.c.quantities if not _year_like(o) and opposite_bounds(q, o)), None)
-    if o is None or _other_scope(x, o):
+    if o is None or _other_scope(x, q, o):
         return False
     if not q.slot and not o.slot:
         # "fans over 18" / "fans under 18": bounds of a bare number name groups, and both may
@@ -110,30 +110,31 @@ def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
     return True
 
 
-def _other_scope(x: _Context, o: Quantity) -> bool:
-    """The reference's bound ``o`` is said of more than the claim says: a content word of the
-    reference claim that is none of the claim's, or one of the claim's that is none of the
-    reference claim's, outside the bounds' own words ("fewer than 5,000 people in Europe" /
+def _other_scope(x: _Context, q: Quantity, o: Quantity) -> bool:
+    """The reference's bound ``o`` is said of another scope than the claim's bound ``q``: a
+    content word of the reference claim that is none of the claim's, or one of the claim's that
+    is none of the reference claim's, outside the bounds' own words ("fewer than 5,000 people in Europe" /
     "over 10,000 people"; "Drivers going over 30 mph are fined" / "The speed limit is under 30
     mph"). A bound limits exactly what it is said of, so another scope or
     subject is no conflict (a point value keeps the looser test of ``_subject_agrees``)."""
-    words = _BOUND_WORDS.search(x.c.text, 0, o.start)
-    own = set(content_tokens(words.group(1))) if words else set()
-    mine = [*x.r.tokens, *x.r_tokens]
-    theirs = content_tokens(x.c.text)
+    mine, theirs = [*x.r.tokens, *x.r_tokens], content_tokens(x.c.text)
+    own, own_r = _own_words(x.c.text, o), _own_words(x.r.text, q)
     if any(t not in own and not any(token_match(t, m) for m in mine) for t in theirs):
         return True
-    words = _BOUND_WORDS.search(x.r.text, 0, next((q.start for q in x.r.quantities if q.bound), 0))
-    own_r = set(content_tokens(words.group(1))) if words else set()
     # and the other way: "under 500 people in Europe" / "over 500 people" counts a part
-    return any(t not in own_r and not any(token_match(t, o) for o in theirs) for t in x.r.tokens)
+    return any(t not in own_r and not any(token_match(t, b) for b in theirs) for t in x.r.tokens)
+
+
+def _own_words(text: str, q: Quantity) -> set[str]:
+    """The content words of the bound right before ``q`` in ``text`` ("exceeds", "fewer")."""
+    words = _BOUND_WORDS.search(text, 0, q.start)
+    return set(content_tokens(words.group(1))) if words else set()
 
 
 def _cover_bound_words(pair: _Pair, x: _Context, q: Quantity) -> None:
     """The words of the claim's bound ("exceeds", "more than") were compared as the bound: they
     are no predicate word the reference lacks ("exceeds 80 °C" / "stays below 80 °C")."""
-    words = _BOUND_WORDS.search(x.r.text, 0, q.start)
-    own = set(content_tokens(words.group(1))) & set(x.r_tokens) if words else set()
+    own = _own_words(x.r.text, q) & set(x.r_tokens)
     if not own or own <= pair.tokens_covered:
         return
     pair.tokens_covered |= own
