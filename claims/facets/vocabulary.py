@@ -334,4 +334,20 @@ def dimension_stems(slot: str) -> frozenset[str]:
 #: antonym word -> its antonyms (comparatives, directions, states, outcomes), both directions.
 ANTONYMS: dict[str, frozenset[str]] = _load_antonyms()
 
+
+def _load_wordnet_antonyms() -> dict[str, dict[str, str]]:
+    """WordNet 3.0's direct antonyms (``claims/data/wordnet_antonyms.tsv``, built by
+    ``tools/build_wordnet_antonyms.py``): word form -> {antonym form: "adj" | "verb"}, both
+    directions."""
+    table: dict[str, dict[str, str]] = {}
+    for a, b, pos in _data_rows("wordnet_antonyms.tsv", 3):
+        table.setdefault(a, {})[b] = pos
+        table.setdefault(b, {})[a] = pos
+    return table
+
+
+#: WordNet's antonyms by word form (``_load_wordnet_antonyms``): read only by the antonym check
+#: (``claims.verdict.lexical``), which asks that both words say something of the same noun
+WORDNET_ANTONYMS: dict[str, dict[str, str]] = _load_wordnet_antonyms()
+
 _ENTITY_STOP: frozenset[str] = frozenset(_data_words("entity_stopwords.txt"))

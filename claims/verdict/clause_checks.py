@@ -21,7 +21,7 @@ from claims.facets import (
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
-from claims.verdict.text import _clauses, _coverage
+from claims.verdict.text import _clauses, _coverage, verb_adjunct_tokens
 from claims.verdict.thresholds import _T
 
 
@@ -148,15 +148,24 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     pair.polarity_mismatch = r.negated and not c.negated
     back, _ = _coverage(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
-    topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
+    core = _denied_core(r, r_tokens, neg_clause)
+    if len(core) < len(r_tokens) and back >= 1.0:
+        # a flat denial, with no word the claim lacks, denies the claim's verb in every manner
+        # and circumstance: "Honey does not spoil" / "Honey spoils over time"
+        n_cov, _ = _coverage(core, content_tokens(c.text[n_s:n_e]))
+        pair.denial_coverage = n_cov
+        topic_cov, _ = _coverage(_topic_tokens(r, core), neg_clause.tokens)
+    else:
+        topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
     denial = local and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
     if not (denial and back >= _T.polarity_back_coverage):
         # a clause that denies the claim's words among more of its own ("Copper cannot displace
-        # iron from its salt solution as iron is more reactive ...") is no flip, but no support
-        # and a denial of all the claim's topic words that covers less of the claim ("Honey does not
-        # spoil" / "Honey spoils over time") is no support either
+        # iron from its salt solution as iron is more reactive ...") is no flip, but no support;
+        # nor is a denial of all the claim's topic words but those of its verb's adjuncts
+        # ("The bridge was not damaged by the flood" / "The bridge was damaged by the storm")
+        core_topic_cov, _ = _coverage(_topic_tokens(r, core), neg_clause.tokens)
         pair.polarity_mismatch = pair.polarity_mismatch or (
-            neg_clause.negated and local and topic_cov >= 1.0 and (denial or n_cov >= 0.5)
+            neg_clause.negated and local and core_topic_cov >= 1.0 and (denial or n_cov >= 0.5)
         )
         return
     n_text = c.text[n_s:n_e]
@@ -170,6 +179,16 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
         st,
         st + (len(cue) if where >= 0 else n_e - n_s),
     )
+
+
+def _denied_core(r: Facets, r_tokens: Sequence[str], neg_clause: Facets) -> list[str]:
+    """The claim's tokens without those of its verb's adjuncts (``text.verb_adjunct_tokens``:
+    "over time", "by the storm") when ``neg_clause`` denies and the claim affirms; all of
+    ``r_tokens`` otherwise."""
+    if r.negated or not neg_clause.negated:
+        return list(r_tokens)
+    extra = verb_adjunct_tokens(r.text, r_tokens)
+    return [t for t in r_tokens if t not in extra]
 
 
 _NO_LONGER = re.compile(r"\bno\s+longer\b", re.IGNORECASE)

@@ -53,8 +53,8 @@ def _contradictions(
             continue
         if (
             p.polarity_flip is not None
-            and p.subject_coverage >= _T.coverage_polarity
-            and p.coverage >= _T.coverage_polarity
+            and max(p.subject_coverage, p.denial_coverage) >= _T.coverage_polarity
+            and max(p.coverage, p.denial_coverage) >= _T.coverage_polarity
         ):
             found.append((p.relevance - _T.flip_rank_penalty, p, p.polarity_flip))
         elif (

@@ -54,6 +54,9 @@ class _Pair:
     comparative_flip: _Conflict | None = None
     hedge_dropped: tuple[str, str, int, int] | None = None
     flip_coverage: float = 0.0  # coverage without the comparative word itself
+    #: coverage of a flat denial without the claim's verb adjuncts (``clause_checks._denied_core``:
+    #: "Honey does not spoil" / "Honey spoils over time"); 0 when the denial needs them all
+    denial_coverage: float = 0.0
     predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
     predicate_size: int = 0
     #: a missing quantifier or superlative the reference does not grade (``_check_degree``)

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from claims.facets import ANTONYMS, Facets, antonym_kind, content_tokens, token_match
-from claims.facets.vocabulary import _data_rows, _stem, data_lines
+from claims.facets.vocabulary import WORDNET_ANTONYMS, _data_rows, _stem, data_lines
 from claims.parses import parse
 from claims.verdict.findings import _Conflict
 from claims.verdict.text import _coverage
@@ -119,6 +119,50 @@ _BOUND = re.compile(
 )
 
 
+def _wordnet_flip(word: str, r: Facets, clause: str, words: frozenset[str]) -> str | None:
+    """WordNet's antonym of the claim's ``word`` in ``clause`` (``WORDNET_ANTONYMS``: "succeeded"
+    / "failed", "abundant" / "scarce"), when the two say it of the same noun: adjectives that
+    describe it (``_described``), verbs whose subject it is, in the same voice (``_verb_subject``:
+    "Ann lent Bo the car" / "Bo borrowed the car" tell one event from its two sides). None when
+    the claim states the antonym itself in any form."""
+    for hit, pos in sorted(WORDNET_ANTONYMS.get(word, {}).items()):
+        if hit not in words or hit in r.words or _has_stem(r.tokens, hit):
+            continue
+        ours = _described(r.text, word) if pos == "adj" else _verb_subject(r.text, word)
+        theirs = _described(clause, hit) if pos == "adj" else _verb_subject(clause, hit)
+        if ours is not None and ours == theirs:
+            return hit
+    return None
+
+
+def _verb_subject(text: str, verb: str) -> tuple[str, bool] | None:
+    """(stem of the subject, passive voice) of the first verb ``verb`` in spaCy's parse of
+    ``text``; a conjoined verb takes its head's subject ("was tried and acquitted"). None when
+    ``verb`` is no verb there or has no subject."""
+    for t in parse(text) or ():
+        if t.lower_ != verb or t.pos_ not in ("VERB", "AUX"):
+            continue
+        head = t
+        while head.dep_ == "conj" and not any(k.dep_ in ("nsubj", "nsubjpass") for k in head.children):
+            head = head.head
+        subject = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
+        if subject is None:
+            return None
+        passive = subject.dep_ == "nsubjpass" or any(k.dep_ == "auxpass" for k in t.children)
+        return _stem(subject.lower_), passive
+    return None
+
+
+def _sides_swapped(claim: str, word: str, clause: str, hit: str) -> bool:
+    """The two verbs tell one event from its two sides: each one's subject is another word of
+    the other ("Acme bought the factory from the company" / "The company sold the factory to
+    Acme")."""
+    ours, theirs = _verb_subject(claim, word), _verb_subject(clause, hit)
+    if ours is None or theirs is None or ours[0] == theirs[0]:
+        return False
+    return ours[0] in _words_of(clause)[0] and theirs[0] in _words_of(claim)[0]
+
+
 def _in_bound(word: str, text: str) -> bool:
     """``word`` is the comparative of a bound on a number in ``text`` ("at least 18")."""
     return any(
@@ -142,15 +186,18 @@ def antonym_flip(
         if _in_bound(w, r.text):
             continue  # "at least 18" / "at most 18": bounds, compared as values (quantity_checks)
         ants, denial = ANTONYMS.get(w, frozenset()), _denial(w, r.text, clause)
-        if (not ants or w in words) and denial is None:
+        wordnet = _wordnet_flip(w, r, clause, words) if w not in words and denial is None else None
+        if (not ants or w in words) and denial is None and wordnet is None:
             continue
         if r.negated != clause_facets.negated:
             return None
         # the antonym in any form in the claim ("close" for "closed") is no flip
-        hit = denial or next(
-            (a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None
+        hit = (
+            denial
+            or next((a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None)
+            or wordnet
         )
-        if hit:
+        if hit and not _sides_swapped(r.text, w, clause, hit):
             m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
             st = start + (m.start() if m else 0)
             label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"

@@ -13,6 +13,7 @@ from claims.facets import (
     content_tokens,
     token_match,
 )
+from claims.facets.vocabulary import MONTHS
 from claims.parses import parse
 from claims.verdict.findings import _CLAUSE_SPLIT
 
@@ -223,3 +224,28 @@ _PRONOUNS = frozenset(
         "who",
     ]
 )
+
+
+def verb_adjunct_tokens(text: str, tokens: Sequence[str]) -> frozenset[str]:
+    """The tokens among ``tokens`` that only say in what manner or circumstance the main verb of
+    ``text`` holds: the words of a prepositional phrase on it ("Honey spoils over time", "causes
+    rashes in mice") or of a passive's agent ("was damaged by the storm"), unless the phrase
+    holds a number, a month or a name ("in 2019", "in Paris": another time or place may be
+    another event). Empty without the parser or when the root is no verb.
+
+    >>> sorted(verb_adjunct_tokens("Honey spoils over time.", ["honey", "spoil", "time"]))
+    ['time']
+    >>> sorted(verb_adjunct_tokens("Honey spoils in 2019.", ["honey", "spoil"]))
+    []
+    """
+    doc = parse(text[:1000])
+    root = next((t for t in doc or () if t.dep_ == "ROOT"), None)
+    if root is None or root.pos_ not in ("VERB", "AUX"):
+        return frozenset()
+    words: set[str] = set()
+    for prep in (k for k in root.children if k.dep_ in ("prep", "agent")):
+        phrase = list(prep.subtree)
+        if any(t.like_num or t.pos_ in ("PROPN", "NUM") or t.lower_ in MONTHS for t in phrase):
+            continue
+        words.update(w for t in phrase for w in content_tokens(t.text))
+    return frozenset(t for t in tokens if t in words)

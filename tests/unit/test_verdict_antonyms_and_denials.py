@@ -1,0 +1,164 @@
+"""Session 15 kinds of issue #9: antonyms from WordNet 3.0, and flat denials.
+
+**WordNet antonyms** (``claims/data/wordnet_antonyms.tsv``, built by
+``tools/build_wordnet_antonyms.py``; "antonym and predicate relations from a licensed lexical
+resource"), read by the antonym check (``claims.verdict.lexical.antonym_flip``). The rule: a word
+of the claim whose WordNet antonym, and not the word itself, is in the reference's covering clause
+is a flip (``contradicted``) when both say it of the same noun: adjectives that describe it, verbs
+whose subject it is, in the same voice. A verb pair whose subjects are each the other's other
+party tells one event from its two sides and is no flip (this also holds for the hand-written
+pairs: "bought" / "sold").
+
+**Flat denials** (check: polarity; ``claims.verdict.clause_checks._polarity`` with
+``text.verb_adjunct_tokens``). The rule: a reference clause that denies the claim's verb and
+states no word the claim lacks denies it in every manner and circumstance, so the words of the
+claim's prepositional adjuncts and passive agent ("over time", "by the storm") are not needed
+for the flip (``contradicted``); an adjunct with a number, month or name ("in 2019", "in Paris")
+may be another event and is still needed. A denial of the claim's verb that states another
+adjunct is no flip but no support either (``unsupported``). Before the rule, "Honey spoils over
+time" against "Honey does not spoil" and "The bridge was damaged by the storm" against "The
+bridge was not damaged by the flood" were `supported`.
+
+The cosines are ``HIGH`` (0.93, as in tests/unit/test_verdict_checks.py) so that only the checks
+decide; each table mixes rows that must flip with rows that must not.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from claims.facets.vocabulary import WORDNET_ANTONYMS
+from claims.types import Claim, ReferenceClaim, Verdict
+from claims.verdict import judge
+from claims.verdict.text import verb_adjunct_tokens
+
+C, S, U = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED
+HIGH = 0.93
+Row = tuple[str, str, set[Verdict]]
+
+
+def _verdict(response: str, reference: str) -> tuple[Verdict, str]:
+    rcs = [ReferenceClaim(0, Claim(reference, 0, len(reference)))]
+    sim = np.full((1, 1), HIGH, dtype=np.float32)
+    j = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=[reference])[0]
+    return j.verdict, j.reason
+
+
+def _check(row: Row) -> None:
+    response, reference, allowed = row
+    got, reason = _verdict(response, reference)
+    assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
+
+
+# verbs: WordNet's pair with the same subject in the same voice flips; before the WordNet pairs
+# each of these was `supported` (a cosine of 0.8-0.9 and every other word stated)
+VERBS: list[Row] = [
+    ("The experiment failed.", "The experiment succeeded.", {C}),
+    ("The plane left Paris at noon.", "The plane arrived in Paris at noon.", {C}),
+    ("The new law complicated the tax code.", "The new law simplified the tax code.", {C}),
+    ("The minister criticized the report.", "The minister praised the report.", {C}),
+    ("The council abolished the tax in 1990.", "The council established the tax in 1990.", {C}),
+    # another subject: the antonym is said of something else
+    ("The experiment failed.", "The funding succeeded.", {U, S}),
+    # the same verb in both: nothing to flip
+    ("The plane arrived in Paris at noon.", "The plane left Oslo at 9 and arrived in Paris at noon.", {S}),
+    # negated antonym: "did not fail" states what "succeeded" states
+    ("The experiment did not fail.", "The experiment succeeded.", {S, U}),
+]
+
+# adjectives: WordNet's pair describing the same noun flips
+ADJECTIVES: list[Row] = [
+    ("Water is scarce in the region.", "Water is abundant in the region.", {C}),
+    ("The tumour was malignant.", "The tumour was benign.", {C}),
+    ("The species is terrestrial.", "The species is aquatic.", {C}),
+    # the antonym describes another noun: no flip
+    ("The river is wide.", "The narrow bridge crosses the wide river.", {S}),
+    ("The new bridge is wide.", "The new bridge replaced a narrow ferry crossing.", {U, S}),
+]
+
+# one event from its two sides: each verb's subject is the other's other party (hand-written
+# "bought" / "sold" was `contradicted` before; WordNet's "lent" / "borrowed" never flips)
+TWO_SIDES: list[Row] = [
+    ("Acme bought the factory from the company.", "The company sold the factory to Acme.", {S}),
+    ("The company sold the factory to Acme.", "Acme bought the factory from the company.", {S}),
+    ("Bo borrowed the car from Ann.", "Ann lent Bo the car.", {S}),
+    # the same buyer on both sides: a flip
+    ("Acme sold the factory.", "Acme bought the factory.", {C}),
+]
+
+
+@pytest.mark.parametrize("row", VERBS, ids=[f"{r[0]} / {r[1]}" for r in VERBS])
+def test_wordnet_verb_antonyms(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize("row", ADJECTIVES, ids=[f"{r[0]} / {r[1]}" for r in ADJECTIVES])
+def test_wordnet_adjective_antonyms(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize("row", TWO_SIDES, ids=[f"{r[0]} / {r[1]}" for r in TWO_SIDES])
+def test_one_event_from_its_two_sides(row: Row) -> None:
+    _check(row)
+
+
+def test_wordnet_table_is_symmetric_and_typed() -> None:
+    """The data file is read both ways; verb pairs come in their inflected forms (WordNet 3.0:
+    succeed / fail is a direct antonym of the first senses)."""
+    assert WORDNET_ANTONYMS["succeeded"]["failed"] == "verb"
+    assert WORDNET_ANTONYMS["failed"]["succeeded"] == "verb"
+    assert WORDNET_ANTONYMS["fails"]["succeeds"] == "verb"
+    assert WORDNET_ANTONYMS["scarce"]["abundant"] == "adj"
+    # prefixed adjectives are left to the negative-prefix check, which asks for the same noun
+    assert "unable" not in WORDNET_ANTONYMS.get("able", {})
+    for word, antonyms in WORDNET_ANTONYMS.items():
+        for other, pos in antonyms.items():
+            assert WORDNET_ANTONYMS[other][word] == pos
+
+
+FLAT_DENIALS: list[Row] = [
+    # a flat denial covers every manner and circumstance of the verb
+    ("Honey spoils over time.", "Honey does not spoil.", {C}),
+    ("The bridge was damaged by the storm.", "The bridge was not damaged.", {C}),
+    ("He travelled to Paris by train.", "He did not travel to Paris.", {C}),
+    # the plain flip, as before
+    ("Honey spoils.", "Honey does not spoil.", {C}),
+    # a dated or named circumstance may be another event: not stated, no flip
+    ("Honey spoils in 2019.", "Honey does not spoil.", {U}),
+    # the denial names another circumstance: no flip, and no support
+    ("The bridge was damaged by the storm.", "The bridge was not damaged by the flood.", {U}),
+    ("The drug is used for pain.", "The drug is not used for children.", {U}),
+    # the claim denies, the reference affirms: absence of the adjunct is no denial of it
+    ("Honey does not spoil over time.", "Honey spoils.", {U}),
+    # both affirm: support as before
+    ("The bridge was damaged by the storm.", "The bridge was damaged by the storm.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", FLAT_DENIALS, ids=[f"{r[0]} / {r[1]}" for r in FLAT_DENIALS])
+def test_flat_denials(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens", "expected"),
+    [
+        ("Honey spoils over time.", ["honey", "spoil", "time"], {"time"}),
+        ("The bridge was damaged by the storm.", ["bridge", "damage", "storm"], {"storm"}),
+        # a number, a month or a name keeps the phrase: another time or place
+        ("The bridge was damaged in 2019.", ["bridge", "damage", "2019"], set()),
+        ("The bridge was damaged in May.", ["bridge", "damage", "may"], set()),
+        ("He studied in Paris.", ["study", "paris"], set()),
+        # a prepositional phrase on the object is no adjunct of the verb
+        (
+            "The museum charges admission for exhibitions.",
+            ["museum", "charge", "admission", "exhibition"],
+            set(),
+        ),
+        # no verb at the root
+        ("A storm in May.", ["storm", "may"], set()),
+    ],
+)
+def test_verb_adjunct_tokens(text: str, tokens: list[str], expected: set[str]) -> None:
+    assert set(verb_adjunct_tokens(text, tokens)) == expected
