@@ -68,6 +68,50 @@ os.environ["REDIS_URL"] = _REDIS_URL
 os.environ["CELERY_QUEUE"] = f"claimaudit-test-{uuid.uuid4().hex[:8]}"
 
 
+# --------------------------------------------------------------------------- isolation between modules
+
+
+def _celery_producer() -> tuple[Any, str] | None:
+    """``(app, broker URL it was configured with)`` of this process's Celery app, or None while
+    ``workers.celery_app`` is not imported (the unit tests never import it)."""
+    module = sys.modules.get("workers.celery_app")
+    if module is None:
+        return None
+    # what Celery itself resolves broker_url to: CELERY_BROKER_URL wins over the configured value
+    return module.app, os.environ.get("CELERY_BROKER_URL") or module._settings.redis_url
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _celery_producer_restored(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Every test module must leave this process's Celery producer (``workers.celery_app.app``,
+    which the in-process API enqueues through) on the broker it was configured with.
+
+    A fixture that points it elsewhere (``tests/llm``'s ``api``: the LLM Redis db) must undo that
+    within the module; otherwise every later module's API sends its tasks to that other broker, where
+    its own worker never sees them, and its tests wait for results that never come. This fails the
+    module that leaked, at once and by name, and puts the producer back for the modules after it.
+    """
+    yield
+    producer = _celery_producer()
+    if producer is None:
+        return
+    app, configured = producer
+    current = str(app.conf.broker_url)
+    if current != configured:
+        from kombu.utils.url import maybe_sanitize_url
+
+        app.conf.broker_url = configured
+        app._pool = None
+        app.amqp._producer_pool = None
+        pytest.fail(
+            f"{request.node.nodeid} left the Celery producer (workers.celery_app.app) sending to "
+            f"{maybe_sanitize_url(current)} instead of {maybe_sanitize_url(configured)}: a fixture "
+            "switched app.conf.broker_url and did not switch it back when the module ended "
+            "(is it session-scoped?)",
+            pytrace=False,
+        )
+
+
 # --------------------------------------------------------------------------- services
 
 

@@ -5,8 +5,11 @@ OpenAI-compatible endpoint (the only fake: a local HTTP server the real ``openai
 Isolation: the LLM tests use their own Redis database (db 9 of the test Redis, or
 ``CLAIMAUDIT_TEST_LLM_REDIS_URL``) for both the worker and this process's Celery producer, so no
 other worker (another suite's, still running, or another developer's on the shared Redis) can take
-their tasks. The worker runs with ``LLM_TIMEOUT_S=1`` and ``TASK_MAX_RETRIES=2`` so that timeouts
-and exhausted retries take seconds.
+their tasks. The producer is process-global (``workers.celery_app.app``), so :func:`api` is
+module-scoped: it points the producer at db 9 for one test module and back when that module ends.
+(Session-scoped, it kept db 9 until the end of the session, and every later module's API, e.g.
+``tests/e2e``'s, sent its audits to the LLM worker instead of its own.) The worker runs with
+``LLM_TIMEOUT_S=1`` and ``TASK_MAX_RETRIES=2`` so that timeouts and exhausted retries take seconds.
 """
 
 from __future__ import annotations
@@ -70,7 +73,7 @@ def _point_producer_at(url: str) -> str:
     return previous
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def api(
     llm_worker: Any,
     fake_openai: FakeOpenAI,
@@ -81,6 +84,9 @@ def api(
     """The real FastAPI app in-process; it enqueues to the LLM Redis db the worker consumes.
 
     Configured with the worker's endpoint: the API refuses LLM components (422) when none is set.
+    Module scope, not session: the enqueueing goes through the process-wide Celery app, whose
+    broker this fixture switches to the LLM db and must switch back before another module runs
+    (``tests/conftest.py``'s ``_celery_producer_restored`` fails a module that does not).
     """
     from fastapi.testclient import TestClient
 
