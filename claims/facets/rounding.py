@@ -76,6 +76,26 @@ def approximation_misses(approx: Quantity, point: Quantity) -> bool:
     return gap > step and not math.isclose(approx.value, point.value, rel_tol=APPROX_TOLERANCE)
 
 
+def approximations_apart(a: Quantity, b: Quantity) -> bool:
+    """Two approximations too far apart to approximate one value ("about 2 million" / "about 20
+    million", "about 30 km" / "about 45 km"): each allows its rounding step or
+    ``APPROX_TOLERANCE`` of its value, whichever is larger, and the two allowances do not meet
+    ("about 30 km" / "roughly 32 km" do). Bounds and ranges are never apart.
+
+    >>> from claims.facets import extract
+    >>> two, twenty = (extract(f"a population of about {n} million").quantities[0] for n in (2, 20))
+    >>> approximations_apart(two, twenty), approximations_apart(two, two)
+    (True, False)
+    """
+    if a.bound or b.bound:
+        return False
+
+    def allowance(q: Quantity) -> float:
+        return max(rounding_step(q) or 0.0, APPROX_TOLERANCE * abs(q.value))
+
+    return abs(a.value - b.value) > allowance(a) + allowance(b)
+
+
 def converts_to(a: Quantity, b: Quantity) -> bool:
     """``a`` and ``b`` are one value written in units of two systems ("300 metres" / "984 feet",
     "100 km" / "62 miles", "5 kg" / "11 lb"): within ``CONVERSION_TOLERANCE`` of each other.

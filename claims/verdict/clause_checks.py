@@ -149,14 +149,13 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     back, _ = _coverage(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     core = _denied_core(r, r_tokens, neg_clause)
-    if len(core) < len(r_tokens) and back >= 1.0:
-        # a flat denial, with no word the claim lacks, denies the claim's verb in every manner
-        # and circumstance: "Honey does not spoil" / "Honey spoils over time"
-        n_cov, _ = _coverage(core, content_tokens(c.text[n_s:n_e]))
+    flat = _flat_denial_core(r, r_tokens, c, neg_clause)
+    if flat is not None:
+        # a flat denial, with no word the claim lacks, denies the claim's verb whatever its
+        # agent or extent: "Honey does not spoil" / "Honey spoils over time"
+        n_cov, _ = _coverage(flat, content_tokens(c.text[n_s:n_e]))
         pair.denial_coverage = n_cov
-        topic_cov, _ = _coverage(_topic_tokens(r, core), neg_clause.tokens)
-    else:
-        topic_cov, _ = _coverage(_topic_tokens(r, r_tokens), neg_clause.tokens)
+    topic_cov, _ = _coverage(_topic_tokens(r, flat or r_tokens), neg_clause.tokens)
     denial = local and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
     if not (denial and back >= _T.polarity_back_coverage):
         # a clause that denies the claim's words among more of its own ("Copper cannot displace
@@ -183,12 +182,36 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
 
 def _denied_core(r: Facets, r_tokens: Sequence[str], neg_clause: Facets) -> list[str]:
     """The claim's tokens without those of its verb's adjuncts (``text.verb_adjunct_tokens``:
-    "over time", "by the storm") when ``neg_clause`` denies and the claim affirms; all of
-    ``r_tokens`` otherwise."""
+    "over time", "by the storm", "in open jars") when ``neg_clause`` denies and the claim
+    affirms (what a denial must state for no support); all of ``r_tokens`` otherwise."""
     if r.negated or not neg_clause.negated:
         return list(r_tokens)
     extra = verb_adjunct_tokens(r.text, r_tokens)
     return [t for t in r_tokens if t not in extra]
+
+
+#: the adjuncts a flat denial covers: a passive's agent ("damaged by the storm") and an extent
+#: ("spoils over time"); others may narrow the scope ("approved for adults", "closed during
+#: the pandemic", "testified before the grand jury") and are still needed
+_FLAT_PREPS = frozenset({"over"})
+#: a denial under a modal is advice or possibility, not a flat denial ("should not take")
+_MODALS = re.compile(r"\b(?:may|might|could|should|would|must|can|cannot|shall|ought)\b", re.I)
+
+
+def _flat_denial_core(r: Facets, r_tokens: Sequence[str], c: Facets, neg_clause: Facets) -> list[str] | None:
+    """The claim's tokens without its agent and extent (``_FLAT_PREPS``) when the reference claim
+    ``c`` is a flat denial of the affirmed claim: every content word of ``c`` is the claim's (no
+    frame, condition or other scope: "It is a myth that ...", "If stored properly, ..."), no
+    modal ("may not", "should not"), the same tense; None otherwise or when the claim has no
+    such adjunct."""
+    if r.negated or not neg_clause.negated or _MODALS.search(c.text):
+        return None
+    if _coverage(content_tokens(c.text), r.tokens)[0] < 1.0 or _present_tense(r.text) != _present_tense(
+        c.text
+    ):
+        return None
+    extra = verb_adjunct_tokens(r.text, r_tokens, preps=_FLAT_PREPS)
+    return [t for t in r_tokens if t not in extra] if extra else None
 
 
 _NO_LONGER = re.compile(r"\bno\s+longer\b", re.IGNORECASE)

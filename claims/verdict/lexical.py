@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from claims.facets import ANTONYMS, Facets, antonym_kind, content_tokens, token_match
+from claims.facets import ANTONYMS, Facets, antonym_kind, content_tokens, token_match, values_equal
 from claims.facets.vocabulary import WORDNET_ANTONYMS, _data_rows, _stem, data_lines
 from claims.parses import parse
 from claims.verdict.findings import _Conflict
@@ -119,26 +119,63 @@ _BOUND = re.compile(
 )
 
 
-def _wordnet_flip(word: str, r: Facets, clause: str, words: frozenset[str]) -> str | None:
+def _wordnet_flip(word: str, r: Facets, clause: str, clause_facets: Facets) -> str | None:
     """WordNet's antonym of the claim's ``word`` in ``clause`` (``WORDNET_ANTONYMS``: "succeeded"
-    / "failed", "abundant" / "scarce"), when the two say it of the same noun: adjectives that
-    describe it (``_described``), verbs whose subject it is, in the same voice (``_verb_subject``:
-    "Ann lent Bo the car" / "Bo borrowed the car" tell one event from its two sides). None when
-    the claim states the antonym itself in any form."""
+    / "failed", "abundant" / "scarce"), when the two say it of the same thing: adjectives that
+    describe the same noun, one of them as a predicate ("Water is scarce" / "abundant water";
+    two attributive ones pick out two things: "the secondary tumour" / "the primary tumour"),
+    verbs of the same agent or patient and of no other one (``_same_event``). None when the
+    claim states the antonym itself in any form, or when the two state different values ("Water
+    freezes at 0 °C" / "Water boils at 100 °C": two states, each with its value)."""
+    if r.quantities and clause_facets.quantities and not _shared_value(r, clause_facets):
+        return None
     for hit, pos in sorted(WORDNET_ANTONYMS.get(word, {}).items()):
-        if hit not in words or hit in r.words or _has_stem(r.tokens, hit):
+        if hit not in clause_facets.words or hit in r.words or _has_stem(r.tokens, hit):
             continue
-        ours = _described(r.text, word) if pos == "adj" else _verb_subject(r.text, word)
-        theirs = _described(clause, hit) if pos == "adj" else _verb_subject(clause, hit)
-        if ours is not None and ours == theirs:
+        if pos == "adj":
+            ours, theirs = _described_as(r.text, word), _described_as(clause, hit)
+            same = ours is not None and theirs is not None and ours[0] == theirs[0] and (ours[1] or theirs[1])
+        else:
+            same = _same_event(_verb_roles(r.text, word), _verb_roles(clause, hit))
+        if same:
             return hit
     return None
 
 
-def _verb_subject(text: str, verb: str) -> tuple[str, bool] | None:
-    """(stem of the subject, passive voice) of the first verb ``verb`` in spaCy's parse of
-    ``text``; a conjoined verb takes its head's subject ("was tried and acquitted"). None when
-    ``verb`` is no verb there or has no subject."""
+def _shared_value(a: Facets, b: Facets) -> bool:
+    return any(values_equal(q.value, o.value) for q in a.quantities for o in b.quantities)
+
+
+def _described_as(text: str, word: str) -> tuple[str, bool] | None:
+    """(stem of the noun that the adjective ``word`` describes, as a predicate): ``_described``
+    with whether it is the predicate ("the bridge is safe") rather than a modifier."""
+    noun = _described(text, word)
+    if noun is None:
+        return None
+    doc = parse(text)
+    predicate = any(t.lower_ == word.lower() and t.dep_ in ("acomp", "attr", "oprd") for t in doc or ())
+    return noun, predicate
+
+
+_Roles = tuple[str | None, str | None]
+
+
+def _same_event(ours: _Roles | None, theirs: _Roles | None) -> bool:
+    """Two verbs' (agent, patient) share one of them and differ in neither where both are known
+    ("The Senate rejected the bill" / "The bill was accepted by the Senate")."""
+    if ours is None or theirs is None:
+        return False
+    pairs = list(zip(ours, theirs, strict=True))
+    if any(a is not None and b is not None and a != b for a, b in pairs):
+        return False
+    return any(a is not None and a == b for a, b in pairs)
+
+
+def _verb_roles(text: str, verb: str) -> _Roles | None:
+    """(stem of the agent, stem of the patient) of the first verb ``verb`` in spaCy's parse of
+    ``text``, each None when unsaid: the subject and object of an active verb, the "by" phrase
+    and subject of a passive one; a conjoined verb takes its head's subject ("was tried and
+    acquitted"). None when ``verb`` is no verb there or has no subject."""
     for t in parse(text) or ():
         if t.lower_ != verb or t.pos_ not in ("VERB", "AUX"):
             continue
@@ -148,17 +185,22 @@ def _verb_subject(text: str, verb: str) -> tuple[str, bool] | None:
         subject = next((k for k in head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
         if subject is None:
             return None
-        passive = subject.dep_ == "nsubjpass" or any(k.dep_ == "auxpass" for k in t.children)
-        return _stem(subject.lower_), passive
+        if subject.dep_ == "nsubjpass" or any(k.dep_ == "auxpass" for k in t.children):
+            by = next((k for k in t.children if k.dep_ == "agent"), None)
+            agent = next((k for k in by.children if k.dep_ == "pobj"), None) if by is not None else None
+            return (_stem(agent.lower_) if agent is not None else None), _stem(subject.lower_)
+        obj = next((k for k in t.children if k.dep_ == "dobj"), None)
+        return _stem(subject.lower_), (_stem(obj.lower_) if obj is not None else None)
     return None
 
 
 def _sides_swapped(claim: str, word: str, clause: str, hit: str) -> bool:
-    """The two verbs tell one event from its two sides: each one's subject is another word of
-    the other ("Acme bought the factory from the company" / "The company sold the factory to
-    Acme")."""
-    ours, theirs = _verb_subject(claim, word), _verb_subject(clause, hit)
-    if ours is None or theirs is None or ours[0] == theirs[0]:
+    """The two verbs tell one event from its two sides: each one's agent is another word of the
+    other ("Acme bought the factory from the company" / "The company sold the factory to Acme",
+    "... was sold by the company"); the same agent in either voice is one side ("The Senate
+    rejected the bill" / "The bill was accepted by the Senate": a flip)."""
+    ours, theirs = _verb_roles(claim, word), _verb_roles(clause, hit)
+    if ours is None or theirs is None or ours[0] is None or theirs[0] is None or ours[0] == theirs[0]:
         return False
     return ours[0] in _words_of(clause)[0] and theirs[0] in _words_of(claim)[0]
 
@@ -186,7 +228,7 @@ def antonym_flip(
         if _in_bound(w, r.text):
             continue  # "at least 18" / "at most 18": bounds, compared as values (quantity_checks)
         ants, denial = ANTONYMS.get(w, frozenset()), _denial(w, r.text, clause)
-        wordnet = _wordnet_flip(w, r, clause, words) if w not in words and denial is None else None
+        wordnet = _wordnet_flip(w, r, clause, clause_facets) if w not in words and denial is None else None
         if (not ants or w in words) and denial is None and wordnet is None:
             continue
         if r.negated != clause_facets.negated:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from claims.facets import STOPWORDS, Facets, Quantity, slots_compatible, values_equal
-from claims.facets.rounding import approximation_misses, is_approximation
+from claims.facets.rounding import approximation_misses, approximations_apart, is_approximation
 
 
 def _ordinal_neighbours(text: str, start: int, end: int) -> set[str]:
@@ -42,7 +42,11 @@ def _both_currencies(q: Quantity, o: Quantity) -> bool:
 
 def _approximation_rival(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
     """An approximation on one side too far from a point value on the other to approximate
-    it ("about 3.4 million" / 2,148,271): a conflict like two points (``approximation_misses``)."""
+    it ("about 3.4 million" / 2,148,271), or from an approximation on the other ("about 2
+    million" / "about 20 million"): a conflict like two points (``approximation_misses``,
+    ``approximations_apart``)."""
+    if is_approximation(r_text, q) and is_approximation(c_text, o):
+        return approximations_apart(q, o)
     if is_approximation(r_text, q) and not o.loose:
         return approximation_misses(q, o)
     return not q.loose and is_approximation(c_text, o) and approximation_misses(o, q)

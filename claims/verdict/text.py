@@ -226,12 +226,15 @@ _PRONOUNS = frozenset(
 )
 
 
-def verb_adjunct_tokens(text: str, tokens: Sequence[str]) -> frozenset[str]:
+def verb_adjunct_tokens(
+    text: str, tokens: Sequence[str], preps: frozenset[str] | None = None
+) -> frozenset[str]:
     """The tokens among ``tokens`` that only say in what manner or circumstance the main verb of
     ``text`` holds: the words of a prepositional phrase on it ("Honey spoils over time", "causes
     rashes in mice") or of a passive's agent ("was damaged by the storm"), unless the phrase
     holds a number, a month or a name ("in 2019", "in Paris": another time or place may be
-    another event). Empty without the parser or when the root is no verb.
+    another event). ``preps``: the prepositions whose phrases count (None: all). Empty without
+    the parser or when the root is no verb.
 
     >>> sorted(verb_adjunct_tokens("Honey spoils over time.", ["honey", "spoil", "time"]))
     ['time']
@@ -243,7 +246,9 @@ def verb_adjunct_tokens(text: str, tokens: Sequence[str]) -> frozenset[str]:
     if root is None or root.pos_ not in ("VERB", "AUX"):
         return frozenset()
     words: set[str] = set()
-    for prep in (k for k in root.children if k.dep_ in ("prep", "agent")):
+    for prep in root.children:
+        if not (prep.dep_ == "agent" or prep.dep_ == "prep" and (preps is None or prep.lower_ in preps)):
+            continue
         phrase = list(prep.subtree)
         if any(t.like_num or t.pos_ in ("PROPN", "NUM") or t.lower_ in MONTHS for t in phrase):
             continue

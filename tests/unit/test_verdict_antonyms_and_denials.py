@@ -121,7 +121,15 @@ FLAT_DENIALS: list[Row] = [
     # a flat denial covers every manner and circumstance of the verb
     ("Honey spoils over time.", "Honey does not spoil.", {C}),
     ("The bridge was damaged by the storm.", "The bridge was not damaged.", {C}),
-    ("He travelled to Paris by train.", "He did not travel to Paris.", {C}),
+    # other adjuncts may narrow the scope and are still needed: no flip ("by train" is a means,
+    # but "approved for adults", "closed during the pandemic" would be a scope)
+    ("He travelled to Paris by train.", "He did not travel to Paris.", {U}),
+    ("The drug is approved for adults.", "The drug is not approved.", {U}),
+    # a frame, a condition, a modal or another tense is no flat denial (newcomer review)
+    ("Honey spoils over time.", "It is a myth that honey does not spoil.", {U, S}),
+    ("Honey spoils over time.", "If stored properly, honey does not spoil.", {U}),
+    ("Honey spoils over time.", "Honey may not spoil.", {U, Verdict.QUALIFICATION_DROPPED}),
+    ("The bridge was damaged by the storm.", "The bridge is not damaged.", {U}),
     # the plain flip, as before
     ("Honey spoils.", "Honey does not spoil.", {C}),
     # a dated or named circumstance may be another event: not stated, no flip
