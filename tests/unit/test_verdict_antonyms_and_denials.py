@@ -85,6 +85,39 @@ TWO_SIDES: list[Row] = [
     ("Bo borrowed the car from Ann.", "Ann lent Bo the car.", {S}),
     # the same buyer on both sides: a flip
     ("Acme sold the factory.", "Acme bought the factory.", {C}),
+    # one agent in either voice is one side, not two (newcomer review: these had turned supported)
+    ("The bill was accepted by the Senate.", "The Senate rejected the bill.", {C}),
+    ("Smith was fired by the company.", "The company hired Smith.", {C}),
+    ("The report was criticized by the minister.", "The minister praised the report.", {C}),
+    ("The factory was sold by the company to Acme.", "Acme bought the factory from the company.", {S}),
+]
+
+# WordNet pairs said of two things, or with two values, are no flip (newcomer review)
+TWO_THINGS: list[Row] = [
+    ("The secondary tumour was in the lung.", "The primary tumour was in the lung.", {U}),
+    ("The junior doctor approved the plan.", "The senior doctor approved the plan.", {U}),
+    ("Water freezes at 0 degrees Celsius.", "Water boils at 100 degrees Celsius.", {U}),
+    (
+        "The government included farmers in the scheme.",
+        "The government excluded fishermen from the scheme.",
+        {U, S},  # the objects are not compared here (a known gap); no flip
+    ),
+]
+
+# stances and the fates of laws (claims/data/antonyms.tsv, session 15): were supported
+HAND_PAIRS: list[Row] = [
+    ("The senator voted for the bill.", "The senator voted against the bill.", {C}),
+    ("The law was enacted in 2010.", "The law was repealed in 2010.", {C}),
+    ("The proposal was rejected.", "The proposal was adopted.", {C}),
+]
+
+# two approximations too far apart to approximate one value conflict like two points
+# (``claims.facets.rounding.approximations_apart``: each allows its rounding step or 10 %)
+APPROXIMATIONS: list[Row] = [
+    ("The city has about 20 million inhabitants.", "The city has about 2 million inhabitants.", {C}),
+    ("The lake is about 30 km long.", "The lake is about 45 km long.", {C}),
+    ("The project cost around 5 million dollars.", "The project cost roughly 5.2 million dollars.", {S}),
+    ("About 40% of voters backed the plan.", "About 45% of voters backed the plan.", {U, S}),
 ]
 
 
@@ -100,6 +133,21 @@ def test_wordnet_adjective_antonyms(row: Row) -> None:
 
 @pytest.mark.parametrize("row", TWO_SIDES, ids=[f"{r[0]} / {r[1]}" for r in TWO_SIDES])
 def test_one_event_from_its_two_sides(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize("row", TWO_THINGS, ids=[f"{r[0]} / {r[1]}" for r in TWO_THINGS])
+def test_wordnet_pairs_of_two_things(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize("row", HAND_PAIRS, ids=[f"{r[0]} / {r[1]}" for r in HAND_PAIRS])
+def test_hand_pairs_of_stances_and_laws(row: Row) -> None:
+    _check(row)
+
+
+@pytest.mark.parametrize("row", APPROXIMATIONS, ids=[f"{r[0]} / {r[1]}" for r in APPROXIMATIONS])
+def test_approximations_apart(row: Row) -> None:
     _check(row)
 
 
