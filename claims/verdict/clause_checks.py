@@ -148,7 +148,6 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     pair.polarity_mismatch = r.negated and not c.negated
     back, _ = _coverage(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
-    core = _denied_core(r, r_tokens, neg_clause)
     flat = _flat_denial_core(r, r_tokens, c, neg_clause)
     if flat is not None:
         # a flat denial, with no word the claim lacks, denies the claim's verb whatever its
@@ -162,7 +161,9 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
         # iron from its salt solution as iron is more reactive ...") is no flip, but no support;
         # nor is a denial of all the claim's topic words but those of its verb's adjuncts
         # ("The bridge was not damaged by the flood" / "The bridge was damaged by the storm")
-        core_topic_cov, _ = _coverage(_topic_tokens(r, core), neg_clause.tokens)
+        core_topic_cov, _ = _coverage(
+            _topic_tokens(r, _denied_core(r, r_tokens, neg_clause)), neg_clause.tokens
+        )
         pair.polarity_mismatch = pair.polarity_mismatch or (
             neg_clause.negated and local and core_topic_cov >= 1.0 and (denial or n_cov >= 0.5)
         )
@@ -194,17 +195,18 @@ def _denied_core(r: Facets, r_tokens: Sequence[str], neg_clause: Facets) -> list
 #: ("spoils over time"); others may narrow the scope ("approved for adults", "closed during
 #: the pandemic", "testified before the grand jury") and are still needed
 _FLAT_PREPS = frozenset({"over"})
-#: a denial under a modal is advice or possibility, not a flat denial ("should not take")
-_MODALS = re.compile(r"\b(?:may|might|could|should|would|must|can|cannot|shall|ought)\b", re.I)
+#: a denial or claim under a modal is advice, possibility or future, not a flat statement
+#: ("should not take", "will be damaged")
+_MODALS = re.compile(r"\b(?:may|might|could|should|would|must|can|cannot|shall|ought|will|wo)\b", re.I)
 
 
 def _flat_denial_core(r: Facets, r_tokens: Sequence[str], c: Facets, neg_clause: Facets) -> list[str] | None:
     """The claim's tokens without its agent and extent (``_FLAT_PREPS``) when the reference claim
     ``c`` is a flat denial of the affirmed claim: every content word of ``c`` is the claim's (no
     frame, condition or other scope: "It is a myth that ...", "If stored properly, ..."), no
-    modal ("may not", "should not"), the same tense; None otherwise or when the claim has no
-    such adjunct."""
-    if r.negated or not neg_clause.negated or _MODALS.search(c.text):
+    modal or future on either side ("may not", "should not", "will be"), the same tense; None
+    otherwise or when the claim has no such adjunct."""
+    if r.negated or not neg_clause.negated or _MODALS.search(c.text) or _MODALS.search(r.text):
         return None
     if _coverage(content_tokens(c.text), r.tokens)[0] < 1.0 or _present_tense(r.text) != _present_tense(
         c.text

@@ -127,19 +127,23 @@ def _wordnet_flip(word: str, r: Facets, clause: str, clause_facets: Facets) -> s
     verbs of the same agent or patient and of no other one (``_same_event``). None when the
     claim states the antonym itself in any form, or when the two state different values ("Water
     freezes at 0 °C" / "Water boils at 100 °C": two states, each with its value)."""
-    if r.quantities and clause_facets.quantities and not _shared_value(r, clause_facets):
+    antonyms = WORDNET_ANTONYMS.get(word)
+    if not antonyms or r.quantities and clause_facets.quantities and not _shared_value(r, clause_facets):
         return None
-    for hit, pos in sorted(WORDNET_ANTONYMS.get(word, {}).items()):
+    for hit, parts in sorted(antonyms.items()):
         if hit not in clause_facets.words or hit in r.words or _has_stem(r.tokens, hit):
             continue
-        if pos == "adj":
-            ours, theirs = _described_as(r.text, word), _described_as(clause, hit)
-            same = ours is not None and theirs is not None and ours[0] == theirs[0] and (ours[1] or theirs[1])
-        else:
-            same = _same_event(_verb_roles(r.text, word), _verb_roles(clause, hit))
-        if same:
+        if "adj" in parts and _same_noun(r.text, word, clause, hit):
+            return hit
+        if "verb" in parts and _same_event(_verb_roles(r.text, word), _verb_roles(clause, hit)):
             return hit
     return None
+
+
+def _same_noun(claim: str, word: str, clause: str, hit: str) -> bool:
+    """The adjectives ``word`` and ``hit`` describe nouns of one stem, one of them as a predicate."""
+    ours, theirs = _described_as(claim, word), _described_as(clause, hit)
+    return ours is not None and theirs is not None and ours[0] == theirs[0] and (ours[1] or theirs[1])
 
 
 def _shared_value(a: Facets, b: Facets) -> bool:
@@ -202,6 +206,8 @@ def _sides_swapped(claim: str, word: str, clause: str, hit: str) -> bool:
     ours, theirs = _verb_roles(claim, word), _verb_roles(clause, hit)
     if ours is None or theirs is None or ours[0] is None or theirs[0] is None or ours[0] == theirs[0]:
         return False
+    if ours[1] is not None and theirs[1] is not None and ours[1] != theirs[1]:
+        return False  # another thing changed hands: "bought the rival" / "sold the company"
     return ours[0] in _words_of(clause)[0] and theirs[0] in _words_of(claim)[0]
 
 

@@ -4,20 +4,22 @@
 ``tools/build_wordnet_antonyms.py``; "antonym and predicate relations from a licensed lexical
 resource"), read by the antonym check (``claims.verdict.lexical.antonym_flip``). The rule: a word
 of the claim whose WordNet antonym, and not the word itself, is in the reference's covering clause
-is a flip (``contradicted``) when both say it of the same noun: adjectives that describe it, verbs
-whose subject it is, in the same voice. A verb pair whose subjects are each the other's other
-party tells one event from its two sides and is no flip (this also holds for the hand-written
+is a flip (``contradicted``) when both say it of the same thing: adjectives that describe nouns
+of one stem, one of them as a predicate; verbs that share an agent or a patient and differ in
+neither (agent: an active verb's subject or a passive one's "by" phrase); never between two
+different values. A verb pair whose agents are each the other's other party, with the same
+patient, tells one event from its two sides and is no flip (this also holds for the hand-written
 pairs: "bought" / "sold").
 
-**Flat denials** (check: polarity; ``claims.verdict.clause_checks._polarity`` with
-``text.verb_adjunct_tokens``). The rule: a reference clause that denies the claim's verb and
-states no word the claim lacks denies it in every manner and circumstance, so the words of the
-claim's prepositional adjuncts and passive agent ("over time", "by the storm") are not needed
-for the flip (``contradicted``); an adjunct with a number, month or name ("in 2019", "in Paris")
-may be another event and is still needed. A denial of the claim's verb that states another
-adjunct is no flip but no support either (``unsupported``). Before the rule, "Honey spoils over
-time" against "Honey does not spoil" and "The bridge was damaged by the storm" against "The
-bridge was not damaged by the flood" were `supported`.
+**Flat denials** (check: polarity; ``claims.verdict.clause_checks._polarity``). The rule: a
+reference claim that denies the claim's verb, whose every content word is the claim's, with no
+modal or future on either side and in the same tense, denies it whatever its agent ("by the
+storm") or extent ("over time"), so those words are not needed for the flip (``contradicted``);
+every other adjunct may narrow the scope and is still needed. A denial of the claim's verb that
+states another adjunct is no flip but no support either (``unsupported``;
+``text.verb_adjunct_tokens``). Before the rule, "Honey spoils over time" against "Honey does not
+spoil" and "The bridge was damaged by the storm" against "The bridge was not damaged by the
+flood" were `supported`.
 
 The cosines are ``HIGH`` (0.93, as in tests/unit/test_verdict_checks.py) so that only the checks
 decide; each table mixes rows that must flip with rows that must not.
@@ -28,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from claims.facets.vocabulary import WORDNET_ANTONYMS
+from claims.facets.vocabulary import WORDNET_ANTONYMS, data_lines
 from claims.types import Claim, ReferenceClaim, Verdict
 from claims.verdict import judge
 from claims.verdict.text import verb_adjunct_tokens
@@ -36,6 +38,10 @@ from claims.verdict.text import verb_adjunct_tokens
 C, S, U = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED
 HIGH = 0.93
 Row = tuple[str, str, set[Verdict]]
+
+
+def data_lines_of(name: str) -> list[str]:
+    return [line for _, line in data_lines(name)]
 
 
 def _verdict(response: str, reference: str) -> tuple[Verdict, str]:
@@ -51,7 +57,7 @@ def _check(row: Row) -> None:
     assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
 
 
-# verbs: WordNet's pair with the same subject in the same voice flips; before the WordNet pairs
+# verbs: WordNet's pair with the same agent or patient flips; before the WordNet pairs
 # each of these was `supported` (a cosine of 0.8-0.9 and every other word stated)
 VERBS: list[Row] = [
     ("The experiment failed.", "The experiment succeeded.", {C}),
@@ -71,6 +77,9 @@ VERBS: list[Row] = [
 ADJECTIVES: list[Row] = [
     ("Water is scarce in the region.", "Water is abundant in the region.", {C}),
     ("The tumour was malignant.", "The tumour was benign.", {C}),
+    # pairs that are adjectives and verbs both (code review: read as verbs only, `supported`)
+    ("The water is dirty.", "The water is clean.", {C}),
+    ("The answer is wrong.", "The answer is right.", {C}),
     ("The species is terrestrial.", "The species is aquatic.", {C}),
     # the antonym describes another noun: no flip
     ("The river is wide.", "The narrow bridge crosses the wide river.", {S}),
@@ -85,6 +94,8 @@ TWO_SIDES: list[Row] = [
     ("Bo borrowed the car from Ann.", "Ann lent Bo the car.", {S}),
     # the same buyer on both sides: a flip
     ("Acme sold the factory.", "Acme bought the factory.", {C}),
+    # another thing changed hands: two events, the hand pair flips (code review)
+    ("The company bought the rival from Acme.", "Acme sold the company to the rival.", {C}),
     # one agent in either voice is one side, not two (newcomer review: these had turned supported)
     ("The bill was accepted by the Senate.", "The Senate rejected the bill.", {C}),
     ("Smith was fired by the company.", "The company hired Smith.", {C}),
@@ -118,6 +129,8 @@ APPROXIMATIONS: list[Row] = [
     ("The lake is about 30 km long.", "The lake is about 45 km long.", {C}),
     ("The project cost around 5 million dollars.", "The project cost roughly 5.2 million dollars.", {S}),
     ("About 40% of voters backed the plan.", "About 45% of voters backed the plan.", {U, S}),
+    # a small whole number allows its last digit (code review: `contradicted`)
+    ("The trip takes about 4 hours.", "The trip takes about 3 hours.", {U, S}),
 ]
 
 
@@ -151,22 +164,24 @@ def test_approximations_apart(row: Row) -> None:
     _check(row)
 
 
-def test_wordnet_table_is_symmetric_and_typed() -> None:
-    """The data file is read both ways; verb pairs come in their inflected forms (WordNet 3.0:
-    succeed / fail is a direct antonym of the first senses)."""
-    assert WORDNET_ANTONYMS["succeeded"]["failed"] == "verb"
-    assert WORDNET_ANTONYMS["failed"]["succeeded"] == "verb"
-    assert WORDNET_ANTONYMS["fails"]["succeeds"] == "verb"
-    assert WORDNET_ANTONYMS["scarce"]["abundant"] == "adj"
-    # prefixed adjectives are left to the negative-prefix check, which asks for the same noun
+def test_wordnet_table_is_typed_and_apart_from_the_hand_list() -> None:
+    """Verb pairs come in their inflected forms (WordNet 3.0: succeed / fail is a direct antonym of
+    the first senses); a pair that is both adjectives and verbs keeps both; the file shares no
+    pair with the hand list (the builder leaves those out: rebuild after editing either)."""
+    assert WORDNET_ANTONYMS["succeeded"]["failed"] == {"verb"}
+    assert WORDNET_ANTONYMS["fails"]["succeeds"] == {"verb"}
+    assert WORDNET_ANTONYMS["scarce"]["abundant"] == {"adj"}
+    assert WORDNET_ANTONYMS["clean"]["dirty"] == {"adj", "verb"}
+    # adjectives with a negative prefix of negative_prefixes.tsv are the negative-prefix check's
     assert "unable" not in WORDNET_ANTONYMS.get("able", {})
-    for word, antonyms in WORDNET_ANTONYMS.items():
-        for other, pos in antonyms.items():
-            assert WORDNET_ANTONYMS[other][word] == pos
+    assert WORDNET_ANTONYMS["abnormal"]["normal"] == {"adj"}
+    rows = [r.split("\t") for r in data_lines_of("wordnet_antonyms.tsv")]
+    hand = {frozenset(r.split("\t")[:2]) for r in data_lines_of("antonyms.tsv")}
+    assert rows and not [r for r in rows if frozenset(r[:2]) in hand]
 
 
 FLAT_DENIALS: list[Row] = [
-    # a flat denial covers every manner and circumstance of the verb
+    # a flat denial covers the verb's agent and extent
     ("Honey spoils over time.", "Honey does not spoil.", {C}),
     ("The bridge was damaged by the storm.", "The bridge was not damaged.", {C}),
     # other adjuncts may narrow the scope and are still needed: no flip ("by train" is a means,
@@ -178,10 +193,12 @@ FLAT_DENIALS: list[Row] = [
     ("Honey spoils over time.", "If stored properly, honey does not spoil.", {U}),
     ("Honey spoils over time.", "Honey may not spoil.", {U, Verdict.QUALIFICATION_DROPPED}),
     ("The bridge was damaged by the storm.", "The bridge is not damaged.", {U}),
+    # a future is no flat statement (code review: `contradicted`)
+    ("The bridge will be damaged by the storm.", "The bridge was not damaged.", {U}),
     # the plain flip, as before
     ("Honey spoils.", "Honey does not spoil.", {C}),
     # a dated or named circumstance may be another event: not stated, no flip
-    ("Honey spoils in 2019.", "Honey does not spoil.", {U}),
+    ("Honey spoils over two years.", "Honey does not spoil.", {U}),
     # the denial names another circumstance: no flip, and no support
     ("The bridge was damaged by the storm.", "The bridge was not damaged by the flood.", {U}),
     ("The drug is used for pain.", "The drug is not used for children.", {U}),
