@@ -23,7 +23,7 @@ from claims.facets import (
 from claims.verdict.context import _Context
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import _Conflict, _Pair
-from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival
+from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival, _other_measure
 from claims.verdict.values import (
     _bound_year,
     _ordinal_word,
@@ -237,6 +237,7 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
         for o in c.quantities
         if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
         and ((not q.loose and not o.loose) or _approximation_rival(x.r.text, q, x.c.text, o))
+        and not _other_measure(x.r.text, q, x.c.text, o)
     ]
     zero = None if rivals else _zero_subject(x, q)
     if rivals:

@@ -50,3 +50,33 @@ def _approximation_rival(r_text: str, q: Quantity, c_text: str, o: Quantity) -> 
     if is_approximation(r_text, q) and not o.loose:
         return approximation_misses(q, o)
     return not q.loose and is_approximation(c_text, o) and approximation_misses(o, q)
+
+
+#: words that say which measure of a length a value gives ("30 km long", "the height of 40 m")
+_MEASURES = {
+    "long": "length", "length": "length", "wide": "width", "width": "width", "across": "width",
+    "broad": "width", "high": "height", "height": "height", "tall": "height", "altitude": "height",
+    "elevation": "height", "deep": "depth", "depth": "depth", "thick": "thickness",
+    "thickness": "thickness", "diameter": "diameter", "radius": "radius",
+}  # fmt: skip
+_WORDS = re.compile(r"[a-z]+")
+_BEFORE = re.compile(r"\b([a-z]+)\s+of\s+(?:about\s+|around\s+|some\s+|nearly\s+)?$")
+
+
+def _measure(text: str, q: Quantity) -> str | None:
+    """The measure a length gives: a word right after the value or its unit ("30 km long",
+    "45 metres in height") or "<measure> of" right before it ("a depth of 12 m"); None when
+    the text names none."""
+    after = [w for w in _WORDS.findall(text[q.end : q.end + 30].lower()) if w != "in"][:2]
+    measure = next((_MEASURES[w] for w in after if w in _MEASURES), None)
+    if measure is not None:
+        return measure
+    before = _BEFORE.search(text[max(0, q.start - 30) : q.start].lower())
+    return _MEASURES.get(before.group(1)) if before is not None else None
+
+
+def _other_measure(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
+    """Two lengths that name two measures ("The lake is 30 km long" / "The lake is 45 km wide"):
+    two values of two quantities, never rivals."""
+    ours, theirs = _measure(r_text, q), _measure(c_text, o)
+    return ours is not None and theirs is not None and ours != theirs

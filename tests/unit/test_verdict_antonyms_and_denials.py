@@ -122,6 +122,18 @@ HAND_PAIRS: list[Row] = [
     ("The proposal was rejected.", "The proposal was adopted.", {C}),
 ]
 
+# two lengths that name two measures are two quantities (``rivals._other_measure``): before,
+# "30 km long" / "45 km wide" was `contradicted` (one slot, length)
+MEASURES: list[Row] = [
+    ("The lake is 30 km long.", "The lake is 45 km wide.", {U}),
+    ("The tower is 300 metres tall.", "The tower is 330 metres wide at its base.", {U}),
+    ("The well is 40 m deep.", "The well has a diameter of 2 m.", {U}),
+    # the same measure, in other words: a conflict as before
+    ("The tower is 300 metres tall.", "The tower has a height of 330 metres.", {C}),
+    ("The river is 500 km long.", "The river is 600 km in length.", {C}),
+    ("The lake is 30 km long.", "The lake is 45 km long.", {C}),
+]
+
 # two approximations too far apart to approximate one value conflict like two points
 # (``claims.facets.rounding.approximations_apart``: each allows its rounding step or 10 %)
 APPROXIMATIONS: list[Row] = [
@@ -235,3 +247,8 @@ def test_flat_denials(row: Row) -> None:
 )
 def test_verb_adjunct_tokens(text: str, tokens: list[str], expected: set[str]) -> None:
     assert set(verb_adjunct_tokens(text, tokens)) == expected
+
+
+@pytest.mark.parametrize("row", MEASURES, ids=[f"{r[0]} / {r[1]}" for r in MEASURES])
+def test_two_measures_of_a_length(row: Row) -> None:
+    _check(row)
