@@ -146,36 +146,6 @@ APPROXIMATIONS: list[Row] = [
 ]
 
 
-@pytest.mark.parametrize("row", VERBS, ids=[f"{r[0]} / {r[1]}" for r in VERBS])
-def test_wordnet_verb_antonyms(row: Row) -> None:
-    _check(row)
-
-
-@pytest.mark.parametrize("row", ADJECTIVES, ids=[f"{r[0]} / {r[1]}" for r in ADJECTIVES])
-def test_wordnet_adjective_antonyms(row: Row) -> None:
-    _check(row)
-
-
-@pytest.mark.parametrize("row", TWO_SIDES, ids=[f"{r[0]} / {r[1]}" for r in TWO_SIDES])
-def test_one_event_from_its_two_sides(row: Row) -> None:
-    _check(row)
-
-
-@pytest.mark.parametrize("row", TWO_THINGS, ids=[f"{r[0]} / {r[1]}" for r in TWO_THINGS])
-def test_wordnet_pairs_of_two_things(row: Row) -> None:
-    _check(row)
-
-
-@pytest.mark.parametrize("row", HAND_PAIRS, ids=[f"{r[0]} / {r[1]}" for r in HAND_PAIRS])
-def test_hand_pairs_of_stances_and_laws(row: Row) -> None:
-    _check(row)
-
-
-@pytest.mark.parametrize("row", APPROXIMATIONS, ids=[f"{r[0]} / {r[1]}" for r in APPROXIMATIONS])
-def test_approximations_apart(row: Row) -> None:
-    _check(row)
-
-
 def test_wordnet_table_is_typed_and_apart_from_the_hand_list() -> None:
     """Verb pairs come in their inflected forms (WordNet 3.0: succeed / fail is a direct antonym of
     the first senses); a pair that is both adjectives and verbs keeps both; the file shares no
@@ -221,11 +191,6 @@ FLAT_DENIALS: list[Row] = [
 ]
 
 
-@pytest.mark.parametrize("row", FLAT_DENIALS, ids=[f"{r[0]} / {r[1]}" for r in FLAT_DENIALS])
-def test_flat_denials(row: Row) -> None:
-    _check(row)
-
-
 @pytest.mark.parametrize(
     ("text", "tokens", "expected"),
     [
@@ -249,6 +214,21 @@ def test_verb_adjunct_tokens(text: str, tokens: list[str], expected: set[str]) -
     assert set(verb_adjunct_tokens(text, tokens)) == expected
 
 
-@pytest.mark.parametrize("row", MEASURES, ids=[f"{r[0]} / {r[1]}" for r in MEASURES])
-def test_two_measures_of_a_length(row: Row) -> None:
+#: every table above, by the kind it tests
+TABLES: dict[str, list[Row]] = {
+    "wordnet_verb_antonyms": VERBS,
+    "wordnet_adjective_antonyms": ADJECTIVES,
+    "one_event_from_its_two_sides": TWO_SIDES,
+    "wordnet_pairs_of_two_things": TWO_THINGS,
+    "hand_pairs_of_stances_and_laws": HAND_PAIRS,
+    "approximations_apart": APPROXIMATIONS,
+    "flat_denials": FLAT_DENIALS,
+    "two_measures_of_a_length": MEASURES,
+}
+
+
+@pytest.mark.parametrize(
+    "row", [pytest.param(r, id=f"{kind}: {r[0]} / {r[1]}") for kind, rows in TABLES.items() for r in rows]
+)
+def test_kind(row: Row) -> None:
     _check(row)
