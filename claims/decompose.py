@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import Any
@@ -48,7 +48,7 @@ from claims.answers import answered_question
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
-from claims.parses import DISABLE, entity_type, parser, remember, repair
+from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
 from claims.structure import Block, lead_topic, segment
 from claims.types import Claim, ClaimKind
 
@@ -1755,13 +1755,21 @@ def _sex(mention: str) -> str | None:
 
 def _note_people(doc: Any, ante: _Antecedents) -> None:
     """Add the names of people in ``doc`` (any role, not only subjects) to ``ante.people``."""
+    for tok, mention in _named_people(doc):
+        # "Florence", "Virginia": a first name that is also a place is no person there
+        # (spaCy's small model often calls a person ORG, rarely a place GPE)
+        if entity_type(tok) not in ("GPE", "LOC", "FAC", "NORP"):
+            ante.people.append(mention)
+
+
+def _named_people(doc: Any) -> Iterator[tuple[Any, str]]:
+    """(proper-noun head, its mention) of ``doc`` whose name says a sex (``_sex``): the names
+    ``_note_people`` asks the entity recogniser about."""
     for tok in doc:
         if tok.pos_ == "PROPN" and tok.dep_ not in ("compound", "flat"):
             mention = _core_mention(tok)
-            # "Florence", "Virginia": a first name that is also a place is no person there
-            # (spaCy's small model often calls a person ORG, rarely a place GPE)
-            if _sex(mention) is not None and entity_type(tok) not in ("GPE", "LOC", "FAC", "NORP"):
-                ante.people.append(mention)
+            if _sex(mention) is not None:
+                yield tok, mention
 
 
 @lru_cache(maxsize=1)
@@ -2259,10 +2267,10 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     docs: list[dict[int, Any]] = [{} for _ in texts]
     nlp = parser() if jobs else None
     if nlp is not None:
-        for (t, k, _), doc in zip(
-            jobs, nlp.pipe([j[2] for j in jobs], batch_size=64, disable=list(DISABLE)), strict=True
-        ):
-            docs[t][k] = repair(doc)
+        sentences = repair_many(list(nlp.pipe([j[2] for j in jobs], batch_size=64, disable=list(DISABLE))))
+        recognise([doc for doc in sentences if next(_named_people(doc), None) is not None])  # _note_people
+        for (t, k, _), doc in zip(jobs, sentences, strict=True):
+            docs[t][k] = doc
             remember(doc.text, doc)
     out: list[tuple[Claim, ...]] = []
     for text, items, parsed in zip(texts, prepared, docs, strict=True):

@@ -124,3 +124,10 @@ class TokenSet:
         if not isinstance(t, str) or len(t) < 4:
             return False
         return any(token_match(t, o) for o in self._buckets.get(t[:4], ()))
+
+    def matches(self, t: str) -> list[str]:
+        """The tokens ``o`` of the set with ``token_match(t, o)``."""
+        out = [t] if t in self._exact else []
+        if len(t) >= 4:
+            out += [o for o in self._buckets.get(t[:4], ()) if o != t and token_match(t, o)]
+        return out

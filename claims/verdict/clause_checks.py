@@ -7,12 +7,13 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from claims.facets import (
     ANTONYMS,
     Facets,
+    TokenSet,
     content_tokens,
     extract,
     negation_frame,
@@ -247,16 +248,22 @@ def _load_synonym_groups() -> tuple[frozenset[str], ...]:
     return tuple(frozenset(content_tokens(line)) for _, line in data_lines("predicate_synonyms.txt"))
 
 
-_SYNONYM_GROUPS: list[tuple[frozenset[str], ...]] = []
+@lru_cache(maxsize=1)
+def _synonym_members() -> tuple[TokenSet, dict[str, frozenset[int]]]:
+    """(every member stem of the synonym groups, member -> indices of its groups)."""
+    groups: dict[str, set[int]] = {}
+    for i, group in enumerate(_load_synonym_groups()):
+        for member in group:
+            groups.setdefault(member, set()).add(i)
+    return TokenSet(groups), {m: frozenset(ids) for m, ids in groups.items()}
 
 
 @lru_cache(maxsize=1 << 14)
 def _synonym_groups_of(stem: str) -> frozenset[int]:
     """Indices of the groups of ``claims/data/predicate_synonyms.txt`` with a member that
-    ``stem`` matches (``token_match``)."""
-    if not _SYNONYM_GROUPS:
-        _SYNONYM_GROUPS.append(_load_synonym_groups())
-    return frozenset(i for i, g in enumerate(_SYNONYM_GROUPS[0]) if any(token_match(stem, x) for x in g))
+    ``stem`` matches (``token_match``; the members it can match found by ``TokenSet.matches``)."""
+    members, groups = _synonym_members()
+    return frozenset().union(*(groups[m] for m in members.matches(stem)))
 
 
 @lru_cache(maxsize=1 << 16)
@@ -266,6 +273,32 @@ def same_predicate(a: str, b: str) -> bool:
     if token_match(a, b) or a.rstrip("e") == b.rstrip("e"):  # "taking" (tak) / "take"
         return True
     return not _synonym_groups_of(a).isdisjoint(_synonym_groups_of(b))
+
+
+class PredicateSet:
+    """Verb stems to test with ``same_predicate`` in a few look-ups: ``t in PredicateSet(other)``
+    equals ``any(same_predicate(t, o) for o in other)`` (a ``TokenSet`` for ``token_match``, the
+    stems without a final "e", and the union of their synonym groups)."""
+
+    __slots__ = ("_groups", "_other", "_tokens", "_trimmed")
+
+    def __init__(self, other: Iterable[str]) -> None:
+        self._other = list(other)
+        self._tokens = TokenSet(self._other)
+        self._trimmed = {o.rstrip("e") for o in self._other}
+        self._groups: frozenset[int] | None = None  # made when first needed
+
+    def __contains__(self, t: object) -> bool:
+        if not isinstance(t, str):
+            return False
+        if t in self._tokens or t.rstrip("e") in self._trimmed:
+            return True
+        mine = _synonym_groups_of(t)
+        if not mine:
+            return False
+        if self._groups is None:
+            self._groups = frozenset().union(*(_synonym_groups_of(o) for o in self._other))
+        return not mine.isdisjoint(self._groups)
 
 
 def _predicate_swap(

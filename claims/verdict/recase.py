@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from claims.facets import MONTHS, STOPWORDS, UNITS, content_tokens, extract, is_weak_entity
 from claims.verdict.roles import _word_before
@@ -31,14 +32,19 @@ _WORD = r"[a-z][a-z'’-]*"
 _MAX_RUN = 3
 
 
-def _names(reference: str) -> list[tuple[str, str]]:
-    """(name, the word that introduces it) of every strong name of a reference claim."""
+@lru_cache(maxsize=4096)
+def _names(reference: str, single_words: bool = True) -> tuple[tuple[str, str], ...]:
+    """(name, the word that introduces it) of every strong name of a reference claim; names of
+    two or more words only unless ``single_words`` (then no single word is parsed to tell
+    whether it is a weak entity: ``is_weak_entity``, issue #14)."""
     f = extract(reference)
     out = []
     for e in f.entities:
+        if not single_words and " " not in e[0]:
+            continue
         if not is_weak_entity(reference, e) and re.fullmatch(r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*", e[0]):
             out.append((e[0], _word_before(reference, e[1])))
-    return out
+    return tuple(out)
 
 
 def _capitalise(text: str, start: int, end: int) -> str:
@@ -51,9 +57,9 @@ def _known_names(text: str, references: Sequence[str], *, single_words: bool) ->
     one word only when ``single_words``)."""
     low_refs = " ".join(references)
     for ref in references:
-        for name, _ in _names(ref):
+        for name, _ in _names(ref, single_words):
             low = name.lower()
-            if len(low) < 3 or low in STOPWORDS or (" " not in low and not single_words):
+            if len(low) < 3 or low in STOPWORDS:
                 continue
             if re.search(rf"\b{re.escape(low)}\b", low_refs):
                 continue

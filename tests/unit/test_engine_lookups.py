@@ -1,6 +1,7 @@
 """The engine's faster look-ups give what the plain ones give (docs/PERFORMANCE.md, 2026-12-01):
-``facets.TokenSet`` against ``token_match`` over every token, and ``decompose._Segmenter``
-against pysbd's own sentence spans. Both must be exact: the verdicts may not change."""
+``facets.TokenSet`` against ``token_match`` over every token, ``clause_checks.PredicateSet``
+against ``same_predicate`` (2026-12-02), and ``decompose._Segmenter`` against pysbd's own
+sentence spans. All must be exact: the verdicts may not change."""
 
 from __future__ import annotations
 
@@ -11,6 +12,12 @@ import pytest
 
 from claims.decompose import _Segmenter
 from claims.facets import TokenSet, content_spans, content_tokens, token_match
+from claims.verdict.clause_checks import (
+    PredicateSet,
+    _load_synonym_groups,
+    _synonym_groups_of,
+    same_predicate,
+)
 
 
 def test_token_set_equals_token_match_over_every_token() -> None:
@@ -24,12 +31,44 @@ def test_token_set_equals_token_match_over_every_token() -> None:
         assert (t in TokenSet(other)) == any(token_match(t, o) for o in other), (t, other)
 
 
+def test_token_set_matches_lists_every_match() -> None:
+    rng = random.Random(2)
+    words = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 9))) for _ in range(500)]
+    for _ in range(1000):
+        other = rng.sample(words, 25)
+        t = rng.choice(words)
+        assert sorted(TokenSet(other).matches(t)) == sorted({o for o in other if token_match(t, o)}), (
+            t,
+            other,
+        )
+
+
 def test_token_set_on_stems() -> None:
     index = TokenSet(content_tokens("The enrolment certified the students"))
     assert "enrolled" in index and "certification" in index  # token_match's prefix rules
     assert "stud" in index  # a prefix of four characters matches ("stud" / "student")
     assert "stu" not in index  # three do not
     assert "bridge" not in index
+
+
+def test_predicate_set_equals_same_predicate() -> None:
+    # the stems of the synonym groups (pairs that match only through a group), their forms with
+    # and without a final "e" and with suffixes, and random stems (seed fixed: reproducible)
+    rng = random.Random(1)
+    stems = sorted({s for group in _load_synonym_groups() for s in group})
+    words = stems + [s + "e" for s in stems[::3]] + [s.rstrip("e") + "ing" for s in stems[::5]]
+    words += ["".join(rng.choice("abcdeors") for _ in range(rng.randint(2, 8))) for _ in range(300)]
+    for _ in range(3000):
+        other = rng.sample(words, rng.randint(0, 12))
+        t = rng.choice(words)
+        assert (t in PredicateSet(other)) == any(same_predicate(t, o) for o in other), (t, other)
+    groups = _load_synonym_groups()
+    for w in words:  # the groups' index against every group tried with token_match
+        assert _synonym_groups_of(w) == {
+            i for i, g in enumerate(groups) if any(token_match(w, x) for x in g)
+        }, w
+    assert "acquir" in PredicateSet(content_tokens("Acme bought the mill"))  # a synonym group
+    assert "sold" not in PredicateSet(content_tokens("Acme bought the mill"))
 
 
 def test_content_spans_and_tokens_agree() -> None:
