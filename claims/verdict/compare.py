@@ -144,7 +144,9 @@ def _check_antonyms(pair: _Pair, x: _Context) -> None:
     """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``), and a state
     given as current that the reference says has ended (``lexical.ended_state``)."""
     found = antonym_flip(x.r, x.clause_text, x.clause_facets, x.clause[0], x.r_tokens)
-    if found is not None:
+    if found is not None and found[0].kind == "predicate":  # antonyms of two occasions
+        pair.predicate_swap = pair.predicate_swap or found[0]
+    elif found is not None:
         pair.comparative_flip, pair.flip_coverage = found
         return
     ended = ended_state(x.r.text, x.c.text)

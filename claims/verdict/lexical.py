@@ -140,6 +140,42 @@ def _wordnet_flip(word: str, r: Facets, clause: str, clause_facets: Facets) -> s
     return None
 
 
+def _other_occasion(claim: str, word: str, clause: str, hit: str) -> bool:
+    """The two verbs may both be true: each says when, where or how in words the other text
+    lacks ("The rash disappeared after a week" / "appeared after two days"), or one says what
+    succeeded or failed with a verb the other text lacks ("failed in the final" / "succeeded in
+    reaching the final"). The words of the prepositional phrases and verbal complements on each
+    verb, against all words of the other text ("left Paris at noon" / "arrived in Paris at
+    noon" is one occasion). One side's circumstance alone is no other occasion: the other may
+    state it otherwise ("closed on Mondays" / "open every day")."""
+    (ours, our_verbs), (theirs, their_verbs) = _circumstances(claim, word), _circumstances(clause, hit)
+    claim_words, clause_words = _word_stems(claim), _word_stems(clause)
+    if our_verbs - clause_words or their_verbs - claim_words:
+        return True
+    return bool(ours - clause_words) and bool(theirs - claim_words)
+
+
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV"})
+
+
+def _word_stems(text: str) -> frozenset[str]:
+    return frozenset(_stem(t.lower_) for t in parse(text) or () if t.pos_ in _CONTENT_POS)
+
+
+def _circumstances(text: str, verb: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the stems of the content words of the prepositional phrases and verbal complements on
+    the first verb ``verb`` of ``text``, the stems of those complements' verbs: "succeeded in
+    reaching", "failed to win"), from spaCy's parse; empty when ``verb`` is no verb there."""
+    for t in parse(text) or ():
+        if t.lower_ == verb and t.pos_ in ("VERB", "AUX"):
+            phrases = [k for k in t.children if k.dep_ in ("prep", "xcomp")]
+            words = frozenset(_stem(x.lower_) for k in phrases for x in k.subtree if x.pos_ in _CONTENT_POS)
+            verbs = [k for k in phrases if k.dep_ == "xcomp"]
+            verbs += [v for k in phrases if k.dep_ == "prep" for v in k.children if v.dep_ == "pcomp"]
+            return words, frozenset(_stem(v.lower_) for v in verbs if v.pos_ in ("VERB", "AUX"))
+    return frozenset(), frozenset()
+
+
 def _same_noun(claim: str, word: str, clause: str, hit: str) -> bool:
     """The adjectives ``word`` and ``hit`` describe nouns of one stem, one of them as a predicate."""
     ours, theirs = _described_as(claim, word), _described_as(clause, hit)
@@ -226,10 +262,12 @@ def antonym_flip(
     (``claims.facets.ANTONYMS``) or negative form (``_denial``), and not the word itself, is in
     ``clause`` (the reference's covering clause, at ``start`` in its claim) is a flip: the
     conflict (span in the reference claim) and how much of the claim's other words
-    (``r_tokens``) the clause covers. None without one, or when the two differ in negation
-    ("not allowed" / "prohibited" agree)."""
+    (``r_tokens``) the clause covers. Two verbs of two occasions (``_other_occasion``) are no
+    flip but another action: a conflict of kind "predicate" (the claim is not supported). None
+    without either, or when the two differ in negation ("not allowed" / "prohibited" agree)."""
     words = clause_facets.words
     hyphenated = [w for w, _, bare in _words_of(r.text)[1] if bare is not None and "-" in w]
+    other_action: tuple[_Conflict, float] | None = None
     for w in [*r.words, *hyphenated]:
         if _in_bound(w, r.text):
             continue  # "at least 18" / "at most 18": bounds, compared as values (quantity_checks)
@@ -245,14 +283,18 @@ def antonym_flip(
             or next((a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None)
             or wordnet
         )
-        if hit and not _sides_swapped(r.text, w, clause, hit):
-            m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
-            st = start + (m.start() if m else 0)
-            label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
-            stem = content_tokens(w)[0] if content_tokens(w) else w
-            covered, _ = _coverage([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
-            return _Conflict(label, w, hit, st, st + len(hit)), covered
-    return None
+        if not hit or _sides_swapped(r.text, w, clause, hit):
+            continue
+        m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
+        st = start + (m.start() if m else 0)
+        stem = content_tokens(w)[0] if content_tokens(w) else w
+        covered, _ = _coverage([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
+        if _other_occasion(r.text, w, clause, hit):
+            other_action = other_action or (_Conflict("predicate", w, hit, st, st + len(hit)), covered)
+            continue
+        label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
+        return _Conflict(label, w, hit, st, st + len(hit)), covered
+    return other_action
 
 
 #: words that mark a role or state as past ("the former CEO")

@@ -214,6 +214,22 @@ def test_verb_adjunct_tokens(text: str, tokens: list[str], expected: set[str]) -
     assert set(verb_adjunct_tokens(text, tokens)) == expected
 
 
+# two occasions (session 16; ``lexical._other_occasion``): antonymous verbs that each say when,
+# where or how in words the other text lacks, or whose success or failure is of another verb,
+# may both be true: another action (`unsupported`), not a flip. Before the rule the first
+# three were `contradicted` (a newcomer review of session 15 listed the first two)
+OCCASIONS: list[Row] = [
+    ("The rash disappeared after a week.", "The rash appeared after two days.", {U}),
+    ("The team failed in the final.", "The team succeeded in reaching the final.", {U}),
+    ("The troops arrived in the spring.", "The troops departed in the autumn.", {U}),
+    ("The shop opened in the morning.", "The shop closed in the evening.", {U}),
+    # one occasion: the same circumstance, or the same complement verb
+    ("The shop opened in the morning.", "The shop closed in the morning.", {C}),
+    ("The plane left Paris at noon.", "The plane arrived in Paris at noon.", {C}),
+    ("The team failed to reach the final.", "The team succeeded in reaching the final.", {C}),
+    ("The museum opened in 1990.", "The museum closed in 1990.", {C}),
+]
+
 #: every table above, by the kind it tests
 TABLES: dict[str, list[Row]] = {
     "wordnet_verb_antonyms": VERBS,
@@ -224,6 +240,7 @@ TABLES: dict[str, list[Row]] = {
     "approximations_apart": APPROXIMATIONS,
     "flat_denials": FLAT_DENIALS,
     "two_measures_of_a_length": MEASURES,
+    "antonyms_of_two_occasions": OCCASIONS,
 }
 
 
