@@ -123,10 +123,7 @@ class IndexedMatcher:
     def _file(self, key: int, spec: dict[str, Any]) -> None:
         entry = (key, _token_test(spec))
         for attr, index in (("LOWER", self._by_lower), ("TAG", self._by_tag)):
-            value = spec.get(attr)
-            values = (
-                [value] if isinstance(value, str) else value.get("IN") if isinstance(value, dict) else None
-            )
+            values = _exact_values(spec.get(attr))
             if values is not None and all(isinstance(v, str) for v in values):
                 for v in values:
                     index.setdefault(v, []).append(entry)
@@ -156,6 +153,12 @@ class IndexedMatcher:
         if len(self._longer):
             out.extend(self._longer(doc, allow_missing=allow_missing))
         return out
+
+    def add(self, *args: Any, **kwargs: Any) -> None:
+        """Refused: the index is built once from the ruler's patterns (``install``)."""
+        raise TypeError("the attribute ruler's patterns are fixed once indexed (claims.attribute_index)")
+
+    remove = add
 
     def get(self, key: Any, default: Any = None) -> Any:
         """The patterns of ``key``, from the ruler's own Matcher (``AttributeRuler.patterns``)."""

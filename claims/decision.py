@@ -111,8 +111,9 @@ TOP_K = 3
 #: "object", the evidence states the claim's action on another object, which a high cosine does
 #: not undo; "degree", the nearest reference states the claim's quantifier or superlative weaker
 #: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
-#: about wording, do not see
-STANDING_FINDINGS = frozenset({"object", "degree", "rival"})
+#: about wording, do not see; "converse", the evidence states the claim's relation the other way
+#: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either
+STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: how many nearest reference claims (by cosine) are searched for the claim's values
 VALUE_TOP_K = 8

@@ -130,9 +130,11 @@ class Judgement:
     #: calibrated probability in [0, 1] that the verdict is right (``claims.decision``);
     #: None for outside_scope claims and before the decision runs
     confidence: float | None = None
-    #: the kind of rule finding that made an ``unsupported`` verdict and that the learned
-    #: decision may not overturn: "object" (the reference states the claim's verb with another
-    #: object, ``claims.verdict.clause_checks._object_swap``); None otherwise
+    #: the kind of rule finding that made an ``unsupported`` verdict: "object" (the reference
+    #: states the claim's verb with another object, ``claims.verdict.clause_checks._object_swap``),
+    #: "slot" (another word in its place), "converse" (the claim's relation the other way round,
+    #: ``claims.verdict.roles.converse_relation``), "degree", "rival"; None otherwise. Those of
+    #: ``claims.decision.STANDING_FINDINGS`` the learned decision may not overturn
     finding: str | None = None
 
 

@@ -127,7 +127,8 @@ def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
 
 
 def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative."""
+    """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative
+    (definite ends, not ``loose``: two centuries that share no year conflict)."""
     out: list[Quantity] = []
     for m in _free(_CENTURY_RE, text, taken):
         n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
@@ -137,15 +138,14 @@ def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         _take(
             out,
             taken,
-            Quantity(
-                float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi), True
-            ),
+            Quantity(float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi)),
         )
     return out
 
 
 def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Decades and centuries written as years: "1990s" = 1990-1999, "1500s" = 1500-1599."""
+    """Decades and centuries written as years: "1990s" = 1990-1999, "1500s" = 1500-1599 (definite
+    ends, as ``_centuries``)."""
     out: list[Quantity] = []
     for m in _free(_DECADE_RE, text, taken):
         y = int(m.group("y"))
@@ -153,9 +153,7 @@ def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         _take(
             out,
             taken,
-            Quantity(
-                float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi), True
-            ),
+            Quantity(float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi)),
         )
     return out
 

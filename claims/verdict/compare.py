@@ -25,6 +25,7 @@ from claims.verdict.lexical import antonym_flip, ended_state
 from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys, alias_stated
 from claims.verdict.offices import office_change
 from claims.verdict.quantity_checks import _check_quantities, _years_of
+from claims.verdict.roles import converse_relation
 from claims.verdict.slots import slot_swap
 from claims.verdict.text import (
     _coverage,
@@ -132,17 +133,20 @@ def _check_polarity(pair: _Pair, x: _Context) -> None:
 
 def _check_predicate(pair: _Pair, x: _Context) -> None:
     """Check: predicate, object and other slots (``_predicate_swap``, ``_object_swap``,
-    ``slots.slot_swap``)."""
+    ``slots.slot_swap``), and the converse of the claim's relation (``roles.converse_relation``)."""
     pair.predicate_swap = _predicate_swap(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
     if pair.predicate_swap is None and pair.coverage < 1.0:
         pair.object_swap = _object_swap(x.r, x.c, pair.tokens_covered, x.clause) or slot_swap(
             x.r, x.clause_text, x.clause[0], pair.tokens_covered
         )
+    elif pair.predicate_swap is None:
+        pair.object_swap = converse_relation(pair, x.r, x.c)
 
 
 def _check_antonyms(pair: _Pair, x: _Context) -> None:
-    """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``), and a state
-    given as current that the reference says has ended (``lexical.ended_state``)."""
+    """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``; antonyms of two
+    occasions are another action: ``pair.predicate_swap``), and a state given as current that
+    the reference says has ended (``lexical.ended_state``)."""
     found = antonym_flip(x.r, x.clause_text, x.clause_facets, x.clause[0], x.r_tokens)
     if found is not None and found[0].kind == "predicate":  # antonyms of two occasions
         pair.predicate_swap = pair.predicate_swap or found[0]

@@ -236,10 +236,9 @@ def _unsupported(k: _Case) -> Judgement:
             )
         elif p0.object_swap is not None:
             swap = p0.object_swap
-            finding = "object" if swap.kind == "object" else "slot"
-            what = "object" if swap.kind == "object" else "word in its place"
+            finding, what = _SWAP_FINDINGS.get(swap.kind, ("slot", "another word in its place"))
             why = (
-                f"the reference states another {what}: {swap.reference_value!r}, not {swap.response_value!r} "
+                f"the reference states {what}: {swap.reference_value!r}, not {swap.response_value!r} "
                 f"({k.where(p0.j, swap.start, swap.end)})"
             )
         elif p0.polarity_mismatch and k.r.negated:
@@ -247,6 +246,10 @@ def _unsupported(k: _Case) -> Judgement:
         elif p0.polarity_mismatch:
             why = f"{k.where(p0.j)} denies its words, not the whole claim (no contradiction, no support)"
     return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding=finding)
+
+
+#: kind of an object or slot swap -> (the judgement's finding, what the reason says the reference states)
+_SWAP_FINDINGS = {"object": ("object", "another object"), "converse": ("converse", "the converse")}
 
 
 #: the verdict steps, in the order of the module docstring; the first that applies decides

@@ -14,10 +14,22 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from claims.facets import ANTONYMS, Facets, antonym_kind, content_tokens, token_match, values_equal
+from claims.facets import (
+    ANTONYMS,
+    DateFacet,
+    Facets,
+    Quantity,
+    antonym_kind,
+    content_tokens,
+    extract,
+    quantity_matches,
+    token_match,
+    values_equal,
+)
 from claims.facets.vocabulary import WORDNET_ANTONYMS, _data_rows, _stem, data_lines
 from claims.parses import parse
 from claims.verdict.findings import _Conflict
@@ -141,39 +153,88 @@ def _wordnet_flip(word: str, r: Facets, clause: str, clause_facets: Facets) -> s
 
 
 def _other_occasion(claim: str, word: str, clause: str, hit: str) -> bool:
-    """The two verbs may both be true: each says when, where or how in words the other text
-    lacks ("The rash disappeared after a week" / "appeared after two days"), or one says what
-    succeeded or failed with a verb the other text lacks ("failed in the final" / "succeeded in
-    reaching the final"). The words of the prepositional phrases and verbal complements on each
-    verb, against all words of the other text ("left Paris at noon" / "arrived in Paris at
-    noon" is one occasion). One side's circumstance alone is no other occasion: the other may
-    state it otherwise ("closed on Mondays" / "open every day")."""
-    (ours, our_verbs), (theirs, their_verbs) = _circumstances(claim, word), _circumstances(clause, hit)
-    claim_words, clause_words = _word_stems(claim), _word_stems(clause)
-    if our_verbs - clause_words or their_verbs - claim_words:
+    """The two verbs may both be true: each says when, where or how in words or values the
+    other text lacks ("The rash disappeared after a week" / "appeared after two days"), or one
+    says what succeeded or failed with a verb the other text lacks ("failed in the final" /
+    "succeeded in reaching the final"). Read from the prepositional phrases and verbal
+    complements on each verb (``_circumstances``): a word against all words of the other text,
+    a number or date against its numbers and dates ("on 5 May 1990" / "on May 5th, 1990" is one
+    occasion). One side's circumstance alone is no other occasion: the other may state it
+    otherwise ("closed on Mondays" / "open every day")."""
+    ours, theirs = _circumstances(claim, word), _circumstances(clause, hit)
+    if ours.verbs - theirs.all_words or theirs.verbs - ours.all_words:
         return True
-    return bool(ours - clause_words) and bool(theirs - claim_words)
+    return ours.unmatched(theirs) and theirs.unmatched(ours)
 
 
-_CONTENT_POS = frozenset({"NOUN", "PROPN", "NUM", "ADJ", "VERB", "ADV"})
+#: parts of speech of the words that say when, where or how
+_CONTENT_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB", "ADV"})
+#: prepositions whose phrase, when it holds a number, gives the size of a change ("rose by 5 %",
+#: "fell to $3 million", "from $10"): no occasion
+_EXTENT_PREPS = frozenset({"by", "to", "from"})
 
 
-def _word_stems(text: str) -> frozenset[str]:
-    return frozenset(_stem(t.lower_) for t in parse(text) or () if t.pos_ in _CONTENT_POS)
+@dataclass(frozen=True)
+class _Circumstances:
+    """What one text says around one verb (``_circumstances``): the stems of the words of its
+    prepositional phrases and complements (numbers and dates apart), their numbers and dates,
+    the complements' verbs; and every word, number and date of the whole text."""
+
+    words: frozenset[str]
+    values: tuple[Quantity | DateFacet, ...]
+    verbs: frozenset[str]
+    all_words: frozenset[str]
+    facets: Facets
+
+    def unmatched(self, other: _Circumstances) -> bool:
+        """A word of these circumstances that ``other``'s text lacks, or a value it does not state."""
+        if self.words - other.all_words:
+            return True
+        return any(not _value_stated(v, other.facets) for v in self.values)
 
 
-def _circumstances(text: str, verb: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(the stems of the content words of the prepositional phrases and verbal complements on
-    the first verb ``verb`` of ``text``, the stems of those complements' verbs: "succeeded in
-    reaching", "failed to win"), from spaCy's parse; empty when ``verb`` is no verb there."""
-    for t in parse(text) or ():
-        if t.lower_ == verb and t.pos_ in ("VERB", "AUX"):
-            phrases = [k for k in t.children if k.dep_ in ("prep", "xcomp")]
-            words = frozenset(_stem(x.lower_) for k in phrases for x in k.subtree if x.pos_ in _CONTENT_POS)
-            verbs = [k for k in phrases if k.dep_ == "xcomp"]
-            verbs += [v for k in phrases if k.dep_ == "prep" for v in k.children if v.dep_ == "pcomp"]
-            return words, frozenset(_stem(v.lower_) for v in verbs if v.pos_ in ("VERB", "AUX"))
-    return frozenset(), frozenset()
+def _value_stated(value: Quantity | DateFacet, facets: Facets) -> bool:
+    if isinstance(value, Quantity):
+        return any(quantity_matches(value, o) for o in facets.quantities)
+    return any(_same_day(d, value) for d in facets.dates)
+
+
+def _same_day(a: DateFacet, b: DateFacet) -> bool:
+    """Two dates agree in every part both give, and give one ("May 5th" / "5 May 1990")."""
+    parts = [(x, y) for x, y in ((a.year, b.year), (a.month, b.month), (a.day, b.day)) if None not in (x, y)]
+    return bool(parts) and all(x == y for x, y in parts)
+
+
+def _circumstances(text: str, verb: str) -> _Circumstances:
+    """The circumstances of the first verb ``verb`` in spaCy's parse of ``text`` (its
+    prepositional phrases and verbal complements, "succeeded in reaching", "failed to win";
+    phrases of ``_EXTENT_PREPS`` with a number left out); none when ``verb`` is no verb there
+    ("was closed" read as an adjective)."""
+    facets = extract(text)
+    values: list[Quantity | DateFacet] = [*facets.quantities, *facets.dates]
+    doc = list(parse(text) or ())
+    in_value = {t.i for t in doc if any(v.start <= t.idx < v.end for v in values)}
+
+    def stems(tokens: Any) -> frozenset[str]:
+        return frozenset(_stem(t.lower_) for t in tokens if t.pos_ in _CONTENT_POS and t.i not in in_value)
+
+    tok = next((t for t in doc if t.lower_ == verb and t.pos_ in ("VERB", "AUX")), None)
+    phrases = [
+        k
+        for k in (tok.children if tok is not None else ())
+        if k.dep_ in ("prep", "xcomp")
+        and not (k.lower_ in _EXTENT_PREPS and any(x.i in in_value for x in k.subtree))
+    ]
+    spans = [(k.left_edge.idx, k.right_edge.idx + len(k.right_edge)) for k in phrases]
+    verbs = [k for k in phrases if k.dep_ == "xcomp"]
+    verbs += [v for k in phrases if k.dep_ == "prep" for v in k.children if v.dep_ == "pcomp"]
+    return _Circumstances(
+        stems(x for k in phrases for x in k.subtree),
+        tuple(v for v in values if any(s <= v.start < e for s, e in spans)),
+        frozenset(_stem(v.lower_) for v in verbs if v.pos_ in ("VERB", "AUX")),
+        stems(doc),
+        facets,
+    )
 
 
 def _same_noun(claim: str, word: str, clause: str, hit: str) -> bool:

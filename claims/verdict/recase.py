@@ -86,7 +86,7 @@ def _heads(reference: str) -> list[tuple[str, str]]:
     """The names of :func:`_names` that end their noun phrase ("in Sydney.", "by Per Lunde,"); a
     name that modifies a common noun ("the E39 motorway") fills no slot of its own."""
     out = []
-    for name, word in _names(reference):
+    for name, word in _names(reference, True):
         at = reference.find(name)
         after = reference[at + len(name) :].lstrip() if at >= 0 else ""
         if not re.match(r"[a-z]", after):

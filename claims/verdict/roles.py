@@ -17,7 +17,7 @@ from claims.facets.vocabulary import ANTONYMS, _data_rows
 from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.names import _entity_present, _lower_words, _name_keys
-from claims.verdict.one_way import _ONE_WAY_STEMS, _one_way_roles
+from claims.verdict.one_way import _ONE_WAY_STEMS, _noun_key, _one_way_roles, _span, verb_arguments
 from claims.verdict.text import _coverage, subject_head
 from claims.verdict.thresholds import _T
 
@@ -197,6 +197,38 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
             o_end,
         )
     return None
+
+
+def converse_relation(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+    """Check: converse. The claim's subject and object trade places in the reference around the
+    same verb, one neither one-way (``_argument_swap``: a contradiction) nor symmetric
+    (``claims/data/symmetric_relations.tsv``: the same statement): "Smoking causes cancer" /
+    "Cancer causes smoking", "The mayor sued the newspaper" / "The newspaper sued the mayor".
+    Both may be true, but the reference states only the other direction: a conflict of kind
+    "converse" (the claim is unsupported). Every content word of the claim stated, neither text
+    negated, and the reference does not state the claim's direction too (``verb_arguments``)."""
+    if p.missing or p.conflicts or r.negated or c.negated or p.cos < _T.entity_swap_cosine:
+        return None
+    if any(t not in p.tokens_covered for t in r.tokens):
+        return None
+    theirs = [(rel, _noun_key(s), _noun_key(o), s, o) for rel, s, o in verb_arguments(c.text)]
+    for relation, subject, obj in verb_arguments(r.text):
+        verb, *prep = relation.split()
+        if verb in _ONE_WAY_STEMS or verb in _SYMMETRIC or set(prep) & _SYMMETRIC_WORDS:
+            continue  # "sits beside", "is linked with": symmetric
+        ours = (relation, _noun_key(subject), _noun_key(obj))
+        swapped = next((t for t in theirs if t[:3] == (ours[0], ours[2], ours[1])), None)
+        if swapped is None or ours[1] == ours[2] or ours in {t[:3] for t in theirs}:
+            continue
+        (rs, re_), (cs, ce) = _outer(_span(subject), _span(obj)), _outer(_span(swapped[3]), _span(swapped[4]))
+        return _Conflict("converse", r.text[rs:re_], c.text[cs:ce], cs, ce)
+    return None
+
+
+def _outer(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
+    """The span from the first of two spans to the end of the last (the passive puts the
+    object first)."""
+    return min(a[0], b[0]), max(a[1], b[1])
 
 
 def _converse(r: Facets, c: Facets) -> bool:

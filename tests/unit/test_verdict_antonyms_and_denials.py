@@ -1,4 +1,6 @@
-"""Session 15 kinds of issue #9: antonyms from WordNet 3.0, and flat denials.
+"""Session 15 kinds of issue #9: antonyms from WordNet 3.0, and flat denials; session 16: antonyms
+of two occasions, converse relations, centuries and decades (tables ``OCCASIONS``,
+``CONVERSE``, ``PERIODS``).
 
 **WordNet antonyms** (``claims/data/wordnet_antonyms.tsv``, built by
 ``tools/build_wordnet_antonyms.py``; "antonym and predicate relations from a licensed lexical
@@ -120,6 +122,13 @@ HAND_PAIRS: list[Row] = [
     ("The senator voted for the bill.", "The senator voted against the bill.", {C}),
     ("The law was enacted in 2010.", "The law was repealed in 2010.", {C}),
     ("The proposal was rejected.", "The proposal was adopted.", {C}),
+    # session 16 (a newcomer review: `unsupported`, "another action"): won/lost, gained/lost,
+    # improved/worsened; one match told from both sides, and another object, are no flip
+    ("The company won the lawsuit in 2015.", "The company lost the lawsuit in 2015.", {C}),
+    ("The opposition gained 12 seats in the election.", "The opposition lost 12 seats in the election.", {C}),
+    ("Her condition improved after surgery.", "Her condition worsened after surgery.", {C}),
+    ("Brazil won the final against Germany.", "Germany lost the final to Brazil.", {S, U}),
+    ("The team lost its coach in 2019.", "The team won the cup in 2019.", {U}),
 ]
 
 # two lengths that name two measures are two quantities (``rivals._other_measure``): before,
@@ -227,7 +236,46 @@ OCCASIONS: list[Row] = [
     ("The shop opened in the morning.", "The shop closed in the morning.", {C}),
     ("The plane left Paris at noon.", "The plane arrived in Paris at noon.", {C}),
     ("The team failed to reach the final.", "The team succeeded in reaching the final.", {C}),
-    ("The museum opened in 1990.", "The museum closed in 1990.", {C}),
+    # amounts of a change are no occasion, and a number or date counts as its value however it
+    # is written (a review of the first version: these had turned `unsupported`)
+    ("The stock rose by 5% on Monday.", "The stock fell by 3% on Monday.", {C}),
+    ("Sales rose to $5 million in 2020.", "Sales fell to $3 million in 2020.", {C}),
+    ("The price rose from $10 to $12.", "The price fell from $10 to $8.", {C}),
+    ("The museum opened on 5 May 1990.", "The museum closed on May 5th, 1990.", {C}),
+    ("Jobs increased by 10,000 in May.", "Jobs decreased by ten thousand in May.", {C}),
+    ("The rash appeared after 2 days.", "The rash disappeared after two days.", {C}),
+    # other dates, other times of trading: two occasions
+    ("The museum opened on 5 May 1990.", "The museum closed on 7 June 1990.", {U}),
+    ("Shares rose in early trading.", "Shares fell in late trading.", {U}),
+]
+
+# converse relations (session 16; ``roles.converse_relation``): the claim's subject and object
+# traded around a verb that is neither one-way nor symmetric; both directions may be true, but
+# the reference states only the other one (`unsupported`, a finding the learned decision does
+# not overturn). Before the rule each of the first five was `supported` at cosine 0.98-0.99
+CONVERSE: list[Row] = [
+    ("Smoking causes lung cancer.", "Lung cancer causes smoking.", {U}),
+    ("Poverty leads to crime.", "Crime leads to poverty.", {U}),
+    ("The officer praised the firefighter.", "The firefighter praised the officer.", {U}),
+    ("The mayor sued the newspaper.", "The mayor was sued by the newspaper.", {U}),
+    ("The virus triggers the immune response.", "The immune response triggers the virus.", {U}),
+    # the same direction, in the passive, or stated both ways: support
+    ("The mayor sued the newspaper.", "The newspaper was sued by the mayor.", {S}),
+    ("Smoking causes lung cancer.", "Smoking causes lung cancer, and lung cancer causes coughing.", {S}),
+    # symmetric relations say the same both ways; one-way ones contradict (roles swapped)
+    ("Germany played Brazil in the final.", "Brazil played Germany in the final.", {S}),
+    ("Copper displaces iron.", "Iron displaces copper.", {C}),
+]
+
+# centuries and decades (session 16): year ranges with definite ends, compared like years: two
+# that share no year conflict; a year inside the range is not stated by it (the range is wider).
+# Before, they counted as approximations and never conflicted (`unsupported`)
+PERIODS: list[Row] = [
+    ("The bridge was built in the 19th century.", "The bridge was built in the 18th century.", {C}),
+    ("The band was popular in the 1990s.", "The band was popular in the 1980s.", {C}),
+    ("The bridge was built in 1850.", "The bridge was built in the 18th century.", {C}),
+    ("The bridge was built in 1850.", "The bridge was built in the 19th century.", {U}),
+    ("The band formed in 1995.", "The band formed in the 1990s.", {U}),
 ]
 
 #: every table above, by the kind it tests
@@ -241,6 +289,8 @@ TABLES: dict[str, list[Row]] = {
     "flat_denials": FLAT_DENIALS,
     "two_measures_of_a_length": MEASURES,
     "antonyms_of_two_occasions": OCCASIONS,
+    "converse_relations": CONVERSE,
+    "centuries_and_decades": PERIODS,
 }
 
 
@@ -249,3 +299,15 @@ TABLES: dict[str, list[Row]] = {
 )
 def test_kind(row: Row) -> None:
     _check(row)
+
+
+def test_converse_is_a_standing_finding() -> None:
+    """The learned decision overturns an `unsupported` rule verdict at a high cosine unless its
+    finding stands (``claims.decision.STANDING_FINDINGS``); the converse at cosine 0.99 must stand."""
+    from claims.decision import STANDING_FINDINGS
+
+    rcs = [ReferenceClaim(0, Claim("Lung cancer causes smoking.", 0, 27))]
+    j = judge([Claim("Smoking causes lung cancer.", 0, 27)], rcs, np.full((1, 1), 0.99))[0]
+    assert (j.verdict, j.finding) == (U, "converse")
+    assert "converse" in STANDING_FINDINGS
+    assert j.reason.startswith("the reference states the converse: 'Lung cancer causes smoking'")
