@@ -2216,6 +2216,18 @@ def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[s
     return numbers, tuple(sorted(m.lower() for m in _NEGATION.findall(text))), frozenset(content_tokens(text))
 
 
+def _swapped_around(a: str, b: str) -> bool:
+    """The content words of ``b`` are those of ``a`` with the words before and after a middle
+    run traded ("Poverty leads to crime" / "Crime leads to poverty", "Smoking causes lung
+    cancer" / "Lung cancer causes smoking"): the converse, no duplicate however alike the
+    words (``token_sort_ratio`` ignores their order)."""
+    x, y = content_tokens(a), content_tokens(b)
+    if x == y or sorted(x) != sorted(y):
+        return False
+    n = len(x)
+    return any(y == x[j:] + x[i:j] + x[:i] for i in range(1, n - 1) for j in range(i + 1, n))
+
+
 def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
     kept: list[_Raw] = []
     procs: list[str] = []
@@ -2225,7 +2237,12 @@ def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
         p = utils.default_process(r.text)
         sig = _signature(r.text)
         for i, (kp, ks) in enumerate(zip(procs, sigs, strict=True)):
-            if ks == sig and kept[i].kind is r.kind and fuzz.token_sort_ratio(p, kp) >= DEDUP_RATIO:
+            if (
+                ks == sig
+                and kept[i].kind is r.kind
+                and fuzz.token_sort_ratio(p, kp) >= DEDUP_RATIO
+                and not _swapped_around(r.text, kept[i].text)
+            ):
                 dups[i] += 1
                 break
         else:

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from claims.facets.spans import _free, _overlaps, _take
 from claims.facets.types import DateFacet, Quantity
-from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS
+from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS, STOPWORDS
 
 #: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
 _DET_BEFORE = re.compile(r"(?:\b(?:the|a|an|its|his|her|their|our|this|that)|['’]s)\s+$", re.I)
@@ -126,9 +126,29 @@ def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
     return bool(_DET_BEFORE.search(text[max(0, start - 8) : start])) and not (plural and int(num) % 100 == 0)
 
 
+#: words before a century or decade that make it a bound, an approximation or a part of it
+#: ("before the 19th century", "around the 10th century", "the late 1990s", "mid-20th century")
+_PERIOD_LOOSE_BEFORE = re.compile(
+    r"\b(?:before|after|until|till|since|by|from|between|pre|post|within|early|late|mid|around|circa|c\.|"
+    r"ca\.|about|approximately|roughly|nearly|almost|end|start|beginning|turn|middle)[\s-]+(?:(?:of\s+)?the[\s-]+)?$",
+    re.I,
+)
+
+
+def _period_loose(text: str, start: int, end: int) -> bool:
+    """A century or decade that is no definite range: after a bound, approximation or part word
+    (``_PERIOD_LOOSE_BEFORE``), or describing a noun ("a 19th-century author", "the 1960s band":
+    the noun's period, not the time of the event)."""
+    if _PERIOD_LOOSE_BEFORE.search(text[max(0, start - 30) : start]):
+        return True
+    after = re.match(r"[\s-]+([a-z]+)", text[end:])
+    return after is not None and after.group(1) not in STOPWORDS
+
+
 def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative
-    (definite ends, not ``loose``: two centuries that share no year conflict)."""
+    (definite ends: two centuries that share no year conflict; ``loose`` only as
+    ``_period_loose`` says)."""
     out: list[Quantity] = []
     for m in _free(_CENTURY_RE, text, taken):
         n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
@@ -138,7 +158,18 @@ def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         _take(
             out,
             taken,
-            Quantity(float(lo), float(lo), "year", "", m.group(0), m.start(), m.end(), float(lo), float(hi)),
+            Quantity(
+                float(lo),
+                float(lo),
+                "year",
+                "",
+                m.group(0),
+                m.start(),
+                m.end(),
+                float(lo),
+                float(hi),
+                _period_loose(text, m.start(), m.end()),
+            ),
         )
     return out
 
@@ -153,7 +184,18 @@ def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         _take(
             out,
             taken,
-            Quantity(float(y), float(y), "year", "", m.group(0), m.start(), m.end(), float(y), float(hi)),
+            Quantity(
+                float(y),
+                float(y),
+                "year",
+                "",
+                m.group(0),
+                m.start(),
+                m.end(),
+                float(y),
+                float(hi),
+                _period_loose(text, m.start(), m.end()),
+            ),
         )
     return out
 

@@ -160,11 +160,16 @@ def _other_occasion(claim: str, word: str, clause: str, hit: str) -> bool:
     complements on each verb (``_circumstances``): a word against all words of the other text,
     a number or date against its numbers and dates ("on 5 May 1990" / "on May 5th, 1990" is one
     occasion). One side's circumstance alone is no other occasion: the other may state it
-    otherwise ("closed on Mondays" / "open every day")."""
+    otherwise ("closed on Mondays" / "open every day"). Words the parse hangs elsewhere count
+    too when each text has one the other lacks ("gained support among young voters" / "lost
+    support among older voters")."""
     ours, theirs = _circumstances(claim, word), _circumstances(clause, hit)
     if ours.verbs - theirs.all_words or theirs.verbs - ours.all_words:
         return True
-    return ours.unmatched(theirs) and theirs.unmatched(ours)
+    if ours.unmatched(theirs) and theirs.unmatched(ours):
+        return True
+    own, other = ours.all_words - {_stem(word.lower())}, theirs.all_words - {_stem(hit.lower())}
+    return bool(own - other) and bool(other - own)
 
 
 #: parts of speech of the words that say when, where or how
@@ -308,6 +313,20 @@ def _sides_swapped(claim: str, word: str, clause: str, hit: str) -> bool:
     return ours[0] in _words_of(clause)[0] and theirs[0] in _words_of(claim)[0]
 
 
+def _is_verb(text: str, word: str) -> bool:
+    return any(t.lower_ == word.lower() and t.pos_ in ("VERB", "AUX") for t in parse(text) or ())
+
+
+def _other_agents(claim: str, word: str, clause: str, hit: str) -> bool:
+    """The two verbs have two different agents ("Federer won the final" / "Nadal lost the final
+    to Federer": one match, two players; "The company bought the rival from Acme" / "Acme sold
+    the company to the rival": two sales): no flip between them (``_verb_roles``)."""
+    ours, theirs = _verb_roles(claim, word), _verb_roles(clause, hit)
+    if ours is None or theirs is None:
+        return False
+    return None not in (ours[0], theirs[0]) and ours[0] != theirs[0]
+
+
 def _in_bound(word: str, text: str) -> bool:
     """``word`` is the comparative of a bound on a number in ``text`` ("at least 18")."""
     return any(
@@ -323,8 +342,9 @@ def antonym_flip(
     (``claims.facets.ANTONYMS``) or negative form (``_denial``), and not the word itself, is in
     ``clause`` (the reference's covering clause, at ``start`` in its claim) is a flip: the
     conflict (span in the reference claim) and how much of the claim's other words
-    (``r_tokens``) the clause covers. Two verbs of two occasions (``_other_occasion``) are no
-    flip but another action: a conflict of kind "predicate" (the claim is not supported). None
+    (``r_tokens``) the clause covers. Two words of two occasions (``_other_occasion``) or of
+    two agents (``_other_agents``) are no flip; two such verbs are another action: a conflict
+    of kind "predicate" (the claim is not supported). None
     without either, or when the two differ in negation ("not allowed" / "prohibited" agree)."""
     words = clause_facets.words
     hyphenated = [w for w, _, bare in _words_of(r.text)[1] if bare is not None and "-" in w]
@@ -350,8 +370,9 @@ def antonym_flip(
         st = start + (m.start() if m else 0)
         stem = content_tokens(w)[0] if content_tokens(w) else w
         covered, _ = _coverage([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
-        if _other_occasion(r.text, w, clause, hit):
-            other_action = other_action or (_Conflict("predicate", w, hit, st, st + len(hit)), covered)
+        if _other_agents(r.text, w, clause, hit) or _other_occasion(r.text, w, clause, hit):
+            if _is_verb(r.text, w):  # two adjectives of two things are no action ("scarce in the north")
+                other_action = other_action or (_Conflict("predicate", w, hit, st, st + len(hit)), covered)
             continue
         label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
         return _Conflict(label, w, hit, st, st + len(hit)), covered

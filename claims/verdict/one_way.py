@@ -59,14 +59,14 @@ def verb_arguments(text: str) -> list[tuple[str, Any, Any]]:
     """(relation, subject, object) of each verb of ``text``'s parse with a noun subject and a
     noun object: its direct object, or the object of its one preposition ("leads to crime": the
     relation "lead to"); in the passive its agent and subject ("The mayor was sued by the
-    newspaper" is "the newspaper sued the mayor"). The relation is the verb's stem, with the
-    preposition; subject and object are spaCy tokens (``_noun_key``, ``_span``). Empty without
-    the parser."""
+    newspaper" is "the newspaper sued the mayor"). The relation is the verb's ``verb_key``, with
+    the preposition; subject and object are spaCy tokens (``_noun_key``, ``_span``). Empty
+    without the parser."""
     out: list[tuple[str, Any, Any]] = []
     for tok in parse(text) or ():
         if tok.pos_ != "VERB":
             continue
-        stem = content_tokens(tok.lower_)[:1]
+        stem = verb_key(tok.lower_)
         subj, obj, prep = _noun_child(tok, "nsubj"), _noun_child(tok, "dobj"), ""
         agent = next((k for k in tok.children if k.dep_ == "agent"), None)
         if subj is None and agent is not None:
@@ -76,8 +76,15 @@ def verb_arguments(text: str) -> list[tuple[str, Any, Any]]:
             if len(preps) == 1:
                 obj, prep = _noun_child(preps[0], "pobj"), f" {preps[0].lower_}"
         if stem and subj is not None and obj is not None:
-            out.append((stem[0] + prep, subj, obj))
+            out.append((stem + prep, subj, obj))
     return out
+
+
+def verb_key(word: str) -> str:
+    """A verb form's key, the same for its tenses ("caused", "causes", "cause" -> "caus"; "owns"
+    -> "own"): its stem (``vocabulary._stem``) without a final "e"; irregular forms stay apart
+    ("drew")."""
+    return _stem(word.lower()).rstrip("e")
 
 
 def _neighbour(doc: Any, i: int, step: int) -> Any:

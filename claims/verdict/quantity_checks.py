@@ -48,12 +48,25 @@ def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) 
         pair.stated.add("q:" + q.text.lower())
         pair.dated |= x.dateline and any(e.year == q.raw and e.month is not None for e in x.c.dates)
         return
-    rivals = [y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y)]
+    rivals = [
+        y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y) and not _at_edge(q, y)
+    ]
     if rivals and not any(year_overlaps(q, y) for y in c_years):
         y = rivals[0]
         pair.conflicts.append(_Conflict("year", q.text, y.text, y.start, y.end))
     else:
         pair.missing.append(q.text)
+
+
+def _at_edge(a: Quantity, b: Quantity) -> bool:
+    """A point year one year from the end of the other's range: "1800" / "the 19th century"
+    (1801-1900; 1800 is counted in it as often as in the 18th), "2000" / "the 21st century"."""
+    for point, span in ((a, b), (b, a)):
+        lo, hi = span.lo, span.hi
+        ranged = point.lo is None and lo is not None and hi is not None and lo < hi
+        if ranged and min(abs(point.raw - lo), abs(point.raw - hi)) <= 1:  # type: ignore[operator]
+            return True
+    return False
 
 
 _ONE_SIDED = frozenset({"above", "below", "atleast", "upto"})

@@ -17,7 +17,15 @@ from claims.facets.vocabulary import ANTONYMS, _data_rows
 from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.names import _entity_present, _lower_words, _name_keys
-from claims.verdict.one_way import _ONE_WAY_STEMS, _noun_key, _one_way_roles, _span, verb_arguments
+from claims.verdict.one_way import (
+    _ONE_WAY_STEMS,
+    _ONE_WAY_VERBS,
+    _noun_key,
+    _one_way_roles,
+    _span,
+    verb_arguments,
+    verb_key,
+)
 from claims.verdict.text import _coverage, subject_head
 from claims.verdict.thresholds import _T
 
@@ -106,6 +114,17 @@ def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
 _SYMMETRIC_ROWS = _data_rows("symmetric_relations.tsv", 2)
 _SYMMETRIC_WORDS = frozenset(w for _, words in _SYMMETRIC_ROWS for w in words.split())
 _SYMMETRIC = frozenset(content_tokens(" ".join(_SYMMETRIC_WORDS)))
+#: the verbs of the verb rows alone, as ``verb_arguments`` keys them (``converse_relation``), and
+#: the prepositions of the word rows that make a relation symmetric ("sits beside",
+#: "collaborated with"; not "won against")
+_SYMMETRIC_VERB_KEYS = frozenset(
+    verb_key(w) for kind, words in _SYMMETRIC_ROWS if kind.strip() == "verb" for w in words.split()
+)
+_SYMMETRIC_PREPS = (
+    frozenset({"with", "between", "alongside", "near", "beside", "next", "opposite"}) & _SYMMETRIC_WORDS
+)
+#: the one-way verbs (``claims/data/one_way_verbs.txt``), keyed alike
+_ONE_WAY_KEYS = frozenset(verb_key(w) for w in _ONE_WAY_VERBS)
 #: an equative comparison ("as tall as", "as widely used as") is symmetric too
 _AS_AS = re.compile(r"\bas\s+(?:\w+\s+){1,2}?as\b", re.IGNORECASE)
 
@@ -214,8 +233,8 @@ def converse_relation(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     theirs = [(rel, _noun_key(s), _noun_key(o), s, o) for rel, s, o in verb_arguments(c.text)]
     for relation, subject, obj in verb_arguments(r.text):
         verb, *prep = relation.split()
-        if verb in _ONE_WAY_STEMS or verb in _SYMMETRIC or set(prep) & _SYMMETRIC_WORDS:
-            continue  # "sits beside", "is linked with": symmetric
+        if verb in _ONE_WAY_KEYS or verb in _SYMMETRIC_VERB_KEYS or set(prep) & _SYMMETRIC_PREPS:
+            continue  # one-way: a contradiction (``_argument_swap``); "played", "sits beside": symmetric
         ours = (relation, _noun_key(subject), _noun_key(obj))
         swapped = next((t for t in theirs if t[:3] == (ours[0], ours[2], ours[1])), None)
         if swapped is None or ours[1] == ours[2] or ours in {t[:3] for t in theirs}:

@@ -495,3 +495,26 @@ def test_answered_question(text: str, claim: str, located: str) -> None:
 )
 def test_question_without_yes_or_no_states_nothing(text: str, statement: str) -> None:
     assert statement not in material(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the converse is another claim, however alike its words (session 16: the second was
+        # dropped as a duplicate of the first, so a reference stating both directions read as
+        # stating one, and the converse check called the other unsupported)
+        (
+            "Poverty leads to crime. Crime leads to poverty.",
+            ["Poverty leads to crime.", "Crime leads to poverty."],
+        ),
+        (
+            "Smoking causes lung cancer. Lung cancer causes smoking.",
+            ["Smoking causes lung cancer.", "Lung cancer causes smoking."],
+        ),
+        # the same claim with an adjunct moved is still one
+        ("The bridge opened in 1990. In 1990 the bridge opened.", ["The bridge opened in 1990."]),
+        ("The bridge opened in 1990. The bridge opened in 1990.", ["The bridge opened in 1990."]),
+    ],
+)
+def test_converse_claims_are_no_duplicates(text: str, expected: list[str]) -> None:
+    assert [c.text for c in decompose(text)] == expected

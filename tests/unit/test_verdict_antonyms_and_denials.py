@@ -96,8 +96,9 @@ TWO_SIDES: list[Row] = [
     ("Bo borrowed the car from Ann.", "Ann lent Bo the car.", {S}),
     # the same buyer on both sides: a flip
     ("Acme sold the factory.", "Acme bought the factory.", {C}),
-    # another thing changed hands: two events, the hand pair flips (code review)
-    ("The company bought the rival from Acme.", "Acme sold the company to the rival.", {C}),
+    # another thing changed hands: two events, never one told from two sides (code review); the
+    # two agents differ, so no flip either since session 16 (`lexical._other_agents`)
+    ("The company bought the rival from Acme.", "Acme sold the company to the rival.", {C, U}),
     # one agent in either voice is one side, not two (newcomer review: these had turned supported)
     ("The bill was accepted by the Senate.", "The Senate rejected the bill.", {C}),
     ("Smith was fired by the company.", "The company hired Smith.", {C}),
@@ -128,6 +129,9 @@ HAND_PAIRS: list[Row] = [
     ("The opposition gained 12 seats in the election.", "The opposition lost 12 seats in the election.", {C}),
     ("Her condition improved after surgery.", "Her condition worsened after surgery.", {C}),
     ("Brazil won the final against Germany.", "Germany lost the final to Brazil.", {S, U}),
+    # two agents of one match: no flip (a second review: these had turned `contradicted`)
+    ("Federer won the final.", "Nadal lost the final to Federer.", {S, U}),
+    ("The challenger won the election.", "The incumbent lost the election to the challenger.", {S, U}),
     ("The team lost its coach in 2019.", "The team won the cup in 2019.", {U}),
 ]
 
@@ -247,6 +251,8 @@ OCCASIONS: list[Row] = [
     # other dates, other times of trading: two occasions
     ("The museum opened on 5 May 1990.", "The museum closed on 7 June 1990.", {U}),
     ("Shares rose in early trading.", "Shares fell in late trading.", {U}),
+    # each text has a word the other lacks, wherever the parse hangs it (a second review)
+    ("The party gained support among young voters.", "The party lost support among older voters.", {U}),
 ]
 
 # converse relations (session 16; ``roles.converse_relation``): the claim's subject and object
@@ -259,6 +265,11 @@ CONVERSE: list[Row] = [
     ("The officer praised the firefighter.", "The firefighter praised the officer.", {U}),
     ("The mayor sued the newspaper.", "The mayor was sued by the newspaper.", {U}),
     ("The virus triggers the immune response.", "The immune response triggers the virus.", {U}),
+    ("Smoking caused lung cancer.", "Lung cancer causes smoking.", {U}),  # tenses: one verb
+    ("The group owns the brand.", "The brand owns the group.", {U}),
+    # reciprocal verbs are symmetric (a second review: these had turned `unsupported`)
+    ("The candidate debated the senator.", "The senator debated the candidate.", {S}),
+    ("The road intersects the railway.", "The railway intersects the road.", {S}),
     # the same direction, in the passive, or stated both ways: support
     ("The mayor sued the newspaper.", "The newspaper was sued by the mayor.", {S}),
     ("Smoking causes lung cancer.", "Smoking causes lung cancer, and lung cancer causes coughing.", {S}),
@@ -276,6 +287,12 @@ PERIODS: list[Row] = [
     ("The bridge was built in 1850.", "The bridge was built in the 18th century.", {C}),
     ("The bridge was built in 1850.", "The bridge was built in the 19th century.", {U}),
     ("The band formed in 1995.", "The band formed in the 1990s.", {U}),
+    # bounds, approximations, parts and descriptions are no definite range; a year at a range's
+    # edge is counted either way (a second review: these had turned `contradicted`)
+    ("The bridge was built before the 19th century.", "The bridge was built in 1750.", {U, S}),
+    ("The decline began after the 1960s.", "The decline began in 1975.", {U, S}),
+    ("The novel was written by a 19th-century author.", "The novel was written in 1905.", {U, S}),
+    ("The bridge was built in 1800.", "The bridge was built in the 19th century.", {U}),
 ]
 
 #: every table above, by the kind it tests
