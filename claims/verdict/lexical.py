@@ -174,8 +174,8 @@ def _other_occasion(claim: str, word: str, clause: str, hit: str) -> bool:
 
 #: parts of speech of the words that say when, where or how
 _CONTENT_POS = frozenset({"NOUN", "PROPN", "ADJ", "VERB", "ADV"})
-#: prepositions whose phrase, when it holds a number, gives the size of a change ("rose by 5 %",
-#: "fell to $3 million", "from $10"): no occasion
+#: prepositions whose phrase, when it holds a number or date, gives the size or span of a change
+#: ("rose by 5 %", "fell to $3 million", "from $10", "from 2008 to 2010"): no occasion
 _EXTENT_PREPS = frozenset({"by", "to", "from"})
 
 
@@ -183,7 +183,8 @@ _EXTENT_PREPS = frozenset({"by", "to", "from"})
 class _Circumstances:
     """What one text says around one verb (``_circumstances``): the stems of the words of its
     prepositional phrases and complements (numbers and dates apart), their numbers and dates,
-    the complements' verbs; and every word, number and date of the whole text."""
+    the complements' verbs; and the stems of all the text's words (numbers and dates apart) and
+    its facets (all its numbers and dates)."""
 
     words: frozenset[str]
     values: tuple[Quantity | DateFacet, ...]
@@ -314,6 +315,7 @@ def _sides_swapped(claim: str, word: str, clause: str, hit: str) -> bool:
 
 
 def _is_verb(text: str, word: str) -> bool:
+    """``word`` is a verb (or auxiliary) somewhere in spaCy's parse of ``text``."""
     return any(t.lower_ == word.lower() and t.pos_ in ("VERB", "AUX") for t in parse(text) or ())
 
 
