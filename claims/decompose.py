@@ -2216,6 +2216,10 @@ def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[s
     return numbers, tuple(sorted(m.lower() for m in _NEGATION.findall(text))), frozenset(content_tokens(text))
 
 
+#: the most split points ``_swapped_around`` tries (each costs one comparison of the claim)
+_SWAP_MAX_TOKENS = 64
+
+
 def _swapped_around(a: str, b: str) -> bool:
     """The content words of ``b`` are those of ``a`` with the words before and after a middle
     run traded ("Poverty leads to crime" / "Crime leads to poverty", "Smoking causes lung
@@ -2225,7 +2229,13 @@ def _swapped_around(a: str, b: str) -> bool:
     if x == y or sorted(x) != sorted(y):
         return False
     n = len(x)
-    return any(y == x[j:] + x[i:j] + x[:i] for i in range(1, n - 1) for j in range(i + 1, n))
+    # y starts with x[j:] and ends with x[:i]: only those split points can work (linear for
+    # distinct words; a claim repeating its words is checked up to _SWAP_MAX_TOKENS)
+    starts = [j for j in range(2, n) if x[j] == y[0]]
+    ends = [i for i in range(1, n - 1) if x[i - 1] == y[-1]]
+    if len(starts) * len(ends) > _SWAP_MAX_TOKENS:
+        return False
+    return any(i < j and y == x[j:] + x[i:j] + x[:i] for j in starts for i in ends)
 
 
 def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:

@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from claims.facets.spans import _free, _overlaps, _take
 from claims.facets.types import DateFacet, Quantity
-from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS, STOPWORDS
+from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS
 
 #: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
 _DET_BEFORE = re.compile(r"(?:\b(?:the|a|an|its|his|her|their|our|this|that)|['’]s)\s+$", re.I)
@@ -137,12 +137,14 @@ _PERIOD_LOOSE_BEFORE = re.compile(
 
 def _period_loose(text: str, start: int, end: int) -> bool:
     """A century or decade that is no definite range: after a bound, approximation or part word
-    (``_PERIOD_LOOSE_BEFORE``), or describing a noun ("a 19th-century author", "the 1960s band":
-    the noun's period, not the time of the event)."""
+    (``_PERIOD_LOOSE_BEFORE``), or a hyphenated century describing a noun ("a 19th-century
+    author": the noun's period, not the time of the event)."""
     if _PERIOD_LOOSE_BEFORE.search(text[max(0, start - 30) : start]):
         return True
-    after = re.match(r"[\s-]+([a-z]+)", text[end:])
-    return after is not None and after.group(1) not in STOPWORDS
+    return (
+        re.search(r"-century$", text[start:end], re.I) is not None
+        and re.match(r"\s+[a-z]", text[end:]) is not None
+    )
 
 
 def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:

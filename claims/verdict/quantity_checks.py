@@ -59,12 +59,14 @@ def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) 
 
 
 def _at_edge(a: Quantity, b: Quantity) -> bool:
-    """A point year one year from the end of the other's range: "1800" / "the 19th century"
-    (1801-1900; 1800 is counted in it as often as in the 18th), "2000" / "the 21st century"."""
+    """A point year that one of the two ways of counting puts in the other's century: the year
+    before its first ("1800" / "the 19th century", 1801-1900: "the 1800s"), or for a century
+    BCE the year after its last ("400 BC" / "the 5th century BC", -500 to -401)."""
     for point, span in ((a, b), (b, a)):
         lo, hi = span.lo, span.hi
-        ranged = point.lo is None and lo is not None and hi is not None and lo < hi
-        if ranged and min(abs(point.raw - lo), abs(point.raw - hi)) <= 1:  # type: ignore[operator]
+        if point.lo is not None or lo is None or hi is None or hi - lo != 99:
+            continue
+        if (lo % 100 == 1 and point.raw == lo - 1) or (hi % 100 == 99 and point.raw == hi + 1):
             return True
     return False
 

@@ -131,6 +131,23 @@ def test_year_after_a_name_is_a_year_and_centuries_are_ranges() -> None:
     # a range with definite ends, not an approximation: two that share no year conflict
     (c,) = extract("It reached Spain in the 16th century.").quantities
     assert (c.lo, c.hi, c.loose) == (1501.0, 1600.0, False)
+    # loose after a bound, approximation or part word, or hyphenated before a noun; a period
+    # that is the subject of a verb is its time (session 16)
+    loose = {
+        t: [q.loose for q in extract(t).quantities]
+        for t in (
+            "It was built before the 19th century.",
+            "It was founded around the 10th century.",
+            "It spread during the late 1500s.",
+            "A 19th-century author wrote it.",
+            "The 1960s saw a decline.",
+            "The 19th century brought railways.",
+            "In the 1990s and 2000s it grew.",
+        )
+    }
+    assert [v for vs in loose.values() for v in vs] == [True, True, True, True, False, False, False, False], (
+        loose
+    )
     (d,) = extract("It spread during the late 1500s.").quantities
     assert (d.lo, d.hi) == (1500.0, 1599.0)
     # an entity never starts with a number: "A 2013 Oxford University study"

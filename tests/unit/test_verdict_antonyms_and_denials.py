@@ -293,6 +293,11 @@ PERIODS: list[Row] = [
     ("The decline began after the 1960s.", "The decline began in 1975.", {U, S}),
     ("The novel was written by a 19th-century author.", "The novel was written in 1905.", {U, S}),
     ("The bridge was built in 1800.", "The bridge was built in the 19th century.", {U}),
+    # only that year: a decade's neighbours and a century's far end conflict (a third review)
+    ("The band formed in 1989.", "The band formed in the 1990s.", {C}),
+    ("The bridge was built in 1901.", "The bridge was built in the 19th century.", {C}),
+    # a period that opens the sentence is its time, not a description (a third review)
+    ("The bridge was built in 1975.", "The 1960s saw the bridge built.", {C}),
 ]
 
 #: every table above, by the kind it tests
