@@ -20,27 +20,28 @@ from claims.verdict.clause_checks import (
 )
 
 
-def test_token_set_equals_token_match_over_every_token() -> None:
-    # random short words over a small alphabet: many share prefixes of 4 and 5 characters, the
-    # cases where token_match's prefix rules decide (seed fixed: the test is reproducible)
-    rng = random.Random(0)
-    words = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 9))) for _ in range(2000)]
-    for _ in range(3000):
+def _random_cases(seed: int, n_words: int, n_cases: int) -> list[tuple[str, list[str]]]:
+    """(token, 25 other tokens) pairs of random short words over a small alphabet: many share
+    prefixes of 4 and 5 characters, the cases where token_match's prefix rules decide (seed
+    fixed: the tests are reproducible)."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 9))) for _ in range(n_words)]
+    out = []
+    for _ in range(n_cases):
         other = rng.sample(words, 25)
-        t = rng.choice(words)
+        out.append((rng.choice(words), other))
+    return out
+
+
+def test_token_set_equals_token_match_over_every_token() -> None:
+    for t, other in _random_cases(0, 2000, 3000):
         assert (t in TokenSet(other)) == any(token_match(t, o) for o in other), (t, other)
 
 
 def test_token_set_matches_lists_every_match() -> None:
-    rng = random.Random(2)
-    words = ["".join(rng.choice("abcde") for _ in range(rng.randint(1, 9))) for _ in range(500)]
-    for _ in range(1000):
-        other = rng.sample(words, 25)
-        t = rng.choice(words)
-        assert sorted(TokenSet(other).matches(t)) == sorted({o for o in other if token_match(t, o)}), (
-            t,
-            other,
-        )
+    for t, other in _random_cases(2, 500, 1000):
+        want = sorted({o for o in other if token_match(t, o)})
+        assert sorted(TokenSet(other).matches(t)) == want, (t, other)
 
 
 def test_token_set_on_stems() -> None:
