@@ -8,9 +8,11 @@ that was 0.34 s for 20,000 tokens, as much as the tagger and the parser together
 
 Here a one-token pattern is a test of four token attributes (``LOWER``, ``TAG``, ``DEP``,
 ``IS_SPACE``); the set of one-token keys that match a token depends only on those four values, so
-it is worked out once per combination and remembered. Longer patterns (8 in the small model) go
-to a ``Matcher`` of their own. The result is the list of ``(key, start, end)`` the full Matcher
-returns, in another order: ``AttributeRuler.match`` sorts it before applying the attributes.
+it is worked out once per combination and remembered, read for all tokens at once
+(``Doc.to_array``). Longer patterns (8 in the small model, two tokens each, none with an
+operator) are tried where a token matches their first token. The result is the list of
+``(key, start, end)`` the full Matcher returns, in another order: ``AttributeRuler.match``
+sorts it before applying the attributes.
 
 ``install`` refuses (returns False, and the ruler keeps spaCy's Matcher) a pipeline whose
 patterns use anything else: another attribute, an operator (``OP``), a predicate other than
@@ -96,29 +98,26 @@ class IndexedMatcher:
     """
 
     def __init__(self, matcher: Any, keys: Iterable[int]) -> None:
-        from spacy.matcher import Matcher
-
         self._matcher = matcher
-        self._longer = Matcher(matcher.vocab)
         # one-token alternatives (key, test), filed under an exact LOWER or TAG value they need
         # (each value of an ``IN``), or kept aside to be tried on every token
         self._by_lower: dict[str, list[tuple[int, Callable[[Any], bool]]]] = {}
         self._by_tag: dict[str, list[tuple[int, Callable[[Any], bool]]]] = {}
         self._general: list[tuple[int, Callable[[Any], bool]]] = []
+        # longer patterns (key, one test per token): fixed length, as none has an operator
+        self._sequences: list[tuple[int, tuple[Callable[[Any], bool], ...]]] = []
         for key in keys:
             _, patterns = matcher.get(key)
-            longer = [p for p in patterns if len(p) != 1]
-            if any("OP" in spec for p in longer for spec in p):
-                raise UnsupportedPattern("operator 'OP'")
-            for p in longer:
-                for spec in p:
-                    _token_test(spec)  # refuse what the index could not read either
-            if longer:
-                self._longer.add(key, longer)
             for p in patterns:
+                if any("OP" in spec for spec in p):
+                    raise UnsupportedPattern("operator 'OP'")
+                if not p:
+                    raise UnsupportedPattern("empty pattern")
                 if len(p) == 1:
                     self._file(key, p[0])
-        self._memo: dict[tuple[int, int, int, bool], tuple[int, ...]] = {}
+                else:
+                    self._sequences.append((key, tuple(_token_test(spec) for spec in p)))
+        self._memo: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
 
     def _file(self, key: int, spec: dict[str, Any]) -> None:
         entry = (key, _token_test(spec))
@@ -130,28 +129,38 @@ class IndexedMatcher:
                 return
         self._general.append(entry)
 
-    def _keys(self, tok: Any) -> tuple[int, ...]:
-        """The keys of the one-token patterns ``tok`` matches (each once)."""
+    def _look_up(self, tok: Any) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """The keys of the one-token patterns ``tok`` matches (each once), and the longer
+        patterns (positions in ``_sequences``) whose first token it matches."""
         candidates = (*self._by_lower.get(tok.lower_, ()), *self._by_tag.get(tok.tag_, ()), *self._general)
-        return tuple(dict.fromkeys(key for key, test in candidates if test(tok)))
+        keys = tuple(dict.fromkeys(key for key, test in candidates if test(tok)))
+        return keys, tuple(n for n, (_, tests) in enumerate(self._sequences) if tests[0](tok))
 
     def __call__(self, doc: Any, *, allow_missing: bool = False, as_spans: bool = False) -> list[Any]:
-        """The ``(key, start, end)`` matches of ``doc`` (``as_spans`` is not supported)."""
+        """The ``(key, start, end)`` matches of ``doc`` (``as_spans`` is not supported), each
+        once, as the Matcher gives them."""
         if as_spans:
             raise ValueError("IndexedMatcher returns (key, start, end) tuples only")
+        from spacy.attrs import DEP, IS_SPACE, LOWER, TAG
+
         memo = self._memo
         out: list[Any] = []
-        for tok in doc:
-            signature = (tok.lower, tok.tag, tok.dep, tok.is_space)
-            keys = memo.get(signature)
-            if keys is None:
+        longer: set[tuple[int, int, int]] = set()
+        # the four attributes of every token at once: no Token object unless a look-up needs one
+        for i, signature in enumerate(map(tuple, doc.to_array([LOWER, TAG, DEP, IS_SPACE]).tolist())):
+            found = memo.get(signature)
+            if found is None:
                 if len(memo) >= _MEMO_SIZE:
                     memo.clear()
-                keys = memo[signature] = self._keys(tok)
-            i = tok.i
+                found = memo[signature] = self._look_up(doc[i])
+            keys, starts = found
             out.extend((key, i, i + 1) for key in keys)
-        if len(self._longer):
-            out.extend(self._longer(doc, allow_missing=allow_missing))
+            for n in starts:
+                key, tests = self._sequences[n]
+                end = i + len(tests)
+                if end <= len(doc) and all(test(doc[i + k]) for k, test in enumerate(tests[1:], 1)):
+                    longer.add((key, i, end))
+        out.extend(sorted(longer))
         return out
 
     def add(self, *args: Any, **kwargs: Any) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from claims import parses
 from claims.decision import decide
 from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
@@ -177,6 +178,7 @@ def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) ->
     """
     texts = [t for response, refs in audits for t in (response, *refs) if isinstance(t, str)]
     decomposed = decompose_many(texts)
+    parses.parse_many(c.text for claims in decomposed for c in claims)  # what the verdict checks read
     claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
     if claim_texts:
         embedder.embed(claim_texts)

@@ -61,19 +61,34 @@ def _known_names(text: str, references: Sequence[str], *, single_words: bool) ->
             low = name.lower()
             if len(low) < 3 or low in STOPWORDS:
                 continue
-            if re.search(rf"\b{re.escape(low)}\b", low_refs):
+            # the substring tests spare the regex (most names are in neither text)
+            if low in low_refs and _whole_word(low).search(low_refs):
                 continue
-            for m in reversed(list(re.finditer(rf"\b{re.escape(low)}\b", text))):
+            if low not in text:
+                continue
+            for m in reversed(list(_whole_word(low).finditer(text))):
                 text = _capitalise(text, m.start(), m.end())
     return text
 
 
-def _slot_run(text: str, word: str) -> tuple[int, int] | None:
-    """The lower-case content words after ``word`` ("the" skipped) up to the clause's end."""
-    pat = (
+@lru_cache(maxsize=4096)
+def _whole_word(phrase: str) -> re.Pattern[str]:
+    """``phrase`` as a whole word or phrase (compiled once: the ``re`` module's own cache of 512
+    patterns is shared with pysbd's hundreds, and names overflowed it; issue #14)."""
+    return re.compile(rf"\b{re.escape(phrase)}\b")
+
+
+@lru_cache(maxsize=4096)
+def _slot_pattern(word: str) -> re.Pattern[str]:
+    """The lower-case words after ``word`` up to the clause's end (``_slot_run``), compiled once."""
+    return re.compile(
         rf"\b{re.escape(word)}\s+(?:the\s+)?((?:{_WORD})(?:\s+{_WORD}){{0,{_MAX_RUN - 1}}})\s*(?:[.,;:!?]|$)"
     )
-    m = re.search(pat, text)
+
+
+def _slot_run(text: str, word: str) -> tuple[int, int] | None:
+    """The lower-case content words after ``word`` ("the" skipped) up to the clause's end."""
+    m = _slot_pattern(word).search(text) if word in text else None
     if m is None:
         return None
     words = m.group(1).split()

