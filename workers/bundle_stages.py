@@ -4,7 +4,8 @@ A stage of a bundle is three steps, each over every audit the run holds:
 
 - ``load(session, ids)``: read the audits' rows in a fixed number of queries and do the work that
   crosses audits at once: one parser pass over all documents (decompose), one model call over
-  all claim texts through the shared embedding cache (embed);
+  all claim texts through the shared embedding cache (embed), one parser pass over all claims
+  (match);
 - ``compute(loaded, id)``: one audit's new rows, without the database; raises ``OwnRun`` for an
   audit that must run the single-audit service instead (an LLM component configured on the
   worker since submission), any other error fails that audit only;
@@ -24,6 +25,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session
 
+from claims import parses
 from claims.embed import CachedEmbedder, Embedder, text_key
 from claims.labels import embedding_text
 from db import repository as repo
@@ -110,6 +112,21 @@ def _state(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> repo.
     return state
 
 
+def _load_states_to_judge(session: Session, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, repo.AuditState]:
+    """The audits' states, with their claims parsed in one pass (``parses.parse_many``): the
+    verdict checks of every audit then find the parses they ask for (issue #14)."""
+    states = repo.load_audit_states(session, ids)
+    parses.parse_many(
+        text
+        for state in states.values()
+        for text in (
+            *(c.text for c in state.response_claims),
+            *(rc.claim.text for rc in state.reference_claims),
+        )
+    )
+    return states
+
+
 def _verdicts(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> list[repo.NewVerdict]:
     state = _state(states, aid)
     options = services.options_of(state.audit.config)
@@ -123,7 +140,7 @@ def _verdicts(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> li
 STAGES: dict[str, BundleStage] = {
     "decomposing": BundleStage(_load_documents, _claims, repo.replace_claims_of),
     "embedding": BundleStage(_load_vectors, _embeddings, _write_embeddings),
-    "matching": BundleStage(repo.load_audit_states, _verdicts, repo.replace_verdicts_of),
+    "matching": BundleStage(_load_states_to_judge, _verdicts, repo.replace_verdicts_of),
     "scoring": BundleStage(
         repo.load_audit_states,
         lambda states, aid: services.score_of(_state(states, aid)),

@@ -316,3 +316,29 @@ def test_embedding_cache_reads_and_writes_more_keys_than_one_statement_may_bind(
     assert len(found) == len(vectors)
     key = f"{1234:064x}"
     assert np.allclose(found[key], vectors[key], atol=1e-6)
+
+
+def test_the_match_bundle_parses_its_claims_in_one_pass(session_factory: Any) -> None:
+    """``bundle_stages``' match load leaves every claim's parse cached (``parses.parse_many``),
+    and the verdicts are those of the single-audit service."""
+    from claims import parses
+    from workers.bundle_stages import STAGES
+
+    aid = create(session_factory, RESPONSE, [REFERENCE])
+    for stage in ("decompose", "embed"):
+        run_stage(session_factory, stage, aid)
+    parses.clear()
+    with session_factory() as s:
+        states = STAGES["matching"].load(s, [aid])
+        bundled = STAGES["matching"].compute(states, aid)
+    state = states[aid]
+    texts = [c.text for c in state.response_claims] + [rc.claim.text for rc in state.reference_claims]
+    assert len(texts) >= 6, "claims of both texts"
+    assert all(parses._get(t) is not None for t in texts)
+    parses.clear()
+    with session_factory() as s:
+        one = repo.load_audit_state(s, aid)
+    assert one is not None
+    judgements = services.offline_judgements(one, services.similarity_of(one)[0], services.options_of({}))
+    alone = services.verdict_rows(one, judgements)
+    assert [(v.verdict, v.reason) for v in bundled] == [(v.verdict, v.reason) for v in alone]
