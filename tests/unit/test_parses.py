@@ -3,6 +3,8 @@ parse only when one of its entity types is read; the decomposition's results do 
 
 from __future__ import annotations
 
+import pytest
+
 from claims import decompose as dec
 from claims import parses
 from claims.decompose import decompose, decompose_many
@@ -114,3 +116,15 @@ def test_the_pipeline_multiplies_with_numpy_and_parses_as_with_blis() -> None:
     ours = [[(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc] for doc in nlp.pipe(texts)]
     theirs = [[(t.tag_, t.dep_, t.head.i, t.ent_type_) for t in doc] for doc in stock.pipe(texts)]
     assert ours == theirs
+
+
+def test_a_bad_thread_setting_is_an_error_not_a_missing_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``CLAIMAUDIT_EMBED_THREADS`` that is no integer raises before the pipeline loads; the
+    parser is not marked unavailable (which would silently decompose without spaCy)."""
+    monkeypatch.setattr(parses, "_nlp", None)
+    monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "two")
+    with pytest.raises(ValueError, match="CLAIMAUDIT_EMBED_THREADS='two'"):
+        parses.parser()
+    assert not parses._nlp_failed
+    monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", " 0 ")
+    assert parses._blas_threads() == 0
