@@ -76,9 +76,10 @@ def parser() -> Any:
 
 
 def _blas_threads() -> int:
-    """OpenBLAS threads per process: ``CLAIMAUDIT_EMBED_THREADS`` (default 1, as torch's in
-    ``claims.embed``; 0 or less keeps OpenBLAS's default). Raises ValueError if not an integer."""
-    raw = os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1").strip() or "1"
+    """OpenBLAS threads per process: ``CLAIMAUDIT_EMBED_THREADS`` read as ``claims.embed``
+    reads it for torch (default 1; 0 or less keeps the library's default). Raises ValueError
+    if it is set and not an integer (an empty value included, as there)."""
+    raw = os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1").strip()
     try:
         return int(raw)
     except ValueError:
@@ -165,16 +166,23 @@ def parse(text: str) -> Any:
 
 def parse_many(texts: Iterable[str]) -> int:
     """Parse, in one ``nlp.pipe``, those of ``texts`` not yet in the cache, so that later
-    ``parse`` calls find them: the same parses as ``parse`` one by one (same pipes, same
-    ``repair``), at a quarter of the cost per text (measured on 303 claim texts of the bench
-    workload: 0.27 s against 1.07 s; issue #14). Worth it where most of ``texts`` will be
+    ``parse`` calls find them, at a quarter of the cost per text of ``parse`` one by one
+    (measured on 303 claim texts of the bench workload: 0.27 s against 1.07 s; issue #14).
+    Same pipes and ``repair`` as ``parse``; the readings (tags, dependencies, entities) were
+    equal on every text tried (the dev sets, the bench workload, a review's 1,502 texts), but
+    the layers' floats differ in the last digits with the batch (numpy's OpenBLAS picks its
+    kernels by matrix size), as the embeddings' do. Worth it where most of ``texts`` will be
     asked for: the claims of a batch of audits, about 57 % of whose texts a verdict check
-    parses. Returns the number of texts parsed (0 when the parser is unavailable)."""
+    parses. A warm-up only: if the batch fails (a text over spaCy's length limit), nothing is
+    cached and each ``parse`` reports its own text. Returns the number of texts parsed."""
     todo = [text for text in dict.fromkeys(texts) if _get(text) is None]
     nlp = parser() if todo else None
     if nlp is None:
         return 0
-    docs = repair_many(list(nlp.pipe(todo, batch_size=64, disable=list(DISABLE))))
+    try:
+        docs = repair_many(list(nlp.pipe(todo, batch_size=64, disable=list(DISABLE))))
+    except Exception:  # noqa: BLE001 - the audits' own parse calls fail (or not) one by one
+        return 0
     for text, doc in zip(todo, docs, strict=True):
         _put(text, doc)
     return len(todo)

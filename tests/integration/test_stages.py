@@ -330,11 +330,11 @@ def test_the_match_bundle_parses_its_claims_in_one_pass(session_factory: Any) ->
     parses.clear()
     with session_factory() as s:
         states = STAGES["matching"].load(s, [aid])
+        state = states[aid]
+        texts = [c.text for c in state.response_claims] + [rc.claim.text for rc in state.reference_claims]
+        assert state.response_claims and state.reference_claims, "claims of both texts"
+        assert all(parses._get(t) is not None for t in texts), "parsed by the load, before any check"
         bundled = STAGES["matching"].compute(states, aid)
-    state = states[aid]
-    texts = [c.text for c in state.response_claims] + [rc.claim.text for rc in state.reference_claims]
-    assert len(texts) >= 6, "claims of both texts"
-    assert all(parses._get(t) is not None for t in texts)
     parses.clear()
     with session_factory() as s:
         one = repo.load_audit_state(s, aid)

@@ -80,6 +80,8 @@ def _reading(doc: object) -> list[tuple[str, str, str, int, str]]:
 CLAIMS = [
     "Marta Olsen co-founded the Lund Institute in 1990.",
     "Prime Minister Jonas Gahr Store visited Bergen.",
+    "Tolstoy wrote War and Peace.",  # a title joined by "and" (the recogniser runs in the batch)
+    "The panel members are Deborah Hersman, Wanjiru Rotich and Kofi Mensah.",
     "The band includes Anna, Bo and Carl.",
     "He purchased sports teams, published books, and served as host of a TV show.",
     "The bridge does not carry trains.",
@@ -128,3 +130,17 @@ def test_a_bad_thread_setting_is_an_error_not_a_missing_parser(monkeypatch: pyte
     assert not parses._nlp_failed
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", " 0 ")
     assert parses._blas_threads() == 0
+    monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "")  # as claims.embed reads it: an error
+    with pytest.raises(ValueError, match="not an integer"):
+        parses._blas_threads()
+
+
+def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
+    """``parse_many`` is a warm-up: a text over spaCy's length limit fails the batch, nothing is
+    cached, and ``parse`` of another text of that batch still works."""
+    nlp = parses.parser()
+    parses.clear()
+    too_long = "a " * (nlp.max_length // 2 + 1)
+    assert parses.parse_many([CLAIMS[0], too_long]) == 0
+    assert parses._get(CLAIMS[0]) is None
+    assert parses.parse(CLAIMS[0]) is not None
