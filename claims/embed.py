@@ -20,6 +20,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 __all__ = [
+    "process_threads",
     "DEFAULT_MODEL_NAME",
     "DEFAULT_DIM",
     "Embedder",
@@ -100,6 +101,22 @@ def _normalise(vectors: np.ndarray) -> np.ndarray:
     norms[norms == 0] = 1.0
     out: np.ndarray = (vectors / norms).astype(np.float32, copy=False)
     return out
+
+
+def process_threads() -> int:
+    """CPU threads per process for torch (here) and numpy's OpenBLAS (``claims.parses``):
+    ``CLAIMAUDIT_EMBED_THREADS``, default 1; 0 or less keeps each library's default.
+
+    Raises
+    ------
+    ValueError
+        The variable is set and not an integer (an empty value included).
+    """
+    raw = os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1").strip()
+    try:
+        return int(raw)
+    except ValueError:
+        raise ValueError(f"CLAIMAUDIT_EMBED_THREADS={raw!r} is not an integer") from None
 
 
 class InMemoryEmbeddingCache:
@@ -209,7 +226,7 @@ class SentenceTransformerEmbedder:
                     f"{path / 'model.safetensors'}: sha256 {found} is not the pinned all-MiniLM-L6-v2 "
                     f"weights {WEIGHTS_SHA256} (docs/MODELS.md)"
                 )
-        threads = int(os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1"))
+        threads = process_threads()
         if threads > 0:
             import torch
 

