@@ -98,7 +98,10 @@ class IndexedMatcher:
     """
 
     def __init__(self, matcher: Any, keys: Iterable[int]) -> None:
+        from spacy.attrs import DEP, IS_SPACE, LOWER, TAG
+
         self._matcher = matcher
+        self._signature_attrs = [LOWER, TAG, DEP, IS_SPACE]  # what a one-token pattern reads
         # one-token alternatives (key, test), filed under an exact LOWER or TAG value they need
         # (each value of an ``IN``), or kept aside to be tried on every token
         self._by_lower: dict[str, list[tuple[int, Callable[[Any], bool]]]] = {}
@@ -141,13 +144,11 @@ class IndexedMatcher:
         once, as the Matcher gives them."""
         if as_spans:
             raise ValueError("IndexedMatcher returns (key, start, end) tuples only")
-        from spacy.attrs import DEP, IS_SPACE, LOWER, TAG
-
         memo = self._memo
         out: list[Any] = []
         longer: set[tuple[int, int, int]] = set()
         # the four attributes of every token at once: no Token object unless a look-up needs one
-        for i, signature in enumerate(map(tuple, doc.to_array([LOWER, TAG, DEP, IS_SPACE]).tolist())):
+        for i, signature in enumerate(map(tuple, doc.to_array(self._signature_attrs).tolist())):
             found = memo.get(signature)
             if found is None:
                 if len(memo) >= _MEMO_SIZE:
