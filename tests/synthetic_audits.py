@@ -119,3 +119,36 @@ def _score(response: str, reference: str, specs: Sequence[Spec], ref_spans: Sequ
     ]
     sim = np.zeros((len(claims), len(refs)), dtype=np.float32)
     return score_audit(claims, refs, judgements, sim, response_text=response, reference_texts=[reference])
+
+
+VERDICT_CYCLE = (
+    "supported",
+    "contradicted",
+    "unsupported",
+    "inferred",
+    "qualification_dropped",
+    "outside_scope",
+)
+
+
+def audit_of_n_claims(session_factory: Any, n: int, references: int = 50) -> uuid.UUID:
+    """A finished audit of ``n`` one-sentence response claims against ``references`` reference
+    sentences, the verdicts cycling through every kind (so every colour and label is on the page),
+    each judged claim citing two reference claims. The page-size test and the page-load benchmark
+    (issue #13: an audit of 200 claims) store it."""
+    sentences = [f"Claim number {i} says the bridge carries {i % 7 + 1} lanes. " for i in range(n)]
+    specs, pos = [], 0
+    for i, s in enumerate(sentences):
+        verdict = VERDICT_CYCLE[i % len(VERDICT_CYCLE)]
+        kind = "outside_scope" if verdict == "outside_scope" else "material"
+        evidence = (
+            () if verdict in ("unsupported", "outside_scope") else (i % references, (i + 1) % references)
+        )
+        specs.append(Spec(pos, pos + len(s) - 1, verdict, evidence, kind))
+        pos += len(s)
+    refs = [f"Reference sentence {j}: the bridge carries {j % 7 + 1} lanes." for j in range(references)]
+    spans, at = [], 0
+    for r in refs:
+        spans.append((at, at + len(r)))
+        at += len(r) + 1
+    return store_finished_audit(session_factory, "".join(sentences), " ".join(refs), specs, spans)

@@ -4,12 +4,16 @@ both read the same repository function, so each filter is checked on both."""
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
 
-from tests.synthetic_audits import Spec, store_finished_audit
+from tests.synthetic_audits import Spec, audit_of_n_claims, store_finished_audit
 
 pytestmark = pytest.mark.services
 
@@ -109,3 +113,38 @@ def test_the_json_link_serves_the_api_document(client: TestClient, tagged: dict[
     assert page_doc.status_code == 200
     assert page_doc.json() == client.get(f"/audits/{tagged['bad']}").json()
     assert client.get(f"/ui/audits/{uuid.uuid4()}/json").status_code == 404
+
+
+@contextmanager
+def _statements() -> Iterator[list[str]]:
+    """The SQL statements any SQLAlchemy engine of this process runs inside the block."""
+    seen: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        seen.append(statement)
+
+    event.listen(Engine, "before_cursor_execute", record)
+    try:
+        yield seen
+    finally:
+        event.remove(Engine, "before_cursor_execute", record)
+
+
+def test_the_audit_page_costs_the_same_statements_for_20_or_200_claims_and_stays_small(
+    client: TestClient, session_factory: Any
+) -> None:
+    """What issue #13's page-load budget (200 claims in 300 ms, a benchmark: ``make bench-page``)
+    rests on, held exactly: no SQL statement per claim (18 for either size when written), and a
+    bounded page. The 200-claim page weighed 251,807 bytes (246 KiB) when this test was written;
+    the bound, 256 KiB, fails a change that adds about 52 bytes of markup per claim or more."""
+    pages = {}
+    for n in (20, 200):
+        aid = audit_of_n_claims(session_factory, n)
+        client.get(f"/ui/audits/{aid}")  # warm-up: templates, the connection pool
+        with _statements() as seen:
+            resp = client.get(f"/ui/audits/{aid}")
+        assert resp.status_code == 200
+        assert resp.text.count('class="claim-row') == n
+        pages[n] = (len(seen), len(resp.content))
+    assert pages[200][0] == pages[20][0], pages
+    assert pages[200][1] <= 256 * 1024, pages
