@@ -497,12 +497,13 @@ def dripping() -> Iterator[str]:
 @pytest.mark.parametrize("path", ["/drip-head", "/drip"])
 def test_a_dripping_receiver_does_not_hold_the_delivery_past_its_deadline(dripping: str, path: str) -> None:
     """WEBHOOK_TIMEOUT_S (here 1 s) bounds the whole attempt, not each read: the receiver sends a
-    byte every 0.2 s for 60 s; the attempt fails within the deadline plus 1 s of slack."""
+    byte every 0.2 s for 60 s; the attempt fails within the deadline plus 4 s of slack for a loaded
+    machine (a per-read timeout would hold it the whole 60 s)."""
     from workers import webhooks
 
     began = time.monotonic()
     attempt = webhooks.send(f"{dripping}{path}", {"a": 1}, event="run.finished", secret=None, timeout=1.0)
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < 5.0
     assert not attempt.delivered and "Timeout" in str(attempt.error), attempt
 
 
@@ -522,13 +523,14 @@ def test_an_endless_answer_is_read_only_up_to_the_cap(dripping: str) -> None:
 
 def test_a_url_source_is_read_within_its_deadline_and_size(dripping: str) -> None:
     """URL sources: the same wall-clock limit (1 s here), and a source larger than
-    SOURCE_MAX_BYTES fails instead of being read whole."""
+    SOURCE_MAX_BYTES fails instead of being read whole. The drip lasts 60 s; 4 s of slack past the
+    deadline is for a loaded machine."""
     from workers import schedule
 
     began = time.monotonic()
     with pytest.raises(httpx.TimeoutException):
         schedule.read_source("jsonl", f"{dripping}/drip", timeout=1.0)
-    assert time.monotonic() - began < 2.0
+    assert time.monotonic() - began < 5.0
     with pytest.raises(ValueError, match="larger than"):
         schedule.read_source("jsonl", f"{dripping}/endless", timeout=30.0)
 
