@@ -145,3 +145,81 @@ def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
     assert parses.parse_many([CLAIMS[0], too_long]) == 0
     assert parses._get(CLAIMS[0]) is None
     assert parses.parse(CLAIMS[0]) is not None
+
+
+#: texts whose decomposition asks for entity types: "it" / "he" / "they" looking back past a
+#: subject (is it a person?), an apposition on a name (is the name a place?); and one that asks
+#: for none
+ASKING = [
+    "The lab opened in 1990. Marta Olsen runs the lab. It employs 40 people.",
+    "Ada Lovelace worked with Charles Babbage. He designed the Analytical Engine.",
+    "Gove, the education secretary, visited the school on 3 May.",
+    "The Beatles formed in Liverpool. They released Abbey Road in 1969.",
+    "The bridge opened in 1998. It carries six lanes.",
+    "The tunnel opened in 2001. The tunnel is 2 km long.",
+]
+
+
+def _decomposed_fresh(texts: list[str]) -> list[list[tuple[str, int, int, bool]]]:
+    for text in texts:
+        _fresh(text)
+    return [[(c.text, c.start, c.end, c.ambiguous) for c in claims] for claims in decompose_many(texts)]
+
+
+def _recognised(texts: list[str]) -> set[str]:
+    """The sentences of ``texts`` (as the decomposition cached them) that the recogniser ran on."""
+    return {
+        s.text
+        for text in texts
+        for sentence in text.split(". ")
+        if (s := parses._get(sentence if sentence.endswith(".") else sentence + ".")) is not None
+        and s.user_data.get(parses._NER_DONE)
+    }
+
+
+def test_entity_types_asked_during_decomposition_are_recognised_in_one_batch(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``decompose._assemble_all``: the sentences whose entity types the decomposition asks for
+    are recognised together, and the claims are those of recognising each sentence when asked
+    (``_ENTITY_ROUNDS`` 0: no deferral, the recogniser one sentence at a time)."""
+    monkeypatch.setattr(dec, "_ENTITY_ROUNDS", 0)
+    one_by_one = _decomposed_fresh(ASKING)
+    asked = _recognised(ASKING)
+    monkeypatch.undo()
+    batches: list[list[str]] = []
+    recognise = parses.recognise
+
+    def recording(docs: list[object]) -> None:
+        batches.append([d.text for d in docs])  # type: ignore[attr-defined]
+        recognise(docs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dec, "recognise", recording)
+    batched = _decomposed_fresh(ASKING)
+    assert batched == one_by_one
+    assert one_by_one[0][2][0] == "The lab employs 40 people."  # "It" skipped the person
+    assert one_by_one[4][1][0] == "The bridge carries six lanes."
+    # the same sentences recognised, in two calls: the decomposition's own for names of people
+    # (``_names_people``: "Marta Olsen runs the lab.", ...) and one round for the subjects that
+    # "it" looks back at, from two texts
+    assert _recognised(ASKING) == asked and len(asked) == 6, asked
+    assert [set(b) for b in batches] == [
+        asked - {"The lab opened in 1990.", "The bridge opened in 1998."},
+        {"The lab opened in 1990.", "The bridge opened in 1998."},
+    ], batches
+    assert not any(s.startswith("The tunnel") for s in asked)  # no pronoun, no apposition
+
+
+def test_a_deferred_entity_type_passes_every_except_exception() -> None:
+    nlp = parses.parser()
+    doc = nlp("Marta Olsen runs the lab.", disable=list(parses.DISABLE))
+    with parses.deferred_entities():
+        try:
+            parses.entity_type(doc[0])
+        except Exception:  # noqa: BLE001 - what the decomposition's fallbacks catch
+            pytest.fail("EntitiesNeeded was caught as an ordinary error")
+        except parses.EntitiesNeeded as asked:
+            assert asked.doc is doc
+        parses.recognise([doc])
+        assert parses.entity_type(doc[0]) == "PERSON"  # recognised: answered, not raised
+    assert not getattr(parses._deferring, "on", False)  # the block restores the setting
