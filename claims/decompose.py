@@ -2333,8 +2333,9 @@ def _assemble_all(
     """Each text's claims (``_claims_of``), the entity recogniser batched across texts: a text
     whose decomposition asks for the entity types of a sentence not yet recognised stops
     (``deferred_entities``), and once every text has been tried, the sentences asked for are
-    recognised in one batch and those texts start again. Same claims as running the recogniser
-    on each sentence when asked (``_assemble`` changes no parse, so a restart repeats the same
+    recognised in one batch and those texts start again (if the batch fails, each of them runs
+    the recogniser alone, as when not batched). Same claims as running the recogniser on each
+    sentence when asked (``_assemble`` changes no parse, so a restart repeats the same
     steps), at a quarter of its cost per sentence (issue #14: 86 sentences of the bench
     workload)."""
     out: dict[int, tuple[Claim, ...]] = {}
@@ -2350,7 +2351,10 @@ def _assemble_all(
                     waiting.append(t)
         if not waiting:
             break
-        recognise(needed)
+        try:
+            recognise(needed)
+        except Exception:  # noqa: BLE001 - odd input: each text then runs it alone, failing alone
+            break
         pending = waiting
     for t in range(len(texts)):
         if t not in out:

@@ -210,6 +210,26 @@ def test_entity_types_asked_during_decomposition_are_recognised_in_one_batch(
     assert not any(s.startswith("The tunnel") for s in asked)  # no pronoun, no apposition
 
 
+def test_a_failed_batch_of_entity_types_leaves_each_text_to_ask_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(dec, "_ENTITY_ROUNDS", 0)
+    one_by_one = _decomposed_fresh(ASKING)
+    monkeypatch.undo()
+    calls = []
+    recognise = parses.recognise
+
+    def failing_after_the_first(docs: list[object]) -> None:
+        calls.append(len(docs))
+        if len(calls) > 1:  # the decomposition's own batch for names of people passes
+            raise ValueError("odd sentence")
+        recognise(docs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(dec, "recognise", failing_after_the_first)
+    assert _decomposed_fresh(ASKING) == one_by_one
+    assert len(calls) == 2, calls  # the deferred round was tried, and failed
+
+
 def test_a_deferred_entity_type_passes_every_except_exception() -> None:
     nlp = parses.parser()
     doc = nlp("Marta Olsen runs the lab.", disable=list(parses.DISABLE))
