@@ -334,81 +334,31 @@ def run_batch(
     idempotent per suite, label and line id) instead of as loose audits.
     """
     to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
-    items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
-    subs: dict[int, Submission] = {}
     docs: dict[str, dict[str, Any]] = {}
-    progress = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show_progress,
-    )
+    progress = _batch_progress(show_progress)
     with progress:
-        t_sub = progress.add_task("submitted", total=len(items))
-        if run is not None:
-            answered = client.submit_run(
-                run[0],
-                run[1],
-                [(ln.line_id, ln.body or {}) for _, ln in to_submit],
-                chunk_size=chunk_size,
-                on_progress=lambda n: progress.advance(t_sub, n),
-            )
-        else:
-            answered = client.submit_many(
-                items, chunk_size=chunk_size, on_progress=lambda n: progress.advance(t_sub, n)
-            )
-        for (line_index, _), sub in zip(to_submit, answered, strict=True):
-            subs[line_index] = sub
-        by_audit: dict[str, list[int]] = {}
-        for i, ln in enumerate(lines):
-            sub_i = subs.get(i)
-            if sub_i is not None and sub_i.audit_id:
-                by_audit.setdefault(sub_i.audit_id, []).append(i)
-            elif journal is not None:
-                journal(result_line(ln, sub_i, None))
+        answered = _submit_lines(client, to_submit, progress, run=run, chunk_size=chunk_size)
+        subs = {line_index: sub for (line_index, _), sub in zip(to_submit, answered, strict=True)}
+        by_audit = _audits_by_line(lines, subs, journal)
         ids = [s.audit_id for s in answered if s.audit_id]
-        t_done = progress.add_task("finished ", total=len(ids))
-        reported = [0.0]
-
-        def on_result(audit_id: str, doc: dict[str, Any]) -> None:
-            if journal is not None and not (retry_failed and doc.get("status") == "failed"):
-                for i in by_audit.get(audit_id, []):
-                    journal(result_line(lines[i], subs[i], doc))
-            progress.advance(t_done)
-            if not show_progress:
-                finished = progress.tasks[t_done].completed
-                if finished >= len(ids) or finished - reported[0] >= max(1, len(ids) // 10):
-                    reported[0] = finished
-                    err.print(f"[dim]{int(finished)}/{len(ids)} audits finished[/dim]")
-
+        advance = _finished_counter(progress, len(ids), show_progress=show_progress)
+        on_result = _on_batch_result(
+            lines, subs, by_audit, journal, skip_failed=retry_failed, advance=advance
+        )
         docs = client.poll_many(
             ids, concurrency=poll_concurrency, stall_timeout=stall_timeout, on_result=on_result
         )
         if retry_failed:
-            # One more attempt for failed audits, under a key derived from the failed audit's id:
-            # deterministic, so running the batch again still creates nothing new.
-            retry = [
-                (i, ln, sub)
-                for (i, ln), sub in zip(to_submit, answered, strict=True)
-                if sub.audit_id and docs.get(sub.audit_id, {}).get("status") == "failed"
-            ]
-            if retry:
-                err.print(f"[yellow]retrying {len(retry)} failed audits[/yellow]")
-                again = client.submit_many(
-                    [
-                        (ln.body or {}, f"{idempotency_key(ln.line_id, ln.body or {})}:retry:{sub.audit_id}")
-                        for _, ln, sub in retry
-                    ],
-                    chunk_size=chunk_size,
-                )
-                for (i, _, _), sub in zip(retry, again, strict=True):
-                    subs[i] = sub
-                new_ids = [s.audit_id for s in again if s.audit_id]
-                docs.update(
-                    client.poll_many(new_ids, concurrency=poll_concurrency, stall_timeout=stall_timeout)
-                )
+            _retry_failed_audits(
+                client,
+                to_submit,
+                answered,
+                subs,
+                docs,
+                chunk_size=chunk_size,
+                poll_concurrency=poll_concurrency,
+                stall_timeout=stall_timeout,
+            )
     return [
         result_line(
             ln,
@@ -417,6 +367,136 @@ def run_batch(
         )
         for i, ln in enumerate(lines)
     ]
+
+
+def _batch_progress(show_progress: bool) -> Progress:
+    """The progress bars of a batch on stderr ("submitted", "finished"); shown only with ``show_progress``."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not show_progress,
+    )
+
+
+def _submit_lines(
+    client: Client,
+    to_submit: list[tuple[int, BatchLine]],
+    progress: Progress,
+    *,
+    run: tuple[str, str] | None,
+    chunk_size: int,
+) -> list[Submission]:
+    """Submit the valid lines (bar "submitted") as the items of ``run`` = (suite, label), else as loose
+    audits keyed by id + content hash; one :class:`Submission` per line, in order."""
+    t_sub = progress.add_task("submitted", total=len(to_submit))
+
+    def on_progress(n: int) -> None:
+        progress.advance(t_sub, n)
+
+    if run is not None:
+        return client.submit_run(
+            run[0],
+            run[1],
+            [(ln.line_id, ln.body or {}) for _, ln in to_submit],
+            chunk_size=chunk_size,
+            on_progress=on_progress,
+        )
+    items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
+    return client.submit_many(items, chunk_size=chunk_size, on_progress=on_progress)
+
+
+def _audits_by_line(
+    lines: list[BatchLine],
+    subs: dict[int, Submission],
+    journal: Callable[[dict[str, Any]], None] | None,
+) -> dict[str, list[int]]:
+    """The input-line indexes of each submitted audit; lines without an audit go to ``journal`` now."""
+    by_audit: dict[str, list[int]] = {}
+    for i, ln in enumerate(lines):
+        sub_i = subs.get(i)
+        if sub_i is not None and sub_i.audit_id:
+            by_audit.setdefault(sub_i.audit_id, []).append(i)
+        elif journal is not None:
+            journal(result_line(ln, sub_i, None))
+    return by_audit
+
+
+def _finished_counter(progress: Progress, total: int, *, show_progress: bool) -> Callable[[], None]:
+    """Add the "finished" bar (``total`` audits) and return its one-step advance; without a bar, that
+    prints the count on stderr every tenth of ``total``."""
+    task = progress.add_task("finished ", total=total)
+    reported = [0.0]
+
+    def advance() -> None:
+        progress.advance(task)
+        if not show_progress:
+            finished = progress.tasks[task].completed
+            if finished >= total or finished - reported[0] >= max(1, total // 10):
+                reported[0] = finished
+                err.print(f"[dim]{int(finished)}/{total} audits finished[/dim]")
+
+    return advance
+
+
+def _on_batch_result(
+    lines: list[BatchLine],
+    subs: dict[int, Submission],
+    by_audit: dict[str, list[int]],
+    journal: Callable[[dict[str, Any]], None] | None,
+    *,
+    skip_failed: bool,
+    advance: Callable[[], None],
+) -> Callable[[str, dict[str, Any]], None]:
+    """``poll_many``'s ``on_result`` for a batch: journal the lines of each finished audit (not the
+    failed ones with ``skip_failed``: they are retried), then ``advance`` the count."""
+
+    def on_result(audit_id: str, doc: dict[str, Any]) -> None:
+        if journal is not None and not (skip_failed and doc.get("status") == "failed"):
+            for i in by_audit.get(audit_id, []):
+                journal(result_line(lines[i], subs[i], doc))
+        advance()
+
+    return on_result
+
+
+def _retry_failed_audits(
+    client: Client,
+    to_submit: list[tuple[int, BatchLine]],
+    answered: list[Submission],
+    subs: dict[int, Submission],
+    docs: dict[str, dict[str, Any]],
+    *,
+    chunk_size: int,
+    poll_concurrency: int,
+    stall_timeout: float,
+) -> None:
+    """Submit each failed audit once more and poll the new ones, updating ``subs`` and ``docs`` in place.
+
+    The retry's key is derived from the failed audit's id: deterministic, so running the batch
+    again still creates nothing new.
+    """
+    retry = [
+        (i, ln, sub)
+        for (i, ln), sub in zip(to_submit, answered, strict=True)
+        if sub.audit_id and docs.get(sub.audit_id, {}).get("status") == "failed"
+    ]
+    if not retry:
+        return
+    err.print(f"[yellow]retrying {len(retry)} failed audits[/yellow]")
+    again = client.submit_many(
+        [
+            (ln.body or {}, f"{idempotency_key(ln.line_id, ln.body or {})}:retry:{sub.audit_id}")
+            for _, ln, sub in retry
+        ],
+        chunk_size=chunk_size,
+    )
+    for (i, _, _), sub in zip(retry, again, strict=True):
+        subs[i] = sub
+    new_ids = [s.audit_id for s in again if s.audit_id]
+    docs.update(client.poll_many(new_ids, concurrency=poll_concurrency, stall_timeout=stall_timeout))
 
 
 @app.command()
@@ -451,21 +531,56 @@ def batch(
     again: every line's idempotency key (id + content hash) maps it to the audit already stored,
     so finished audits come back at once and nothing is audited twice.
     """
-    if not input.exists():
-        raise _fail(f"input file {input} does not exist", code=2)
-    if (suite is None) != (run_label is None) or (suite is not None and retry_failed):
-        raise _fail("--suite and --run go together (and not with --retry-failed)", code=2)
-    try:
-        lines = read_batch_input(input)
-    except UnicodeDecodeError as exc:
-        raise _fail(f"{input} is not UTF-8 text ({exc.reason}): expected JSON lines", code=2) from None
-    except OSError as exc:
-        raise _fail(f"{input}: {exc.strerror or exc}", code=2) from None
+    lines = _batch_input(input, suite=suite, run_label=run_label, retry_failed=retry_failed)
     warn_duplicate_ids(lines)
     url = ensure_api(api_url, api_port, start=start)
     started = time.monotonic()
     output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(output.name + ".partial")
+    results = _run_journaled(
+        url,
+        lines,
+        partial,
+        chunk_size=chunk_size,
+        poll_concurrency=poll_concurrency,
+        stall_timeout=stall_timeout,
+        retry_failed=retry_failed,
+        run=None if suite is None or run_label is None else (suite, run_label),
+    )
+    _write_results(output, results)
+    partial.unlink(missing_ok=True)
+    _report_batch(results, output, started)
+
+
+def _batch_input(
+    input: Path, *, suite: str | None, run_label: str | None, retry_failed: bool
+) -> list[BatchLine]:
+    """The lines of ``input`` once the options are checked; exit 2 on bad options or an unreadable file."""
+    if not input.exists():
+        raise _fail(f"input file {input} does not exist", code=2)
+    if (suite is None) != (run_label is None) or (suite is not None and retry_failed):
+        raise _fail("--suite and --run go together (and not with --retry-failed)", code=2)
+    try:
+        return read_batch_input(input)
+    except UnicodeDecodeError as exc:
+        raise _fail(f"{input} is not UTF-8 text ({exc.reason}): expected JSON lines", code=2) from None
+    except OSError as exc:
+        raise _fail(f"{input}: {exc.strerror or exc}", code=2) from None
+
+
+def _run_journaled(
+    url: str,
+    lines: list[BatchLine],
+    partial: Path,
+    *,
+    chunk_size: int,
+    poll_concurrency: int,
+    stall_timeout: float,
+    retry_failed: bool,
+    run: tuple[str, str] | None,
+) -> list[dict[str, Any]]:
+    """:func:`run_batch` against the API at ``url``, each result appended to ``partial`` as soon as it
+    is known; exit 2 when the API or a file fails."""
     try:
         with Client(url) as client, partial.open("w", encoding="utf-8") as jfh:
 
@@ -473,7 +588,7 @@ def batch(
                 jfh.write(json.dumps(obj, ensure_ascii=False) + "\n")
                 jfh.flush()
 
-            results = run_batch(
+            return run_batch(
                 client,
                 lines,
                 chunk_size=chunk_size,
@@ -482,16 +597,23 @@ def batch(
                 show_progress=err.is_terminal,
                 retry_failed=retry_failed,
                 journal=journal,
-                run=None if suite is None or run_label is None else (suite, run_label),
+                run=run,
             )
     except (ApiError, OSError) as exc:
         raise _fail(f"batch aborted: {exc} (results so far: {partial}; re-run to resume)", code=2) from exc
+
+
+def _write_results(output: Path, results: list[dict[str, Any]]) -> None:
+    """Write ``results`` to ``output`` as JSON lines, atomically (through ``OUTPUT.part``)."""
     tmp = output.with_name(output.name + ".part")
     with tmp.open("w", encoding="utf-8") as fh:
         for obj in results:
             fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
     tmp.replace(output)
-    partial.unlink(missing_ok=True)
+
+
+def _report_batch(results: list[dict[str, Any]], output: Path, started: float) -> None:
+    """Print the count per status and the time since ``started``; exit 3 when audits did not finish."""
     tally: dict[str, int] = {}
     for obj in results:
         tally[str(obj.get("status"))] = tally.get(str(obj.get("status")), 0) + 1
@@ -559,6 +681,19 @@ def audit(
     misconfigured CI job never looks like a gate hit.
     """
     gate = parse_fail_on(fail_on)
+    body = _audit_body(response, reference, question=question, config=config)
+    doc = _offline_audit(body) if offline else _audit_via_api(body, api_url, api_port, timeout=timeout)
+    title = f"{response.name} vs {', '.join(p.name for p in reference)}"
+    _show_audit(doc, body, title=title, as_json=as_json, html=html)
+    if doc.get("status") != "done":
+        raise typer.Exit(1)
+    _exit_on_gate(doc, gate)
+
+
+def _audit_body(
+    response: Path, reference: list[Path], *, question: str | None, config: str | None
+) -> dict[str, Any]:
+    """The ``POST /audits`` body of ``audit``'s files and options; exit 2 when unreadable or not JSON."""
     body: dict[str, Any] = {
         "response": _read_text(response),
         "references": [_read_text(p) for p in reference],
@@ -570,32 +705,43 @@ def audit(
             body["config"] = json.loads(config)
         except json.JSONDecodeError as exc:
             raise _fail(f"--config is not valid JSON: {exc}", code=2) from exc
-    if offline:
-        doc = _offline_audit(body)
-    else:
-        url = ensure_api(api_url, api_port)
-        with Client(url) as client:
-            sub = client.submit(body)
-            if sub.audit_id is None:
-                raise _fail(f"rejected: {sub.error}", code=2)
-            try:
-                doc = client.wait(sub.audit_id, timeout=timeout)
-            except TimeoutError as exc:
-                raise _fail(str(exc), code=3) from exc
+    return body
+
+
+def _audit_via_api(
+    body: dict[str, Any], api_url: str | None, api_port: int, *, timeout: float
+) -> dict[str, Any]:
+    """Submit ``body`` to the API (started when needed) and wait for the document; exit 2 when
+    rejected, 3 on timeout."""
+    url = ensure_api(api_url, api_port)
+    with Client(url) as client:
+        sub = client.submit(body)
+        if sub.audit_id is None:
+            raise _fail(f"rejected: {sub.error}", code=2)
+        try:
+            return client.wait(sub.audit_id, timeout=timeout)
+        except TimeoutError as exc:
+            raise _fail(str(exc), code=3) from exc
+
+
+def _show_audit(
+    doc: dict[str, Any], body: dict[str, Any], *, title: str, as_json: bool, html: Path | None
+) -> None:
+    """Print the audit (a report, or JSON) and write the ``--html`` page; exit 2 when that fails."""
     if as_json:
         console.print_json(json.dumps(doc, ensure_ascii=False))
     else:
-        console.print(render_audit(doc, title=f"{response.name} vs {', '.join(p.name for p in reference)}"))
+        console.print(render_audit(doc, title=title))
     if html is not None:
         try:
-            write_html_report(
-                html, doc, body, title=f"{response.name} vs {', '.join(p.name for p in reference)}"
-            )
+            write_html_report(html, doc, body, title=title)
         except OSError as exc:
             raise _fail(f"--html: cannot write {html}: {exc}", code=2) from exc
         err.print(f"[dim]HTML report: {html}[/dim]")
-    if doc.get("status") != "done":
-        raise typer.Exit(1)
+
+
+def _exit_on_gate(doc: dict[str, Any], gate: frozenset[str]) -> None:
+    """Exit 1, naming the count per verdict, when a response claim has a ``--fail-on`` verdict."""
     hits = gated_claims(doc, gate)
     if hits:
         tally: dict[str, int] = {}

@@ -301,53 +301,74 @@ def ensure_postgres(
     bin_dir = pg_bin_dir()
     data_dir = (data_dir or default_pg_dir()).resolve()
     user = _pg_user()
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if user is not None:
-        entry = pwd.getpwnam(user)
-        os.chown(data_dir, entry.pw_uid, entry.pw_gid)
-        data_dir.chmod(0o700)
-        probe = _run(["test", "-w", str(data_dir)], user=user)
-        if probe.returncode != 0:
-            raise StackError(
-                f"system user {user!r} cannot reach {data_dir}: a parent directory is not traversable "
-                "(pytest's tmp_path is mode 0700); put the cluster under the project's .claimaudit/"
-            )
-
+    _prepare_data_dir(data_dir, user)
     if _pg_running(bin_dir, data_dir, user):
-        running_port = _postmaster_port(data_dir) or port
-        base = f"postgresql://postgres@127.0.0.1:{running_port}"
-        _ensure_database(base, database)
-        return f"postgresql+psycopg://postgres@127.0.0.1:{running_port}/{database}"
+        port = _postmaster_port(data_dir) or port
+    else:
+        _initdb_if_new(bin_dir, data_dir, user)
+        port = _free_pg_port(port)
+        _start_cluster(bin_dir, data_dir, user, port)
+    base = f"postgresql://postgres@127.0.0.1:{port}"
+    _ensure_database(base, database)
+    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/{database}"
 
-    if not (data_dir / "PG_VERSION").exists():
-        if any(data_dir.iterdir()):
-            raise StackError(f"{data_dir} is neither empty nor a Postgres cluster; remove it or pick another")
-        proc = _run(
-            [
-                str(bin_dir / "initdb"),
-                "-D",
-                str(data_dir),
-                "-U",
-                "postgres",
-                "--auth=trust",
-                "--encoding=UTF8",
-                "--locale=C",
-            ],
-            user=user,
+
+def _prepare_data_dir(data_dir: Path, user: str | None) -> None:
+    """Create ``data_dir``; as root, hand it to ``user`` (mode 0700) and check that user can reach it."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    if user is None:
+        return
+    entry = pwd.getpwnam(user)
+    os.chown(data_dir, entry.pw_uid, entry.pw_gid)
+    data_dir.chmod(0o700)
+    probe = _run(["test", "-w", str(data_dir)], user=user)
+    if probe.returncode != 0:
+        raise StackError(
+            f"system user {user!r} cannot reach {data_dir}: a parent directory is not traversable "
+            "(pytest's tmp_path is mode 0700); put the cluster under the project's .claimaudit/"
         )
-        if proc.returncode != 0:
-            raise StackError(f"initdb failed for {data_dir}:\n{proc.stdout}\n{proc.stderr}")
 
-    if port_open("127.0.0.1", port):
-        # Another server (e.g. a second checkout's stack) holds the port: take the next free one.
-        # The running cluster's port is read back from postmaster.pid on later calls.
-        free = next((p for p in range(port + 1, port + 50) if not port_open("127.0.0.1", p)), None)
-        if free is None:
-            raise StackError(
-                f"ports {port}-{port + 49} on 127.0.0.1 are taken; pass another port "
-                "(CLAIMAUDIT_PG_PORT) or set DATABASE_URL"
-            )
-        port = free
+
+def _initdb_if_new(bin_dir: Path, data_dir: Path, user: str | None) -> None:
+    """``initdb`` ``data_dir`` when empty (superuser postgres, trust auth, UTF8, locale C)."""
+    if (data_dir / "PG_VERSION").exists():
+        return
+    if any(data_dir.iterdir()):
+        raise StackError(f"{data_dir} is neither empty nor a Postgres cluster; remove it or pick another")
+    proc = _run(
+        [
+            str(bin_dir / "initdb"),
+            "-D",
+            str(data_dir),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "--encoding=UTF8",
+            "--locale=C",
+        ],
+        user=user,
+    )
+    if proc.returncode != 0:
+        raise StackError(f"initdb failed for {data_dir}:\n{proc.stdout}\n{proc.stderr}")
+
+
+def _free_pg_port(port: int) -> int:
+    """``port`` when free on 127.0.0.1, else the next free one of the 49 above it."""
+    if not port_open("127.0.0.1", port):
+        return port
+    # Another server (e.g. a second checkout's stack) holds the port: take the next free one.
+    # The running cluster's port is read back from postmaster.pid on later calls.
+    free = next((p for p in range(port + 1, port + 50) if not port_open("127.0.0.1", p)), None)
+    if free is None:
+        raise StackError(
+            f"ports {port}-{port + 49} on 127.0.0.1 are taken; pass another port "
+            "(CLAIMAUDIT_PG_PORT) or set DATABASE_URL"
+        )
+    return free
+
+
+def _start_cluster(bin_dir: Path, data_dir: Path, user: str | None, port: int) -> None:
+    """``pg_ctl start`` the cluster on 127.0.0.1:``port``, waiting up to 60 s; log in ``server.log``."""
     log = data_dir / "server.log"
     # Durable by default (an accepted audit must survive a crash of the machine);
     # CLAIMAUDIT_PG_FAST=1 trades that for speed on throwaway clusters.
@@ -375,9 +396,6 @@ def ensure_postgres(
         with contextlib.suppress(OSError):
             tail = "\n".join(log.read_text().splitlines()[-15:])
         raise StackError(f"pg_ctl start failed ({data_dir}, port {port}):\n{proc.stderr}\n{tail}")
-    base = f"postgresql://postgres@127.0.0.1:{port}"
-    _ensure_database(base, database)
-    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/{database}"
 
 
 def stop_postgres(data_dir: Path | None = None) -> bool:
@@ -834,6 +852,24 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     from cli.credentials import ensure_local_key
 
     ensure_local_key(database_url)
+    env = _app_env(config, database_url, redis_url)
+    _ports_free_or_ours(config)
+    flower_url = _start_apps(config, env, say)
+    info = StackInfo(
+        database_url=database_url,
+        redis_url=redis_url,
+        api_url=config.api_url,
+        flower_url=flower_url,
+        started_postgres=not pg_external,
+        started_redis_port=started_redis_port,
+    )
+    _stack_file().parent.mkdir(parents=True, exist_ok=True)
+    _stack_file().write_text(json.dumps(info.__dict__, indent=2))
+    return info
+
+
+def _app_env(config: StackConfig, database_url: str, redis_url: str) -> dict[str, str]:
+    """The environment of the app processes; empties the metrics folder and makes the sources folder."""
     env = {
         **os.environ,
         **config.env,
@@ -857,7 +893,11 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     env.setdefault("SUITE_SOURCE_DIR", str(sources_dir))
     # One BLAS/torch thread pool per worker process, sized so the processes don't oversubscribe the CPUs.
     env.setdefault("OMP_NUM_THREADS", str(max(1, (os.cpu_count() or 1) // max(1, config.concurrency))))
-    _ports_free_or_ours(config)
+    return env
+
+
+def _start_apps(config: StackConfig, env: dict[str, str], say: Callable[[str], object]) -> str | None:
+    """Start (or keep) the worker, API and Flower and wait until each is healthy; Flower's URL or None."""
     say("worker")
     worker_pid = _start_service("worker", config, env)
     say("api")
@@ -872,17 +912,7 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
         _wait("Flower", lambda: port_open("127.0.0.1", config.flower_port), flower_pid, "flower", timeout=60)
     say("worker ready")
     _wait("Celery worker", lambda: worker_ready(env, worker_name(config)), worker_pid, "worker", timeout=180)
-    info = StackInfo(
-        database_url=database_url,
-        redis_url=redis_url,
-        api_url=config.api_url,
-        flower_url=flower_url,
-        started_postgres=not pg_external,
-        started_redis_port=started_redis_port,
-    )
-    _stack_file().parent.mkdir(parents=True, exist_ok=True)
-    _stack_file().write_text(json.dumps(info.__dict__, indent=2))
-    return info
+    return flower_url
 
 
 def read_stack_info() -> StackInfo | None:

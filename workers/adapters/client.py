@@ -194,10 +194,7 @@ def cached_chat(
         The answer and the one repair attempt both failed validation (or were refusals).
     """
     model = cfg.llm_model
-    fmt = response_format_for(cfg.response_format, schema)
-    payload: dict[str, Any] = {"model": model, "messages": list(messages), "temperature": 0}
-    if fmt is not None:
-        payload["response_format"] = fmt
+    payload = _chat_payload(cfg, messages, schema)
     sha = request_sha256(payload)
     hit = ledger.cache_get(model, prompt_version, sha)
     if hit is not None:
@@ -208,22 +205,8 @@ def cached_chat(
     conversation = list(payload["messages"])
     last_error: MalformedOutputError | None = None
     for attempt in range(2):  # the request, then at most one repair
-        try:
-            resp = client.chat.completions.create(**{**payload, "messages": conversation})
-        except LLMError:
-            raise
-        except Exception as exc:  # openai errors → transient / permanent
-            err = translate_openai_error(exc, what=f"chat completion ({stage})")
-            ledger.record(
-                stage,
-                model,
-                calls=calls,
-                failed_calls=1,
-                prompt_tokens=pt,
-                completion_tokens=ct,
-                error=str(err),
-            )
-            raise err from exc
+        request = {**payload, "messages": conversation}
+        resp = _send_chat(client, ledger, request, stage=stage, calls=calls, pt=pt, ct=ct)
         calls += 1
         p, c = _tokens(resp)
         pt, ct = pt + p, ct + c
@@ -247,6 +230,40 @@ def cached_chat(
     assert last_error is not None
     ledger.record(stage, model, calls=calls, prompt_tokens=pt, completion_tokens=ct, error=str(last_error))
     raise MalformedOutputError(f"{stage}: invalid answer after one repair attempt: {last_error}")
+
+
+def _chat_payload(
+    cfg: LLMConfig, messages: Sequence[Mapping[str, str]], schema: type[BaseModel]
+) -> dict[str, Any]:
+    """The request of ``cached_chat``: model, messages, temperature 0 and ``cfg``'s response format."""
+    fmt = response_format_for(cfg.response_format, schema)
+    payload: dict[str, Any] = {"model": cfg.llm_model, "messages": list(messages), "temperature": 0}
+    if fmt is not None:
+        payload["response_format"] = fmt
+    return payload
+
+
+def _send_chat(
+    client: Any, ledger: Ledger, request: dict[str, Any], *, stage: str, calls: int, pt: int, ct: int
+) -> Any:
+    """Send one chat completion; an openai error is recorded (with the ``calls``/tokens so far) and
+    raised as ``TransientLLMError`` or ``PermanentLLMError``."""
+    try:
+        return client.chat.completions.create(**request)
+    except LLMError:
+        raise
+    except Exception as exc:  # openai errors → transient / permanent
+        err = translate_openai_error(exc, what=f"chat completion ({stage})")
+        ledger.record(
+            stage,
+            request["model"],
+            calls=calls,
+            failed_calls=1,
+            prompt_tokens=pt,
+            completion_tokens=ct,
+            error=str(err),
+        )
+        raise err from exc
 
 
 def _safe_content(resp: Any) -> str:
