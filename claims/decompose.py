@@ -48,16 +48,7 @@ from claims.answers import answered_question
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
-from claims.parses import (
-    DISABLE,
-    EntitiesNeeded,
-    deferred_entities,
-    entity_type,
-    parser,
-    recognise,
-    remember,
-    repair_many,
-)
+from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
 from claims.structure import Block, lead_topic, segment
 from claims.types import Claim, ClaimKind
 
@@ -2319,61 +2310,18 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
         for (t, k, _), doc in zip(jobs, sentences, strict=True):
             docs[t][k] = doc
             remember(doc.text, doc)
-    return _assemble_all(texts, prepared, docs)
-
-
-#: rounds of ``_assemble_all`` that batch the entity recogniser; a text still asking for
-#: entity types after them runs it one sentence at a time
-_ENTITY_ROUNDS = 3
-
-
-def _assemble_all(
-    texts: list[str], prepared: list[list[_Item] | None], docs: list[dict[int, Any]]
-) -> list[tuple[Claim, ...]]:
-    """Each text's claims (``_claims_of``), the entity recogniser batched across texts: a text
-    whose decomposition asks for the entity types of a sentence not yet recognised stops
-    (``deferred_entities``), and once every text has been tried, the sentences asked for are
-    recognised in one batch and those texts start again (if the batch fails, each of them runs
-    the recogniser alone, as when not batched). Same claims as running the recogniser on each
-    sentence when asked (``_assemble`` changes no parse, so a restart repeats the same
-    steps), at a quarter of its cost per sentence (issue #14: 86 sentences of the bench
-    workload)."""
-    out: dict[int, tuple[Claim, ...]] = {}
-    pending = list(range(len(texts)))
-    for _ in range(_ENTITY_ROUNDS):
-        needed, waiting = [], []
-        with deferred_entities():
-            for t in pending:
-                try:
-                    out[t] = _claims_of(texts[t], prepared[t], docs[t])
-                except EntitiesNeeded as asked:
-                    needed.append(asked.doc)
-                    waiting.append(t)
-        if not waiting:
-            break
+    out: list[tuple[Claim, ...]] = []
+    for text, items, parsed in zip(texts, prepared, docs, strict=True):
         try:
-            recognise(needed)
-        except Exception:  # noqa: BLE001 - odd input: each text then runs it alone, failing alone
-            break
-        pending = waiting
-    for t in range(len(texts)):
-        if t not in out:
-            out[t] = _claims_of(texts[t], prepared[t], docs[t])
-    return [out[t] for t in range(len(texts))]
-
-
-def _claims_of(text: str, items: list[_Item] | None, parsed: dict[int, Any]) -> tuple[Claim, ...]:
-    """The claims of ``text`` from its prepared items and sentence parses; sentence-level
-    claims (``_fallback``) where the structured path fails on odd input or yields nothing."""
-    try:
-        raw = _assemble(items, parsed) if items is not None else _fallback(text)
-    except ImportError:
-        raise
-    except Exception:  # never fail on odd input: fall back to sentence-level claims
-        raw = _fallback(text)
-    if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
-        raw = _fallback(text)
-    return tuple(_dedupe(raw))
+            raw = _assemble(items, parsed) if items is not None else _fallback(text)
+        except ImportError:
+            raise
+        except Exception:  # never fail on odd input: fall back to sentence-level claims
+            raw = _fallback(text)
+        if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
+            raw = _fallback(text)
+        out.append(tuple(_dedupe(raw)))
+    return out
 
 
 def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:

@@ -4,8 +4,7 @@
 Sentences are parsed without the entity recogniser (``ner``): it takes half of the pipeline's
 time (measured on the 917 sentences of the bench workload: 3.0 s with it, 1.5 s without), it
 comes last and changes no tag or dependency, and only the decomposition reads entity types, for
-few sentences: ``entity_type`` runs it on a sentence the first time one is asked for (or, inside
-``deferred_entities``, tells the caller, which recognises every sentence asked for in one batch).
+few sentences: ``entity_type`` runs it on a sentence the first time one is asked for.
 """
 
 from __future__ import annotations
@@ -13,7 +12,6 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from typing import Any
 
 from claims import attribute_index
@@ -29,8 +27,6 @@ __all__ = [
     "recognise",
     "clear",
     "entity_type",
-    "deferred_entities",
-    "EntitiesNeeded",
     "DISABLE",
 ]
 
@@ -41,8 +37,6 @@ _NER_DONE = "claimaudit_ner_done"
 
 _nlp_lock = threading.Lock()
 _ner_lock = threading.Lock()
-#: per thread: ``entity_type`` raises ``EntitiesNeeded`` instead of running the recogniser
-_deferring = threading.local()
 _nlp: Any = None
 _nlp_failed = False
 #: parses kept (most recently used; a few KB each without their tensor, see ``_put``): a claim
@@ -114,13 +108,9 @@ def entity_type(tok: Any) -> str:
     RuntimeError
         The parser (which made the parse) has no entity recogniser: an install without it
         would silently read every entity type as "".
-    EntitiesNeeded
-        Inside ``deferred_entities``, for a parse the recogniser has not run on yet.
     """
     doc = tok.doc
     if not doc.user_data.get(_NER_DONE):
-        if getattr(_deferring, "on", False):
-            raise EntitiesNeeded(doc)
         with _ner_lock:
             if not doc.user_data.get(_NER_DONE):
                 nlp = parser()
@@ -129,30 +119,6 @@ def entity_type(tok: Any) -> str:
                 nlp.get_pipe("ner")(doc)
                 doc.user_data[_NER_DONE] = True
     return str(tok.ent_type_)
-
-
-class EntitiesNeeded(BaseException):  # noqa: N818 - a signal, not an error
-    """Raised by ``entity_type`` inside ``deferred_entities`` for a parse the entity recogniser
-    has not run on (``doc``). A ``BaseException``, so that no ``except Exception`` on the way
-    (the decomposition's "never fail on odd input") mistakes it for odd input."""
-
-    def __init__(self, doc: Any) -> None:
-        super().__init__("entity types needed")
-        self.doc = doc
-
-
-@contextmanager
-def deferred_entities() -> Iterator[None]:
-    """Within the block (this thread only), ``entity_type`` on a parse without entities raises
-    ``EntitiesNeeded`` instead of running the recogniser on that one sentence: the caller
-    collects the parses asked for, runs ``recognise`` on all of them in one batch, and does
-    its work again (``claims.decompose``: at a quarter of the cost per sentence; issue #14)."""
-    before = getattr(_deferring, "on", False)
-    _deferring.on = True
-    try:
-        yield
-    finally:
-        _deferring.on = before
 
 
 def _get(text: str) -> Any:
