@@ -37,6 +37,19 @@ TEST_REDIS_DB = 4
 _BASE_DATABASE_URL = os.environ.get("CLAIMAUDIT_TEST_DATABASE_URL") or os.environ.get("DATABASE_URL")
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Deselect the timings (marker ``benchmark``) unless the ``-m`` expression names them. A
+    wall-clock time measures the machine as much as the code (timings go in benchmarks, not
+    tests), so no other selection (``-m browser``, ``-m services``, a file path) brings one into
+    a test run; ``make bench-page`` runs them (``-m benchmark``)."""
+    if "benchmark" in (config.option.markexpr or ""):
+        return
+    timings = [item for item in items if item.get_closest_marker("benchmark")]
+    if timings:
+        config.hook.pytest_deselected(items=timings)
+        items[:] = [item for item in items if not item.get_closest_marker("benchmark")]
+
+
 def _redis_answers(url: str) -> bool:
     try:
         import redis

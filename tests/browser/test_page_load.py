@@ -3,9 +3,10 @@ browser with the Navigation Timing API: request start to the load event, median 
 one warm-up, signed in with the session cookie.
 
 A benchmark, not a check: a wall-clock time measures the machine and its neighbours as much as the
-page, so ``make test`` deselects it (marker ``benchmark``) and ``make bench-page`` runs it and
-prints the figure. What the time depends on and a test can hold exactly, the page's size and the
-number of SQL statements behind it, is checked in ``tests/integration/test_ui_pages.py``.
+page, so no test run collects it unless ``-m`` names ``benchmark`` (``tests/conftest.py``);
+``make bench-page`` runs it, prints the figures and fails when the median is over budget. The
+server's share that a test can hold exactly, the page's size and the number of SQL statements
+behind it, is checked in ``tests/integration/test_ui_pages.py``.
 """
 
 from __future__ import annotations
