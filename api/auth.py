@@ -14,6 +14,7 @@ address is tenant ``default`` with every scope and any other caller gets 401.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -109,14 +110,22 @@ def caller_of_key(row: ApiKeyRow | None, settings: Settings) -> Caller:
     )
 
 
+#: Seconds between two ``last_used_at`` writes of one key by one API process (the database
+#: keeps at most one a minute anyway: ``db.auth_repository.touch_api_key``).
+TOUCH_EVERY_S = 60.0
+_touched: dict[uuid.UUID, float] = {}
+
+
 def _caller_from_key(request: Request, settings: Settings, token: str) -> Caller:
     factory: sessionmaker[Session] = request.app.state.session_factory
     with factory() as session:
         row = keys_repo.find_api_key(session, token)
         caller = caller_of_key(row, settings)
-        if row is not None:
+        now = time.monotonic()
+        if row is not None and now - _touched.get(row.id, -TOUCH_EVERY_S) >= TOUCH_EVERY_S:
             keys_repo.touch_api_key(session, row.id)
-        session.commit()
+            session.commit()
+            _touched[row.id] = now
     return caller
 
 

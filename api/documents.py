@@ -32,7 +32,8 @@ from claims.audit import AuditReport, report_to_dict, similarity_step
 from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
-from db.models import Audit
+from db.models import TERMINAL_STATUSES, Audit
+from workers.adapters.config import resolve_llm_config
 
 __all__ = ["audit_document", "audit_documents", "poll_url"]
 
@@ -98,12 +99,15 @@ def audit_documents(
     of queries for many audits as for one (``POST /audits/documents``)."""
     done = [a.id for a in audits if a.status == "done"]
     states = repo.load_audit_states(session, done) if done else {}
-    ids = [a.id for a in audits]
-    usage = llm_repository.usage_for_audits(session, ids)
+    # A running offline audit has no LLM usage and no correction (the method checks run after
+    # the end): polling it reads its row and nothing else (issue #14).
+    ended = [a for a in audits if a.status in TERMINAL_STATUSES]
+    usage_ids = [a.id for a in audits if a.status in TERMINAL_STATUSES or _may_call_llm(a, settings)]
+    usage = llm_repository.usage_for_audits(session, usage_ids) if usage_ids else {}
     judged = llm_repository.llm_judgements_for_audits(session, done) if done else {}
     corrections: dict[uuid.UUID, dict[str, Any]] = {}
-    for tenant in {a.tenant_id for a in audits}:
-        mine = [a.id for a in audits if a.tenant_id == tenant]
+    for tenant in {a.tenant_id for a in ended}:
+        mine = [a.id for a in ended if a.tenant_id == tenant]
         corrections |= correction_documents(session, mine, tenant_id=tenant)
     out: dict[uuid.UUID, dict[str, Any]] = {}
     for audit in audits:
@@ -118,11 +122,20 @@ def audit_documents(
             doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
         except ValueError:  # a row edited by hand (the API validates configs): its error says why
             doc["effective_config"] = None
-        doc["usage"] = usage[audit.id]
+        doc["usage"] = usage[audit.id] if audit.id in usage else llm_repository.empty_usage()
         if audit.id in corrections:  # method checks, if made
             doc["correction"] = corrections[audit.id]
         out[audit.id] = doc
     return out
+
+
+def _may_call_llm(audit: Audit, settings: object | None) -> bool:
+    """Whether the audit's config, with the deployment's defaults, calls the LLM endpoint (an
+    invalid config, or no settings to tell: True, so its usage is read)."""
+    try:
+        return resolve_llm_config(audit.config or {}, settings).uses_llm
+    except ValueError:
+        return True
 
 
 def _result_body(state: repo.AuditState) -> dict[str, Any]:

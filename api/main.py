@@ -15,6 +15,7 @@ from api import errors
 from api.auth import authenticate
 from api.routes import admin, audit_status, audits, checks, claims, health, labels, metrics, runs, suites, ui
 from api.security import install_security
+from db.audit_events import AuditEndListener
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
 
@@ -33,10 +34,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         connect_args={"connect_timeout": 5},
     )
 
+    # wakes long polls (GET /audits/{id}?wait=S) when an audit ends: Postgres NOTIFY
+    listener = AuditEndListener(settings.database_url)
+
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
-        yield
-        engine.dispose()
+        listener.start()
+        try:
+            yield
+        finally:
+            listener.stop()
+            engine.dispose()
 
     app = FastAPI(
         title="claimaudit",
@@ -51,6 +59,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
+    app.state.audit_listener = listener
     errors.install(app, max_body_bytes=settings.max_body_bytes)
     install_security(app, settings)
     # Every router but health needs a key (api.auth); a route's scope is declared on the route.

@@ -177,6 +177,10 @@ class Submission:
     error: str | None = None
 
 
+#: Longest long poll the API holds (``GET /audits/{id}?wait=``, ``api.routes.audits.MAX_WAIT_S``).
+LONG_POLL_S = 30.0
+
+
 @dataclass
 class Client:
     """Thin synchronous + asynchronous client around the API base URL."""
@@ -236,23 +240,30 @@ class Client:
             return Submission(index, None, "rejected", error_message(resp))
         raise ApiError(f"POST /audits answered {resp.status_code}: {error_message(resp)}")
 
-    def get(self, audit_id: str) -> dict[str, Any]:
-        resp = self._request("GET", f"/audits/{audit_id}")
+    def get(self, audit_id: str, *, wait: float = 0.0) -> dict[str, Any]:
+        """``GET /audits/{id}``; ``wait`` > 0: a long poll of up to ``wait`` seconds (at most 30;
+        the answer comes as soon as the audit ends)."""
+        params = {"wait": f"{min(wait, LONG_POLL_S):g}"} if wait > 0 else None
+        resp = self._request("GET", f"/audits/{audit_id}", params=params)
         if resp.status_code != 200:
             raise ApiError(f"GET /audits/{audit_id} answered {resp.status_code}: {error_message(resp)}")
         data: dict[str, Any] = resp.json()
         return data
 
     def wait(self, audit_id: str, *, timeout: float = 600, interval: float = 0.25) -> dict[str, Any]:
-        """Poll one audit until it is done/failed/rejected; raise TimeoutError after ``timeout`` s."""
+        """Long-poll one audit until it is done/failed/rejected (``GET /audits/{id}?wait=``, so
+        the answer comes as soon as it ends); raise TimeoutError after ``timeout`` s. An answer
+        sooner than ``interval`` that is not terminal (a server without long polls) is followed
+        by a pause of ``interval``."""
         deadline = time.monotonic() + timeout
         while True:
-            doc = self.get(audit_id)
+            asked = time.monotonic()
+            doc = self.get(audit_id, wait=max(0.0, min(deadline - asked, self.timeout / 2)))
             if doc.get("status") in TERMINAL:
                 return doc
             if time.monotonic() > deadline:
                 raise TimeoutError(f"audit {audit_id} still {doc.get('status')!r} after {timeout:.0f} s")
-            time.sleep(interval)
+            time.sleep(max(0.0, interval - (time.monotonic() - asked)))
 
     # ------------------------------------------------------------------ many audits
 

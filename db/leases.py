@@ -25,9 +25,10 @@ import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import timedelta
+from functools import cache
 from typing import Any
 
-from sqlalchemy import ColumnElement, and_, func, or_, select, update
+from sqlalchemy import ColumnElement, Interval, Table, Update, and_, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from db.models import STAGES, TERMINAL_STATUSES, Audit
@@ -91,6 +92,66 @@ class Due:
     stage_runs: int
 
 
+_AUDITS: Table = Audit.__table__  # type: ignore[assignment]  # a Table at run time
+
+
+@cache
+def _begin_statement(stage: str, with_previous: bool) -> Update:
+    """The UPDATE of :func:`begin_stages` for ``stage``, built once (Core, bound parameters
+    ``ids``, ``token``, ``lease_for``, and ``previous`` when ``with_previous``): the worker runs
+    it at every stage of every audit, and building the statement cost more than running it."""
+    c = _AUDITS.c
+    free = or_(c.attempt.is_(None), c.lease_expires_at.is_(None), c.lease_expires_at < func.now())
+    if with_previous:
+        free = or_(free, c.attempt == bindparam("previous", type_=c.attempt.type))
+    return (
+        update(_AUDITS)
+        .where(c.id.in_(bindparam("ids", expanding=True)), c.status.in_(_ENTRY[stage]), free)
+        .values(
+            {
+                "status": stage,
+                "stage": stage,
+                f"{stage}_at": func.now(),
+                "error": None,
+                "attempt": bindparam("token", type_=c.attempt.type),
+                "lease_expires_at": func.now() + bindparam("lease_for", type_=Interval()),
+                "stage_runs": c.stage_runs + 1,
+            }
+        )
+        .returning(c.id, c.status, c.stage_runs)
+    )
+
+
+@cache
+def _finish_statement(stage: str) -> Update:
+    """The UPDATE of :func:`finish_stages` for ``stage``, built once (Core, bound parameters
+    ``ids``, ``token``, ``pending_for``)."""
+    c = _AUDITS.c
+    nxt = NEXT_STATUS[stage]
+    values: dict[str, object] = {"status": nxt, "attempt": None, "stage_runs": 0}
+    if nxt == "done":
+        # clock_timestamp(), not now(): the stage's rows are written in this same transaction, and
+        # now() would be its start (finished_at would miss the last stage's work)
+        values |= {
+            "stage": None,
+            "error": None,
+            "finished_at": func.clock_timestamp(),
+            "lease_expires_at": None,
+        }
+    else:
+        values |= {"lease_expires_at": func.now() + bindparam("pending_for", type_=Interval())}
+    return (
+        update(_AUDITS)
+        .where(
+            c.id.in_(bindparam("ids", expanding=True)),
+            c.status == stage,
+            c.attempt == bindparam("token", type_=c.attempt.type),
+        )
+        .values(values)
+        .returning(c.id)
+    )
+
+
 def _after(seconds: float) -> ColumnElement[Any]:
     return func.now() + timedelta(seconds=seconds)
 
@@ -131,29 +192,10 @@ def begin_stages(
         raise ValueError(f"unknown stage {stage!r}")
     token = uuid.uuid4()
     ids = list(dict.fromkeys(audit_ids))
-    free = or_(Audit.attempt.is_(None), Audit.lease_expires_at.is_(None), Audit.lease_expires_at < func.now())
-    if previous is not None:
-        free = or_(free, Audit.attempt == previous)
-    stmt = (
-        update(Audit)
-        .where(Audit.id.in_(ids), Audit.status.in_(_ENTRY[stage]), free)
-        .values(
-            {
-                "status": stage,
-                "stage": stage,
-                f"{stage}_at": func.now(),
-                "error": None,
-                "attempt": token,
-                "lease_expires_at": _after(lease_s),
-                "stage_runs": Audit.stage_runs + 1,
-            }
-        )
-        .returning(Audit.id, Audit.status, Audit.stage_runs)
-        .execution_options(synchronize_session=False)
-    )
+    params = {"ids": ids, "token": token, "lease_for": timedelta(seconds=lease_s), "previous": previous}
     starts = {
         row.id: StageStart(Outcome.STARTED, row.status, token, int(row.stage_runs))
-        for row in session.execute(stmt)
+        for row in session.execute(_begin_statement(stage, previous is not None), params)
     }
     rest = [aid for aid in ids if aid not in starts]
     found = (
@@ -233,26 +275,8 @@ def finish_stages(
     ``token`` still held (and moved on). Fewer than asked: the caller must roll back."""
     if not audit_ids:
         return []
-    nxt = NEXT_STATUS[stage]
-    values: dict[str, object] = {"status": nxt, "attempt": None, "stage_runs": 0}
-    if nxt == "done":
-        # clock_timestamp(), not now(): the stage's rows are written in this same transaction, and
-        # now() would be its start (finished_at would miss the last stage's work)
-        values |= {
-            "stage": None,
-            "error": None,
-            "finished_at": func.clock_timestamp(),
-            "lease_expires_at": None,
-        }
-    else:
-        values |= {"lease_expires_at": _after(pending_s)}
-    rows = session.execute(
-        update(Audit)
-        .where(Audit.id.in_(list(audit_ids)), Audit.status == stage, Audit.attempt == token)
-        .values(values)
-        .returning(Audit.id)
-        .execution_options(synchronize_session=False)
-    ).all()
+    params = {"ids": list(audit_ids), "token": token, "pending_for": timedelta(seconds=pending_s)}
+    rows = session.execute(_finish_statement(stage), params).all()
     return [row.id for row in rows]
 
 

@@ -620,9 +620,17 @@ def load_audit_state(session: Session, audit_id: uuid.UUID) -> AuditState | None
     return load_audit_states(session, [audit_id]).get(audit_id)
 
 
-def load_audit_states(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, AuditState]:
+def load_audit_states(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, verdicts: bool = True, scores: bool = True
+) -> dict[uuid.UUID, AuditState]:
     """:func:`load_audit_state` of several audits in the same 6 queries (a bundle's stage);
-    audits that do not exist are absent from the result."""
+    audits that do not exist are absent from the result.
+
+    ``verdicts=False`` skips the verdicts and their evidence (``judgements`` is None: what the
+    match stage, which replaces them, reads); ``scores=False`` skips the score row (``result``,
+    ``threshold`` and ``embedding_model`` are None: what the score stage, which replaces it,
+    reads). Each skipped table is one query fewer.
+    """
     audits = {a.id: a for a in get_audits(session, audit_ids)}
     if not audits:
         return {}
@@ -637,25 +645,30 @@ def load_audit_states(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[
         .where(ClaimRow.audit_id.in_(ids))
         .order_by(role_order, Document.position, ClaimRow.position)
     ).all()
-    verdicts = session.scalars(select(VerdictRow).where(VerdictRow.audit_id.in_(ids))).all()
-    evidence = session.scalars(
-        select(EvidenceRow)
-        .where(EvidenceRow.audit_id.in_(ids))
-        .order_by(EvidenceRow.verdict_id, EvidenceRow.rank)
-    ).all()
-    scores = session.scalars(
-        select(ScoreRow).where(ScoreRow.audit_id.in_(ids)).execution_options(populate_existing=True)
-    ).all()
+    verdict_rows: Sequence[VerdictRow] = ()
+    evidence: Sequence[EvidenceRow] = ()
+    score_rows: Sequence[ScoreRow] = ()
+    if verdicts:
+        verdict_rows = session.scalars(select(VerdictRow).where(VerdictRow.audit_id.in_(ids))).all()
+        evidence = session.scalars(
+            select(EvidenceRow)
+            .where(EvidenceRow.audit_id.in_(ids))
+            .order_by(EvidenceRow.verdict_id, EvidenceRow.rank)
+        ).all()
+    if scores:
+        score_rows = session.scalars(
+            select(ScoreRow).where(ScoreRow.audit_id.in_(ids)).execution_options(populate_existing=True)
+        ).all()
     by_audit: dict[uuid.UUID, _AuditRows] = {aid: _AuditRows(audits[aid]) for aid in ids}
     for doc in docs:
         by_audit[doc.audit_id].docs.append(doc)
     for claim in claims:
         by_audit[claim.audit_id].claims.append(claim)
-    for verdict in verdicts:
+    for verdict in verdict_rows:
         by_audit[verdict.audit_id].verdicts.append(verdict)
     for item in evidence:
         by_audit[item.audit_id].evidence.append(item)
-    for score in scores:
+    for score in score_rows:
         by_audit[score.audit_id].score = score
     return {aid: _state_of(rows) for aid, rows in by_audit.items()}
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -115,7 +116,7 @@ def _state(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> repo.
 def _load_states_to_judge(session: Session, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, repo.AuditState]:
     """The audits' states, with their claims parsed in one pass (``parses.parse_many``): the
     verdict checks of every audit then find the parses they ask for (issue #14)."""
-    states = repo.load_audit_states(session, ids)
+    states = repo.load_audit_states(session, ids, verdicts=False, scores=False)  # the stage replaces both
     parses.parse_many(
         text
         for state in states.values()
@@ -142,7 +143,7 @@ STAGES: dict[str, BundleStage] = {
     "embedding": BundleStage(_load_vectors, _embeddings, _write_embeddings),
     "matching": BundleStage(_load_states_to_judge, _verdicts, repo.replace_verdicts_of),
     "scoring": BundleStage(
-        repo.load_audit_states,
+        partial(repo.load_audit_states, scores=False),  # the stage replaces the score rows
         lambda states, aid: services.score_of(_state(states, aid)),
         repo.upsert_scores_of,
     ),

@@ -59,8 +59,10 @@ def options_of(config: Mapping[str, Any] | None) -> AuditOptions:
         raise PermanentStageError(str(exc)) from exc
 
 
-def _state(session: Session, audit_id: uuid.UUID) -> repo.AuditState:
-    state = repo.load_audit_state(session, audit_id)
+def _state(
+    session: Session, audit_id: uuid.UUID, *, verdicts: bool = True, scores: bool = True
+) -> repo.AuditState:
+    state = repo.load_audit_states(session, [audit_id], verdicts=verdicts, scores=scores).get(audit_id)
     if state is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
     return state
@@ -157,7 +159,7 @@ def match_audit(
     when the audit asks for one (``judge = llm``: every claim; ``auto``: the uncertain ones).
     Returns the number of verdicts.
     """
-    state = _state(session, audit_id)
+    state = _state(session, audit_id, verdicts=False, scores=False)  # this stage replaces both
     options = options_of(state.audit.config)
     similarity, _model = similarity_of(state)
     judgements = offline_judgements(state, similarity, options)
@@ -207,7 +209,8 @@ def verdict_rows(state: repo.AuditState, judgements: Sequence[Judgement]) -> lis
 
 def score_audit_stage(session: Session, audit_id: uuid.UUID) -> None:
     """Score the audit from its stored claims, vectors and verdicts; upsert its score row."""
-    repo.upsert_scores_of(session, {audit_id: score_of(_state(session, audit_id))})
+    state = _state(session, audit_id, scores=False)  # this stage replaces the score row
+    repo.upsert_scores_of(session, {audit_id: score_of(state)})
 
 
 def score_of(state: repo.AuditState) -> repo.NewScore:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import hashlib
 import json
@@ -12,6 +13,7 @@ from datetime import datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Header, Query, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
@@ -19,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from api.auth import Caller, ReadCaller, WriteCaller, too_many
 from api.deps import SessionDep, SettingsDep
-from api.documents import audit_document, audit_summary, poll_url
+from api.documents import audit_documents, audit_summary, poll_url
 from api.errors import DATABASE_DOWN, ErrorBody, problem
 from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
 from api.schemas import (
@@ -36,6 +38,7 @@ from api.schemas import (
 from claims.types import SCORE_NAMES
 from db import leases
 from db import repository as repo
+from db.audit_events import AuditEndListener
 from db.models import VERDICTS, Audit
 from workers.pipeline import bundleable, enqueue_audits
 from workers.settings import Settings
@@ -415,15 +418,79 @@ def list_audits(
     return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
 
 
+#: Longest ``wait`` of ``GET /audits/{id}`` (seconds).
+MAX_WAIT_S = 30.0
+#: A waiting ``GET /audits/{id}`` reads the audit again at least this often (seconds), even when
+#: no notification came (``db.audit_events``: a wake-up signal, not the truth).
+WAIT_RECHECK_S = 1.0
+_TERMINAL = frozenset({"done", "failed", "rejected"})
+
+
 @router.get("/{audit_id}", responses={404: {"model": ErrorBody, "description": "No such audit."}})
-def get_audit(
-    audit_id: uuid.UUID, caller: ReadCaller, session: SessionDep, settings: SettingsDep
+async def get_audit(
+    audit_id: uuid.UUID,
+    caller: ReadCaller,
+    session: SessionDep,
+    settings: SettingsDep,
+    request: Request,
+    wait: Annotated[
+        float,
+        Query(
+            ge=0,
+            le=MAX_WAIT_S,
+            description=(
+                "Long poll: seconds (at most 30) to hold the answer while the audit is still "
+                "queued or running; it comes back as soon as the audit ends (done or failed), "
+                "or when the time is up, with whatever status it then has. 0: answer at once."
+            ),
+        ),
+    ] = 0,
 ) -> JSONResponse:
     """Status and stage of an audit; when done, the full result document (scores, claims, edit script).
 
-    Another tenant's audit is a 404, as if it did not exist."""
-    own = repo.get_tenant_audit(session, audit_id, tenant_id=caller.tenant_id) is not None
-    doc = audit_document(session, audit_id, settings) if own else None
+    With ``wait``, a long poll: one request instead of many (the end wakes it through Postgres
+    ``NOTIFY``, ``db.audit_events``). Another tenant's audit is a 404 at once, as if it did not exist."""
+    read = functools.partial(_own_document, session, audit_id, caller.tenant_id, settings)
+    listener = getattr(request.app.state, "audit_listener", None)
+    if wait <= 0 or listener is None:
+        doc = await run_in_threadpool(read)
+    else:
+        doc = await _wait_for_end(listener, audit_id, session, read, wait)
     if doc is None:
         raise problem(status.HTTP_404_NOT_FOUND, f"audit {audit_id} not found", loc=["path", "audit_id"])
     return JSONResponse(doc)
+
+
+def _own_document(
+    session: Session, audit_id: uuid.UUID, tenant_id: str, settings: Settings
+) -> dict[str, Any] | None:
+    """The audit's document when it is the tenant's, else None; ends the read's transaction (so
+    that a long poll holds no connection while it waits, and its next read sees new commits)."""
+    try:
+        audit = repo.get_tenant_audit(session, audit_id, tenant_id=tenant_id)
+        return None if audit is None else audit_documents(session, [audit], settings)[audit.id]
+    finally:
+        session.rollback()
+
+
+async def _wait_for_end(
+    listener: AuditEndListener,
+    audit_id: uuid.UUID,
+    session: Session,
+    read: Callable[[], dict[str, Any] | None],
+    wait_s: float,
+) -> dict[str, Any] | None:
+    """Read the document until the audit is terminal or ``wait_s`` is over; between reads, wait
+    for the audit's end notification (at most ``WAIT_RECHECK_S``). Subscribed before the first
+    read, so an end committed after it wakes the wait."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + wait_s
+    with listener.subscribe(audit_id) as ended:
+        doc = await run_in_threadpool(read)
+        while doc is not None and doc.get("status") not in _TERMINAL:
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                break
+            await ended.wait(min(remaining, WAIT_RECHECK_S))
+            doc = await run_in_threadpool(read)
+    return doc

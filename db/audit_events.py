@@ -1,0 +1,169 @@
+"""Audit-ended notifications: Postgres ``NOTIFY`` when an audit ends, and a listener that wakes
+whoever waits for it (``GET /audits/{id}?wait=S``, a long poll).
+
+Migration ``0010_audit_ended_notify`` adds a trigger on ``audits``: when an UPDATE sets
+``status`` to ``done`` or ``failed`` (from another status), it sends ``NOTIFY`` on
+:data:`AUDIT_ENDED_CHANNEL` with the audit's id as payload. Postgres delivers a notification
+when its transaction commits, and never if it rolls back, so a waiter wakes exactly when the
+end is visible to a new transaction (the score stage's fenced commit, or a failure's). Every
+path that ends an audit (single chains, bundles, the sweeper, ``audits.fail``) goes through
+that UPDATE, so none needs to remember to notify.
+
+:class:`AuditEndListener` holds one dedicated connection in ``LISTEN`` on a daemon thread and
+wakes the asyncio waiters of the audit named in each notification. Notifications are a wake-up
+signal, not the truth: a waiter always reads the audit again, and rereads it at least every
+``recheck_s`` even without one (so a lost connection or a missed notification costs latency, at
+most ``recheck_s``, never a wrong answer).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass, field
+
+import psycopg
+from sqlalchemy.engine import make_url
+
+from db.engine import normalise_url
+
+__all__ = ["AUDIT_ENDED_CHANNEL", "AuditEndListener", "Subscription", "libpq_url"]
+
+log = logging.getLogger(__name__)
+
+#: The ``NOTIFY`` channel of the trigger of migration ``0010_audit_ended_notify`` (word for word).
+AUDIT_ENDED_CHANNEL = "claimaudit_audit_ended"
+
+
+def libpq_url(database_url: str) -> str:
+    """``database_url`` (SQLAlchemy form, any Postgres scheme) as a libpq URL for ``psycopg.connect``."""
+    url = make_url(normalise_url(database_url)).set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
+
+
+@dataclass(eq=False)
+class Subscription:
+    """One waiter for one audit: :meth:`wait` returns when the listener saw the audit end."""
+
+    audit_id: uuid.UUID
+    loop: asyncio.AbstractEventLoop
+    event: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait(self, timeout_s: float) -> bool:
+        """Wait up to ``timeout_s`` seconds; True when notified (then cleared for the next wait)."""
+        try:
+            await asyncio.wait_for(self.event.wait(), timeout=max(0.0, timeout_s))
+        except TimeoutError:
+            return False
+        self.event.clear()
+        return True
+
+    def wake(self) -> None:
+        """Set the event from any thread (nothing when its event loop is closed: the request is gone)."""
+        with suppress(RuntimeError):
+            self.loop.call_soon_threadsafe(self.event.set)
+
+
+class AuditEndListener:
+    """``LISTEN`` on :data:`AUDIT_ENDED_CHANNEL` in a daemon thread; wakes :class:`Subscription`\\ s.
+
+    Parameters
+    ----------
+    database_url : str
+        The database (any form :func:`libpq_url` accepts).
+    reconnect_s : float
+        Seconds between connection attempts while the database is unreachable.
+    poll_s : float
+        Longest block on the connection before the thread checks :meth:`stop` (seconds).
+
+    The thread reconnects by itself; while it is disconnected, and once after each reconnect,
+    it wakes every waiter so that each reads its audit again.
+    """
+
+    def __init__(self, database_url: str, *, reconnect_s: float = 1.0, poll_s: float = 1.0) -> None:
+        self._url = libpq_url(database_url)
+        self._reconnect_s = reconnect_s
+        self._poll_s = poll_s
+        self._lock = threading.Lock()
+        self._waiters: dict[uuid.UUID, set[Subscription]] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.connected = threading.Event()
+
+    def start(self) -> None:
+        """Start the listening thread (idempotent)."""
+        if self._thread is None or not self._thread.is_alive():
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="audit-end-listener", daemon=True)
+            self._thread.start()
+
+    def stop(self, timeout_s: float = 0.0) -> None:
+        """Ask the thread to stop (it ends within about ``poll_s``; waits up to ``timeout_s`` for
+        that) and wake every waiter."""
+        self._stop.set()
+        if self._thread is not None and timeout_s > 0:
+            self._thread.join(timeout_s)
+        self._wake_all()
+
+    @contextmanager
+    def subscribe(self, audit_id: uuid.UUID) -> Iterator[Subscription]:
+        """Register a waiter for ``audit_id`` on the running event loop for the ``with`` block.
+
+        Subscribe before reading the audit: an end committed after the read then wakes it.
+        """
+        sub = Subscription(audit_id, asyncio.get_running_loop())
+        with self._lock:
+            self._waiters.setdefault(audit_id, set()).add(sub)
+        try:
+            yield sub
+        finally:
+            with self._lock:
+                subs = self._waiters.get(audit_id)
+                if subs is not None:
+                    subs.discard(sub)
+                    if not subs:
+                        del self._waiters[audit_id]
+
+    def waiting(self) -> int:
+        """How many waiters are registered (all audits)."""
+        with self._lock:
+            return sum(len(s) for s in self._waiters.values())
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
+                    conn.execute(f"LISTEN {AUDIT_ENDED_CHANNEL}")
+                    self.connected.set()
+                    self._wake_all()  # an end during the reconnect had no listener
+                    while not self._stop.is_set():
+                        for note in conn.notifies(timeout=self._poll_s):
+                            self._wake(note.payload)
+            except Exception as exc:  # database down or connection lost: wake everyone, retry
+                if self.connected.is_set() and not self._stop.is_set():
+                    log.warning("audit-end listener lost its connection (%s); reconnecting", exc)
+                self.connected.clear()
+                self._wake_all()
+                self._stop.wait(self._reconnect_s)
+        self.connected.clear()
+
+    def _wake(self, payload: str) -> None:
+        try:
+            audit_id = uuid.UUID(payload)
+        except ValueError:
+            log.warning("audit-end notification with a payload that is no audit id: %r", payload[:80])
+            return
+        with self._lock:
+            subs = list(self._waiters.get(audit_id, ()))
+        for sub in subs:
+            sub.wake()
+
+    def _wake_all(self) -> None:
+        with self._lock:
+            subs = [s for group in self._waiters.values() for s in group]
+        for sub in subs:
+            sub.wake()
