@@ -28,7 +28,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from api.check_documents import correction_documents
-from claims.audit import AuditReport, report_to_dict, similarity_step
+from claims.audit import AuditReport, judgeable, report_to_dict, similarity_step
 from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
@@ -97,14 +97,20 @@ def audit_documents(
 ) -> dict[uuid.UUID, dict[str, Any]]:
     """:func:`audit_document` of each of ``audits`` (rows already read), with the same number
     of queries for many audits as for one (``POST /audits/documents``)."""
-    done = [a.id for a in audits if a.status == "done"]
-    states = repo.load_audit_states(session, done) if done else {}
-    # A running offline audit has no LLM usage and no correction (the method checks run after
-    # the end): polling it reads its row and nothing else (issue #14).
-    ended = [a for a in audits if a.status in TERMINAL_STATUSES]
-    usage_ids = [a.id for a in audits if a.status in TERMINAL_STATUSES or _may_call_llm(a, settings)]
+    done = [a for a in audits if a.status == "done"]
+    states = repo.load_audit_states(session, [a.id for a in done], audits=done) if done else {}
+    # The LLM tables are read only for audits whose config calls the LLM, and for those that
+    # ended otherwise than done (a failed audit's usage says how far it got); a done offline
+    # audit's usage is all zeros with its llm_judged_share from its own verdicts (0.0, or None
+    # when no claim was judgeable), and a running offline audit's usage is all zeros. The method
+    # checks run after the end, so only ended audits can have a correction. Polling a running
+    # offline audit reads its row and nothing else (issue #14).
+    llm = {a.id for a in audits if _may_call_llm(a, settings)}
+    usage_ids = [a.id for a in audits if a.id in llm or a.status in ("failed", "rejected")]
     usage = llm_repository.usage_for_audits(session, usage_ids) if usage_ids else {}
-    judged = llm_repository.llm_judgements_for_audits(session, done) if done else {}
+    judged_ids = [a.id for a in done if a.id in llm]
+    judged = llm_repository.llm_judgements_for_audits(session, judged_ids) if judged_ids else {}
+    ended = [a for a in audits if a.status in TERMINAL_STATUSES]
     corrections: dict[uuid.UUID, dict[str, Any]] = {}
     for tenant in {a.tenant_id for a in ended}:
         mine = [a.id for a in ended if a.tenant_id == tenant]
@@ -122,11 +128,21 @@ def audit_documents(
             doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
         except ValueError:  # a row edited by hand (the API validates configs): its error says why
             doc["effective_config"] = None
-        doc["usage"] = usage[audit.id] if audit.id in usage else llm_repository.empty_usage()
+        doc["usage"] = usage[audit.id] if audit.id in usage else _offline_usage(state)
         if audit.id in corrections:  # method checks, if made
             doc["correction"] = corrections[audit.id]
         out[audit.id] = doc
     return out
+
+
+def _offline_usage(state: repo.AuditState | None) -> dict[str, Any]:
+    """The usage of an audit that made no LLM request: zeros; ``llm_judged_share`` as
+    ``db.llm_repository.llm_judged_shares`` would count it from the stored verdicts (0.0 when a
+    claim was judgeable, None when none was or no verdict is loaded)."""
+    usage = llm_repository.empty_usage()
+    if state is not None and state.judgements is not None:
+        usage["llm_judged_share"] = 0.0 if judgeable(state.response_claims, state.judgements) else None
+    return usage
 
 
 def _may_call_llm(audit: Audit, settings: object | None) -> bool:

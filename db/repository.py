@@ -621,7 +621,12 @@ def load_audit_state(session: Session, audit_id: uuid.UUID) -> AuditState | None
 
 
 def load_audit_states(
-    session: Session, audit_ids: Sequence[uuid.UUID], *, verdicts: bool = True, scores: bool = True
+    session: Session,
+    audit_ids: Sequence[uuid.UUID],
+    *,
+    verdicts: bool = True,
+    scores: bool = True,
+    audits: Sequence[Audit] | None = None,
 ) -> dict[uuid.UUID, AuditState]:
     """:func:`load_audit_state` of several audits in the same 6 queries (a bundle's stage);
     audits that do not exist are absent from the result.
@@ -629,12 +634,14 @@ def load_audit_states(
     ``verdicts=False`` skips the verdicts and their evidence (``judgements`` is None: what the
     match stage, which replaces them, reads); ``scores=False`` skips the score row (``result``,
     ``threshold`` and ``embedding_model`` are None: what the score stage, which replaces it,
-    reads). Each skipped table is one query fewer.
+    reads). Each skipped table is one query fewer. ``audits``: the audit rows of ``audit_ids``,
+    already read (then they are not read again).
     """
-    audits = {a.id: a for a in get_audits(session, audit_ids)}
-    if not audits:
+    rows = get_audits(session, audit_ids) if audits is None else audits
+    by_id = {a.id: a for a in rows}
+    if not by_id:
         return {}
-    ids = list(audits)
+    ids = list(by_id)
     role_order = case((Document.role == "response", 0), else_=1)
     docs = session.scalars(
         select(Document).where(Document.audit_id.in_(ids)).order_by(role_order, Document.position)
@@ -659,7 +666,7 @@ def load_audit_states(
         score_rows = session.scalars(
             select(ScoreRow).where(ScoreRow.audit_id.in_(ids)).execution_options(populate_existing=True)
         ).all()
-    by_audit: dict[uuid.UUID, _AuditRows] = {aid: _AuditRows(audits[aid]) for aid in ids}
+    by_audit: dict[uuid.UUID, _AuditRows] = {aid: _AuditRows(by_id[aid]) for aid in ids}
     for doc in docs:
         by_audit[doc.audit_id].docs.append(doc)
     for claim in claims:

@@ -142,6 +142,36 @@ def test_done_document_has_the_threshold_it_was_scored_with(api: TestClient) -> 
     assert doc["effective_config"]["threshold"] == DEFAULT_THRESHOLD
 
 
+def test_a_long_poll_brings_the_done_document_whose_usage_is_what_the_llm_tables_say(
+    api: TestClient, session_factory: Any
+) -> None:
+    from db import llm_repository
+
+    batch = api.post(
+        "/audits/batch",
+        json={
+            "audits": [
+                {"response": "Ines Marlow won the Varga Prize in 2004.", "references": [REFERENCE]},
+                {"response": "", "references": [REFERENCE]},  # no claim: nothing judgeable
+            ]
+        },
+    )
+    ids = [r["id"] for r in batch.json()["audits"]]
+    docs = []
+    for aid in ids:
+        doc = api.get(f"/audits/{aid}", params={"wait": 30}).json()
+        while doc["status"] not in {"done", "failed", "rejected"}:  # 30 s passed: ask again
+            doc = api.get(f"/audits/{aid}", params={"wait": 30}).json()
+        assert doc["status"] == "done", doc["error"]
+        docs.append(doc)
+    # a done offline audit's usage is not read from the LLM tables (api.documents): it must be
+    # exactly what they would have said (zeros; llm_judged_share 0.0, or None with no claim)
+    with session_factory() as s:
+        stored = llm_repository.usage_for_audits(s, [uuid.UUID(a) for a in ids])
+    assert [d["usage"] for d in docs] == [stored[uuid.UUID(a)] for a in ids]
+    assert [d["usage"]["llm_judged_share"] for d in docs] == [0.0, None]
+
+
 def test_healthz_counts_the_running_worker(api: TestClient, worker: WorkerProcess) -> None:
     from api.routes import health
 
