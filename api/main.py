@@ -15,6 +15,7 @@ from api import errors
 from api.auth import authenticate
 from api.routes import admin, audit_status, audits, checks, claims, health, labels, metrics, runs, suites, ui
 from api.security import install_security
+from claims.runtime import settle_heap
 from db.audit_events import AuditEndListener
 from db.engine import make_engine, make_session_factory
 from workers.settings import Settings, get_settings
@@ -40,6 +41,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         listener.start()
+        settle_heap()  # the app's start-up objects out of the collector's full passes
         try:
             yield
         finally:

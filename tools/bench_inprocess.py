@@ -34,7 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from bench_workload import probe_audit  # noqa: E402
-from inprocess_batch import CHUNK, run_chunk, run_line  # noqa: E402
+from inprocess_batch import CHUNK, run_chunk, run_line, start_up  # noqa: E402
 
 from claims import decompose as decompose_module  # noqa: E402
 from claims import parses  # noqa: E402
@@ -112,8 +112,9 @@ def main() -> int:
     items = [
         json.loads(line) for line in args.workload.read_text(encoding="utf-8").splitlines() if line.strip()
     ]
+    start_up()  # as tools/inprocess_batch.py and a worker process: models loaded, heap settled
     warm = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
-    run_line(probe_audit(10_000), warm)  # loads spaCy, the verdict data and torch's kernels
+    run_line(probe_audit(10_000), warm)  # the verdict data and torch's kernels
     result = _engine(items, args.output)
     calls = result.pop("calls")
     result.update(_raw(calls, [int(t) for t in args.threads.split(",") if t.strip()]))

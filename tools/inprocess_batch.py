@@ -38,6 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from claims.audit import audit_texts, prefetch, report_to_dict, validate_inputs  # noqa: E402
 from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedder  # noqa: E402
 from claims.options import AuditOptions  # noqa: E402
+from claims.runtime import load_offline_models, settle_heap  # noqa: E402
 
 
 def run_line(item: dict[str, Any], embedder: Any) -> dict[str, Any]:
@@ -121,13 +122,21 @@ def _dumps(doc: dict[str, Any]) -> str:
     return text
 
 
+def start_up() -> None:
+    """What a worker process does before its first audit: load the models, then settle the heap
+    (``claims.runtime``)."""
+    load_offline_models()
+    settle_heap()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input", type=Path)
     ap.add_argument("--output", type=Path, required=True)
     args = ap.parse_args()
-    embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
     started = time.monotonic()
+    start_up()
+    embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
     n = 0
     with args.input.open("rb") as fin, args.output.open("w", encoding="utf-8") as fout:
         chunk: list[dict[str, Any] | str] = []
