@@ -28,7 +28,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from api.check_documents import correction_documents
-from claims.audit import AuditReport, judgeable, report_to_dict, similarity_step
+from claims.audit import AuditReport, report_to_dict, similarity_step
 from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
@@ -99,18 +99,16 @@ def audit_documents(
     of queries for many audits as for one (``POST /audits/documents``)."""
     done = [a for a in audits if a.status == "done"]
     states = repo.load_audit_states(session, [a.id for a in done], audits=done) if done else {}
-    # The LLM tables are read only for audits whose config calls the LLM, and for those that
-    # ended otherwise than done (a failed audit's usage says how far it got); a done offline
-    # audit's usage is all zeros with its llm_judged_share from its own verdicts (0.0, or None
-    # when no claim was judgeable), and a running offline audit's usage is all zeros. The method
-    # checks run after the end, so only ended audits can have a correction. Polling a running
-    # offline audit reads its row and nothing else (issue #14).
-    llm = {a.id for a in audits if _may_call_llm(a, settings)}
-    usage_ids = [a.id for a in audits if a.id in llm or a.status in ("failed", "rejected")]
-    usage = llm_repository.usage_for_audits(session, usage_ids) if usage_ids else {}
-    judged_ids = [a.id for a in done if a.id in llm]
-    judged = llm_repository.llm_judgements_for_audits(session, judged_ids) if judged_ids else {}
+    # An ended audit's usage and LLM judgements are read from their tables (the workers chose
+    # its components with their own settings, which this process cannot know). A running audit
+    # whose config calls no LLM under this process's settings has no usage yet: zeros, with
+    # llm_judged_share None until it ends. The method checks run after the end, so only ended
+    # audits can have a correction. Polling a running offline audit reads its row and nothing
+    # else (issue #14).
     ended = [a for a in audits if a.status in TERMINAL_STATUSES]
+    usage_ids = [a.id for a in audits if a.status in TERMINAL_STATUSES or _may_call_llm(a, settings)]
+    usage = llm_repository.usage_for_audits(session, usage_ids) if usage_ids else {}
+    judged = llm_repository.llm_judgements_for_audits(session, [a.id for a in done]) if done else {}
     corrections: dict[uuid.UUID, dict[str, Any]] = {}
     for tenant in {a.tenant_id for a in ended}:
         mine = [a.id for a in ended if a.tenant_id == tenant]
@@ -128,26 +126,16 @@ def audit_documents(
             doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
         except ValueError:  # a row edited by hand (the API validates configs): its error says why
             doc["effective_config"] = None
-        doc["usage"] = usage[audit.id] if audit.id in usage else _offline_usage(state)
+        doc["usage"] = usage[audit.id] if audit.id in usage else llm_repository.empty_usage()
         if audit.id in corrections:  # method checks, if made
             doc["correction"] = corrections[audit.id]
         out[audit.id] = doc
     return out
 
 
-def _offline_usage(state: repo.AuditState | None) -> dict[str, Any]:
-    """The usage of an audit that made no LLM request: zeros; ``llm_judged_share`` as
-    ``db.llm_repository.llm_judged_shares`` would count it from the stored verdicts (0.0 when a
-    claim was judgeable, None when none was or no verdict is loaded)."""
-    usage = llm_repository.empty_usage()
-    if state is not None and state.judgements is not None:
-        usage["llm_judged_share"] = 0.0 if judgeable(state.response_claims, state.judgements) else None
-    return usage
-
-
 def _may_call_llm(audit: Audit, settings: object | None) -> bool:
-    """Whether the audit's config, with the deployment's defaults, calls the LLM endpoint (an
-    invalid config, or no settings to tell: True, so its usage is read)."""
+    """Whether the audit's config, with this process's deployment defaults (``settings``, else
+    the environment's), calls the LLM endpoint (an invalid config: True, so its usage is read)."""
     try:
         return resolve_llm_config(audit.config or {}, settings).uses_llm
     except ValueError:

@@ -642,6 +642,10 @@ def service_command(name: str, config: StackConfig) -> list[str]:
             str(config.api_port),
             "--log-level",
             "warning",
+            # long polls (GET /audits/{id}?wait=, up to 30 s) are cut after 3 s at shutdown, within
+            # the 10 s `down` gives the API before it kills it
+            "--timeout-graceful-shutdown",
+            "3",
         ]
     if name == "flower":
         return [

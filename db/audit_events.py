@@ -11,9 +11,11 @@ that UPDATE, so none needs to remember to notify.
 
 :class:`AuditEndListener` holds one dedicated connection in ``LISTEN`` on a daemon thread and
 wakes the asyncio waiters of the audit named in each notification. Notifications are a wake-up
-signal, not the truth: a waiter always reads the audit again, and rereads it at least every
-``recheck_s`` even without one (so a lost connection or a missed notification costs latency, at
-most ``recheck_s``, never a wrong answer).
+signal, not the truth: a waiter always reads the audit again, and rereads it every few seconds
+even without one (so a lost connection or a missed notification costs latency, never a wrong
+answer). ``LISTEN`` needs a session of its own: behind a connection pooler in transaction mode
+(PgBouncer's default) notifications never arrive; point the API at Postgres or at a
+session-mode pool.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
+from typing import Any
 
 import psycopg
 from sqlalchemy.engine import make_url
@@ -37,6 +40,17 @@ log = logging.getLogger(__name__)
 
 #: The ``NOTIFY`` channel of the trigger of migration ``0010_audit_ended_notify`` (word for word).
 AUDIT_ENDED_CHANNEL = "claimaudit_audit_ended"
+
+
+#: TCP keepalives of the listening connection (libpq parameters): a connection that died
+#: silently (a dropped NAT entry, a host gone) is noticed in about a minute and reopened, rather
+#: than leaving long polls to their rereads.
+KEEPALIVES: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 30,
+    "keepalives_interval": 10,
+    "keepalives_count": 3,
+}
 
 
 def libpq_url(database_url: str) -> str:
@@ -95,11 +109,15 @@ class AuditEndListener:
         self.connected = threading.Event()
 
     def start(self) -> None:
-        """Start the listening thread (idempotent)."""
-        if self._thread is None or not self._thread.is_alive():
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="audit-end-listener", daemon=True)
-            self._thread.start()
+        """Start the listening thread (idempotent; after :meth:`stop`, waits for the old thread to
+        end, at most about ``poll_s``, and starts a new one)."""
+        if self._thread is not None and self._thread.is_alive():
+            if not self._stop.is_set():
+                return
+            self._thread.join()
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name="audit-end-listener", daemon=True)
+        self._thread.start()
 
     def stop(self, timeout_s: float = 0.0) -> None:
         """Ask the thread to stop (it ends within about ``poll_s``; waits up to ``timeout_s`` for
@@ -136,7 +154,8 @@ class AuditEndListener:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                with psycopg.connect(self._url, autocommit=True, connect_timeout=5) as conn:
+                conninfo = psycopg.conninfo.make_conninfo(self._url, connect_timeout=5, **KEEPALIVES)
+                with psycopg.connect(conninfo, autocommit=True) as conn:
                     conn.execute(f"LISTEN {AUDIT_ENDED_CHANNEL}")
                     self.connected.set()
                     self._wake_all()  # an end during the reconnect had no listener

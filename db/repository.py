@@ -635,9 +635,10 @@ def load_audit_states(
     match stage, which replaces them, reads); ``scores=False`` skips the score row (``result``,
     ``threshold`` and ``embedding_model`` are None: what the score stage, which replaces it,
     reads). Each skipped table is one query fewer. ``audits``: the audit rows of ``audit_ids``,
-    already read (then they are not read again).
+    already read (then they are not read again; rows of other audits are ignored).
     """
-    rows = get_audits(session, audit_ids) if audits is None else audits
+    wanted = set(audit_ids)
+    rows = get_audits(session, audit_ids) if audits is None else [a for a in audits if a.id in wanted]
     by_id = {a.id: a for a in rows}
     if not by_id:
         return {}

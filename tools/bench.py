@@ -84,8 +84,11 @@ def _latency_ms(http: httpx.Client, body: dict[str, Any]) -> float:
     resp = http.post("/audits", json={k: body[k] for k in ("references", "response")})
     resp.raise_for_status()
     audit_id = resp.json()["id"]
-    while http.get(f"/audits/{audit_id}", params={"wait": 30}).json().get("status") not in TERMINAL:
-        pass
+    while True:
+        answer = http.get(f"/audits/{audit_id}", params={"wait": 30})
+        answer.raise_for_status()  # a 404 or 503 ends the measurement, never a busy loop
+        if answer.json().get("status") in TERMINAL:
+            break
     return (time.perf_counter() - started) * 1000
 
 

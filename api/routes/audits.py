@@ -39,7 +39,7 @@ from claims.types import SCORE_NAMES
 from db import leases
 from db import repository as repo
 from db.audit_events import AuditEndListener
-from db.models import VERDICTS, Audit
+from db.models import TERMINAL_STATUSES, VERDICTS, Audit
 from workers.pipeline import bundleable, enqueue_audits
 from workers.settings import Settings
 
@@ -420,10 +420,12 @@ def list_audits(
 
 #: Longest ``wait`` of ``GET /audits/{id}`` (seconds).
 MAX_WAIT_S = 30.0
-#: A waiting ``GET /audits/{id}`` reads the audit again at least this often (seconds), even when
-#: no notification came (``db.audit_events``: a wake-up signal, not the truth).
-WAIT_RECHECK_S = 1.0
-_TERMINAL = frozenset({"done", "failed", "rejected"})
+#: A waiting ``GET /audits/{id}`` reads the audit again at least this often (seconds) while the
+#: end notifications flow (``db.audit_events``: a wake-up signal, not the truth), and checks
+#: whether its client hung up.
+WAIT_RECHECK_S = 5.0
+#: ... and this often while the listener has no connection (then only rereads see an end).
+WAIT_RECHECK_UNLISTENED_S = 1.0
 
 
 @router.get("/{audit_id}", responses={404: {"model": ErrorBody, "description": "No such audit."}})
@@ -455,10 +457,12 @@ async def get_audit(
     if wait <= 0 or listener is None:
         doc = await run_in_threadpool(read)
     else:
-        doc = await _wait_for_end(listener, audit_id, session, read, wait)
+        doc = await _wait_for_end(listener, request, read, audit_id, wait)
     if doc is None:
         raise problem(status.HTTP_404_NOT_FOUND, f"audit {audit_id} not found", loc=["path", "audit_id"])
-    return JSONResponse(doc)
+    # rendered off the event loop: a done document can be megabytes (tens of ms of json.dumps)
+    response: JSONResponse = await run_in_threadpool(JSONResponse, doc)
+    return response
 
 
 def _own_document(
@@ -475,22 +479,26 @@ def _own_document(
 
 async def _wait_for_end(
     listener: AuditEndListener,
-    audit_id: uuid.UUID,
-    session: Session,
+    request: Request,
     read: Callable[[], dict[str, Any] | None],
+    audit_id: uuid.UUID,
     wait_s: float,
 ) -> dict[str, Any] | None:
-    """Read the document until the audit is terminal or ``wait_s`` is over; between reads, wait
-    for the audit's end notification (at most ``WAIT_RECHECK_S``). Subscribed before the first
-    read, so an end committed after it wakes the wait."""
+    """Read the document until the audit is terminal, ``wait_s`` is over or the client hung up;
+    between reads, wait for the audit's end notification (at most ``WAIT_RECHECK_S``, or
+    ``WAIT_RECHECK_UNLISTENED_S`` while the listener is disconnected). Subscribed before the
+    first read, so an end committed after it wakes the wait."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + wait_s
     with listener.subscribe(audit_id) as ended:
         doc = await run_in_threadpool(read)
-        while doc is not None and doc.get("status") not in _TERMINAL:
+        while doc is not None and doc.get("status") not in TERMINAL_STATUSES:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 break
-            await ended.wait(min(remaining, WAIT_RECHECK_S))
+            recheck = WAIT_RECHECK_S if listener.connected.is_set() else WAIT_RECHECK_UNLISTENED_S
+            notified = await ended.wait(min(remaining, recheck))
+            if not notified and await request.is_disconnected():
+                break  # nobody to answer: stop reading for it
             doc = await run_in_threadpool(read)
     return doc

@@ -83,6 +83,8 @@ def test_a_long_poll_is_woken_by_the_end_not_by_its_timer(
 ) -> None:
     # without the notification, the poll would read again only after 60 s or at the end of its 20 s
     monkeypatch.setattr(audit_routes, "WAIT_RECHECK_S", 60.0)
+    monkeypatch.setattr(audit_routes, "WAIT_RECHECK_UNLISTENED_S", 60.0)
+    assert client.app.state.audit_listener.connected.wait(10)  # type: ignore[attr-defined]
     audit_id = _submit(client)
     ender = threading.Timer(0.5, _end, args=(session_factory, audit_id))
     started = time.monotonic()
@@ -157,3 +159,38 @@ def test_polling_a_running_offline_audit_reads_its_row_and_nothing_else(
     ended = _statements(client, f"/audits/{audit_id}")
     assert [s for s in ended if "llm_usage" in s], ended  # an ended audit shows its usage
     assert [s for s in ended if "corrections" in s], ended  # and its correction, if any
+
+
+def test_an_ended_audit_shows_the_usage_its_workers_recorded_whatever_this_process_settings(
+    client: TestClient, session_factory: Any
+) -> None:
+    """The API cannot know which components the workers used (their settings may differ): an
+    ended audit's usage is read from ``llm_usage`` even when its config calls no LLM here."""
+    from db import llm_repository
+
+    audit_id = _submit(client)
+    with session_factory() as s:
+        llm_repository.record_usage(
+            s, audit_id=uuid.UUID(audit_id), stage="judge", model="m", calls=2, prompt_tokens=900
+        )
+        s.commit()
+    running = client.get(f"/audits/{audit_id}").json()["usage"]
+    assert running["llm_calls"] == 0  # running offline (here): not read, zeros until it ends
+    _end(session_factory, audit_id)
+    ended = client.get(f"/audits/{audit_id}").json()["usage"]
+    assert (ended["llm_calls"], ended["prompt_tokens"]) == (2, 900)
+
+
+def test_a_listener_stopped_and_started_again_listens(database_url: str) -> None:
+    from db.audit_events import AuditEndListener
+
+    listener = AuditEndListener(database_url, poll_s=0.5)
+    listener.start()
+    assert listener.connected.wait(10)
+    listener.stop()
+    listener.start()  # at once, while the old thread may still be in its last wait
+    try:
+        assert listener.connected.wait(10)
+        assert listener._thread is not None and listener._thread.is_alive()
+    finally:
+        listener.stop(timeout_s=5)
