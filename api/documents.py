@@ -78,15 +78,19 @@ def effective_config(
 
 
 def audit_document(
-    session: Session, audit_id: uuid.UUID, settings: object | None = None
+    session: Session, audit_id: uuid.UUID, settings: object | None = None, *, tenant_id: str | None = None
 ) -> dict[str, Any] | None:
-    """The result document of one audit, or None when it does not exist.
+    """The result document of one audit, or None when it does not exist (or, with ``tenant_id``,
+    is another tenant's).
 
     Before the score stage finished: ``scores``/``counts`` null, ``claims``/``edit_script`` empty;
     the claims, vectors and verdicts are then not loaded at all, so polling a pending audit costs
     one row read however large the audit.
     """
-    audit = repo.get_audit(session, audit_id)
+    if tenant_id is None:
+        audit = repo.get_audit(session, audit_id)
+    else:
+        audit = repo.get_tenant_audit(session, audit_id, tenant_id=tenant_id)
     if audit is None:
         return None
     return audit_documents(session, [audit], settings)[audit.id]

@@ -23,6 +23,21 @@ from workers.settings import Settings, get_settings
 __all__ = ["create_app", "app"]
 
 
+#: The routers behind an API key, in order (audit_status before audits: POST /audits/status must
+#: not be taken for an audit id route).
+KEYED_ROUTERS = (
+    audit_status.router,
+    audits.router,
+    claims.router,
+    admin.router,
+    runs.router,
+    suites.router,
+    metrics.router,
+    checks.router,
+    labels.router,
+)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; ``settings`` default: ``workers.settings.get_settings()`` (the environment)."""
     settings = settings or get_settings()
@@ -66,19 +81,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     install_security(app, settings)
     # Every router but health needs a key (api.auth); a route's scope is declared on the route.
     authenticated = [Depends(authenticate)]
-    # audit_status before audits: POST /audits/status must not be taken for an audit id route
-    routers = (
-        audit_status.router,
-        audits.router,
-        claims.router,
-        admin.router,
-        runs.router,
-        suites.router,
-        metrics.router,
-        checks.router,
-        labels.router,
-    )
-    for router in routers:
+    for router in KEYED_ROUTERS:
         app.include_router(router, dependencies=authenticated, responses=errors.AUTH_RESPONSES)
     app.include_router(health.router)
     # /ui: pages for a browser, authenticated by the session cookie of /ui/login (api.ui_auth)

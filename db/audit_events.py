@@ -146,11 +146,6 @@ class AuditEndListener:
                     if not subs:
                         del self._waiters[audit_id]
 
-    def waiting(self) -> int:
-        """How many waiters are registered (all audits)."""
-        with self._lock:
-            return sum(len(s) for s in self._waiters.values())
-
     def _run(self) -> None:
         while not self._stop.is_set():
             try:

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from api.auth import Caller, ReadCaller, WriteCaller, too_many
 from api.deps import SessionDep, SettingsDep
-from api.documents import audit_documents, audit_summary, poll_url
+from api.documents import audit_document, audit_summary, poll_url
 from api.errors import DATABASE_DOWN, ErrorBody, problem
 from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
 from api.schemas import (
@@ -471,8 +471,7 @@ def _own_document(
     """The audit's document when it is the tenant's, else None; ends the read's transaction (so
     that a long poll holds no connection while it waits, and its next read sees new commits)."""
     try:
-        audit = repo.get_tenant_audit(session, audit_id, tenant_id=tenant_id)
-        return None if audit is None else audit_documents(session, [audit], settings)[audit.id]
+        return audit_document(session, audit_id, settings, tenant_id=tenant_id)
     finally:
         session.rollback()
 
