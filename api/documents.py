@@ -28,7 +28,7 @@ import numpy as np
 from sqlalchemy.orm import Session
 
 from api.check_documents import correction_documents
-from claims.audit import AuditReport, report_to_dict, similarity_step
+from claims.audit import AuditReport, judgeable, report_to_dict, similarity_step
 from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
@@ -108,14 +108,28 @@ def audit_documents(
     # whose config calls no LLM under this process's settings has no usage yet: zeros, with
     # llm_judged_share None until it ends. The method checks run after the end, so only ended
     # audits can have a correction. Polling a running offline audit reads its row and nothing
-    # else (issue #14).
+    # else; a done audit that no LLM touched and nothing corrected reads, besides its own rows,
+    # one query that says so (``side_rows``), not six (issue #14).
     ended = [a for a in audits if a.status in TERMINAL_STATUSES]
-    usage_ids = [a.id for a in audits if a.status in TERMINAL_STATUSES or _may_call_llm(a, settings)]
-    usage = llm_repository.usage_for_audits(session, usage_ids) if usage_ids else {}
-    judged = llm_repository.llm_judgements_for_audits(session, [a.id for a in done]) if done else {}
+    side = llm_repository.side_rows(session, [a.id for a in ended]) if ended else {}
+    usage = {
+        a.id: _offline_usage(states[a.id])
+        for a in done
+        if a.id in states and not side.get(a.id, frozenset()) & {"usage", "judgements"}
+    }
+    usage_ids = [
+        a.id
+        for a in audits
+        if a.id not in usage and (a.status in TERMINAL_STATUSES or _may_call_llm(a, settings))
+    ]
+    if usage_ids:
+        usage |= llm_repository.usage_for_audits(session, usage_ids)
+    judged_ids = [a.id for a in done if "judgements" in side.get(a.id, frozenset())]
+    judged = llm_repository.llm_judgements_for_audits(session, judged_ids) if judged_ids else {}
+    corrected = [a for a in ended if "correction" in side.get(a.id, frozenset())]
     corrections: dict[uuid.UUID, dict[str, Any]] = {}
-    for tenant in {a.tenant_id for a in ended}:
-        mine = [a.id for a in ended if a.tenant_id == tenant]
+    for tenant in {a.tenant_id for a in corrected}:
+        mine = [a.id for a in corrected if a.tenant_id == tenant]
         corrections |= correction_documents(session, mine, tenant_id=tenant)
     out: dict[uuid.UUID, dict[str, Any]] = {}
     for audit in audits:
@@ -135,6 +149,16 @@ def audit_documents(
             doc["correction"] = corrections[audit.id]
         out[audit.id] = doc
     return out
+
+
+def _offline_usage(state: repo.AuditState) -> dict[str, Any]:
+    """``usage`` of a done audit with no ``llm_usage`` and no ``llm_judgements`` row: zero counts,
+    and ``llm_judged_share`` 0.0, or None when no claim could have been judged: what
+    ``llm_repository.usage_for_audits`` reads from the tables, here from the loaded claims and
+    verdicts (``claims.audit.judgeable``: the same count as ``llm_judged_shares``)."""
+    usage = llm_repository.empty_usage()
+    usage["llm_judged_share"] = 0.0 if judgeable(state.response_claims, state.judgements or []) else None
+    return usage
 
 
 def _may_call_llm(audit: Audit, settings: object | None) -> bool:

@@ -11,10 +11,11 @@ import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, literal, select, union_all
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
+from db.check_models import CorrectionRow
 from db.llm_models import LLMCacheRow, LLMJudgementRow, LLMUsageRow
 from db.models import ClaimRow, VerdictRow
 
@@ -160,6 +161,37 @@ def llm_judged_shares(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[
         else {}
     )
     return {a: (int(judged.get(a, 0)) / int(judgeable[a]) if judgeable.get(a) else None) for a in ids}
+
+
+#: what :func:`side_rows` reports an audit to have
+SIDE_ROWS = ("usage", "judgements", "correction")
+
+
+def side_rows(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, frozenset[str]]:
+    """Which of ``audit_ids`` have rows in the tables an ended audit's document may read besides
+    its own (one query): ``"usage"`` (``llm_usage``), ``"judgements"`` (``llm_judgements``),
+    ``"correction"`` (``corrections``, any tenant: the caller reads it with its tenant filter).
+
+    An audit no LLM touched and no method check corrected has none, and its document then needs
+    none of :func:`usage_for_audits`' four queries, :func:`llm_judgements_for_audits` or the
+    correction's (issue #14). Audits with no such row are absent from the result.
+    """
+    ids = list(audit_ids)
+    if not ids:
+        return {}
+    found: Sequence[Any] = session.execute(
+        union_all(
+            select(LLMUsageRow.audit_id, literal("usage")).where(LLMUsageRow.audit_id.in_(ids)).distinct(),
+            select(LLMJudgementRow.audit_id, literal("judgements"))
+            .where(LLMJudgementRow.audit_id.in_(ids))
+            .distinct(),
+            select(CorrectionRow.audit_id, literal("correction")).where(CorrectionRow.audit_id.in_(ids)),
+        )
+    ).all()
+    out: dict[uuid.UUID, set[str]] = {}
+    for audit_id, kind in found:
+        out.setdefault(audit_id, set()).add(kind)
+    return {a: frozenset(kinds) for a, kinds in out.items()}
 
 
 def usage_for_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, dict[str, Any]]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from datetime import timedelta
 from typing import Any
@@ -117,3 +118,60 @@ def test_sweeper_claims_expired_and_unsent_audits_once(session_factory: Any, aid
         assert aid in {
             d.audit_id for d in leases.claim_due(s, unsent_after_s=0, pending_s=600, all_pending=True)
         }
+
+
+# --------------------------------------------------------------------------- the heartbeat
+
+
+def _new_audit(sf: Any) -> uuid.UUID:
+    with session_scope(sf) as s:
+        audit, _ = repo.create_audit(
+            s, repo.NewAudit(response="A.", references=["B."], request_sha256=uuid.uuid4().hex)
+        )
+        return audit.id
+
+
+def _wait_until(predicate: Any, timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return predicate()
+
+
+def test_the_heartbeat_renews_each_live_run_and_stops_at_its_end(
+    session_factory: Any,
+) -> None:
+    """Leases of 0.6 s (a renewal every 0.2 s): three runs at once stay renewed past their
+    first expiry; an ended run is renewed no more; a run whose lease another run took is marked
+    lost."""
+    from workers.heartbeat import Heartbeat
+
+    ids = [_new_audit(session_factory) for _ in range(3)]
+    starts = [_begin(session_factory, a, "decomposing", lease_s=0.6) for a in ids]
+    beats = [Heartbeat(session_factory, a, s.token, lease_s=0.6) for a, s in zip(ids, starts, strict=True)]
+    for hb in beats:
+        hb.__enter__()
+    try:
+        first = [_audit(session_factory, a).lease_expires_at for a in ids]
+        time.sleep(1.0)  # past the leases as begun: only renewals keep them
+        renewed = [_audit(session_factory, a).lease_expires_at for a in ids]
+        assert all(r > f for r, f in zip(renewed, first, strict=True)), (first, renewed)
+        with session_scope(session_factory) as s:  # nobody can take a renewed lease over
+            taken = leases.begin_stage(s, ids[0], "decomposing", lease_s=60)
+        assert taken.outcome is leases.Outcome.HELD
+
+        beats[1].__exit__(None, None, None)  # run 1 ends
+        ended_at = _audit(session_factory, ids[1]).lease_expires_at
+        time.sleep(0.8)
+        assert _audit(session_factory, ids[1]).lease_expires_at == ended_at
+
+        with session_scope(session_factory) as s:  # another run takes run 2's lease over (a retry's way)
+            other = leases.begin_stage(s, ids[2], "decomposing", lease_s=60, previous=starts[2].token)
+        assert other.outcome is leases.Outcome.STARTED
+        assert _wait_until(lambda: beats[2].lost)
+        assert not beats[0].lost and not beats[1].lost
+    finally:
+        for hb in (beats[0], beats[2]):
+            hb.__exit__(None, None, None)

@@ -8,6 +8,7 @@ UPDATE of ``status`` a worker's last stage makes.
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 import uuid
@@ -159,6 +160,61 @@ def test_polling_a_running_offline_audit_reads_its_row_and_nothing_else(
     ended = _statements(client, f"/audits/{audit_id}")
     assert [s for s in ended if "llm_usage" in s], ended  # an ended audit shows its usage
     assert [s for s in ended if "corrections" in s], ended  # and its correction, if any
+
+
+def _run_stages_here(session_factory: Any, audit_id: str) -> None:
+    """The four stage services in this process, then ``done`` (what the workers do, without them)."""
+    from db import repository as repo
+    from db.engine import session_scope
+    from workers import services
+
+    aid = uuid.UUID(audit_id)
+    for stage in (
+        services.decompose_audit,
+        services.embed_audit,
+        services.match_audit,
+        services.score_audit_stage,
+    ):
+        with session_scope(session_factory) as s:
+            stage(s, aid)
+    with session_scope(session_factory) as s:
+        repo.mark_done(s, aid)
+
+
+def _side_statements(statements: list[str]) -> list[str]:
+    return [s for s in statements if re.search(r"\b(llm_usage|llm_judgements|corrections)\b", s)]
+
+
+def test_a_done_audit_no_llm_touched_reads_one_side_query_and_the_same_usage(
+    client: TestClient, session_factory: Any
+) -> None:
+    """A done audit with no LLM usage, judgement or correction row: one query says so
+    (``llm_repository.side_rows``), and its usage is what the LLM tables' own queries give; once
+    such rows exist, they are read and shown."""
+    from db import checks_repository, llm_repository
+
+    audit_id = _submit(client)
+    _run_stages_here(session_factory, audit_id)
+    aid = uuid.UUID(audit_id)
+    side = _side_statements(_statements(client, f"/audits/{audit_id}"))
+    assert len(side) == 1 and "UNION ALL" in side[0], side
+    doc = client.get(f"/audits/{audit_id}").json()
+    with session_factory() as s:
+        stored = llm_repository.usage_for_audits(s, [aid])[aid]
+    assert doc["usage"] == stored
+    assert doc["usage"]["llm_judged_share"] == 0.0  # BODY's response claim is judgeable
+    assert "correction" not in doc
+
+    with session_factory() as s:
+        llm_repository.record_usage(s, audit_id=aid, stage="judge", model="m", calls=1, prompt_tokens=7)
+        checks_repository.add_correction(
+            s, aid, corrected_audit_id=None, corrected_text="The bridge opened in 1931.", edits=[]
+        )
+        s.commit()
+    assert len(_side_statements(_statements(client, f"/audits/{audit_id}"))) > 1
+    doc = client.get(f"/audits/{audit_id}").json()
+    assert (doc["usage"]["llm_calls"], doc["usage"]["prompt_tokens"]) == (1, 7)
+    assert doc["correction"]["corrected_text"] == "The bridge opened in 1931."
 
 
 def test_an_ended_audit_shows_the_usage_its_workers_recorded_whatever_this_process_settings(
