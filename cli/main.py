@@ -351,10 +351,10 @@ def run_batch(
         if retry_failed:
             _retry_failed_audits(
                 client,
-                to_submit,
-                answered,
+                lines,
                 subs,
                 docs,
+                journal,
                 chunk_size=chunk_size,
                 poll_concurrency=poll_concurrency,
                 stall_timeout=stall_timeout,
@@ -464,23 +464,25 @@ def _on_batch_result(
 
 def _retry_failed_audits(
     client: Client,
-    to_submit: list[tuple[int, BatchLine]],
-    answered: list[Submission],
+    lines: list[BatchLine],
     subs: dict[int, Submission],
     docs: dict[str, dict[str, Any]],
+    journal: Callable[[dict[str, Any]], None] | None,
     *,
     chunk_size: int,
     poll_concurrency: int,
     stall_timeout: float,
 ) -> None:
-    """Submit each failed audit once more and poll the new ones, updating ``subs`` and ``docs`` in place.
+    """Submit each failed audit once more and poll the new ones, updating ``subs`` and ``docs`` in
+    place; each retried line goes to ``journal`` as soon as its new audit ends (or at once, when
+    its resubmission was refused): the batch held these lines back for the retry.
 
     The retry's key is derived from the failed audit's id: deterministic, so running the batch
     again still creates nothing new.
     """
     retry = [
-        (i, ln, sub)
-        for (i, ln), sub in zip(to_submit, answered, strict=True)
+        (i, sub)
+        for i, sub in subs.items()
         if sub.audit_id and docs.get(sub.audit_id, {}).get("status") == "failed"
     ]
     if not retry:
@@ -488,15 +490,30 @@ def _retry_failed_audits(
     err.print(f"[yellow]retrying {len(retry)} failed audits[/yellow]")
     again = client.submit_many(
         [
-            (ln.body or {}, f"{idempotency_key(ln.line_id, ln.body or {})}:retry:{sub.audit_id}")
-            for _, ln, sub in retry
+            (
+                lines[i].body or {},
+                f"{idempotency_key(lines[i].line_id, lines[i].body or {})}:retry:{sub.audit_id}",
+            )
+            for i, sub in retry
         ],
         chunk_size=chunk_size,
     )
-    for (i, _, _), sub in zip(retry, again, strict=True):
+    for (i, _), sub in zip(retry, again, strict=True):
         subs[i] = sub
+    by_audit: dict[str, list[int]] = {}
+    for i, _ in retry:
+        new = subs[i]
+        if new.audit_id:
+            by_audit.setdefault(new.audit_id, []).append(i)
+        elif journal is not None:  # the resubmission was refused: that is the line's result
+            journal(result_line(lines[i], new, None))
+    on_result = _on_batch_result(lines, subs, by_audit, journal, skip_failed=False, advance=lambda: None)
     new_ids = [s.audit_id for s in again if s.audit_id]
-    docs.update(client.poll_many(new_ids, concurrency=poll_concurrency, stall_timeout=stall_timeout))
+    docs.update(
+        client.poll_many(
+            new_ids, concurrency=poll_concurrency, stall_timeout=stall_timeout, on_result=on_result
+        )
+    )
 
 
 @app.command()

@@ -13,14 +13,17 @@ from cli import stack
 
 
 @pytest.fixture(scope="module")
-def live_api(settings_module: Any, start_worker: Callable[..., Any], api_key: str) -> Iterator[str]:
+def live_api(
+    request: pytest.FixtureRequest, settings_module: Any, start_worker: Callable[..., Any], api_key: str
+) -> Iterator[str]:
     """The real API served by uvicorn in a thread, with one worker consuming this session's queue;
-    the CLI (and its subprocesses) use the tests' admin key through ``CLAIMAUDIT_API_KEY``."""
+    the CLI (and its subprocesses) use the tests' admin key through ``CLAIMAUDIT_API_KEY``. A test
+    module's ``WORKER_ENV`` (a dict) is added to the worker's environment."""
     import uvicorn
 
     from api.main import create_app
 
-    worker = start_worker()
+    worker = start_worker(getattr(request.module, "WORKER_ENV", None))
     port = stack.free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(settings_module), host="127.0.0.1", port=port, log_level="warning")
