@@ -474,8 +474,9 @@ def _retry_failed_audits(
     stall_timeout: float,
 ) -> None:
     """Submit each failed audit once more and poll the new ones, updating ``subs`` and ``docs`` in
-    place; each retried line goes to ``journal`` as soon as its new audit ends (or at once, when
-    its resubmission was refused): the batch held these lines back for the retry.
+    place; each retried line goes to ``journal`` as soon as its new audit ends: the batch held
+    these lines back for the retry. A line whose resubmission is refused keeps its failed audit
+    (id and document), its error saying why the retry was refused, and is journaled at once.
 
     The retry's key is derived from the failed audit's id: deterministic, so running the batch
     again still creates nothing new.
@@ -498,15 +499,20 @@ def _retry_failed_audits(
         ],
         chunk_size=chunk_size,
     )
-    for (i, _), sub in zip(retry, again, strict=True):
-        subs[i] = sub
     by_audit: dict[str, list[int]] = {}
-    for i, _ in retry:
-        new = subs[i]
-        if new.audit_id:
-            by_audit.setdefault(new.audit_id, []).append(i)
-        elif journal is not None:  # the resubmission was refused: that is the line's result
-            journal(result_line(lines[i], new, None))
+    for (i, failed), sub in zip(retry, again, strict=True):
+        if sub.audit_id:
+            subs[i] = sub
+            by_audit.setdefault(sub.audit_id, []).append(i)
+            continue
+        # the resubmission was refused (a spent LLM budget, say): the line keeps its failed
+        # audit, whose id the user needs, with the refusal added to its error
+        doc = docs[str(failed.audit_id)]
+        refusal = f"retry refused: {sub.error or 'rejected'}"
+        if refusal not in str(doc.get("error") or ""):
+            doc["error"] = f"{doc['error']}; {refusal}" if doc.get("error") else refusal
+        if journal is not None:
+            journal(result_line(lines[i], failed, doc))
     on_result = _on_batch_result(lines, subs, by_audit, journal, skip_failed=False, advance=lambda: None)
     new_ids = [s.audit_id for s in again if s.audit_id]
     docs.update(

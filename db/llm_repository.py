@@ -30,6 +30,7 @@ __all__ = [
     "replace_llm_judgements",
     "has_fallback",
     "llm_judgements_for_audits",
+    "side_rows",
 ]
 
 #: Stages that appear in an audit's ``usage`` document, in pipeline order.
@@ -161,10 +162,6 @@ def llm_judged_shares(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[
         else {}
     )
     return {a: (int(judged.get(a, 0)) / int(judgeable[a]) if judgeable.get(a) else None) for a in ids}
-
-
-#: what :func:`side_rows` reports an audit to have
-SIDE_ROWS = ("usage", "judgements", "correction")
 
 
 def side_rows(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, frozenset[str]]:

@@ -28,7 +28,10 @@ Figures are medians over the rounds. Ratios (higher is better):
 - ``first_audit_s``: seconds from the start of the cold batch's submission to its first
   ``finished_at``;
 - ``single_p95_ms``: p95 end-to-end latency of a probe audit on the idle stack (nearest rank: of
-  the default 20 probes, the 19th; ``single_max_ms`` is the slowest).
+  the default 20 probes, the 19th; ``single_max_ms`` is the slowest);
+- ``single_target_ms``: issue #14's bound for it, the in-process probe p95 + 150 ms (median over
+  the rounds); ``single_rounds_met`` of ``single_rounds``: the rounds whose own p95 met their own
+  round's bound (counts, not medians: this machine's speed drifts within minutes).
 
 ``--keep DIR`` writes each round's result documents (``inprocess-N.jsonl``, ``queue-N.jsonl``)
 for ``tools/compare_outputs.py``. The last line printed is
