@@ -48,7 +48,7 @@ from claims.answers import answered_question
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
-from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
+from claims.parses import DISABLE, ParserUnavailable, entity_type, parser, recognise, remember, repair_many
 from claims.structure import Block, lead_topic, segment
 from claims.types import Claim, ClaimKind
 
@@ -344,8 +344,9 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
     """Sentence spans of the line ``text[ls:le]`` (see ``split_sentences``)."""
     chunk = text[ls:le]
     cursor = 0
+    segmenter = _segmenter(language)  # a broken install raises here, not as odd input below
     try:
-        pieces = _segmenter(language).segment(chunk)
+        pieces = segmenter.segment(chunk)
     except Exception:  # pysbd fails on some pathological input; keep the line whole
         pieces = [chunk]
     found: list[tuple[int, int]] = []
@@ -1767,7 +1768,7 @@ def _names_people(doc: Any) -> bool:
     input that fails here: the text's own fallback in ``_decompose_batch`` handles it)."""
     try:
         return next(_named_people(doc), None) is not None
-    except ImportError:
+    except (ImportError, ParserUnavailable):  # a broken install, not odd input
         raise
     except Exception:  # never fail on odd input
         return False
@@ -2291,7 +2292,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     for text in texts:
         try:
             prepared.append(_prepare(text))
-        except ImportError:  # a missing pinned dependency is a broken install, not odd input
+        except (ImportError, ParserUnavailable):  # a broken install, not odd input
             raise
         except Exception:  # never fail on odd input
             prepared.append(None)
@@ -2314,7 +2315,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     for text, items, parsed in zip(texts, prepared, docs, strict=True):
         try:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
-        except ImportError:
+        except (ImportError, ParserUnavailable):  # a broken install: never sentence claims instead
             raise
         except Exception:  # never fail on odd input: fall back to sentence-level claims
             raw = _fallback(text)

