@@ -104,7 +104,7 @@ def answered_question(question: str, answer: str) -> tuple[str, int, int] | None
 def _subject_end(clause: str, offset: int) -> int | None:
     """Where the subject of the question ``clause`` ends, counted from ``offset`` (the first
     character after the auxiliary): the end of the subtree of the auxiliary's subject in
-    spaCy's parse; None without one."""
+    spaCy's parse; None when the parse has none."""
     doc = parse(clause)
     if doc is None:
         return None

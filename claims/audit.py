@@ -214,6 +214,9 @@ def audit_texts(
     ------
     ValueError
         Invalid input (see ``validate_inputs``) or threshold (see ``AuditOptions.from_config``).
+    claims.types.ModelUnavailable
+        A local model could not be loaded (``claims.decompose.decompose_many``): a broken
+        install, never an audit scored without it.
     """
     response, refs = validate_inputs(response, list(references))
     opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)

@@ -48,9 +48,9 @@ from claims.answers import answered_question
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
-from claims.parses import DISABLE, ParserUnavailable, entity_type, parser, recognise, remember, repair_many
+from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
 from claims.structure import Block, lead_topic, segment
-from claims.types import Claim, ClaimKind
+from claims.types import Claim, ClaimKind, ModelUnavailable
 
 __all__ = [
     "decompose",
@@ -344,7 +344,7 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
     """Sentence spans of the line ``text[ls:le]`` (see ``split_sentences``)."""
     chunk = text[ls:le]
     cursor = 0
-    segmenter = _segmenter(language)  # a broken install raises here, not as odd input below
+    segmenter = _segmenter(language)  # a broken pysbd install raises, not taken for odd input
     try:
         pieces = segmenter.segment(chunk)
     except Exception:  # pysbd fails on some pathological input; keep the line whole
@@ -1768,7 +1768,7 @@ def _names_people(doc: Any) -> bool:
     input that fails here: the text's own fallback in ``_decompose_batch`` handles it)."""
     try:
         return next(_named_people(doc), None) is not None
-    except (ImportError, ParserUnavailable):  # a broken install, not odd input
+    except (ImportError, ModelUnavailable):  # a broken install, not odd input
         raise
     except Exception:  # never fail on odd input
         return False
@@ -2292,7 +2292,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     for text in texts:
         try:
             prepared.append(_prepare(text))
-        except (ImportError, ParserUnavailable):  # a broken install, not odd input
+        except (ImportError, ModelUnavailable):  # a broken install, not odd input
             raise
         except Exception:  # never fail on odd input
             prepared.append(None)
@@ -2315,7 +2315,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     for text, items, parsed in zip(texts, prepared, docs, strict=True):
         try:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
-        except (ImportError, ParserUnavailable):  # a broken install: never sentence claims instead
+        except (ImportError, ModelUnavailable):  # a broken install: never sentence claims instead
             raise
         except Exception:  # never fail on odd input: fall back to sentence-level claims
             raw = _fallback(text)
@@ -2334,6 +2334,9 @@ def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:
     ------
     TypeError
         If an element of ``texts`` is not a ``str``.
+    claims.types.ModelUnavailable
+        A model the decomposition needs (spaCy's pipeline, the language identifier) could not
+        be loaded: a broken install (``claims.parses.parser``).
     """
     texts = list(texts)
     for t in texts:
@@ -2376,6 +2379,8 @@ def decompose(text: str) -> list[Claim]:
     ------
     TypeError
         If ``text`` is not a ``str``.
+    claims.types.ModelUnavailable
+        As ``decompose_many``: a broken install.
 
     Examples
     --------

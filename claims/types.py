@@ -14,6 +14,13 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
 
+class ModelUnavailable(RuntimeError):
+    """A pinned model or data package the offline engine needs (spaCy's pipeline, the language
+    identifier's model) could not be loaded: a broken install. Raised instead of decomposing or
+    judging without it, which would score audits differently and say nothing; the cause is
+    chained."""
+
+
 class Role(StrEnum):
     """Which side of an audit a document or claim belongs to."""
 

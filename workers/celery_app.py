@@ -108,9 +108,23 @@ def _preload_models(**_: Any) -> None:
     task that needs them meanwhile waits on their locks."""
     import threading
 
+    threading.Thread(target=_preload_or_log, name="preload-models", daemon=True).start()
+
+
+def _preload_or_log() -> None:
+    """``preload_local_models``; a failure (a broken install: ``claims.types.ModelUnavailable``)
+    is logged as CRITICAL with its traceback, not left to the thread's stderr. Each audit that
+    needs the missing model then fails with the same error, never scored without it."""
+    import logging
+
     from workers.components import preload_local_models
 
-    threading.Thread(target=preload_local_models, name="preload-models", daemon=True).start()
+    try:
+        preload_local_models()
+    except Exception:
+        logging.getLogger(__name__).critical(
+            "loading the local models failed: audits that need them will fail", exc_info=True
+        )
 
 
 def _json_logs(logger: Any = None, **_: Any) -> None:

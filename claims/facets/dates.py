@@ -55,6 +55,8 @@ def _dateparser_parse(s: str) -> tuple[int, int, int] | None:
     settings = {"PREFER_DAY_OF_MONTH": "first", "DATE_ORDER": "DMY" if re.match(r"\d{1,2}[/.]", s) else "YMD"}
     try:
         d = dateparser.parse(s, languages=["en"], settings=settings)
+    except ImportError:  # its language data loads lazily: a broken install, not odd input
+        raise
     except Exception:  # pragma: no cover
         return None
     if d is None:

@@ -56,6 +56,8 @@ def _parse_number_words(phrase: str) -> float | None:
 
     try:
         v = parse_number(phrase, language="en")
+    except ImportError:  # its language data loads lazily: a broken install, not odd input
+        raise
     except Exception:  # pragma: no cover - library edge cases
         return None
     return None if v is None else float(v)

@@ -29,7 +29,7 @@ from claims.verdict.thresholds import _T
 @lru_cache(maxsize=65536)
 def _tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
     """(content token, spaCy coarse part of speech) for every content word of ``text``, in order;
-    empty when the parser is unavailable. Cached."""
+    cached."""
     doc = parse(text[:1000])
     if doc is None:
         return ()
@@ -42,7 +42,7 @@ _TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
 
 def _topic_tokens(f: Facets, tokens: Sequence[str]) -> list[str]:
     """The tokens among ``tokens`` that name what the claim is about: nouns, names, adjectives
-    (spaCy); all of ``tokens`` without the parser."""
+    (spaCy's tags); all of ``tokens`` when the parse tags no content word."""
     tags = _tagged_tokens(f.text)
     if not tags:
         return list(tokens)
@@ -221,7 +221,7 @@ _NO_LONGER = re.compile(r"\bno\s+longer\b", re.IGNORECASE)
 
 
 def _present_tense(text: str) -> bool:
-    """The claim's main verb is in the present ("is", "makes"); True without spaCy."""
+    """The claim's main verb is in the present ("is", "makes")."""
     doc = parse(text)
     root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
     return (
@@ -311,7 +311,7 @@ def _predicate_swap(
     can be true). The clause of ``c`` that covers the claim (``clause``, a span) must state all
     the claim's other words, and the other verb must stand between a word the claim has
     before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
-    from them. Needs spaCy's tags (None without the parser)."""
+    from them. Needs spaCy's tags."""
     missing = [t for t in r_tokens if t not in covered]
     if not 1 <= len(missing) <= _T.predicate_swap_max_verbs or (r.negated and _denied_in_words(r, c)):
         return None  # "not allowed" / "prohibited" is the same predicate denied
@@ -355,7 +355,7 @@ def _verb_object(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | No
     """(verb, words before it, object) of a clause whose root is a verb with a direct object:
     the verb's content token, the content tokens of the nouns, names and adjectives before it,
     and those of the nouns and names of its direct object ("The bridge carries a railway line"
-    -> ("carry", ("bridge",), ("railway", "line"))); None otherwise or without the parser. Cached."""
+    -> ("carry", ("bridge",), ("railway", "line"))); None otherwise. Cached."""
     doc = parse(text[:1000])
     root = next((t for t in doc if t.dep_ == "ROOT"), None) if doc is not None else None
     if root is None or root.pos_ != "VERB":

@@ -482,7 +482,7 @@ def ended_state(claim: str, reference: str) -> tuple[str, str, int, int] | None:
     to Anna until their divorce"), or stopped ("stopped producing typewriters"). Never when the
     reference says the state came back or still holds ("again", "still", "since", "rejoined").
     Returns (the claim's word, the reference's words, their span in ``reference``); None
-    otherwise or without spaCy."""
+    otherwise."""
     if _PAST_MARKS.search(claim) or not _ENDED_MARKS.search(reference) or _RESUMED.search(reference):
         return None
     mine, theirs = parse(claim), parse(reference)

@@ -27,7 +27,7 @@ def _one_way_roles(text: str) -> list[tuple[str, str, str, tuple[int, int], tupl
     is "A bought B"; the verbs of one line of the file are one relation, named by its first
     word), "c:<more|less>:<adjective>" for a comparison with "than" (a
     comparative form such as "larger" counts as "more"). A noun is its stem with the stems of its
-    compound modifiers ("stock market" and "bond market" differ). Empty without the parser."""
+    compound modifiers ("stock market" and "bond market" differ)."""
     doc = parse(text)
     out: list[tuple[str, str, str, tuple[int, int], tuple[int, int]]] = []
     for tok in doc or ():
@@ -60,8 +60,7 @@ def verb_arguments(text: str) -> list[tuple[str, Any, Any]]:
     noun object: its direct object, or the object of its one preposition ("leads to crime": the
     relation "lead to"); in the passive its agent and subject ("The mayor was sued by the
     newspaper" is "the newspaper sued the mayor"). The relation is the verb's ``verb_key``, with
-    the preposition; subject and object are spaCy tokens (``_noun_key``, ``_span``). Empty
-    without the parser."""
+    the preposition; subject and object are spaCy tokens (``_noun_key``, ``_span``)."""
     out: list[tuple[str, Any, Any]] = []
     for tok in parse(text) or ():
         if tok.pos_ != "VERB":

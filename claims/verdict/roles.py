@@ -381,7 +381,7 @@ def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
 def entity_role(text: str, start: int, end: int) -> str:
     """The role of the name at ``text[start:end]`` in its clause, from spaCy's parse: "agent"
     (the subject of an active verb, or the "by" phrase of a passive), "patient" (a direct
-    object or a passive subject), else "" (also without the parser)."""
+    object or a passive subject), else ""."""
     doc = parse(text)
     toks = [t for t in doc or () if start <= t.idx < end]
     head = next((t for t in toks if not start <= t.head.idx < end or t.head.i == t.i), None)

