@@ -50,7 +50,7 @@ from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
 from claims.structure import Block, lead_topic, segment
-from claims.types import Claim, ClaimKind, ModelUnavailable
+from claims.types import Claim, ClaimKind, ModelUnavailable, passing_fault
 
 __all__ = [
     "decompose",
@@ -2294,7 +2294,9 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
             prepared.append(_prepare(text))
         except (ImportError, ModelUnavailable):  # a broken install, not odd input
             raise
-        except Exception:  # never fail on odd input
+        except Exception as exc:  # never fail on odd input
+            if passing_fault(exc):  # out of memory, a time limit: not the text's
+                raise
             prepared.append(None)
     jobs = [
         (t, k, item.analysis)
@@ -2317,7 +2319,9 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
         except (ImportError, ModelUnavailable):  # a broken install: never sentence claims instead
             raise
-        except Exception:  # never fail on odd input: fall back to sentence-level claims
+        except Exception as exc:  # never fail on odd input: fall back to sentence-level claims
+            if passing_fault(exc):
+                raise
             raw = _fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
             raw = _fallback(text)

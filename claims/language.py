@@ -28,7 +28,7 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-from claims.types import ModelUnavailable
+from claims.types import ModelUnavailable, passing_fault
 
 __all__ = [
     "LANGUAGES",
@@ -144,19 +144,24 @@ _lock = threading.Lock()
 
 @lru_cache(maxsize=1)
 def _identifier() -> Any:
-    """py3langid's identifier, restricted to ``LANGUAGES``; loaded once per process.
+    """py3langid's identifier, restricted to ``LANGUAGES``; loaded once per process (a failed
+    load is not kept: the next call tries again).
 
     Raises ``ModelUnavailable`` (cause chained) when the package or its model file cannot be
-    loaded: a broken install, which the decomposition must not take for odd input."""
+    loaded or lacks one of ``LANGUAGES``: a broken install, which the decomposition must not
+    take for odd input; a memory error or a task's time limit as they are
+    (``claims.types.passing_fault``)."""
     try:
         import py3langid.langid as langid
 
         ident = langid.LanguageIdentifier.from_modelpath(
             langid.MODEL_DIR / langid.MODEL_FILE, norm_probs=True
         )
-    except Exception as exc:  # the packaged file is fixed: any error loading it is the install's
+        ident.set_languages(list(LANGUAGES))
+    except Exception as exc:  # the packaged file is fixed: any other error is the install's
+        if passing_fault(exc):
+            raise
         raise ModelUnavailable(f"py3langid's language model could not be loaded: {exc!r}") from exc
-    ident.set_languages(list(LANGUAGES))
     return ident
 
 

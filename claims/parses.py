@@ -16,7 +16,7 @@ from typing import Any
 
 from claims import attribute_index
 from claims.embed import process_threads
-from claims.types import ModelUnavailable
+from claims.types import ModelUnavailable, passing_fault
 
 __all__ = [
     "ParserUnavailable",
@@ -40,8 +40,6 @@ _NER_DONE = "claimaudit_ner_done"
 _nlp_lock = threading.Lock()
 _ner_lock = threading.Lock()
 _nlp: Any = None
-#: why the pipeline could not load (kept: every later call raises at once instead of loading again)
-_nlp_failed: BaseException | None = None
 
 
 class ParserUnavailable(ModelUnavailable):
@@ -49,12 +47,6 @@ class ParserUnavailable(ModelUnavailable):
     lacks a pipe the engine reads (``ner``): a broken install. Raised instead of decomposing and
     judging without a parser, which would score every audit differently (sentence-level claims,
     checks without parses) and say nothing."""
-
-
-#: what a broken install raises while loading (a missing package or file, a pipe missing); kept
-#: for the life of the process. Anything else (a time limit, memory) is raised as it is, and the
-#: next call tries again.
-_INSTALL_ERRORS = (ImportError, OSError, ParserUnavailable)
 
 
 #: parses kept (most recently used; a few KB each without their tensor, see ``_put``): a claim
@@ -72,24 +64,24 @@ def parser() -> Any:
     Raises
     ------
     ParserUnavailable
-        The pipeline could not be loaded (missing or broken package or file; the cause is
-        chained), or it has no entity recogniser (``ner``), which ``entity_type`` runs. The
-        failure is kept: later calls raise again without trying to load.
+        The pipeline could not be loaded (a missing or corrupt package or file, a pipe missing,
+        the attribute index failing to install; the cause is chained), or it has no entity
+        recogniser (``ner``), which ``entity_type`` runs. Nothing is kept: the next call tries
+        to load again (seconds), so a passing fault of the file system heals by itself.
+    MemoryError, SoftTimeLimitExceeded
+        Raised as they are while loading (``claims.types.passing_fault``).
     ValueError
         ``CLAIMAUDIT_EMBED_THREADS`` is set and not an integer (``claims.embed.process_threads``).
     """
-    global _nlp, _nlp_failed
+    global _nlp
     with _nlp_lock:
         if _nlp is None:
-            if _nlp_failed is not None:
-                raise ParserUnavailable(
-                    f"spaCy's pipeline could not be loaded: {_nlp_failed!r}"
-                ) from _nlp_failed
             threads = process_threads()  # a bad setting is an error, not a missing parser
             try:
                 _nlp = _load(threads)
-            except _INSTALL_ERRORS as exc:
-                _nlp_failed = exc
+            except Exception as exc:
+                if passing_fault(exc):
+                    raise
                 raise ParserUnavailable(f"spaCy's pipeline could not be loaded: {exc!r}") from exc
         return _nlp
 

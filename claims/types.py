@@ -21,6 +21,17 @@ class ModelUnavailable(RuntimeError):
     chained."""
 
 
+def passing_fault(exc: BaseException) -> bool:
+    """Whether ``exc`` is the moment's fault, not the input's nor the install's: out of memory,
+    or a task's time limit (Celery's ``SoftTimeLimitExceeded`` and ``TimeLimitExceeded``, named
+    here so that the engine does not depend on Celery). Those are raised as they are, for the
+    caller's own handling (a stage over its time limit runs once more): never taken for odd
+    input (a sentence-level fallback), nor, while loading a local model, for a broken install
+    (``ModelUnavailable``)."""
+    names = {cls.__name__ for cls in type(exc).__mro__}
+    return isinstance(exc, MemoryError) or bool(names & {"SoftTimeLimitExceeded", "TimeLimitExceeded"})
+
+
 class Role(StrEnum):
     """Which side of an audit a document or claim belongs to."""
 

@@ -34,6 +34,7 @@ from claims.facets.vocabulary import (
     _data_rows,
     _stem,
 )
+from claims.types import ModelUnavailable
 
 _EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
 
@@ -56,8 +57,8 @@ def _parse_number_words(phrase: str) -> float | None:
 
     try:
         v = parse_number(phrase, language="en")
-    except ImportError:  # its language data loads lazily: a broken install, not odd input
-        raise
+    except ImportError as exc:  # its language data loads lazily: a broken install, not odd input
+        raise ModelUnavailable(f"number_parser's English data could not be loaded: {exc!r}") from exc
     except Exception:  # pragma: no cover - library edge cases
         return None
     return None if v is None else float(v)

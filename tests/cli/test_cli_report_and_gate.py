@@ -131,5 +131,8 @@ def test_offline_audit_with_a_broken_install_says_what_is_missing(tmp_path: Path
     )  # fmt: skip
     assert out.returncode == 1, out.stderr
     assert "Traceback" not in out.stderr
-    assert "error: spaCy's pipeline could not be loaded: ModuleNotFoundError" in out.stderr
+    errors = [line for line in out.stderr.splitlines() if line.startswith("error:")]
+    assert len(errors) == 1 and errors[0].startswith(
+        "error: spaCy's pipeline could not be loaded: ModuleNotFoundError"
+    )
     assert out.stdout == ""

