@@ -118,10 +118,11 @@ def compare_quantifiers(claim: str, reference: str) -> tuple[str, Quantifier, Qu
     """The first finding between the quantifiers of ``claim`` and ``reference`` on the same
     scale and target: ("conflict" | "qualified" | "missing", the claim's quantifier, the
     reference's); None without one (see the module docstring for the rules)."""
-    theirs = quantifiers(reference)
+    mine = quantifiers(claim)  # first: a claim without a quantifier needs no parse of the reference
+    theirs = quantifiers(reference) if mine else ()
     if not theirs:
         return None
-    for q in quantifiers(claim):
+    for q in mine:
         for o in theirs:
             if o.scale != q.scale or not token_match(q.target, o.target) or o.strength == q.strength:
                 continue

@@ -773,6 +773,22 @@ def test_quantifiers_and_degree(row: Row) -> None:
     _check(row)
 
 
+def test_claim_without_quantifier_leaves_the_reference_unparsed() -> None:
+    # a claim with no quantifier word has no quantifier finding whatever the reference says, so
+    # the reference's clause is not parsed for one (issue #14: 52 of the 146 single parses of
+    # the bench workload's 300 audits); the reverse still compares
+    from claims import parses
+    from claims.verdict.degree import compare_quantifiers
+
+    reference = "Most residents of the Varga valley own two cars."
+    parses.clear()
+    assert compare_quantifiers("Residents of the Varga valley own two cars.", reference) is None
+    assert parses._get(reference) is None
+    found = compare_quantifiers("Few residents of the Varga valley own two cars.", reference)
+    assert found is not None and found[0] == "conflict"
+    assert parses._get(reference) is not None
+
+
 def test_degree_gap_stands_against_the_model() -> None:
     # like the object finding: at cosine 0.9 the cosine-only model says support, the gap stands
     response, ref = "The drug is the most effective treatment.", "The drug is an effective treatment."
