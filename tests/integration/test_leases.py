@@ -120,6 +120,28 @@ def test_sweeper_claims_expired_and_unsent_audits_once(session_factory: Any, aid
         }
 
 
+def test_mark_sent_sets_a_deadline_only_for_audits_still_waiting(session_factory: Any) -> None:
+    # a queued audit gets enqueued_at and the pending deadline now() + pending_s; an audit whose
+    # stage a worker took before the send was recorded keeps its lease (the worker's deadline)
+    with session_scope(session_factory) as s:
+        ids = [
+            repo.create_audit(
+                s, repo.NewAudit(response="A.", references=["B."], request_sha256=uuid.uuid4().hex)
+            )[0].id
+            for _ in range(2)
+        ]
+    waiting, started = ids
+    run = _begin(session_factory, started, "decomposing", lease_s=30)
+    lease = _audit(session_factory, started).lease_expires_at
+    with session_scope(session_factory) as s:
+        leases.mark_sent(s, ids, pending_s=600)
+    queued, running = _audit(session_factory, waiting), _audit(session_factory, started)
+    assert queued.enqueued_at is not None and running.enqueued_at is not None
+    assert queued.lease_expires_at is not None
+    assert timedelta(seconds=590) < queued.lease_expires_at - queued.enqueued_at <= timedelta(seconds=600)
+    assert running.lease_expires_at == lease and running.attempt == run.token
+
+
 # --------------------------------------------------------------------------- the heartbeat
 
 
