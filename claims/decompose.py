@@ -50,7 +50,7 @@ from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
 from claims.structure import Block, lead_topic, segment
-from claims.types import Claim, ClaimKind, ModelUnavailable, passing_fault
+from claims.types import Claim, ClaimKind, odd_input
 
 __all__ = [
     "decompose",
@@ -347,7 +347,9 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
     segmenter = _segmenter(language)  # a broken pysbd install raises, not taken for odd input
     try:
         pieces = segmenter.segment(chunk)
-    except Exception:  # pysbd fails on some pathological input; keep the line whole
+    except Exception as exc:  # pysbd fails on some pathological input; keep the line whole
+        if not odd_input(exc):  # a time limit or out of memory: not the line's
+            raise
         pieces = [chunk]
     found: list[tuple[int, int]] = []
     for piece in pieces:
@@ -1768,9 +1770,9 @@ def _names_people(doc: Any) -> bool:
     input that fails here: the text's own fallback in ``_decompose_batch`` handles it)."""
     try:
         return next(_named_people(doc), None) is not None
-    except (ImportError, ModelUnavailable):  # a broken install, not odd input
-        raise
-    except Exception:  # never fail on odd input
+    except Exception as exc:  # never fail on odd input
+        if not odd_input(exc):
+            raise
         return False
 
 
@@ -2286,16 +2288,36 @@ _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
 
 
+def _parsed_sentences(nlp: Any, texts: list[str]) -> list[Any | None]:
+    """Repaired parses of ``texts`` (``repair_many``) from one ``nlp.pipe``. When the repairs fail
+    on odd input, each text is parsed and repaired alone, and one that fails again is None, so
+    that one sentence never fails the others of the batch (audits of other users in a bundle)."""
+    docs = list(nlp.pipe(texts, batch_size=64, disable=list(DISABLE)))
+    try:
+        return repair_many(docs)
+    except Exception as exc:
+        if not odd_input(exc):
+            raise
+    return [_parsed_alone(nlp, text) for text in texts]
+
+
+def _parsed_alone(nlp: Any, text: str) -> Any | None:
+    try:
+        return repair_many([nlp(text, disable=list(DISABLE))])[0]
+    except Exception as exc:
+        if not odd_input(exc):
+            raise
+        return None
+
+
 def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     """Decompose ``texts`` with one ``nlp.pipe`` over all their parsable sentences."""
     prepared: list[list[_Item] | None] = []
     for text in texts:
         try:
             prepared.append(_prepare(text))
-        except (ImportError, ModelUnavailable):  # a broken install, not odd input
-            raise
         except Exception as exc:  # never fail on odd input
-            if passing_fault(exc):  # out of memory, a time limit: not the text's
+            if not odd_input(exc):
                 raise
             prepared.append(None)
     jobs = [
@@ -2308,19 +2330,21 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     docs: list[dict[int, Any]] = [{} for _ in texts]
     nlp = parser() if jobs else None
     if nlp is not None:
-        sentences = repair_many(list(nlp.pipe([j[2] for j in jobs], batch_size=64, disable=list(DISABLE))))
-        recognise([doc for doc in sentences if _names_people(doc)])  # _note_people will ask
+        sentences = _parsed_sentences(nlp, [j[2] for j in jobs])
+        # _note_people will ask the recogniser about these
+        recognise([doc for doc in sentences if doc is not None and _names_people(doc)])
         for (t, k, _), doc in zip(jobs, sentences, strict=True):
+            if doc is None:  # its parse could not be repaired: the text gets sentence-level claims
+                prepared[t] = None
+                continue
             docs[t][k] = doc
             remember(doc.text, doc)
     out: list[tuple[Claim, ...]] = []
     for text, items, parsed in zip(texts, prepared, docs, strict=True):
         try:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
-        except (ImportError, ModelUnavailable):  # a broken install: never sentence claims instead
-            raise
         except Exception as exc:  # never fail on odd input: fall back to sentence-level claims
-            if passing_fault(exc):
+            if not odd_input(exc):
                 raise
             raw = _fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims

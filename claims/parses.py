@@ -16,7 +16,7 @@ from typing import Any
 
 from claims import attribute_index
 from claims.embed import process_threads
-from claims.types import ModelUnavailable, passing_fault
+from claims.types import ModelUnavailable, odd_input, passing_fault
 
 __all__ = [
     "ParserUnavailable",
@@ -189,7 +189,9 @@ def parse_many(texts: Iterable[str]) -> int:
     nlp = parser()
     try:
         docs = repair_many(list(nlp.pipe(todo, batch_size=64, disable=list(DISABLE))))
-    except Exception:  # noqa: BLE001 - the audits' own parse calls fail (or not) one by one
+    except Exception as exc:  # the audits' own parse calls fail (or not) one by one
+        if not odd_input(exc):  # a time limit, out of memory, a broken install: raised
+            raise
         return 0
     for text, doc in zip(todo, docs, strict=True):
         _put(text, doc)
@@ -292,17 +294,28 @@ def _merge_prefixed_verbs(doc: Any) -> None:
     "Steve Jobs co-." and "Steve Jobs founded Apple"). A prefix of ``_VERB_PREFIXES``, a hyphen
     and a verb written without spaces become one token, with the parse of the span's head
     ("re-elected", "pre-ordered", "co-authored"). "non-" and "un-" stay apart: the negative
-    prefix check reads them (``claims.verdict.lexical``)."""
-    spans = [
-        doc[t.i - 2 : t.i + 1]
-        for t in doc
-        if t.i >= 2
-        and t.tag_.startswith("VB")
-        and doc[t.i - 1].text == "-"
-        and doc[t.i - 2].lower_ in _VERB_PREFIXES
-        and not doc[t.i - 2].whitespace_
-        and not doc[t.i - 1].whitespace_
-    ]
+    prefix check reads them (``claims.verdict.lexical``). Chained prefixes ("re-re-elected",
+    "co-re-wrote") join the verb too: the span from each verb's first prefix, and of spans that
+    overlap (a prefix read as a verb itself) only the longest (spaCy's ``filter_spans``; merging
+    both raised E102 and failed the whole batch of texts)."""
+    from spacy.util import filter_spans
+
+    spans = []
+    for t in doc:
+        if not t.tag_.startswith("VB"):
+            continue
+        start = t.i
+        while (
+            start >= 2
+            and doc[start - 1].text == "-"
+            and doc[start - 2].lower_ in _VERB_PREFIXES
+            and not doc[start - 2].whitespace_
+            and not doc[start - 1].whitespace_
+        ):
+            start -= 2
+        if start < t.i:
+            spans.append(doc[start : t.i + 1])
+    spans = filter_spans(spans)
     if spans:
         with doc.retokenize() as retokenizer:
             for span in spans:

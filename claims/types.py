@@ -32,6 +32,14 @@ def passing_fault(exc: BaseException) -> bool:
     return isinstance(exc, MemoryError) or bool(names & {"SoftTimeLimitExceeded", "TimeLimitExceeded"})
 
 
+def odd_input(exc: BaseException) -> bool:
+    """Whether ``exc`` may be taken for odd input, where the engine falls back instead of failing
+    (sentence-level claims, a line kept whole, a warm-up skipped): neither a broken install
+    (``ImportError``, ``ModelUnavailable``) nor the moment's fault (``passing_fault``), which
+    are raised as they are."""
+    return not isinstance(exc, ImportError | ModelUnavailable) and not passing_fault(exc)
+
+
 class Role(StrEnum):
     """Which side of an audit a document or claim belongs to."""
 

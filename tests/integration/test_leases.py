@@ -121,25 +121,31 @@ def test_sweeper_claims_expired_and_unsent_audits_once(session_factory: Any, aid
 
 
 def test_mark_sent_sets_a_deadline_only_for_audits_still_waiting(session_factory: Any) -> None:
-    # a queued audit gets enqueued_at and the pending deadline now() + pending_s; an audit whose
-    # stage a worker took before the send was recorded keeps its lease (the worker's deadline)
+    # a queued audit gets enqueued_at and the pending deadline now() + pending_s (one
+    # transaction's now(): exactly 600 s); an audit whose stage a worker took before the send was
+    # recorded keeps its lease, and so does one between stages (no run, status past queued)
     with session_scope(session_factory) as s:
         ids = [
             repo.create_audit(
                 s, repo.NewAudit(response="A.", references=["B."], request_sha256=uuid.uuid4().hex)
             )[0].id
-            for _ in range(2)
+            for _ in range(3)
         ]
-    waiting, started = ids
+    waiting, started, between = ids
     run = _begin(session_factory, started, "decomposing", lease_s=30)
-    lease = _audit(session_factory, started).lease_expires_at
+    done = _begin(session_factory, between, "decomposing", lease_s=30)
+    assert _finish(session_factory, between, "decomposing", done.token)  # pending deadline: 600 s
+    kept = {aid: _audit(session_factory, aid).lease_expires_at for aid in (started, between)}
     with session_scope(session_factory) as s:
-        leases.mark_sent(s, ids, pending_s=600)
-    queued, running = _audit(session_factory, waiting), _audit(session_factory, started)
-    assert queued.enqueued_at is not None and running.enqueued_at is not None
-    assert queued.lease_expires_at is not None
-    assert timedelta(seconds=590) < queued.lease_expires_at - queued.enqueued_at <= timedelta(seconds=600)
-    assert running.lease_expires_at == lease and running.attempt == run.token
+        leases.mark_sent(s, ids, pending_s=60)
+    queued = _audit(session_factory, waiting)
+    assert queued.enqueued_at is not None and queued.lease_expires_at is not None
+    assert queued.lease_expires_at - queued.enqueued_at == timedelta(seconds=60)
+    for aid, lease in kept.items():
+        audit = _audit(session_factory, aid)
+        assert audit.enqueued_at is not None and audit.lease_expires_at == lease
+    assert _audit(session_factory, started).attempt == run.token
+    assert _audit(session_factory, between).status == "embedding"
 
 
 # --------------------------------------------------------------------------- the heartbeat

@@ -256,3 +256,96 @@ def test_a_passing_fault_is_not_taken_for_odd_input(
     with pytest.raises(type(fault)):
         decompose_many([text])
     assert text not in dec._CACHE
+
+
+def _raise(fault: BaseException) -> Any:
+    def fail(*_: Any, **__: Any) -> Any:
+        raise fault
+
+    return fail
+
+
+class _FailingSegmenter:
+    def __init__(self, fault: BaseException) -> None:
+        self.segment = _raise(fault)
+
+
+@pytest.mark.parametrize("fault", [MemoryError(), SoftTimeLimitExceeded()])
+@pytest.mark.parametrize("site", ["segment", "people", "repairs"])
+def test_a_passing_fault_inside_a_fallback_guard_is_raised(
+    site: str, fault: Exception, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The decomposition's other odd-input guards re-raise a passing fault too: pysbd's segment
+    call (which kept the line whole), the check for names of people (which said none), and the
+    parse repairs of the batch (new: one sentence's failure no longer fails the batch). Before,
+    the first two swallowed a time limit and went on with different claims."""
+    if site == "segment":
+        monkeypatch.setattr(dec, "_segmenter", lambda language: _FailingSegmenter(fault))
+    elif site == "people":  # only the batch's check, before the claims are assembled
+        real, calls = dec._named_people, []
+
+        def once(doc: Any) -> Any:
+            calls.append(doc)
+            if len(calls) == 1:
+                raise fault
+            return real(doc)
+
+        monkeypatch.setattr(dec, "_named_people", once)
+    else:
+        monkeypatch.setattr(dec, "repair_many", _raise(fault))
+    text = "Ines Marlow opened the Kestrel Bridge in 1998. She was its first engineer."
+    dec._CACHE.pop(text, None)
+    with pytest.raises(type(fault)):
+        decompose_many([text])
+    assert text not in dec._CACHE
+
+
+def test_parse_many_raises_a_passing_fault(monkeypatch: pytest.MonkeyPatch) -> None:
+    # parse_many is a warm-up that gives up on odd input (each parse reports its own text), but
+    # a time limit must reach the stage, not be taken for odd input
+    monkeypatch.setattr(parses, "repair_many", _raise(SoftTimeLimitExceeded()))
+    with pytest.raises(SoftTimeLimitExceeded):
+        parses.parse_many(["A sentence no other test parses, about the Varga valley."])
+    monkeypatch.setattr(parses, "repair_many", _raise(ValueError("odd input")))
+    assert parses.parse_many(["Another sentence no other test parses, about the Varga valley."]) == 0
+
+
+CHAINED_PREFIXES = [
+    ("He was re-re-elected.", "re-re-elected"),
+    ("The band re-re-released the album.", "re-re-released"),
+    ("She co-re-wrote the script.", "co-re-wrote"),
+    ("The team re-co-founded the club.", "re-co-founded"),
+]
+
+
+@pytest.mark.parametrize(("text", "verb"), CHAINED_PREFIXES)
+def test_chained_prefixes_join_the_verb(text: str, verb: str) -> None:
+    """A verb with chained prefixes is one token, as a verb with one prefix is. Before, the
+    prefix read as a verb ("re-re") and the verb gave two overlapping merges, and spaCy raised
+    E102 for the text, in ``parse`` and for every text of its decomposition batch (a review
+    found it; spaCy's ``filter_spans`` keeps the longest)."""
+    parses.clear()
+    doc = parses.parse(text)
+    assert [t.text for t in doc if t.tag_.startswith("VB") and "-" in t.text] == [verb]
+    assert [c.text for c in decompose(text)] == [text]
+
+
+def test_a_sentence_whose_repairs_fail_does_not_fail_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Odd input that fails the parse repairs (any error, as E102 was) fails only its own text:
+    it gets sentence-level claims, and the other texts of the batch their usual claims."""
+    real = dec.repair_many
+
+    def picky(docs: list[Any]) -> list[Any]:
+        if any("Varga" in doc.text for doc in docs):
+            raise ValueError("odd input")
+        return real(docs)
+
+    odd = "The Varga mill was rebuilt in 1902, and it grinds rye."
+    fine = "The Kestrel Bridge opened in 1998, and it has four lanes."
+    expected = [c.text for c in decompose(fine)]
+    monkeypatch.setattr(dec, "repair_many", picky)
+    for text in (odd, fine):
+        dec._CACHE.pop(text, None)
+    got = decompose_many([odd, fine])
+    assert [c.text for c in got[0]] == [odd]
+    assert [c.text for c in got[1]] == expected and len(expected) == 2

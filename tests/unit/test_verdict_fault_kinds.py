@@ -778,10 +778,11 @@ def test_claim_without_quantifier_leaves_the_reference_unparsed() -> None:
     # the reference's clause is not parsed for one (issue #14: 52 of the 146 single parses of
     # the bench workload's 300 audits); the reverse still compares
     from claims import parses
-    from claims.verdict.degree import compare_quantifiers
+    from claims.verdict.degree import compare_quantifiers, quantifiers
 
     reference = "Most residents of the Varga valley own two cars."
     parses.clear()
+    quantifiers.cache_clear()  # its own cache would answer without a parse
     assert compare_quantifiers("Residents of the Varga valley own two cars.", reference) is None
     assert parses._get(reference) is None
     found = compare_quantifiers("Few residents of the Varga valley own two cars.", reference)
