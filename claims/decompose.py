@@ -2288,22 +2288,29 @@ _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
 
 
-def _parsed_sentences(nlp: Any, texts: list[str]) -> list[Any | None]:
-    """Repaired parses of ``texts`` (``repair_many``) from one ``nlp.pipe``. When the repairs fail
-    on odd input, each text is parsed and repaired alone, and one that fails again is None, so
-    that one sentence never fails the others of the batch (audits of other users in a bundle)."""
-    docs = list(nlp.pipe(texts, batch_size=64, disable=list(DISABLE)))
+def _parsed_sentences(nlp: Any, sentences: list[str]) -> list[Any | None]:
+    """Repaired parses of ``sentences`` (``repair_many``) from one ``nlp.pipe``, the entity
+    recogniser run on those whose people ``_note_people`` will ask about. When the batch fails
+    on odd input, each sentence is parsed and repaired alone, and one that fails again is None
+    (its text gets sentence-level claims), so that one sentence never fails the others of the
+    batch (audits of other users in a bundle)."""
     try:
-        return repair_many(docs)
+        docs = repair_many(list(nlp.pipe(sentences, batch_size=64, disable=list(DISABLE))))
     except Exception as exc:
         if not odd_input(exc):
             raise
-    return [_parsed_alone(nlp, text) for text in texts]
-
-
-def _parsed_alone(nlp: Any, text: str) -> Any | None:
+        docs = [_parsed_alone(nlp, sentence) for sentence in sentences]
     try:
-        return repair_many([nlp(text, disable=list(DISABLE))])[0]
+        recognise([doc for doc in docs if doc is not None and _names_people(doc)])
+    except Exception as exc:  # entity_type then runs the recogniser one parse at a time
+        if not odd_input(exc):
+            raise
+    return docs
+
+
+def _parsed_alone(nlp: Any, sentence: str) -> Any | None:
+    try:
+        return repair_many([nlp(sentence, disable=list(DISABLE))])[0]
     except Exception as exc:
         if not odd_input(exc):
             raise
@@ -2331,8 +2338,6 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
     nlp = parser() if jobs else None
     if nlp is not None:
         sentences = _parsed_sentences(nlp, [j[2] for j in jobs])
-        # _note_people will ask the recogniser about these
-        recognise([doc for doc in sentences if doc is not None and _names_people(doc)])
         for (t, k, _), doc in zip(jobs, sentences, strict=True):
             if doc is None:  # its parse could not be repaired: the text gets sentence-level claims
                 prepared[t] = None

@@ -27,9 +27,17 @@ def passing_fault(exc: BaseException) -> bool:
     here so that the engine does not depend on Celery). Those are raised as they are, for the
     caller's own handling (a stage over its time limit runs once more): never taken for odd
     input (a sentence-level fallback), nor, while loading a local model, for a broken install
-    (``ModelUnavailable``)."""
-    names = {cls.__name__ for cls in type(exc).__mro__}
-    return isinstance(exc, MemoryError) or bool(names & {"SoftTimeLimitExceeded", "TimeLimitExceeded"})
+    (``ModelUnavailable``). A library's own error raised from such a fault (its ``__cause__`` or
+    ``__context__``) counts as the fault."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:  # also when a library wrapped it
+        seen.add(id(cause))
+        names = {cls.__name__ for cls in type(cause).__mro__}
+        if isinstance(cause, MemoryError) or names & {"SoftTimeLimitExceeded", "TimeLimitExceeded"}:
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def odd_input(exc: BaseException) -> bool:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from claims.facets.spans import _free, _overlaps, _take
 from claims.facets.types import DateFacet, Quantity
 from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS
-from claims.types import ModelUnavailable
+from claims.types import ModelUnavailable, passing_fault
 
 #: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
 _DET_BEFORE = re.compile(r"(?:\b(?:the|a|an|its|his|her|their|our|this|that)|['’]s)\s+$", re.I)
@@ -58,7 +58,9 @@ def _dateparser_parse(s: str) -> tuple[int, int, int] | None:
         d = dateparser.parse(s, languages=["en"], settings=settings)
     except ImportError as exc:  # its language data loads lazily: a broken install, not odd input
         raise ModelUnavailable(f"dateparser's English data could not be loaded: {exc!r}") from exc
-    except Exception:  # pragma: no cover
+    except Exception as exc:  # pragma: no cover - library edge cases: no date
+        if passing_fault(exc):  # a time limit or out of memory: not the text's, never cached
+            raise
         return None
     if d is None:
         return None

@@ -34,7 +34,7 @@ from claims.facets.vocabulary import (
     _data_rows,
     _stem,
 )
-from claims.types import ModelUnavailable
+from claims.types import ModelUnavailable, passing_fault
 
 _EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
 
@@ -59,7 +59,9 @@ def _parse_number_words(phrase: str) -> float | None:
         v = parse_number(phrase, language="en")
     except ImportError as exc:  # its language data loads lazily: a broken install, not odd input
         raise ModelUnavailable(f"number_parser's English data could not be loaded: {exc!r}") from exc
-    except Exception:  # pragma: no cover - library edge cases
+    except Exception as exc:  # pragma: no cover - library edge cases: no value
+        if passing_fault(exc):  # a time limit or out of memory: not the text's, never cached
+            raise
         return None
     return None if v is None else float(v)
 
