@@ -450,12 +450,27 @@ def _subject(verb: Any) -> Any | None:
 
 def _clause_tokens(verb: Any) -> set[int]:
     """The verb's subtree minus coordinated clauses (and their cc/punct) and noun modifiers'
-    clauses that become claims of their own."""
+    clauses that become claims of their own. A conjunction the parser hung on a word of the
+    clause, right before a coordinated clause ("tracks the music you listen to and
+    automatically adds it", "was re-elected in 2004 and co-wrote"), goes with its comma: kept,
+    it ended the claim with "and."."""
     toks = _subtree(verb)
     has_verb_conj = any(_is_verb_conj(d) for d in verb.children)
+    doc = verb.doc
     for c in verb.children:
         if _is_verb_conj(c) or (c.dep_ == "cc" and has_verb_conj):
-            toks -= _subtree(c)
+            sub = _subtree(c)
+            toks -= sub
+            before = min(sub) - 1
+            if (
+                _is_verb_conj(c)
+                and before in toks
+                and doc[before].dep_ == "cc"
+                and doc[before].pos_ == "CCONJ"
+            ):
+                toks.discard(before)
+                if before - 1 in toks and doc[before - 1].text == ",":
+                    toks.discard(before - 1)
     return toks
 
 

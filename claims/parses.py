@@ -325,6 +325,12 @@ def _merge_prefixed_verbs(doc: Any) -> None:
         for t in doc:
             if t.dep_ == "compound" and t.pos_ == "PROPN" and t.head.tag_.startswith("VB") and t.i < t.head.i:
                 t.dep_ = "nsubj"
+        # "Halvor Moen was re-elected in 2004 and wrote a book": the subject stays on the
+        # auxiliary that headed the sentence before the merge; it belongs to the merged verb,
+        # where a coordinated verb finds it (the second claim had no subject: "Wrote a book.")
+        for t in doc:
+            if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ in ("aux", "auxpass") and t.head.head.i > t.i:
+                t.head = t.head.head
 
 
 #: entity types whose names may contain "and" ("Pride and Prejudice", "Procter & Gamble")
