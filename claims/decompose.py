@@ -448,6 +448,17 @@ def _subject(verb: Any) -> Any | None:
     return None
 
 
+#: conjunctions that join two statements, each true on its own ("or" and "nor" do not: such a
+#: pair stays one claim, ``_after_or``)
+_AND_LIKE = frozenset({"and", "but", "&", "plus"})
+
+
+def _hung_and(tok: Any) -> bool:
+    """A joining conjunction (``_AND_LIKE``) the parser labelled "cc" (a merged title labelled so,
+    "Faith and Devotion", is no conjunction)."""
+    return bool(tok.dep_ == "cc" and tok.pos_ == "CCONJ" and tok.lower_ in _AND_LIKE)
+
+
 def _clause_tokens(verb: Any) -> set[int]:
     """The verb's subtree minus coordinated clauses (and their cc/punct) and noun modifiers'
     clauses that become claims of their own. A conjunction the parser hung on a word of the
@@ -462,12 +473,7 @@ def _clause_tokens(verb: Any) -> set[int]:
             sub = _subtree(c)
             toks -= sub
             before = min(sub) - 1
-            if (
-                _is_verb_conj(c)
-                and before in toks
-                and doc[before].dep_ == "cc"
-                and doc[before].pos_ == "CCONJ"
-            ):
+            if _is_verb_conj(c) and before in toks and _hung_and(doc[before]):
                 toks.discard(before)
                 if before - 1 in toks and doc[before - 1].text == ",":
                     toks.discard(before - 1)
@@ -630,8 +636,13 @@ def _after_nor(tok: Any) -> bool:
 
 
 def _after_cc(tok: Any, word: str) -> bool:
-    """``tok`` is a conjunct after the conjunction ``word`` (a "cc" on its head, before it)."""
-    return any(k.dep_ == "cc" and k.lower_ == word and k.i < tok.i for k in tok.head.children)
+    """``tok`` is a conjunct after the conjunction ``word``: a "cc" on its head before it, or
+    one the parser hung on another word, right before the conjunct ("either tracks the songs
+    you listen to or adds them")."""
+    if any(k.dep_ == "cc" and k.lower_ == word and k.i < tok.i for k in tok.head.children):
+        return True
+    before = tok.left_edge.i - 1
+    return bool(before >= 0 and tok.doc[before].dep_ == "cc" and tok.doc[before].lower_ == word)
 
 
 def _clause_heads(root: Any) -> list[Any]:

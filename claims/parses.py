@@ -266,6 +266,9 @@ def _repair_verb_lists(doc: Any) -> None:
             tok.dep_ = "conj"
 
 
+#: wh-words' tags: a clause that opens with one is a question or a noun clause
+_WH = frozenset({"WDT", "WP", "WP$", "WRB"})
+
 #: prefixes that spaCy's tokenizer splits off a verb at its hyphen ("co-founded")
 _VERB_PREFIXES = frozenset(
     {
@@ -329,8 +332,16 @@ def _merge_prefixed_verbs(doc: Any) -> None:
         # auxiliary that headed the sentence before the merge; it belongs to the merged verb,
         # where a coordinated verb finds it (the second claim had no subject: "Wrote a book.")
         for t in doc:
-            if t.dep_ in ("nsubj", "nsubjpass") and t.head.dep_ in ("aux", "auxpass") and t.head.head.i > t.i:
-                t.head = t.head.head
+            aux = t.head
+            if t.dep_ in ("nsubj", "nsubjpass") and aux.dep_ in ("aux", "auxpass") and aux.head.i > t.i:
+                verb = aux.head
+                # not in a clause that is itself a subject ("What Moen was re-elected for is
+                # unclear"): the verb's conjunct there is the sentence's own verb
+                if any(k.tag_ in _WH or k.lower_ == "whether" for k in verb.subtree if k.i < t.i):
+                    continue
+                t.head = verb
+                if aux.dep_ == "auxpass" or any(k.dep_ == "auxpass" for k in verb.children):
+                    t.dep_ = "nsubjpass"  # "Moen was re-appointed": Moen did not re-appoint
 
 
 #: entity types whose names may contain "and" ("Pride and Prejudice", "Procter & Gamble")

@@ -576,3 +576,39 @@ def test_a_prefixed_passive_verb_keeps_its_subject_for_the_next_verb(text: str, 
     # ("was"), and the coordinated verb's claim had none ("Co-wrote a book on bridges."): not a
     # standalone claim (FActScore). 3 texts of the two dev sets changed, all gaining a subject.
     assert material(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The service either tracks the songs you listen to or automatically adds them to a list.",
+        "Anna neither describes the city she grew up in nor automatically adds them to a list.",
+    ],
+)
+def test_a_choice_or_a_denial_hung_inside_the_first_clause_stays_whole(text: str) -> None:
+    # "or" and "nor" the parser hung on a word of the first clause still join a choice or a
+    # denial: apart, the two claims would each be stated as true (a review's find)
+    assert material(text) == [text]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What Moen was re-elected for is unclear.",
+        "Whether Moen will be re-elected depends on the vote.",
+        "How Moen will be re-elected remains a mystery.",
+    ],
+)
+def test_a_noun_clause_lends_no_subject_to_the_sentence_verb(text: str) -> None:
+    # the subject of a clause that is itself the sentence's subject is not the subject of the
+    # sentence's verb ("Moen is unclear" would be a false claim; a review's find)
+    assert not any(c.startswith("Moen ") for c in material(text)), material(text)
+
+
+def test_a_moved_passive_subject_does_not_act() -> None:
+    from claims.verdict.one_way import verb_arguments
+
+    # "Moen was re-appointed to the board" reads like "was appointed": Moen is not the agent
+    assert verb_arguments("Moen was re-appointed to the board.") == verb_arguments(
+        "Moen was appointed to the board."
+    )
