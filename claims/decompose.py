@@ -453,10 +453,13 @@ def _subject(verb: Any) -> Any | None:
 _AND_LIKE = frozenset({"and", "but", "&", "plus"})
 
 
-def _hung_and(tok: Any) -> bool:
-    """A joining conjunction (``_AND_LIKE``) the parser labelled "cc" (a merged title labelled so,
-    "Faith and Devotion", is no conjunction)."""
-    return bool(tok.dep_ == "cc" and tok.pos_ == "CCONJ" and tok.lower_ in _AND_LIKE)
+def _cc_before(conj: Any) -> Any | None:
+    """The "cc" right before the conjunct ``conj``'s words, wherever the parser hung it (on
+    ``conj``'s head, or on a word of the clause before: "tracks the music you listen to and
+    automatically adds it"); None without one."""
+    before = conj.left_edge.i - 1
+    tok = conj.doc[before] if before >= 0 else None
+    return tok if tok is not None and tok.dep_ == "cc" else None
 
 
 def _clause_tokens(verb: Any) -> set[int]:
@@ -470,13 +473,13 @@ def _clause_tokens(verb: Any) -> set[int]:
     doc = verb.doc
     for c in verb.children:
         if _is_verb_conj(c) or (c.dep_ == "cc" and has_verb_conj):
-            sub = _subtree(c)
-            toks -= sub
-            before = min(sub) - 1
-            if _is_verb_conj(c) and before in toks and _hung_and(doc[before]):
-                toks.discard(before)
-                if before - 1 in toks and doc[before - 1].text == ",":
-                    toks.discard(before - 1)
+            toks -= _subtree(c)
+            cc = _cc_before(c) if _is_verb_conj(c) else None
+            # a joining word (a merged title labelled "cc", "Faith and Devotion", is none)
+            if cc is not None and cc.i in toks and cc.pos_ == "CCONJ" and cc.lower_ in _AND_LIKE:
+                toks.discard(cc.i)
+                if cc.i - 1 in toks and doc[cc.i - 1].text == ",":
+                    toks.discard(cc.i - 1)
     return toks
 
 
@@ -641,8 +644,8 @@ def _after_cc(tok: Any, word: str) -> bool:
     you listen to or adds them")."""
     if any(k.dep_ == "cc" and k.lower_ == word and k.i < tok.i for k in tok.head.children):
         return True
-    before = tok.left_edge.i - 1
-    return bool(before >= 0 and tok.doc[before].dep_ == "cc" and tok.doc[before].lower_ == word)
+    cc = _cc_before(tok)
+    return cc is not None and cc.lower_ == word
 
 
 def _clause_heads(root: Any) -> list[Any]:
