@@ -622,9 +622,47 @@ def _is_verb_conj(tok: Any) -> bool:
     return bool(
         tok.dep_ == "conj"
         and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
+        and _joined(tok)
+        and not _stranded_before(tok)
         and not (_after_nor(tok) and _subject(tok) is None)
         and not (_after_or(tok) and _subject(tok) is None)
     )
+
+
+def _stranded_before(conj: Any) -> bool:
+    """The clause before ``conj`` ends in a preposition without its object, which it shares with
+    ``conj``'s ("Many shops depend on and sell the brand", "applied for, and won, the grant"):
+    apart, "Many shops depend on." says nothing, so the sentence stays whole."""
+    if _subject(conj) is not None:  # "... holding the edges in but, as it spins, stuff wants ..."
+        return False
+    doc = conj.doc
+    k = conj.left_edge.i - 1
+    while k >= 0 and (doc[k].dep_ == "cc" or doc[k].text == ","):
+        k -= 1
+    return k >= 0 and doc[k].dep_ == "prep" and not any(doc[k].children) and doc[k].head == conj.head
+
+
+#: punctuation that can join two clauses without a conjunction ("came, saw, conquered")
+_JOINING_PUNCT = frozenset({",", ";", ":", "-", "–", "—"})
+
+
+def _joined(conj: Any) -> bool:
+    """Something joins the conjunct ``conj`` to the clause before it: a conjunction on its head
+    before it (or one hung right before it), or punctuation right before its words. A "conj"
+    right after a plain word is a misparse, usually of a clause that is a subject: "What Moen was
+    re-elected for is unclear" ("is" a conjunct of "re-elected") split into "What Moen was
+    re-elected for." and "Is unclear.". A capitalised common word opening the conjunct joins it
+    too: a sentence whose full stop the source lost ("... in size The LLaMA collection ranges
+    ...")."""
+    if any(k.dep_ in ("cc", "preconj") and k.i < conj.i for k in conj.head.children):
+        return True
+    first = conj.left_edge
+    if first.i == 0:
+        return False
+    # right before its words, or among its own words before it (", encourages", "and also she is")
+    if any(t.dep_ == "cc" or t.text in _JOINING_PUNCT for t in conj.doc[first.i - 1 : conj.i]):
+        return True
+    return bool(first.is_title and first.pos_ != "PROPN" and first.text != "I")
 
 
 def _after_or(tok: Any) -> bool:
@@ -1186,7 +1224,24 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         or _coordinated_pieces(v, toks, prefix, imperative)
         or [_Piece(frozenset(toks), prefix=prefix, imperative=imperative)]
     )
+    pieces = [
+        replace(p, prefix=f"{p.prefix},") if p.prefix and _set_off_after_cc(v, p) else p for p in pieces
+    ]
     return [_denied_by_nor(v, p) for p in pieces] + adverbials + _modifier_pieces(doc, mods)
+
+
+def _set_off_after_cc(v: Any, piece: _Piece) -> bool:
+    """The clause of ``v`` opens with a phrase set off by commas right after its conjunction
+    ("and, two years later, became its captain"): the carried subject takes the opening comma
+    ("He, two years later, became its captain", not "He two years later, became ...")."""
+    doc = v.doc
+    idx = sorted(i for i in piece.tokens if doc[i].text != ",")
+    first = idx[0] if idx else 0
+    if first < 2 or doc[first - 1].text != "," or doc[first - 2].dep_ != "cc":
+        return False
+    return any(doc[i].text == "," for i in range(first, v.i)) and all(
+        i in piece.tokens for i in range(first, v.i)
+    )
 
 
 def _judging_noun(v: Any) -> Any | None:
@@ -1434,7 +1489,7 @@ def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj
     if _is_state(clause):
         # a state holds at the time of the main event: "she was 17" -> "<she> was 17 when
         # <X's first role came>"; the main clause stands without it
-        return [_Piece(frozenset(inner), suffix=f"{mark.lower_} {_core(verb, doc)}"), *nested]
+        return [_Piece(frozenset(inner), suffix=f"{mark.lower_} {_core(verb, doc, root_subj)}"), *nested]
     # an event in a temporal clause is a fact of its own ("when she won the Varga Prize" ->
     # "<she> won the Varga Prize"); the main clause keeps it, whole, as its anchor ("X was
     # 21 when she won the Varga Prize")
@@ -1524,10 +1579,15 @@ def _is_state(verb: Any) -> bool:
     )
 
 
-def _core(verb: Any, doc: Any) -> str:
+def _core(verb: Any, doc: Any, shared_subj: Any | None = None) -> str:
     """The verb with its subject, auxiliaries and objects, without adjuncts: the event a
-    temporal clause is anchored to ("Nadia Kors's first major stage role came")."""
+    temporal clause is anchored to ("Nadia Kors's first major stage role came"). A coordinated
+    verb without a subject of its own takes ``shared_subj`` ("He moved to Paris and opened a
+    bakery when he was 20": "he opened a bakery", not "opened a bakery")."""
     keep = {verb.i}
+    subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
+    if not subjects and verb.dep_ == "conj" and shared_subj is not None:
+        keep |= _detach_modifiers(_subtree(shared_subj), doc)[0]
     for c in verb.children:
         if c.dep_ in _CORE_DEPS:
             sub = _subtree(c)

@@ -526,6 +526,36 @@ def _repair_relative_object(doc: Any) -> None:
         doc[after].head = first
 
 
+def _repair_parenthetical_after_cc(doc: Any) -> None:
+    """ "The firm makes engines and, since 1990, has exported them": the phrase set off by
+    commas right after the conjunction belongs to the coordinated clause, but the small model
+    often hangs it (and its commas) on the first verb, which then gave "The firm makes engines
+    since 1990.". The phrase, with both commas, moves to the coordinated verb. Only a short
+    phrase without a verb of its own (at most ``_PARENTHETICAL_MAX`` tokens)."""
+    for verb in doc:
+        if verb.dep_ != "conj" or verb.pos_ not in ("VERB", "AUX"):
+            continue
+        end = verb.left_edge.i - 1  # the closing comma, if any
+        if end < 2 or doc[end].text != ",":
+            continue
+        cc = next(
+            (k for k in range(end - 1, max(end - _PARENTHETICAL_MAX, 0) - 1, -1) if doc[k].dep_ == "cc"),
+            None,
+        )
+        if cc is None or doc[cc + 1].text != ",":
+            continue
+        gap = range(cc + 1, end + 1)
+        if any(doc[k].pos_ in ("VERB", "AUX") or doc[k].dep_ == "cc" for k in gap):
+            continue
+        for k in gap:
+            if doc[k].head.i not in gap:
+                doc[k].head = verb
+
+
+#: the longest phrase ``_repair_parenthetical_after_cc`` moves, its commas included
+_PARENTHETICAL_MAX = 10
+
+
 #: the steps of ``repair``, in order (the merges first: they change the tokens the others read)
 _REPAIRS: tuple[Callable[[Any], None], ...] = (
     _merge_prefixed_verbs,
@@ -535,6 +565,7 @@ _REPAIRS: tuple[Callable[[Any], None], ...] = (
     _repair_relative_object,
     _repair_name_lists,
     _repair_verb_lists,
+    _repair_parenthetical_after_cc,
 )
 
 
