@@ -547,6 +547,10 @@ def _repair_parenthetical_after_cc(doc: Any) -> None:
         gap = range(cc + 1, end + 1)
         if any(doc[k].pos_ in ("VERB", "AUX") or doc[k].dep_ == "cc" for k in gap):
             continue
+        if any(doc[k].text == "," for k in range(cc + 2, end)):
+            # "prevents flu and, in older adults, pneumonia, costs $20": a second object set
+            # off too, which stays with the first verb
+            continue
         for k in gap:
             if doc[k].head.i not in gap:
                 doc[k].head = verb

@@ -711,3 +711,13 @@ def test_a_clause_with_its_own_subject_after_a_particle_still_splits() -> None:
     # "in" ends the first clause as a particle, and the second clause has its own subject
     claims = material("Gravity holds the edges in but the planet spins fast.")
     assert claims == ["Gravity holds the edges in.", "The planet spins fast."], claims
+
+
+def test_a_second_object_set_off_after_the_conjunction_stays_with_the_first_verb() -> None:
+    # a review's find on the repair above: "prevents flu and, in older adults, pneumonia, costs
+    # $20" gave "The vaccine, in older adults, pneumonia, costs $20." (the phrase holds a comma
+    # of its own: it is an object, not a setting of the next verb)
+    claims = material(
+        "The vaccine prevents flu and, in older adults, pneumonia, costs $20 and is free for children."
+    )
+    assert "The vaccine costs $20." in claims and not any("pneumonia, costs" in c for c in claims), claims
