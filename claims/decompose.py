@@ -1585,8 +1585,7 @@ def _core(verb: Any, doc: Any, shared_subj: Any | None = None) -> str:
     verb without a subject of its own takes ``shared_subj`` ("He moved to Paris and opened a
     bakery when he was 20": "he opened a bakery", not "opened a bakery")."""
     keep = {verb.i}
-    subjects = [c for c in verb.children if c.dep_ in {"nsubj", "nsubjpass"}]
-    if not subjects and verb.dep_ == "conj" and shared_subj is not None:
+    if verb.dep_ == "conj" and shared_subj is not None and _subject(verb) is None:
         keep |= _detach_modifiers(_subtree(shared_subj), doc)[0]
     for c in verb.children:
         if c.dep_ in _CORE_DEPS:

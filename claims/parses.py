@@ -544,8 +544,8 @@ def _repair_parenthetical_after_cc(doc: Any) -> None:
         )
         if cc is None or doc[cc + 1].text != ",":
             continue
-        gap = range(cc + 1, end + 1)
-        if any(doc[k].pos_ in ("VERB", "AUX") or doc[k].dep_ == "cc" for k in gap):
+        gap = range(cc + 1, end + 1)  # no "cc" in it: ``cc`` is the last one before ``end``
+        if any(doc[k].pos_ in ("VERB", "AUX") for k in gap):
             continue
         if any(doc[k].text == "," for k in range(cc + 2, end)):
             # "prevents flu and, in older adults, pneumonia, costs $20": a second object set
