@@ -44,7 +44,14 @@ from typing import Any
 import numpy as np
 from rapidfuzz import fuzz
 
-from claims.decision_guards import _date_stated, _digits, _number_words_stated, _values_of_subject
+from claims.decision_guards import (
+    _date_stated,
+    _digits,
+    _identifiers_stated,
+    _names_stated,
+    _number_words_stated,
+    _values_of_subject,
+)
 from claims.facets import (
     UNITS,
     Facets,
@@ -53,8 +60,10 @@ from claims.facets import (
     extract,
     quantity_matches,
 )
+from claims.facets.identifiers import identifiers
 from claims.labels import embedding_text
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
+from claims.verdict.names import _lower_words, _name_keys
 
 __all__ = [
     "FEATURE_NAMES",
@@ -214,6 +223,9 @@ class _RefIndex:
     doc_tokens: list[str]
     doc_lower: str
     doc_numbers: frozenset[str]
+    doc_words: frozenset[str]
+    doc_names: frozenset[str]
+    doc_identifiers: list[str]
 
 
 def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence[str] | None) -> _RefIndex:
@@ -225,6 +237,9 @@ def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence
         doc_tokens=sorted(set(content_tokens(doc))),
         doc_lower=doc.lower(),
         doc_numbers=frozenset(m.replace(",", "") for m in _NUMBER.findall(doc)),
+        doc_words=_lower_words(doc),
+        doc_names=_name_keys(doc),
+        doc_identifiers=[i.text for i in identifiers(doc)],
     )
 
 
@@ -396,10 +411,12 @@ def _decided(
 ) -> Judgement:
     """One material judgement after the decision (rule conflicts stand); ``s`` balanced score,
     ``p`` calibrated P(support). A claim with a number or date found nowhere in the references
-    (``values_found`` False: feature ``value_cov_any`` < 1) is never turned into support: an
-    unstated value is not entailed, however close the wording. A rule support that is
-    ``verified`` (every value of the claim stated as a facet, every content word in one
-    reference claim: ``_verified``) stands: the model's doubt there is the wording of a value
+    (``values_found`` False: feature ``value_cov_any`` < 1), or with a name (places aside) or
+    an address the references never give (``decision_guards._names_stated``,
+    ``_identifiers_stated``), is never turned into support: an unstated value, name or address
+    is not entailed, however close the wording. A rule support that is ``verified`` (every
+    value of the claim stated as a facet, every content word in one reference claim:
+    ``_verified``) stands: the model's doubt there is the wording of a value
     ("about 2.1 million" / "2,148,271"), which the rules compare exactly."""
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
@@ -475,6 +492,10 @@ def decide(
         bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
         and _number_words_stated(response_claims[j.response_index].text, near)
         and _values_of_subject(response_claims[j.response_index].text, near)
+        and _names_stated(
+            response_claims[j.response_index].text, idx.doc_words, idx.doc_tokens, idx.doc_names
+        )
+        and _identifiers_stated(response_claims[j.response_index].text, idx.doc_identifiers)
         for row, j in enumerate(chosen)
         for near in [_near_texts(j, reference_claims, similarity)]
     ]

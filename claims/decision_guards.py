@@ -1,8 +1,10 @@
 """Guards of the learned decision (``claims.decision``): what the model may not turn into support.
 
 The model sees values and names through a few numeric signals; these checks are exact. A claim's
-count written in words must be stated near it (``_number_words_stated``), and a claim with a
-named subject must find its values stated with that subject (``_values_of_subject``).
+count written in words must be stated near it (``_number_words_stated``), a claim with a
+named subject must find its values stated with that subject (``_values_of_subject``), every
+name of the claim but a place must be named somewhere in the references (``_names_stated``), and
+so must every web address, DOI or e-mail address (``_identifiers_stated``).
 """
 
 from __future__ import annotations
@@ -11,6 +13,10 @@ import re
 from collections.abc import Sequence
 
 from claims.facets import DateFacet, Facets, Quantity, content_tokens, extract, quantity_matches, values_equal
+from claims.facets.entities import is_weak_entity
+from claims.facets.identifiers import identifiers, same_identifier
+from claims.parses import entity_type, parse
+from claims.verdict.names import _entity_present, name_heads
 from claims.verdict.text import subject_head
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -87,3 +93,50 @@ def _same_number(q: Quantity, o: Quantity) -> bool:
         or values_equal(q.raw, o.raw)
         or (o.slot == "time" and values_equal(q.raw * 60, o.raw))
     )
+
+
+def _names_stated(
+    text: str, doc_words: frozenset[str], doc_tokens: list[str], doc_names: frozenset[str]
+) -> bool:
+    """Every name of the claim is named somewhere in the references, places aside: ``doc_words``
+    their lower-case words (``names._lower_words``), ``doc_tokens`` their content tokens,
+    ``doc_names`` their acronyms and initialisms (``names._name_keys``). A name is named in full
+    or in short as the rule checks read it (``names._entity_present``, not strict: "Halvorsen"
+    or "the suspension bridge" names the Halvorsen Bridge, "the Sandvik Tunnel" does not); a weak
+    sentence-initial word (``is_weak_entity``) need not be.
+
+    A name no reference gives is a detail the evidence does not state (FActScore's atomic fact,
+    Min et al. 2023): the featuring singer's nationality, the store's mall, the road "N2" for
+    "National Route 10". The model reads names only as the share ``name_cov`` of capitalised
+    words found, so a close paraphrase that adds one scores as support. Places (spaCy's entity
+    types GPE and LOC: "Franeker, Netherlands", "a state in the U.S.") are left to the model:
+    evidence leaves out the country of a town it names, and human labels (Factcheck-GPT) count
+    such a claim supported. Codes ("N2") and names of a kind ("the Halvorsen Bridge":
+    ``claims/data/name_heads.txt``) are never places here: they must match as a number does."""
+    return all(
+        _entity_present(e, doc_words, doc_tokens, doc_names, strict=False)
+        or (not _exact_name(e) and _place(text, s))
+        for e, s, en in extract(text).entities
+        if not is_weak_entity(text, (e, s, en))
+    )
+
+
+def _exact_name(name: str) -> bool:
+    """A code, a name with a digit ("N2", "OB-17"), or a name of a kind, a designator after the
+    words that tell one apart ("Halvorsen Bridge", "Orre County")."""
+    words = name.lower().split()
+    return bool(re.search(r"\d", name)) or (len(words) >= 2 and words[-1] in name_heads())
+
+
+def _place(text: str, start: int) -> bool:
+    """spaCy's entity recogniser reads the word of ``text`` at ``start`` as a place (GPE, LOC)."""
+    tok = next((t for t in parse(text) or () if t.idx == start), None)
+    return tok is not None and entity_type(tok) in ("GPE", "LOC")
+
+
+def _identifiers_stated(text: str, doc_identifiers: Sequence[str]) -> bool:
+    """Every web address, DOI or e-mail address of the claim (``claims.facets.identifiers``) is
+    one of ``doc_identifiers``, the references' own, as the same resource (``same_identifier``).
+    The model's features leave an address's digits out, so a cited address the references do not
+    give scores like the one they give."""
+    return all(any(same_identifier(i.text, d) for d in doc_identifiers) for i in identifiers(text))

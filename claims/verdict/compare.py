@@ -16,6 +16,7 @@ from claims.facets import (
     token_match,
     values_equal,
 )
+from claims.facets.identifiers import identifiers, same_identifier
 from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
 from claims.verdict.context import _Context, _context
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
@@ -91,6 +92,25 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     predicate = [t for t in x.r_tokens if t not in ent_tokens]
     pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
     pair.relative_time = bool(_RELATIVE_YEAR.search(c.text))
+
+
+def _check_identifiers(pair: _Pair, x: _Context) -> None:
+    """Check: web addresses, DOIs and e-mail addresses (``claims.facets.identifiers``), which
+    name one thing exactly, as a number does. Each of the claim's is stated by the same address
+    in the reference claim; another address there conflicts ("arxiv.org/abs/2012.15730" /
+    "doi.org/10.48550/arXiv.2302.13971"); with none there it is missing."""
+    mine = identifiers(x.r.text)
+    if not mine:
+        return
+    theirs = identifiers(x.c.text)
+    for ident in mine:
+        if any(same_identifier(ident.text, o.text) for o in theirs):
+            pair.stated.add("u:" + ident.text.lower())
+        elif theirs:
+            o = theirs[0]
+            pair.conflicts.append(_Conflict("identifier", ident.text, o.text, o.start, o.end))
+        else:
+            pair.missing.append(ident.text)
 
 
 def _check_dates(pair: _Pair, x: _Context) -> None:
@@ -265,6 +285,7 @@ _PAIR_CHECKS: tuple[Callable[[_Pair, _Context], None], ...] = (
     _check_subject_head,
     _check_entities,
     _check_quantities,
+    _check_identifiers,
     _check_dates,
     _check_polarity,
     _check_predicate,

@@ -17,7 +17,7 @@ _CLAUSE_SPLIT = re.compile(
 @dataclass(frozen=True)
 class _Conflict:
     #: "year", "date", "time", "number", unit family, "entity", "negation", "comparative",
-    #: "antonym", "quantifier", "ended", "bound", "slot"
+    #: "antonym", "quantifier", "ended", "bound", "slot", "identifier"
     kind: str
     response_value: str
     reference_value: str

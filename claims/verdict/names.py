@@ -122,7 +122,7 @@ def _entity_present(
     # the words that tell the name apart, designators ("Bridge", "Bank") left out: one must be
     # stated ("Halvorsen" names the Halvorsen Bridge, "Sandvik fjord" does not), of two the
     # last ("Olsen" names Marit Olsen, "Marit Larsen" does not)
-    core = [t for t in toks if t not in _name_heads()] or toks
+    core = [t for t in toks if t not in name_heads()] or toks
     if strict and len(core) <= 2 and not _stated(core[-1], words, stems):
         return False
     return hit * 2 >= len(toks)
@@ -133,7 +133,7 @@ def _stated(t: str, words: frozenset[str] | set[str], stems: list[str]) -> bool:
 
 
 @lru_cache(maxsize=1)
-def _name_heads() -> frozenset[str]:
+def name_heads() -> frozenset[str]:
     """Designator words of ``claims/data/name_heads.txt`` ("bridge", "bank", "university"), lower case."""
     return frozenset(w for _, line in data_lines("name_heads.txt") for w in line.split())
 
