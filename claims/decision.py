@@ -60,7 +60,6 @@ from claims.facets import (
     extract,
     quantity_matches,
 )
-from claims.facets.identifiers import identifiers
 from claims.labels import embedding_text
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 from claims.verdict.names import _lower_words, _name_keys
@@ -225,7 +224,7 @@ class _RefIndex:
     doc_numbers: frozenset[str]
     doc_words: frozenset[str]
     doc_names: frozenset[str]
-    doc_identifiers: list[str]
+    doc: str
 
 
 def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence[str] | None) -> _RefIndex:
@@ -239,7 +238,7 @@ def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence
         doc_numbers=frozenset(m.replace(",", "") for m in _NUMBER.findall(doc)),
         doc_words=_lower_words(doc),
         doc_names=_name_keys(doc),
-        doc_identifiers=[i.text for i in identifiers(doc)],
+        doc=doc,
     )
 
 
@@ -495,7 +494,7 @@ def decide(
         and _names_stated(
             response_claims[j.response_index].text, idx.doc_words, idx.doc_tokens, idx.doc_names
         )
-        and _identifiers_stated(response_claims[j.response_index].text, idx.doc_identifiers)
+        and _identifiers_stated(response_claims[j.response_index].text, idx.doc)
         for row, j in enumerate(chosen)
         for near in [_near_texts(j, reference_claims, similarity)]
     ]

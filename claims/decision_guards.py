@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from claims.facets import DateFacet, Facets, Quantity, content_tokens, extract, quantity_matches, values_equal
 from claims.facets.entities import is_weak_entity
-from claims.facets.identifiers import identifiers, same_identifier
+from claims.facets.identifiers import identifiers, mentioned
 from claims.parses import entity_type, parse
 from claims.verdict.names import _entity_present, name_heads
 from claims.verdict.text import subject_head
@@ -134,9 +134,9 @@ def _place(text: str, start: int) -> bool:
     return tok is not None and entity_type(tok) in ("GPE", "LOC")
 
 
-def _identifiers_stated(text: str, doc_identifiers: Sequence[str]) -> bool:
-    """Every web address, DOI or e-mail address of the claim (``claims.facets.identifiers``) is
-    one of ``doc_identifiers``, the references' own, as the same resource (``same_identifier``).
-    The model's features leave an address's digits out, so a cited address the references do not
-    give scores like the one they give."""
-    return all(any(same_identifier(i.text, d) for d in doc_identifiers) for i in identifiers(text))
+def _identifiers_stated(text: str, doc: str) -> bool:
+    """Every web address, DOI, arXiv number or e-mail address of the claim
+    (``claims.facets.identifiers``) is named in ``doc``, the references' text, in any of its forms
+    (``identifiers.mentioned``). The model's features leave an address's digits out, so a cited
+    address the references do not give scores like the one they give."""
+    return all(mentioned(i.text, doc) for i in identifiers(text))

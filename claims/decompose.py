@@ -45,6 +45,7 @@ from pysbd.utils import TextSpan
 from rapidfuzz import fuzz, utils
 
 from claims.answers import answered_question
+from claims.facets.identifiers import identifiers
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
@@ -352,6 +353,8 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
             raise
         pieces = [chunk]
     found: list[tuple[int, int]] = []
+    # a web address's "?" or "." ends no sentence ("https://example.org/guide?utm_source=x")
+    addresses = [(i.start, i.end) for i in identifiers(chunk)] if "/" in chunk else []
     for piece in pieces:
         piece = piece.strip()
         pos = chunk.find(piece, cursor) if piece else -1
@@ -363,6 +366,7 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
         if found and (
             (_DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece))
             or (_ABBREVIATION_END.search(chunk, found[-1][0], found[-1][1]) and _NUMBER_START.match(piece))
+            or any(s < found[-1][1] < e for s, e in addresses)
         ):
             found[-1] = (found[-1][0], cursor)
         else:

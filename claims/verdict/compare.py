@@ -16,7 +16,7 @@ from claims.facets import (
     token_match,
     values_equal,
 )
-from claims.facets.identifiers import identifiers, same_identifier
+from claims.facets.identifiers import identifiers, mentioned, same_identifier
 from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
 from claims.verdict.context import _Context, _context
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
@@ -95,19 +95,20 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
 
 
 def _check_identifiers(pair: _Pair, x: _Context) -> None:
-    """Check: web addresses, DOIs and e-mail addresses (``claims.facets.identifiers``), which
-    name one thing exactly, as a number does. Each of the claim's is stated by the same address
-    in the reference claim; another address there conflicts ("arxiv.org/abs/2012.15730" /
-    "doi.org/10.48550/arXiv.2302.13971"); with none there it is missing."""
+    """Check: web addresses, DOIs, arXiv numbers and e-mail addresses
+    (``claims.facets.identifiers``), which name one thing exactly, as a number does. Each of the
+    claim's is stated when the reference claim names the same resource (``mentioned``); else an
+    address of the reference claim that is none of the claim's conflicts
+    ("arxiv.org/abs/2012.15730" / "doi.org/10.48550/arXiv.2302.13971"); else it is missing."""
     mine = identifiers(x.r.text)
     if not mine:
         return
-    theirs = identifiers(x.c.text)
+    others = [o for o in identifiers(x.c.text) if not any(same_identifier(i.text, o.text) for i in mine)]
     for ident in mine:
-        if any(same_identifier(ident.text, o.text) for o in theirs):
+        if mentioned(ident.text, x.c.text):
             pair.stated.add("u:" + ident.text.lower())
-        elif theirs:
-            o = theirs[0]
+        elif others:
+            o = others[0]
             pair.conflicts.append(_Conflict("identifier", ident.text, o.text, o.start, o.end))
         else:
             pair.missing.append(ident.text)
@@ -271,10 +272,11 @@ def _check_office(pair: _Pair, x: _Context) -> None:
 def _keep_clause_conflicts(pair: _Pair, x: _Context) -> None:
     """A different value outside the clause that covers the claim (widened over value-only
     clauses, ``_widen``) belongs to another statement: the claim's value is then simply not
-    stated (missing), never a conflict."""
+    stated (missing), never a conflict. Dates and addresses are exempt (an address's own
+    brackets or punctuation split no clause: "wiki/Mercury_(element)")."""
     pair.subject_coverage = max(pair.coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0])
     ws, we = _widen(x.c.text, *x.clause)
-    inside = [k for k in pair.conflicts if ws <= k.start and k.end <= we or k.kind == "date"]
+    inside = [k for k in pair.conflicts if ws <= k.start and k.end <= we or k.kind in ("date", "identifier")]
     pair.missing.extend(k.response_value for k in pair.conflicts if k not in inside)
     pair.conflicts = inside
 

@@ -19,6 +19,7 @@ import numpy as np
 import pytest
 
 from claims.decision import decide
+from claims.decompose import decompose
 from claims.facets.identifiers import identifiers, same_identifier
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from tests.unit.test_verdict_fault_kinds import _cosine_model, _judge
@@ -44,6 +45,21 @@ IDENTIFIER_SPELLINGS = [
     ("https://arxiv.org/abs/2012.15730", "https://arxiv.org/abs/2302.13971", False),
     ("https://example.org/docs", "https://example.org/blog", False),
     ("press@tessel.no", "info@tessel.no", False),
+    # the review's kinds: a fragment, ".git", a default port, an old-style arXiv number's version,
+    # arXiv's own notation are the same resource; a case-sensitive path, another page's
+    # parenthesised title, a file's ".pdf" on another host are not
+    ("https://docs.tessel.no/guide#install", "https://docs.tessel.no/guide", True),
+    ("https://github.com/tessel/core.git", "https://github.com/tessel/core", True),
+    ("example.org:443/a", "https://example.org/a", True),
+    ("arxiv.org/abs/hep-th/9711200v3", "https://arxiv.org/abs/hep-th/9711200", True),
+    ("arXiv:2302.13971", "https://arxiv.org/abs/2302.13971", True),
+    ("youtube.com/watch?v=dQw4w9WgXcQ", "youtube.com/watch?v=dqw4w9wgxcq", False),
+    (
+        "https://en.wikipedia.org/wiki/Mercury_(planet)",
+        "https://en.wikipedia.org/wiki/Mercury_(element)",
+        False,
+    ),
+    ("https://tessel.no/report.pdf", "https://tessel.no/report", False),
 ]
 
 
@@ -61,6 +77,47 @@ def test_identifiers_leave_the_sentence_punctuation_out() -> None:
     ]
     assert all(text[i.start : i.end] == i.text for i in identifiers(text))
     assert identifiers("Version 2.1 was released on 3.4.2020 by Tessel Inc.") == []
+
+
+# Markdown, quotes and an ellipsis around an address are not the address's; a link's closing
+# parenthesis neither, a balanced one inside is
+AROUND_ADDRESSES = [
+    ("The guide is at **https://docs.tessel.no/guide**.", "https://docs.tessel.no/guide"),
+    ("The guide is at `https://docs.tessel.no/guide`.", "https://docs.tessel.no/guide"),
+    ("The guide is at “https://docs.tessel.no/guide”…", "https://docs.tessel.no/guide"),
+    ("Read [the guide](https://docs.tessel.no/guide).", "https://docs.tessel.no/guide"),
+    ("See https://en.wikipedia.org/wiki/Mercury_(planet).", "https://en.wikipedia.org/wiki/Mercury_(planet)"),
+    ("The preprint is arXiv:2302.13971.", "arXiv:2302.13971"),
+]
+
+
+@pytest.mark.parametrize(("text", "address"), AROUND_ADDRESSES)
+def test_address_without_what_surrounds_it(text: str, address: str) -> None:
+    assert [i.text for i in identifiers(text)] == [address]
+
+
+# ordinary text with a dot and a slash or an "@" is no address (the review's kinds)
+NOT_ADDRESSES = [
+    "The backend is built with Node.js/Express.",
+    "The tour visits St.Louis/Kansas City.",
+    "The app pins react@18.2.0.",
+    "Power costs 10.2500/kWh.",
+    "The score was 3.5/5, e.g. for U.S. users.",
+]
+
+
+@pytest.mark.parametrize("text", NOT_ADDRESSES)
+def test_ordinary_text_is_no_address(text: str) -> None:
+    assert identifiers(text) == []
+
+
+def test_an_address_query_ends_no_sentence() -> None:
+    # pysbd split at the "?" of the query: "The guide is at https://docs.tessel.no/guide?" was a
+    # question (outside scope) and "Utm_source=chatgpt.com." a claim
+    text = "The guide is at https://docs.tessel.no/guide?utm_source=chatgpt.com and it is free. It works."
+    claims = [c.text for c in decompose(text)]
+    assert claims[0].startswith("The guide is at https://docs.tessel.no/guide?utm_source=chatgpt.com")
+    assert len(claims) == 3
 
 
 # another address in the reference claim conflicts; none there leaves the claim's missing; the
@@ -87,6 +144,20 @@ IDENTIFIER_CLAIMS: list[Row] = [
         "The paper is at https://arxiv.org/abs/2302.13971.",
         "The paper is at https://arxiv.org/abs/2302.13971.",
         {S},
+    ),
+    # the same resource written otherwise, or around Markdown (the review's kinds)
+    (
+        "The user guide is at **https://docs.tessel.no/guide**.",
+        "The user guide is at https://docs.tessel.no/guide.",
+        {S},
+    ),
+    ("The company's website is https://tessel.no.", "The company's website is tessel.no.", {S}),
+    # one of two addresses stated: the other is missing, not contradicted
+    ("Contact press@tessel.no or info@tessel.no for details.", "Contact press@tessel.no for details.", {U}),
+    (
+        "The page https://en.wikipedia.org/wiki/Mercury_(planet) describes the planet.",
+        "The page https://en.wikipedia.org/wiki/Mercury_(element) describes the planet.",
+        {C},
     ),
     # no address in the claim: the reference's address is an extra detail
     (
