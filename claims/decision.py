@@ -62,7 +62,6 @@ from claims.facets import (
 )
 from claims.labels import embedding_text
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
-from claims.verdict.names import _lower_words, _name_keys
 
 __all__ = [
     "FEATURE_NAMES",
@@ -222,8 +221,6 @@ class _RefIndex:
     doc_tokens: list[str]
     doc_lower: str
     doc_numbers: frozenset[str]
-    doc_words: frozenset[str]
-    doc_names: frozenset[str]
     doc: str
 
 
@@ -236,8 +233,6 @@ def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence
         doc_tokens=sorted(set(content_tokens(doc))),
         doc_lower=doc.lower(),
         doc_numbers=frozenset(m.replace(",", "") for m in _NUMBER.findall(doc)),
-        doc_words=_lower_words(doc),
-        doc_names=_name_keys(doc),
         doc=doc,
     )
 
@@ -487,16 +482,21 @@ def decide(
     idx = _index(reference_claims, reference_texts)
     x = _features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
+    # the guards (``_decided``) matter only where the model might overturn a rule's unsupported
     found = [
-        bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
-        and _number_words_stated(response_claims[j.response_index].text, near)
-        and _values_of_subject(response_claims[j.response_index].text, near)
-        and _names_stated(
-            response_claims[j.response_index].text, idx.doc_words, idx.doc_tokens, idx.doc_names
+        j.verdict is not Verdict.UNSUPPORTED
+        or (
+            bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
+            and _number_words_stated(text, near)
+            and _values_of_subject(text, near)
+            and _names_stated(text, idx.doc, idx.doc_tokens)
+            and _identifiers_stated(text, idx.doc)
         )
-        and _identifiers_stated(response_claims[j.response_index].text, idx.doc)
         for row, j in enumerate(chosen)
-        for near in [_near_texts(j, reference_claims, similarity)]
+        for text in [response_claims[j.response_index].text]
+        for near in (
+            [] if j.verdict is not Verdict.UNSUPPORTED else _near_texts(j, reference_claims, similarity),
+        )
     ]
     verified = _verified(x)
     scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)

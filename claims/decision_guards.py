@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from claims.facets import DateFacet, Facets, Quantity, content_tokens, extract, quantity_matches, values_equal
 from claims.facets.entities import is_weak_entity
 from claims.facets.identifiers import identifiers, mentioned
 from claims.parses import entity_type, parse
-from claims.verdict.names import _entity_present, name_heads
+from claims.verdict.names import _entity_present, _name_keys, _scan_lower_words, name_heads
 from claims.verdict.text import subject_head
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -95,15 +96,12 @@ def _same_number(q: Quantity, o: Quantity) -> bool:
     )
 
 
-def _names_stated(
-    text: str, doc_words: frozenset[str], doc_tokens: list[str], doc_names: frozenset[str]
-) -> bool:
-    """Every name of the claim is named somewhere in the references, places aside: ``doc_words``
-    their lower-case words (``names._lower_words``), ``doc_tokens`` their content tokens,
-    ``doc_names`` their acronyms and initialisms (``names._name_keys``). A name is named in full
-    or in short as the rule checks read it (``names._entity_present``, not strict: "Halvorsen"
-    or "the suspension bridge" names the Halvorsen Bridge, "the Sandvik Tunnel" does not); a weak
-    sentence-initial word (``is_weak_entity``) need not be.
+def _names_stated(text: str, doc: str, doc_tokens: list[str]) -> bool:
+    """Every name of the claim is named somewhere in the references, places aside: ``doc`` their
+    text, ``doc_tokens`` its content tokens. A name is named in full or in short as the rule
+    checks read it (``names._entity_present`` over the text's words and acronyms, not strict:
+    "Halvorsen" or "the suspension bridge" names the Halvorsen Bridge, "the Sandvik Tunnel" does
+    not); a weak sentence-initial word (``is_weak_entity``) need not be.
 
     A name no reference gives is a detail the evidence does not state (FActScore's atomic fact,
     Min et al. 2023): the featuring singer's nationality, the store's mall, the road "N2" for
@@ -113,12 +111,22 @@ def _names_stated(
     evidence leaves out the country of a town it names, and human labels (Factcheck-GPT) count
     such a claim supported. Codes ("N2") and names of a kind ("the Halvorsen Bridge":
     ``claims/data/name_heads.txt``) are never places here: they must match as a number does."""
+    entities = extract(text).entities
+    if not entities:
+        return True
+    words, names = _doc_names(doc)
     return all(
-        _entity_present(e, doc_words, doc_tokens, doc_names, strict=False)
-        or (not _exact_name(e) and _place(text, s))
-        for e, s, en in extract(text).entities
+        _entity_present(e, words, doc_tokens, names, strict=False) or (not _exact_name(e) and _place(text, s))
+        for e, s, en in entities
         if not is_weak_entity(text, (e, s, en))
     )
+
+
+@lru_cache(maxsize=64)
+def _doc_names(doc: str) -> tuple[frozenset[str], frozenset[str]]:
+    """The lower-case words and the acronyms and initialisms of the references' text ``doc``
+    (``names._scan_lower_words``, ``names._name_keys``), once per audit."""
+    return _scan_lower_words(doc), _name_keys(doc)
 
 
 def _exact_name(name: str) -> bool:

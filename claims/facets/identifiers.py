@@ -55,7 +55,10 @@ def identifiers(text: str) -> list[Identifier]:
     """The web addresses, DOIs, arXiv numbers and e-mail addresses of ``text``, in order, each
     without the sentence's punctuation or Markdown around it ("... is **https://example.org/a**."
     -> "https://example.org/a")."""
-    out = []
+    out: list[Identifier] = []
+    low = text.lower()
+    if "/" not in text and "@" not in text and "www." not in low and "arxiv" not in low:
+        return out  # every address form holds one of these (most claims none)
     for m in _IDENTIFIER.finditer(text):
         surface = m.group(0).rstrip(_TRAILING)
         if surface:
