@@ -354,7 +354,7 @@ def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[in
         pieces = [chunk]
     found: list[tuple[int, int]] = []
     # a web address's "?" or "." ends no sentence ("https://example.org/guide?utm_source=x")
-    addresses = [(i.start, i.end) for i in identifiers(chunk)] if "/" in chunk else []
+    addresses = [(i.start, i.end) for i in identifiers(chunk)]
     for piece in pieces:
         piece = piece.strip()
         pos = chunk.find(piece, cursor) if piece else -1

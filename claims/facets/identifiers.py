@@ -14,6 +14,7 @@ known for (Agrawal et al. 2024, "Do Language Models Know When They're Hallucinat
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import NamedTuple
 
 __all__ = ["Identifier", "identifiers", "mentioned", "same_identifier"]
@@ -30,13 +31,15 @@ _IDENTIFIER = re.compile(
     # a web address with a scheme or "www."
     rf"(?:\b(?:https?|ftp)://|\bwww\.){_RUN}+"
     # a host with a generic top-level domain and a path
-    rf"|(?<![@\w.])(?:[a-z0-9-]+\.)+(?:{_GENERIC_TLDS})/{_RUN}*"
+    rf"|(?<![@\w.-])(?:[a-z0-9-]+\.)+(?:{_GENERIC_TLDS})/{_RUN}*"
     # a DOI: "10." with a 4-9 digit registrant, a suffix with a digit ("10.2500/kWh" is a price)
-    rf"|\b10\.\d{{4,9}}/(?={_CHAR}*\d){_RUN}+"
+    rf"|\b10\.\d{{4,9}}/(?=\S*\d){_RUN}+"
     # an arXiv number ("arXiv:2302.13971", "arXiv 1706.03762v2")
     r"|\barxiv:?\s?\d{4}\.\d{4,5}(?:v\d+)?"
-    # an e-mail address, its domain ending in letters ("react@18.2.0" is a version)
-    r"|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b",
+    # an e-mail address, its domain ending in letters ("react@18.2.0" is a version); it starts
+    # where its run of name characters starts (tried at every word boundary inside a long run,
+    # the match took time quadratic in the run's length)
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}\b",
     re.IGNORECASE,
 )
 #: what ends the sentence around an address, not the address
@@ -55,15 +58,21 @@ def identifiers(text: str) -> list[Identifier]:
     """The web addresses, DOIs, arXiv numbers and e-mail addresses of ``text``, in order, each
     without the sentence's punctuation or Markdown around it ("... is **https://example.org/a**."
     -> "https://example.org/a")."""
-    out: list[Identifier] = []
+    return list(_identifiers(text))
+
+
+@lru_cache(maxsize=4096)
+def _identifiers(text: str) -> tuple[Identifier, ...]:
+    """``identifiers``, cached: a reference text is searched for every address of every claim."""
     low = text.lower()
     if "/" not in text and "@" not in text and "www." not in low and "arxiv" not in low:
-        return out  # every address form holds one of these (most claims none)
+        return ()  # every address form holds one of these (most texts none)
+    out = []
     for m in _IDENTIFIER.finditer(text):
         surface = m.group(0).rstrip(_TRAILING)
         if surface:
             out.append(Identifier(surface, m.start(), m.start() + len(surface)))
-    return out
+    return tuple(out)
 
 
 def _key(identifier: str) -> str:
@@ -99,9 +108,12 @@ def same_identifier(a: str, b: str) -> bool:
 def mentioned(identifier: str, text: str) -> bool:
     """``text`` names the resource of ``identifier``: one of its identifiers is the same
     (``same_identifier``), or it writes the address without its scheme ("tessel.no" for
-    "https://tessel.no") or an arXiv number bare ("(2302.13971)")."""
-    if any(same_identifier(identifier, o.text) for o in identifiers(text)):
+    "https://tessel.no") or an arXiv number bare ("(2302.13971v2)"); a longer host, path or
+    e-mail address that contains it ("example.org.uk", "example.org/a-b", "press@example.org")
+    does not."""
+    if any(same_identifier(identifier, o.text) for o in _identifiers(text)):
         return True
     key = _key(identifier)
-    bare = key.removeprefix("arxiv:") if key.startswith("arxiv:") else key
-    return bool(bare) and re.search(rf"(?<![\w.]){re.escape(bare)}(?![\w/])", text, re.I) is not None
+    arxiv = key.startswith("arxiv:")
+    bare = re.escape(key.removeprefix("arxiv:")) + (r"(?:v\d+)?" if arxiv else "")
+    return bool(key) and re.search(rf"(?<![\w.@/-]){bare}(?![\w/@-]|\.\w)", text, re.I) is not None

@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 from claims.decision import decide
-from claims.decompose import decompose
-from claims.facets.identifiers import identifiers, same_identifier
+from claims.decompose import decompose, split_sentences
+from claims.facets.identifiers import identifiers, mentioned, same_identifier
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from tests.unit.test_verdict_fault_kinds import _cosine_model, _judge
 
@@ -88,6 +88,7 @@ AROUND_ADDRESSES = [
     ("Read [the guide](https://docs.tessel.no/guide).", "https://docs.tessel.no/guide"),
     ("See https://en.wikipedia.org/wiki/Mercury_(planet).", "https://en.wikipedia.org/wiki/Mercury_(planet)"),
     ("The preprint is arXiv:2302.13971.", "arXiv:2302.13971"),
+    ("The article is doi 10.1002/(SICI)1097-4636.", "10.1002/(SICI)1097-4636"),  # Wiley's SICI form
 ]
 
 
@@ -111,6 +112,23 @@ def test_ordinary_text_is_no_address(text: str) -> None:
     assert identifiers(text) == []
 
 
+# a text names an address written otherwise ("tessel.no", a bare arXiv number with its version);
+# a longer host, path or e-mail address that contains it does not (the second review's kinds)
+MENTIONS = [
+    ("https://tessel.no", "Visit tessel.no.", True),
+    ("https://tessel.no", "The site (tessel.no) is new.", True),
+    ("https://arxiv.org/abs/2302.13971", "The preprint 2302.13971v2 is out.", True),
+    ("https://example.org", "See example.org.uk for more.", False),
+    ("https://example.org", "Write to press@example.org.", False),
+    ("example.org/a", "See example.org/a-b.", False),
+]
+
+
+@pytest.mark.parametrize(("address", "text", "named"), MENTIONS)
+def test_mentioned(address: str, text: str, named: bool) -> None:
+    assert mentioned(address, text) is named
+
+
 def test_an_address_query_ends_no_sentence() -> None:
     # pysbd split at the "?" of the query: "The guide is at https://docs.tessel.no/guide?" was a
     # question (outside scope) and "Utm_source=chatgpt.com." a claim
@@ -118,6 +136,9 @@ def test_an_address_query_ends_no_sentence() -> None:
     claims = [c.text for c in decompose(text)]
     assert claims[0].startswith("The guide is at https://docs.tessel.no/guide?utm_source=chatgpt.com")
     assert len(claims) == 3
+    # an address without a slash ("www.example.com?ref=a")
+    spans = split_sentences("See www.example.com?ref=a. Then go home.")
+    assert len(spans) == 2
 
 
 # another address in the reference claim conflicts; none there leaves the claim's missing; the
