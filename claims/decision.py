@@ -454,6 +454,29 @@ def _verified(x: np.ndarray) -> np.ndarray:
     return (x[:, col("has_value")] >= 1.0) & (x[:, col("value_cov")] >= 1.0) & (x[:, col("cov_lex")] >= 1.0)
 
 
+def _guards_hold(
+    j: Judgement,
+    text: str,
+    row: np.ndarray,
+    idx: _RefIndex,
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+) -> bool:
+    """``values_found`` of ``_decided`` for the judgement ``j`` of the claim ``text`` (``row`` its
+    features): every value, count, name and address of the claim is stated
+    (``claims.decision_guards``). Only a rule ``unsupported`` is read: elsewhere True."""
+    if j.verdict is not Verdict.UNSUPPORTED:
+        return True
+    near = _near_texts(j, reference_claims, similarity)
+    return (
+        bool(row[FEATURE_NAMES.index("value_cov_any")] >= 1.0)
+        and _number_words_stated(text, near)
+        and _values_of_subject(text, near)
+        and _names_stated(text, idx.doc, idx.doc_tokens)
+        and _identifiers_stated(text, idx.doc)
+    )
+
+
 def decide(
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
@@ -482,21 +505,9 @@ def decide(
     idx = _index(reference_claims, reference_texts)
     x = _features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
-    # the guards (``_decided``) matter only where the model might overturn a rule's unsupported
     found = [
-        j.verdict is not Verdict.UNSUPPORTED
-        or (
-            bool(x[row, FEATURE_NAMES.index("value_cov_any")] >= 1.0)
-            and _number_words_stated(text, near)
-            and _values_of_subject(text, near)
-            and _names_stated(text, idx.doc, idx.doc_tokens)
-            and _identifiers_stated(text, idx.doc)
-        )
+        _guards_hold(j, response_claims[j.response_index].text, x[row], idx, reference_claims, similarity)
         for row, j in enumerate(chosen)
-        for text in [response_claims[j.response_index].text]
-        for near in (
-            [] if j.verdict is not Verdict.UNSUPPORTED else _near_texts(j, reference_claims, similarity),
-        )
     ]
     verified = _verified(x)
     scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)
