@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cli import checks, credentials, stack
+from cli import analyst, checks, credentials, stack
 from cli import keys as keys_cli
 from cli.client import (
     LINE_FIELDS,
@@ -893,6 +893,7 @@ def demo(
 
 
 checks.register(app)  # canaries, second-audit, correct, labels (cli/checks.py)
+analyst.register(app)  # sql-logins, embed, search (cli/analyst.py)
 
 
 def main() -> None:  # pragma: no cover - console entry point alias

@@ -142,13 +142,13 @@ def canary_outcome(session: Session, canary_audit_id: uuid.UUID) -> tuple[str, b
 
 
 def canary_rates(session: Session, *, since: datetime | None = None, tenant_id: str) -> list[dict[str, Any]]:
-    """Rows of the ``canary_detection_daily`` view (day, kind, canaries, done, detected, exact,
-    detection_rate, exact_rate; rates None when nothing is done), newest day first."""
+    """Rows of the ``canary_detection_daily`` view (day: its ``day_utc``, kind, canaries, done,
+    detected, exact, detection_rate, exact_rate; rates None when nothing is done), newest day first."""
     rows = session.execute(
         text(
-            "SELECT day, kind, canaries, done, detected, exact, detection_rate, exact_rate "
+            "SELECT day_utc AS day, kind, canaries, done, detected, exact, detection_rate, exact_rate "
             "FROM canary_detection_daily WHERE tenant_id = :t AND (CAST(:s AS timestamptz) IS NULL "
-            "OR day >= CAST(:s AS timestamptz)::date) ORDER BY day DESC, kind"
+            "OR day_utc >= (CAST(:s AS timestamptz) AT TIME ZONE 'UTC')::date) ORDER BY day_utc DESC, kind"
         ),
         {"t": tenant_id, "s": since},
     ).mappings()

@@ -14,8 +14,10 @@ Tenancy (migration ``0005_tenants``): every table holding an audit's data has ``
 NULL DEFAULT 'default'``. ``audits.tenant_id`` is set by the API from the caller's key; the other
 tables copy it from their audit in a ``BEFORE INSERT`` trigger (``tenant_from_audit``), so a row
 can never belong to another tenant than its audit and the workers need not carry it. Row-level
-security (policy ``tenant_isolation``) hides other tenants' rows from a session that set
-``claimaudit.tenant_id`` (``db.tenancy``). Tenants and API keys: ``db.auth_models``.
+security (policy ``tenant_isolation``, failing closed since ``0011_analyst_logins``) shows a
+deployment session the tenant it bound with ``claimaudit.tenant_id``, an analyst's SQL login
+the tenant it is bound to, and any other role nothing (``db.tenancy``). Tenants and API keys:
+``db.auth_models``; SQL logins: ``db.sql_logins``.
 
 ``claims.embedding`` is a ``vector`` without a fixed dimension so that several embedding models
 live side by side; ``embedding_model`` and ``embedding_dim`` say which. Search across history uses a
@@ -143,6 +145,8 @@ class Audit(Base):
             postgresql_where=sql_text("status NOT IN ('done', 'failed', 'rejected')"),
         ),
         Index("ix_audits_tenant_id_created_at", "tenant_id", "created_at"),
+        # analysts' filters on metadata (``metadata @> '{"model": "m"}'``; migration 0011)
+        Index("ix_audits_metadata", "metadata", postgresql_using="gin"),
         #: Idempotency keys are unique per tenant (two tenants may both use "order-42").
         UniqueConstraint("tenant_id", "idempotency_key"),
     )
@@ -193,6 +197,11 @@ class Document(Base):
     position: Mapped[int] = mapped_column(Integer)
     text: Mapped[str] = mapped_column(Text)
     sha256: Mapped[str] = mapped_column(String(64), index=True)
+    #: A reference sent as ``{"text", "id"?, "url"?, "title"?}``: the caller's id, URL and title
+    #: of the source document (NULL otherwise and for the response; migration 0011).
+    source_id: Mapped[str | None] = mapped_column(Text)
+    source_url: Mapped[str | None] = mapped_column(Text)
+    source_title: Mapped[str | None] = mapped_column(Text)
 
 
 class ClaimRow(Base):

@@ -17,7 +17,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
 from db.run_models import Suite, WebhookDelivery
-from db.tenancy import TENANT_SETTING, bind_tenant
+from db.tenancy import SERVICE_ROLE, TENANT_SETTING, bind_tenant
 
 __all__ = [
     "SuiteSpec",
@@ -145,7 +145,8 @@ def claim_slot(session: Session, suite_id: uuid.UUID, slot: datetime) -> bool:
 
 _WHO = text(
     "SELECT current_user AS name, r.rolsuper OR r.rolbypassrls AS bypasses, "
-    f"current_setting('{TENANT_SETTING}', true) AS tenant FROM pg_roles r WHERE r.rolname = current_user"
+    f"current_setting('{TENANT_SETTING}', true) AS tenant, claimaudit_session_tenant() AS sees "
+    "FROM pg_roles r WHERE r.rolname = current_user"
 )
 
 
@@ -165,12 +166,15 @@ def fetch_sql_source(
     session bound to ``tenant_id`` (row-level security) and, when ``role`` is given, under
     ``SET LOCAL ROLE role``. Row-level security does not apply to superusers and BYPASSRLS roles:
     when the effective role is one, the query is refused (``ValueError`` saying so), as it is when
-    it leaves the tenant or role changed. None of this is a sandbox: the query can change settings
-    (``set_config``, also in forms no pattern catches) and so read whatever ``role`` can read, other
-    tenants' rows included; that is why SQL sources are allowed per tenant by the operator
-    (``SUITE_SQL_TENANTS``). Call it in a session of its own on a connection that is closed
-    afterwards (``workers.run_tasks``), so no setting outlives it.
-    ``references`` may be a text array, a JSON array or one text. ``ValueError`` names a missing column.
+    the query leaves the tenant, the role or the tenant the policies grant changed. A role outside
+    ``claimaudit_service`` reads no row of the tables under row-level security (the policies fail
+    closed for a role bound to no tenant), only tables of its own. None of
+    this is a sandbox: the query can change settings (``set_config``, also in forms no pattern
+    catches) and so read whatever ``role`` can read, other tenants' rows included; that is why SQL
+    sources are allowed per tenant by the operator (``SUITE_SQL_TENANTS``). Call it in a session
+    of its own on a connection that is closed afterwards (``workers.run_tasks``), so no setting
+    outlives it. ``references`` may be a text array, a JSON array or one text, each reference a
+    text or ``{"text", "id"?, "url"?, "title"?}``. ``ValueError`` names a missing column.
     """
     body = query.strip().rstrip(";").rstrip()
     bind_tenant(session, tenant_id)
@@ -184,14 +188,15 @@ def fetch_sql_source(
     if who.bypasses:
         raise ValueError(
             f"the database role {who.name!r} bypasses row-level security (superuser or BYPASSRLS): "
-            "a SQL source would see every tenant's rows; set SUITE_SQL_ROLE to a plain role"
+            "a SQL source would see every tenant's rows; set SUITE_SQL_ROLE to a plain member of "
+            f"{SERVICE_ROLE}"
         )
     escaped = body.replace(":", "\\:")  # the query's colons are its own, not bind parameters
     result = session.execute(text(f"SELECT * FROM ({escaped}\n) AS source LIMIT :limit"), {"limit": limit})
     names = list(result.keys())
     rows = [dict(zip(names, row, strict=True)) for row in result.fetchall()]
     after = session.execute(_WHO).one()
-    if (after.name, after.tenant) != (who.name, who.tenant):
+    if (after.name, after.tenant, after.sees) != (who.name, who.tenant, who.sees):
         raise ValueError("source query changed the session's role or tenant; its rows are refused")
     missing = [c for c in ("id", "response", "references") if c not in names]
     if missing:

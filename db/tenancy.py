@@ -2,11 +2,23 @@
 
 ``bind_tenant(session, tenant_id)`` makes every transaction of that session start with
 ``SELECT set_config('claimaudit.tenant_id', tenant_id, true)`` (transaction-local, so a pooled
-connection never carries it to the next request). The ``tenant_isolation`` policies of migration
-``0005_tenants`` then hide other tenants' rows and refuse writes of them, in every table with
-tenant data and in the views (``security_invoker``). A session that binds no tenant (workers,
-migrations, the CLI) sees every row. Superusers bypass row-level security: deploy the API with a
-role that is not one (README, "Tenants, API keys and limits").
+connection never carries it to the next request). The ``tenant_isolation`` policy of every table
+with tenant data (migrations ``0005_tenants``, ``0011_analyst_logins``) then hides other
+tenants' rows and refuses writes of them, also through the views (``security_invoker``).
+
+The policy fails closed. Who sees what:
+
+- a member of ``SERVICE_ROLE`` (the deployment's own logins: API, workers, migrations, CLI)
+  sees every tenant while it binds none, and the bound tenant once it binds one. Only such a
+  role may use the setting;
+- an analyst login (``db.sql_logins``; member of ``ANALYST_ROLE``) sees the tenant its role is
+  bound to in ``sql_logins``, read through ``current_user``: no setting, ``SET ROLE`` or
+  ``RESET`` changes it;
+- any other role sees no row, with or without the setting.
+
+Superusers (the local stack connects as one) and ``BYPASSRLS`` roles bypass row-level security:
+deploy the API and workers as plain members of ``SERVICE_ROLE`` (README, "Tenants, API keys and
+limits").
 """
 
 from __future__ import annotations
@@ -16,10 +28,34 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlalchemy.orm import Session
 
-__all__ = ["TENANT_SETTING", "bind_tenant", "bound_tenant"]
+__all__ = [
+    "TENANT_SETTING",
+    "SERVICE_ROLE",
+    "ANALYST_ROLE",
+    "ANALYST_TABLES",
+    "ANALYST_VIEWS",
+    "bind_tenant",
+    "bound_tenant",
+]
 
 #: The Postgres setting the policies read.
 TENANT_SETTING = "claimaudit.tenant_id"
+#: Group role of the deployment's logins (migration ``0011_analyst_logins``).
+SERVICE_ROLE = "claimaudit_service"
+#: Group role of the analysts' tenant-bound logins: ``SELECT`` on the analyst tables and views.
+ANALYST_ROLE = "claimaudit_analyst"
+#: What an analyst login reads (``SELECT``; README, "The claim store in SQL"). Not granted: the
+#: keys, tenants, caches, suites (webhook secrets), webhook deliveries, ``alembic_version``.
+ANALYST_TABLES: tuple[str, ...] = (
+    "audits", "documents", "claims", "verdicts", "evidence", "scores", "llm_usage", "llm_judgements",
+    "runs", "run_items", "run_claim_changes",
+    "canaries", "second_audits", "second_audit_claims", "corrections", "claim_labels",
+)  # fmt: skip
+ANALYST_VIEWS: tuple[str, ...] = (
+    "claim_verdicts", "audit_scores", "llm_usage_daily", "run_audits", "run_summaries",
+    "run_claim_flips", "audits_daily", "reference_verdicts",
+    "canary_results", "canary_detection", "canary_detection_daily", "label_agreement",
+)  # fmt: skip
 _INFO_KEY = "claimaudit_tenant_id"
 _SET = text(f"SELECT set_config('{TENANT_SETTING}', :tenant, true)")
 

@@ -11,6 +11,7 @@ from typing import Any
 from alembic import context
 from sqlalchemy import pool
 
+import db.analyst_models  # noqa: F401  (SQL logins, run claim changes, migration 0011_analyst_logins)
 import db.auth_models  # noqa: F401  (tenants and API keys, migration 0005_tenants)
 import db.check_models  # noqa: F401  (the method checks, migration 0008_method_checks)
 import db.llm_models  # noqa: F401  (the LLM path's tables, migration 0002_llm)

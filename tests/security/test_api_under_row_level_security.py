@@ -1,6 +1,6 @@
-"""The API connected as a plain role (not a superuser, so row-level security applies), as the
-README advises for production: every route still works for its own tenant, and another tenant's
-audit stays a 404 (real Postgres, real Redis; no worker needed)."""
+"""The API connected as a plain member of ``claimaudit_service`` (not a superuser, so row-level
+security applies), as the README advises for production: every route still works for its own
+tenant, and another tenant's audit stays a 404 (real Postgres, real Redis; no worker needed)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy
 from sqlalchemy.engine import make_url
 
+from db.tenancy import SERVICE_ROLE
 from tests.security.conftest import Tenant
 
 pytestmark = pytest.mark.services
@@ -27,6 +28,7 @@ def plain_url(engine: Any, database_url: str) -> str:
             sqlalchemy.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": ROLE}
         ).first():
             conn.execute(sqlalchemy.text(f"CREATE ROLE {ROLE} LOGIN NOSUPERUSER NOBYPASSRLS"))
+        conn.execute(sqlalchemy.text(f"GRANT {SERVICE_ROLE} TO {ROLE}"))  # the deployment's role
         conn.execute(
             sqlalchemy.text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {ROLE}")
         )

@@ -2,7 +2,8 @@
 security that hides other tenants' rows (views included) from a session bound to a tenant.
 
 Row-level security does not apply to superusers (the local stack connects as one), so these
-tests run their queries as a plain role (``SET ROLE``), as a production API should connect.
+tests run their queries as a plain member of ``claimaudit_service`` (``SET ROLE``), as a
+production API should connect. Roles outside it: ``test_sql_logins``.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import sqlalchemy
 from sqlalchemy.orm import Session
 
 from db import repository as repo
-from db.tenancy import bind_tenant
+from db.tenancy import SERVICE_ROLE, bind_tenant
 
 pytestmark = pytest.mark.services
 
@@ -50,6 +51,8 @@ def probe_role(engine: Any) -> str:
         ).first()
         if not exists:
             conn.execute(sqlalchemy.text(f"CREATE ROLE {ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS"))
+        # a deployment role (API, workers): the setting binds it; unbound it sees every tenant
+        conn.execute(sqlalchemy.text(f"GRANT {SERVICE_ROLE} TO {ROLE}"))
         conn.execute(
             sqlalchemy.text(f"GRANT SELECT, INSERT, UPDATE ON ALL TABLES IN SCHEMA public TO {ROLE}")
         )

@@ -26,6 +26,7 @@ from db import repository as repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.engine import session_scope
+from db.tenancy import SERVICE_ROLE
 from tests.conftest import make_key
 from tests.security.conftest import Tenant, message, new_tenant
 
@@ -305,16 +306,24 @@ def test_a_stored_sql_source_fails_while_sql_sources_are_off(session_factory: An
     assert items == [] and error is not None and "SUITE_SQL_SOURCES" in error
 
 
-@pytest.fixture(scope="module")
-def reader_role(engine: Any) -> str:
-    """A plain role that may read every table (RLS decides which rows), as SUITE_SQL_ROLE."""
+def _reader(engine: Any, role: str, *, service: bool) -> str:
+    """A plain role that may read every table (RLS decides which rows), a member of
+    ``claimaudit_service`` when ``service`` (else it sees no row of them)."""
     with engine.begin() as conn:
         if not conn.execute(
-            sqlalchemy.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": ROLE}
+            sqlalchemy.text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": role}
         ).first():
-            conn.execute(sqlalchemy.text(f"CREATE ROLE {ROLE} NOLOGIN NOSUPERUSER NOBYPASSRLS"))
-        conn.execute(sqlalchemy.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {ROLE}"))
-    return ROLE
+            conn.execute(sqlalchemy.text(f"CREATE ROLE {role} NOLOGIN NOSUPERUSER NOBYPASSRLS"))
+        conn.execute(sqlalchemy.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"))
+        if service:
+            conn.execute(sqlalchemy.text(f"GRANT {SERVICE_ROLE} TO {role}"))
+    return role
+
+
+@pytest.fixture(scope="module")
+def reader_role(engine: Any) -> str:
+    """SUITE_SQL_ROLE: a plain member of ``claimaudit_service`` that may read every table."""
+    return _reader(engine, ROLE, service=True)
 
 
 def test_a_sql_source_sees_only_its_own_tenants_documents(
@@ -340,14 +349,38 @@ def test_a_sql_source_sees_only_its_own_tenants_documents(
     assert (error, items) == (None, [])  # B's suite: none of A's documents
     error, items = _started(session_factory, _stored_run(session_factory, a.id, "sql", LEAK_SQL))
     assert (error, items) == (None, a_docs)  # the same query of A's suite reads A's two
-    # the database superuser's powers are gone too, and the tenant cannot be re-bound mid-query
+    # the database superuser's powers are gone too
     for query in (
         "SELECT pg_read_file('/etc/hostname') AS id, 'r' AS response, 'x' AS references",
-        f"SELECT * FROM ({LEAK_SQL}) q WHERE set_config('claimaudit.tenant_id', '{a.id}', true) > ''",
         "SELECT 1 AS id, 'r' AS response, 'x' AS references) q; RESET ROLE; SELECT * FROM (SELECT 1",
     ):
         error, items = _started(session_factory, _stored_run(session_factory, b.id, "sql", query))
         assert items == [] and error is not None, query
+    # re-binding the tenant mid-query reads none of A's rows: the policies read the tenant once per
+    # statement (an InitPlan), before any row is filtered
+    query = f"SELECT * FROM ({LEAK_SQL}) q WHERE set_config('claimaudit.tenant_id', '{a.id}', true) > ''"
+    error, items = _started(session_factory, _stored_run(session_factory, b.id, "sql", query))
+    assert items == [], query
+
+
+def test_a_sql_source_role_outside_the_service_group_reads_no_tenant_rows(
+    engine: Any, session_factory: Any, worker_env: Any
+) -> None:
+    """Row-level security fails closed for a role that is neither a member of
+    ``claimaudit_service`` nor bound to a tenant: as SUITE_SQL_ROLE it reads none of the suite
+    tenant's own audit rows (it may still read tables of its own, such as recorded answers)."""
+    outsider = _reader(engine, "claimaudit_suite_outsider", service=False)
+    a = new_tenant(session_factory, "outsider")
+    with session_scope(session_factory) as s:
+        repo.create_audit(
+            s,
+            repo.NewAudit(response="A's answer", references=["A's"], request_sha256="2" * 64, tenant_id=a.id),
+        )
+    worker_env(SUITE_SQL_SOURCES="true", SUITE_SQL_TENANTS=a.id, SUITE_SQL_ROLE=outsider)
+    error, items = _started(session_factory, _stored_run(session_factory, a.id, "sql", LEAK_SQL))
+    assert (error, items) == (None, [])
+    query = "SELECT 1 AS id, 'r' AS response, 'x' AS references"  # no table: rows as usual
+    assert _started(session_factory, _stored_run(session_factory, a.id, "sql", query)) == (None, ["1"])
 
 
 #: a session-level setting made in a form no pattern of the query caught (``set_config`` spelled as

@@ -224,6 +224,27 @@ def _admin_keys(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     assert client.get(f"/audits/{_b_id}", headers=reader).status_code == 404
 
 
+def _sql_logins(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
+    """A cannot list or revoke B's SQL logins; A's own login reads none of B's rows."""
+    import psycopg
+
+    made_b = client.post("/admin/sql-logins", json={"name": "iso"}, headers=b.headers)
+    assert made_b.status_code == 201, made_b.text
+    role_b = made_b.json()["role"]
+    try:
+        assert role_b not in {
+            x["role"] for x in client.get("/admin/sql-logins", headers=a.headers).json()["items"]
+        }
+        assert client.delete(f"/admin/sql-logins/{role_b}", headers=a.headers).status_code == 404
+        made_a = client.post("/admin/sql-logins", json={}, headers=a.headers).json()
+        assert made_a["tenant_id"] == a.id
+        with psycopg.connect(made_a["url"]) as conn:
+            assert conn.execute("SELECT id FROM audits WHERE id = %s", (b_id,)).fetchall() == []
+        assert client.delete(f"/admin/sql-logins/{made_a['role']}", headers=a.headers).status_code == 200
+    finally:
+        assert client.delete(f"/admin/sql-logins/{role_b}", headers=b.headers).status_code == 200
+
+
 _B_RUNS: dict[str, str] = {}
 
 
@@ -375,6 +396,9 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("POST", "/admin/keys"): _admin_keys,
     ("GET", "/admin/keys"): _admin_keys,
     ("DELETE", "/admin/keys/{key_id}"): _admin_keys,
+    ("POST", "/admin/sql-logins"): _sql_logins,
+    ("GET", "/admin/sql-logins"): _sql_logins,
+    ("DELETE", "/admin/sql-logins/{role}"): _sql_logins,
     ("POST", "/runs"): _runs,
     ("GET", "/runs"): _runs,
     ("GET", "/runs/{run_id}"): _runs,

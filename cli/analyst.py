@@ -1,0 +1,177 @@
+"""The claim store for analysts: ``claimaudit sql-logins``, ``claimaudit embed``, ``claimaudit search``.
+
+``sql-logins create|list|revoke`` make, list and revoke read-only Postgres logins bound to one
+tenant (``db.sql_logins``); like ``claimaudit keys`` they talk to the database directly
+(``DATABASE_URL``, else the local stack's), as an operator does. ``embed TEXT`` prints the
+local model's vector of TEXT as a pgvector literal, to paste into the README's nearest-neighbour
+query. ``search Q`` asks a running API (``GET /claims/search``) with its filters. Registered on
+the main app by :func:`register`.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+import httpx
+import typer
+from rich.console import Console
+from rich.markup import escape as esc
+from rich.table import Table
+
+from cli import stack
+from cli.client import ApiError, Client
+from cli.keys import _database_url, _session, _when
+from cli.runs import ApiUrl
+
+sql_logins_app = typer.Typer(
+    help="Read-only SQL logins bound to one tenant (talks to the database directly).", no_args_is_help=True
+)
+console = Console()
+err = Console(stderr=True)
+
+
+def _fail(message: str, code: int = 2) -> typer.Exit:
+    err.print(f"[bold red]error:[/bold red] {esc(message)}")
+    return typer.Exit(code)
+
+
+@sql_logins_app.command("create")
+def create_login(
+    tenant: Annotated[str, typer.Option(help="The tenant whose rows the login reads (created when new).")],
+    name: Annotated[str, typer.Option(help="A label; names the role ca_<tenant>_<name>.")] = "",
+) -> None:
+    """Make a read-only login bound to TENANT; its URL (with a password shown once) is the last line."""
+    from db import sql_logins
+
+    try:
+        with _session() as session:
+            login, password = sql_logins.create_sql_login(session, tenant_id=tenant, name=name)
+    except sql_logins.SqlLoginError as exc:
+        raise _fail(str(exc)) from None
+    err.print(
+        f"login {login.role} reads tenant {login.tenant_id!r} (SELECT on the analyst views and tables, "
+        "no writes); the password is shown once, store it now:"
+    )
+    print(sql_logins.login_url(_database_url(), login.role, password))
+
+
+@sql_logins_app.command("list")
+def list_logins(
+    tenant: Annotated[str | None, typer.Option(help="Only this tenant's logins.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per login, for scripts.")] = False,
+) -> None:
+    """Every login (revoked ones too): role, tenant, name, created, revoked; never a password."""
+    from db import sql_logins
+
+    with _session() as session:
+        logins = sql_logins.list_sql_logins(session, tenant_id=tenant)
+    rows = [
+        {
+            "role": x.role,
+            "tenant": x.tenant_id,
+            "name": x.name,
+            "created": _when(x.created_at),
+            "revoked": _when(x.revoked_at),
+        }
+        for x in logins
+    ]
+    if as_json:
+        for row in rows:
+            print(json.dumps(row))
+        return
+    table = Table("role", "tenant", "name", "created", "revoked")
+    for row in rows:
+        table.add_row(*(esc(v) for v in row.values()))
+    console.print(table)
+
+
+@sql_logins_app.command("revoke")
+def revoke_login(
+    role: Annotated[str, typer.Argument(help="The login's role (see `sql-logins list`).")],
+) -> None:
+    """Revoke a login: its sessions end, its role is dropped, it reads nothing from now on."""
+    from db import sql_logins
+
+    try:
+        with _session() as session:
+            login = sql_logins.revoke_sql_login(session, role)
+    except sql_logins.SqlLoginError as exc:
+        raise _fail(str(exc)) from None
+    if login is None:
+        raise _fail(f"no active login {role}", code=1)
+    console.print(f"revoked {esc(login.role)} (tenant {esc(login.tenant_id)!r})")
+
+
+def embed(
+    text: Annotated[str, typer.Argument(help="The text to embed (e.g. a claim).")],
+) -> None:
+    """Print the local model's vector of TEXT (all-MiniLM-L6-v2, 384 dimensions, unit length) as a
+    pgvector literal, for the README's nearest-neighbour query; offline."""
+    from pgvector import Vector
+
+    from claims.embed import default_embedder
+
+    if not text.strip():
+        raise _fail("TEXT must not be empty or whitespace only")
+    vector = default_embedder().embed([text])[0]
+    print(Vector(vector).to_text())
+
+
+def _hits_table(items: list[dict[str, Any]]) -> Table:
+    table = Table("similarity", "verdict", "role", "claim", "run", "audit", box=None)
+    for hit in items:
+        run = f"{hit['suite']}/{hit['run_label']}" if hit.get("suite") else ""
+        table.add_row(
+            f"{hit['similarity']:.3f}",
+            esc(hit.get("verdict") or ""),
+            hit["role"] if hit["reference"] is None else f"reference {hit['reference']}",
+            esc(hit["text"]),
+            esc(run),
+            str(hit["audit_id"]),
+        )
+    return table
+
+
+def search(
+    q: Annotated[str, typer.Argument(help="Text to look up.")],
+    k: Annotated[int, typer.Option("--k", "-k", min=1, max=100, help="How many hits.")] = 10,
+    role: Annotated[str | None, typer.Option(help="response or reference.")] = None,
+    verdict: Annotated[str | None, typer.Option(help="Only response claims with this verdict.")] = None,
+    suite: Annotated[str | None, typer.Option(help="Only audits of runs of this suite.")] = None,
+    run: Annotated[str | None, typer.Option(help="Only audits of this run (id or label).")] = None,
+    metadata: Annotated[
+        str | None,
+        typer.Option(help='Only audits whose metadata contains this JSON object, e.g. \'{"model": "m"}\'.'),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print the API's JSON document.")] = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Nearest stored claims of your tenant to Q (GET /claims/search), each with its verdict."""
+    url = (api_url or f"http://127.0.0.1:{stack.DEFAULT_API_PORT}").rstrip("/")
+    params = {
+        "q": q,
+        "k": k,
+        "role": role,
+        "verdict": verdict,
+        "suite": suite,
+        "run": run,
+        "metadata": metadata,
+    }
+    try:
+        with Client(url) as client:
+            doc = client.get_json("/claims/search", **params)
+    except (ApiError, OSError, httpx.HTTPError) as exc:
+        message = str(exc) if isinstance(exc, ApiError) else f"the API at {url} does not answer ({exc})"
+        raise _fail(message) from None
+    if as_json:
+        print(json.dumps(doc, indent=2))
+        return
+    console.print(_hits_table(doc["items"]))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``sql-logins``, ``embed`` and ``search`` to ``app``."""
+    app.add_typer(sql_logins_app, name="sql-logins")
+    app.command("embed")(embed)
+    app.command("search")(search)
