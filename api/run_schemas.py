@@ -25,7 +25,7 @@ class RunItemIn(AuditRequest):
 
     def body(self) -> dict[str, Any]:
         """The audit fields as stored (``config``: the keys the caller set)."""
-        out: dict[str, Any] = {"response": self.response, "references": self.references}
+        out: dict[str, Any] = {"response": self.response, "references": self.stored_references()}
         out["config"] = self.stored_config()
         for key in ("question", "metadata"):
             if getattr(self, key) is not None:

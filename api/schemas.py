@@ -144,17 +144,38 @@ class AuditConfig(BaseModel):
         return value
 
 
+class ReferenceDocument(BaseModel):
+    """A reference with the caller's names for its source document (stored with it, grouped by
+    in the view ``reference_verdicts``)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: Text = Field(description="The reference text.")
+    id: Annotated[Text, Field(max_length=500)] | None = Field(None, description="Your id of the document.")
+    url: Annotated[Text, Field(max_length=2000)] | None = Field(None, description="Where the document lives.")
+    title: Annotated[Text, Field(max_length=1000)] | None = Field(None, description="Its title.")
+
+
+#: A reference: its text, or ``{"text", "id"?, "url"?, "title"?}``.
+Reference = Text | ReferenceDocument
+
+
+def reference_text(reference: str | ReferenceDocument) -> str:
+    """The text of a reference given either way."""
+    return reference if isinstance(reference, str) else reference.text
+
+
 class AuditRequest(BaseModel):
     """One audit: a response checked claim by claim against one or more references."""
 
     model_config = ConfigDict(extra="forbid")
 
     response: Text = Field(description="The text under audit (may be empty).")
-    references: list[Text] = Field(
+    references: list[Reference] = Field(
         min_length=1,
         description=(
-            "Reference texts; a blank one is kept as an empty document (no claims), "
-            "but at least one must have text."
+            'Reference texts, each a string or {"text", "id"?, "url"?, "title"?}; a blank one is '
+            "kept as an empty document (no claims), but at least one must have text."
         ),
     )
     question: Text | None = None
@@ -163,8 +184,8 @@ class AuditRequest(BaseModel):
 
     @field_validator("references")
     @classmethod
-    def _some_text(cls, value: list[str]) -> list[str]:
-        if value and not any(r.strip() for r in value):
+    def _some_text(cls, value: list[str | ReferenceDocument]) -> list[str | ReferenceDocument]:
+        if value and not any(reference_text(r).strip() for r in value):
             raise ValueError("every reference is empty or whitespace only (at least one needs text)")
         return value
 
@@ -179,6 +200,14 @@ class AuditRequest(BaseModel):
     def stored_config(self) -> dict[str, Any]:
         """The config keys the client set (defaults are resolved by the workers)."""
         return {} if self.config is None else self.config.model_dump(exclude_unset=True)
+
+    def reference_texts(self) -> list[str]:
+        """The references' texts, in order."""
+        return [reference_text(r) for r in self.references]
+
+    def stored_references(self) -> list[str | dict[str, str]]:
+        """The references as sent: a string, or an object of the keys given (JSON)."""
+        return [r if isinstance(r, str) else r.model_dump(exclude_none=True) for r in self.references]
 
 
 #: Longest idempotency key, in characters: the ``Idempotency-Key`` header's limit, also for a
@@ -241,8 +270,12 @@ class ClaimHit(BaseModel):
     start: int
     end: int
     kind: str
-    similarity: float
+    similarity: float = Field(description="1 - cosine distance to the query, in [-1, 1].")
     audit_created_at: datetime
+    verdict: str | None = Field(None, description="The response claim's verdict; null for a reference claim.")
+    suite: str | None = Field(None, description="Suite of the run whose item the audit is; null: none.")
+    run_id: uuid.UUID | None = None
+    run_label: str | None = None
     poll_url: str
 
 

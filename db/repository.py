@@ -47,6 +47,9 @@ __all__ = [
     "SCORE_NAMES",
     "COUNT_NAMES",
     "NewAudit",
+    "REFERENCE_KEYS",
+    "is_reference",
+    "reference_parts",
     "NewVerdict",
     "NewScore",
     "AuditState",
@@ -87,12 +90,37 @@ __all__ = [
 # --------------------------------------------------------------------------- audits
 
 
+#: Keys of a reference sent as an object: its text and, optionally, the caller's id, URL and
+#: title of the source document (stored in ``documents.source_id`` / ``source_url`` / ``source_title``).
+REFERENCE_KEYS: tuple[str, ...] = ("text", "id", "url", "title")
+
+
+def is_reference(value: object) -> bool:
+    """A string, or an object of ``REFERENCE_KEYS`` with string values and a ``text``."""
+    if isinstance(value, str):
+        return True
+    return (
+        isinstance(value, Mapping)
+        and isinstance(value.get("text"), str)
+        and set(value) <= set(REFERENCE_KEYS)
+        and all(isinstance(v, str) for v in value.values())
+    )
+
+
+def reference_parts(value: str | Mapping[str, Any]) -> tuple[str, str | None, str | None, str | None]:
+    """``(text, id, url, title)`` of a reference (``is_reference``); None where not given."""
+    if isinstance(value, str):
+        return value, None, None, None
+    return value["text"], value.get("id"), value.get("url"), value.get("title")
+
+
 @dataclass(frozen=True, slots=True)
 class NewAudit:
-    """A validated request: stored with its documents in one statement group."""
+    """A validated request: stored with its documents in one statement group. Each reference is
+    its text or an object ``{"text", "id"?, "url"?, "title"?}`` (``is_reference``)."""
 
     response: str
-    references: Sequence[str]
+    references: Sequence[str | Mapping[str, Any]]
     request_sha256: str
     question: str | None = None
     metadata: dict[str, Any] | None = None
@@ -139,11 +167,21 @@ def create_audit(session: Session, new: NewAudit) -> tuple[Audit, bool]:
         if existing is None:  # pragma: no cover - the conflicting row was deleted meanwhile
             raise RuntimeError("idempotency key conflict but no audit found")
         return existing, False
-    texts: list[tuple[str, int, str]] = [("response", 0, new.response)]
-    texts += [("reference", i, t) for i, t in enumerate(new.references)]
+    texts: list[tuple[str, int, tuple[str, str | None, str | None, str | None]]]
+    texts = [("response", 0, reference_parts(new.response))]
+    texts += [("reference", i, reference_parts(r)) for i, r in enumerate(new.references)]
     docs = [
-        {"audit_id": audit_id, "role": role, "position": pos, "text": t, "sha256": _sha256(t)}
-        for role, pos, t in texts
+        {
+            "audit_id": audit_id,
+            "role": role,
+            "position": pos,
+            "text": t,
+            "sha256": _sha256(t),
+            "source_id": source_id,
+            "source_url": url,
+            "source_title": title,
+        }
+        for role, pos, (t, source_id, url, title) in texts
     ]
     session.execute(insert(Document), docs)
     audit = session.get(Audit, audit_id)

@@ -24,11 +24,13 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import exists, func, select, update
+from sqlalchemy import delete, exists, func, insert, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session, aliased
 
+from claims.run_diff import ClaimChange
 from db import repository as repo
+from db.analyst_models import RunClaimChange
 from db.models import (
     TERMINAL_STATUSES,
     VERDICTS,
@@ -52,6 +54,7 @@ __all__ = [
     "run_summary",
     "list_run_audits",
     "previous_run",
+    "record_claim_changes",
     "earlier_running_run",
     "finish_run_if_complete",
     "complete_runs_for_audits",
@@ -346,6 +349,29 @@ def _pending_items(run_id: Any) -> Any:
         item.audit_id == audit.id,
         audit.status.not_in(TERMINAL_STATUSES),
     )
+
+
+def record_claim_changes(session: Session, run: Run, previous: Run, changes: Sequence[ClaimChange]) -> int:
+    """Store ``changes`` (``claims.run_diff.RunDiff.changed_claims`` of ``run`` against
+    ``previous``: paired claims whose verdict differs) in ``run_claim_changes``, the rows of the
+    view ``run_claim_flips``; replaces the run's earlier rows. Returns the rows stored."""
+    session.execute(delete(RunClaimChange).where(RunClaimChange.run_id == run.id))
+    rows = [
+        {
+            "run_id": run.id,
+            "item_id": c.item_id,
+            "position": c.after.position,
+            "tenant_id": run.tenant_id,
+            "previous_run_id": previous.id,
+            "previous_position": c.before.position,
+            "similarity": 1.0 if c.similarity is None else float(c.similarity),
+        }
+        for c in changes
+        if c.before is not None and c.after is not None
+    ]
+    if rows:
+        session.execute(insert(RunClaimChange), rows)
+    return len(rows)
 
 
 def finish_run_if_complete(session: Session, run_id: uuid.UUID, summary: dict[str, Any]) -> Run | None:

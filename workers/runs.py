@@ -170,6 +170,8 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     finished = runs_repo.finish_run_if_complete(session, run.id, summary)
     if finished is None:
         return None
+    if previous is not None:  # the rows of the view run_claim_flips
+        runs_repo.record_claim_changes(session, finished, previous, diff.changed_claims)
     event = "run.quality_drop" if crossed else "run.finished"
     delivery_id = None
     if suite is not None and suite.webhook_url:

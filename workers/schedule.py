@@ -20,6 +20,7 @@ from typing import Any
 from croniter import croniter
 
 from claims.options import AuditOptions
+from db import repository as repo
 from workers import http_limits
 
 #: The largest URL source read (bytes); a larger one fails its run.
@@ -85,14 +86,16 @@ def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[dict[s
     return out
 
 
-def _texts(value: Any) -> list[str] | None:
+def _references(value: Any) -> list[Any] | None:
+    """A source row's references: a list of texts or of ``{"text", "id"?, "url"?, "title"?}``
+    (``db.repository.is_reference``), a JSON array of them, or one text; None otherwise."""
     if isinstance(value, str):
         try:
             value = json.loads(value) if value.startswith("[") else [value]
         except json.JSONDecodeError:
             value = [value]
-    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
-        return list(value)
+    if isinstance(value, list | tuple) and all(repo.is_reference(v) for v in value):
+        return [v if isinstance(v, str) else dict(v) for v in value]
     return None
 
 
@@ -107,9 +110,13 @@ def item_body(raw: Mapping[str, Any], defaults: Mapping[str, Any]) -> tuple[str,
     if item_id is None or str(item_id).strip() == "":
         return "row without an id"
     iid = str(item_id)
-    refs = _texts(raw.get("references"))
+    refs = _references(raw.get("references"))
     response = raw.get("response")
-    if not isinstance(response, str) or refs is None or not any(r.strip() for r in refs):
+    if (
+        not isinstance(response, str)
+        or refs is None
+        or not any(repo.reference_parts(r)[0].strip() for r in refs)
+    ):
         return f"item {iid!r}: needs a response text and references with at least one non-blank text"
     config = {**defaults, **(raw.get("config") or {})}
     body: dict[str, Any] = {"response": response, "references": refs, "config": config}

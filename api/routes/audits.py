@@ -91,7 +91,7 @@ def request_sha256(req: AuditRequest) -> str:
     """SHA-256 of the canonical JSON of the audit fields (what an idempotency key must match)."""
     payload = {
         "response": req.response,
-        "references": req.references,
+        "references": req.stored_references(),
         "question": req.question,
         "metadata": req.metadata,
         "config": req.stored_config(),
@@ -110,18 +110,19 @@ def check_size(req: AuditRequest, settings: Settings) -> None:
             f"response: {len(req.response)} characters, over the limit of {limit} "
             "(server setting MAX_TEXT_CHARS)"
         )
-    for i, ref in enumerate(req.references):
+    texts = req.reference_texts()
+    for i, ref in enumerate(texts):
         if len(ref) > limit:
             raise TooLarge(
                 f"references[{i}]: {len(ref)} characters, over the limit of {limit} "
                 "(server setting MAX_TEXT_CHARS)"
             )
-    if len(req.references) > settings.max_references:
+    if len(texts) > settings.max_references:
         raise TooLarge(
-            f"references: {len(req.references)} references, over the limit of {settings.max_references} "
+            f"references: {len(texts)} references, over the limit of {settings.max_references} "
             "(server setting MAX_REFERENCES)"
         )
-    total = len(req.response) + sum(len(r) for r in req.references)
+    total = len(req.response) + sum(len(r) for r in texts)
     if total > settings.max_total_chars:
         raise TooLarge(
             f"response and references: {total} characters in total, over the limit of "
@@ -133,7 +134,7 @@ def _new_audit(req: AuditRequest, key: str | None, sha: str, tenant_id: str) -> 
     return repo.NewAudit(
         tenant_id=tenant_id,
         response=req.response,
-        references=req.references,
+        references=req.stored_references(),
         request_sha256=sha,
         question=req.question,
         metadata=req.metadata,

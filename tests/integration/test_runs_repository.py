@@ -152,7 +152,8 @@ def test_retention_deletes_old_finished_audits_and_runs_keep_their_summary(sessi
 
 def test_the_readme_run_queries_run(session_factory: Any) -> None:
     """Every SQL block of README "Runs in SQL" runs against the migrated schema; the first one
-    shows a finished run of the suite it names (one item, failed: 1 failed, 0 done)."""
+    shows the newest run of the tenant and suite it names (one item, failed: 1 failed, 0 done).
+    Their results on a two-tenant store, as a tenant's SQL login: ``test_analyst_sql``."""
     from pathlib import Path
 
     from sqlalchemy import text
@@ -160,10 +161,10 @@ def test_the_readme_run_queries_run(session_factory: Any) -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme.split("### Runs in SQL", 1)[1].split("\n## ", 1)[0]  # up to the next section
     blocks = [b.split("```", 1)[0] for b in section.split("```sql")[1:]]
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     with session_scope(session_factory) as s:
         _, _, results = submit_items(
-            s, suite="support-bot", label=uuid.uuid4().hex, source="t", items=[("q", BODY)]
+            s, suite="support-bot", label=uuid.uuid4().hex, source="t", items=[("q", BODY)], tenant_id="acme"
         )
         repo.mark_failed(s, results[0].audit_id, "x")  # type: ignore[arg-type]
     with session_scope(session_factory) as s:
