@@ -13,8 +13,7 @@ from datetime import datetime
 from typing import Any
 
 import numpy as np
-from pgvector.sqlalchemy import Vector
-from sqlalchemy import ColumnElement, case, cast, delete, func, insert, select, text, update
+from sqlalchemy import ColumnElement, case, delete, func, insert, select, text, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session, defer
 
@@ -31,6 +30,7 @@ from claims.types import (
     ReferenceClaim,
     Verdict,
 )
+from db.claim_search import search_claims
 from db.models import (
     DEFAULT_TENANT,
     TERMINAL_STATUSES,
@@ -80,7 +80,7 @@ __all__ = [
     "upsert_scores_of",
     "load_audit_state",
     "load_audit_states",
-    "search_claims",
+    "search_claims",  # db.claim_search, re-exported
     "count_rows",
     "ping",
     "audits_by_status",
@@ -813,94 +813,7 @@ def _result_of(score: ScoreRow) -> AuditResult:
     )
 
 
-# --------------------------------------------------------------------------- search & cache
-
-
-def _set_local(session: Session, values: Mapping[str, object]) -> None:
-    """``SET LOCAL`` each setting (``set_config(name, value, true)``: ends with the transaction)."""
-    for name, value in values.items():
-        session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": str(value)})
-
-
-def _search_hit(row: Any) -> dict[str, Any]:
-    return {
-        "claim_id": row[0],
-        "audit_id": row[1],
-        "role": row[2],
-        "reference": row[3] if row[2] == "reference" else None,
-        "position": row[4],
-        "text": row[5],
-        "start": row[6],
-        "end": row[7],
-        "kind": row[8],
-        "similarity": float(row[9]),
-        "audit_created_at": row[10],
-    }
-
-
-def search_claims(
-    session: Session,
-    query: np.ndarray,
-    *,
-    model: str,
-    dim: int,
-    k: int,
-    ef_search: int = 100,
-    tenant_id: str = DEFAULT_TENANT,
-    iterative_scan: str = "relaxed_order",
-    max_scan_tuples: int = 20_000,
-    overfetch: int = 4,
-) -> list[dict[str, Any]]:
-    """The ``k`` stored claims of ``tenant_id`` nearest to ``query`` (float32 ``(dim,)``) among
-    vectors of ``model``.
-
-    Uses the model's partial HNSW index (``ORDER BY embedding::vector(dim) <=> :q``) after
-    ``SET LOCAL hnsw.ef_search``; approximate by design. The tenant filter is applied during the
-    index scan with pgvector 0.8's iterative scan (``hnsw.iterative_scan = relaxed_order``, up to
-    ``max_scan_tuples`` visited tuples; ``iterative_scan="off"`` is pgvector 0.7's post-filter),
-    so a tenant holding a small share of the vectors still gets ``k`` hits; the planner may
-    instead read a small tenant's vectors through ``ix_claims_tenant_id_embedding_model`` and sort
-    them exactly. ``k * overfetch`` candidates are read and the exact best ``k`` kept, which lifts
-    the recall of a tenant with a few percent of the rows. Recall is measured by
-    ``tools/bench_tenant_search.py`` (README, "Tenants, API keys and limits"). Each item:
-    claim_id, audit_id, role, reference (index, None for the response), position, text, start,
-    end, kind, similarity (``1 - cosine distance``), audit_created_at; best first.
-    """
-    _set_local(
-        session,
-        {
-            "hnsw.ef_search": ef_search,
-            "hnsw.iterative_scan": iterative_scan,
-            "hnsw.max_scan_tuples": max_scan_tuples,
-        },
-    )
-    q = np.asarray(query, dtype=np.float32).reshape(-1)
-    distance = cast(ClaimRow.embedding, Vector(dim)).cosine_distance(q)
-    stmt = (
-        select(
-            ClaimRow.id,
-            ClaimRow.audit_id,
-            ClaimRow.role,
-            Document.position,
-            ClaimRow.position,
-            ClaimRow.text,
-            ClaimRow.char_start,
-            ClaimRow.char_end,
-            ClaimRow.kind,
-            (1 - distance).label("similarity"),
-            Audit.created_at,
-        )
-        .join(Document, Document.id == ClaimRow.document_id)
-        .join(Audit, Audit.id == ClaimRow.audit_id)
-        .where(ClaimRow.embedding_model == model, ClaimRow.tenant_id == tenant_id)
-        .order_by(distance)
-        .limit(k * max(1, overfetch))
-    )
-    out = [_search_hit(row) for row in session.execute(stmt).all()]
-    # relaxed_order returns neighbours roughly in order and stops once enough rows pass the tenant
-    # filter: take the exact best k of k * overfetch candidates.
-    out.sort(key=lambda item: -item["similarity"])
-    return out[:k]
+# --------------------------------------------------------------------------- cache
 
 
 #: Rows or keys per statement: Postgres takes at most 65,535 bind parameters per statement.

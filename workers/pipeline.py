@@ -222,10 +222,16 @@ def enqueue_audits(
 
 
 def search_claims_remote(
-    q: str, k: int, *, model: str | None = None, tenant_id: str = "default", timeout: float = 30.0
+    q: str,
+    k: int,
+    *,
+    model: str | None = None,
+    tenant_id: str = "default",
+    filters: dict[str, Any] | None = None,
+    timeout: float = 30.0,
 ) -> list[dict[str, object]]:
     """Ask a worker to embed ``q`` and return the ``k`` nearest stored claims of ``tenant_id``
-    (``claims.search``).
+    that pass ``filters`` (``db.claim_search.SearchFilters.to_dict()``; ``claims.search``).
 
     The API uses this so that it never loads model weights. The query text travels in the
     message but not in its ``argsrepr``/``kwargsrepr`` (what logs, task events and Flower show).
@@ -234,10 +240,10 @@ def search_claims_remote(
     result = app.send_task(
         "claims.search",
         args=(q, k),
-        kwargs={"model": model, "tenant_id": tenant_id},
+        kwargs={"model": model, "tenant_id": tenant_id, "filters": filters or {}},
         ignore_result=False,
         argsrepr=f"('<query>', {k})",
-        kwargsrepr=repr({"model": model, "tenant_id": tenant_id}),
+        kwargsrepr=repr({"model": model, "tenant_id": tenant_id, "filters": sorted(filters or {})}),
         retry_policy=FAST_PUBLISH,
     )
     try:

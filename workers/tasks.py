@@ -378,17 +378,25 @@ def requeue_stale(only_unsent: bool = False) -> int:
 
 
 @task(name="claims.search", ignore_result=False, acks_late=False)
-def search(q: str, k: int, model: str | None = None, tenant_id: str = "default") -> list[dict[str, Any]]:
+def search(
+    q: str,
+    k: int,
+    model: str | None = None,
+    tenant_id: str = "default",
+    filters: dict[str, Any] | None = None,
+) -> list[dict[str, Any]]:
     """Embed ``q`` and return the ``k`` nearest stored claims of ``tenant_id`` and that model
-    (HNSW with pgvector's iterative scan, approximate).
+    that pass ``filters`` (``db.claim_search.SearchFilters`` as a dict; HNSW with pgvector's
+    iterative scan, approximate).
 
     ``model`` None: the local default model; otherwise an OpenAI-compatible embedding model,
     which must be allowed (``ALLOWED_EMBEDDING_MODELS``; the API checks it first) and is sent
     only to the configured endpoint. Raises ``ValueError`` for a model not allowed.
     Each item is JSON: claim_id, audit_id, role, reference, position, text, start, end, kind,
-    similarity, audit_created_at (ISO 8601).
+    similarity, audit_created_at (ISO 8601), verdict, suite, run_id, run_label.
     """
     from claims.embed import CachedEmbedder
+    from db.claim_search import SearchFilters
     from workers import components
 
     if model is not None and model not in _settings.embedding_models:
@@ -416,9 +424,11 @@ def search(q: str, k: int, model: str | None = None, tenant_id: str = "default")
             k=k,
             ef_search=_settings.hnsw_ef_search,
             tenant_id=tenant_id,
+            filters=SearchFilters(**(filters or {})),
         )
     for item in items:
         item["audit_id"] = str(item["audit_id"])
+        item["run_id"] = None if item["run_id"] is None else str(item["run_id"])
         item["audit_created_at"] = item["audit_created_at"].isoformat()
         item["model"] = embedder.model_name
     return items

@@ -121,6 +121,12 @@ def _search(client: Any, a: Tenant, b_id: str, b: Tenant) -> None:
     # (B's second audit and B's run audit hold the same text, so their claims tie with b_id's)
     hits = client.get("/claims/search", params={"q": B_RESPONSE, "k": 10}, headers=b.headers).json()["items"]
     assert b_id in {h["audit_id"] for h in hits} and hits[0]["text"] == B_RESPONSE
+    # filtered (through the worker): B's response claims with their verdicts; none of them for A
+    only = {"q": B_RESPONSE, "k": 10, "role": "response"}
+    hits = client.get("/claims/search", params=only, headers=b.headers).json()["items"]
+    assert hits and all(h["role"] == "response" and h["verdict"] for h in hits)
+    hits = client.get("/claims/search", params=only, headers=a.headers).json()["items"]
+    assert b_id not in {h["audit_id"] for h in hits}
 
 
 def _submit_with_b_key(client: Any, a: Tenant, b_id: str, _b: Tenant) -> None:

@@ -1,0 +1,206 @@
+"""Nearest stored claims of one tenant (``/claims/search``, ``claimaudit search``): HNSW with
+pgvector's iterative index scan, filtered by role, verdict, suite, run and audit metadata.
+
+The query orders by ``embedding::vector(dim) <=> :q`` among vectors of one model, the form the
+per-model partial HNSW index of ``db.models.HNSW_INDEXES`` serves. pgvector applies a ``WHERE``
+(the tenant, the filters) after its scan: with a plain scan only ``hnsw.ef_search`` candidates
+are read, so a filter that keeps few of them returns fewer than ``k`` rows. The search therefore
+runs with ``hnsw.iterative_scan = relaxed_order``: the scan goes on until enough rows pass the
+filters or ``hnsw.max_scan_tuples`` tuples were visited, and the exact best ``k`` of ``k *
+overfetch`` candidates are kept. The planner may instead read a small tenant's vectors through
+``ix_claims_tenant_id_embedding_model`` and sort them exactly. Recall: ``tools/bench_tenant_search.py``.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import numpy as np
+from pgvector.sqlalchemy import Vector
+from sqlalchemy import ColumnElement, Select, cast, select, text
+from sqlalchemy.dialects.postgresql import JSONB
+from sqlalchemy.orm import Session
+
+from db.models import DEFAULT_TENANT, VERDICTS, Audit, ClaimRow, Document, VerdictRow
+from db.run_models import Run, RunItem
+
+__all__ = ["SearchFilters", "search_claims"]
+
+ROLES = ("response", "reference")
+
+
+@dataclass(frozen=True, slots=True)
+class SearchFilters:
+    """What a hit must be: ``role`` (response | reference), ``verdict`` (one of
+    ``db.models.VERDICTS``; only response claims have one), ``suite`` (its audit is an item of a
+    run of that suite), ``run`` (of that run: its id, or its label), ``metadata`` (its audit's
+    metadata contains this JSON object, ``@>``). None: no condition.
+
+    Raises ``ValueError`` naming the field for an unknown role or verdict, a verdict with role
+    ``reference``, or metadata that is not an object.
+    """
+
+    role: str | None = None
+    verdict: str | None = None
+    suite: str | None = None
+    run: str | None = None
+    metadata: Mapping[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.role is not None and self.role not in ROLES:
+            raise ValueError(f"role: must be one of {', '.join(ROLES)}, got {self.role!r}")
+        if self.verdict is not None and self.verdict not in VERDICTS:
+            raise ValueError(f"verdict: must be one of {', '.join(VERDICTS)}, got {self.verdict!r}")
+        if self.verdict is not None and self.role == "reference":
+            raise ValueError("verdict: reference claims have no verdict (use role=response or omit role)")
+        if self.metadata is not None and not isinstance(self.metadata, Mapping):
+            raise ValueError("metadata: must be a JSON object")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The filters set, as JSON (a Celery message's kwargs)."""
+        return {
+            k: (dict(v) if isinstance(v, Mapping) else v) for k, v in asdict(self).items() if v is not None
+        }
+
+
+def _set_local(session: Session, values: Mapping[str, object]) -> None:
+    """``SET LOCAL`` each setting (``set_config(name, value, true)``: ends with the transaction)."""
+    for name, value in values.items():
+        session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": str(value)})
+
+
+def _of_claims_run(column: Any) -> Any:
+    """``column`` of the run whose item the claim's audit is (a scalar subquery; NULL: none)."""
+    stmt = select(column).join(RunItem, RunItem.run_id == Run.id).where(RunItem.audit_id == ClaimRow.audit_id)
+    return stmt.limit(1).scalar_subquery()
+
+
+def _conditions(f: SearchFilters) -> list[ColumnElement[bool]]:
+    """The filters on a claim row, each a scalar subquery of that row (a filter of the index scan,
+    never a join the planner could put before the ordered scan)."""
+    out: list[ColumnElement[bool]] = []
+    if f.role is not None:
+        out.append(ClaimRow.role == f.role)
+    if f.verdict is not None:
+        out.append(
+            select(VerdictRow.verdict).where(VerdictRow.claim_id == ClaimRow.id).scalar_subquery()
+            == f.verdict
+        )
+    if f.suite is not None:
+        out.append(_of_claims_run(Run.suite) == f.suite)
+    if f.run is not None:
+        try:
+            out.append(_of_claims_run(Run.id) == uuid.UUID(f.run))
+        except ValueError:
+            out.append(_of_claims_run(Run.label) == f.run)
+    if f.metadata is not None:
+        meta = select(Audit.metadata_).where(Audit.id == ClaimRow.audit_id).scalar_subquery()
+        out.append(meta.op("@>")(cast(dict(f.metadata), JSONB)))
+    return out
+
+
+def _search_hit(row: Any) -> dict[str, Any]:
+    return {
+        "claim_id": row.id,
+        "audit_id": row.audit_id,
+        "role": row.role,
+        "reference": row.reference if row.role == "reference" else None,
+        "position": row.position,
+        "text": row.text,
+        "start": row.char_start,
+        "end": row.char_end,
+        "kind": row.kind,
+        "similarity": float(1 - row.distance),
+        "audit_created_at": row.created_at,
+        "verdict": row.verdict,
+        "suite": row.suite,
+        "run_id": row.run_id,
+        "run_label": row.run_label,
+    }
+
+
+def statement(
+    query: np.ndarray, *, model: str, dim: int, tenant_id: str, limit: int, filters: SearchFilters
+) -> Select[Any]:
+    """The search's SQL: the ``limit`` nearest claims that pass ``filters`` (ordered by the HNSW
+    index's expression, filtered on the claim row), then their documents, audits, verdicts, runs."""
+    distance = cast(ClaimRow.embedding, Vector(dim)).cosine_distance(query)
+    nearest = (
+        select(ClaimRow.id, distance.label("distance"))
+        .where(ClaimRow.embedding_model == model, ClaimRow.tenant_id == tenant_id, *_conditions(filters))
+        .order_by(distance)
+        .limit(limit)
+        .subquery("nearest")
+    )
+    return (
+        select(
+            ClaimRow.id,
+            ClaimRow.audit_id,
+            ClaimRow.role,
+            Document.position.label("reference"),
+            ClaimRow.position,
+            ClaimRow.text,
+            ClaimRow.char_start,
+            ClaimRow.char_end,
+            ClaimRow.kind,
+            nearest.c.distance,
+            Audit.created_at,
+            VerdictRow.verdict,
+            Run.suite,
+            Run.id.label("run_id"),
+            Run.label.label("run_label"),
+        )
+        .join(nearest, nearest.c.id == ClaimRow.id)
+        .join(Document, Document.id == ClaimRow.document_id)
+        .join(Audit, Audit.id == ClaimRow.audit_id)
+        .outerjoin(VerdictRow, VerdictRow.claim_id == ClaimRow.id)
+        .outerjoin(RunItem, RunItem.audit_id == ClaimRow.audit_id)
+        .outerjoin(Run, Run.id == RunItem.run_id)
+    )
+
+
+def search_claims(
+    session: Session,
+    query: np.ndarray,
+    *,
+    model: str,
+    dim: int,
+    k: int,
+    ef_search: int = 100,
+    tenant_id: str = DEFAULT_TENANT,
+    filters: SearchFilters | None = None,
+    iterative_scan: str = "relaxed_order",
+    max_scan_tuples: int = 20_000,
+    overfetch: int = 4,
+) -> list[dict[str, Any]]:
+    """The ``k`` stored claims of ``tenant_id`` nearest to ``query`` (float32 ``(dim,)``) among
+    vectors of ``model`` that pass ``filters``; approximate (module docstring).
+
+    ``ef_search``: ``hnsw.ef_search``; ``iterative_scan`` / ``max_scan_tuples``: pgvector 0.8's
+    ``hnsw.iterative_scan`` (``"off"`` is the 0.7 post-filter) and its bound; ``k * overfetch``
+    candidates are read and the exact best ``k`` kept. Each item: claim_id, audit_id, role,
+    reference (index, None for the response), position, text, start, end, kind, similarity
+    (``1 - cosine distance``, in [-1, 1]), audit_created_at, verdict (None for a reference
+    claim), suite, run_id, run_label (None when the audit is no run's item); best first.
+    """
+    _set_local(
+        session,
+        {
+            "hnsw.ef_search": ef_search,
+            "hnsw.iterative_scan": iterative_scan,
+            "hnsw.max_scan_tuples": max_scan_tuples,
+        },
+    )
+    q = np.asarray(query, dtype=np.float32).reshape(-1)
+    limit = k * max(1, overfetch)
+    stmt = statement(
+        q, model=model, dim=dim, tenant_id=tenant_id, limit=limit, filters=filters or SearchFilters()
+    )
+    out = [_search_hit(row) for row in session.execute(stmt).all()]
+    # relaxed_order returns neighbours roughly in order and stops once enough rows pass the
+    # filters: take the exact best k of k * overfetch candidates.
+    out.sort(key=lambda item: -item["similarity"])
+    return out[:k]
