@@ -189,13 +189,16 @@ def test_a_login_writes_nothing(login_a: tuple[str, str], tenants: tuple[str, st
 
 
 @pytest.fixture(scope="module")
-def unbound_url(engine: Any, database_url: str) -> str:
+def unbound_url(engine: Any, database_url: str) -> Iterator[str]:
     """A LOGIN role with SELECT on every table and view, bound to no tenant, not the deployment's."""
     role = f"claimaudit_unbound_{uuid.uuid4().hex[:6]}"
     with engine.begin() as conn:
         conn.execute(sqlalchemy.text(f"CREATE ROLE {role} LOGIN NOSUPERUSER NOBYPASSRLS"))
         conn.execute(sqlalchemy.text(f"GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"))
-    return sql_logins.login_url(database_url, role, "unused")
+    yield sql_logins.login_url(database_url, role, "unused")
+    with engine.begin() as conn:  # roles outlive the test database: drop it
+        conn.execute(sqlalchemy.text(f"REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}"))
+        conn.execute(sqlalchemy.text(f"DROP ROLE {role}"))
 
 
 @pytest.mark.parametrize("setting", [None, "", "A", "B"])
