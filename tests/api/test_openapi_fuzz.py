@@ -62,12 +62,22 @@ def search_worker(
 
 
 @pytest.fixture(scope="module")
-def api_schema(database_url: str, redis_server_url: str, search_worker: None) -> Any:
+def api_schema(
+    database_url: str, redis_server_url: str, search_worker: None, session_factory: Any
+) -> Iterator[Any]:
     from api.main import create_app
+    from db import sql_logins
     from workers.settings import Settings
 
     app = create_app(Settings(database_url=database_url, redis_url=redis_server_url))
-    return schemathesis.openapi.from_asgi("/openapi.json", app)
+    yield schemathesis.openapi.from_asgi("/openapi.json", app)
+    with (
+        session_factory() as session
+    ):  # the SQL logins POST /admin/sql-logins made: roles outlive the database
+        for login in sql_logins.list_sql_logins(session):
+            if login.revoked_at is None:
+                sql_logins.revoke_sql_login(session, login.role)
+        session.commit()
 
 
 def _run_operation(operation: Any, mode: GenerationMode, headers: dict[str, str]) -> None:
