@@ -11,61 +11,47 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
 import yaml
-from rich.console import Console
 from rich.markup import escape as esc
 from rich.table import Table
 
-from cli import stack
-from cli.client import ApiError, Client
+from claimaudit import Client
+from claimaudit._flows import call, find_run
+from cli.client import ApiError, connect, problem
+from cli.common import EXIT_UNAVAILABLE, EXIT_USAGE, ApiUrl, AsJson, api_url_of, console, err
+from cli.tables import print_json, print_listing
 
 runs_app = typer.Typer(help="Runs of suites: list, compare (with a quality gate).", no_args_is_help=True)
 suites_app = typer.Typer(
     help="Suites: apply a YAML file of suite definitions (GET /suites lists them).", no_args_is_help=True
 )
 
-console = Console()
-err = Console(stderr=True)
 
-ApiUrl = Annotated[
-    str | None,
-    typer.Option(
-        "--api-url",
-        envvar="CLAIMAUDIT_API_URL",
-        help="API base URL; default the local stack's http://127.0.0.1:PORT (CLAIMAUDIT_API_PORT).",
-        show_default=False,
-    ),
-]
-#: What a command that cannot reach or use the API raises (exit 2: never the gate's exit 1).
-_UNREACHABLE = (ApiError, OSError, httpx.HTTPError)
+#: Retries of a command that only reads or defines (a second or so when the API is down).
+QUICK_RETRIES = 1
 
 
-def _url(api_url: str | None) -> str:
-    return (api_url or f"http://127.0.0.1:{stack.DEFAULT_API_PORT}").rstrip("/")
-
-
-def _problem(api_url: str | None, exc: BaseException) -> str:
-    if isinstance(exc, ApiError):
-        return str(exc)
-    return f"the API at {_url(api_url)} does not answer ({exc}); run `claimaudit up` or pass --api-url"
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
+def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     err.print(f"[bold red]error:[/bold red] {esc(message)}")
     return typer.Exit(code)
 
 
+def _unreachable(exc: ApiError) -> typer.Exit:
+    """Exit for a client error: the API's refusal (usage, 2) or no answer (3), never the gate's 1."""
+    from claimaudit.errors import APIError, ServiceUnavailable
+
+    code = (
+        EXIT_USAGE
+        if isinstance(exc, APIError) and not isinstance(exc, ServiceUnavailable)
+        else EXIT_UNAVAILABLE
+    )
+    return _fail(problem(exc), code)
+
+
 def resolve_run(client: Client, ref: str) -> dict[str, Any]:
     """The run document of ``ref``: a run id, or ``suite/label``; ``ApiError`` when there is none."""
-    if "/" in ref:
-        suite, label = ref.split("/", 1)
-        found = client.get_json("/runs", suite=suite, label=label)["items"]
-        if not found:
-            raise ApiError(f"no run {label!r} of suite {suite!r}")
-        return dict(found[0])
-    return client.get_json(f"/runs/{ref}")
+    return client.run(find_run(ref))
 
 
 def _pct(value: float | None) -> str:
@@ -156,17 +142,18 @@ def compare(
         "worse_items": max_worse_items,
     }
     try:
-        with Client(_url(api_url)) as client:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             if b is None:
                 new = resolve_run(client, a)
-                doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": "previous", **params})
+                base_id = "previous"
             else:
-                base, new = resolve_run(client, a), resolve_run(client, b)
-                doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": base["id"], **params})
-    except _UNREACHABLE as exc:
-        raise _fail(_problem(api_url, exc)) from exc
+                base_id, new = resolve_run(client, a)["id"], resolve_run(client, b)
+            query = {k: v for k, v in {"with": base_id, **params}.items() if v is not None}
+            doc = client.run(call("GET", f"/runs/{new['id']}/compare", params=query))
+    except ApiError as exc:
+        raise _unreachable(exc) from exc
     if as_json:
-        console.print_json(json.dumps(doc))
+        print_json(console, doc)
     else:
         render_comparison(doc)
     if doc["gate"]["crossed"]:
@@ -178,30 +165,38 @@ def list_runs(
     suite: Annotated[str | None, typer.Option(help="Only this suite.")] = None,
     limit: int = 20,
     api_url: ApiUrl = None,
+    as_json: AsJson = False,
 ) -> None:
-    """Runs newest first: suite, label, status, items, done/failed, mean F1, contradicted share."""
+    """Runs newest first: id, suite, label, status, items, done/failed, mean F1, contradicted share."""
     try:
-        with Client(_url(api_url)) as client:
-            page = client.get_json("/runs", suite=suite, limit=limit)
-    except _UNREACHABLE as exc:
-        raise _fail(_problem(api_url, exc)) from exc
-    table = Table("id", "suite", "label", "status", "items", "done", "failed", "mean F1", "contradicted")
-    for run in page["items"]:
-        s = run["summary"] or {}
-        counts = s.get("counts", {})
-        f1 = (s.get("scores") or {}).get("claim_f1")
-        table.add_row(
-            run["id"],  # in full: `runs compare` takes it
-            esc(run["suite"]),
-            esc(run["label"]),
-            run["status"],
-            str(s.get("items", "")),
-            str(counts.get("done", "")),
-            str(counts.get("failed", "")),
-            "—" if f1 is None else f"{f1:.3f}",
-            _pct((s.get("shares") or {}).get("contradicted")),
-        )
-    console.print(table)
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            params = {k: v for k, v in {"suite": suite, "limit": limit}.items() if v is not None}
+            page = client.run(call("GET", "/runs", params=params))
+    except ApiError as exc:
+        raise _unreachable(exc) from exc
+    if as_json:
+        print_json(console, page)
+        return
+    columns = ("id", "suite", "label", "status", "items", "done", "failed", "mean F1", "contradicted")
+    print_listing(console, columns, [_run_row(run) for run in page["items"]])
+
+
+def _run_row(run: dict[str, Any]) -> list[str]:
+    """One row of ``runs list``: the id in full (``runs compare`` takes it)."""
+    s = run["summary"] or {}
+    counts = s.get("counts", {})
+    f1 = (s.get("scores") or {}).get("claim_f1")
+    return [
+        run["id"],
+        run["suite"],
+        run["label"],
+        run["status"],
+        str(s.get("items", "")),
+        str(counts.get("done", "")),
+        str(counts.get("failed", "")),
+        "—" if f1 is None else f"{f1:.3f}",
+        _pct((s.get("shares") or {}).get("contradicted")),
+    ]
 
 
 @suites_app.command("apply")
@@ -218,9 +213,9 @@ def apply(
     if not isinstance(suites, dict) or not suites:
         raise _fail(f"{path}: expected a mapping 'suites: {{name: definition}}'")
     try:
-        with Client(_url(api_url)) as client:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             for name, body in suites.items():
-                doc = client.put_json(f"/suites/{name}", body or {})
-                console.print(esc(f"suite {doc['name']}: cron {doc['cron'] or '—'}, source {doc['source']}"))
-    except _UNREACHABLE as exc:
-        raise _fail(_problem(api_url, exc)) from exc
+                doc = client.suites.put(str(name), body or {})
+                console.print(esc(f"suite {doc.name}: cron {doc.cron or '—'}, source {doc.source}"))
+    except ApiError as exc:
+        raise _unreachable(exc) from exc

@@ -59,6 +59,7 @@ __all__ = [
     "audit_verdict_counts_of",
     "unsealed_scheduled_runs",
     "get_run_any_tenant",
+    "item_ids_of",
 ]
 
 #: Scores averaged over a run's done audits (``summary["scores"]``).
@@ -427,3 +428,11 @@ def unsealed_scheduled_runs(session: Session, *, older_than_s: float, limit: int
 def get_run_any_tenant(session: Session, run_id: uuid.UUID) -> Run | None:
     """The run whatever its tenant (the workers' read: a task gets only the id)."""
     return session.get(Run, run_id, populate_existing=True)
+
+
+def item_ids_of(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """The run item id (the batch line's id) of each of ``audit_ids`` that is a run's item."""
+    if not audit_ids:
+        return {}
+    stmt = select(RunItem.audit_id, RunItem.item_id).where(RunItem.audit_id.in_(list(audit_ids)))
+    return {aid: item for aid, item in session.execute(stmt).all() if aid is not None}

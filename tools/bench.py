@@ -61,9 +61,9 @@ import httpx  # noqa: E402
 from bench_stack import BenchStack  # noqa: E402
 from bench_workload import build_workload, probe_audit  # noqa: E402
 
+from claimaudit import Client  # noqa: E402
 from cli import stack  # noqa: E402
-from cli.client import Client  # noqa: E402
-from cli.main import read_batch_input, run_batch  # noqa: E402
+from cli.batch import read_batch_input, run_batch  # noqa: E402
 
 TERMINAL = ("done", "failed", "rejected")
 #: issue #14: a single audit through the queue within the in-process time of the same audit + this

@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from cli.client import Client
-from cli.main import read_batch_input, run_batch
+from claimaudit import Client
+from cli.batch import read_batch_input, run_batch
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 

@@ -8,8 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cli.client import audit_body, error_message, idempotency_key, poll_order, stage_moved
-from cli.main import BatchLine, read_batch_input, result_line
+from claimaudit._flows import stage_moved
+from cli.batch import BatchLine, read_batch_input, result_line
+from cli.client import audit_body, error_message, idempotency_key
 from cli.stack import normalise_database_url
 
 
@@ -105,20 +106,6 @@ def test_error_message(status: int, payload: object, expected: str) -> None:
 )
 def test_normalise_database_url(url: str, expected: str) -> None:
     assert normalise_database_url(url) == expected
-
-
-def test_poll_order_sees_every_pending_audit_in_turn() -> None:
-    # 10 pending audits, window 3: the oldest 3 every round, then 3 of the other 7 in turn, so
-    # all 7 are seen within ceil(7 / 3) = 3 rounds (``poll_order``'s docstring)
-    pending = [f"a{i}" for i in range(10)]
-    seen: set[str] = set()
-    turn = 0
-    for expected_others in (["a3", "a4", "a5"], ["a6", "a7", "a8"], ["a9", "a3", "a4"]):
-        batch, turn = poll_order(pending, 3, turn)
-        assert batch == ["a0", "a1", "a2", *expected_others]
-        seen |= set(batch)
-    assert seen == set(pending)
-    assert poll_order(pending[:2], 3, 5) == (["a0", "a1"], 0)  # fewer than a window: all of them
 
 
 def test_stage_moved_is_progress_of_a_batch() -> None:
