@@ -134,6 +134,7 @@ class Gate:
     f1_drop                  the mean claim_f1 delta may fall by at most this many points
     precision_drop           the mean claim_precision delta likewise
     worse_items              at most this many items may get a worse verdict mix
+    worse_items_share        at most this per cent of the compared items may get a worse mix
     """
 
     contradicted_share_rise: float | None = 2.0
@@ -141,6 +142,7 @@ class Gate:
     f1_drop: float | None = None
     precision_drop: float | None = None
     worse_items: int | None = None
+    worse_items_share: float | None = None
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Gate:
@@ -298,4 +300,7 @@ def check_gate(diff: RunDiff, gate: Gate) -> list[str]:
             crossed.append(f"mean {score} fell by {-100 * float(mean):.1f} points (limit {limit})")
     if gate.worse_items is not None and len(diff.worse_items) > gate.worse_items:
         crossed.append(f"{len(diff.worse_items)} items got a worse verdict mix (limit {gate.worse_items})")
+    share = 100 * len(diff.worse_items) / diff.items_compared if diff.items_compared else None
+    if gate.worse_items_share is not None and share is not None and share > gate.worse_items_share:
+        crossed.append(f"{share:.1f}% of the items got a worse verdict mix (limit {gate.worse_items_share}%)")
     return crossed

@@ -15,73 +15,41 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.markup import escape
+from rich.progress import Progress
 
 from claimaudit import Client
-from claimaudit._flows import submit_run
+from claimaudit._flows import find_run, submit_run
 from cli import stack
+from cli.batch_input import BatchLine, IdSource, duplicate_ids, read_batch_input
+from cli.batch_report import (
+    batch_progress,
+    batch_summary,
+    finished_counter,
+    last_line,
+    write_csv,
+    write_summary,
+)
 from cli.client import (
-    LINE_FIELDS,
     ApiError,
     Submission,
-    audit_body,
     connect,
     idempotency_key,
     problem,
-    transport_problem,
 )
-from cli.common import EXIT_UNAVAILABLE, ApiPort, ApiUrl, ensure_api, err, fail
+from cli.common import (
+    EXIT_GATE,
+    EXIT_REJECTED,
+    EXIT_UNAVAILABLE,
+    EXIT_USAGE,
+    ApiPort,
+    ApiUrl,
+    ensure_api,
+    err,
+    fail,
+)
 
 __all__ = ["BatchLine", "read_batch_input", "warn_duplicate_ids", "result_line", "run_batch", "register"]
-
-
-@dataclass
-class BatchLine:
-    """One input line: its id and request body, or why it was rejected before submission."""
-
-    line_id: str
-    body: dict[str, Any] | None
-    error: str | None = None
-
-
-def read_batch_input(path: Path) -> list[BatchLine]:
-    """Parse the run_cases.py input contract: one JSON object per line (blank lines skipped).
-
-    Rejected before submission (the line's result is ``{"id", "status": "rejected", "error"}``):
-    a line that is not a JSON object (id ``line-N``, N 1-based), a line with top-level keys
-    other than ``id`` and ``AUDIT_FIELDS`` (as the API rejects unknown fields), and a line
-    that cannot travel as strict JSON (NaN/Infinity numbers, NUL characters).
-    """
-    lines: list[BatchLine] = []
-    with path.open(encoding="utf-8") as fh:
-        for number, raw in enumerate(fh, start=1):
-            if not raw.strip():
-                continue
-            try:
-                data = json.loads(raw)
-            except json.JSONDecodeError as exc:
-                lines.append(BatchLine(f"line-{number}", None, f"line {number} is not valid JSON: {exc}"))
-                continue
-            if not isinstance(data, dict):
-                lines.append(BatchLine(f"line-{number}", None, f"line {number} is not a JSON object"))
-                continue
-            raw_id = data.get("id")
-            line_id = str(raw_id) if raw_id is not None else f"line-{number}"
-            unknown = sorted(str(k) for k in data if k not in LINE_FIELDS)
-            if unknown:
-                error = (
-                    f"line {number}: unknown field(s) {', '.join(unknown)} "
-                    f"(allowed: {', '.join(sorted(LINE_FIELDS))})"
-                )
-                lines.append(BatchLine(line_id, None, error))
-                continue
-            body = audit_body(data)
-            problem = transport_problem(body)
-            if problem:
-                lines.append(BatchLine(line_id, None, f"line {number}: {problem}"))
-                continue
-            lines.append(BatchLine(line_id, body))
-    return lines
 
 
 def warn_duplicate_ids(lines: list[BatchLine]) -> list[str]:
@@ -90,10 +58,7 @@ def warn_duplicate_ids(lines: list[BatchLine]) -> list[str]:
     Every line still gets its own output line; lines with the same id and content share one
     audit (same idempotency key), with the same id and other content they are separate audits.
     """
-    seen: dict[str, int] = {}
-    for ln in lines:
-        seen[ln.line_id] = seen.get(ln.line_id, 0) + 1
-    dups = [i for i, n in seen.items() if n > 1]
+    dups = duplicate_ids(lines)
     if dups:
         shown = ", ".join(repr(d) for d in dups[:10]) + (" ..." if len(dups) > 10 else "")
         err.print(
@@ -107,11 +72,13 @@ def result_line(line: BatchLine, sub: Submission | None, doc: dict[str, Any] | N
     """The output object for one input line (the GET document with ``id`` = line id, ``audit_id`` = uuid)."""
     if line.body is None or sub is None or sub.audit_id is None:
         error = line.error or (sub.error if sub else None) or "rejected"
-        return {"id": line.line_id, "status": "rejected", "error": error}
+        if line.line is not None and not error.startswith(f"line {line.line}"):
+            error = f"line {line.line}: {error}"
+        return {"id": line.line_id, "line": line.line, "status": "rejected", "error": error}
     out = dict(doc or {"status": sub.status, "error": "no result"})
     out["audit_id"] = out.get("id", sub.audit_id)
     out["id"] = line.line_id
-    return {"id": out.pop("id"), "audit_id": out.pop("audit_id"), **out}
+    return {"id": out.pop("id"), "audit_id": out.pop("audit_id"), "line": line.line, **out}
 
 
 def run_batch(
@@ -134,13 +101,16 @@ def run_batch(
     """
     to_submit = [(i, ln) for i, ln in enumerate(lines) if ln.body is not None]
     docs: dict[str, dict[str, Any]] = {}
-    progress = _batch_progress(show_progress)
+    progress = batch_progress(show_progress)
     with progress:
-        answered = _submit_lines(client, to_submit, progress, run=run, chunk_size=chunk_size)
+        rejected = [ln for ln in lines if ln.rejected]
+        answered = _submit_lines(
+            client, to_submit, progress, run=run, chunk_size=chunk_size, rejected=rejected
+        )
         subs = {line_index: sub for (line_index, _), sub in zip(to_submit, answered, strict=True)}
         by_audit = _audits_by_line(lines, subs, journal)
         ids = [s.audit_id for s in answered if s.audit_id]
-        advance = _finished_counter(progress, len(ids), show_progress=show_progress)
+        advance = finished_counter(progress, len(ids), show=show_progress)
         on_result = _on_batch_result(
             lines, subs, by_audit, journal, skip_failed=retry_failed, advance=advance
         )
@@ -159,18 +129,6 @@ def run_batch(
     ]
 
 
-def _batch_progress(show_progress: bool) -> Progress:
-    """The progress bars of a batch on stderr ("submitted", "finished"); shown only with ``show_progress``."""
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not show_progress,
-    )
-
-
 def _submit_lines(
     client: Client,
     to_submit: list[tuple[int, BatchLine]],
@@ -178,6 +136,7 @@ def _submit_lines(
     *,
     run: tuple[str, str] | None,
     chunk_size: int,
+    rejected: list[BatchLine],
 ) -> list[Submission]:
     """Submit the valid lines (bar "submitted") as the items of ``run`` = (suite, label), else as loose
     audits keyed by id + content hash; one :class:`Submission` per line, in order."""
@@ -188,7 +147,15 @@ def _submit_lines(
 
     if run is not None:
         pairs = [(ln.line_id, ln.body or {}) for _, ln in to_submit]
-        flow = submit_run(run[0], run[1], pairs, chunk_size=chunk_size, source="cli", on_progress=on_progress)
+        flow = submit_run(
+            run[0],
+            run[1],
+            pairs,
+            rejected=[ln.rejection() for ln in rejected],
+            chunk_size=chunk_size,
+            source="cli",
+            on_progress=on_progress,
+        )
         return [Submission.of(item) for item in client.run(flow)]
     items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
     answered = client.submit_many(items, chunk_size=chunk_size, on_progress=on_progress)
@@ -209,23 +176,6 @@ def _audits_by_line(
         elif journal is not None:
             journal(result_line(ln, sub_i, None))
     return by_audit
-
-
-def _finished_counter(progress: Progress, total: int, *, show_progress: bool) -> Callable[[], None]:
-    """Add the "finished" bar (``total`` audits) and return its one-step advance; without a bar, that
-    prints the count on stderr every tenth of ``total``."""
-    task = progress.add_task("finished ", total=total)
-    reported = [0.0]
-
-    def advance() -> None:
-        progress.advance(task)
-        if not show_progress:
-            finished = progress.tasks[task].completed
-            if finished >= total or finished - reported[0] >= max(1, total // 10):
-                reported[0] = finished
-                err.print(f"[dim]{int(finished)}/{total} audits finished[/dim]")
-
-    return advance
 
 
 def _on_batch_result(
@@ -305,6 +255,15 @@ def _retry_failed_audits(
     docs.update(client.poll([a for a in new_ids if a], stall_timeout=stall_timeout, on_result=on_result))
 
 
+@dataclass(frozen=True)
+class Outputs:
+    """Where ``batch`` writes: the results, and optionally a summary (JSON) and a CSV."""
+
+    output: Path
+    summary: Path | None = None
+    csv: Path | None = None
+
+
 def batch(
     input: Annotated[
         Path, typer.Argument(help="JSONL: {id, references, response, config?, question?, metadata?}")
@@ -314,7 +273,7 @@ def batch(
     api_port: ApiPort = stack.DEFAULT_API_PORT,
     chunk_size: Annotated[int, typer.Option(help="Audits per POST /audits/batch.")] = 100,
     stall_timeout: Annotated[
-        float, typer.Option(help="Give up after this many seconds without progress.")
+        float, typer.Option(help="Give up after this many seconds without progress (exit 3).")
     ] = 900,
     start: Annotated[bool, typer.Option(help="Start the local stack when the API is not running.")] = True,
     retry_failed: Annotated[
@@ -326,37 +285,88 @@ def batch(
     run_label: Annotated[
         str | None, typer.Option("--run", help="Label of the run (with --suite), e.g. 2026-11-30.")
     ] = None,
+    ids: Annotated[
+        str,
+        typer.Option(help="Where ids come from: 'field' (a line without id is rejected) or 'line' (line-N)."),
+    ] = "field",
+    max_rejected: Annotated[
+        int | None, typer.Option(help="Exit 4 when more lines than this are rejected (default: report only).")
+    ] = None,
+    gate: Annotated[
+        bool, typer.Option("--gate", help="With --suite/--run: exit 1 when the run crosses its suite's gate.")
+    ] = False,
+    summary: Annotated[
+        Path | None, typer.Option(help="Also write a JSON summary: counts, verdict mix, mean scores, gate.")
+    ] = None,
+    csv_path: Annotated[
+        Path | None,
+        typer.Option("--csv", help="Also write one CSV row per line (id, status, verdicts, F1, page)."),
+    ] = None,
 ) -> None:
-    """Submit every line through the API, poll, write one result line per input line (resumable).
-
-    OUTPUT is written at the end, in input order, atomically. Meanwhile each line's result is
-    appended to OUTPUT.partial as soon as it is known (completion order; removed at the end), so
-    a killed run leaves what had finished there. Recovery is simply running the same command
-    again: every line's idempotency key (id + content hash) maps it to the audit already stored,
-    so finished audits come back at once and nothing is audited twice.
-    """
-    lines = _batch_input(input, suite=suite, run_label=run_label, retry_failed=retry_failed)
+    """Submit every line through the API, poll, write one result line per input line (resumable:
+    run it again). A bad line is rejected with its line number and reason, the others audited.
+    Exit (README "Exit codes"): 0 done, 1 --gate crossed, 2 usage, 3 unreachable or stalled, 4
+    more rejected lines than --max-rejected."""
+    lines = _batch_input(input, suite, run_label, retry_failed, _check_options(ids, gate, suite))
     warn_duplicate_ids(lines)
     url = ensure_api(api_url, api_port, start=start)
     started = time.monotonic()
     output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(output.name + ".partial")
-    results = _run_journaled(
-        url,
-        lines,
-        partial,
-        chunk_size=chunk_size,
-        stall_timeout=stall_timeout,
-        retry_failed=retry_failed,
-        run=None if suite is None or run_label is None else (suite, run_label),
-    )
+    run = None if suite is None or run_label is None else (suite, run_label)
+    results = _run_journaled(url, lines, partial, (chunk_size, stall_timeout), retry_failed, run)
     _write_results(output, results)
     partial.unlink(missing_ok=True)
-    _report_batch(results, output, started)
+    outcome = _run_gate(url, run) if gate and run is not None else None
+    _report_batch(results, Outputs(output, summary, csv_path), started, url=url, gate=outcome)
+    _exit(results, outcome, max_rejected)
+
+
+def _check_options(ids: str, gate: bool, suite: str | None) -> IdSource:
+    """The id source of ``--ids``; exit 2 on an unknown one or ``--gate`` without a suite."""
+    if ids not in ("field", "line"):
+        raise fail(f"--ids: {ids!r} is not 'field' or 'line'", code=EXIT_USAGE)
+    if gate and suite is None:
+        raise fail("--gate needs --suite and --run (the gate is the suite's)", code=EXIT_USAGE)
+    return "line" if ids == "line" else "field"
+
+
+def _exit(results: list[dict[str, Any]], gate: dict[str, Any] | None, max_rejected: int | None) -> None:
+    """Exit by the table of the README: 3 unfinished audits, 4 too many rejected lines, 1 the gate."""
+    unfinished = [r for r in results if r.get("status") not in ("done", "failed", "rejected")]
+    if unfinished:
+        raise fail(f"{len(unfinished)} audits did not finish (see their error field)", code=EXIT_UNAVAILABLE)
+    rejected = sum(1 for r in results if r.get("status") == "rejected")
+    if max_rejected is not None and rejected > max_rejected:
+        raise fail(f"{rejected} lines rejected, more than --max-rejected {max_rejected}", code=EXIT_REJECTED)
+    if gate is not None and gate.get("crossed"):
+        raise fail("gate crossed: " + "; ".join(gate["crossed"]), code=EXIT_GATE)
+
+
+#: Longest wait for the run to finish after its last audit (the worker freezes its summary).
+RUN_FINISH_S = 120.0
+
+
+def _run_gate(url: str, run: tuple[str, str]) -> dict[str, Any]:
+    """The gate of the finished run ``suite/label`` (``summary.gate`` with its ``baseline``);
+    exit 3 when the run does not finish in ``RUN_FINISH_S``."""
+    deadline = time.monotonic() + RUN_FINISH_S
+    with connect(url) as client:
+        while True:
+            doc = client.run(find_run(f"{run[0]}/{run[1]}"))
+            if doc["status"] in ("finished", "failed"):
+                summary_ = doc.get("summary") or {}
+                return {**(summary_.get("gate") or {}), "baseline": summary_.get("baseline")}
+            if time.monotonic() > deadline:
+                raise fail(
+                    f"run {run[0]}/{run[1]} still {doc['status']} after {RUN_FINISH_S:.0f} s",
+                    code=EXIT_UNAVAILABLE,
+                )
+            time.sleep(1.0)
 
 
 def _batch_input(
-    input: Path, *, suite: str | None, run_label: str | None, retry_failed: bool
+    input: Path, suite: str | None, run_label: str | None, retry_failed: bool, ids: IdSource
 ) -> list[BatchLine]:
     """The lines of ``input`` once the options are checked; exit 2 on bad options or an unreadable file."""
     if not input.exists():
@@ -364,9 +374,7 @@ def _batch_input(
     if (suite is None) != (run_label is None) or (suite is not None and retry_failed):
         raise fail("--suite and --run go together (and not with --retry-failed)", code=2)
     try:
-        return read_batch_input(input)
-    except UnicodeDecodeError as exc:
-        raise fail(f"{input} is not UTF-8 text ({exc.reason}): expected JSON lines", code=2) from None
+        return read_batch_input(input, ids)
     except OSError as exc:
         raise fail(f"{input}: {exc.strerror or exc}", code=2) from None
 
@@ -375,14 +383,13 @@ def _run_journaled(
     url: str,
     lines: list[BatchLine],
     partial: Path,
-    *,
-    chunk_size: int,
-    stall_timeout: float,
+    pace: tuple[int, float],
     retry_failed: bool,
     run: tuple[str, str] | None,
 ) -> list[dict[str, Any]]:
-    """:func:`run_batch` against the API at ``url``, each result appended to ``partial`` as soon as it
-    is known; exit 2 when the API or a file fails."""
+    """:func:`run_batch` against the API at ``url`` (``pace``: chunk size, stall timeout), each
+    result appended to ``partial`` as soon as it is known; exit 3 when the API fails, 2 a file."""
+    chunk_size, stall_timeout = pace
     try:
         with connect(url) as client, partial.open("w", encoding="utf-8") as jfh:
 
@@ -400,6 +407,12 @@ def _run_journaled(
                 journal=journal,
                 run=run,
             )
+    except KeyboardInterrupt:
+        raise fail(
+            f"interrupted: the results so far are in {partial}; run the same command again to resume "
+            "(finished audits come back at once, nothing is audited twice)",
+            code=130,
+        ) from None
     except ApiError as exc:
         message = f"batch aborted: {problem(exc)} (results so far: {partial}; re-run to resume)"
         raise fail(message, code=EXIT_UNAVAILABLE) from exc
@@ -416,17 +429,28 @@ def _write_results(output: Path, results: list[dict[str, Any]]) -> None:
     tmp.replace(output)
 
 
-def _report_batch(results: list[dict[str, Any]], output: Path, started: float) -> None:
-    """Print the count per status and the time since ``started``; exit 3 when audits did not finish."""
-    tally: dict[str, int] = {}
-    for obj in results:
-        tally[str(obj.get("status"))] = tally.get(str(obj.get("status")), 0) + 1
-    elapsed = time.monotonic() - started
-    summary = ", ".join(f"{n} {s}" for s, n in sorted(tally.items()))
-    err.print(f"{len(results)} lines → {output} in {elapsed:.1f} s ({summary})")
-    unfinished = [r for r in results if r.get("status") not in ("done", "failed", "rejected")]
-    if unfinished:
-        raise fail(f"{len(unfinished)} audits did not finish (see their error field)", code=3)
+def _report_batch(
+    results: list[dict[str, Any]], outputs: Outputs, started: float, *, url: str, gate: dict[str, Any] | None
+) -> None:
+    """The last line on stderr (counts, verdict mix, mean F1, the gate), and ``--summary`` / ``--csv``."""
+    summary = batch_summary(results, gate=gate)
+    err.print(last_line(summary, outputs.output, time.monotonic() - started), highlight=False, soft_wrap=True)
+    for line in summary["rejected"][:20]:
+        err.print(f"[yellow]rejected[/yellow] {escape(str(line['reason']))}", highlight=False)
+    if len(summary["rejected"]) > 20:
+        err.print(
+            f"[yellow]… and {len(summary['rejected']) - 20} more rejected lines (see --summary)[/yellow]"
+        )
+    if gate is not None:
+        base = gate.get("baseline") or {}
+        held = "crossed: " + "; ".join(gate["crossed"]) if gate.get("crossed") else "held"
+        err.print(
+            f"gate {held} (baseline: {base.get('label', 'none')}, {base.get('chosen', 'no earlier run')})"
+        )
+    if outputs.summary is not None:
+        write_summary(outputs.summary, summary)
+    if outputs.csv is not None:
+        write_csv(outputs.csv, results, url)
 
 
 def register(app: typer.Typer) -> None:

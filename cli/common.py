@@ -32,7 +32,7 @@ __all__ = [
 
 EXIT_GATE = 1
 EXIT_USAGE = 2
-EXIT_UNAVAILABLE = 2
+EXIT_UNAVAILABLE = 3
 EXIT_REJECTED = 4
 
 console = Console()

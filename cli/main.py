@@ -24,7 +24,7 @@ from cli import batch as batch_cli
 from cli import checks, credentials, stack
 from cli import keys as keys_cli
 from cli.client import ApiError, audit_body, connect, problem
-from cli.common import ApiPort, ApiUrl, console, ensure_api, err, fail
+from cli.common import EXIT_UNAVAILABLE, ApiPort, ApiUrl, console, ensure_api, err, fail
 from cli.html_report import write_html_report
 from cli.report import VERDICT_STYLE, render_audit
 from cli.runs import runs_app, suites_app
@@ -221,8 +221,8 @@ def audit(
 
     Exit status: 0 done (and no claim with a ``--fail-on`` verdict), 1 a ``--fail-on`` verdict
     found or the audit failed, 2 a usage error (an unreadable or non-UTF-8 file, an unknown
-    ``--fail-on`` verdict, ``--config`` not JSON, input the API rejects), 3 timed out: a
-    misconfigured CI job never looks like a gate hit.
+    ``--fail-on`` verdict, ``--config`` not JSON, input the API rejects), 3 timed out or the API
+    unreachable: a misconfigured CI job never looks like a gate hit.
     """
     gate = parse_fail_on(fail_on)
     body = _audit_body(response, reference, question=question, config=config)
@@ -257,7 +257,13 @@ def _audit_via_api(
 ) -> dict[str, Any]:
     """Submit ``body`` to the API (started when needed), wait for the document and print the
     audit's page URL on stderr; exit 2 when rejected, 3 on timeout."""
-    from claimaudit.errors import AuditTimeout, InvalidRequest, PayloadTooLarge
+    from claimaudit.errors import (
+        AuditTimeout,
+        ConnectionFailed,
+        InvalidRequest,
+        PayloadTooLarge,
+        ServiceUnavailable,
+    )
 
     url = ensure_api(api_url, api_port)
     with connect(url) as client:
@@ -269,6 +275,8 @@ def _audit_via_api(
             raise fail(f"rejected: {exc.message}", code=2) from exc
         except AuditTimeout as exc:
             raise fail(str(exc), code=3) from exc
+        except (ConnectionFailed, ServiceUnavailable) as exc:
+            raise fail(problem(exc), code=EXIT_UNAVAILABLE) from exc
         except ApiError as exc:
             raise fail(problem(exc), code=2) from exc
 

@@ -348,7 +348,7 @@ def _check_webhooks(http: httpx.Client, receiver: Receiver, first_id: str, secon
             assert payload["run"]["summary"]["gate"]["crossed"] == [
                 "contradicted share rose by 33.3 points (limit 2.0)"
             ]
-            assert payload["links"]["compare"] == f"/runs/{second_id}/compare?with=previous"
+            assert payload["links"]["compare"] == f"/runs/{second_id}/compare?with=baseline"
     assert sorted(got) == sorted([("run.finished", first_id), ("run.quality_drop", second_id)])
     deliveries = http.get(f"/runs/{second_id}/deliveries").json()["items"]
     assert [(d["status"], d["attempts"], d["last_status_code"]) for d in deliveries] == [
