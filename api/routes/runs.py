@@ -228,7 +228,8 @@ def compare_run(
 ) -> dict[str, Any]:
     """Compare this run with a base run by item: score deltas, worse items, changed/new/vanished claims, gate.
 
-    The gate is the suite's unless limits are given as query parameters (points; see ``Gate``).
+    The gate is the suite's unless limits are given as query parameters (points; see ``Gate``):
+    then those limits alone.
     """
     run = _run_or_404(session, run_id, tenant)
     base, chosen = _base_of(session, run, with_, tenant)
@@ -243,7 +244,8 @@ def compare_run(
     gate = None
     if any(v is not None for v in limits.values()):
         try:
-            gate = Gate.from_dict({k: v for k, v in limits.items() if v is not None})
+            # the limits given replace the gate: the ones not given are off, not the defaults
+            gate = Gate.from_dict(limits)
         except ValueError as exc:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
     return run_service.compare_runs(session, base, run, gate=gate, chosen=chosen)
