@@ -52,8 +52,8 @@ test-browser: $(STAMP)  ## run only the browser tests (tests/browser; needs `mak
 check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker-compose config
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
-	$(BIN)/mypy claims db workers api cli
-	$(BIN)/python tools/function_lengths.py --max 60 claims db workers api cli
+	$(BIN)/mypy claimaudit claims db workers api cli
+	$(BIN)/python tools/function_lengths.py --max 60 claimaudit claims db workers api cli
 
 bench: $(STAMP)  ## throughput and latency, in-process vs queue (BENCH_ARGS="--audits 300 --repeats 3 ...")
 	$(BIN)/python tools/bench.py $(BENCH_ARGS)

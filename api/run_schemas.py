@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, Strict
 from api.schemas import AuditConfig, AuditRequest, NonBlankStr, Text
 from claims.run_diff import Gate
 
-__all__ = ["RunItemIn", "RunRequest", "SuiteSource", "SuiteWebhook", "SuiteIn", "Name"]
+__all__ = ["RunItemIn", "RejectedLine", "RunRequest", "SuiteSource", "SuiteWebhook", "SuiteIn", "Name"]
 
 #: A suite name or run label: 1-200 characters, no NUL, no slash (``suite/label`` names a run).
 Name = Annotated[NonBlankStr, Field(max_length=200, pattern=r"^[^/]+$")]
@@ -33,6 +33,23 @@ class RunItemIn(AuditRequest):
         return out
 
 
+class RejectedLine(BaseModel):
+    """An input line the client could not send as an item (undecodable bytes, malformed JSON, no
+    id): counted and listed in the run, never audited."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    line: Annotated[int, Field(strict=True, ge=1)] | None = Field(None, description="1-based line number.")
+    id: Annotated[Text, Field(min_length=1, max_length=500)] | None = Field(
+        None, description="Its item id, if any."
+    )
+    reason: Annotated[NonBlankStr, Field(max_length=2000)]
+
+    def key(self) -> str:
+        """One row per line of a resumed batch: the item id, else ``line N``."""
+        return self.id if self.id is not None else f"line {self.line}"
+
+
 class RunRequest(BaseModel):
     """``POST /runs``: items of the run ``suite``/``label`` (created on first use)."""
 
@@ -43,6 +60,10 @@ class RunRequest(BaseModel):
     source: Annotated[Text, Field(max_length=500)] = "api"
     items: list[Any] = Field(
         description="Run items {id, response, references, question?, metadata?, config?}."
+    )
+    rejected: list[RejectedLine] = Field(
+        default_factory=list,
+        description="Lines the client rejected before sending (counted in summary.counts.rejected).",
     )
     final: StrictBool = Field(
         True,

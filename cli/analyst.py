@@ -13,27 +13,22 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-import httpx
 import typer
 from rich.console import Console
 from rich.markup import escape as esc
 from rich.table import Table
 
-from cli import stack
-from cli.client import ApiError, Client
+from claimaudit.errors import ClaimauditError
+from cli.client import connect
+from cli.common import EXIT_GATE, EXIT_USAGE, ApiUrl, api_url_of, client_exit, fail
 from cli.keys import _database_url, _session, _when
-from cli.runs import ApiUrl
+from cli.runs import QUICK_RETRIES
 
 sql_logins_app = typer.Typer(
     help="Read-only SQL logins bound to one tenant (talks to the database directly).", no_args_is_help=True
 )
 console = Console()
 err = Console(stderr=True)
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
-    err.print(f"[bold red]error:[/bold red] {esc(message)}")
-    return typer.Exit(code)
 
 
 @sql_logins_app.command("create")
@@ -48,7 +43,7 @@ def create_login(
         with _session() as session:
             login, password = sql_logins.create_sql_login(session, tenant_id=tenant, name=name)
     except sql_logins.SqlLoginError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc), code=EXIT_USAGE) from None
     err.print(
         f"login {login.role} reads tenant {login.tenant_id!r} (SELECT on the analyst views and tables, "
         "no writes); the password is shown once, store it now:"
@@ -97,9 +92,9 @@ def revoke_login(
         with _session() as session:
             login = sql_logins.revoke_sql_login(session, role)
     except sql_logins.SqlLoginError as exc:
-        raise _fail(str(exc)) from None
+        raise fail(str(exc), code=EXIT_USAGE) from None
     if login is None:
-        raise _fail(f"no active login {role}", code=1)
+        raise fail(f"no active login {role}", code=EXIT_GATE)
     console.print(f"revoked {esc(login.role)} (tenant {esc(login.tenant_id)!r})")
 
 
@@ -113,7 +108,7 @@ def embed(
     from claims.embed import default_embedder
 
     if not text.strip():
-        raise _fail("TEXT must not be empty or whitespace only")
+        raise fail("TEXT must not be empty or whitespace only", code=EXIT_USAGE)
     vector = default_embedder().embed([text])[0]
     print(Vector(vector).to_text())
 
@@ -148,22 +143,12 @@ def search(
     api_url: ApiUrl = None,
 ) -> None:
     """Nearest stored claims of your tenant to Q (GET /claims/search), each with its verdict."""
-    url = (api_url or f"http://127.0.0.1:{stack.DEFAULT_API_PORT}").rstrip("/")
-    params = {
-        "q": q,
-        "k": k,
-        "role": role,
-        "verdict": verdict,
-        "suite": suite,
-        "run": run,
-        "metadata": metadata,
-    }
+    filters = {"role": role, "verdict": verdict, "suite": suite, "run": run, "metadata": metadata}
     try:
-        with Client(url) as client:
-            doc = client.get_json("/claims/search", **params)
-    except (ApiError, OSError, httpx.HTTPError) as exc:
-        message = str(exc) if isinstance(exc, ApiError) else f"the API at {url} does not answer ({exc})"
-        raise _fail(message) from None
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            doc = client.search(q, k=k, **filters).model_dump(mode="json")
+    except ClaimauditError as exc:
+        raise client_exit(exc) from None
     if as_json:
         print(json.dumps(doc, indent=2))
         return

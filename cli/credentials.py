@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from urllib.parse import urlsplit
 
-from workers.settings import is_loopback
+from claimaudit._protocol import default_api_key
 
 __all__ = ["ENV_KEY", "local_key_path", "read_local_key", "write_secret", "api_key_for", "ensure_local_key"]
 
@@ -50,13 +49,8 @@ def write_secret(path: Path, text: str) -> None:
 
 def api_key_for(url: str) -> str | None:
     """The key to send to ``url``: ``CLAIMAUDIT_API_KEY``, else the local admin key when ``url`` is
-    on a loopback address, else None."""
-    explicit = os.environ.get(ENV_KEY, "").strip()
-    if explicit:
-        return explicit
-    if is_loopback(urlsplit(url).hostname):
-        return read_local_key()
-    return None
+    on a loopback address, else None (``claimaudit._protocol.default_api_key``)."""
+    return default_api_key(url)
 
 
 def ensure_local_key(database_url: str) -> str:

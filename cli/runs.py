@@ -1,132 +1,57 @@
-"""``claimaudit runs ...`` and ``claimaudit suites ...``: list and compare runs, define suites from YAML.
+"""``claimaudit runs ...`` and ``claimaudit suites ...``: list, show and compare runs, pin a
+baseline, define, list and delete suites.
 
 ``runs compare A B`` exits 1 when the gate is crossed (so cron or CI fails on a quality drop),
-2 on a usage or API error, 0 otherwise. A and B are run ids or ``suite/label``; B may be omitted
-(with A) to compare A with the previous run of its suite.
+2 on a usage error or an API refusal, 3 when the API does not answer, 0 otherwise. A and B are
+run ids or ``suite/label``; B may be omitted (with A) to compare A with its suite's baseline.
 """
 
 from __future__ import annotations
 
-import json
+import uuid
 from pathlib import Path
 from typing import Annotated, Any
 
-import httpx
 import typer
 import yaml
-from rich.console import Console
 from rich.markup import escape as esc
-from rich.table import Table
 
-from cli import stack
-from cli.client import ApiError, Client
+from claimaudit import Client
+from claimaudit._flows import call, find_run
+from cli.client import ApiError, connect
+from cli.common import (
+    EXIT_GATE,
+    EXIT_USAGE,
+    ApiUrl,
+    AsJson,
+    api_url_of,
+    client_exit,
+    console,
+    err,
+)
+from cli.compare_view import render_comparison
+from cli.tables import print_json, print_listing
 
-runs_app = typer.Typer(help="Runs of suites: list, compare (with a quality gate).", no_args_is_help=True)
+runs_app = typer.Typer(
+    help="Runs of suites: list, show, compare (with a quality gate), pin a baseline.", no_args_is_help=True
+)
 suites_app = typer.Typer(
-    help="Suites: apply a YAML file of suite definitions (GET /suites lists them).", no_args_is_help=True
+    help="Suites: apply a YAML file of suite definitions, list, delete.", no_args_is_help=True
 )
 
-console = Console()
-err = Console(stderr=True)
 
-ApiUrl = Annotated[
-    str | None,
-    typer.Option(
-        "--api-url",
-        envvar="CLAIMAUDIT_API_URL",
-        help="API base URL; default the local stack's http://127.0.0.1:PORT (CLAIMAUDIT_API_PORT).",
-        show_default=False,
-    ),
-]
-#: What a command that cannot reach or use the API raises (exit 2: never the gate's exit 1).
-_UNREACHABLE = (ApiError, OSError, httpx.HTTPError)
+#: Retries of a command that only reads or defines (a second or so when the API is down).
+QUICK_RETRIES = 1
 
 
-def _url(api_url: str | None) -> str:
-    return (api_url or f"http://127.0.0.1:{stack.DEFAULT_API_PORT}").rstrip("/")
-
-
-def _problem(api_url: str | None, exc: BaseException) -> str:
-    if isinstance(exc, ApiError):
-        return str(exc)
-    return f"the API at {_url(api_url)} does not answer ({exc}); run `claimaudit up` or pass --api-url"
-
-
-def _fail(message: str, code: int = 2) -> typer.Exit:
+def _fail(message: str, code: int = EXIT_USAGE) -> typer.Exit:
     err.print(f"[bold red]error:[/bold red] {esc(message)}")
     return typer.Exit(code)
 
 
 def resolve_run(client: Client, ref: str) -> dict[str, Any]:
     """The run document of ``ref``: a run id, or ``suite/label``; ``ApiError`` when there is none."""
-    if "/" in ref:
-        suite, label = ref.split("/", 1)
-        found = client.get_json("/runs", suite=suite, label=label)["items"]
-        if not found:
-            raise ApiError(f"no run {label!r} of suite {suite!r}")
-        return dict(found[0])
-    return client.get_json(f"/runs/{ref}")
-
-
-def _pct(value: float | None) -> str:
-    return "—" if value is None else f"{100 * value:.1f}%"
-
-
-def _num(value: float | int | None) -> str:
-    return "—" if value is None else f"{value:+.3f}" if isinstance(value, float) else str(value)
-
-
-def render_comparison(doc: dict[str, Any]) -> None:
-    """Print a comparison document as a new user reads it: scores, shares, worse items, claims, gate."""
-    base, new = doc["base"], doc["new"]
-    console.print(
-        f"[bold]{esc(new['suite'])}[/bold] {esc(new['label'])} vs {esc(base['label'])}: "
-        f"{doc['items_compared']} items compared, "
-        f"{len(doc['items_added'])} added, {len(doc['items_removed'])} removed"
-    )
-    table = Table("score (new − base)", "mean", "median", "p10", "p90", "improved", "worsened", box=None)
-    for name, d in doc["score_deltas"].items():
-        table.add_row(
-            esc(name), *(_num(d[k]) for k in ("mean", "median", "p10", "p90", "improved", "worsened"))
-        )
-    console.print(table)
-    shares = Table("share of material claims", "before", "after", "Δ points", box=None)
-    for name, s in doc["shares"].items():
-        delta = "—" if s["delta_points"] is None else f"{s['delta_points']:+.1f}"
-        shares.add_row(name, _pct(s["before"]), _pct(s["after"]), delta)
-    console.print(shares)
-    worse = ", ".join(
-        f"{esc(str(w['item_id']))} (contradicted "
-        f"{_pct(w['before']['contradicted'])} → {_pct(w['after']['contradicted'])})"
-        for w in doc["worse_items"]
-    )
-    console.print(f"items with a worse verdict mix ({len(doc['worse_items'])}): {worse or 'none'}")
-    _claims("changed claims", doc["changed_claims"])
-    _claims("new claims", doc["new_claims"])
-    _claims("vanished claims", doc["vanished_claims"])
-    gate = doc["gate"]
-    if gate["crossed"]:
-        console.print("[bold red]gate crossed:[/bold red] " + esc("; ".join(gate["crossed"])))
-    else:
-        console.print(
-            "[green]gate passed[/green] "
-            + esc(json.dumps({k: v for k, v in gate["limits"].items() if v is not None}))
-        )
-
-
-def _claims(title: str, changes: list[dict[str, Any]]) -> None:
-    console.print(f"{title} ({len(changes)}):")
-    for c in changes:
-        before, after = c["before"], c["after"]
-        verdicts = " → ".join(x["verdict"] for x in (before, after) if x is not None)
-        console.print(f"  [bold]{esc(str(c['item_id']))}[/bold]  {verdicts}")
-        for tag, claim in (("before", before), ("after", after)):
-            if claim is None:
-                continue
-            reason = f"   [dim]({esc(claim['reason'])})[/dim]" if claim["reason"] else ""
-            console.print(f"    {tag + ':':8}{esc(claim['text'])}{reason}")
-            if claim["evidence"]:
-                console.print(f"    {'':8}[dim]evidence: {esc(str(claim['evidence']))}[/dim]")
+    return client.run(find_run(ref))
 
 
 @runs_app.command("compare")
@@ -134,7 +59,10 @@ def compare(
     a: Annotated[str, typer.Argument(help="Base run: id or suite/label (or the new run when B is omitted).")],
     b: Annotated[str | None, typer.Argument(help="New run: id or suite/label.")] = None,
     api_url: ApiUrl = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print the comparison document as JSON.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print the whole comparison document as JSON.")
+    ] = False,
+    short: Annotated[bool, typer.Option("--short", help="Print only the verdict and the counts.")] = False,
     max_contradicted_rise: Annotated[
         float | None, typer.Option(help="Gate: contradicted share may rise by at most this many points.")
     ] = None,
@@ -147,30 +75,110 @@ def compare(
     max_worse_items: Annotated[
         int | None, typer.Option(help="Gate: at most this many items may get worse.")
     ] = None,
+    max_worse_share: Annotated[
+        float | None, typer.Option(help="Gate: at most this per cent of the compared items may get worse.")
+    ] = None,
 ) -> None:
-    """Compare run B with base run A claim by claim; exit 1 when the gate (default the suite's) is crossed."""
+    """Compare run B with base run A (without B: A with its suite's baseline); exit 1 when the
+    gate (default the suite's) is crossed."""
     params = {
         "contradicted_share_rise": max_contradicted_rise,
         "problem_share_rise": max_problem_rise,
         "f1_drop": max_f1_drop,
         "worse_items": max_worse_items,
+        "worse_items_share": max_worse_share,
     }
     try:
-        with Client(_url(api_url)) as client:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             if b is None:
-                new = resolve_run(client, a)
-                doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": "previous", **params})
+                new, base_id = resolve_run(client, a), "baseline"
             else:
-                base, new = resolve_run(client, a), resolve_run(client, b)
-                doc = client.get_json(f"/runs/{new['id']}/compare", **{"with": base["id"], **params})
-    except _UNREACHABLE as exc:
-        raise _fail(_problem(api_url, exc)) from exc
+                base_id, new = resolve_run(client, a)["id"], resolve_run(client, b)
+            query = {k: v for k, v in {"with": base_id, **params}.items() if v is not None}
+            doc = client.run(call("GET", f"/runs/{new['id']}/compare", params=query))
+    except ApiError as exc:
+        raise client_exit(exc) from exc
     if as_json:
-        console.print_json(json.dumps(doc))
+        print_json(console, doc)
     else:
-        render_comparison(doc)
+        render_comparison(console, doc, short=short)
     if doc["gate"]["crossed"]:
-        raise typer.Exit(1)
+        raise typer.Exit(EXIT_GATE)
+
+
+def _pct(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.1f}%"
+
+
+@runs_app.command("show")
+def show(
+    ref: Annotated[str, typer.Argument(help="Run: id or suite/label.")],
+    api_url: ApiUrl = None,
+    as_json: AsJson = False,
+) -> None:
+    """One run: status, counts (rejected lines too, each with its line and reason), verdict mix,
+    mean scores, the baseline it was compared with and its gate."""
+    try:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            run = resolve_run(client, ref)
+            doc = client.run(call("GET", f"/runs/{run['id']}", params={"limit": 1}))
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+    doc.pop("audits", None)
+    if as_json:
+        print_json(console, doc)
+        return
+    print_run(doc)
+
+
+def print_run(doc: dict[str, Any]) -> None:
+    """``runs show``'s text: one fact a line, every rejected line listed."""
+    s = doc.get("summary") or {}
+    counts = ", ".join(f"{n} {k}" for k, n in (s.get("counts") or {}).items())
+    verdicts = ", ".join(f"{n} {v}" for v, n in (s.get("verdicts") or {}).items() if n)
+    scores = ", ".join(f"{k} {v:.3f}" for k, v in (s.get("scores") or {}).items() if v is not None)
+    console.print(f"[bold]{esc(doc['suite'])}/{esc(doc['label'])}[/bold]  {doc['id']}", soft_wrap=True)
+    console.print(f"status {doc['status']}; {s.get('items', 0)} items: {counts or '—'}")
+    console.print(f"verdicts: {verdicts or '—'}; mean {scores or '—'}")
+    base, gate = s.get("baseline"), s.get("gate")
+    if base:
+        console.print(
+            f"baseline: {esc(base['label'])} ({esc(base['chosen'])}; run {base['run_id']})", soft_wrap=True
+        )
+    if gate:
+        crossed = gate.get("crossed") or []
+        console.print("gate " + ("[red]crossed[/red]: " + esc("; ".join(crossed)) if crossed else "held"))
+    rejections = doc.get("rejections") or []
+    console.print(f"rejected lines ({len(rejections)}):" if rejections else "no rejected line")
+    for r in rejections:
+        where = f"line {r['line']}" if r.get("line") else f"item {r.get('item_id')}"
+        console.print(f"  {where}: {esc(r['reason'])}", soft_wrap=True)
+
+
+@runs_app.command("baseline")
+def baseline(
+    suite: Annotated[str, typer.Argument(help="The suite.")],
+    ref: Annotated[str, typer.Argument(help="The run to compare later runs with: id or label.")],
+    api_url: ApiUrl = None,
+) -> None:
+    """Pin RUN as SUITE's baseline: later runs, `runs compare` and webhooks compare with it."""
+    try:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            run = resolve_run(client, ref if _is_id(ref) else f"{suite}/{ref}")
+            if run["suite"] != suite:
+                raise _fail(f"run {ref} is a run of suite {run['suite']!r}, not {suite!r}")
+            pinned = client.run(call("PUT", f"/runs/{run['id']}/baseline"))
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+    console.print(f"baseline of {esc(suite)}: {esc(pinned['label'])} ({pinned['run_id']})", soft_wrap=True)
+
+
+def _is_id(ref: str) -> bool:
+    try:
+        uuid.UUID(ref)
+    except ValueError:
+        return False
+    return True
 
 
 @runs_app.command("list")
@@ -178,30 +186,38 @@ def list_runs(
     suite: Annotated[str | None, typer.Option(help="Only this suite.")] = None,
     limit: int = 20,
     api_url: ApiUrl = None,
+    as_json: AsJson = False,
 ) -> None:
-    """Runs newest first: suite, label, status, items, done/failed, mean F1, contradicted share."""
+    """Runs newest first: id, suite, label, status, items, done/failed, mean F1, contradicted share."""
     try:
-        with Client(_url(api_url)) as client:
-            page = client.get_json("/runs", suite=suite, limit=limit)
-    except _UNREACHABLE as exc:
-        raise _fail(_problem(api_url, exc)) from exc
-    table = Table("id", "suite", "label", "status", "items", "done", "failed", "mean F1", "contradicted")
-    for run in page["items"]:
-        s = run["summary"] or {}
-        counts = s.get("counts", {})
-        f1 = (s.get("scores") or {}).get("claim_f1")
-        table.add_row(
-            run["id"],  # in full: `runs compare` takes it
-            esc(run["suite"]),
-            esc(run["label"]),
-            run["status"],
-            str(s.get("items", "")),
-            str(counts.get("done", "")),
-            str(counts.get("failed", "")),
-            "—" if f1 is None else f"{f1:.3f}",
-            _pct((s.get("shares") or {}).get("contradicted")),
-        )
-    console.print(table)
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            params = {k: v for k, v in {"suite": suite, "limit": limit}.items() if v is not None}
+            page = client.run(call("GET", "/runs", params=params))
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+    if as_json:
+        print_json(console, page)
+        return
+    columns = ("id", "suite", "label", "status", "items", "done", "failed", "mean F1", "contradicted")
+    print_listing(console, columns, [_run_row(run) for run in page["items"]])
+
+
+def _run_row(run: dict[str, Any]) -> list[str]:
+    """One row of ``runs list``: the id in full (``runs compare`` takes it)."""
+    s = run["summary"] or {}
+    counts = s.get("counts", {})
+    f1 = (s.get("scores") or {}).get("claim_f1")
+    return [
+        run["id"],
+        run["suite"],
+        run["label"],
+        run["status"],
+        str(s.get("items", "")),
+        str(counts.get("done", "")),
+        str(counts.get("failed", "")),
+        "—" if f1 is None else f"{f1:.3f}",
+        _pct((s.get("shares") or {}).get("contradicted")),
+    ]
 
 
 @suites_app.command("apply")
@@ -218,9 +234,44 @@ def apply(
     if not isinstance(suites, dict) or not suites:
         raise _fail(f"{path}: expected a mapping 'suites: {{name: definition}}'")
     try:
-        with Client(_url(api_url)) as client:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             for name, body in suites.items():
-                doc = client.put_json(f"/suites/{name}", body or {})
-                console.print(esc(f"suite {doc['name']}: cron {doc['cron'] or '—'}, source {doc['source']}"))
-    except _UNREACHABLE as exc:
-        raise _fail(_problem(api_url, exc)) from exc
+                doc = client.suites.put(str(name), body or {})
+                console.print(esc(f"suite {doc.name}: cron {doc.cron or '—'}, source {doc.source}"))
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+
+
+@suites_app.command("list")
+def list_suites(api_url: ApiUrl = None, as_json: AsJson = False) -> None:
+    """The suites: name, cron, source, gate, webhook."""
+    try:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            page = client.run(call("GET", "/suites"))
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+    if as_json:
+        print_json(console, page)
+        return
+    rows = [
+        [
+            s["name"],
+            s["cron"] or "—",
+            " ".join(f"{k}: {v}" for k, v in (s["source"] or {}).items()) or "—",
+            ", ".join(f"{k} {v}" for k, v in (s["gate"] or {}).items() if v is not None) or "default",
+            (s["webhook"] or {}).get("url", "—"),
+        ]
+        for s in page["items"]
+    ]
+    print_listing(console, ("name", "cron", "source", "gate", "webhook"), rows)
+
+
+@suites_app.command("delete")
+def delete(name: Annotated[str, typer.Argument(help="The suite.")], api_url: ApiUrl = None) -> None:
+    """Delete a suite (its schedule, source, gate and webhook); its runs stay."""
+    try:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            client.suites.delete(name)
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+    console.print(f"suite {esc(name)} deleted (its runs stay)")

@@ -412,6 +412,18 @@ def claim_counts(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.
     return {aid: int(n) for aid, n in session.execute(stmt).all()}
 
 
+def response_starts(
+    session: Session, audit_ids: Sequence[uuid.UUID], *, chars: int = 200
+) -> dict[uuid.UUID, str]:
+    """The first ``chars`` characters of each audit's response, one query (the list page's titles)."""
+    if not audit_ids:
+        return {}
+    stmt = select(Document.audit_id, func.left(Document.text, chars)).where(
+        Document.audit_id.in_(list(audit_ids)), Document.role == "response"
+    )
+    return {aid: str(text) for aid, text in session.execute(stmt).all()}
+
+
 def get_documents_of(session: Session, audit_ids: Sequence[uuid.UUID]) -> list[Document]:
     """The documents of several audits in one query, ordered as :func:`get_documents` per audit."""
     if not audit_ids:

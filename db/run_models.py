@@ -35,10 +35,28 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models import Base
 
-__all__ = ["SOURCE_KINDS", "DELIVERY_STATUSES", "RUN_TABLES", "Suite", "Run", "RunItem", "WebhookDelivery"]
+__all__ = [
+    "SOURCE_KINDS",
+    "DELIVERY_STATUSES",
+    "RUN_TABLES",
+    "Suite",
+    "Run",
+    "RunItem",
+    "RunRejection",
+    "RunBaseline",
+    "WebhookDelivery",
+]
 
-#: Tables under the ``tenant_isolation`` policy (migration ``0009_runs_row_security``).
-RUN_TABLES: tuple[str, ...] = ("suites", "runs", "run_items", "webhook_deliveries")
+#: Tables under the ``tenant_isolation`` policy (migrations ``0009_runs_row_security``,
+#: ``0014_run_baselines``).
+RUN_TABLES: tuple[str, ...] = (
+    "suites",
+    "runs",
+    "run_items",
+    "webhook_deliveries",
+    "run_rejections",
+    "run_baselines",
+)
 
 #: ``suites.source_kind``: ``jsonl`` (a file path or an http(s) URL of JSONL lines
 #: ``{id, references, response, question?, metadata?, config?}``) or ``sql`` (a read-only query
@@ -123,6 +141,35 @@ class RunItem(Base):
     #: SHA-256 of the item's canonical request (a resubmission with other content is refused).
     request_sha256: Mapped[str] = mapped_column(String(64))
     position: Mapped[int] = mapped_column(Integer)
+
+
+class RunRejection(Base):
+    """An input line of a run that was not audited, and why (``0014_run_baselines``)."""
+
+    __tablename__ = "run_rejections"
+    __table_args__ = (UniqueConstraint("run_id", "key"),)
+
+    id: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=True)
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    tenant_id: Mapped[str] = mapped_column(Text, default="default", server_default=sql_text("'default'"))
+    #: The item id when the line had one, else ``line N``: one row per line of a resumed batch.
+    key: Mapped[str] = mapped_column(Text)
+    #: 1-based line number in the input file (NULL: items sent without line numbers).
+    line: Mapped[int | None] = mapped_column(Integer)
+    item_id: Mapped[str | None] = mapped_column(Text)
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class RunBaseline(Base):
+    """The run a suite's later runs are compared with, pinned (``claimaudit runs baseline``)."""
+
+    __tablename__ = "run_baselines"
+
+    tenant_id: Mapped[str] = mapped_column(Text, primary_key=True)
+    suite: Mapped[str] = mapped_column(Text, primary_key=True)
+    run_id: Mapped[uuid.UUID] = mapped_column(ForeignKey("runs.id", ondelete="CASCADE"))
+    pinned_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
 class WebhookDelivery(Base):

@@ -37,7 +37,7 @@ from db.models import (
     Audit,
     ScoreRow,
 )
-from db.run_models import Run, RunItem
+from db.run_models import Run, RunBaseline, RunItem, RunRejection
 
 __all__ = [
     "SUMMARY_SCORES",
@@ -62,7 +62,21 @@ __all__ = [
     "audit_verdict_counts_of",
     "unsealed_scheduled_runs",
     "get_run_any_tenant",
+    "item_ids_of",
+    "Rejection",
+    "add_rejections",
+    "list_rejections",
+    "pin_baseline",
+    "baseline_run",
+    "BASELINE_PINNED",
+    "BASELINE_GATE_HELD",
 ]
+
+#: How a run's baseline was chosen (``baseline_run``).
+BASELINE_PINNED = "pinned"
+BASELINE_GATE_HELD = "last run whose gate held"
+#: Longest reason of a rejected line that is stored, in characters.
+REASON_CHARS = 2000
 
 #: Scores averaged over a run's done audits (``summary["scores"]``).
 SUMMARY_SCORES: tuple[str, ...] = ("claim_precision", "claim_recall", "claim_f1", "claim_overlap")
@@ -243,7 +257,8 @@ def fail_run(session: Session, run_id: uuid.UUID, error: str) -> None:
 
 
 def run_summary(session: Session, run_id: uuid.UUID) -> dict[str, Any]:
-    """The run's live summary (shape in the module docstring), computed in one aggregate query."""
+    """The run's live summary (shape in the module docstring), in two aggregate queries; a rejected
+    input line (``run_rejections``) counts as an item and in ``counts.rejected``."""
     terminal = Audit.status.in_(TERMINAL_STATUSES)
     columns = [
         func.count(RunItem.item_id).label("items"),
@@ -266,9 +281,12 @@ def run_summary(session: Session, run_id: uuid.UUID) -> dict[str, Any]:
     )
     material = int(row["response_claims"])
     verdicts = {v: int(row[f"v_{v}"]) for v in SUMMARY_VERDICTS}
+    rejected = session.scalar(select(func.count()).where(RunRejection.run_id == run_id)) or 0
+    counts = {**{s: int(row[s]) for s in sorted(TERMINAL_STATUSES)}, "pending": int(row["pending"])}
+    counts["rejected"] += int(rejected)
     return {
-        "items": int(row["items"]),
-        "counts": {**{s: int(row[s]) for s in sorted(TERMINAL_STATUSES)}, "pending": int(row["pending"])},
+        "items": int(row["items"]) + int(rejected),
+        "counts": counts,
         "scores": {n: None if row[n] is None else float(row[n]) for n in SUMMARY_SCORES},
         "verdicts": verdicts,
         "response_claims": material,
@@ -308,8 +326,9 @@ def list_run_audits(
 # --------------------------------------------------------------------------- finishing
 
 
-def previous_run(session: Session, run: Run) -> Run | None:
-    """The newest finished run of the same tenant and suite created before ``run``, or None."""
+def previous_run(session: Session, run: Run, *conditions: Any) -> Run | None:
+    """The newest finished run of the same tenant and suite created before ``run`` (that also
+    meets ``conditions``), or None."""
     return session.scalars(
         select(Run)
         .where(
@@ -318,6 +337,7 @@ def previous_run(session: Session, run: Run) -> Run | None:
             Run.id != run.id,
             Run.finished_at.is_not(None),
             Run.created_at < run.created_at,
+            *conditions,
         )
         .order_by(Run.created_at.desc())
         .limit(1)
@@ -453,3 +473,101 @@ def unsealed_scheduled_runs(session: Session, *, older_than_s: float, limit: int
 def get_run_any_tenant(session: Session, run_id: uuid.UUID) -> Run | None:
     """The run whatever its tenant (the workers' read: a task gets only the id)."""
     return session.get(Run, run_id, populate_existing=True)
+
+
+def item_ids_of(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, str]:
+    """The run item id (the batch line's id) of each of ``audit_ids`` that is a run's item."""
+    if not audit_ids:
+        return {}
+    stmt = select(RunItem.audit_id, RunItem.item_id).where(RunItem.audit_id.in_(list(audit_ids)))
+    return {aid: item for aid, item in session.execute(stmt).all() if aid is not None}
+
+
+# --------------------------------------------------------------------------- rejected lines
+
+
+@dataclass(frozen=True, slots=True)
+class Rejection:
+    """An input line of a run that was not audited: its key (the item id, else ``line N``), its
+    1-based line number (None when unknown), item id (None when it had none) and the reason."""
+
+    key: str
+    line: int | None
+    item_id: str | None
+    reason: str
+
+
+def add_rejections(session: Session, run: Run, rejections: Sequence[Rejection], *, tenant_id: str) -> int:
+    """Record ``rejections`` in an unfinished run, once per key (``ON CONFLICT DO NOTHING``: a
+    resumed batch sends them again); the number recorded now."""
+    if not rejections or run.finished_at is not None:
+        return 0
+    rows = [
+        {
+            "run_id": run.id,
+            "tenant_id": tenant_id,
+            "key": r.key[:1000],
+            "line": r.line,
+            "item_id": r.item_id,
+            "reason": r.reason[:REASON_CHARS],
+        }
+        for r in {r.key: r for r in rejections}.values()
+    ]
+    stmt = (
+        pg_insert(RunRejection)
+        .values(rows)
+        .on_conflict_do_nothing(index_elements=[RunRejection.run_id, RunRejection.key])
+        .returning(RunRejection.id)
+    )
+    return len(session.execute(stmt).all())
+
+
+def list_rejections(
+    session: Session, run_id: uuid.UUID, *, tenant_id: str = "default"
+) -> list[dict[str, Any]]:
+    """The run's rejected lines by line number: ``{line, item_id, reason}``."""
+    rows = session.scalars(
+        select(RunRejection)
+        .where(RunRejection.run_id == run_id, RunRejection.tenant_id == tenant_id)
+        .order_by(RunRejection.line.nulls_last(), RunRejection.id)
+    ).all()
+    return [{"line": r.line, "item_id": r.item_id, "reason": r.reason} for r in rows]
+
+
+# --------------------------------------------------------------------------- baselines
+
+
+def pin_baseline(session: Session, run: Run) -> datetime:
+    """Pin ``run`` as the baseline of its suite (replacing a pinned one); when it was pinned."""
+    stmt = (
+        pg_insert(RunBaseline)
+        .values(tenant_id=run.tenant_id, suite=run.suite, run_id=run.id)
+        .on_conflict_do_update(
+            index_elements=[RunBaseline.tenant_id, RunBaseline.suite],
+            set_={"run_id": run.id, "pinned_at": func.now()},
+        )
+        .returning(RunBaseline.pinned_at)
+    )
+    return session.execute(stmt).scalar_one()
+
+
+def _gate_held() -> Any:
+    """The run's frozen summary has no crossed gate (a run compared with nothing held it)."""
+    crossed = Run.summary["gate"]["crossed"]
+    return func.coalesce(func.jsonb_array_length(crossed), 0) == 0
+
+
+def baseline_run(session: Session, run: Run) -> tuple[Run | None, str]:
+    """The run ``run`` is compared with, and how it was chosen: the suite's pinned run
+    (``BASELINE_PINNED``) unless that is ``run`` itself, else the newest finished run of the suite
+    created before ``run`` whose gate held and that did not fail (``BASELINE_GATE_HELD``); None
+    when there is no such run."""
+    pinned = session.scalars(
+        select(Run)
+        .join(RunBaseline, RunBaseline.run_id == Run.id)
+        .where(RunBaseline.tenant_id == run.tenant_id, RunBaseline.suite == run.suite, Run.id != run.id)
+    ).one_or_none()
+    if pinned is not None:
+        return pinned, BASELINE_PINNED
+    held = previous_run(session, run, Run.error.is_(None), _gate_held())
+    return held, BASELINE_GATE_HELD

@@ -61,9 +61,9 @@ import httpx  # noqa: E402
 from bench_stack import BenchStack  # noqa: E402
 from bench_workload import build_workload, probe_audit  # noqa: E402
 
+from claimaudit import Client  # noqa: E402
 from cli import stack  # noqa: E402
-from cli.client import Client  # noqa: E402
-from cli.main import read_batch_input, run_batch  # noqa: E402
+from cli.batch import read_batch_input, run_batch  # noqa: E402
 
 TERMINAL = ("done", "failed", "rejected")
 #: issue #14: a single audit through the queue within the in-process time of the same audit + this
@@ -113,6 +113,37 @@ def _finish_times(api_url: str, started_wall: float, n: int) -> dict[str, float]
     }
 
 
+class RssSampler:
+    """The peak resident memory of the worker's and the API's largest process while the block
+    runs (``BenchStack.rss_mb`` every ``RSS_EVERY_S`` seconds, once more at the end)."""
+
+    def __init__(self, bench: BenchStack) -> None:
+        self.bench, self.peak, self._stop = bench, {}, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _look(self) -> None:
+        for name, mb in self.bench.rss_mb().items():
+            if mb == mb:  # not NaN
+                self.peak[name] = max(self.peak.get(name, 0.0), mb)
+
+    def _run(self) -> None:
+        while not self._stop.wait(RSS_EVERY_S):
+            self._look()
+
+    def __enter__(self) -> RssSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._look()
+
+
+#: Seconds between two memory samples of a queue batch.
+RSS_EVERY_S = 0.5
+
+
 def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any] | None) -> dict[str, Any]:
     """The workload through ``cli.main.run_batch``; with ``probe``, one audit sent behind it."""
     probe_ms: list[float] = []
@@ -127,7 +158,7 @@ def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any]
     cpu0, wall0, t0 = bench.cpu_seconds(), time.time(), time.perf_counter()
     if thread:
         thread.start()
-    with Client(bench.api_url) as client:
+    with RssSampler(bench) as rss, Client(bench.api_url) as client:
         results = run_batch(client, read_batch_input(path))
     elapsed = time.perf_counter() - t0
     cpu1 = bench.cpu_seconds()
@@ -137,6 +168,7 @@ def _queue_batch(bench: BenchStack, path: Path, n: int, *, probe: dict[str, Any]
         "wall_s": elapsed,
         "cpu_s": {k: cpu1[k] - cpu0[k] for k in cpu1},
         "results": results,
+        "rss_mb_max": rss.peak,
     }
     out["statuses"] = sorted({str(r.get("status")) for r in results})
     out.update(_finish_times(bench.api_url, wall0, n))
@@ -280,6 +312,10 @@ def main() -> int:
         f"inprocess_vs_raw={summary['inprocess_vs_raw']:.3f} "
         f"first_audit_s={summary['first_audit_s']:.2f} single_p95_ms={summary['single_p95_ms']:.0f}"
     )
+    peaks = [r[k].get("rss_mb_max", {}) for r in rounds for k in ("cold", "warm") if k in r]
+    worker = max((p.get("worker", 0.0) for p in peaks), default=float("nan"))
+    api = max((p.get("api", 0.0) for p in peaks), default=float("nan"))
+    print(f"worker_rss_mb_max={worker:.0f} api_rss_mb_max={api:.0f}")
     return 0
 
 

@@ -161,6 +161,19 @@ class BenchStack:
         out["cli"] = float(sum(psutil.Process().cpu_times()[:2]))
         return out
 
+    def rss_mb(self) -> dict[str, float]:
+        """Resident memory now, in MB (10^6 bytes), of the largest single process of the worker
+        (its pool children) and of the API: what a per-process ceiling bounds."""
+        out = {}
+        for name, proc in self.procs.items():
+            try:
+                root = psutil.Process(proc.pid)
+                tree = [root, *root.children(recursive=True)]
+                out[name] = max(p.memory_info().rss for p in tree) / 1e6
+            except psutil.Error:  # ended between the look and the read
+                out[name] = float("nan")
+        return out
+
     def stop_processes(self) -> None:
         for proc in self.procs.values():
             if proc.poll() is None:

@@ -34,6 +34,7 @@ __all__ = [
     "finish_run",
     "compare_runs",
     "diff_document",
+    "baseline_document",
 ]
 
 #: Keys of an item that make up its audit (``id`` names the item).
@@ -142,8 +143,9 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
 
     A run whose suite has an earlier run still running waits for it (None now; the scheduler
     tick, which re-sends the finish of every complete run, finishes it after its predecessor).
-    Freezes the summary with the comparison against the previous finished run of the suite
-    (``previous_run_id``, ``gate``: the suite's limits and the crossed ones) and, when the suite
+    Freezes the summary with the comparison against the run's baseline (``baseline``: the suite's
+    pinned run, else the last finished run whose gate held; ``previous_run_id``: its id;
+    ``gate``: the suite's limits and the crossed ones) and, when the suite
     has a webhook, adds a pending delivery: event ``run.quality_drop`` when the gate was
     crossed, else ``run.finished``.
     """
@@ -155,23 +157,24 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     suite = suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
     gate = Gate.from_dict(suite.gate if suite is not None else None)
     summary: dict[str, Any] = runs_repo.run_summary(session, run.id)
-    previous = runs_repo.previous_run(session, run)
+    base, chosen = runs_repo.baseline_run(session, run)
     crossed: list[str] = []
     comparison = None
-    if previous is not None:
-        diff = _diff(session, previous, run)
+    if base is not None:
+        diff = _diff(session, base, run)
         crossed = check_gate(diff, gate)
         comparison = _brief(diff)
     summary.update(
-        previous_run_id=None if previous is None else str(previous.id),
+        previous_run_id=None if base is None else str(base.id),
+        baseline=baseline_document(base, chosen),
         comparison=comparison,
         gate={"limits": gate.to_dict(), "crossed": crossed},
     )
     finished = runs_repo.finish_run_if_complete(session, run.id, summary)
     if finished is None:
         return None
-    if previous is not None:  # the rows of the view run_claim_flips
-        runs_repo.record_claim_changes(session, finished, previous, diff.changed_claims)
+    if base is not None:  # the rows of the view run_claim_flips
+        runs_repo.record_claim_changes(session, finished, base, diff.changed_claims)
     event = "run.quality_drop" if crossed else "run.finished"
     delivery_id = None
     if suite is not None and suite.webhook_url:
@@ -189,7 +192,15 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
 
 
 def _links(run: Run) -> dict[str, str]:
-    return {"run": f"/runs/{run.id}", "compare": f"/runs/{run.id}/compare?with=previous"}
+    return {"run": f"/runs/{run.id}", "compare": f"/runs/{run.id}/compare?with=baseline"}
+
+
+def baseline_document(base: Run | None, chosen: str) -> dict[str, Any] | None:
+    """Which run a comparison used: ``{run_id, label, chosen}`` (``chosen``: ``pinned``, ``last run
+    whose gate held``, or ``given`` for a base the caller named), or None without one."""
+    if base is None:
+        return None
+    return {"run_id": str(base.id), "label": base.label, "chosen": chosen}
 
 
 def _diff(session: Session, base: Run, new: Run) -> RunDiff:
@@ -210,8 +221,11 @@ def _brief(diff: RunDiff) -> dict[str, Any]:
     }
 
 
-def compare_runs(session: Session, base: Run, new: Run, *, gate: Gate | None = None) -> dict[str, Any]:
-    """The comparison document of ``new`` against ``base`` (``GET /runs/{id}/compare``).
+def compare_runs(
+    session: Session, base: Run, new: Run, *, gate: Gate | None = None, chosen: str = "given"
+) -> dict[str, Any]:
+    """The comparison document of ``new`` against ``base`` (``GET /runs/{id}/compare``); ``chosen``
+    says how ``base`` was chosen (``baseline``, see :func:`baseline_document`).
 
     ``gate`` default: the suite's gate (``Gate()`` defaults when the suite has none).
     """
@@ -225,6 +239,7 @@ def compare_runs(session: Session, base: Run, new: Run, *, gate: Gate | None = N
         base=run_document(base),
         new=run_document(new),
         gate={"limits": gate.to_dict(), "crossed": crossed, "passed": not crossed},
+        baseline=baseline_document(base, chosen),
     )
     return doc
 

@@ -121,6 +121,7 @@ def submit_run(
         final=req.final,
         tenant_id=tenant,
     )
+    runs_repo.add_rejections(session, run, _rejections(req, rejected), tenant_id=tenant)
     session.commit()
     _enqueue(
         session, [r.audit_id for r in results if r.created and r.audit_id is not None], settings, bulk=True
@@ -141,6 +142,16 @@ def submit_run(
     ]
     run = runs_repo.get_run(session, run.id, tenant_id=tenant) or run
     return {"run": run_service.run_document(run), "items": sorted(out, key=lambda r: r["index"])}
+
+
+def _rejections(req: RunRequest, rejected: list[dict[str, Any]]) -> list[runs_repo.Rejection]:
+    """The lines the client rejected and the items this request rejected, as the run records them
+    (an item without an id is keyed by its index in the request)."""
+    out = [runs_repo.Rejection(r.key(), r.line, r.id, r.reason) for r in req.rejected]
+    for r in rejected:
+        key = r["item_id"] if r["item_id"] is not None else f"items[{r['index']}]"
+        out.append(runs_repo.Rejection(key, None, r["item_id"], str(r["error"])))
+    return out
 
 
 def _document(session: Session, run: Run) -> dict[str, Any]:
@@ -179,7 +190,7 @@ def get_run(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
-    """One run: its summary and its audits in item order (paginated)."""
+    """One run: its summary, its audits in item order (paginated) and its rejected lines."""
     run = _run_or_404(session, run_id, tenant)
     items, total = runs_repo.list_run_audits(session, run.id, limit=limit, offset=offset, tenant_id=tenant)
     for item in items:
@@ -187,6 +198,7 @@ def get_run(
         item["poll_url"] = None if item["audit_id"] is None else poll_url(item["audit_id"])
     doc = _document(session, run)
     doc["audits"] = {"items": items, "total": total, "limit": limit, "offset": offset}
+    doc["rejections"] = runs_repo.list_rejections(session, run.id, tenant_id=tenant)
     # the suite's ``canaries: N`` (method checks): detection per fault kind, live (canaries are no run items)
     doc["canaries"] = {
         r.pop("kind"): r for r in checks_repo.run_canary_detection(session, run.id, tenant_id=tenant)
@@ -199,47 +211,75 @@ def compare_run(
     run_id: uuid.UUID,
     session: SessionDep,
     tenant: TenantDep,
-    with_: Annotated[str, Query(alias="with", description="'previous' or a run id (the base)")] = "previous",
+    with_: Annotated[
+        str,
+        Query(
+            alias="with",
+            description="The base: 'baseline' (the suite's pinned run, else the last finished run "
+            "whose gate held), 'previous' (the last finished run) or a run id",
+        ),
+    ] = "baseline",
     contradicted_share_rise: float | None = None,
     problem_share_rise: float | None = None,
     f1_drop: float | None = None,
     precision_drop: float | None = None,
     worse_items: int | None = None,
+    worse_items_share: float | None = None,
 ) -> dict[str, Any]:
     """Compare this run with a base run by item: score deltas, worse items, changed/new/vanished claims, gate.
 
-    The gate is the suite's unless limits are given as query parameters (points; see ``Gate``).
+    The gate is the suite's unless limits are given as query parameters (points; see ``Gate``):
+    then those limits alone.
     """
     run = _run_or_404(session, run_id, tenant)
-    if with_ == "previous":
-        base = runs_repo.previous_run(session, run)
-        if base is None:
-            raise HTTPException(
-                status.HTTP_404_NOT_FOUND,
-                detail=f"no finished run of suite {run.suite!r} before {run.label!r}",
-            )
-    else:
-        try:
-            base_id = uuid.UUID(with_)
-        except ValueError:
-            raise HTTPException(
-                status.HTTP_422_UNPROCESSABLE_CONTENT, detail="with: 'previous' or a run id"
-            ) from None
-        base = _run_or_404(session, base_id, tenant)
+    base, chosen = _base_of(session, run, with_, tenant)
     limits = {
         "contradicted_share_rise": contradicted_share_rise,
         "problem_share_rise": problem_share_rise,
         "f1_drop": f1_drop,
         "precision_drop": precision_drop,
         "worse_items": worse_items,
+        "worse_items_share": worse_items_share,
     }
     gate = None
     if any(v is not None for v in limits.values()):
         try:
-            gate = Gate.from_dict({k: v for k, v in limits.items() if v is not None})
+            # the limits given replace the gate: the ones not given are off, not the defaults
+            gate = Gate.from_dict(limits)
         except ValueError as exc:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
-    return run_service.compare_runs(session, base, run, gate=gate)
+    return run_service.compare_runs(session, base, run, gate=gate, chosen=chosen)
+
+
+def _base_of(session: Session, run: Run, with_: str, tenant: str) -> tuple[Run, str]:
+    """The base run of a comparison and how it was chosen; 404 when there is none, 422 on a bad ``with``."""
+    if with_ in ("baseline", "previous"):
+        if with_ == "baseline":
+            base, chosen = runs_repo.baseline_run(session, run)
+        else:
+            base, chosen = runs_repo.previous_run(session, run), "previous"
+        if base is None:
+            raise HTTPException(
+                status.HTTP_404_NOT_FOUND,
+                detail=f"no {with_} run of suite {run.suite!r} to compare {run.label!r} with",
+            )
+        return base, chosen
+    try:
+        base_id = uuid.UUID(with_)
+    except ValueError:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail="with: 'baseline', 'previous' or a run id"
+        ) from None
+    return _run_or_404(session, base_id, tenant), "given"
+
+
+@router.put("/{run_id}/baseline", responses={404: {"description": "No such run."}})
+def pin_baseline(run_id: uuid.UUID, session: SessionDep, tenant: WriteTenantDep) -> dict[str, Any]:
+    """Pin this run as the baseline its suite's later runs are compared with (replaces a pinned one)."""
+    run = _run_or_404(session, run_id, tenant)
+    pinned_at = runs_repo.pin_baseline(session, run)
+    session.commit()
+    return {"suite": run.suite, "run_id": str(run.id), "label": run.label, "pinned_at": pinned_at.isoformat()}
 
 
 @router.get("/{run_id}/deliveries", responses={404: {"description": "No such run."}})

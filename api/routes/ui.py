@@ -23,7 +23,7 @@ from api.documents import audit_document
 from api.routes import ui_login, ui_runs
 from api.ui.audit_view import build_audit_view
 from api.ui.legend import SCORE_DEFINITIONS
-from api.ui.list_view import PAGE_SIZES, parse_list_query
+from api.ui.list_view import PAGE_SIZES, list_rows, parse_list_query
 from api.ui.pages import not_found, page
 from api.ui.templating import STATIC_DIR, html_page
 from api.ui.timeline import timeline
@@ -142,18 +142,7 @@ def audits_page(
     rows, total = repo.list_audits(
         session, filters=query.filters, limit=query.limit, offset=query.offset, tenant_id=tenant
     )
-    scores = repo.score_rows(session, [a.id for a in rows], tenant_id=tenant)
-    items = [
-        {
-            "id": a.id,
-            "status": a.status,
-            "created_at": a.created_at,
-            "title": a.question or f"audit {str(a.id)[:8]}",
-            "metadata": a.metadata_,
-            "score": scores.get(a.id),
-        }
-        for a in rows
-    ]
+    items = list_rows(session, rows, tenant_id=tenant)
     hits, search_error = _search(query.q, settings, tenant) if query.q else ([], None)
     return page(
         request,

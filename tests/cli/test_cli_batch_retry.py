@@ -43,8 +43,8 @@ def _fail_the_first_decomposing_audit(session_factory: Any, failed: list[str], t
 def test_a_retried_failed_audit_reaches_the_journal_when_its_retry_ends(
     live_api: str, session_factory: Any, tmp_path: Path
 ) -> None:
-    from cli.client import Client
-    from cli.main import read_batch_input, run_batch
+    from claimaudit import Client
+    from cli.batch import read_batch_input, run_batch
 
     path = tmp_path / "in.jsonl"
     path.write_text(

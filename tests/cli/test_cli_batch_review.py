@@ -15,8 +15,8 @@ from typing import Any
 import httpx
 import pytest
 
-from cli.client import Client
-from cli.main import read_batch_input, run_batch
+from claimaudit import Client
+from cli.batch import read_batch_input, run_batch
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -80,7 +80,7 @@ def test_batch_cli_gives_each_bad_line_its_own_rejection(live_api: str, tmp_path
     ]  # fmt: skip
     assert [r["status"] for r in results] == ["done", "rejected", "rejected", "rejected", "done", "rejected"]
     for r in (results[1], results[2], results[3]):
-        assert set(r) == {"id", "status", "error"} and r["error"]
+        assert set(r) == {"id", "line", "status", "error"} and r["error"].startswith(f"line {r['line']}")
     # the API's 422 message: the only reference is blank (a blank one among others would be kept)
     assert "references" in results[5]["error"] and "whitespace only" in results[5]["error"]
     # same id and content: one audit (same idempotency key), two output lines

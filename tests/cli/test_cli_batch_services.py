@@ -157,7 +157,9 @@ def test_batch_result_matches_the_api_document(local_stack: str, tmp_path: Path)
     key = (STATE / "admin.key").read_text().strip()  # made by `claimaudit up` (mode 0600)
     headers = {"Authorization": f"Bearer {key}"}
     doc = httpx.get(f"{local_stack}/audits/{line['audit_id']}", headers=headers, timeout=30).json()
-    assert {k: v for k, v in line.items() if k not in ("id", "audit_id")} == {
+    # the batch adds the item id, the audit id and its input line number (1: the first line)
+    assert line["line"] == 1
+    assert {k: v for k, v in line.items() if k not in ("id", "audit_id", "line")} == {
         k: v for k, v in doc.items() if k != "id"
     }
 

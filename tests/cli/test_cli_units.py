@@ -8,8 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cli.client import audit_body, error_message, idempotency_key, poll_order, stage_moved
-from cli.main import BatchLine, read_batch_input, result_line
+from claimaudit._flows import stage_moved
+from cli.batch import BatchLine, read_batch_input, result_line
+from cli.client import audit_body, error_message, idempotency_key
 from cli.stack import normalise_database_url
 
 
@@ -22,13 +23,14 @@ def test_read_batch_input_keeps_order_and_rejects_bad_lines(tmp_path: Path) -> N
                 "",  # blank lines are skipped
                 "{not json",
                 json.dumps(["a", "list"]),
-                json.dumps({"references": ["r"], "response": "y", "extra": 1}),
+                json.dumps({"id": "e", "references": ["r"], "response": "y", "extra": 1}),
             ]
         )
         + "\n"
     )
     lines = read_batch_input(path)
-    assert [ln.line_id for ln in lines] == ["a", "line-3", "line-4", "line-5"]
+    assert [ln.line_id for ln in lines] == ["a", "line-3", "line-4", "e"]
+    assert [ln.line for ln in lines] == [1, 3, 4, 5]
     assert lines[0].body == {"references": ["r"], "response": "x", "config": {}}
     assert lines[1].body is None and "line 3 is not valid JSON" in (lines[1].error or "")
     assert lines[2].body is None and "not a JSON object" in (lines[2].error or "")
@@ -65,9 +67,18 @@ def test_result_line_shapes() -> None:
     rejected = result_line(
         BatchLine("a", {"references": [""]}), Submission(0, None, "rejected", "references.0: blank"), None
     )
-    assert rejected == {"id": "a", "status": "rejected", "error": "references.0: blank"}
-    unparsable = result_line(BatchLine("line-2", None, "line 2 is not valid JSON"), None, None)
-    assert unparsable == {"id": "line-2", "status": "rejected", "error": "line 2 is not valid JSON"}
+    assert rejected == {"id": "a", "line": None, "status": "rejected", "error": "references.0: blank"}
+    unparsable = result_line(BatchLine("line-2", None, "line 2 is not valid JSON", 2), None, None)
+    assert unparsable == {
+        "id": "line-2",
+        "line": 2,
+        "status": "rejected",
+        "error": "line 2 is not valid JSON",
+    }
+    refused = result_line(
+        BatchLine("b", {"references": ["r"]}, None, 4), Submission(0, None, "rejected", "x"), None
+    )
+    assert refused["error"] == "line 4: x"  # the API's reason, with the line it is about
     doc = {"id": "uuid-1", "status": "done", "error": None, "scores": {"claim_f1": 1.0}}
     done = result_line(BatchLine("case-7", {"references": ["r"]}), Submission(0, "uuid-1", "queued"), doc)
     assert done["id"] == "case-7" and done["audit_id"] == "uuid-1"
@@ -107,20 +118,6 @@ def test_normalise_database_url(url: str, expected: str) -> None:
     assert normalise_database_url(url) == expected
 
 
-def test_poll_order_sees_every_pending_audit_in_turn() -> None:
-    # 10 pending audits, window 3: the oldest 3 every round, then 3 of the other 7 in turn, so
-    # all 7 are seen within ceil(7 / 3) = 3 rounds (``poll_order``'s docstring)
-    pending = [f"a{i}" for i in range(10)]
-    seen: set[str] = set()
-    turn = 0
-    for expected_others in (["a3", "a4", "a5"], ["a6", "a7", "a8"], ["a9", "a3", "a4"]):
-        batch, turn = poll_order(pending, 3, turn)
-        assert batch == ["a0", "a1", "a2", *expected_others]
-        seen |= set(batch)
-    assert seen == set(pending)
-    assert poll_order(pending[:2], 3, 5) == (["a0", "a1"], 0)  # fewer than a window: all of them
-
-
 def test_stage_moved_is_progress_of_a_batch() -> None:
     # a large batch finishes no audit for minutes while its audits move from stage to stage:
     # a move counts as progress for the stall timeout, a first look does not
@@ -134,11 +131,12 @@ def test_stage_moved_is_progress_of_a_batch() -> None:
 @pytest.mark.parametrize(
     "args", [["runs", "list"], ["runs", "compare", "nightly/l1"], ["suites", "apply", "{suites}"]]
 )
-def test_runs_and_suites_commands_use_the_configured_port_and_exit_2_when_it_does_not_answer(
+def test_runs_and_suites_commands_use_the_configured_port_and_exit_3_when_it_does_not_answer(
     args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # newcomer review: `runs`/`suites` went to a hard-coded :8000 whatever CLAIMAUDIT_API_PORT said,
-    # and an unreachable API was a traceback with exit 1, the gate's "quality dropped" code
+    # and an unreachable API was a traceback with exit 1, the gate's "quality dropped" code; an
+    # unreachable API is exit 3 (README "Exit codes"), never the gate's 1 nor a usage error's 2
     from typer.testing import CliRunner
 
     from cli import stack
@@ -151,23 +149,30 @@ def test_runs_and_suites_commands_use_the_configured_port_and_exit_2_when_it_doe
     suites = tmp_path / "suites.yaml"
     suites.write_text("suites:\n  nightly:\n    cron: '0 2 * * *'\n")
     result = CliRunner().invoke(app, [a.replace("{suites}", str(suites)) for a in args])
-    assert result.exit_code == 2, result.output
+    assert result.exit_code == 3, result.output
     assert f"127.0.0.1:{port}" in result.output and "Traceback" not in result.output
 
 
-def test_batch_of_a_binary_or_missing_file_is_a_usage_error(tmp_path: Path) -> None:
-    # newcomer review: a non-UTF-8 input was a UnicodeDecodeError traceback with exit 1
+def test_batch_of_a_missing_file_is_a_usage_error_and_a_binary_one_is_read_line_by_line(
+    tmp_path: Path,
+) -> None:
+    # newcomer review: a non-UTF-8 input was a UnicodeDecodeError traceback with exit 1; then one
+    # bad byte stopped the whole batch with exit 2, the code of an outage: now a bad line is that
+    # line's problem (rejected with its number), so a binary file gets as far as the API
     from typer.testing import CliRunner
 
+    from cli import stack
     from cli.main import app
 
     binary = tmp_path / "bin.dat"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    for path in (binary, tmp_path / "missing.jsonl"):
-        result = CliRunner().invoke(app, ["batch", str(path), "-o", str(tmp_path / "out.jsonl")])
-        assert result.exit_code == 2, result.output
-        assert "Traceback" not in result.output and str(path.name) in result.output
-    assert not (tmp_path / "out.jsonl").exists()
+    free = ["--no-start", "--api-port", str(stack.free_port())]  # nothing listens there
+    out = str(tmp_path / "out.jsonl")
+    missing = CliRunner().invoke(app, ["batch", str(tmp_path / "missing.jsonl"), "-o", out, *free])
+    assert missing.exit_code == 2 and "missing.jsonl" in missing.output, missing.output
+    read = CliRunner().invoke(app, ["batch", str(binary), "-o", out, *free])
+    assert read.exit_code == 3 and "is not running" in read.output, read.output  # the API, not the file
+    assert "Traceback" not in missing.output + read.output and not (tmp_path / "out.jsonl").exists()
 
 
 def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
@@ -175,7 +180,8 @@ def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
 ) -> None:
     # review: claim text went through rich markup: '[/bold]' in an audited answer raised MarkupError
     # (traceback, exit 1 = "gate crossed") and '[citation needed]' vanished from the output
-    from cli import runs
+    from cli.common import console
+    from cli.compare_view import render_comparison
 
     claim = {
         "verdict": "contradicted",
@@ -184,13 +190,14 @@ def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
         "evidence": "[e]",
     }
     doc = {
-        "base": {"label": "l1"}, "new": {"suite": "s[1]", "label": "l2"},
+        "base": {"label": "l1", "id": "r1"}, "new": {"suite": "s[1]", "label": "l2"},
         "items_compared": 1, "items_added": [], "items_removed": [],
-        "score_deltas": {}, "shares": {}, "worse_items": [],
+        "score_deltas": {}, "shares": {}, "worse_items": [{"item_id": "[a]"}],
         "changed_claims": [{"item_id": "[a]", "before": {**claim, "verdict": "supported"}, "after": claim}],
         "new_claims": [], "vanished_claims": [],
         "gate": {"crossed": [], "limits": {}},
     }  # fmt: skip
-    runs.render_comparison(doc)
+    render_comparison(console, doc)
     out = capsys.readouterr().out
     assert "[citation needed] [/bold]" in out and "s[1]" in out and "[a]" in out and "([x])" in out
+    assert "supported → contradicted" in out  # the worse item's real change, not a share

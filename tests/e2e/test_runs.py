@@ -301,7 +301,13 @@ def _check_summaries(http: httpx.Client, first_id: str, second_id: str) -> None:
     assert two["summary"]["verdicts"]["contradicted"] == 1
     assert two["summary"]["shares"]["contradicted"] == pytest.approx(1 / 3)
     assert two["summary"]["previous_run_id"] == first_id
-    assert two["summary"]["gate"]["crossed"] == ["contradicted share rose by 33.3 points (limit 2.0)"]
+    # the default gate (claims.run_diff.Gate): 1 of 3 claims went supported -> contradicted, so
+    # both shares rose by 1/3 and 1 of 3 items got worse
+    assert sorted(two["summary"]["gate"]["crossed"]) == [
+        "33.3% of the items got a worse verdict mix (limit 2.0%)",
+        "contradicted share rose by 33.3 points (limit 2.0)",
+        "problem share rose by 33.3 points (limit 2.0)",
+    ]
 
 
 def _check_comparison(
@@ -345,10 +351,12 @@ def _check_webhooks(http: httpx.Client, receiver: Receiver, first_id: str, secon
         assert payload["run"]["status"] == "finished" and payload["run"]["summary"]["items"] == 3
         got.append((payload["event"], payload["run"]["id"]))
         if payload["event"] == "run.quality_drop":  # the crossed gate travels with the summary
-            assert payload["run"]["summary"]["gate"]["crossed"] == [
-                "contradicted share rose by 33.3 points (limit 2.0)"
+            assert sorted(payload["run"]["summary"]["gate"]["crossed"]) == [
+                "33.3% of the items got a worse verdict mix (limit 2.0%)",
+                "contradicted share rose by 33.3 points (limit 2.0)",
+                "problem share rose by 33.3 points (limit 2.0)",
             ]
-            assert payload["links"]["compare"] == f"/runs/{second_id}/compare?with=previous"
+            assert payload["links"]["compare"] == f"/runs/{second_id}/compare?with=baseline"
     assert sorted(got) == sorted([("run.finished", first_id), ("run.quality_drop", second_id)])
     deliveries = http.get(f"/runs/{second_id}/deliveries").json()["items"]
     assert [(d["status"], d["attempts"], d["last_status_code"]) for d in deliveries] == [

@@ -9,7 +9,7 @@ import httpx
 import pytest
 import typer
 
-from cli.client import MAX_RETRY_AFTER, retry_after
+from claimaudit._protocol import MAX_RETRY_AFTER, retry_after
 from cli.keys import parse_expiry
 from workers.settings import Settings, is_loopback
 
@@ -60,7 +60,7 @@ def test_parse_expiry_refuses_nonsense_and_the_past(value: str) -> None:
 )
 def test_retry_after_is_read_and_bounded(header: str | None, expected: float) -> None:
     headers = {"Retry-After": header} if header is not None else {}
-    assert retry_after(httpx.Response(429, headers=headers)) == expected
+    assert retry_after(httpx.Response(429, headers=headers), default=1.0) == expected
 
 
 # ------------------------------------------------------------------ /ui sign-in (api.ui_auth)

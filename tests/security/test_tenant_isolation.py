@@ -183,6 +183,7 @@ def _runs(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     assert client.get(f"/runs/{run_id}", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/compare", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/deliveries", headers=a.headers).status_code == 404
+    assert client.put(f"/runs/{run_id}/baseline", headers=a.headers).status_code == 404
     assert run_id not in {r["id"] for r in client.get("/runs", headers=a.headers).json()["items"]}
     # the run's audits are B's: B reads them, A gets 404
     (item,) = client.get(f"/runs/{run_id}", headers=b.headers).json()["audits"]["items"]
@@ -410,6 +411,7 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/runs/{run_id}"): _runs,
     ("GET", "/runs/{run_id}/compare"): _runs,
     ("GET", "/runs/{run_id}/deliveries"): _runs,
+    ("PUT", "/runs/{run_id}/baseline"): _runs,
     ("PUT", "/suites/{name}"): _suites,
     ("GET", "/suites"): _suites,
     ("GET", "/suites/{name}"): _suites,

@@ -84,16 +84,27 @@ def test_zero_claims_give_null_shares_not_nan() -> None:
     assert check_gate(diff, Gate(contradicted_share_rise=0.0, f1_drop=0.0, worse_items=0)) == []
 
 
+def only(**limits: float) -> Gate:
+    """A gate with just these limits (every default limit off)."""
+    return Gate(**{**dict.fromkeys(Gate().to_dict()), **limits})  # type: ignore[arg-type]
+
+
 @pytest.mark.parametrize(
     ("gate", "crossed"),
     [
-        (Gate(), ["contradicted share rose by 50.0 points (limit 2.0)"]),
-        (Gate(contradicted_share_rise=50.0), []),  # not above the limit
         (
-            Gate(contradicted_share_rise=None, f1_drop=40.0),
-            ["mean claim_f1 fell by 50.0 points (limit 40.0)"],
+            Gate(),
+            [
+                "contradicted share rose by 50.0 points (limit 2.0)",
+                "problem share rose by 50.0 points (limit 2.0)",
+                "100.0% of the items got a worse verdict mix (limit 2.0%)",
+            ],
         ),
-        (Gate(contradicted_share_rise=None, worse_items=0), ["1 items got a worse verdict mix (limit 0)"]),
+        (only(worse_items_share=100.0), []),  # not above the limit
+        (only(contradicted_share_rise=50.0), []),
+        (only(f1_drop=40.0), ["mean claim_f1 fell by 50.0 points (limit 40.0)"]),
+        (only(worse_items=0), ["1 items got a worse verdict mix (limit 0)"]),
+        (only(worse_items_share=50.0), ["100.0% of the items got a worse verdict mix (limit 50.0%)"]),
     ],
 )
 def test_gate(gate: Gate, crossed: list[str]) -> None:
