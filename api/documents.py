@@ -202,22 +202,26 @@ def _add_llm_judgements(judged: dict[int, dict[str, Any]], claims: list[dict[str
 
 
 def _add_llm_fallbacks(fallbacks: list[dict[str, Any]], claims: list[dict[str, Any]]) -> None:
-    """Add ``llm_fallback`` (``{"stage", "reason"}``) to each claim an LLM fallback affects (the
-    claims of a document decomposed offline, the response claims whose offline verdict stood
-    for want of the LLM judge; ``usage.fallbacks[].scope``); other claims get none."""
+    """Add ``llm_fallbacks`` (``[{"stage", "reason"}, ...]``) to each claim an LLM fallback
+    affects (the claims of a document decomposed offline, the response claims whose offline
+    verdict stood for want of the LLM judge; ``usage.fallbacks[].scope``); other claims get none."""
+    responses = [c for c in claims if c.get("role") == "response"]
     for fallback in fallbacks:
         scope = fallback.get("scope") or {}
         mark = {"stage": fallback["stage"], "reason": fallback["reason"]}
-        responses = [c for c in claims if c.get("role") == "response"]
         if "response_claims" in scope:
-            for index in scope["response_claims"]:
-                if 0 <= index < len(responses):
-                    responses[index]["llm_fallback"] = mark
+            hit = [responses[i] for i in scope["response_claims"] if 0 <= i < len(responses)]
         elif "role" in scope:
-            for claim in claims:
-                same = claim.get("role") == scope["role"]
-                if same and (scope["role"] == "response" or claim.get("reference") == scope.get("position")):
-                    claim["llm_fallback"] = mark
+            hit = [
+                c
+                for c in claims
+                if c.get("role") == scope["role"]
+                and (scope["role"] == "response" or c.get("reference") == scope.get("position"))
+            ]
+        else:
+            hit = []
+        for claim in hit:
+            claim.setdefault("llm_fallbacks", []).append(mark)
 
 
 def audit_summary(audit: Audit) -> dict[str, Any]:

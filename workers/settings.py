@@ -211,7 +211,7 @@ class Settings(BaseSettings):
     #: Seconds one run of a stage may wait for the endpoint, per LLM step (JSON).
     llm_stage_budget_s: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_STAGE_BUDGET_S))
     #: max_tokens of a request: per character decomposed, per claim judged, and at most.
-    llm_decompose_tokens_per_char: float = Field(default=1.0, gt=0)
+    llm_decompose_tokens_per_char: float = Field(default=1.5, gt=0)
     llm_judge_tokens_per_claim: int = Field(default=80, gt=0)
     llm_max_tokens: int = Field(default=4096, ge=64)
 

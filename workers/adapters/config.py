@@ -98,7 +98,7 @@ class LLMConfig:
     retries: int = 2
     stage_budget_s: tuple[tuple[str, float], ...] = tuple(DEFAULT_STAGE_BUDGET_S.items())
     max_tokens: int = 4096
-    decompose_tokens_per_char: float = 1.0
+    decompose_tokens_per_char: float = 1.5
     judge_tokens_per_claim: int = 80
 
     @property
@@ -113,6 +113,11 @@ class LLMConfig:
     def output_tokens(self, stage: str, size: int) -> int:
         """``max_tokens`` of a request of ``stage`` for ``size`` characters of text (``decompose``)
         or ``size`` claims (``judge``): the expected answer, within ``[MIN_OUTPUT_TOKENS, max_tokens]``.
+
+        The defaults cover the answers measured with SmolLM2's tokenizer (docs/LLM.md, "Bounded
+        output"): the offline decomposer's claims of 400 texts as ``Decomposition`` JSON take
+        0.45 tokens per character of the text (median; 95th percentile 1.03, 99th 1.49), so 1.5;
+        one judge entry with a one-sentence reason takes 50 tokens, so 80.
 
         >>> LLMConfig().output_tokens("judge", 3), LLMConfig().output_tokens("decompose", 100_000)
         (240, 4096)
@@ -187,6 +192,6 @@ def _bounds(settings: Any) -> dict[str, Any]:
         "retries": int(getattr(settings, "llm_retries", 2)),
         "stage_budget_s": tuple(sorted((budget if budget is not None else DEFAULT_STAGE_BUDGET_S).items())),
         "max_tokens": int(getattr(settings, "llm_max_tokens", 4096)),
-        "decompose_tokens_per_char": float(getattr(settings, "llm_decompose_tokens_per_char", 1.0)),
+        "decompose_tokens_per_char": float(getattr(settings, "llm_decompose_tokens_per_char", 1.5)),
         "judge_tokens_per_claim": int(getattr(settings, "llm_judge_tokens_per_claim", 80)),
     }
