@@ -61,13 +61,15 @@ class LocalLLMServer:
     """``python -m llama_cpp.server`` serving ``model`` as ``MODEL_ALIAS`` on 127.0.0.1.
 
     ``n_ctx`` tokens of context (a decomposition with its repair fits in 4,096), ``n_threads``
-    CPU threads; its output goes to ``log``.
+    CPU threads (1: on a busy machine llama.cpp's OpenMP threads wait for a core in turn; here a
+    json_object answer of 120 tokens took 47 s with 2 threads and 15 s with 1, docs/LLM.md); its
+    output goes to ``log``.
     """
 
     model: Path
     log: Path
     n_ctx: int = 4096
-    n_threads: int = 2
+    n_threads: int = 1
     port: int = field(default_factory=_free_port)
     proc: subprocess.Popen[bytes] | None = None
 
