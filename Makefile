@@ -10,7 +10,7 @@ STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut 
 
 # The local LLM server of tests/llm (the llm-test extra). llama-cpp-python has no wheel on PyPI: it
 # is built once from source into WHEELHOUSE (reused by every later install) with portable x86-64
-# flags: AVX2/FMA/F16C, no AVX-512, and no AMX (ggml's AMX kernels crash batched prompt
+# flags: AVX2/FMA/F16C, no AVX-512, and no AMX (a native build, with both, crashed in batched prompt
 # evaluation on this project's machines; docs/LLM.md, "Building llama-cpp-python"). --no-cache-dir:
 # pip's own wheel cache is keyed by the source archive, not by CMAKE_ARGS, and would hand back a
 # wheel built with other flags.

@@ -4,18 +4,22 @@ server"):
 
     .venv/bin/pytest -m benchmark -s -p no:cacheprovider tests/llm/test_local_server_bench.py
 
-The four audits of ``examples/`` go through the queue with ``decomposer`` and ``judge`` ``llm`` and
-a cold cache (the worker's default settings, the server of ``tests/llm/local_server.py``). Per
-stage it prints the requests, the mean latency of one request (the wall time of the stage's rows
-in ``llm_usage``: from the previous row of the same stage, or from the start of the stage run,
-``decomposing_at`` / ``matching_at``, to this one; the judge's first row includes the offline
-matching before it), prompt and completion tokens and completion tokens per second; then the
-server's CPU seconds per audit (``psutil``) and the wall time per audit.
+Two measurements on the texts of ``examples/`` (four audits, ten texts), with the server of
+``tests/llm/local_server.py`` and a cold cache:
+
+1. per request, in this process: each text's decomposition request and each audit's judge
+   request exactly as the worker sends them (``json_object``, ``max_tokens`` of the default
+   settings; the judge's claims and evidence from the offline decomposer and the local
+   embedder), timed one after the other; prints per stage the mean latency, prompt and
+   completion tokens, and completion tokens per second of latency;
+2. per audit, through the queue (decomposer and judge ``llm``, the worker's default settings):
+   the server's CPU seconds (``psutil``, user + system) and the wall time per audit.
 """
 
 from __future__ import annotations
 
 import json
+import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -30,50 +34,91 @@ from tests.llm.test_llm_pipeline import run
 pytestmark = [pytest.mark.services, pytest.mark.slow, pytest.mark.benchmark]
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[2] / "examples").glob("*.json"))
-ROWS = sqlalchemy.text(
-    "SELECT stage, calls, prompt_tokens, completion_tokens, extract(epoch FROM created_at) AS at "
-    "FROM llm_usage WHERE audit_id = :a ORDER BY id"
-)
-STARTS = sqlalchemy.text(
-    "SELECT extract(epoch FROM decomposing_at) AS decompose, extract(epoch FROM matching_at) AS judge "
-    "FROM audits WHERE id = :a"
-)
 
 
-def test_llm_route_latency_and_cpu(local_api: Any, local_llm: LocalLLMServer, db_engine: Any) -> None:
+def _cases() -> list[dict[str, Any]]:
+    return [json.loads(p.read_text(encoding="utf-8")) for p in EXAMPLES]
+
+
+def _judge_messages(case: dict[str, Any]) -> tuple[list[dict[str, str]], int]:
+    """The judge request of ``case`` as the worker builds it (offline claims, local vectors)."""
+    import numpy as np
+
+    from claims.decompose import decompose
+    from claims.embed import default_embedder
+    from claims.types import Judgement, ReferenceClaim, Verdict
+    from workers.adapters.judge import judge_items
+    from workers.adapters.prompts import judge_messages
+
+    response = decompose(case["response"])
+    refs = [ReferenceClaim(n, c) for n, text in enumerate(case["references"]) for c in decompose(text)]
+    embed = default_embedder().embed
+    sim = np.asarray(embed([c.text for c in response])) @ np.asarray(embed([r.claim.text for r in refs])).T
+    rules = [Judgement(i, Verdict.UNSUPPORTED) for i in range(len(response))]
+    items = judge_items(response, refs, sim, rules, top_k=3)
+    return judge_messages(items), len(items)
+
+
+def test_request_latency_per_stage(local_llm: LocalLLMServer) -> None:
+    import openai
+
+    from workers.adapters.config import LLMConfig
+    from workers.adapters.prompts import decompose_messages
+
+    cfg = LLMConfig()
+    client = openai.OpenAI(base_url=local_llm.base_url, api_key="none", max_retries=0, timeout=900)
+    asks: list[tuple[str, list[dict[str, str]], int]] = []
+    for case in _cases():
+        for text in dict.fromkeys([case["response"], *case["references"]]):
+            asks.append(("decompose", decompose_messages(text), cfg.output_tokens("decompose", len(text))))
+        messages, n = _judge_messages(case)
+        asks.append(("judge", messages, cfg.output_tokens("judge", n)))
+    rows: dict[str, list[tuple[float, int, int]]] = {"decompose": [], "judge": []}
+    for stage, messages, max_tokens in asks:
+        began = time.monotonic()
+        resp = client.chat.completions.create(
+            model=MODEL_ALIAS,
+            messages=messages,  # type: ignore[arg-type]
+            temperature=0,
+            max_tokens=max_tokens,
+            response_format={"type": "json_object"},
+        )
+        assert resp.usage is not None
+        rows[stage].append((time.monotonic() - began, resp.usage.prompt_tokens, resp.usage.completion_tokens))
+    print(f"\nload average {psutil.getloadavg()}; server {local_llm.command()[-4:]}")
+    print("stage      requests  s/request (median)  prompt tok  completion tok  completion tok/s")
+    for stage, found in rows.items():
+        seconds = [r[0] for r in found]
+        pt = statistics.mean(r[1] for r in found)
+        ct = sum(r[2] for r in found)
+        print(
+            f"{stage:<10} {len(found):>8}  {statistics.mean(seconds):>7.1f} "
+            f"({statistics.median(seconds):>5.1f})"
+            f"       {pt:>10.0f}  {ct / len(found):>14.0f}  {ct / sum(seconds):>16.1f}"
+        )
+
+
+def test_server_cpu_per_audit(local_api: Any, local_llm: LocalLLMServer, db_engine: Any) -> None:
     with db_engine.begin() as conn:
         conn.execute(sqlalchemy.text("DELETE FROM llm_cache WHERE model = :m"), {"m": MODEL_ALIAS})
     assert local_llm.proc is not None
     server = psutil.Process(local_llm.proc.pid)
-    totals: dict[str, list[float]] = {}
     cpu = wall = 0.0
-    for path in EXAMPLES:
-        case = json.loads(path.read_text(encoding="utf-8"))
+    for case in _cases():
         before, began = sum(server.cpu_times()[:2]), time.monotonic()
-        doc = run(
-            local_api,
-            case["response"],
-            case["references"],
-            {"decomposer": "llm", "judge": "llm"},
-            timeout=900,
-        )
+        config = {"decomposer": "llm", "judge": "llm"}
+        doc = run(local_api, case["response"], case["references"], config, timeout=1800)
         wall += time.monotonic() - began
         cpu += sum(server.cpu_times()[:2]) - before
         assert doc["status"] == "done", doc["error"]
-        with db_engine.connect() as conn:
-            rows = conn.execute(ROWS, {"a": doc["id"]}).all()
-            starts = dict(conn.execute(STARTS, {"a": doc["id"]}).one()._mapping)
-        for row in rows:
-            stage = totals.setdefault(row.stage, [0, 0.0, 0, 0])
-            stage[0] += row.calls
-            stage[1] += float(row.at) - float(starts[row.stage])
-            stage[2] += row.prompt_tokens
-            stage[3] += row.completion_tokens
-            starts[row.stage] = row.at
-    print(f"\n{len(EXAMPLES)} audits, server {local_llm.command()[-4:]}")
-    print("stage      requests  s/request  prompt tok/request  completion tok/request  completion tok/s")
-    for stage, (calls, seconds, pt, ct) in sorted(totals.items()):
-        n = max(calls, 1)
-        rate = ct / seconds if seconds else 0.0
-        print(f"{stage:<10} {calls:>8}  {seconds / n:>9.2f}  {pt / n:>18.0f}  {ct / n:>22.0f}  {rate:>16.1f}")
-    print(f"server CPU s per audit: {cpu / len(EXAMPLES):.1f}; wall s per audit: {wall / len(EXAMPLES):.1f}")
+        usage = doc["usage"]
+        print(
+            f"\n{case['title'][:40]:<40} requests {usage['llm_calls']} failed {usage['failed_calls']} "
+            f"tokens {usage['prompt_tokens']}+{usage['completion_tokens']} fallbacks "
+            f"{[f['stage'] for f in usage['fallbacks']]}"
+        )
+    n = len(EXAMPLES)
+    print(
+        f"load average {psutil.getloadavg()}; server CPU s per audit {cpu / n:.1f}; "
+        f"wall s per audit {wall / n:.1f}"
+    )
