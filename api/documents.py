@@ -139,6 +139,7 @@ def audit_documents(
         if state is not None and state.result is not None:
             doc.update(_result_body(state))
             _add_llm_judgements(judged.get(audit.id, {}), doc["claims"])
+            _add_llm_fallbacks(usage.get(audit.id, {}).get("fallbacks") or [], doc["claims"])
         scored = state.threshold if state is not None else None
         try:
             doc["effective_config"] = effective_config(dict(audit.config or {}), scored, settings)
@@ -198,6 +199,29 @@ def _add_llm_judgements(judged: dict[int, dict[str, Any]], claims: list[dict[str
     responses = [c for c in claims if c.get("role") == "response"]
     for index, claim in enumerate(responses):
         claim["judge"] = judged.get(index)
+
+
+def _add_llm_fallbacks(fallbacks: list[dict[str, Any]], claims: list[dict[str, Any]]) -> None:
+    """Add ``llm_fallbacks`` (``[{"stage", "reason"}, ...]``) to each claim an LLM fallback
+    affects (the claims of a document decomposed offline, the response claims whose offline
+    verdict stood for want of the LLM judge; ``usage.fallbacks[].scope``); other claims get none."""
+    responses = [c for c in claims if c.get("role") == "response"]
+    for fallback in fallbacks:
+        scope = fallback.get("scope") or {}
+        mark = {"stage": fallback["stage"], "reason": fallback["reason"]}
+        if "response_claims" in scope:
+            hit = [responses[i] for i in scope["response_claims"] if 0 <= i < len(responses)]
+        elif "role" in scope:
+            hit = [
+                c
+                for c in claims
+                if c.get("role") == scope["role"]
+                and (scope["role"] == "response" or c.get("reference") == scope.get("position"))
+            ]
+        else:
+            hit = []
+        for claim in hit:
+            claim.setdefault("llm_fallbacks", []).append(mark)
 
 
 def audit_summary(audit: Audit) -> dict[str, Any]:

@@ -127,6 +127,14 @@ class AuditConfig(BaseModel):
     embedder: Literal["local", "openai"] | None = None
     llm_model: NonBlankStr | None = None
     embedding_model: NonBlankStr | None = None
+    llm_on_error: Literal["offline", "fail"] | None = Field(
+        None,
+        description=(
+            "When the LLM decomposer or judge fails: offline (the offline result stands, marked on "
+            "each claim and in usage.fallbacks) or fail (the audit fails with the LLM's error). "
+            "Default: the LLM_ON_ERROR setting (offline)."
+        ),
+    )
 
     @field_validator("*", mode="before")
     @classmethod

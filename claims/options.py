@@ -21,11 +21,14 @@ key                    default                     meaning
                        (0.0, 0.6)
 ``llm_model``          settings                    chat model name (non-blank)
 ``embedding_model``    settings                    embedding model name (non-blank)
+``llm_on_error``       settings ``llm_on_error``   ``offline``: when the LLM decomposer or judge
+                       (``offline``)               fails, the offline result stands (and says so);
+                                                   ``fail``: the audit fails with the LLM's error
 =====================  ==========================  ============================================
 
-``settings`` is any object with the attributes ``decomposer``, ``judge``, ``embedder`` and
-``llm_band`` (``workers.settings.Settings``); missing attributes take the defaults above. The
-domain core never reads the environment itself.
+``settings`` is any object with the attributes ``decomposer``, ``judge``, ``embedder``,
+``llm_band`` and ``llm_on_error`` (``workers.settings.Settings``); missing attributes take the
+defaults above. The domain core never reads the environment itself.
 """
 
 from __future__ import annotations
@@ -41,6 +44,7 @@ __all__ = [
     "DECOMPOSERS",
     "JUDGES",
     "EMBEDDERS",
+    "ON_LLM_ERROR",
     "DEFAULT_LLM_BAND",
     "CONFIG_KEYS",
     "AuditOptions",
@@ -49,6 +53,8 @@ __all__ = [
 DECOMPOSERS: tuple[str, ...] = ("offline", "llm")
 JUDGES: tuple[str, ...] = ("none", "llm", "auto")
 EMBEDDERS: tuple[str, ...] = ("local", "openai")
+#: What an audit does when its LLM decomposer or judge fails: keep the offline result, or fail.
+ON_LLM_ERROR: tuple[str, ...] = ("offline", "fail")
 
 #: Confidences in ``[low, high]`` count as uncertain under ``judge = "auto"``. A verdict's
 #: confidence is the calibrated probability that it is right (``claims.decision``), so every
@@ -68,9 +74,15 @@ CONFIG_KEYS: frozenset[str] = frozenset(
         "llm_band",
         "llm_model",
         "embedding_model",
+        "llm_on_error",
     }
 )
-_CHOICES: dict[str, tuple[str, ...]] = {"decomposer": DECOMPOSERS, "judge": JUDGES, "embedder": EMBEDDERS}
+_CHOICES: dict[str, tuple[str, ...]] = {
+    "decomposer": DECOMPOSERS,
+    "judge": JUDGES,
+    "embedder": EMBEDDERS,
+    "llm_on_error": ON_LLM_ERROR,
+}
 
 
 def _number(value: object) -> bool:
@@ -122,6 +134,8 @@ class AuditOptions:
     llm_band : (float, float)
         ``(low, high)`` with ``0 <= low <= high <= 1``: under ``judge = "auto"`` a verdict whose
         confidence lies in ``[low, high]`` (or has none) goes to the LLM judge.
+    llm_on_error : str
+        ``offline`` (the offline result stands when the LLM decomposer or judge fails) or ``fail``.
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -131,6 +145,7 @@ class AuditOptions:
     judge: str = "none"
     embedder: str = "local"
     llm_band: tuple[float, float] = DEFAULT_LLM_BAND
+    llm_on_error: str = "offline"
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any] | None, settings: object | None = None) -> AuditOptions:
@@ -166,6 +181,7 @@ class AuditOptions:
             judge=str(pick("judge", "none")),
             embedder=str(pick("embedder", "local")),
             llm_band=_band(pick("llm_band", DEFAULT_LLM_BAND), "config.llm_band"),
+            llm_on_error=str(pick("llm_on_error", "offline")),
         )
 
     @property
@@ -184,7 +200,8 @@ class AuditOptions:
 
     def effective_config(self, config: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``config`` with the resolved threshold and Levenshtein flags (and the band under
-        ``judge = "auto"``): the ``effective_config`` of the result document, JSON-ready."""
+        ``judge = "auto"``, the failure policy when an LLM decomposer or judge runs): the
+        ``effective_config`` of the result document, JSON-ready."""
         out: dict[str, Any] = {
             **dict(config or {}),
             "threshold": self.threshold,
@@ -193,4 +210,6 @@ class AuditOptions:
         }
         if self.judge == "auto":
             out["llm_band"] = list(self.llm_band)
+        if self.decomposer == "llm" or self.uses_llm_judge:
+            out["llm_on_error"] = self.llm_on_error
         return out

@@ -8,9 +8,13 @@ llm_usage       append-only ledger, one row per LLM interaction of an audit's st
                 stage fell back to the offline component. View ``llm_usage_daily`` sums it per day.
 llm_judgements  one row per response claim the LLM judge saw: the rule verdict, the judge's
                 verdict and reason, and the verdict kept (disagreements stay visible).
+llm_formats     one row per endpoint (base URL) and chat model: the structured-output format it
+                accepts (``workers.adapters.formats``), since when, and the rejection that led
+                there. Deployment-wide, no tenant.
 
 Registered on ``db.models.Base.metadata`` (imported by ``migrations/env.py``); created by
-migration ``0002_llm``.
+migrations ``0002_llm`` and ``0013_llm_formats`` (``llm_formats``, and ``llm_usage``'s
+``response_format`` and ``scope``).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models import DEFAULT_TENANT, Base
 
-__all__ = ["LLMCacheRow", "LLMUsageRow", "LLMJudgementRow"]
+__all__ = ["LLMCacheRow", "LLMUsageRow", "LLMJudgementRow", "LLMFormatRow"]
 
 
 class LLMCacheRow(Base):
@@ -73,6 +77,11 @@ class LLMUsageRow(Base):
     fallback: Mapped[str | None] = mapped_column(Text)
     #: The provider's error of a failed request.
     error: Mapped[str | None] = mapped_column(Text)
+    #: Structured-output format of the chat request(s): json_schema | json_object | prompted.
+    response_format: Mapped[str | None] = mapped_column(Text)
+    #: Claims a fallback affects: ``{"role", "position"}`` (a decomposed document) or
+    #: ``{"response_claims": [index, ...]}`` (claims the judge was to see).
+    scope: Mapped[dict[str, Any] | None] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
 
 
@@ -91,3 +100,16 @@ class LLMJudgementRow(Base):
     #: The verdict stored in ``verdicts`` after reconciling rule and judge.
     final_verdict: Mapped[str] = mapped_column(String(32))
     model: Mapped[str] = mapped_column(Text)
+
+
+class LLMFormatRow(Base):
+    __tablename__ = "llm_formats"
+
+    #: The endpoint's base URL as the client sends to it, without credentials (``endpoint_of``).
+    base_url: Mapped[str] = mapped_column(Text, primary_key=True)
+    model: Mapped[str] = mapped_column(Text, primary_key=True)
+    #: json_schema | json_object | prompted (``workers.adapters.formats.FORMATS``).
+    response_format: Mapped[str] = mapped_column(Text)
+    #: The server's rejection of the format before it (None when the first one tried was kept).
+    reason: Mapped[str | None] = mapped_column(Text)
+    negotiated_at: Mapped[datetime] = mapped_column(server_default=func.now())

@@ -1,4 +1,5 @@
-"""Every SQL statement of the LLM path: response cache, usage ledger, judge records.
+"""Every SQL statement of the LLM path: response cache, usage ledger, judge records, the formats
+each endpoint accepts, and the stage run an LLM step belongs to.
 
 Functions take a ``Session`` and never commit (the caller owns the transaction). The LLM
 adapters write cache entries and usage rows in their own short transactions so that a
@@ -9,15 +10,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import delete, func, literal, select, union_all
+from sqlalchemy import delete, func, literal, or_, select, union_all
 from sqlalchemy.dialects.postgresql import insert
 from sqlalchemy.orm import Session
 
 from db.check_models import CorrectionRow
-from db.llm_models import LLMCacheRow, LLMJudgementRow, LLMUsageRow
-from db.models import ClaimRow, VerdictRow
+from db.llm_models import LLMCacheRow, LLMFormatRow, LLMJudgementRow, LLMUsageRow
+from db.models import STAGES, Audit, ClaimRow, VerdictRow
 
 __all__ = [
     "USAGE_STAGES",
@@ -31,6 +33,10 @@ __all__ = [
     "has_fallback",
     "llm_judgements_for_audits",
     "side_rows",
+    "remembered_format",
+    "remember_format",
+    "response_formats",
+    "stage_run",
 ]
 
 #: Stages that appear in an audit's ``usage`` document, in pipeline order.
@@ -93,9 +99,13 @@ def record_usage(
     fallback: str | None = None,
     error: str | None = None,
     tenant_id: str = "default",
+    response_format: str | None = None,
+    scope: Mapping[str, Any] | None = None,
 ) -> None:
     """Append one row to the usage ledger (counts are non-negative). ``tenant_id`` counts for a row
-    without an audit (a search); with an audit the row takes the audit's tenant (trigger)."""
+    without an audit (a search); with an audit the row takes the audit's tenant (trigger).
+    ``response_format``: the format the chat request(s) used; ``scope``: the claims a fallback
+    affects (``db.llm_models.LLMUsageRow.scope``)."""
     counts = (calls, failed_calls, cache_hits, prompt_tokens, completion_tokens)
     if min(counts) < 0:
         raise ValueError(f"usage counts must be non-negative, got {counts}")
@@ -112,6 +122,8 @@ def record_usage(
             completion_tokens=completion_tokens,
             fallback=fallback,
             error=error,
+            response_format=response_format,
+            scope=dict(scope) if scope is not None else None,
         )
     )
 
@@ -124,6 +136,7 @@ def empty_usage() -> dict[str, Any]:
         **zero,
         "stages": {s: dict(zero) for s in USAGE_STAGES},
         "fallbacks": [],
+        "response_format": None,
         "llm_judged_share": None,
     }
 
@@ -196,7 +209,12 @@ def usage_for_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[u
 
     ``{"llm_calls", "failed_calls", "cache_hits", "prompt_tokens", "completion_tokens",
     "stages": {"decompose"|"embed"|"judge": {same counters}}, "fallbacks": [{"stage", "model",
-    "reason"}], "llm_judged_share"}``; all zeros (``empty_usage``) when the audit used no LLM.
+    "reason", "scope"}], "response_format", "llm_judged_share"}``; all zeros (``empty_usage``)
+    when the audit used no LLM. ``response_format`` is the structured-output format of the
+    audit's last chat request the endpoint answered (or the cache did): ``json_schema``,
+    ``json_object`` or ``prompted``; None without one. A fallback's ``scope`` names the claims it
+    affects (``{"role", "position"}`` of a document decomposed offline, or ``{"response_claims":
+    [index, ...]}`` whose offline verdicts stood), None when it names none.
     ``llm_judged_share`` is ``llm_judged_shares(...)``: 0.0 without an LLM judge, None before
     the match stage stored verdicts. ``llm_calls`` counts requests the endpoint answered (a
     repair request counts), ``failed_calls`` those that ended in an error, ``cache_hits``
@@ -219,17 +237,41 @@ def usage_for_audits(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[u
         for name, value in zip(_COUNTERS, values, strict=True):
             bucket[_doc(name)] += int(value)
             usage[_doc(name)] += int(value)
-    fallbacks = session.execute(
-        select(LLMUsageRow.audit_id, LLMUsageRow.stage, LLMUsageRow.model, LLMUsageRow.fallback)
-        .where(LLMUsageRow.audit_id.in_(ids), LLMUsageRow.fallback.is_not(None))
-        .order_by(LLMUsageRow.id)
-    ).all()
-    for audit_id, stage, model, reason in fallbacks:
-        assert audit_id is not None  # selected by audit id
-        usages[audit_id]["fallbacks"].append({"stage": stage, "model": model, "reason": reason})
+    _fallbacks_and_format(session, ids, usages)
     for audit_id, share in llm_judged_shares(session, ids).items():
         usages[audit_id]["llm_judged_share"] = share
     return usages
+
+
+def _fallbacks_and_format(
+    session: Session, ids: Sequence[uuid.UUID], usages: dict[uuid.UUID, dict[str, Any]]
+) -> None:
+    """Fill ``fallbacks`` and ``response_format`` of ``usages`` (one query, rows in ledger order)."""
+    answered = or_(LLMUsageRow.calls > 0, LLMUsageRow.cache_hits > 0)
+    rows = session.execute(
+        select(
+            LLMUsageRow.audit_id,
+            LLMUsageRow.stage,
+            LLMUsageRow.model,
+            LLMUsageRow.fallback,
+            LLMUsageRow.scope,
+            LLMUsageRow.response_format,
+            answered,
+        )
+        .where(
+            LLMUsageRow.audit_id.in_(ids),
+            or_(LLMUsageRow.fallback.is_not(None), LLMUsageRow.response_format.is_not(None)),
+        )
+        .order_by(LLMUsageRow.id)
+    ).all()
+    for audit_id, stage, model, reason, scope, fmt, was_answered in rows:
+        assert audit_id is not None  # selected by audit id
+        if reason is not None:
+            usages[audit_id]["fallbacks"].append(
+                {"stage": stage, "model": model, "reason": reason, "scope": scope}
+            )
+        if fmt is not None and was_answered:
+            usages[audit_id]["response_format"] = fmt
 
 
 def replace_llm_judgements(session: Session, audit_id: uuid.UUID, rows: Iterable[Mapping[str, Any]]) -> None:
@@ -269,3 +311,61 @@ def llm_judgements_for_audits(
             "model": r.model,
         }
     return out
+
+
+def remembered_format(session: Session, *, base_url: str, model: str, max_age_s: float) -> str | None:
+    """The structured-output format remembered for ``model`` at ``base_url``, unless it was
+    negotiated more than ``max_age_s`` seconds ago (then None, as when there is none)."""
+    stmt = select(LLMFormatRow.response_format).where(
+        LLMFormatRow.base_url == base_url,
+        LLMFormatRow.model == model,
+        LLMFormatRow.negotiated_at > func.now() - func.make_interval(0, 0, 0, 0, 0, 0, max_age_s),
+    )
+    return session.execute(stmt).scalar_one_or_none()
+
+
+def remember_format(
+    session: Session, *, base_url: str, model: str, response_format: str, reason: str | None
+) -> None:
+    """Remember ``response_format`` for ``model`` at ``base_url`` from now on (upsert), with the
+    rejection that led to it (``reason``; None when the first format tried was accepted)."""
+    stmt = insert(LLMFormatRow).values(
+        base_url=base_url, model=model, response_format=response_format, reason=reason
+    )
+    session.execute(
+        stmt.on_conflict_do_update(
+            index_elements=["base_url", "model"],
+            set_={
+                "response_format": stmt.excluded.response_format,
+                "reason": stmt.excluded.reason,
+                "negotiated_at": func.now(),
+            },
+        )
+    )
+
+
+def response_formats(session: Session) -> list[tuple[str, str, str, datetime]]:
+    """Every remembered format: ``(base_url, model, response_format, negotiated_at)``, sorted."""
+    rows = session.execute(
+        select(
+            LLMFormatRow.base_url,
+            LLMFormatRow.model,
+            LLMFormatRow.response_format,
+            LLMFormatRow.negotiated_at,
+        ).order_by(LLMFormatRow.base_url, LLMFormatRow.model)
+    ).all()
+    return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+
+def stage_run(session: Session, audit_id: uuid.UUID, stage: str) -> tuple[int, float] | None:
+    """``(stage_runs, seconds since the run started)`` of the audit while it stands at ``stage``
+    (one of ``db.models.STAGES``), else None. The run started at ``audits.<stage>_at``."""
+    if stage not in STAGES:
+        raise ValueError(f"unknown stage {stage!r}")
+    started = getattr(Audit, f"{stage}_at")
+    row = session.execute(
+        select(Audit.stage_runs, func.extract("epoch", func.now() - started)).where(
+            Audit.id == audit_id, Audit.status == stage, started.is_not(None)
+        )
+    ).first()
+    return None if row is None else (int(row[0]), max(0.0, float(row[1])))

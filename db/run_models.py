@@ -48,7 +48,7 @@ __all__ = [
 ]
 
 #: Tables under the ``tenant_isolation`` policy (migrations ``0009_runs_row_security``,
-#: ``0014_run_baselines``).
+#: ``0012_run_baselines``).
 RUN_TABLES: tuple[str, ...] = (
     "suites",
     "runs",
@@ -144,7 +144,7 @@ class RunItem(Base):
 
 
 class RunRejection(Base):
-    """An input line of a run that was not audited, and why (``0014_run_baselines``)."""
+    """An input line of a run that was not audited, and why (``0012_run_baselines``)."""
 
     __tablename__ = "run_rejections"
     __table_args__ = (UniqueConstraint("run_id", "key"),)

@@ -79,13 +79,15 @@ def decompose_text(
     *,
     audit_id: uuid.UUID | None = None,
     factory: sessionmaker[Session] | None = None,
+    document: Mapping[str, Any] | None = None,
 ) -> list[Claim]:
-    """Atomic claims of ``text`` with character spans (``claims.decompose.decompose`` offline)."""
+    """Atomic claims of ``text`` with character spans (``claims.decompose.decompose`` offline);
+    ``document`` (``{"role", "position"}``) names the text in an LLM fallback record."""
     cfg = resolve_llm_config(config)
     if cfg.decomposer == "llm":
         from workers.adapters.hooks import decompose_text_llm
 
-        return decompose_text_llm(text, cfg, audit_id=audit_id, factory=factory)
+        return decompose_text_llm(text, cfg, audit_id=audit_id, factory=factory, document=document)
     return decompose(text)
 
 

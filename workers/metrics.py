@@ -7,7 +7,8 @@ and the API on one host, wiped at deploy) every process writes its values there 
 process's own values are shown. The variable must be set before a worker starts.
 
 Gauges of the present are read at scrape time instead: audits by status (one ``GROUP BY`` over
-the ``(status, created_at)`` index) and the Celery queue's depth (Redis ``LLEN``).
+the ``(status, created_at)`` index), the Celery queue's depth (Redis ``LLEN``) and the
+structured-output format negotiated with each LLM endpoint and model (``llm_formats``).
 
 Metric                                     type       labels
 claimaudit_audits                          gauge      status            stored audits now
@@ -18,6 +19,9 @@ claimaudit_verdicts_total                  counter    verdict           verdicts
 claimaudit_llm_calls_total                 counter    stage, outcome    LLM requests (ok|failed|cache_hit)
 claimaudit_llm_tokens_total                counter    stage, kind       prompt / completion tokens
 claimaudit_llm_fallbacks_total             counter    stage             LLM answers replaced offline
+claimaudit_llm_response_format_negotiated_timestamp_seconds
+                                           gauge      base_url, model,  when the format the endpoint
+                                                      response_format   accepts was negotiated
 claimaudit_run_duration_seconds            histogram  -                 created → finished of each run
 claimaudit_runs_finished_total             counter    event             run.finished | run.quality_drop
 claimaudit_webhook_failures_total          counter    final             failed attempts (final: gave up)
@@ -27,7 +31,8 @@ claimaudit_canaries_total                  counter    kind, detected    canaries
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
@@ -96,11 +101,21 @@ def mark_process_dead(pid: int) -> None:
         multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
 
 
-class _PresentCollector(Collector):
-    """Gauges read at scrape time: ``snapshot()`` → ({status: audits}, {queue: depth})."""
+#: ``(base_url, model, response_format, negotiated_at)`` rows (``db.llm_repository.response_formats``).
+FormatRows = Sequence[tuple[str, str, str, datetime]]
 
-    def __init__(self, snapshot: Callable[[], tuple[Mapping[str, int], Mapping[str, int]]]) -> None:
+
+class _PresentCollector(Collector):
+    """Gauges read at scrape time: ``snapshot()`` → ({status: audits}, {queue: depth}), and
+    ``formats()`` → the negotiated LLM formats."""
+
+    def __init__(
+        self,
+        snapshot: Callable[[], tuple[Mapping[str, int], Mapping[str, int]]],
+        formats: Callable[[], FormatRows] | None = None,
+    ) -> None:
         self.snapshot = snapshot
+        self.formats = formats
 
     def collect(self) -> Iterator[GaugeMetricFamily]:
         audits, queues = self.snapshot()
@@ -112,15 +127,27 @@ class _PresentCollector(Collector):
         for queue, n in sorted(queues.items()):
             depth.add_metric([queue], n)
         yield depth
+        if self.formats is not None:
+            negotiated = GaugeMetricFamily(
+                "claimaudit_llm_response_format_negotiated_timestamp_seconds",
+                "When the structured-output format an LLM endpoint and model accept was negotiated.",
+                labels=["base_url", "model", "response_format"],
+            )
+            for base_url, model, fmt, at in self.formats():
+                negotiated.add_metric([base_url, model, fmt], at.timestamp())
+            yield negotiated
 
 
 def scrape(
-    snapshot: Callable[[], tuple[Mapping[str, int], Mapping[str, int]]], *, multiproc_dir: str | None
+    snapshot: Callable[[], tuple[Mapping[str, int], Mapping[str, int]]],
+    *,
+    multiproc_dir: str | None,
+    formats: Callable[[], FormatRows] | None = None,
 ) -> bytes:
     """The Prometheus text exposition: the workers' metrics (summed over ``multiproc_dir`` when
-    given, else this process's own) and the present-state gauges of ``snapshot``."""
+    given, else this process's own) and the present-state gauges of ``snapshot`` and ``formats``."""
     present = CollectorRegistry()
-    present.register(_PresentCollector(snapshot))
+    present.register(_PresentCollector(snapshot, formats))
     if multiproc_dir:
         from prometheus_client import multiprocess
 

@@ -93,7 +93,10 @@ def claim_rows(
     ``PermanentStageError`` for a span outside its document."""
     rows: list[dict[str, Any]] = []
     for doc in docs:
-        for claim in components.decompose_text(doc.text, config, audit_id=audit_id, factory=factory):
+        named = {"role": doc.role, "position": doc.position}
+        for claim in components.decompose_text(
+            doc.text, config, audit_id=audit_id, factory=factory, document=named
+        ):
             if not 0 <= claim.start <= claim.end <= len(doc.text):
                 raise PermanentStageError(
                     f"decomposer returned span [{claim.start}, {claim.end}) outside "

@@ -32,7 +32,11 @@ OPENAI_BASE_URL, OPENAI_API_KEY, LLM_MODEL, OPENAI_EMBEDDING_MODEL, LLM_TIMEOUT_
 DECOMPOSER (offline|llm), JUDGE (none|llm|auto), EMBEDDER (local|openai): default components;
 LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose confidence lies in
                     this band go to the LLM judge (``claims.options.AuditOptions``).
-OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT: see ``workers.adapters.config``.
+OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT, LLM_STAGE_BUDGET_S, LLM_RETRIES,
+LLM_MAX_TOKENS, LLM_DECOMPOSE_TOKENS_PER_CHAR, LLM_JUDGE_TOKENS_PER_CLAIM: see
+                    ``workers.adapters.config``.
+LLM_ON_ERROR        ``offline`` (default) or ``fail``: what an audit does when its LLM decomposer or
+                    judge fails (``llm_on_error`` per audit; ``workers.adapters.policy``).
 
 Access (README, "Tenants, API keys and limits"):
 AUTH                ``enabled`` (default: every route but /healthz needs ``Authorization: Bearer``)
@@ -87,6 +91,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from claims.options import DEFAULT_LLM_BAND, AuditOptions
 from db.engine import normalise_url
+from workers.adapters.config import DEFAULT_STAGE_BUDGET_S, STAGE_OF_STEP
+from workers.adapters.formats import FORMATS, canonical_format
 
 __all__ = ["Settings", "get_settings", "is_loopback"]
 
@@ -194,8 +200,20 @@ class Settings(BaseSettings):
     openai_embedding_dim: int | None = None
     #: Evidence claims per response claim shown to the LLM judge.
     llm_judge_top_k: int = 3
-    #: Structured output request: json_schema (strict schema) | json_object | none.
+    #: Structured output tried first: json_schema | json_object | prompted (``none``: prompted);
+    #: a server that rejects it moves down that chain (``workers.adapters.formats``).
     llm_response_format: str = "json_schema"
+    #: offline | fail: an audit's LLM decomposer or judge failing keeps the offline result, or
+    #: fails the audit (``llm_on_error`` per audit).
+    llm_on_error: str = "offline"
+    #: Runs of a stage retried after a transient endpoint error before llm_on_error applies.
+    llm_retries: int = Field(default=2, ge=0)
+    #: Seconds one run of a stage may wait for the endpoint, per LLM step (JSON).
+    llm_stage_budget_s: dict[str, float] = Field(default_factory=lambda: dict(DEFAULT_STAGE_BUDGET_S))
+    #: max_tokens of a request: per character decomposed, per claim judged, and at most.
+    llm_decompose_tokens_per_char: float = Field(default=1.5, gt=0)
+    llm_judge_tokens_per_claim: int = Field(default=80, gt=0)
+    llm_max_tokens: int = Field(default=4096, ge=64)
 
     #: ``enabled`` | ``disabled`` (only with ``api_host`` on loopback; see the module docstring).
     auth: str = "enabled"
@@ -321,7 +339,12 @@ class Settings(BaseSettings):
     def _check_audit_defaults(self) -> Settings:
         # DECOMPOSER / JUDGE / EMBEDDER / LLM_BAND are the defaults of every audit's options:
         # refuse a bad value at start, not when an audit is read (ValueError names the key)
-        defaults = {"decomposer": self.decomposer, "judge": self.judge, "embedder": self.embedder}
+        defaults = {
+            "decomposer": self.decomposer,
+            "judge": self.judge,
+            "embedder": self.embedder,
+            "llm_on_error": self.llm_on_error,
+        }
         try:
             AuditOptions.from_config({**defaults, "llm_band": self.llm_band})
         except ValueError as exc:  # name the environment variable, not the per-audit key
@@ -332,6 +355,26 @@ class Settings(BaseSettings):
                 AuditOptions.from_config(self.second_audit_config)
             except ValueError as exc:
                 raise ValueError(f"SECOND_AUDIT_CONFIG: {exc}") from None
+        return self
+
+    @model_validator(mode="after")
+    def _check_llm_bounds(self) -> Settings:
+        if canonical_format(self.llm_response_format) not in FORMATS:
+            raise ValueError(f"LLM_RESPONSE_FORMAT must be one of {', '.join(FORMATS)}")
+        for step, budget in self.llm_stage_budget_s.items():
+            if step not in STAGE_OF_STEP:
+                raise ValueError(f"LLM_STAGE_BUDGET_S: unknown step {step!r} (known: {list(STAGE_OF_STEP)})")
+            soft = self.time_limits(STAGE_OF_STEP[step])[0]
+            if not 0 < budget < soft:
+                raise ValueError(
+                    f"LLM_STAGE_BUDGET_S[{step}] ({budget} s) must be > 0 and below the soft time "
+                    f"limit of {STAGE_OF_STEP[step]} ({soft} s)"
+                )
+        if self.llm_retries >= self.stage_max_runs or self.llm_retries > self.task_max_retries:
+            raise ValueError(
+                f"LLM_RETRIES ({self.llm_retries}) must be below STAGE_MAX_RUNS ({self.stage_max_runs}) "
+                f"and at most TASK_MAX_RETRIES ({self.task_max_retries})"
+            )
         return self
 
 

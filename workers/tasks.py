@@ -1,7 +1,8 @@
 """Celery tasks: thin, named, idempotent; arguments are ids (strings), never objects or vectors.
 
-Each stage task (``_run_stage``; ``previous`` is set only on a retry: the token of the try
-before, whose lease the retry may take over):
+Each stage task (``_run_stage``; ``previous`` and ``last_error`` are set only on a retry: the
+token of the try before, whose lease the retry may take over, and its error, which the crash-loop
+guard (``STAGE_MAX_RUNS``) reports instead of hiding it):
 
 1. takes the stage's lease with a new fencing token (``db.leases.begin_stage``, own transaction);
    a finished audit, an audit past this stage, or a stage held by another live run stops the
@@ -141,7 +142,12 @@ def _resend_lost_link(aid: uuid.UUID, stage: str, status: str | None) -> None:
 
 
 def _begin(
-    stage: str, aid: uuid.UUID, previous: str | None, *, redelivered: bool = False
+    stage: str,
+    aid: uuid.UUID,
+    previous: str | None,
+    *,
+    redelivered: bool = False,
+    last_error: str | None = None,
 ) -> leases.StageStart:
     prev = uuid.UUID(previous) if previous else None
     with session_scope(get_session_factory()) as session:
@@ -158,10 +164,12 @@ def _begin(
         )
         raise Ignore()
     if start.runs > _settings.stage_max_runs:
-        error = (
-            f"{stage} failed: the stage started {start.runs} times without finishing "
+        # the crash-loop guard: a known error of the run before (carried by the retry) is kept
+        guard = (
+            f"the stage started {start.runs} times without finishing "
             f"(STAGE_MAX_RUNS={_settings.stage_max_runs})"
         )
+        error = f"{last_error} ({guard})" if last_error else f"{stage} failed: {guard}"
         record_failure(aid, stage, error, start.token)
         raise Ignore()
     return start
@@ -186,7 +194,7 @@ def _retry(task: Task, stage: str, aid: uuid.UUID, token: uuid.UUID | None, exc:
     )
     # the retry carries this try's token: when the lease could not be given back (database
     # down), the retry takes it over at once instead of waiting for it to expire
-    kwargs = {"previous": str(token) if token else None}
+    kwargs = {"previous": str(token) if token else None, "last_error": describe(stage, exc)}
     raise task.retry(args=(str(aid),), kwargs=kwargs, exc=exc, countdown=countdown)
 
 
@@ -207,7 +215,12 @@ def _timed_out(
 
 
 def _run_stage(
-    task: Task, stage: str, audit_id: str, work: Callable[[Session, uuid.UUID], Any], previous: str | None
+    task: Task,
+    stage: str,
+    audit_id: str,
+    work: Callable[[Session, uuid.UUID], Any],
+    previous: str | None,
+    last_error: str | None = None,
 ) -> None:
     aid = uuid.UUID(audit_id)
     factory = get_session_factory()
@@ -215,7 +228,7 @@ def _run_stage(
     began = time.monotonic()
     try:
         redelivered = bool((task.request.delivery_info or {}).get("redelivered"))
-        start = _begin(stage, aid, previous, redelivered=redelivered)
+        start = _begin(stage, aid, previous, redelivered=redelivered, last_error=last_error)
         token = start.token
         assert token is not None
         with (
@@ -249,7 +262,7 @@ def _run_stage(
 
 
 @task(name="audits.decompose", **STAGE_OPTIONS, **stage_limits("decomposing"))
-def decompose(self: Task, audit_id: str, previous: str | None = None) -> None:
+def decompose(self: Task, audit_id: str, previous: str | None = None, last_error: str | None = None) -> None:
     """Decompose the audit's documents into claims.
 
     Idempotent: replaces the audit's claims (and anything derived from them); fenced.
@@ -261,11 +274,12 @@ def decompose(self: Task, audit_id: str, previous: str | None = None) -> None:
         audit_id,
         lambda s, a: services.decompose_audit(s, a, factory=get_session_factory()),
         previous,
+        last_error,
     )
 
 
 @task(name="audits.embed", **STAGE_OPTIONS, **stage_limits("embedding"))
-def embed(self: Task, audit_id: str, previous: str | None = None) -> None:
+def embed(self: Task, audit_id: str, previous: str | None = None, last_error: str | None = None) -> None:
     """Embed every claim of the audit (through the shared embedding cache).
 
     Idempotent: overwrites each claim's vector; fenced.
@@ -277,11 +291,12 @@ def embed(self: Task, audit_id: str, previous: str | None = None) -> None:
         audit_id,
         lambda s, a: services.embed_audit(s, a, factory=get_session_factory()),
         previous,
+        last_error,
     )
 
 
 @task(name="audits.match", **STAGE_OPTIONS, **stage_limits("matching"))
-def match(self: Task, audit_id: str, previous: str | None = None) -> None:
+def match(self: Task, audit_id: str, previous: str | None = None, last_error: str | None = None) -> None:
     """Judge every response claim against the reference claims (exact scan inside the audit).
 
     Idempotent: replaces the audit's verdicts and evidence; fenced.
@@ -293,17 +308,18 @@ def match(self: Task, audit_id: str, previous: str | None = None) -> None:
         audit_id,
         lambda s, a: services.match_audit(s, a, factory=get_session_factory()),
         previous,
+        last_error,
     )
 
 
 @task(name="audits.score", **STAGE_OPTIONS, **stage_limits("scoring"))
-def score(self: Task, audit_id: str, previous: str | None = None) -> None:
+def score(self: Task, audit_id: str, previous: str | None = None, last_error: str | None = None) -> None:
     """Score the audit and mark it done (one fenced transaction).
 
     Idempotent: upserts the audit's score row.
     Retries: transient database/broker errors, capped exponential backoff with jitter.
     """
-    _run_stage(self, "scoring", audit_id, services.score_audit_stage, previous)
+    _run_stage(self, "scoring", audit_id, services.score_audit_stage, previous, last_error)
     audit_ended(uuid.UUID(audit_id), "done")
 
 

@@ -10,6 +10,7 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.auth import AdminCaller
 from api.deps import SessionDep, SettingsDep
+from db import llm_repository
 from db import repository as repo
 from workers.metrics import scrape
 
@@ -38,5 +39,9 @@ def metrics(_caller: AdminCaller, session: SessionDep, settings: SettingsDep) ->
     def snapshot() -> tuple[Mapping[str, int], Mapping[str, int]]:
         return repo.audits_by_status(session), _queue_depth(settings.redis_url, settings.celery_queue)
 
-    body = scrape(snapshot, multiproc_dir=settings.prometheus_multiproc_dir)
+    body = scrape(
+        snapshot,
+        multiproc_dir=settings.prometheus_multiproc_dir,
+        formats=lambda: llm_repository.response_formats(session),
+    )
     return Response(content=body, media_type=CONTENT_TYPE_LATEST)

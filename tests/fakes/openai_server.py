@@ -20,8 +20,15 @@ Faults are injected per kind (``"decompose"``, ``"judge"``, ``"embeddings"``) wi
 (sleeps ``timeout_sleep_s`` before answering normally, past the client's timeout), any other
 HTTP status as digits (``"401"``, ``"503"``),
 ``"malformed"`` (content that is not JSON), ``"refusal"`` (an apology as content),
-``"wrong_schema"`` (JSON of the wrong shape). ``calls`` counts requests per kind (faulty ones
-included); ``log`` keeps ``(kind, outcome, body)``.
+``"wrong_schema"`` (JSON of the wrong shape), ``"length"`` (the answer cut in half with
+``finish_reason: "length"``, as when ``max_tokens`` runs out). ``calls`` counts requests per kind
+(faulty ones included); ``log`` keeps ``(kind, outcome, body)``.
+
+Structured output: ``accepted_formats`` (None: every format) lists the ``response_format`` types
+the server takes (``"prompted"`` stands for a request without the field); any other is answered
+with ``format_rejection`` (status and body; by default what llama-cpp-python's server 0.3.36
+answers to ``json_schema``: HTTP 500 with its request validation error), logged as outcome
+``"format_rejected"``.
 """
 
 from __future__ import annotations
@@ -44,6 +51,17 @@ from claims.decompose import split_sentences
 DECOMPOSE_TAG = "[claimaudit:decompose]"
 JUDGE_TAG = "[claimaudit:judge]"
 REFUSAL = "I'm sorry, but I can't help with that request."
+#: llama-cpp-python 0.3.36's answer to ``response_format: {"type": "json_schema", ...}``.
+LLAMA_CPP_PYTHON_REJECTION: tuple[int, dict[str, Any]] = (
+    500,
+    {
+        "error": {
+            "message": "[{'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), "
+            "'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}]",
+            "type": "internal_server_error",
+        }
+    },
+)
 _OPINION = re.compile(r"\b(I think|I believe|in my opinion|you should|lovely|wonderful|best)\b", re.I)
 _LEADING_YEAR = re.compile(r"^In (\d{4}), (.+)$", re.S)
 _WORD = re.compile(r"\w+", re.U)
@@ -99,6 +117,8 @@ class FakeOpenAI:
         self.judge_policy = "threshold"
         self.support_threshold = 0.5
         self.timeout_sleep_s = 3.0
+        self.accepted_formats: set[str] | None = None
+        self.format_rejection: tuple[int, dict[str, Any]] = LLAMA_CPP_PYTHON_REJECTION
         self.calls: Counter[str] = Counter()
         self.log: list[tuple[str, str, dict[str, Any]]] = []
         self._faults: dict[str, deque[str]] = defaultdict(deque)
@@ -138,6 +158,8 @@ class FakeOpenAI:
             self._faults.clear()
             self._always.clear()
             self.judge_policy = "threshold"
+            self.accepted_formats = None
+            self.format_rejection = LLAMA_CPP_PYTHON_REJECTION
 
     def fail(self, kind: str, *faults: str) -> None:
         """Queue ``faults`` for the next requests of ``kind`` (one per request)."""
@@ -159,9 +181,18 @@ class FakeOpenAI:
 
     # -- serving ---------------------------------------------------------------------------
     def _next_fault(self, kind: str, body: dict[str, Any]) -> str | None:
-        """Count and log the request (on arrival) and return the fault to inject, if any."""
+        """Count and log the request (on arrival) and return the fault to inject, if any (a
+        rejected ``response_format`` first, without consuming a queued fault)."""
         with self._lock:
             self.calls[kind] += 1
+            fmt = (body.get("response_format") or {}).get("type", "prompted")
+            if (
+                kind != "embeddings"
+                and self.accepted_formats is not None
+                and fmt not in self.accepted_formats
+            ):
+                self.log.append((kind, "format_rejected", body))
+                return "format_rejected"
             fault = self._faults[kind].popleft() if self._faults[kind] else self._always.get(kind)
             self.log.append((kind, fault or "ok", body))
             return fault
@@ -198,6 +229,9 @@ class FakeOpenAI:
 
     def _fault_reply(self, handler: Any, kind: str, fault: str | None, body: dict[str, Any]) -> bool:
         """Send the error of ``fault`` if it is an HTTP-level one; True when a reply was sent."""
+        if fault == "format_rejected":
+            handler._send(*self.format_rejection)
+            return True
         if fault == "429":
             handler._send(429, {"error": {"message": "Rate limit reached (fake)", "type": "rate_limit"}})
             return True
@@ -235,6 +269,8 @@ class FakeOpenAI:
             content = REFUSAL
         elif fault == "wrong_schema":
             content = json.dumps({"result": "ok"})
+        elif fault == "length":
+            content = content[: len(content) // 2]
         prompt = sum(len(m.get("content") or "") for m in messages)
         handler._send(
             200,
@@ -247,7 +283,7 @@ class FakeOpenAI:
                     {
                         "index": 0,
                         "message": {"role": "assistant", "content": content, "refusal": None},
-                        "finish_reason": "stop",
+                        "finish_reason": "length" if fault == "length" else "stop",
                         "logprobs": None,
                     }
                 ],

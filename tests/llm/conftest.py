@@ -1,6 +1,8 @@
 """Fixtures of the LLM-path tests: the session's migrated Postgres (``tests/conftest.py``), real
-Redis, a real Celery worker in its own process, the real API in-process, and a fake
-OpenAI-compatible endpoint (the only fake: a local HTTP server the real ``openai`` client talks to).
+Redis, real Celery workers in their own processes, the real API in-process, a real local LLM
+server (llama-cpp-python with SmolLM2-135M-Instruct: ``local_llm``, ``local_worker``,
+``local_api``) and a fake OpenAI-compatible endpoint for injected faults (``fake_openai``, a local
+HTTP server the real ``openai`` client talks to).
 
 Isolation: the LLM tests use their own Redis database (db 9 of the test Redis, or
 ``CLAIMAUDIT_TEST_LLM_REDIS_URL``) for both the worker and this process's Celery producer, so no
@@ -14,6 +16,7 @@ module-scoped: it points the producer at db 9 for one test module and back when 
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -21,12 +24,18 @@ from typing import Any
 import pytest
 
 from tests.fakes.openai_server import FakeOpenAI
+from tests.llm.local_server import MODEL_ALIAS, LocalLLMServer, gguf_path
 
 #: Seconds the client waits for the endpoint in the worker (the fake sleeps 3 s on "timeout").
 CLIENT_TIMEOUT_S = 1.0
-#: Celery retries of a stage (so an always-failing endpoint is asked 1 + 2 = 3 times).
+#: Celery retries of a stage.
 TASK_MAX_RETRIES = 2
+#: Runs of a stage retried after a transient endpoint error (``LLM_RETRIES``, the default): an
+#: always-failing endpoint is asked 1 + 2 = 3 times before ``llm_on_error`` decides.
+LLM_RETRIES = 2
 LLM_REDIS_DB = 9
+#: Redis db of the worker that talks to the local LLM server.
+LOCAL_LLM_REDIS_DB = 10
 #: The endpoint key of the worker and the API: distinctive, so that a test can look for it in logs.
 OPENAI_TEST_KEY = "sk-test-7f3a9c1e-must-never-be-logged"
 
@@ -73,6 +82,32 @@ def _point_producer_at(url: str) -> str:
     return previous
 
 
+@contextlib.contextmanager
+def _api_client(
+    database_url: str, redis_url: str, base_url: str, models: tuple[str, ...], headers: dict[str, str]
+) -> Iterator[Any]:
+    """The real FastAPI app in-process, enqueueing to ``redis_url``, with the endpoint ``base_url``
+    (the API refuses LLM components, 422, when none is set) and ``models`` allowed."""
+    from fastapi.testclient import TestClient
+
+    from api.main import create_app
+    from workers.settings import Settings
+
+    previous = _point_producer_at(redis_url)
+    try:
+        settings = Settings(
+            database_url=database_url,
+            redis_url=redis_url,
+            openai_base_url=base_url,
+            openai_api_key=OPENAI_TEST_KEY,
+            allowed_llm_models=models,
+        )
+        with TestClient(create_app(settings), headers=headers) as c:
+            yield c
+    finally:
+        _point_producer_at(previous)
+
+
 @pytest.fixture(scope="module")
 def api(
     llm_worker: Any,
@@ -83,30 +118,66 @@ def api(
 ) -> Iterator[Any]:
     """The real FastAPI app in-process; it enqueues to the LLM Redis db the worker consumes.
 
-    Configured with the worker's endpoint: the API refuses LLM components (422) when none is set.
     Module scope, not session: the enqueueing goes through the process-wide Celery app, whose
     broker this fixture switches to the LLM db and must switch back before another module runs
     (``tests/conftest.py``'s ``_celery_producer_restored`` fails a module that does not).
     """
-    from fastapi.testclient import TestClient
+    # models an audit may name (test_components_switch_independently picks another one)
+    models = ("fake-chat", "other-model")
+    with _api_client(database_url, llm_redis_url, fake_openai.base_url, models, auth_headers) as c:
+        yield c
 
-    from api.main import create_app
-    from workers.settings import Settings
 
-    previous = _point_producer_at(llm_redis_url)
+# --------------------------------------------------------------------------- the local LLM server
+
+
+@pytest.fixture(scope="session")
+def local_llm(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalLLMServer]:
+    """llama-cpp-python's server with SmolLM2-135M-Instruct (``tests/llm/local_server.py``).
+
+    Where it cannot start (the ``llm-test`` extra not installed, the model file wrong, the server
+    failing) the tests that need it are skipped with the reason, except under ``CI``, where they
+    fail: ``make test`` installs the extra, so CI must run them.
+    """
     try:
-        settings = Settings(
-            database_url=database_url,
-            redis_url=llm_redis_url,
-            openai_base_url=fake_openai.base_url,
-            openai_api_key=OPENAI_TEST_KEY,
-            # models an audit may name (test_components_switch_independently picks another one)
-            allowed_llm_models=("fake-chat", "other-model"),
-        )
-        with TestClient(create_app(settings), headers=auth_headers) as c:
-            yield c
-    finally:
-        _point_producer_at(previous)
+        server = LocalLLMServer(gguf_path(), tmp_path_factory.mktemp("llm-server") / "server.log").start()
+    except (RuntimeError, OSError) as exc:
+        if os.environ.get("CI"):
+            pytest.fail(f"the local LLM server could not start, and CI must run these tests: {exc}")
+        pytest.skip(f"the local LLM server could not start (make test installs it): {exc}")
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def local_redis_url(redis_server_url: str) -> str:
+    """Redis db 10 on the test Redis server: the queue of the local-server worker."""
+    return redis_server_url.rsplit("/", 1)[0] + f"/{LOCAL_LLM_REDIS_DB}"
+
+
+@pytest.fixture(scope="session")
+def local_worker(start_worker: Callable[..., Any], local_llm: LocalLLMServer, local_redis_url: str) -> Any:
+    """A Celery worker pointed at the local LLM server, with every other setting at its default."""
+    env = {
+        "REDIS_URL": local_redis_url,
+        "OPENAI_BASE_URL": local_llm.base_url,
+        "OPENAI_API_KEY": OPENAI_TEST_KEY,
+        "LLM_MODEL": MODEL_ALIAS,
+    }
+    return start_worker(env, concurrency=1)
+
+
+@pytest.fixture(scope="module")
+def local_api(
+    local_worker: Any,
+    local_llm: LocalLLMServer,
+    database_url: str,
+    local_redis_url: str,
+    auth_headers: dict[str, str],
+) -> Iterator[Any]:
+    """The API enqueueing to the local-server worker (module scope, as ``api``)."""
+    with _api_client(database_url, local_redis_url, local_llm.base_url, (MODEL_ALIAS,), auth_headers) as c:
+        yield c
 
 
 @pytest.fixture(scope="session")

@@ -18,6 +18,7 @@ import json
 import uuid
 from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -126,6 +127,9 @@ def test_the_band_decides_what_is_sent(
                 config={"judge": "auto", "llm_band": [0.35, 0.75]},
             ),
         )
+        # marked as sent: else the LLM worker's sweeper, running in this session, takes the
+        # audit once it is UNSENT_AFTER_S old and judges it too, with the worker's own decision
+        audit.enqueued_at = datetime.now(UTC)
         aid = audit.id
     for stage in (services.decompose_audit, services.embed_audit, services.match_audit):
         with session_scope(session_factory) as s:

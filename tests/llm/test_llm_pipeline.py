@@ -3,7 +3,7 @@ fake OpenAI-compatible endpoint → Postgres → poll. Real Postgres + pgvector 
 
 Call counts come from the fake endpoint's request log; expected counts are derived in each
 test from the texts submitted (one decomposition request per distinct text, one judge request
-per audit, one embeddings request per audit) and from the fixture's ``TASK_MAX_RETRIES``.
+per audit, one embeddings request per audit) and from the fixture's ``LLM_RETRIES``.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 import sqlalchemy
 
 from tests.fakes.openai_server import FakeOpenAI
-from tests.llm.conftest import TASK_MAX_RETRIES
+from tests.llm.conftest import LLM_RETRIES
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -48,8 +48,10 @@ def wait(api: Any, audit_id: str, timeout: float = 90.0) -> dict[str, Any]:
     raise AssertionError(f"audit {audit_id} not finished after {timeout} s: {doc}")
 
 
-def run(api: Any, response: str, references: list[str], config: dict[str, Any] = LLM) -> dict[str, Any]:
-    return wait(api, submit(api, response, references, config))
+def run(
+    api: Any, response: str, references: list[str], config: dict[str, Any] = LLM, *, timeout: float = 90.0
+) -> dict[str, Any]:
+    return wait(api, submit(api, response, references, config), timeout)
 
 
 def canonical(doc: dict[str, Any]) -> str:
@@ -125,16 +127,19 @@ def test_timeout_is_retried_then_done(api: Any, clean: FakeOpenAI) -> None:
     assert doc["usage"]["stages"]["judge"]["llm_calls"] == 1
 
 
-def test_server_error_exhausting_retries_fails_with_the_provider_error(api: Any, clean: FakeOpenAI) -> None:
+def test_server_error_exhausting_retries_fails_with_the_provider_error_under_fail(
+    api: Any, clean: FakeOpenAI
+) -> None:
     fake = clean
     fake.fail_always("decompose", "500")
-    doc = run(api, RESPONSE, [REFERENCE])
+    doc = run(api, RESPONSE, [REFERENCE], {**LLM, "llm_on_error": "fail"})
     assert doc["status"] == "failed"
     assert "HTTP 500" in doc["error"] and "upstream model crashed (fake)" in doc["error"]
+    assert "STAGE_MAX_RUNS" not in doc["error"]  # the provider's error, not the crash-loop guard's
     assert doc["scores"] is None and doc["counts"] is None  # never a fabricated score
-    # the first request of each attempt fails: 1 attempt + TASK_MAX_RETRIES retries
-    assert fake.count("decompose") == 1 + TASK_MAX_RETRIES
-    assert doc["usage"]["failed_calls"] == 1 + TASK_MAX_RETRIES
+    # the first request of each run fails: 1 run + LLM_RETRIES retried runs (the default, 2)
+    assert fake.count("decompose") == 1 + LLM_RETRIES
+    assert doc["usage"]["failed_calls"] == 1 + LLM_RETRIES
 
 
 def test_malformed_once_is_repaired(api: Any, clean: FakeOpenAI) -> None:

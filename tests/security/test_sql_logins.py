@@ -218,7 +218,7 @@ def test_an_unbound_role_sees_nothing(
             "webhook_deliveries",
         ):
             assert conn.execute(f"SELECT count(*) FROM {relation}").fetchone() == (0,), relation
-        for shared in ("tenants", "llm_cache", "embedding_cache"):
+        for shared in ("tenants", "llm_cache", "embedding_cache", "llm_formats"):
             assert conn.execute(f"SELECT count(*) FROM {shared}").fetchone() == (0,), shared
 
 

@@ -101,4 +101,5 @@ def test_effective_config_shows_what_runs() -> None:
         "case_insensitive": False,
         "remove_punctuation": False,
         "llm_band": list(DEFAULT_LLM_BAND),
+        "llm_on_error": "offline",  # the default failure policy of an LLM judge
     }

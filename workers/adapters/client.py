@@ -2,11 +2,14 @@
 
 ``make_client`` builds ``openai.OpenAI(base_url=..., api_key=..., max_retries=0,
 timeout=...)``: no hidden retries, Celery owns them. ``cached_chat`` is the only place a chat
-completion is requested: it looks the request up in ``llm_cache``, sends it on a miss,
-validates the answer against a pydantic schema, asks once for a repair when it does not
-validate (or is a refusal), stores the valid answer and records calls and tokens in the
-usage ledger. Cache writes and usage rows go through ``Ledger`` in their own short
-transactions so that they survive a failure of the surrounding stage.
+completion is requested: it picks the structured-output format the endpoint accepts
+(``workers.adapters.formats``: negotiated once per base URL and model, remembered in Postgres),
+looks the request up in ``llm_cache``, sends it on a miss with ``max_tokens`` and a timeout that
+fits the stage's time budget (``workers.adapters.budget``), validates the answer against a
+pydantic schema, asks once for a repair when it does not validate (or is a refusal, or was cut
+off at ``max_tokens``), stores the valid answer and records calls, tokens and the format in the
+usage ledger. Cache writes, format choices and usage rows go through ``Ledger`` in their own
+short transactions so that they survive a failure of the surrounding stage.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import hashlib
 import json
 import threading
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -25,11 +28,25 @@ from sqlalchemy.orm import Session, sessionmaker
 from db import llm_repository as repo
 from db.engine import session_scope
 from workers import metrics
+from workers.adapters.budget import StageRun
 from workers.adapters.config import LLMConfig
-from workers.adapters.errors import LLMError, MalformedOutputError, translate_openai_error
-from workers.adapters.prompts import repair_message, response_format_for
+from workers.adapters.errors import (
+    BudgetSpentError,
+    FormatRejectedError,
+    LLMError,
+    MalformedOutputError,
+    PermanentLLMError,
+    translate_openai_error,
+)
+from workers.adapters.formats import (
+    RENEGOTIATE_AFTER_S,
+    next_format,
+    rejects_format,
+    response_format_field,
+)
+from workers.adapters.prompts import repair_message
 
-__all__ = ["Ledger", "make_client", "request_sha256", "cached_chat", "ChatResult"]
+__all__ = ["Ledger", "ChatRequest", "make_client", "endpoint_of", "request_sha256", "cached_chat"]
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -59,6 +76,15 @@ def make_client(cfg: LLMConfig) -> Any:
         return client
 
 
+def endpoint_of(client: Any) -> str:
+    """The base URL ``client`` sends to, without credentials or a trailing slash (the key of
+    ``llm_formats``)."""
+    import httpx
+
+    url = httpx.URL(str(getattr(client, "base_url", "") or ""))
+    return str(url.copy_with(username=None, password=None, query=None, fragment=None)).rstrip("/")
+
+
 def request_sha256(payload: Mapping[str, Any]) -> str:
     """Hex SHA-256 of the canonical JSON (sorted keys, no blanks, UTF-8) of ``payload``."""
     blob = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -67,7 +93,7 @@ def request_sha256(payload: Mapping[str, Any]) -> str:
 
 @dataclass
 class Ledger:
-    """Usage ledger and cache access for one audit (``audit_id`` None: not tied to an audit).
+    """Usage ledger, cache and format memory for one audit (``audit_id`` None: not tied to an audit).
 
     Every method runs in its own transaction from ``factory`` and commits at once.
     """
@@ -102,13 +128,31 @@ class Ledger:
             )
         metrics.observe_llm(stage, counts)
 
+    def format_for(self, base_url: str, model: str, first: str) -> tuple[str, bool]:
+        """The format to send to ``model`` at ``base_url`` and whether it is remembered: the
+        remembered one (unless older than ``RENEGOTIATE_AFTER_S``), else ``(first, False)``."""
+        with session_scope(self.factory) as s:
+            known = repo.remembered_format(s, base_url=base_url, model=model, max_age_s=RENEGOTIATE_AFTER_S)
+        return (known, True) if known else (first, False)
+
+    def remember_format(self, base_url: str, model: str, fmt: str, reason: str | None) -> None:
+        with session_scope(self.factory) as s:
+            repo.remember_format(s, base_url=base_url, model=model, response_format=fmt, reason=reason)
+
 
 @dataclass(frozen=True)
-class ChatResult:
-    """A validated answer: ``value`` (the schema instance) and whether it came from the cache."""
+class ChatRequest:
+    """One request of an LLM step: its ``stage`` (``decompose`` | ``judge``: ledger, budget), the
+    cache's ``prompt_version``, the ``messages``, the ``schema`` the answer must validate against,
+    ``max_tokens`` and an extra ``check`` (raises ``MalformedOutputError``, e.g. one verdict per
+    claim id)."""
 
-    value: BaseModel
-    cached: bool
+    stage: str
+    prompt_version: str
+    messages: Sequence[Mapping[str, str]]
+    schema: type[BaseModel]
+    max_tokens: int
+    check: Callable[[Any], None] | None = None
 
 
 def _tokens(resp: Any) -> tuple[int, int]:
@@ -118,8 +162,9 @@ def _tokens(resp: Any) -> tuple[int, int]:
     return int(getattr(usage, "prompt_tokens", 0) or 0), int(getattr(usage, "completion_tokens", 0) or 0)
 
 
-def _content(resp: Any) -> str:
-    """The text of the first choice; a refusal or empty answer raises ``MalformedOutputError``."""
+def _content(resp: Any, max_tokens: int) -> str:
+    """The text of the first choice; a refusal, an empty answer or one cut off at ``max_tokens``
+    (``finish_reason`` ``length``: its JSON is incomplete) raises ``MalformedOutputError``."""
     choices = getattr(resp, "choices", None) or []
     if not choices:
         raise MalformedOutputError("the answer has no choices")
@@ -127,6 +172,11 @@ def _content(resp: Any) -> str:
     refusal = getattr(message, "refusal", None)
     if refusal:
         raise MalformedOutputError(f"the model refused: {str(refusal)[:200]}")
+    if getattr(choices[0], "finish_reason", None) == "length":
+        raise MalformedOutputError(
+            f"the answer was cut off at max_tokens={max_tokens} (finish_reason length); "
+            "answer with fewer words"
+        )
     content = message.content
     if not content or not content.strip():
         raise MalformedOutputError("the answer is empty")
@@ -149,111 +199,166 @@ def _parse(content: str, schema: type[M]) -> M:
 
 
 def cached_chat(
-    *,
-    client: Any,
-    ledger: Ledger,
-    cfg: LLMConfig,
-    stage: str,
-    prompt_version: str,
-    messages: Sequence[Mapping[str, str]],
-    schema: type[M],
-    check: Any = None,
-) -> M:
-    """One chat request through the cache, validated against ``schema``, with one repair.
+    client: Any, ledger: Ledger, cfg: LLMConfig, request: ChatRequest, run: StageRun | None = None
+) -> Any:
+    """One chat request through the cache, validated against ``request.schema``, with one repair.
 
     Parameters
     ----------
     client : openai.OpenAI
         From ``make_client``.
     ledger : Ledger
-        Cache and usage of the audit.
+        Cache, usage and format memory of the audit.
     cfg : LLMConfig
-        Model name and response-format mode.
-    stage : str
-        ``decompose`` or ``judge`` (usage ledger).
-    prompt_version : str
-        Part of the cache key.
-    messages : sequence of {"role", "content"}
-        The request.
-    schema : pydantic model class
-        The answer must validate against it.
-    check : callable(schema instance) -> None, optional
-        Extra validation (e.g. one verdict per claim id); raises ``MalformedOutputError``.
+        Model name, first response format, request timeout.
+    request : ChatRequest
+        Stage, prompt version, messages, schema, ``max_tokens``, extra check.
+    run : StageRun, optional
+        The stage run: each request waits at most what is left of its time budget.
 
     Returns
     -------
-    The validated answer (from the cache when this exact request was answered before).
+    The validated answer, an instance of ``request.schema`` (from the cache when this exact
+    request, ``max_tokens`` aside, was answered before).
 
     Raises
     ------
     TransientLLMError
-        HTTP 429/5xx, timeout or connection error (the Celery task retries).
+        HTTP 429/5xx, timeout or connection error (the Celery task may retry).
     PermanentLLMError
         Other HTTP errors.
     MalformedOutputError
-        The answer and the one repair attempt both failed validation (or were refusals).
+        The answer and the one repair attempt both failed validation (or were refusals, or were
+        cut off at ``max_tokens``).
+    BudgetSpentError
+        The stage's time budget ran out before a request could be sent.
     """
-    model = cfg.llm_model
-    payload = _chat_payload(cfg, messages, schema)
-    sha = request_sha256(payload)
-    hit = ledger.cache_get(model, prompt_version, sha)
-    if hit is not None:
-        ledger.record(stage, model, cache_hits=1)
-        return schema.model_validate(hit)
+    run = run or StageRun()
+    base_url = endpoint_of(client)
+    found, known = ledger.format_for(base_url, cfg.llm_model, cfg.response_format)
+    fmt: str | None = found
+    while fmt is not None:
+        payload = _chat_payload(cfg, request, fmt)
+        sha = request_sha256({k: v for k, v in payload.items() if k != "max_tokens"})
+        hit = ledger.cache_get(cfg.llm_model, request.prompt_version, sha)
+        if hit is not None:
+            ledger.record(request.stage, cfg.llm_model, cache_hits=1, response_format=fmt)
+            return request.schema.model_validate(hit)
+        try:
+            value = _ask(client, ledger, cfg, request, payload, sha, run)
+        except FormatRejectedError as exc:  # never retried: the next format, at once
+            fmt = next_format(fmt)
+            if fmt is not None:
+                ledger.remember_format(base_url, cfg.llm_model, fmt, reason=str(exc))
+                known = True
+            continue
+        if not known:  # the first format tried was accepted: remember it (and when)
+            ledger.remember_format(base_url, cfg.llm_model, fmt, reason=None)
+        return value
+    raise PermanentLLMError(f"{request.stage}: every response format was rejected")
 
+
+def _ask(
+    client: Any,
+    ledger: Ledger,
+    cfg: LLMConfig,
+    request: ChatRequest,
+    payload: dict[str, Any],
+    sha: str,
+    run: StageRun,
+) -> Any:
+    """Send ``payload``, and at most one repair request; cache and record the valid answer."""
+    fmt = _format_of(payload)
     calls = pt = ct = 0
     conversation = list(payload["messages"])
     last_error: MalformedOutputError | None = None
     for attempt in range(2):  # the request, then at most one repair
-        request = {**payload, "messages": conversation}
-        resp = _send_chat(client, ledger, request, stage=stage, calls=calls, pt=pt, ct=ct)
+        sent = {**payload, "messages": conversation}
+        used = (calls, pt, ct)
+        timeout = _timeout(run, cfg, ledger, request.stage, used, fmt)
+        resp = _send_chat(client, ledger, sent, stage=request.stage, used=used, timeout=timeout)
         calls += 1
         p, c = _tokens(resp)
         pt, ct = pt + p, ct + c
         try:
-            value = _parse(_content(resp), schema)
-            if check is not None:
-                check(value)
+            value = _parse(_content(resp, request.max_tokens), request.schema)
+            if request.check is not None:
+                request.check(value)
         except MalformedOutputError as exc:
             last_error = exc
             if attempt == 0:
-                answer = _safe_content(resp)
-                conversation = [
-                    *conversation,
-                    {"role": "assistant", "content": answer},
-                    repair_message(str(exc)),
-                ]
+                answer = {"role": "assistant", "content": _safe_content(resp)}
+                conversation = [*conversation, answer, repair_message(str(exc))]
             continue
-        ledger.cache_put(model, prompt_version, sha, value.model_dump(mode="json"), pt, ct)
-        ledger.record(stage, model, calls=calls, prompt_tokens=pt, completion_tokens=ct)
+        ledger.cache_put(cfg.llm_model, request.prompt_version, sha, value.model_dump(mode="json"), pt, ct)
+        last_error = None
+        break
+    counts = {"calls": calls, "prompt_tokens": pt, "completion_tokens": ct, "response_format": fmt}
+    if last_error is None:
+        ledger.record(request.stage, cfg.llm_model, **counts)
         return value
-    assert last_error is not None
-    ledger.record(stage, model, calls=calls, prompt_tokens=pt, completion_tokens=ct, error=str(last_error))
-    raise MalformedOutputError(f"{stage}: invalid answer after one repair attempt: {last_error}")
+    ledger.record(request.stage, cfg.llm_model, error=str(last_error), **counts)
+    raise MalformedOutputError(f"{request.stage}: invalid answer after one repair attempt: {last_error}")
 
 
-def _chat_payload(
-    cfg: LLMConfig, messages: Sequence[Mapping[str, str]], schema: type[BaseModel]
-) -> dict[str, Any]:
-    """The request of ``cached_chat``: model, messages, temperature 0 and ``cfg``'s response format."""
-    fmt = response_format_for(cfg.response_format, schema)
-    payload: dict[str, Any] = {"model": cfg.llm_model, "messages": list(messages), "temperature": 0}
-    if fmt is not None:
-        payload["response_format"] = fmt
+def _timeout(
+    run: StageRun, cfg: LLMConfig, ledger: Ledger, stage: str, used: tuple[int, int, int], fmt: str
+) -> float:
+    """``run.timeout(cfg.timeout_s)``; when the budget is spent after requests were answered
+    (before a repair), their ``used`` calls and tokens are recorded before ``BudgetSpentError``."""
+    try:
+        return run.timeout(cfg.timeout_s)
+    except BudgetSpentError as exc:
+        calls, pt, ct = used
+        if calls:
+            ledger.record(
+                stage, cfg.llm_model, calls=calls, prompt_tokens=pt, completion_tokens=ct,
+                error=str(exc), response_format=fmt,
+            )  # fmt: skip
+        raise
+
+
+def _format_of(payload: Mapping[str, Any]) -> str:
+    field = payload.get("response_format")
+    return "prompted" if field is None else str(field["type"])
+
+
+def _chat_payload(cfg: LLMConfig, request: ChatRequest, fmt: str) -> dict[str, Any]:
+    """The request body: model, messages, temperature 0, ``max_tokens`` and the ``fmt`` field."""
+    payload: dict[str, Any] = {
+        "model": cfg.llm_model,
+        "messages": list(request.messages),
+        "temperature": 0,
+        "max_tokens": request.max_tokens,
+    }
+    field = response_format_field(fmt, request.schema)
+    if field is not None:
+        payload["response_format"] = field
     return payload
 
 
 def _send_chat(
-    client: Any, ledger: Ledger, request: dict[str, Any], *, stage: str, calls: int, pt: int, ct: int
+    client: Any,
+    ledger: Ledger,
+    request: dict[str, Any],
+    *,
+    stage: str,
+    used: tuple[int, int, int],
+    timeout: float,
 ) -> Any:
-    """Send one chat completion; an openai error is recorded (with the ``calls``/tokens so far) and
-    raised as ``TransientLLMError`` or ``PermanentLLMError``."""
+    """Send one chat completion (waiting at most ``timeout`` seconds). An error is recorded (with
+    the ``used`` calls and tokens so far) and raised as ``FormatRejectedError`` when the server
+    refused ``response_format``, else as ``TransientLLMError`` or ``PermanentLLMError``."""
     try:
-        return client.chat.completions.create(**request)
+        return client.chat.completions.create(**request, timeout=timeout)
     except LLMError:
         raise
-    except Exception as exc:  # openai errors → transient / permanent
-        err = translate_openai_error(exc, what=f"chat completion ({stage})")
+    except Exception as exc:  # openai errors → rejected format / transient / permanent
+        err: LLMError = translate_openai_error(exc, what=f"chat completion ({stage})")
+        fmt = _format_of(request)
+        if fmt != "prompted" and rejects_format(exc):
+            err = FormatRejectedError(f"response_format {fmt} rejected: {err}")
+        calls, pt, ct = used
         ledger.record(
             stage,
             request["model"],
@@ -262,6 +367,7 @@ def _send_chat(
             prompt_tokens=pt,
             completion_tokens=ct,
             error=str(err),
+            response_format=fmt,
         )
         raise err from exc
 

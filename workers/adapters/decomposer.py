@@ -8,6 +8,7 @@ RapidFuzz ``ratio`` >= ``claims.decompose.DEDUP_RATIO`` on lower-cased text).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from rapidfuzz import fuzz
@@ -15,9 +16,11 @@ from rapidfuzz import fuzz
 from claims.align_spans import align_spans
 from claims.decompose import DEDUP_RATIO
 from claims.types import Claim, ClaimKind
-from workers.adapters.client import Ledger, cached_chat, make_client
+from workers.adapters.budget import StageRun
+from workers.adapters.client import ChatRequest, Ledger, cached_chat, make_client
 from workers.adapters.config import LLMConfig
-from workers.adapters.errors import MalformedOutputError
+from workers.adapters.errors import LLMError
+from workers.adapters.policy import fallback_reason, settle
 from workers.adapters.prompts import DECOMPOSE_PROMPT_VERSION, Decomposition, decompose_messages
 
 __all__ = ["llm_decompose", "claims_from_decomposition", "decompose_or_fallback"]
@@ -59,36 +62,53 @@ def claims_from_decomposition(text: str, output: Decomposition) -> list[Claim]:
     ]
 
 
-def llm_decompose(text: str, *, cfg: LLMConfig, ledger: Ledger, client: Any = None) -> list[Claim]:
+def llm_decompose(
+    text: str, *, cfg: LLMConfig, ledger: Ledger, client: Any = None, run: StageRun | None = None
+) -> list[Claim]:
     """Claims of ``text`` from the LLM (one request, cached; none for a blank text).
 
-    Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint and
-    ``MalformedOutputError`` when the answer stays invalid after one repair.
+    The request's ``max_tokens`` is ``cfg.output_tokens("decompose", len(text))``: the claims
+    restate the text, with a JSON object around each.
+
+    Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint,
+    ``MalformedOutputError`` when the answer stays invalid after one repair and
+    ``BudgetSpentError`` when ``run``'s budget is spent.
     """
     if not text.strip():
         return []
-    output = cached_chat(
-        client=client if client is not None else make_client(cfg),
-        ledger=ledger,
-        cfg=cfg,
+    request = ChatRequest(
         stage=STAGE,
         prompt_version=DECOMPOSE_PROMPT_VERSION,
         messages=decompose_messages(text),
         schema=Decomposition,
+        max_tokens=cfg.output_tokens(STAGE, len(text)),
     )
+    output = cached_chat(client if client is not None else make_client(cfg), ledger, cfg, request, run)
     return claims_from_decomposition(text, output)
 
 
-def decompose_or_fallback(text: str, *, cfg: LLMConfig, ledger: Ledger, client: Any = None) -> list[Claim]:
-    """``llm_decompose``, or the offline ``claims.decompose.decompose`` when the answer is malformed.
+def decompose_or_fallback(
+    text: str,
+    *,
+    cfg: LLMConfig,
+    ledger: Ledger,
+    client: Any = None,
+    run: StageRun | None = None,
+    document: Mapping[str, Any] | None = None,
+) -> list[Claim]:
+    """``llm_decompose``, or, when it fails and the audit's ``llm_on_error`` lets the offline
+    result stand (``workers.adapters.policy.settle``), the offline ``claims.decompose.decompose``.
 
-    A fallback is recorded in the usage ledger (``fallback`` = the reason) and so shows in
-    ``usage.fallbacks`` of the audit. Endpoint errors propagate (Celery retries them).
+    A fallback is recorded in the usage ledger (``fallback`` = the reason, ``scope`` = the
+    ``document``, ``{"role", "position"}``, whose claims it made) and so shows in
+    ``usage.fallbacks`` of the audit and on each of those claims.
     """
     try:
-        return llm_decompose(text, cfg=cfg, ledger=ledger, client=client)
-    except MalformedOutputError as exc:
+        return llm_decompose(text, cfg=cfg, ledger=ledger, client=client, run=run)
+    except LLMError as exc:
+        settle(exc, cfg, run or StageRun())
         from claims.decompose import decompose
 
-        ledger.record(STAGE, cfg.llm_model, fallback=f"offline decomposer used: {exc}")
+        reason = fallback_reason("offline decomposer used", exc)
+        ledger.record(STAGE, cfg.llm_model, fallback=reason, scope=dict(document) if document else None)
         return decompose(text)

@@ -1,10 +1,15 @@
 """Error types of the LLM adapters and the translation of ``openai`` client errors into them.
 
 Retries: ``TransientLLMError`` (HTTP 429, 5xx, timeouts, connection errors) is retried by the
-Celery task with exponential backoff and jitter; ``PermanentLLMError`` (other 4xx: bad key,
-unknown model, bad request) fails the audit at once; ``MalformedOutputError`` (output that is
-not valid JSON for the schema, or a refusal, after one repair attempt) makes the caller fall
-back to the offline component and record that it did. Messages carry the provider's error text.
+Celery task with exponential backoff and jitter, ``LLM_RETRIES`` times; ``PermanentLLMError``
+(other 4xx: bad key, unknown model, bad request) is not retried; ``MalformedOutputError`` (output
+that is not valid JSON for the schema, cut off at ``max_tokens``, or a refusal, after one repair
+attempt) and ``BudgetSpentError`` (the stage's time budget is spent) are not retried either.
+What then happens is the audit's ``llm_on_error`` (``workers.adapters.policy``): the offline
+component's result (recorded as a fallback), or ``LLMFailure``, which fails the audit with the
+provider's message. ``FormatRejectedError`` (the server refused ``response_format``) never leaves
+``workers.adapters.client``: the request is sent again with the next format. Messages carry the
+provider's error text.
 """
 
 from __future__ import annotations
@@ -14,6 +19,9 @@ __all__ = [
     "TransientLLMError",
     "PermanentLLMError",
     "MalformedOutputError",
+    "BudgetSpentError",
+    "FormatRejectedError",
+    "LLMFailure",
     "translate_openai_error",
 ]
 
@@ -32,6 +40,19 @@ class PermanentLLMError(LLMError):
 
 class MalformedOutputError(LLMError):
     """The model answered, but not with output that validates against the expected schema."""
+
+
+class BudgetSpentError(LLMError):
+    """The stage's time budget (``LLM_STAGE_BUDGET_S``) is spent: no further request is sent."""
+
+
+class FormatRejectedError(PermanentLLMError):
+    """The server refused the request's ``response_format`` (``workers.adapters.formats``)."""
+
+
+class LLMFailure(LLMError):
+    """An LLM step failed and the audit's ``llm_on_error`` is ``fail``: the audit fails with this
+    message (the provider's own error, or why the answer was unusable)."""
 
 
 def translate_openai_error(exc: BaseException, *, what: str) -> LLMError:

@@ -3,9 +3,11 @@
 ``workers.components`` calls these only when the audit's config asks for an LLM component,
 so the offline default never imports ``openai``.
 
-Fallbacks (recorded in the usage ledger, shown in ``usage.fallbacks``):
+Fallbacks (recorded in the usage ledger, shown in ``usage.fallbacks`` and on each claim affected)
+under ``llm_on_error = "offline"`` (``workers.adapters.policy``):
 
-* decomposer: a text whose answer stays malformed after one repair is decomposed offline;
+* decomposer: a text whose request failed (after ``LLM_RETRIES`` retried runs for a transient
+  error, at once for any other, or when the stage's time budget is spent) is decomposed offline;
 * judge: the rule verdicts stand unchanged;
 * embedder: unusable embeddings twice in a row → the fallback is recorded and the stage is
   retried (``TransientLLMError``); on the retry ``embedder_for`` sees the recorded fallback
@@ -26,6 +28,7 @@ from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db import llm_repository as llm_repo
 from db.engine import session_scope
+from workers.adapters.budget import stage_run
 from workers.adapters.client import Ledger
 from workers.adapters.config import LLMConfig, resolve_llm_config
 from workers.adapters.decomposer import decompose_or_fallback
@@ -50,10 +53,19 @@ def _factory(factory: sessionmaker[Session] | None) -> sessionmaker[Session]:
 
 
 def decompose_text_llm(
-    text: str, cfg: LLMConfig, *, audit_id: uuid.UUID | None, factory: sessionmaker[Session] | None
+    text: str,
+    cfg: LLMConfig,
+    *,
+    audit_id: uuid.UUID | None,
+    factory: sessionmaker[Session] | None,
+    document: Mapping[str, Any] | None = None,
 ) -> list[Claim]:
-    """Claims of ``text`` from the LLM decomposer (cached; offline fallback when malformed)."""
-    return decompose_or_fallback(text, cfg=cfg, ledger=Ledger(_factory(factory), audit_id))
+    """Claims of ``text`` (the audit's ``document``, ``{"role", "position"}``) from the LLM
+    decomposer: cached, within the stage's time budget, offline when it fails and the audit's
+    ``llm_on_error`` allows."""
+    f = _factory(factory)
+    run = stage_run(f, audit_id, "decompose", cfg.budget_s("decompose"))
+    return decompose_or_fallback(text, cfg=cfg, ledger=Ledger(f, audit_id), run=run, document=document)
 
 
 class _FallbackSignal(EmbedderWrapper):
@@ -107,19 +119,22 @@ def review_judgements_llm(
     factory: sessionmaker[Session] | None,
 ) -> list[Judgement]:
     """One LLM judge request for the audit (the claims ``cascade_selection`` picks), reconciled
-    with the offline verdicts.
+    with the offline verdicts (within the stage's time budget; the offline verdicts stand when it
+    fails and the audit's ``llm_on_error`` allows).
 
     The judge records go into ``llm_judgements`` in the stage's own transaction (``session``),
     so they are replaced together with the verdicts when the stage re-runs.
     """
+    f = _factory(factory)
     final, records = review_or_fallback(
         response_claims,
         reference_claims,
         similarity,
         judgements,
         cfg=cfg,
-        ledger=Ledger(_factory(factory), audit_id),
+        ledger=Ledger(f, audit_id),
         only=cascade_selection(judgements, options),
+        run=stage_run(f, audit_id, "judge", cfg.budget_s("judge")),
     )
     llm_repo.replace_llm_judgements(session, audit_id, records)
     return final

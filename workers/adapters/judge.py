@@ -21,9 +21,11 @@ import numpy as np
 
 from claims.options import AuditOptions
 from claims.types import SUPPORTING, Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
-from workers.adapters.client import Ledger, cached_chat, make_client
+from workers.adapters.budget import StageRun
+from workers.adapters.client import ChatRequest, Ledger, cached_chat, make_client
 from workers.adapters.config import LLMConfig
-from workers.adapters.errors import MalformedOutputError
+from workers.adapters.errors import LLMError, MalformedOutputError
+from workers.adapters.policy import fallback_reason, settle
 from workers.adapters.prompts import JUDGE_PROMPT_VERSION, JudgeItem, JudgeOutput, judge_messages
 
 __all__ = ["cascade_selection", "judge_items", "reconcile", "llm_review", "review_or_fallback"]
@@ -133,6 +135,7 @@ def llm_review(
     ledger: Ledger,
     client: Any = None,
     only: Collection[int] | None = None,
+    run: StageRun | None = None,
 ) -> tuple[list[Judgement], list[dict[str, Any]]]:
     """Judge every material response claim (or those in ``only``) in one request and reconcile
     with the offline verdicts; the others keep theirs.
@@ -140,16 +143,30 @@ def llm_review(
     Returns the final judgements (same order and length as ``judgements``) and the records
     for ``llm_judgements`` (``response_index``, ``rule_verdict``, ``judge_verdict``,
     ``judge_reason``, ``final_verdict``, ``model``). No request when no claim is left to judge.
+    The request's ``max_tokens`` is ``cfg.output_tokens("judge", <claims sent>)``.
 
-    Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint and
+    Raises ``TransientLLMError`` / ``PermanentLLMError`` from the endpoint,
     ``MalformedOutputError`` when the answer stays invalid after one repair (for instance a
-    verdict missing for a claim id).
+    verdict missing for a claim id) and ``BudgetSpentError`` when ``run``'s budget is spent.
     """
     items = judge_items(
         response_claims, reference_claims, similarity, judgements, top_k=cfg.judge_top_k, only=only
     )
     if not items:
         return list(judgements), []
+    return _review(items, judgements, cfg=cfg, ledger=ledger, client=client, run=run)
+
+
+def _review(
+    items: Sequence[JudgeItem],
+    judgements: Sequence[Judgement],
+    *,
+    cfg: LLMConfig,
+    ledger: Ledger,
+    client: Any,
+    run: StageRun | None,
+) -> tuple[list[Judgement], list[dict[str, Any]]]:
+    """The judge request for ``items`` and its reconciliation with ``judgements``."""
     wanted = [item.id for item in items]
 
     def check(out: JudgeOutput) -> None:
@@ -157,16 +174,15 @@ def llm_review(
         if sorted(got) != sorted(wanted):
             raise MalformedOutputError(f"verdicts for claim ids {sorted(got)}, expected exactly {wanted}")
 
-    output = cached_chat(
-        client=client if client is not None else make_client(cfg),
-        ledger=ledger,
-        cfg=cfg,
+    request = ChatRequest(
         stage=STAGE,
         prompt_version=JUDGE_PROMPT_VERSION,
         messages=judge_messages(items),
         schema=JudgeOutput,
+        max_tokens=cfg.output_tokens(STAGE, len(items)),
         check=check,
     )
+    output = cached_chat(client if client is not None else make_client(cfg), ledger, cfg, request, run)
     by_id = {v.id: v for v in output.verdicts}
     final = list(judgements)
     records: list[dict[str, Any]] = []
@@ -198,22 +214,27 @@ def review_or_fallback(
     ledger: Ledger,
     client: Any = None,
     only: Collection[int] | None = None,
+    run: StageRun | None = None,
 ) -> tuple[list[Judgement], list[dict[str, Any]]]:
-    """``llm_review``, or the rule judgements unchanged when the answer is malformed.
+    """``llm_review``, or, when it fails and the audit's ``llm_on_error`` lets the offline
+    verdicts stand (``workers.adapters.policy.settle``), the rule judgements unchanged.
 
-    The fallback is recorded in the usage ledger (``usage.fallbacks`` of the audit).
+    The fallback is recorded in the usage ledger (``usage.fallbacks`` of the audit) with the
+    response claims it affects (``scope``: ``{"response_claims": [index, ...]}``).
     """
+    items = judge_items(
+        response_claims, reference_claims, similarity, judgements, top_k=cfg.judge_top_k, only=only
+    )
+    if not items:
+        return list(judgements), []
     try:
-        return llm_review(
-            response_claims,
-            reference_claims,
-            similarity,
-            judgements,
-            cfg=cfg,
-            ledger=ledger,
-            client=client,
-            only=only,
+        return _review(items, judgements, cfg=cfg, ledger=ledger, client=client, run=run)
+    except LLMError as exc:
+        settle(exc, cfg, run or StageRun())
+        ledger.record(
+            STAGE,
+            cfg.llm_model,
+            fallback=fallback_reason("rule verdicts kept (no LLM judge)", exc),
+            scope={"response_claims": [item.id for item in items]},
         )
-    except MalformedOutputError as exc:
-        ledger.record(STAGE, cfg.llm_model, fallback=f"rule verdicts kept (no LLM judge): {exc}")
         return list(judgements), []

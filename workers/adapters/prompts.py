@@ -31,7 +31,6 @@ __all__ = [
     "decompose_messages",
     "judge_messages",
     "repair_message",
-    "response_format_for",
 ]
 
 DECOMPOSE_PROMPT_VERSION = "decompose-v1"
@@ -151,21 +150,4 @@ def repair_message(error: str) -> dict[str, str]:
         "role": "user",
         "content": "Your answer could not be used: "
         f"{error[:500]}\nAnswer again with JSON only, exactly in the required format.",
-    }
-
-
-def response_format_for(mode: str, schema: type[BaseModel]) -> dict[str, Any] | None:
-    """The ``response_format`` request field for ``mode`` (json_schema | json_object | none).
-
-    ``json_schema`` sends the pydantic schema in strict mode (OpenAI structured outputs; vLLM
-    and Ollama accept it too); ``json_object`` asks only for JSON (older servers); ``none``
-    omits the field. The answer is validated with pydantic in every mode.
-    """
-    if mode == "none":
-        return None
-    if mode == "json_object":
-        return {"type": "json_object"}
-    return {
-        "type": "json_schema",
-        "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema(), "strict": True},
     }

@@ -9,7 +9,7 @@ and ``key`` (the item id, else ``line N``), so a resumed batch records each line
 the fail-closed ``tenant_isolation`` policy of ``0011_analyst_logins`` and are readable by its
 analyst logins; ``run_summaries`` gains ``rejected``.
 
-Revision ID: 0014_run_baselines
+Revision ID: 0012_run_baselines
 Revises: 0011_analyst_logins
 Create Date: 2026-12-05 12:00:00
 """
@@ -25,7 +25,7 @@ import sqlalchemy as sa
 from alembic import op
 from sqlalchemy.dialects import postgresql
 
-revision: str = "0014_run_baselines"
+revision: str = "0012_run_baselines"
 down_revision: str | None = "0011_analyst_logins"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
