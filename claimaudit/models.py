@@ -155,8 +155,10 @@ class Counts(_Model):
 class Usage(_Model):
     """LLM use of the audit (all zero offline): requests, failed requests, cache hits and tokens,
     in all and per ``stages`` (decompose, embed, judge), the ``fallbacks`` to the offline
-    component (``{stage, model, reason}``), and ``llm_judged_share`` in [0, 1] or None. The
-    in-memory engine reports only the first three counters and the share."""
+    component (``{stage, model, reason, scope}``), the ``response_format`` of the last chat
+    request the endpoint answered (``json_schema``, ``json_object``, ``prompted``; None without
+    one), and ``llm_judged_share`` in [0, 1] or None. The in-memory engine reports only the first
+    three counters and the share."""
 
     llm_calls: int
     prompt_tokens: int
@@ -166,6 +168,7 @@ class Usage(_Model):
     cache_hits: int | None = None
     stages: dict[str, dict[str, int]] | None = None
     fallbacks: list[dict[str, Any]] | None = None
+    response_format: str | None = None
 
 
 class AuditDocument(_Model):

@@ -28,8 +28,13 @@ def test_no_secret_in_logs_responses_or_errors(
     )
     assert ok["status"] == "done" and ok["usage"]["stages"]["decompose"]["llm_calls"] >= 1
     clean.fail_always("decompose", "500")
+    # llm_on_error "fail": the endpoint's error is stored as the audit's error (the default,
+    # "offline", would finish the audit offline and store the error only as a fallback reason)
     failed = run(
-        api, f"Tomas Reyes founded Corvid Labs {fresh}.", [f"Corvid Labs {fresh} began in 2012."], LLM
+        api,
+        f"Tomas Reyes founded Corvid Labs {fresh}.",
+        [f"Corvid Labs {fresh} began in 2012."],
+        {**LLM, "llm_on_error": "fail"},
     )
     assert failed["status"] == "failed" and failed["error"]
     query = "lighthouse-query-5f2b painted vermilion"
