@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["load_offline_models", "settle_heap"]
+__all__ = ["load_offline_models", "settle_heap", "warm_up"]
 
 
 _settled = False
@@ -48,3 +48,28 @@ def load_offline_models(*, embedder: bool = True, parser: bool = True) -> None:
     if parser:
         load_parser()
     detect_language("Das ist ein kurzer Satz, der die Sprache lädt.")  # not English: the model runs
+
+
+#: The warm-up audit: a number, a date, a name, a negation and a second reference, so that each
+#: lazily built table of the decision (value, name, polarity and address checks) is built once.
+_WARM_RESPONSE = "The Halvorsen Bridge did not open in 1989; it cost 4 million euros."
+_WARM_REFERENCES = (
+    "The Halvorsen Bridge opened to traffic on 12 May 1998.",
+    "It cost about 4 million euros and is 310 metres long.",
+)
+
+
+def warm_up() -> float:
+    """Run one small audit in memory (:func:`claims.audit.audit_texts`) so that the first real
+    audit of the process does not pay for what the engine builds on first use (the verdict
+    tables, the parser's and the model's first-call set-up). Returns its wall time in seconds.
+    Measured in memory after :func:`load_offline_models`: the first audit took 0.37 s and the
+    next ones 0.12-0.13 s without it; with it the first takes what the later ones do
+    (docs/PERFORMANCE.md, "Warm start")."""
+    import time
+
+    from claims.audit import audit_texts
+
+    start = time.perf_counter()
+    audit_texts(_WARM_RESPONSE, list(_WARM_REFERENCES))
+    return time.perf_counter() - start

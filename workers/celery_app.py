@@ -63,6 +63,8 @@ app.conf.update(
     task_acks_late=True,
     task_reject_on_worker_lost=True,
     worker_prefetch_multiplier=1,
+    # recycle a pool process past WORKER_MAX_MEMORY_MB resident after a task (KiB here; None: never)
+    worker_max_memory_per_child=(_settings.worker_max_memory_mb * 1024) or None,
     worker_send_task_events=True,
     task_send_sent_event=True,
     broker_connection_retry_on_startup=True,

@@ -158,6 +158,11 @@ class Settings(BaseSettings):
     #: Seconds a task may stay unacknowledged before the Redis broker hands it out again.
     #: Must exceed ``stage_time_limit_s`` (a running stage is never handed out twice).
     broker_visibility_timeout: int = 3_600
+    #: A worker pool process whose resident memory exceeds this many MB after a task is replaced
+    #: by a fresh one (Celery's ``worker_max_memory_per_child``; 0: never). A warm process holds
+    #: about 850 MB (``make bench``: ``worker_rss_mb_max``); long nights grew processes to
+    #: 1.4-1.6 GB, so a process is recycled before it gets there and then loads its models again.
+    worker_max_memory_mb: int = Field(default=1_300, ge=0)
     #: Task retries for transient errors (database/broker connection loss): with the backoff of
     #: ``workers.retry`` 10 retries span 181-362 s.
     task_max_retries: int = 10
