@@ -1,6 +1,6 @@
 """``/ui/runs``: run pages (issue #12's runs), server-rendered like the audit pages.
 
-They read through the runs API's own functions: ``db.runs`` (list, run, items, previous run),
+They read through the runs API's own functions: ``db.runs`` (list, run, items, baseline run),
 ``workers.runs.run_document`` and ``workers.runs.compare_runs`` (the ``GET /runs/{id}/compare``
 document), with the tenant of the signed-in caller (``api.ui_auth.UiReader``); another
 tenant's run is "not found".
@@ -74,7 +74,9 @@ def _worst(items: list[dict[str, Any]]) -> list[dict[str, Any]]:
 @router.get("/{run_id}", response_class=HTMLResponse)
 def run_page(run_id: str, request: Request, caller: UiReader, session: SessionDep) -> HTMLResponse:
     """One run of the tenant: summary, verdict mix and score distributions, worst audits, and the
-    comparison with the previous finished run of its suite (changed claims side by side)."""
+    comparison with its baseline (changed claims side by side): the suite's pinned run, else the
+    last finished run whose gate held (``db.runs.baseline_run``), as ``GET /runs/{id}/compare``
+    and ``claimaudit runs compare`` choose it."""
     tenant = caller.tenant_id
     try:
         run = runs_repo.get_run(session, uuid.UUID(run_id), tenant_id=tenant)
@@ -85,8 +87,8 @@ def run_page(run_id: str, request: Request, caller: UiReader, session: SessionDe
     doc = _document(session, run)
     items, total = runs_repo.list_run_audits(session, run.id, limit=MAX_ITEMS, tenant_id=tenant)
     summary = doc["summary"] or {}
-    previous = runs_repo.previous_run(session, run)
-    compare = run_service.compare_runs(session, previous, run) if previous is not None else None
+    baseline, chosen = runs_repo.baseline_run(session, run)
+    compare = run_service.compare_runs(session, baseline, run) if baseline is not None else None
     return page(
         request,
         "run.html",
@@ -99,5 +101,6 @@ def run_page(run_id: str, request: Request, caller: UiReader, session: SessionDe
         charts=[(n, histogram([i[n] for i in items], name=n)) for n in DISTRIBUTED],
         definitions=SCORE_DEFINITIONS,
         compare=compare,
-        previous=None if previous is None else run_service.run_document(previous),
+        baseline=None if baseline is None else run_service.run_document(baseline),
+        baseline_chosen=chosen,
     )

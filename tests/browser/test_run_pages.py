@@ -1,6 +1,6 @@
 """Run pages in a real browser: summary, verdict-mix and score-distribution charts, worst audits,
-and the changed claims against the previous run, each checked against the runs API's JSON
-(``GET /runs/{id}``, ``GET /runs/{id}/compare``)."""
+and the changed claims against the run's baseline (pinned, else the last run whose gate held),
+each checked against the runs API's JSON (``GET /runs/{id}``, ``GET /runs/{id}/compare``)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ def two_runs(api: httpx.Client, ui_worker: WorkerProcess) -> dict[str, Any]:
     before = _finished(api, suite, "before", {"q1": RIGHT, "q2": WRONG})
     after = _finished(api, suite, "after", {"q1": WRONG, "q2": WRONG})
     assert before["status"] == after["status"] == "finished"
-    compare = api.get(f"/runs/{after['id']}/compare", params={"with": "previous"}).json()
+    compare = api.get(f"/runs/{after['id']}/compare", params={"with": "baseline"}).json()
     return {"suite": suite, "before": before, "after": after, "compare": compare}
 
 
@@ -92,4 +92,23 @@ def test_runs_list_links_each_run_of_the_suite(
     listed = [r.get_attribute("data-run-id") for r in browser.find_elements(By.CSS_SELECTOR, ".run-row")]
     assert listed == [two_runs["after"]["id"], two_runs["before"]["id"]]  # newest first
     browser.find_element(By.CSS_SELECTOR, f'.run-row[data-run-id="{two_runs["before"]["id"]}"] a').click()
-    assert "No finished run of this suite before this one." in browser.find_element(By.ID, "compare").text
+    assert "No baseline" in browser.find_element(By.ID, "compare").text
+
+
+def test_run_page_compares_with_the_baseline_not_the_previous_run(
+    browser: Any, live_server: str, api: httpx.Client, two_runs: dict[str, Any]
+) -> None:
+    # q1 went right -> wrong in ``after``: its gate crossed, so a third run's baseline is ``before``
+    assert two_runs["compare"]["gate"]["crossed"], two_runs["compare"]["gate"]
+    third = _finished(api, two_runs["suite"], "third", {"q1": WRONG, "q2": WRONG})
+
+    def shown() -> tuple[str, str]:
+        browser.get(f"{live_server}/ui/runs/{third['id']}")
+        link = browser.find_element(By.CSS_SELECTOR, "#compare p a")
+        chosen = browser.find_element(By.ID, "baseline-chosen").text
+        return link.get_attribute("href").rsplit("/", 1)[-1], chosen
+
+    assert shown() == (two_runs["before"]["id"], "last run whose gate held")
+    pinned = api.put(f"/runs/{two_runs['after']['id']}/baseline")
+    assert pinned.status_code == 200, pinned.text
+    assert shown() == (two_runs["after"]["id"], "pinned")
