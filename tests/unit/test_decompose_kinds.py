@@ -1,4 +1,4 @@
-"""Decomposition kinds of issue 8: clause splitting (appositions, participles, temporal
+"""Decomposition kinds: clause splitting (appositions, participles, temporal
 clauses), scope (courtesy, interface, abstention), languages, document structure (tables,
 lists, JSON, headings, code) and reference-side pronouns.
 
@@ -435,9 +435,9 @@ def test_definite_description_takes_the_name(text: str, expected: list[str]) -> 
     assert material(text) == expected
 
 
-# a yes/no question answered by the next sentence states the answer (claims.answers; session 14,
-# from the Factcheck-GPT refutations: "does Jupiter have a solid surface? No." gave no claim, so
-# "Jupiter has a solid surface" met no evidence); an unanswered question, a question of another
+# a yes/no question answered by the next sentence states the answer (claims.answers; a kind
+# of the Factcheck-GPT refutations: "does Jupiter have a solid surface? No." must give a claim, or
+# "Jupiter has a solid surface" meets no evidence); an unanswered question, a question of another
 # kind and an answer that opens with neither word state nothing
 ANSWERED = [
     (
@@ -474,7 +474,7 @@ def test_answered_question(text: str, claim: str, located: str) -> None:
         ("Does Jupiter have a solid surface? We do not yet know.", "Jupiter does have a solid surface."),
         ("What is the surface of Jupiter made of? No one knows.", "The surface of Jupiter is not made of."),
         ("Does the museum open on Mondays? Nobody could tell us.", "The museum does not open on Mondays."),
-        # newcomer review: "No" or "Yes" that opens a phrase, and an answer under a condition
+        # "No" or "Yes" that opens a phrase, and an answer under a condition
         (
             "Is Earth the only planet with water? No other planet has water.",
             "Earth is not the only planet with water.",
@@ -500,9 +500,9 @@ def test_question_without_yes_or_no_states_nothing(text: str, statement: str) ->
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # the converse is another claim, however alike its words (session 16: the second was
-        # dropped as a duplicate of the first, so a reference stating both directions read as
-        # stating one, and the converse check called the other unsupported)
+        # the converse is another claim, however alike its words (dropping the second as a
+        # duplicate of the first would make a reference stating both directions read as stating
+        # one, and the converse check would call the other unsupported)
         (
             "Poverty leads to crime. Crime leads to poverty.",
             ["Poverty leads to crime.", "Crime leads to poverty."],
