@@ -178,8 +178,8 @@ def test_batch_of_a_missing_file_is_a_usage_error_and_a_binary_one_is_read_line_
 def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # review: claim text went through rich markup: '[/bold]' in an audited answer raised MarkupError
-    # (traceback, exit 1 = "gate crossed") and '[citation needed]' vanished from the output
+    # claim text is no rich markup: '[/bold]' in an audited answer raises no MarkupError
+    # (traceback, exit 1 = "gate crossed") and '[citation needed]' stays in the output
     from cli.common import console
     from cli.compare_view import render_comparison
 

@@ -147,8 +147,8 @@ def test_detection_rate_of_values_dates_negations(
     assert row["detected"] / row["done"] >= FLOOR, row
 
 
-# entities: 4 of 10 before the engine's fault-kind work (#9: inferences no longer borrow another
-# subject's name, subject swaps and rival names in the slot are compared); 10 of 10 since
+# entities: 10 of 10 (inferences borrow no other subject's name; subject swaps and rival names
+# in the slot are compared)
 def test_detection_rate_of_entities(canary_reports: dict[str, dict[str, Any]]) -> None:
     row = _pooled(canary_reports)["entity"]
     assert row["detected"] / row["done"] >= FLOOR, row

@@ -1024,8 +1024,8 @@ def test_rival_name_at_modest_cosine(row: tuple[str, str, set[Verdict]]) -> None
     assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
 
 
-# "no longer" in the reference denies a present claim (it was supported: "no" was read as a
-# determiner of "longer"); a claim in the past is not denied
+# "no longer" in the reference denies a present claim ("no" is no determiner of
+# "longer"); a claim in the past is not denied
 NO_LONGER_IN_THE_REFERENCE: list[Row] = [
     ("Ana Ruiz is the CEO of Tenda.", "Ana Ruiz is no longer the CEO of Tenda.", {C}),
     ("Alto still manufactures bicycles.", "Alto no longer manufactures bicycles.", {C}),
