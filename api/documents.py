@@ -109,7 +109,7 @@ def audit_documents(
     # llm_judged_share None until it ends. The method checks run after the end, so only ended
     # audits can have a correction. Polling a running offline audit reads its row and nothing
     # else; a done audit that no LLM touched and nothing corrected reads, besides its own rows,
-    # one query that says so (``side_rows``), not six (issue #14).
+    # one query that says so (``side_rows``), not six.
     ended = [a for a in audits if a.status in TERMINAL_STATUSES]
     side = llm_repository.side_rows(session, [a.id for a in ended]) if ended else {}
     usage = {

@@ -1,5 +1,5 @@
 """An indexed stand-in for the Matcher inside spaCy's ``attribute_ruler``: the same matches, found
-by looking each token up instead of trying every pattern on it (issue #14).
+by looking each token up instead of trying every pattern on it.
 
 The small English pipeline's attribute ruler (``en-core-web-sm``: 179 patterns; 171 of them one
 token long) maps fine-grained tags to coarse parts of speech and morphology, and fixes a few

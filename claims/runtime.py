@@ -5,7 +5,7 @@ A process with the engine loaded (all-MiniLM-L6-v2 through torch, spaCy's parser
 data, the language identifier) holds about 560,000 objects the cyclic garbage collector tracks.
 None of them ever becomes garbage, yet each full (generation 2) pass walks all of them: measured
 here at 0.2-0.46 s a pass, a pause of the whole process (an audit that meets one waits that long;
-issue #14, docs/PERFORMANCE.md, session 19). :func:`settle_heap` moves every object alive at the
+docs/PERFORMANCE.md). :func:`settle_heap` moves every object alive at the
 end of start-up into the permanent generation (``gc.freeze``, the CPython recipe for long-lived
 and pre-fork processes), so that later passes walk only what audits create. Nothing else
 changes: reference counting still frees objects at once, and objects created afterwards are

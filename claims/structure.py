@@ -1,5 +1,5 @@
 """Document structure before sentences: markdown tables, lists with a lead-in, headings,
-fenced code blocks and JSON answers (issue 8, item 3).
+fenced code blocks and JSON answers.
 
 :func:`segment` cuts a text into :class:`Block` s in document order, each with its exact
 character span ``[start, end)`` in the text:

@@ -369,7 +369,7 @@ def mark_sent(session: Session, audit_ids: Sequence[uuid.UUID], *, pending_s: fl
     if not ids:
         return
     waiting = and_(Audit.status == "queued", Audit.attempt.is_(None))
-    session.execute(  # one statement (a round trip less on every POST /audits; issue #14)
+    session.execute(  # one statement (a round trip less on every POST /audits)
         update(Audit)
         .where(Audit.id.in_(ids))
         .values(

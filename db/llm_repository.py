@@ -184,7 +184,7 @@ def side_rows(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUI
 
     An audit no LLM touched and no method check corrected has none, and its document then needs
     none of :func:`usage_for_audits`' four queries, :func:`llm_judgements_for_audits` or the
-    correction's (issue #14). Audits with no such row are absent from the result.
+    correction's. Audits with no such row are absent from the result.
     """
     ids = list(audit_ids)
     if not ids:

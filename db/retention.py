@@ -21,8 +21,8 @@ __all__ = ["delete_old_audits"]
 def delete_old_audits(session: Session, *, older_than_days: float, limit: int = 500) -> int:
     """Delete up to ``limit`` finished audits created more than ``older_than_days`` days ago; the count.
 
-    Every tenant's audits (``audits`` has no tenant column in this branch; issue #11 adds the
-    per-tenant filter). Call repeatedly, one transaction each, until it returns less than ``limit``.
+    Every tenant's audits (there is no per-tenant filter).
+    Call repeatedly, one transaction each, until it returns less than ``limit``.
     """
     if older_than_days <= 0 or limit <= 0:
         raise ValueError(f"older_than_days and limit must be > 0, got {older_than_days}, {limit}")

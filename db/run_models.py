@@ -7,8 +7,8 @@ runs                one execution of a suite: label, source, created/sealed/fini
 run_items           the items of a run: the caller's item id and the audit it became
 webhook_deliveries  signed POSTs sent (or being sent) when a run finishes: status, attempts, errors
 
-Every table holds tenant data and has ``tenant_id TEXT NOT NULL DEFAULT 'default'`` (issue #11
-wires the caller's tenant through). A run's audits live in ``audits``; ``run_items.audit_id`` is
+Every table holds tenant data and has ``tenant_id TEXT NOT NULL DEFAULT 'default'``, set
+to the caller's tenant. A run's audits live in ``audits``; ``run_items.audit_id`` is
 set NULL when retention deletes an audit, and the run keeps its ``summary``.
 """
 

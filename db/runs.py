@@ -1,4 +1,4 @@
-"""SQL of runs and their items (issue #12). Never commits: the request or the task owns the transaction.
+"""SQL of runs and their items. Never commits: the request or the task owns the transaction.
 
 A run is one execution of a suite (``runs``); its items (``run_items``) map the caller's item id
 to the audit it became. Every function takes ``tenant_id`` (keyword, default ``"default"``) and

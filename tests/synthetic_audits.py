@@ -135,7 +135,7 @@ def audit_of_n_claims(session_factory: Any, n: int, references: int = 50) -> uui
     """A finished audit of ``n`` one-sentence response claims against ``references`` reference
     sentences, the verdicts cycling through every kind (so every colour and label is on the page),
     each judged claim citing two reference claims. The page-size test and the page-load benchmark
-    (issue #13: an audit of 200 claims) store it."""
+    (an audit of 200 claims) store it."""
     sentences = [f"Claim number {i} says the bridge carries {i % 7 + 1} lanes. " for i in range(n)]
     specs, pos = [], 0
     for i, s in enumerate(sentences):

@@ -29,7 +29,7 @@ Figures are medians over the rounds. Ratios (higher is better):
   ``finished_at``;
 - ``single_p95_ms``: p95 end-to-end latency of a probe audit on the idle stack (nearest rank: of
   the default 20 probes, the 19th; ``single_max_ms`` is the slowest);
-- ``single_target_ms``: issue #14's bound for it, the in-process probe p95 + 150 ms (median over
+- ``single_target_ms``: the bound for it, the in-process probe p95 + 150 ms (median over
   the rounds); ``single_rounds_met`` of ``single_rounds``: the rounds whose own p95 met their own
   round's bound (counts, not medians: this machine's speed drifts within minutes).
 
@@ -66,7 +66,7 @@ from cli import stack  # noqa: E402
 from cli.batch import read_batch_input, run_batch  # noqa: E402
 
 TERMINAL = ("done", "failed", "rejected")
-#: issue #14: a single audit through the queue within the in-process time of the same audit + this
+#: target: a single audit through the queue within the in-process time of the same audit + this
 SINGLE_BUDGET_MS = 150.0
 
 
@@ -238,7 +238,7 @@ def _summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
         "single_max_ms": med(lambda x: max(x["single_ms"])),
         "inprocess_probe_p50_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.5)),
         "inprocess_probe_p95_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.95)),
-        # issue #14's target for single_p95_ms: the in-process p95 of the same probes + 150 ms, and
+        # the target for single_p95_ms: the in-process p95 of the same probes + 150 ms, and
         # in how many rounds each round's p95 met its own round's target (this machine's speed
         # drifts by 2x within minutes: one median hides whether the figure holds)
         "single_target_ms": med(lambda x: _pct(ip(x)["probe_ms"], 0.95) + SINGLE_BUDGET_MS),

@@ -1,6 +1,6 @@
 """The fixed, reproducible workload of ``tools/bench.py`` (no randomness, no network).
 
-Three kinds of audit, as in issue 14's measurements:
+Three kinds of audit:
 
 - **pairs**: one Factcheck-GPT claim/evidence stance pair each (the claim is the response, the
   evidence the one reference);

@@ -5,7 +5,7 @@ Rule under test (the seed post's): a response claim is *matched* when its best c
 the reference claims is ``>= t``. For each data set and each ``t`` in a sweep this prints the
 balanced accuracy of that rule against human labels:
 
-- ``cases``: the shared cases (``/work/shared/cases/audits.jsonl``): every response claim named
+- ``cases``: the shared cases (``<shared>/cases/audits.jsonl``): every response claim named
   by a verdict expectation; positive when the allowed verdicts are all supported/inferred,
   negative when none is (contradicted / unsupported / qualification_dropped claims).
 - ``factcheck``: Factcheck-GPT stance pairs; one item per pair, predicted "support" when every
@@ -13,7 +13,11 @@ balanced accuracy of that rule against human labels:
 - ``wice``: WiCE claims; same rule; gold positive = supported.
 
 Usage:
-    python tools/calibrate.py [--limit N] [--json OUT.json] [--step 0.01]
+    python tools/calibrate.py [--shared ../shared] [--limit N] [--json OUT.json] [--step 0.01]
+
+``--shared`` is the shared folder (default: ``../shared`` next to the repository root); the
+labelled sets are ``<shared>/data/factcheck_gpt/stance_dev.jsonl`` and
+``<shared>/data/wice/claims_dev.jsonl``.
 
 Decomposition and embeddings are computed once; the sweep is pure numpy.
 """
@@ -36,10 +40,10 @@ from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedde
 from claims.match import DEFAULT_THRESHOLD, cosine_matrix  # noqa: E402
 from claims.types import ClaimKind  # noqa: E402
 
-SHARED = Path("/work/shared")
-CASES = SHARED / "cases" / "audits.jsonl"
-FACTCHECK = SHARED / "data" / "factcheck_gpt" / "stance_dev.jsonl"
-WICE = SHARED / "data" / "wice" / "claims_dev.jsonl"
+ROOT = Path(__file__).resolve().parents[1]
+CASES = Path("cases") / "audits.jsonl"
+FACTCHECK = Path("data") / "factcheck_gpt" / "stance_dev.jsonl"
+WICE = Path("data") / "wice" / "claims_dev.jsonl"
 SUPPORTING = {"supported", "inferred"}
 
 
@@ -62,10 +66,10 @@ def _balanced(pred: np.ndarray, gold: np.ndarray) -> float | None:
     return float((pred[gold].mean() + (~pred[~gold]).mean()) / 2)
 
 
-def collect_cases(embedder: Any) -> tuple[list[float], list[bool]]:
+def collect_cases(embedder: Any, shared: Path) -> tuple[list[float], list[bool]]:
     scores: list[float] = []
     gold: list[bool] = []
-    for line in CASES.read_text().splitlines():
+    for line in (shared / CASES).read_text().splitlines():
         case = json.loads(line)
         refs = case["references"]
         if not all(r.strip() for r in refs):
@@ -85,9 +89,9 @@ def collect_cases(embedder: Any) -> tuple[list[float], list[bool]]:
 
 
 def collect_items(
-    embedder: Any, dataset: str, limit: int | None
+    embedder: Any, dataset: str, limit: int | None, shared: Path
 ) -> tuple[list[np.ndarray], list[bool], list[str]]:
-    path = FACTCHECK if dataset == "factcheck" else WICE
+    path = shared / (FACTCHECK if dataset == "factcheck" else WICE)
     bests: list[np.ndarray] = []
     gold: list[bool] = []
     labels: list[str] = []
@@ -119,6 +123,7 @@ def main() -> int:
     ap.add_argument("--step", type=float, default=0.01)
     ap.add_argument("--json", type=Path, help="write the curves here")
     ap.add_argument("--sets", default="cases,factcheck,wice")
+    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared", help="the shared folder")
     args = ap.parse_args()
     embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
     ts = np.round(np.arange(0.40, 0.96 + 1e-9, args.step), 4)
@@ -126,13 +131,13 @@ def main() -> int:
     started = time.monotonic()
     sets = args.sets.split(",")
     if "cases" in sets:
-        sc, gc = collect_cases(embedder)
+        sc, gc = collect_cases(embedder, args.shared)
         s_arr, g_arr = np.array(sc), np.array(gc)
         curves["cases"] = [_balanced(s_arr >= t, g_arr) for t in ts]
         print(f"cases: {len(sc)} labelled response claims ({int(g_arr.sum())} supported)", file=sys.stderr)
     for name in ("factcheck", "wice"):
         if name in sets:
-            b, g, _ = collect_items(embedder, name, args.limit)
+            b, g, _ = collect_items(embedder, name, args.limit, args.shared)
             curves[name] = sweep_items(b, g, ts)
             print(f"{name}: {len(b)} items ({sum(g)} supported)", file=sys.stderr)
     print(f"computed in {time.monotonic() - started:.0f} s", file=sys.stderr)

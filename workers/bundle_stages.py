@@ -115,7 +115,7 @@ def _state(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> repo.
 
 def _load_states_to_judge(session: Session, ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, repo.AuditState]:
     """The audits' states, with their claims parsed in one pass (``parses.parse_many``): the
-    verdict checks of every audit then find the parses they ask for (issue #14)."""
+    verdict checks of every audit then find the parses they ask for."""
     states = repo.load_audit_states(session, ids, verdicts=False, scores=False)  # the stage replaces both
     parses.parse_many(
         text

@@ -1,7 +1,7 @@
 """The seam between the pipeline's stages and the claim engine's components.
 
 Offline (the default) every function delegates to the pure engine in ``claims``; the LLM path
-(issue 4) plugs in here, chosen by the audit's ``config`` (``decomposer``, ``judge``,
+(docs/LLM.md) plugs in here, chosen by the audit's ``config`` (``decomposer``, ``judge``,
 ``embedder``). Keyword arguments ``audit_id`` / ``factory`` let an LLM component record usage
 and use its cache in transactions of its own.
 """

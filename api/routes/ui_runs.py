@@ -1,4 +1,4 @@
-"""``/ui/runs``: run pages (issue #12's runs), server-rendered like the audit pages.
+"""``/ui/runs``: run pages (suite runs), server-rendered like the audit pages.
 
 They read through the runs API's own functions: ``db.runs`` (list, run, items, baseline run),
 ``workers.runs.run_document`` and ``workers.runs.compare_runs`` (the ``GET /runs/{id}/compare``

@@ -111,7 +111,7 @@ Evidence of a supported / inferred verdict is exactly the supporting reference c
 recall of ``claims.score`` counts them); a contradicted / qualification_dropped verdict cites
 the conflicting reference claim first.
 
-Calibration (dev sets only; ``/work/shared/eval/run_label_eval.py``): the support constants
+Calibration (dev sets only; ``../shared/eval/run_label_eval.py``): the support constants
 were set on Factcheck-GPT stance_dev (1,715 pairs) with the 31 shared audit cases as hard
 constraints (all must pass), and checked on WiCE claims_dev (349 claims). Support takes one
 of two tiers: cosine >= ``SUPPORT_COSINE`` (0.60) with ``SUPPORT_MIN_COVERAGE`` (0.55) of the

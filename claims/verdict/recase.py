@@ -36,7 +36,7 @@ _MAX_RUN = 3
 def _names(reference: str, single_words: bool = True) -> tuple[tuple[str, str], ...]:
     """(name, the word that introduces it) of every strong name of a reference claim; names of
     two or more words only unless ``single_words`` (then no single word is parsed to tell
-    whether it is a weak entity: ``is_weak_entity``, issue #14)."""
+    whether it is a weak entity: ``is_weak_entity``)."""
     f = extract(reference)
     out = []
     for e in f.entities:
@@ -74,7 +74,7 @@ def _known_names(text: str, references: Sequence[str], *, single_words: bool) ->
 @lru_cache(maxsize=4096)
 def _whole_word(phrase: str) -> re.Pattern[str]:
     """``phrase`` as a whole word or phrase (compiled once: the ``re`` module's own cache of 512
-    patterns is shared with pysbd's hundreds, and names overflowed it; issue #14)."""
+    patterns is shared with pysbd's hundreds, and names overflowed it)."""
     return re.compile(rf"\b{re.escape(phrase)}\b")
 
 

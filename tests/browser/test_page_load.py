@@ -1,4 +1,4 @@
-"""The page-load figure of issue #13 (an audit of 200 claims loads in ≤ 300 ms), measured in the
+"""The page-load budget (README: an audit of 200 claims loads in ≤ 300 ms), measured in the
 browser with the Navigation Timing API: request start to the load event, median of 5 loads after
 one warm-up, signed in with the session cookie.
 
@@ -22,7 +22,7 @@ from tests.synthetic_audits import audit_of_n_claims
 
 pytestmark = pytest.mark.benchmark
 
-BUDGET_MS = 300.0  # issue #13, "Must have" 7
+BUDGET_MS = 300.0  # README, "page-load budget"
 
 
 def test_an_audit_of_200_claims_loads_within_the_budget(

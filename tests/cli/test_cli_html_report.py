@@ -39,7 +39,7 @@ def test_html_report_is_self_contained_and_shows_every_claim(tmp_path: Path) -> 
     )
     assert any(c["verdict"] == "contradicted" for c in responses)
     assert not list(tmp_path.glob(".report.html.*")), "no temporary file left behind"
-    # for a ticket: readable by others like any file the user writes (newcomer review: it was 0600)
+    # for a ticket: readable by others like any file the user writes (not 0600)
     assert report.stat().st_mode & 0o777 == 0o644
 
 

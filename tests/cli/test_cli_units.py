@@ -134,8 +134,8 @@ def test_stage_moved_is_progress_of_a_batch() -> None:
 def test_runs_and_suites_commands_use_the_configured_port_and_exit_3_when_it_does_not_answer(
     args: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # newcomer review: `runs`/`suites` went to a hard-coded :8000 whatever CLAIMAUDIT_API_PORT said,
-    # and an unreachable API was a traceback with exit 1, the gate's "quality dropped" code; an
+    # `runs`/`suites` go to CLAIMAUDIT_API_PORT, never a hard-coded :8000; an unreachable API is
+    # no traceback and no exit 1 (the gate's "quality dropped" code): an
     # unreachable API is exit 3 (README "Exit codes"), never the gate's 1 nor a usage error's 2
     from typer.testing import CliRunner
 
@@ -156,8 +156,8 @@ def test_runs_and_suites_commands_use_the_configured_port_and_exit_3_when_it_doe
 def test_batch_of_a_missing_file_is_a_usage_error_and_a_binary_one_is_read_line_by_line(
     tmp_path: Path,
 ) -> None:
-    # newcomer review: a non-UTF-8 input was a UnicodeDecodeError traceback with exit 1; then one
-    # bad byte stopped the whole batch with exit 2, the code of an outage: now a bad line is that
+    # a non-UTF-8 input is no UnicodeDecodeError traceback (exit 1), and one bad byte does not
+    # stop the whole batch with exit 2, the code of an outage: a bad line is that
     # line's problem (rejected with its number), so a binary file gets as far as the API
     from typer.testing import CliRunner
 
@@ -178,8 +178,8 @@ def test_batch_of_a_missing_file_is_a_usage_error_and_a_binary_one_is_read_line_
 def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    # review: claim text went through rich markup: '[/bold]' in an audited answer raised MarkupError
-    # (traceback, exit 1 = "gate crossed") and '[citation needed]' vanished from the output
+    # claim text is no rich markup: '[/bold]' in an audited answer raises no MarkupError
+    # (traceback, exit 1 = "gate crossed") and '[citation needed]' stays in the output
     from cli.common import console
     from cli.compare_view import render_comparison
 

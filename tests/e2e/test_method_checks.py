@@ -1,4 +1,4 @@
-"""End to end, the audit method's own checks (issue 15) on real services: HTTP (FastAPI TestClient)
+"""End to end, the audit method's own checks (README) on real services: HTTP (FastAPI TestClient)
 → Redis → a Celery worker in its own process → Postgres.
 
 On the demo's references (``examples/``): planted-fault canaries of every kind, audited, with the
@@ -147,8 +147,8 @@ def test_detection_rate_of_values_dates_negations(
     assert row["detected"] / row["done"] >= FLOOR, row
 
 
-# entities: 4 of 10 before the engine's fault-kind work (#9: inferences no longer borrow another
-# subject's name, subject swaps and rival names in the slot are compared); 10 of 10 since
+# entities: 10 of 10 (inferences borrow no other subject's name; subject swaps and rival names
+# in the slot are compared)
 def test_detection_rate_of_entities(canary_reports: dict[str, dict[str, Any]]) -> None:
     row = _pooled(canary_reports)["entity"]
     assert row["detected"] / row["done"] >= FLOOR, row
@@ -209,8 +209,7 @@ def test_imported_labels_give_an_agreement_report(api: TestClient, demo: dict[st
                 )
     # the reviewer disagrees on exactly one claim: '... is 1,420 metres long' (supported: the
     # reference says 1,420 metres) is called contradicted by a reviewer who misread the length.
-    # (Until the definite descriptions of session 7 this was '... carries six lanes', which the
-    # auditor called unsupported and now contradicts: six ≠ four lanes.)
+    # ('... carries six lanes' would not do: the auditor contradicts it, six ≠ four lanes.)
     length = next(
         i
         for i, it in enumerate(items)

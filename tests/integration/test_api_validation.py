@@ -149,7 +149,7 @@ def test_total_characters_over_the_limit_is_413(
 def test_default_limits_fit_retrieval_output() -> None:
     from workers.settings import Settings
 
-    # issue 9: WiCE's longest evidence list has 1,131 sentences; the default must take it
+    # WiCE's longest evidence list has 1,131 sentences (claims_dev.jsonl); the default must take it
     assert Settings().max_references == 2_000 >= 1_131
     assert Settings().max_total_chars >= Settings().max_text_chars
 

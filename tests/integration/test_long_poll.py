@@ -1,5 +1,5 @@
 """``GET /audits/{id}?wait=S`` (a long poll woken by Postgres ``NOTIFY``), the trigger behind it
-(migration ``0010_audit_ended_notify``), and what polling a running audit reads (issue #14: one
+(migration ``0010_audit_ended_notify``), and what polling a running audit reads (one
 indexed read of the audit, no usage or correction queries for an offline audit).
 
 No worker runs here: a POSTed audit stays ``queued``, and the tests end it by hand with the same

@@ -147,7 +147,7 @@ def test_empty_response_scores_null_not_nan(session_factory: Any) -> None:
     run_all(session_factory, aid)
     doc = document(session_factory, aid)
     assert doc["counts"]["response_claims"] == 0
-    # precision has denominator 0 (no material response claims): null, never NaN (issue 3, item 5)
+    # precision has denominator 0 (no material response claims): null, never NaN (README, scores)
     assert doc["scores"]["claim_precision"] is None
 
 

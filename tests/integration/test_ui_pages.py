@@ -133,7 +133,7 @@ def _statements() -> Iterator[list[str]]:
 def test_the_audit_page_costs_the_same_statements_for_20_or_200_claims_and_stays_small(
     client: TestClient, session_factory: Any
 ) -> None:
-    """What issue #13's page-load budget (200 claims in 300 ms, a benchmark: ``make bench-page``)
+    """What the page-load budget (200 claims in 300 ms, a benchmark: ``make bench-page``)
     rests on, held exactly: no SQL statement per claim (18 for either size when written), and a
     bounded page. The 200-claim page weighed 251,807 bytes (246 KiB) when this test was written;
     the bound, 256 KiB, fails a change that adds about 52 bytes of markup per claim or more."""

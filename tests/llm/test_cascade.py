@@ -1,4 +1,4 @@
-"""The LLM cascade (``judge = "auto"``, issue 9 item 4): only the uncertain claims go to the judge.
+"""The LLM cascade (``judge = "auto"``): only the uncertain claims go to the judge.
 
 Two ways, both against the fake OpenAI-compatible endpoint and real Postgres:
 

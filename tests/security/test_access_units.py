@@ -104,8 +104,8 @@ def test_a_session_is_signed_by_the_key_hash_and_ends_with_the_key() -> None:
 
 
 def test_a_session_mac_needs_the_server_secret_too(monkeypatch: pytest.MonkeyPatch) -> None:
-    # code review: the MAC's only secret was the key's stored hash, so a copy of api_keys (a backup,
-    # a replica) forged page sessions for any key; with UI_SESSION_SECRET it forges nothing
+    # with the key's stored hash as the MAC's only secret, a copy of api_keys (a backup,
+    # a replica) would forge page sessions for any key; with UI_SESSION_SECRET it forges nothing
     from api import ui_auth
     from workers.settings import Settings
 

@@ -1,7 +1,7 @@
 """Suites cannot be used to read the server: SQL as another tenant or the database superuser,
 server files, internal URLs, or webhooks that probe internal ports (``workers.source_policy``).
 
-Each attack of the review is tried twice: through ``PUT /suites/{name}`` (422 with the reason)
+Each attack is tried twice: through ``PUT /suites/{name}`` (422 with the reason)
 and as a suite already stored (inserted by the repository, as one from before the checks), which
 ``runs.start`` / ``webhooks.deliver``, called in this process, must refuse with the reason.
 Row-level security does not apply to superusers (the local stack connects as one), so the SQL
@@ -226,8 +226,8 @@ def test_webhooks_to_internal_addresses_are_refused(app: Any, tenant_a: Tenant, 
 
 
 def test_an_internal_name_and_an_unknown_name_get_the_same_answer() -> None:
-    # review: "does not resolve" vs "resolves to a private address" told a tenant which internal
-    # names exist in the server's DNS; both are one message now (only the host differs)
+    # "does not resolve" vs "resolves to a private address" would tell a tenant which internal
+    # names exist in the server's DNS; both are one message (only the host differs)
     from workers import source_policy
     from workers.settings import Settings
 

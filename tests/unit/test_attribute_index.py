@@ -1,5 +1,5 @@
 """``claims.attribute_index``: the indexed stand-in for the attribute ruler's Matcher gives the
-matches spaCy's ``Matcher`` gives (issue #14: the ruler cost as much as the tagger and the parser
+matches spaCy's ``Matcher`` gives (without it the ruler costs as much as the tagger and the parser
 together on the bench workload).
 
 The expected matches are spaCy's own: each test runs both matchers on the same parse and

@@ -1,7 +1,7 @@
 """In-memory audit composition (claims.audit) and the result document it emits.
 
 Document keys follow the API contract (GET /audits/{id}, minus the DB fields) that
-/work/shared/cases/run_cases.py reads."""
+../shared/cases/run_cases.py reads."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def test_invalid_input_names_the_field(response: object, references: object, fie
 
 
 def test_blank_reference_among_others_is_an_empty_document() -> None:
-    # issue 9 item 5: retrieval output may hold empty chunks; indices must stay those of the input
+    # retrieval output may hold empty chunks; indices must stay those of the input
     refs = ["  ", "The museum opens at 9.", "", "The museum closes at 5."]
     assert validate_inputs("x", refs) == ("x", refs)
     report = audit_texts("The museum closes at 5.", refs)
@@ -82,7 +82,7 @@ def test_empty_response_has_null_precision() -> None:
 
 
 def test_text_audited_against_itself() -> None:
-    # issue 3 item 7: a text audited against itself has precision 1, recall 1, distance 0
+    # by the scores' definitions (README): a text audited against itself has precision 1, recall 1, distance 0
     text = "The Kestrel Bridge crosses the river Aln. It was completed in 1998 and is 410 metres long."
     scores = report_to_dict(audit_texts(text, [text]), [text], text)["scores"]
     assert scores["claim_precision"] == 1.0

@@ -1,9 +1,9 @@
 """Decomposition: sentence splitting, coordination and list splitting, pronouns, outside-scope
 claims, deduplication, spans and any-language input.
 
-Expected values come from the issue (issue 3, item 1: "has a pool, a gym and a rooftop bar" ->
-three claims; "She was 23" -> "Ines Marlow was 23") and from the shared cases
-(/work/shared/cases/audits.jsonl, the case named in each row).
+Expected values come from the decomposition rules (docs/DECOMPOSITION.md: "has a pool, a gym and
+a rooftop bar" -> three claims; "She was 23" -> "Ines Marlow was 23") and from the shared cases
+(../shared/cases/audits.jsonl, the case named in each row).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def material(text: str) -> list[str]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # issue 3 item 1 / case list_splitting: a list of three objects is three claims
+        # case list_splitting: a list of three objects is three claims
         (
             "The Alder Hotel has a pool, a gym, and a rooftop bar.",
             [
@@ -60,7 +60,7 @@ def test_coordinations_and_lists_are_split(text: str, expected: list[str]) -> No
 @pytest.mark.parametrize(
     ("text", "needle", "antecedent"),
     [
-        # issue 3 item 1 / case pronoun_resolution
+        # case pronoun_resolution
         ("Ines Marlow won the Varga Prize in 2004. She was 23 at the time.", "23", "Ines Marlow"),
         # case mixed_paragraph: "It" -> the last subject entity, also in a split coordination
         (
@@ -80,7 +80,7 @@ def test_coordinations_and_lists_are_split(text: str, expected: list[str]) -> No
             "80",
             "OB-17",
         ),
-        # newcomer review 2026-11-29: "it" never refers to a person (spaCy PERSON entity), even
+        # "it" never refers to a person (spaCy PERSON entity), even
         # when the person is the last subject named ("Marit Olsen will be widened" before)
         (
             "The suspension bridge is 1,420 metres long. It was designed by the engineer Marit Olsen. "
@@ -97,7 +97,7 @@ def test_pronouns_resolved_to_antecedent(text: str, needle: str, antecedent: str
 
 
 def test_pronoun_without_antecedent_is_ambiguous() -> None:
-    # issue 3 item 1: "or the claim marked ambiguous"
+    # docs/DECOMPOSITION.md, pronouns: with no antecedent the claim is ambiguous
     (claim,) = decompose("She was 23 at the time.")
     assert claim.ambiguous is True
 
@@ -121,7 +121,7 @@ def test_pronoun_without_antecedent_is_ambiguous() -> None:
             "The Kestrel Bridge crosses the river Aln. It is a beautiful sight at dusk.",
             ["material", "outside_scope"],
         ),
-        # advice and greetings (issue 3 item 1)
+        # advice and greetings
         (
             "Hello! You should visit the museum early. Book your tickets online.",
             ["outside_scope", "outside_scope", "outside_scope"],
@@ -157,13 +157,13 @@ def test_facts_stay_material(text: str) -> None:
         ("The hotel, which critics ranked highly, has the best views in town.", "opinion"),
         ("The algorithm finds the best route and it is the best tool.", "opinion"),
         ("It is a beautiful sight at dusk.", "opinion"),
-        # a judgement that also states a value is checked for the value (newcomer review: "one
-        # of the best ultrabooks ..., with 32 GB of RAM" hid a wrong number); a number in a name
+        # a judgement that also states a value is checked for the value (else "one
+        # of the best ultrabooks ..., with 32 GB of RAM" hides a wrong number); a number in a name
         # ("the Kite 14") states no value
         ("The XPS 14 is one of the best ultrabooks, with 32 GB of RAM.", None),
         ("Arguably the greatest physicist of his era, Einstein published relativity in 1925.", None),
         ("Honestly, I think the Kite 14 is the best laptop for students.", "opinion"),
-        # code review: a naming verb is no ranking, nor is the writer's own rating
+        # a naming verb is no ranking, nor is the writer's own rating
         ("A small café called Luna makes the best coffee in town.", "opinion"),
         ("I rated it the best pizza in town.", "opinion"),
         ("Arguably the greatest guitarist ever, Hendrix recorded three studio albums.", None),
@@ -212,13 +212,13 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The bridge was designed by Rosa Feld and built by Halvorsen AS.",
             ["The bridge was designed by Rosa Feld.", "The bridge was built by Halvorsen AS."],
         ),
-        # after "has been" a past form may be active: nothing is shared (code review: "The firm
+        # after "has been" a past form may be active: nothing is shared (not "The firm
         # has been lost in court")
         (
             "The firm has been sued by Apple and lost in court.",
             ["The firm has been sued by Apple.", "The firm lost in court."],
         ),
-        # a conjunct's own adverb or object is its own (code review: "stolen by police",
+        # a conjunct's own adverb or object is its own (not "stolen by police",
         # "arrested with fraud")
         (
             "The painting was stolen and later recovered by police in 2005.",
@@ -417,7 +417,7 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The firm has offices in Austin, Texas and Denver, Colorado.",
             ["The firm has offices in Austin, Texas and Denver, Colorado."],
         ),
-        # newcomer review: a verb with a prefix split at its hyphen ("Steve Jobs co-." and
+        # a verb with a prefix split at its hyphen ("Steve Jobs co-." and
         # "Steve Jobs founded Apple"); a conjunct with its own subject shares nothing ("Jobs was
         # later ousted in 1997"); "where" hung on a year is about the place before it; a name's
         # number stays with the name ("The iPhone was released in 2023")
@@ -435,7 +435,7 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The iPhone 15, which was released in 2023, has a 6.1-inch display.",
             ["The iPhone 15 has a 6.1-inch display.", "The iPhone 15 was released in 2023."],
         ),
-        # code review: "neither ... nor" names no "they"; a title apposition is no list member;
+        # "neither ... nor" names no "they"; a title apposition is no list member;
         # a mass noun gets no article
         (
             "Neither Clijsters nor Henin played in 2008. They returned in 2009.",
@@ -449,7 +449,7 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "She owns a car, furniture and jewellery.",
             ["She owns a car.", "She owns furniture.", "She owns jewellery."],
         ),
-        # newcomer review: a clause after "nor" denies ("Did the company announce layoffs." was
+        # a clause after "nor" denies ("Did the company announce layoffs." would be
         # the opposite claim); a sentence-final "which is a myth" denies the clause before it
         # ("Space is a common myth.")
         (
@@ -460,7 +460,7 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
             "The Great Wall of China is visible from space, which is a common myth.",
             ["It is false that the Great Wall of China is visible from space."],
         ),
-        # second newcomer review: "neither ... nor" stays one denied claim (apart it gave "He was
+        # "neither ... nor" stays one denied claim (apart it would give "He was
         # charged"); a judging noun after a comma denies the clause; a verb read as a noun
         # keeps the sentence whole rather than lose its values ("Costs $300." alone); a name
         # read as a compound of a hyphenated verb is its subject
@@ -484,9 +484,9 @@ def test_decomposition_kinds_from_the_dev_sets(text: str, claims: list[str]) -> 
 @pytest.mark.parametrize(
     ("text", "claims"),
     [
-        # "respectively" pairs its lists member by member (session 11): whole, "Alice and Bob
-        # were born in 1990 and 1992, respectively" was unsupported against the same facts and
-        # found both years against "Alice was born in 1992"; the verb and a predicate noun agree
+        # "respectively" pairs its lists member by member: whole, "Alice and Bob
+        # were born in 1990 and 1992, respectively" would be unsupported against the same facts and
+        # find both years against "Alice was born in 1992"; the verb and a predicate noun agree
         # with the single subject
         (
             "Alice and Bob were born in 1990 and 1992, respectively.",
@@ -509,8 +509,8 @@ def test_decomposition_kinds_from_the_dev_sets(text: str, claims: list[str]) -> 
             "The two bridges opened in 1998 and 2004 respectively.",
             ["The two bridges opened in 1998 and 2004 respectively."],
         ),
-        # "but not" denies its member (session 11): "The phone supports not Bluetooth 5.3" read
-        # as a statement, and the hyphen of "Wi-Fi" kept the list whole; with an auxiliary the
+        # "but not" denies its member (not "The phone supports not Bluetooth 5.3" read
+        # as a statement), and the hyphen of "Wi-Fi" does not keep the list whole; with an auxiliary the
         # denial is "was not", without one a denying frame (no lemmatizer for "does not support")
         (
             "The phone supports Wi-Fi 6 but not Bluetooth 5.3.",
@@ -527,7 +527,7 @@ def test_respectively_and_but_not(text: str, claims: list[str]) -> None:
     ("text", "claims"),
     [
         # he / she follow the sex a title or first name says (claims/data/first_names.tsv, the
-        # 1990 US Census lists; session 11): "He" was the last named subject whatever its name
+        # 1990 US Census lists), not the last named subject whatever its name
         # ("Ada Lovelace designed the Analytical Engine", a contradiction the response never made)
         (
             "Ada Lovelace worked with Charles Babbage. He designed the Analytical Engine.",
@@ -547,8 +547,8 @@ def test_respectively_and_but_not(text: str, claims: list[str]) -> None:
             ["The Kestrel Bridge was designed by Ines Marlow.", "Ines Marlow won a prize for it."],
         ),
         # a subject whose sex the list cannot tell (Barack, Elon: absent), with a person of the
-        # pronoun's sex named since: ambiguous, the pronoun stays (newcomer: "Elon Musk was born
-        # in 1963"); a company is never "he" (newcomer: "Microsoft replaced Steve Ballmer")
+        # pronoun's sex named since: ambiguous, the pronoun stays (not "Elon Musk was born
+        # in 1963"); a company is never "he" (not "Microsoft replaced Steve Ballmer")
         (
             "Barack Obama met Joe Biden. He praised the plan.",
             ["Barack Obama met Joe Biden.", "He praised the plan."],
@@ -577,9 +577,9 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
 @pytest.mark.parametrize(
     ("text", "claims"),
     [
-        # a newcomer's review (session 11), one row per kind of changed meaning.
+        # one row per kind of changed meaning.
         # A lead-in or hedge of the first verb qualifies every verb of its subject (the second
-        # claim used to state as fact what was conditional, attributed or alleged)
+        # claim must not state as fact what is conditional, attributed or alleged)
         (
             "Unless treated, the infection spreads to the bloodstream and causes sepsis.",
             [
@@ -598,8 +598,8 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
             "The suspect allegedly stole a car and fled to Mexico.",
             ["The suspect allegedly stole a car.", "The suspect allegedly fled to Mexico."],
         ),
-        # a time of its own keeps the lead-in's time off ("In 2010, Smith later founded a
-        # startup in 2015" contradicted 2015; code review)
+        # a time of its own keeps the lead-in's time off (else "In 2010, Smith later founded a
+        # startup in 2015" contradicts 2015)
         (
             "In 2010, Smith joined Google and later founded a startup in 2015.",
             ["In 2010, Smith joined Google.", "Smith later founded a startup in 2015."],
@@ -608,8 +608,8 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
             "Until 2015, the company was based in Boston and had 300 employees.",
             ["Until 2015, the company was based in Boston.", "Until 2015, the company had 300 employees."],
         ),
-        # "respectively" that cannot pair its lists keeps the sentence whole ("Alice earned 2
-        # dollars."; code review)
+        # "respectively" that cannot pair its lists keeps the sentence whole (not "Alice earned 2
+        # dollars.")
         (
             "Alice and Bob earned 2 and 3 million dollars, respectively.",
             ["Alice and Bob earned 2 and 3 million dollars, respectively."],
@@ -619,7 +619,7 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
             "Peter Hall met Mary Jones in Florence. She praised his work.",
             ["Peter Hall met Mary Jones in Florence.", "Mary Jones praised his work."],
         ),
-        # a source goes for every clause it leads (newcomer: "Profits rose." stood alone and was
+        # a source goes for every clause it leads (else "Profits rose." stands alone and is
         # contradicted); a denied modifier denies its member ("supports not satellite messaging")
         (
             "According to the report, sales fell, but profits rose.",
@@ -632,7 +632,7 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
                 "It is not the case that the phone supports satellite messaging.",
             ],
         ),
-        # a list hung on another noun is no pair for "respectively" (newcomer: "The iPhone 15 Pro
+        # a list hung on another noun is no pair for "respectively" (not "The iPhone 15 Pro
         # start at $799.")
         (
             "The iPhone 15 and iPhone 15 Pro start at $799 and $999, respectively.",
@@ -704,7 +704,7 @@ def test_he_and_she_follow_the_sex_of_the_name(text: str, claims: list[str]) -> 
         ),
     ],
 )
-def test_meaning_kept_newcomer_kinds(text: str, claims: list[str]) -> None:
+def test_meaning_kept_kinds(text: str, claims: list[str]) -> None:
     assert [c.text for c in decompose(text)] == claims
 
 
@@ -718,7 +718,7 @@ def test_duplicates_are_merged_and_counted() -> None:
 
 
 def test_different_numbers_are_not_duplicates() -> None:
-    # a near-identical text with another year is another claim (issue 3: 1991 vs 1993)
+    # a near-identical text with another year is another claim (2004 vs 2001)
     claims = decompose("Ines Marlow won the Varga Prize in 2004. Ines Marlow won the Varga Prize in 2001.")
     assert [c.duplicates for c in claims] == [0, 0]
 
@@ -804,7 +804,7 @@ def test_spans_within_bounds_for_sentence_mixtures(parts: list[str]) -> None:
 
 
 def test_wiki_clutter_is_dropped_but_spans_stay() -> None:
-    # Factcheck-GPT evidence (/work/shared/data/factcheck_gpt) is scraped web text with
+    # Factcheck-GPT evidence (../shared/data/factcheck_gpt) is scraped web text with
     # section marks "[ edit ]", citation marks "[4]" and footnote carets "^"
     text = "Early life [ edit ] Douglas was born in 1898. [4] [5] ^ a b [1]"
     claims = decompose(text)

@@ -1,5 +1,5 @@
 """The gold decomposition set scored by tools/eval_decomposition.py meets the targets of
-issue 8 ("Done when": claim-count exact match >= 80 %, key-fact recall >= 95 %)."""
+docs/DECOMPOSITION.md (claim-count exact match >= 80 %, key-fact recall >= 95 %)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ GOLD = ROOT / "tests" / "data" / "decomposition_gold.jsonl"
 
 
 def test_gold_set_is_large_and_well_formed() -> None:
-    # issue 8 item 7: at least 80 sentences of varied structure
+    # the gold set's size: at least 80 sentences of varied structure
     rows = [json.loads(line) for line in GOLD.read_text(encoding="utf-8").splitlines() if line.strip()]
     assert len(rows) >= 80
     assert len({r["kind"] for r in rows}) >= 20

@@ -1,4 +1,4 @@
-"""Decomposition kinds of issue 8: clause splitting (appositions, participles, temporal
+"""Decomposition kinds: clause splitting (appositions, participles, temporal
 clauses), scope (courtesy, interface, abstention), languages, document structure (tables,
 lists, JSON, headings, code) and reference-side pronouns.
 
@@ -394,7 +394,7 @@ def test_decompose_many_runs_the_parser_once_and_equals_decompose(monkeypatch: p
             ["The Orre Bridge opened in 1998.", "The bridge over the river is long."],
         ),
         # a person is no hall; two companies named: which one is meant is unknown; a
-        # superlative or "only", and a copula naming the thing, pick it out themselves (review)
+        # superlative or "only", and a copula naming the thing, pick it out themselves
         (
             "Ada Hall won the prize in 1990. The hall was built in 1900.",
             ["Ada Hall won the prize in 1990.", "The hall was built in 1900."],
@@ -435,9 +435,9 @@ def test_definite_description_takes_the_name(text: str, expected: list[str]) -> 
     assert material(text) == expected
 
 
-# a yes/no question answered by the next sentence states the answer (claims.answers; session 14,
-# from the Factcheck-GPT refutations: "does Jupiter have a solid surface? No." gave no claim, so
-# "Jupiter has a solid surface" met no evidence); an unanswered question, a question of another
+# a yes/no question answered by the next sentence states the answer (claims.answers; a kind
+# of the Factcheck-GPT refutations: "does Jupiter have a solid surface? No." must give a claim, or
+# "Jupiter has a solid surface" meets no evidence); an unanswered question, a question of another
 # kind and an answer that opens with neither word state nothing
 ANSWERED = [
     (
@@ -474,7 +474,7 @@ def test_answered_question(text: str, claim: str, located: str) -> None:
         ("Does Jupiter have a solid surface? We do not yet know.", "Jupiter does have a solid surface."),
         ("What is the surface of Jupiter made of? No one knows.", "The surface of Jupiter is not made of."),
         ("Does the museum open on Mondays? Nobody could tell us.", "The museum does not open on Mondays."),
-        # newcomer review: "No" or "Yes" that opens a phrase, and an answer under a condition
+        # "No" or "Yes" that opens a phrase, and an answer under a condition
         (
             "Is Earth the only planet with water? No other planet has water.",
             "Earth is not the only planet with water.",
@@ -485,7 +485,7 @@ def test_answered_question(text: str, claim: str, located: str) -> None:
             "Do you need a visa to visit Japan? No, if you hold an EU passport.",
             "You do not need a visa to visit Japan.",
         ),
-        # second review: a lead-in that limits the answer, a hedge after it
+        # a lead-in that limits the answer, a hedge after it
         (
             "Do travellers need a visa for Japan? For most EU citizens, no.",
             "Travellers do not need a visa for Japan.",
@@ -500,9 +500,9 @@ def test_question_without_yes_or_no_states_nothing(text: str, statement: str) ->
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        # the converse is another claim, however alike its words (session 16: the second was
-        # dropped as a duplicate of the first, so a reference stating both directions read as
-        # stating one, and the converse check called the other unsupported)
+        # the converse is another claim, however alike its words (dropping the second as a
+        # duplicate of the first would make a reference stating both directions read as stating
+        # one, and the converse check would call the other unsupported)
         (
             "Poverty leads to crime. Crime leads to poverty.",
             ["Poverty leads to crime.", "Crime leads to poverty."],
@@ -587,7 +587,7 @@ def test_a_prefixed_passive_verb_keeps_its_subject_for_the_next_verb(text: str, 
 )
 def test_a_choice_or_a_denial_hung_inside_the_first_clause_stays_whole(text: str) -> None:
     # "or" and "nor" the parser hung on a word of the first clause still join a choice or a
-    # denial: apart, the two claims would each be stated as true (a review's find)
+    # denial: apart, the two claims would each be stated as true
     assert material(text) == [text]
 
 
@@ -601,7 +601,7 @@ def test_a_choice_or_a_denial_hung_inside_the_first_clause_stays_whole(text: str
 )
 def test_a_noun_clause_lends_no_subject_to_the_sentence_verb(text: str) -> None:
     # the subject of a clause that is itself the sentence's subject is not the subject of the
-    # sentence's verb ("Moen is unclear" would be a false claim; a review's find)
+    # sentence's verb ("Moen is unclear" would be a false claim)
     assert not any(c.startswith("Moen ") for c in material(text)), material(text)
 
 
@@ -714,8 +714,8 @@ def test_a_clause_with_its_own_subject_after_a_particle_still_splits() -> None:
 
 
 def test_a_second_object_set_off_after_the_conjunction_stays_with_the_first_verb() -> None:
-    # a review's find on the repair above: "prevents flu and, in older adults, pneumonia, costs
-    # $20" gave "The vaccine, in older adults, pneumonia, costs $20." (the phrase holds a comma
+    # the repair above must not turn "prevents flu and, in older adults, pneumonia, costs
+    # $20" into "The vaccine, in older adults, pneumonia, costs $20." (the phrase holds a comma
     # of its own: it is an object, not a setting of the next verb)
     claims = material(
         "The vaccine prevents flu and, in older adults, pneumonia, costs $20 and is free for children."

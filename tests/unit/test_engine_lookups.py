@@ -1,6 +1,6 @@
-"""The engine's faster look-ups give what the plain ones give (docs/PERFORMANCE.md, 2026-12-01):
+"""The engine's faster look-ups give what the plain ones give (docs/PERFORMANCE.md):
 ``facets.TokenSet`` against ``token_match`` over every token, ``clause_checks.PredicateSet``
-against ``same_predicate`` (2026-12-02), and ``decompose._Segmenter`` against pysbd's own
+against ``same_predicate``, and ``decompose._Segmenter`` against pysbd's own
 sentence spans. All must be exact: the verdicts may not change."""
 
 from __future__ import annotations

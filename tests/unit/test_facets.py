@@ -132,7 +132,7 @@ def test_year_after_a_name_is_a_year_and_centuries_are_ranges() -> None:
     (c,) = extract("It reached Spain in the 16th century.").quantities
     assert (c.lo, c.hi, c.loose) == (1501.0, 1600.0, False)
     # loose after a bound, approximation or part word, or hyphenated before a noun; a period
-    # that is the subject of a verb is its time (session 16)
+    # that is the subject of a verb is its time
     loose = {
         t: [q.loose for q in extract(t).quantities]
         for t in (

@@ -1,4 +1,4 @@
-"""Value slots of claims.facets.extract: one table per kind (issue 8, item 2).
+"""Value slots of claims.facets.extract: one table per kind.
 
 Expected values come from the definitions in ``claims.facets``: a value is in its slot's base
 unit (currency in its own unit, percent as a fraction: 25 % = 0.25, seconds for durations,

@@ -1,4 +1,4 @@
-"""Audits in other languages (issue #8, item 5): sentence-level claims with numbers, dates,
+"""Audits in other languages: sentence-level claims with numbers, dates,
 units and negation still compared. Each row is one kind: a wrong value in German, Spanish,
 French, Chinese and Japanese is contradicted, the same value supported, a denial in Spanish
 and French flips polarity. Texts written for this test; expected verdicts are the product's

@@ -1,4 +1,4 @@
-"""``claims.options.AuditOptions``: one place that works out an audit's options (issue 9, item 6)."""
+"""``claims.options.AuditOptions``: one place that works out an audit's options."""
 
 from __future__ import annotations
 

@@ -277,8 +277,8 @@ def test_a_passing_fault_inside_a_fallback_guard_is_raised(
 ) -> None:
     """The decomposition's other odd-input guards re-raise a passing fault too: pysbd's segment
     call (which kept the line whole), the check for names of people (which said none), and the
-    parse repairs of the batch (new: one sentence's failure no longer fails the batch). Before,
-    the first two swallowed a time limit and went on with different claims."""
+    parse repairs of the batch (one sentence's failure does not fail the batch). Neither of
+    the first two may swallow a time limit and go on with different claims."""
     if site == "segment":
         monkeypatch.setattr(dec, "_segmenter", lambda language: _FailingSegmenter(fault))
     elif site == "people":  # only the batch's check, before the claims are assembled
@@ -322,8 +322,8 @@ CHAINED_PREFIXES = [
 def test_chained_prefixes_join_the_verb(text: str, verb: str) -> None:
     """A verb with chained prefixes is one token, as a verb with one prefix is. Before, the
     prefix read as a verb ("re-re") and the verb gave two overlapping merges, and spaCy raised
-    E102 for the text, in ``parse`` and for every text of its decomposition batch (a review
-    found it; spaCy's ``filter_spans`` keeps the longest)."""
+    E102 for the text, in ``parse`` and for every text of its decomposition batch (spaCy's
+    ``filter_spans`` keeps the longest)."""
     parses.clear()
     doc = parses.parse(text)
     assert [t.text for t in doc if t.tag_.startswith("VB") and "-" in t.text] == [verb]
@@ -378,8 +378,8 @@ def test_a_wrapped_passing_fault_is_still_one() -> None:
 def test_a_wrapped_time_limit_in_the_repairs_is_raised_and_not_cached(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """A review's find: a library error raised from a time limit was taken for odd input, and the
-    sentence-level fallback stayed in the decomposition cache."""
+    """A library error raised from a time limit is not taken for odd input, and no
+    sentence-level fallback stays in the decomposition cache."""
     monkeypatch.setattr(dec, "repair_many", _raise(_wrapped(SoftTimeLimitExceeded())))
     text = "The Varga mill was rebuilt in 1902, and it grinds rye in winter."
     dec._CACHE.pop(text, None)
@@ -398,9 +398,9 @@ def test_a_wrapped_time_limit_in_the_repairs_is_raised_and_not_cached(
 def test_a_time_limit_inside_the_value_parsers_is_raised(
     module: str, name: str, text: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """dateparser's and number_parser's guards against their own edge cases returned None on a
-    time limit too, and both caches kept the missing date or number for the process's life (a
-    review measured "1998-07-14" read as three numbers)."""
+    """dateparser's and number_parser's guards against their own edge cases must not return None
+    on a time limit, or both caches keep the missing date or number for the process's life
+    ("1998-07-14" read as three numbers)."""
     import importlib
 
     from claims.facets import dates, extract, numbers

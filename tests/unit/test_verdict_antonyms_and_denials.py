@@ -1,4 +1,4 @@
-"""Session 15 kinds of issue #9: antonyms from WordNet 3.0, and flat denials; session 16: antonyms
+"""Verdict kinds: antonyms from WordNet 3.0, and flat denials; antonyms
 of two occasions, converse relations, centuries and decades (tables ``OCCASIONS``,
 ``CONVERSE``, ``PERIODS``).
 
@@ -19,9 +19,9 @@ modal or future on either side and in the same tense, denies it whatever its age
 storm") or extent ("over time"), so those words are not needed for the flip (``contradicted``);
 every other adjunct may narrow the scope and is still needed. A denial of the claim's verb that
 states another adjunct is no flip but no support either (``unsupported``;
-``text.verb_adjunct_tokens``). Before the rule, "Honey spoils over time" against "Honey does not
+``text.verb_adjunct_tokens``). Without the rule, "Honey spoils over time" against "Honey does not
 spoil" and "The bridge was damaged by the storm" against "The bridge was not damaged by the
-flood" were `supported`.
+flood" are `supported`.
 
 The cosines are ``HIGH`` (0.93, as in tests/unit/test_verdict_checks.py) so that only the checks
 decide; each table mixes rows that must flip with rows that must not.
@@ -59,8 +59,8 @@ def _check(row: Row) -> None:
     assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
 
 
-# verbs: WordNet's pair with the same agent or patient flips; before the WordNet pairs
-# each of these was `supported` (a cosine of 0.8-0.9 and every other word stated)
+# verbs: WordNet's pair with the same agent or patient flips; without the WordNet pairs
+# each of these is `supported` (a cosine of 0.8-0.9 and every other word stated)
 VERBS: list[Row] = [
     ("The experiment failed.", "The experiment succeeded.", {C}),
     ("The plane left Paris at noon.", "The plane arrived in Paris at noon.", {C}),
@@ -79,7 +79,7 @@ VERBS: list[Row] = [
 ADJECTIVES: list[Row] = [
     ("Water is scarce in the region.", "Water is abundant in the region.", {C}),
     ("The tumour was malignant.", "The tumour was benign.", {C}),
-    # pairs that are adjectives and verbs both (code review: read as verbs only, `supported`)
+    # pairs that are adjectives and verbs both (read as verbs only they would be `supported`)
     ("The water is dirty.", "The water is clean.", {C}),
     ("The answer is wrong.", "The answer is right.", {C}),
     ("The species is terrestrial.", "The species is aquatic.", {C}),
@@ -96,17 +96,17 @@ TWO_SIDES: list[Row] = [
     ("Bo borrowed the car from Ann.", "Ann lent Bo the car.", {S}),
     # the same buyer on both sides: a flip
     ("Acme sold the factory.", "Acme bought the factory.", {C}),
-    # another thing changed hands: two events, never one told from two sides (code review); the
-    # two agents differ, so no flip either since session 16 (`lexical._other_agents`)
+    # another thing changed hands: two events, never one told from two sides; the
+    # two agents differ, so no flip either (`lexical._other_agents`)
     ("The company bought the rival from Acme.", "Acme sold the company to the rival.", {C, U}),
-    # one agent in either voice is one side, not two (newcomer review: these had turned supported)
+    # one agent in either voice is one side, not two (these must not turn supported)
     ("The bill was accepted by the Senate.", "The Senate rejected the bill.", {C}),
     ("Smith was fired by the company.", "The company hired Smith.", {C}),
     ("The report was criticized by the minister.", "The minister praised the report.", {C}),
     ("The factory was sold by the company to Acme.", "Acme bought the factory from the company.", {S}),
 ]
 
-# WordNet pairs said of two things, or with two values, are no flip (newcomer review)
+# WordNet pairs said of two things, or with two values, are no flip
 TWO_THINGS: list[Row] = [
     ("The secondary tumour was in the lung.", "The primary tumour was in the lung.", {U}),
     ("The junior doctor approved the plan.", "The senior doctor approved the plan.", {U}),
@@ -118,18 +118,18 @@ TWO_THINGS: list[Row] = [
     ),
 ]
 
-# stances and the fates of laws (claims/data/antonyms.tsv, session 15): were supported
+# stances and the fates of laws (claims/data/antonyms.tsv): never supported
 HAND_PAIRS: list[Row] = [
     ("The senator voted for the bill.", "The senator voted against the bill.", {C}),
     ("The law was enacted in 2010.", "The law was repealed in 2010.", {C}),
     ("The proposal was rejected.", "The proposal was adopted.", {C}),
-    # session 16 (a newcomer review: `unsupported`, "another action"): won/lost, gained/lost,
+    # won/lost, gained/lost (not `unsupported`, "another action"),
     # improved/worsened; one match told from both sides, and another object, are no flip
     ("The company won the lawsuit in 2015.", "The company lost the lawsuit in 2015.", {C}),
     ("The opposition gained 12 seats in the election.", "The opposition lost 12 seats in the election.", {C}),
     ("Her condition improved after surgery.", "Her condition worsened after surgery.", {C}),
     ("Brazil won the final against Germany.", "Germany lost the final to Brazil.", {S, U}),
-    # two agents of one match: no flip (a second review: these had turned `contradicted`)
+    # two agents of one match: no flip (never `contradicted`)
     ("Federer won the final.", "Nadal lost the final to Federer.", {S, U}),
     ("The challenger won the election.", "The incumbent lost the election to the challenger.", {S, U}),
     ("The team lost its coach in 2019.", "The team won the cup in 2019.", {U}),
@@ -154,7 +154,7 @@ APPROXIMATIONS: list[Row] = [
     ("The lake is about 30 km long.", "The lake is about 45 km long.", {C}),
     ("The project cost around 5 million dollars.", "The project cost roughly 5.2 million dollars.", {S}),
     ("About 40% of voters backed the plan.", "About 45% of voters backed the plan.", {U, S}),
-    # a small whole number allows its last digit (code review: `contradicted`)
+    # a small whole number allows its last digit (not `contradicted`)
     ("The trip takes about 4 hours.", "The trip takes about 3 hours.", {U, S}),
 ]
 
@@ -183,14 +183,14 @@ FLAT_DENIALS: list[Row] = [
     # but "approved for adults", "closed during the pandemic" would be a scope)
     ("He travelled to Paris by train.", "He did not travel to Paris.", {U}),
     ("The drug is approved for adults.", "The drug is not approved.", {U}),
-    # a frame, a condition, a modal or another tense is no flat denial (newcomer review)
+    # a frame, a condition, a modal or another tense is no flat denial
     ("Honey spoils over time.", "It is a myth that honey does not spoil.", {U, S}),
     ("Honey spoils over time.", "If stored properly, honey does not spoil.", {U}),
     ("Honey spoils over time.", "Honey may not spoil.", {U, Verdict.QUALIFICATION_DROPPED}),
     ("The bridge was damaged by the storm.", "The bridge is not damaged.", {U}),
-    # a future is no flat statement (code review: `contradicted`)
+    # a future is no flat statement (not `contradicted`)
     ("The bridge will be damaged by the storm.", "The bridge was not damaged.", {U}),
-    # the plain flip, as before
+    # the plain flip
     ("Honey spoils.", "Honey does not spoil.", {C}),
     # a dated or named circumstance may be another event: not stated, no flip
     ("Honey spoils over two years.", "Honey does not spoil.", {U}),
@@ -227,10 +227,10 @@ def test_verb_adjunct_tokens(text: str, tokens: list[str], expected: set[str]) -
     assert set(verb_adjunct_tokens(text, tokens)) == expected
 
 
-# two occasions (session 16; ``lexical._other_occasion``): antonymous verbs that each say when,
+# two occasions (``lexical._other_occasion``): antonymous verbs that each say when,
 # where or how in words the other text lacks, or whose success or failure is of another verb,
-# may both be true: another action (`unsupported`), not a flip. Before the rule the first
-# three were `contradicted` (a newcomer review of session 15 listed the first two)
+# may both be true: another action (`unsupported`), not a flip. Without the rule the first
+# three are `contradicted`
 OCCASIONS: list[Row] = [
     ("The rash disappeared after a week.", "The rash appeared after two days.", {U}),
     ("The team failed in the final.", "The team succeeded in reaching the final.", {U}),
@@ -241,7 +241,7 @@ OCCASIONS: list[Row] = [
     ("The plane left Paris at noon.", "The plane arrived in Paris at noon.", {C}),
     ("The team failed to reach the final.", "The team succeeded in reaching the final.", {C}),
     # amounts of a change are no occasion, and a number or date counts as its value however it
-    # is written (a review of the first version: these had turned `unsupported`)
+    # is written (never `unsupported`)
     ("The stock rose by 5% on Monday.", "The stock fell by 3% on Monday.", {C}),
     ("Sales rose to $5 million in 2020.", "Sales fell to $3 million in 2020.", {C}),
     ("The price rose from $10 to $12.", "The price fell from $10 to $8.", {C}),
@@ -251,14 +251,14 @@ OCCASIONS: list[Row] = [
     # other dates, other times of trading: two occasions
     ("The museum opened on 5 May 1990.", "The museum closed on 7 June 1990.", {U}),
     ("Shares rose in early trading.", "Shares fell in late trading.", {U}),
-    # each text has a word the other lacks, wherever the parse hangs it (a second review)
+    # each text has a word the other lacks, wherever the parse hangs it
     ("The party gained support among young voters.", "The party lost support among older voters.", {U}),
 ]
 
-# converse relations (session 16; ``roles.converse_relation``): the claim's subject and object
+# converse relations (``roles.converse_relation``): the claim's subject and object
 # traded around a verb that is neither one-way nor symmetric; both directions may be true, but
 # the reference states only the other one (`unsupported`, a finding the learned decision does
-# not overturn). Before the rule each of the first five was `supported` at cosine 0.98-0.99
+# not overturn). Without the rule each of the first five is `supported` at cosine 0.98-0.99
 CONVERSE: list[Row] = [
     ("Smoking causes lung cancer.", "Lung cancer causes smoking.", {U}),
     ("Poverty leads to crime.", "Crime leads to poverty.", {U}),
@@ -267,7 +267,7 @@ CONVERSE: list[Row] = [
     ("The virus triggers the immune response.", "The immune response triggers the virus.", {U}),
     ("Smoking caused lung cancer.", "Lung cancer causes smoking.", {U}),  # tenses: one verb
     ("The group owns the brand.", "The brand owns the group.", {U}),
-    # reciprocal verbs are symmetric (a second review: these had turned `unsupported`)
+    # reciprocal verbs are symmetric (never `unsupported`)
     ("The candidate debated the senator.", "The senator debated the candidate.", {S}),
     ("The road intersects the railway.", "The railway intersects the road.", {S}),
     # the same direction, in the passive, or stated both ways: support
@@ -278,9 +278,9 @@ CONVERSE: list[Row] = [
     ("Copper displaces iron.", "Iron displaces copper.", {C}),
 ]
 
-# centuries and decades (session 16): year ranges with definite ends, compared like years: two
+# centuries and decades: year ranges with definite ends, compared like years: two
 # that share no year conflict; a year inside the range is not stated by it (the range is wider).
-# Before, they counted as approximations and never conflicted (`unsupported`)
+# They are not approximations, which never conflict (`unsupported`)
 PERIODS: list[Row] = [
     ("The bridge was built in the 19th century.", "The bridge was built in the 18th century.", {C}),
     ("The band was popular in the 1990s.", "The band was popular in the 1980s.", {C}),
@@ -288,15 +288,15 @@ PERIODS: list[Row] = [
     ("The bridge was built in 1850.", "The bridge was built in the 19th century.", {U}),
     ("The band formed in 1995.", "The band formed in the 1990s.", {U}),
     # bounds, approximations, parts and descriptions are no definite range; a year at a range's
-    # edge is counted either way (a second review: these had turned `contradicted`)
+    # edge is counted either way (never `contradicted`)
     ("The bridge was built before the 19th century.", "The bridge was built in 1750.", {U, S}),
     ("The decline began after the 1960s.", "The decline began in 1975.", {U, S}),
     ("The novel was written by a 19th-century author.", "The novel was written in 1905.", {U, S}),
     ("The bridge was built in 1800.", "The bridge was built in the 19th century.", {U}),
-    # only that year: a decade's neighbours and a century's far end conflict (a third review)
+    # only that year: a decade's neighbours and a century's far end conflict
     ("The band formed in 1989.", "The band formed in the 1990s.", {C}),
     ("The bridge was built in 1901.", "The bridge was built in the 19th century.", {C}),
-    # a period that opens the sentence is its time, not a description (a third review)
+    # a period that opens the sentence is its time, not a description
     ("The bridge was built in 1975.", "The 1960s saw the bridge built.", {C}),
 ]
 

@@ -15,10 +15,9 @@ Kinds:
   adjective on the same noun is another subject ("the new bridge" / "the old bridge"); a noun
   modifier picks out the subject ("the apple tree" is not "the pear tree").
 
-The rows marked "review" come from the adversarial review of these rules (2026-11-29): each
-was a false support of the first version. Where no cosine was measured for a review row, the
-cosines are ``HIGH`` (0.93: "very close", as in tests/unit/test_verdict.py), so that only the
-facet rules can keep the claim out.
+The rows marked "review" are adversarial rows: each is a false support of a simpler rule.
+Where no cosine was measured for a review row, the cosines are ``HIGH`` (0.93: "very close", as
+in tests/unit/test_verdict.py), so that only the facet rules can keep the claim out.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Kinds of fault found by the review of the demo and the shared cases (issue #9), one table per
+"""Kinds of fault on the demo and the shared cases, one table per
 kind; each mixes rows that must flip with rows that must not.
 
 Rule-level rows (``claims.verdict.judge``) use the cosine ``HIGH`` (0.93, as in
@@ -51,7 +51,7 @@ LOWER_CASE_NAMES: list[Row] = [
     # the word is in the reference: no name slot to fill, no rival
     ("The museum is in the city centre.", "The museum is in the city centre.", {S}),
     # a name that modifies a common noun ("the E39 motorway") has no slot: "of traffic" is an
-    # ordinary word, so the lanes are compared (newcomer review: unsupported, 'Traffic' missing)
+    # ordinary word, so the lanes are compared (not unsupported, 'Traffic' missing)
     ("The bridge carries six lanes of traffic.", "The bridge carries four lanes of the E39 motorway.", {C}),
     ("The bridge carries four lanes of traffic.", "The bridge carries four lanes of the E39 motorway.", {S}),
 ]
@@ -186,7 +186,7 @@ ROUNDING: list[Row] = [
     ("The city has about 3.4 million inhabitants.", "The city has 2,148,271 inhabitants.", {C}),
     ("The city has 2,148,271 inhabitants.", "The city has about 3.4 million inhabitants.", {C}),
     # a bound is no approximation: never a conflict with a value inside it, which states it
-    # (60 staff are more than 40; session 11: was unsupported), and a value past it conflicts
+    # (60 staff are more than 40: not unsupported), and a value past it conflicts
     ("The museum has more than 40 staff.", "The museum has 60 staff.", {S}),
     ("The museum has more than 40 staff.", "The museum has 38 staff.", {C}),
     ("The project cost over $10 million.", "The project cost $9.8 million.", {C}),
@@ -273,7 +273,7 @@ OBJECTS: list[Row] = [
     ("The Orre Bridge carries a railway line.", "The Orre Bridge carries two lanes of road traffic.", {U}),
     ("The Vesta Mill produces cotton yarn.", "The Vesta Mill produces woollen blankets.", {U}),
     ("The Orre Bridge carries a railway line.", "The Orre Bridge is 410 metres long.", {U}),
-    # a value in the object is the value checks' to compare (newcomer: "500 megawatts" / "MW")
+    # a value in the object is the value checks' to compare ("500 megawatts" / "MW")
     ("The Orre plant generates 500 megawatts.", "The Orre plant generates 500 MW of electricity.", {S}),
     # the object is stated (in another form, or with more words): support stays
     ("The Orre Bridge carries road traffic.", "The Orre Bridge carries two lanes of road traffic.", {S}),
@@ -333,7 +333,7 @@ SLOTS: list[Row] = [
         "The Orre Bridge crosses the Sola river near Dalby.",
         {S},
     ),
-    # a list states the claim's name in a parallel slot after the other one: no swap (review)
+    # a list states the claim's name in a parallel slot after the other one: no swap
     (
         "The company has offices in Austin, Texas.",
         "The company has offices in Dallas, Texas, and Austin, Texas.",
@@ -367,7 +367,7 @@ CONVERSIONS: list[Row] = [
     # one unit under two names is compared exactly: $45 is not USD 46
     ("The ticket costs $45.", "The ticket costs USD 46.", {C}),
     ("The ticket costs $45.", "The ticket costs USD 45.", {S}),
-    # no slack for small integers, units of one system, durations or temperatures (review):
+    # no slack for small integers, units of one system, durations or temperatures:
     # 1 mile = 1.61 km, 1 m = 3.28 ft, 10 lb = 4.54 kg, 1 hour = 60 minutes, 5.1 km = 5,100 m,
     # 1 °F = -17.2 °C
     ("The trail is 1 mile long.", "The trail is 2 km long.", {C}),
@@ -390,7 +390,7 @@ DETERMINER_NEGATION: list[Row] = [
     ("Survivors were found in the wreck.", "No survivors were found in the wreck.", {C}),
     ("No survivors were found in the wreck.", "Survivors were found in the wreck.", {C}),
     ("No survivors were found in the wreck.", "No survivors were found in the wreck.", {S}),
-    # the cue must be a word of its own: "Notably" holds no "No" (review)
+    # the cue must be a word of its own: "Notably" holds no "No"
     (
         "Survivors were found in the wreck.",
         "Notably survivors were found in the wreck with no injuries.",
@@ -406,7 +406,7 @@ def test_determiner_negation(row: Row) -> None:
     _check(row)
 
 
-# ---- kinds of the Factcheck-GPT refutations (issue #9, session 9): each row a kind, not a case
+# ---- kinds of the Factcheck-GPT refutations: each row a kind, not a case
 
 # the claim's subject and object (or the sides of its comparison) traded around the same one-way
 # relation is a role swap (roles._argument_swap, read from spaCy's parse): "Copper can displace
@@ -414,7 +414,7 @@ def test_determiner_negation(row: Row) -> None:
 # (claims/data/symmetric_relations.tsv), a relation that is no verb with an object or comparison
 # ("is the inverse of", "sits beside", "plus"), a change of voice, a denial on both sides, a
 # chained comparison and the converse comparison ("less ... than" from the other side) are none
-# (the code review found the last rows: all were contradicted by a first, word-order version)
+# (a word-order reading contradicts each of the last rows)
 ARGUMENT_SWAPS: list[Row] = [
     (
         "Copper can displace iron from its salt solution.",
@@ -439,7 +439,7 @@ ARGUMENT_SWAPS: list[Row] = [
     ("Tea is more popular than coffee.", "Coffee is less popular than tea.", {S, U}),
     ("Copper displaces iron.", "Iron is displaced by copper.", {S, U}),
     ("Copper cannot displace iron.", "Iron cannot displace copper.", {S, U}),
-    # the newcomer's review: a verb that is not one-way (claims/data/one_way_verbs.txt) allows both
+    # a verb that is not one-way (claims/data/one_way_verbs.txt) allows both
     # directions, and a comparison with an antonym from the other side says the same
     ("The firefighter praised the police officer.", "The police officer praised the firefighter.", {S, U}),
     ("Insomnia can cause stress.", "Stress can cause insomnia.", {S, U}),
@@ -516,9 +516,9 @@ UNIT_NAMES: list[Row] = [
     ("The ferry sails at 30 knots.", "The ferry sails at 12 knots.", {C}),
     ("The ferry sails at 9 knots.", "The ferry sails at 17 km/h.", {S}),
     # a capital inside a word is no name: "20 kN" read "N" as an entity and contradicted the
-    # sentence itself ("entity N ≠ N"; code review)
+    # sentence itself ("entity N ≠ N")
     ("The engine produces 20 kN of thrust.", "The engine produces 20 kN of thrust.", {S}),
-    # ... but one lower-case letter before the capital belongs to the name (newcomer: iPhone/iPad)
+    # ... but one lower-case letter before the capital belongs to the name (iPhone/iPad)
     ("The update came to iPhone users first.", "The update came to iPad users first.", {C}),
     ("The reef lies 12 nautical miles offshore.", "The reef lies 22 km offshore.", {S}),
 ]
@@ -535,7 +535,7 @@ def test_distributive_one_is_no_count() -> None:
     assert extract("Traits pass from one generation to the next.").quantities == []
     assert extract("Cells signal from one cell to another.").quantities == []
     assert [q.text for q in extract("It moved one metre to the left.").quantities] == ["one metre"]
-    # not after "from": a count (code review: "one kilometre to the next village" was dropped)
+    # not after "from": a count ("one kilometre to the next village" is kept)
     assert [q.text for q in extract("It is one kilometre to the next village.").quantities] == [
         "one kilometre"
     ]
@@ -545,7 +545,7 @@ def test_distributive_one_is_no_count() -> None:
 # claims/data/negative_prefixes.tsv): "renewable" / "non-renewable" and "safe" / "unsafe" were
 # supported at cosine 0.9+. Look-alikes (claims/data/not_denials.txt), a double negation, a word
 # that is no adjective ("told" / "untold", "known" / "unknown") and a time limit ("unbeaten until
-# the final") are no flip (the code review found the last rows)
+# the final") are no flip
 NEGATIVE_PREFIXES: list[Row] = [
     ("The appointment is renewable.", "The appointment is non-renewable.", {C}),
     ("The appointment is non-renewable.", "The appointment is renewable.", {C}),
@@ -561,7 +561,7 @@ NEGATIVE_PREFIXES: list[Row] = [
     ("The species was known to science.", "The species was unknown to science until 1990.", {S, U}),
     ("The nations formed an alliance.", "The nations formed an informal alliance.", {S, U}),
     ("Critics praised the film.", "Uncritical viewers praised the film.", {S, U}),
-    # the newcomer's review: "in-" and "im-" deny only listed words, and the two adjectives must
+    # "in-" and "im-" deny only listed words, and the two adjectives must
     # describe the same noun
     ("The workshop was formative.", "The workshop was informative.", {S, U}),
     ("The families were migrant.", "The families were immigrant.", {S, U}),
@@ -595,8 +595,8 @@ def test_negative_form(word: str, text: str, expected: str | None) -> None:
 
 
 # a determiner cue ("no", "without") denies only the word after it (clause_checks._cue_is_local):
-# "The bill passed without opposition in the Senate" contradicted "The bill passed in the
-# Senate" (newcomer review); "No survivors were found" still denies "Survivors were found"
+# "The bill passed without opposition in the Senate" does not contradict "The bill passed in the
+# Senate"; "No survivors were found" still denies "Survivors were found"
 DETERMINER_CUES: list[Row] = [
     ("The bill passed in the Senate.", "The bill passed without opposition in the Senate.", {S, U}),
     ("The bill passed in the Senate.", "The bill passed with no opposition in the Senate.", {S, U}),
@@ -622,7 +622,7 @@ ALIASES: list[Row] = [
         {S},
     ),
     ("Gold does not react with nitric acid (HNO3).", "Gold does not react with hydrochloric acid.", {U, C}),
-    # code review: a name in parentheses is no short form, and a short form must fit its phrase
+    # a name in parentheses is no short form, and a short form must fit its phrase
     ("The company's CEO (Tim Cook) announced the phone.", "The company's CEO announced the phone.", {U}),
     ("Gold does not react with nitric acid (HCl).", "Gold does not react with nitric acid.", {U}),
     ("She works in NLP at Stanford.", "She works in computer vision at Stanford.", {U, C}),
@@ -643,7 +643,7 @@ PAIRS: list[Row] = [
     ("The team has three coaches.", "The team has a pair of coaches.", {C}),
     # "a couple of" is vague: no value, so the claim's count stays unstated
     ("The team has two coaches.", "The team has a couple of coaches.", {U}),
-    # a pair of jeans is one thing (code review)
+    # a pair of jeans is one thing
     ("She bought two jeans.", "She bought a pair of jeans.", {U}),
 ]
 
@@ -667,7 +667,7 @@ FUNCTION_IS_TO: list[Row] = [
     ("The kidneys filter blood.", "The role of the kidneys is to filter blood.", {S}),
     ("The company doubled its revenue.", "The company's goal is to double its revenue.", {Q}),
     ("The bridge opened in 2025.", "The bridge is to open in 2025.", {Q}),
-    # "are to be cut" is a plan whatever the noun (code review: "jobs are to be cut")
+    # "are to be cut" is a plan whatever the noun ("jobs are to be cut")
     ("1,000 jobs were cut in 2025.", "1,000 jobs are to be cut in 2025.", {Q}),
 ]
 
@@ -694,7 +694,7 @@ def test_plural_stems(row: Row) -> None:
     _check(row)
 
 
-# newcomer review: "in talks to" is a plan the response must keep; "former" and "current"
+# "in talks to" is a plan the response must keep; "former" and "current"
 # exclude each other (claims/data/antonyms.tsv). "will" stays no hedge: a dated reference's
 # "will air from March 4th" may have happened since (tests/unit/test_verdict_evidence_kinds.py)
 PLANS_AND_ROLES: list[Row] = [
@@ -713,9 +713,9 @@ def test_plans_and_former_roles(row: Row) -> None:
     _check(row)
 
 
-# newcomer review: frequencies are units ("120 Hz" against "60 Hz" was unsupported: "120" read
-# as a bare number, "Hz" as a name), and a count before a capitalised modifier counts the noun
-# after it ("two Michelin stars" against "one Michelin star" lacked 'two')
+# frequencies are units ("120 Hz" against "60 Hz" is no bare number "120" and no name "Hz"),
+# and a count before a capitalised modifier counts the noun
+# after it ("two Michelin stars" against "one Michelin star" does not lack 'two')
 UNITS_AND_COUNTS: list[Row] = [
     ("The display refreshes at 120 Hz.", "The display refreshes at 60 Hz.", {C}),
     ("The CPU runs at 3.2 GHz.", "The CPU runs at 3,200 MHz.", {S}),
@@ -731,8 +731,8 @@ def test_frequency_units_and_counts_before_names(row: Row) -> None:
     _check(row)
 
 
-# quantifiers and degree (claims.verdict.degree, claims/data/quantifiers.tsv; session 11): all
-# were `supported` on the same words. Few/rarely exclude many/most/often/usually (a conflict); a
+# quantifiers and degree (claims.verdict.degree, claims/data/quantifiers.tsv): none
+# is `supported` on the same words. Few/rarely exclude many/most/often/usually (a conflict); a
 # universal claim against a weaker quantifier drops the reference's qualification; "most" against
 # "some" and a superlative the reference does not grade are missing. A weaker claim is entailed,
 # and quantifiers of different words are not compared. Factcheck-GPT: "Compressed air is the most
@@ -775,7 +775,7 @@ def test_quantifiers_and_degree(row: Row) -> None:
 
 def test_claim_without_quantifier_leaves_the_reference_unparsed() -> None:
     # a claim with no quantifier word has no quantifier finding whatever the reference says, so
-    # the reference's clause is not parsed for one (issue #14: 52 of the 146 single parses of
+    # the reference's clause is not parsed for one (52 of the 146 single parses of
     # the bench workload's 300 audits); the reverse still compares
     from claims import parses
     from claims.verdict.degree import compare_quantifiers, quantifiers
@@ -801,9 +801,9 @@ def test_degree_gap_stands_against_the_model() -> None:
     assert out[0].verdict is U
 
 
-# a reviewer's kinds (session 11), each with rows that must not flip.
+# kinds, each with rows that must not flip.
 # A one-word name that opens the claim is a name when spaCy tags it so ("Google acquired ..."
-# was supported against "Microsoft acquired ...": a sentence-initial capital counted as weak)
+# is not supported by "Microsoft acquired ...": a sentence-initial capital is no weak name)
 OPENING_NAMES: list[Row] = [
     ("Google acquired LinkedIn in 2016.", "Microsoft acquired LinkedIn in 2016.", {C}),
     ("Germany won the 2014 World Cup.", "Argentina won the 2014 World Cup.", {C}),
@@ -856,7 +856,7 @@ SLOT_SWAPS: list[Row] = [
     ("She won the silver medal in 2012.", "She won the gold medal in 2012.", {U}),
     ("He is the son of the founder.", "He is the grandson of the founder.", {U}),
     # more words in the reference, a described rival, an adjective (too many are synonyms): not
-    # swapped (code review)
+    # swapped
     ("He is a famous actor.", "He is a renowned actor.", {S}),
     ("It is a cheap hotel.", "It is an inexpensive hotel.", {S}),
     ("The patient was treated with aspirin.", "The patient was treated with aspirin and rest.", {S}),
@@ -888,8 +888,8 @@ def test_ended_states(row: Row) -> None:
     _check(row)
 
 
-# events that did not (or not yet) happen, and sources that are only reported (session 11):
-# all were supported. "nearly won" denies the win ("nearly 500" is a number); "offered to",
+# events that did not (or not yet) happen, and sources that are only reported:
+# none is supported. "nearly won" denies the win ("nearly 500" is a number); "offered to",
 # "forecast to" are plans; "stopped producing" ends "still produces"; "There is no evidence
 # that X" denies X; "according to unnamed sources" reports
 EVENTS_NOT_HAPPENED: list[Row] = [
@@ -910,7 +910,7 @@ def test_events_that_did_not_happen(row: Row) -> None:
     _check(row)
 
 
-# comparatives and outcomes told with other words (claims/data/antonyms.tsv, session 11); "lost
+# comparatives and outcomes told with other words (claims/data/antonyms.tsv); "lost
 # to" / "defeated" is not listed: between two parties it is the converse as often as the opposite
 OTHER_WORD_ANTONYMS: list[Row] = [
     ("The new model is cheaper than the old one.", "The new model is more expensive than the old one.", {C}),
@@ -928,7 +928,7 @@ def test_antonyms_in_other_words(row: Row) -> None:
 
 
 def test_place_and_time_fill_no_common_slot() -> None:
-    # code review: "in the evening" / "in the hotel" was "another word in its place"
+    # "in the evening" / "in the hotel" is not "another word in its place"
     from claims.facets import extract
     from claims.verdict.slots import slot_swap
 
@@ -942,9 +942,9 @@ def test_place_and_time_fill_no_common_slot() -> None:
     assert found is not None and (found.response_value, found.reference_value) == ("aspirin", "ibuprofen")
 
 
-# a code review of this session's checks: each row was a false contradiction (or a false
-# support) of a first version; none may flip again
-REVIEW_CONTROLS: list[Row] = [
+# controls of the checks: each row is a false contradiction (or a false
+# support) of a simpler rule
+FLIP_CONTROLS: list[Row] = [
     ("Smith is the CEO of Acme.", "Smith succeeded the former CEO of Acme in 2020.", {S, U}),
     ("The bank is open.", "The bank was open until noon on Saturday.", {S, U}),
     ("Smith is the CEO of Acme.", "Smith was CEO of Acme until 2019 and again since 2021.", {S, U}),
@@ -957,14 +957,13 @@ REVIEW_CONTROLS: list[Row] = [
 ]
 
 
-@pytest.mark.parametrize("row", REVIEW_CONTROLS)
-def test_review_controls(row: Row) -> None:
+@pytest.mark.parametrize("row", FLIP_CONTROLS)
+def test_flip_controls(row: Row) -> None:
     _check(row)
 
 
-# the newcomer's review of the final state (session 11): false contradictions on correct
-# answers and false supports on stale ones
-NEWCOMER_FINAL: list[Row] = [
+# false contradictions on correct answers and false supports on stale ones
+CORRECT_AND_STALE: list[Row] = [
     # "not ... until" began then; stopping a narrower product ends nothing the claim says
     ("The drug is available in the US.", "The drug was not available in the US until 2019.", {S, U}),
     ("Apple produces the iPhone.", "Apple stopped producing the iPhone mini in 2023.", {S, U}),
@@ -980,15 +979,15 @@ NEWCOMER_FINAL: list[Row] = [
 ]
 
 
-@pytest.mark.parametrize("row", NEWCOMER_FINAL)
-def test_newcomer_final_kinds(row: Row) -> None:
+@pytest.mark.parametrize("row", CORRECT_AND_STALE)
+def test_correct_and_stale_answers(row: Row) -> None:
     _check(row)
 
 
-# --------------------------------------------------------------- session 12 review (issue #9)
+# ------------------------------------------------------------- numbers, names, offices, ranks
 
 # "The <noun> of X is N": the subject's noun is the number's slot, as in "a <noun> of N"
-# (claims.facets.numbers._of_slot), so another number is a conflict (it was unsupported: a bare
+# (claims.facets.numbers._of_slot), so another number is a conflict (not unsupported: a bare
 # number had no slot); another subject's number or a person's age stays apart
 COPULA_SLOTS: list[Row] = [
     ("The population of Vossa is 3.4 million.", "The population of Vossa is 3.1 million.", {C}),
@@ -1025,8 +1024,8 @@ def test_rival_name_at_modest_cosine(row: tuple[str, str, set[Verdict]]) -> None
     assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
 
 
-# "no longer" in the reference denies a present claim (it was supported: "no" was read as a
-# determiner of "longer"); a claim in the past is not denied
+# "no longer" in the reference denies a present claim ("no" is no determiner of
+# "longer"); a claim in the past is not denied
 NO_LONGER_IN_THE_REFERENCE: list[Row] = [
     ("Ana Ruiz is the CEO of Tenda.", "Ana Ruiz is no longer the CEO of Tenda.", {C}),
     ("Alto still manufactures bicycles.", "Alto no longer manufactures bicycles.", {C}),
@@ -1054,7 +1053,7 @@ def test_ordinal_dates(row: Row) -> None:
     _check(row)
 
 
-# antonyms a reviewer found judged supported (claims/data/antonyms.tsv, section "session 12");
+# antonyms never judged supported (claims/data/antonyms.tsv, section "results, durations, ...");
 # another rank of the same superlative conflicts (claims.verdict.degree.superlative_rank), while
 # "one of the largest" still only limits "the largest"
 ANTONYMS_AND_RANKS: list[Row] = [
@@ -1190,14 +1189,14 @@ def test_model_support_needs_no_rival_code_name() -> None:
     assert _decide("The OB-17 study enrolled 76 patients.", refs, 0.9, U) is S
 
 
-# bounds against bounds (session 13; all were supported or unsupported before): two bounds of the
+# bounds against bounds (none supported or unsupported): two bounds of the
 # same slot from opposite sides with no value in common conflict (claims.facets.opposite_bounds),
 # also on a bare number ("over 18"), and the claim's bound words ("exceeds") are the compared
 # relation, no predicate the reference lacks; a tighter bound from the same side states a looser
 # one ("more than 600" states "over 500"), never the other way; bounds that overlap do not conflict
 BOUNDS: list[Row] = [
-    # bounds of a bare number name groups, and both may hold (second review: "Tickets are sold
-    # to fans over 18" / "... under 18" was contradicted): not stated
+    # bounds of a bare number name groups, and both may hold ("Tickets are sold
+    # to fans over 18" / "... under 18" is no contradiction): not stated
     ("The film is rated for viewers over 18.", "The film is rated for viewers under 18.", {U}),
     ("Tickets are sold to fans over 18.", "Tickets are sold to fans under 18.", {U}),
     ("The film is rated for viewers over 18.", "The film is rated for viewers over 18.", {S}),
@@ -1218,9 +1217,9 @@ BOUNDS: list[Row] = [
     ("Over 700 people attended the event.", "More than 600 people attended the event.", {U}),
     ("Under 40 people attended the meeting.", "Fewer than 30 people attended the meeting.", {S, INF}),
     ("Under 30 people attended the meeting.", "Fewer than 40 people attended the meeting.", {U}),
-    # a bound of another scope or subject is not stated, never a conflict (newcomer review: both
-    # were contradicted); bounds from opposite sides that share a value state nothing of each
-    # other ("at least 18" / "at most 18" was a comparative flip)
+    # a bound of another scope or subject is not stated, never a conflict (neither
+    # is contradicted); bounds from opposite sides that share a value state nothing of each
+    # other ("at least 18" / "at most 18" is no comparative flip)
     (
         "The company employs over 10,000 people.",
         "The company employs fewer than 5,000 people in Europe.",
@@ -1232,9 +1231,9 @@ BOUNDS: list[Row] = [
         {U},
     ),
     ("At least 18 members voted.", "At most 18 members voted.", {U}),
-    # the claim's scope narrower than the reference's (second review: contradicted)
+    # the claim's scope narrower than the reference's (not contradicted)
     ("The company employs under 500 people in Europe.", "The company employs over 500 people.", {U}),
-    # "no fewer than" is "at least" (second review: read as "fewer than", an upper bound)
+    # "no fewer than" is "at least" (not "fewer than", an upper bound)
     ("Fifteen people were killed.", "No fewer than 20 people were killed.", {C}),
     ("Twenty-five people were killed.", "No fewer than 20 people were killed.", {U}),
 ]
@@ -1260,13 +1259,13 @@ def test_opposite_bounds_share_no_value() -> None:
     assert not opposite_bounds(q("It weighs over 18 kg."), q("It holds under 18 litres."))
 
 
-# the office a title names (claims.verdict.offices, claims/data/office_modifiers.tsv; session 14,
-# from the Factcheck-GPT refutations: "sworn in as president" / "sworn in as vice president" was
-# supported, and so was the reverse): another office ("vice", "deputy", "lieutenant") is a flip,
+# the office a title names (claims.verdict.offices, claims/data/office_modifiers.tsv;
+# a kind of the Factcheck-GPT refutations: "sworn in as president" / "sworn in as vice president" is
+# not supported, nor is the reverse): another office ("vice", "deputy", "lieutenant") is a flip,
 # a qualification of the reference's office that the claim drops ("acting", "interim", "co-")
 # drops a qualification, one the claim adds is missing; a text naming both forms, two
 # qualifications of one office, a word that is no title, and an office said now against one said
-# then ("until 2016", test_review_controls) are no finding
+# then ("until 2016", test_flip_controls) are no finding
 OFFICES: list[Row] = [
     ("Lopez is the president of the firm.", "Lopez is the vice president of the firm.", {C}),
     ("Lopez is the vice president of the firm.", "Lopez is the president of the firm.", {C}),
@@ -1281,8 +1280,8 @@ OFFICES: list[Row] = [
         {S},
     ),
     ("Her career began in 1990.", "Her acting career began in 1990.", {S}),
-    # the title said of another holder, scope or time (newcomer review): the claim's office is
-    # not stated (it was contradicted in the first version, supported before it)
+    # the title said of another holder, scope or time: the claim's office is
+    # not stated (neither contradicted nor supported)
     ("Smith is the president of the club.", "Smith's wife is the vice president of the club.", {U}),
     (
         "Mark Smith is the chairman of Acme.",
@@ -1321,7 +1320,7 @@ PLACES: list[Row] = [
     ("Bergen is the largest city in the region.", "Bergen ranks second among the cities of the region.", {C}),
     ("The city is the largest in the region.", "The city ranked third in the region for tourism.", {S, U}),
     ("Georgia is a major producer of peaches.", "Georgia ranked third in peach production.", {S, INF, U}),
-    # newcomer review: a first place anywhere, a stated other measure, a count ("placed 5
+    # a first place anywhere, a stated other measure, a count ("placed 5
     # orders"), and a reference that states the superlative itself are no other rank
     (
         "Kenya is the largest exporter of tea.",
@@ -1353,7 +1352,7 @@ NOBODY: list[Row] = [
     ("No one was killed in the fire.", "Two firefighters were killed in the fire.", {C}),
     ("Nobody was injured in the crash.", "Three people were injured in the crash.", {C}),
     ("Nobody was injured in the crash.", "No one was injured in the crash.", {S}),
-    # a count of the subject against a subject that counts nobody (newcomer review: unsupported):
+    # a count of the subject against a subject that counts nobody (not unsupported):
     # a conflict, when a noun after "No" is the counted noun and the verb is the claim's
     ("One person was killed in the fire.", "No one was killed in the fire.", {C}),
     ("Three passengers were injured in the crash.", "Nobody was injured in the crash.", {C}),
@@ -1361,7 +1360,7 @@ NOBODY: list[Row] = [
     ("Two firefighters were injured in the fire.", "No residents were injured in the fire.", {U}),
     ("Five students passed the exam.", "No student failed the exam.", {U}),
     ("Two people died in the fire.", "No one else died in the fire.", {U}),
-    # second review: "No other" presupposes the one, and the rest of the clause must be one
+    # "No other" presupposes the one, and the rest of the clause must be one
     # statement (another object, time or reason says something else)
     ("One player scored twice in the final.", "No other player scored twice in the final.", {U}),
     ("One patient developed a rash.", "No patients developed a fever.", {U}),
@@ -1375,8 +1374,8 @@ def test_nobody_is_a_negation(row: Row) -> None:
 
 
 # a one-way verb that spaCy reads as a noun ("Copper displaces iron": a compound) still has its
-# neighbours as subject and object (claims.verdict.one_way._one_way_roles; session 14, Factcheck-GPT:
-# the swapped reaction was supported at cosine 0.99)
+# neighbours as subject and object (claims.verdict.one_way._one_way_roles; a Factcheck-GPT kind:
+# the swapped reaction is not supported at cosine 0.99)
 MISREAD_ONE_WAY: list[Row] = [
     ("Copper displaces iron from copper sulfate.", "Iron displaces copper from copper sulfate.", {C}),
     ("Iron displaces copper from copper sulfate.", "Iron displaces copper from copper sulfate.", {S}),

@@ -45,7 +45,7 @@ IDENTIFIER_SPELLINGS = [
     ("https://arxiv.org/abs/2012.15730", "https://arxiv.org/abs/2302.13971", False),
     ("https://example.org/docs", "https://example.org/blog", False),
     ("press@tessel.no", "info@tessel.no", False),
-    # the review's kinds: a fragment, ".git", a default port, an old-style arXiv number's version,
+    # a fragment, ".git", a default port, an old-style arXiv number's version,
     # arXiv's own notation are the same resource; a case-sensitive path, another page's
     # parenthesised title, a file's ".pdf" on another host are not
     ("https://docs.tessel.no/guide#install", "https://docs.tessel.no/guide", True),
@@ -97,7 +97,7 @@ def test_address_without_what_surrounds_it(text: str, address: str) -> None:
     assert [i.text for i in identifiers(text)] == [address]
 
 
-# ordinary text with a dot and a slash or an "@" is no address (the review's kinds)
+# ordinary text with a dot and a slash or an "@" is no address
 NOT_ADDRESSES = [
     "The backend is built with Node.js/Express.",
     "The tour visits St.Louis/Kansas City.",
@@ -113,7 +113,7 @@ def test_ordinary_text_is_no_address(text: str) -> None:
 
 
 # a text names an address written otherwise ("tessel.no", a bare arXiv number with its version);
-# a longer host, path or e-mail address that contains it does not (the second review's kinds)
+# a longer host, path or e-mail address that contains it does not
 MENTIONS = [
     ("https://tessel.no", "Visit tessel.no.", True),
     ("https://tessel.no", "The site (tessel.no) is new.", True),
@@ -166,7 +166,7 @@ IDENTIFIER_CLAIMS: list[Row] = [
         "The paper is at https://arxiv.org/abs/2302.13971.",
         {S},
     ),
-    # the same resource written otherwise, or around Markdown (the review's kinds)
+    # the same resource written otherwise, or around Markdown
     (
         "The user guide is at **https://docs.tessel.no/guide**.",
         "The user guide is at https://docs.tessel.no/guide.",

@@ -1,4 +1,4 @@
-"""Planted faults the canaries of issue #15 found the engine missing, each as a kind: a denial
+"""Planted faults of the canaries (``claims.canary``), each as a kind: a denial
 of a sentence with a grouped number ("1,420": the comma is no clause boundary), a surname
 swapped within one first name, a place name swapped into a name phrase, a count written in
 words. Reference: the demo's bridge text (examples/01_paraphrase.json)."""

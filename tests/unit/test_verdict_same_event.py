@@ -1,7 +1,7 @@
 """The same event under other words: a typed value (year, amount) of a claim conflicts with the
 reference's value when the two state the same event in other words ("first role came" /
 "debut", "costs" / "price"), and never when the event differs. Kinds from the shared cases
-``long_claim_two_conflicts`` and ``table_reference_wrong`` (issue #8), with new wordings."""
+``long_claim_two_conflicts`` and ``table_reference_wrong``, with new wordings."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Review fixes of the HTTP API on real Postgres and Redis: per-item batch results, NUL bytes,
+"""Input errors of the HTTP API on real Postgres and Redis: per-item batch results, NUL bytes,
 non-finite numbers, null config keys, one error per wrong type, LLM config without an endpoint."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Decomposition kinds from the newcomer review: facts lost to scope or structure, apologies,
+"""Decomposition kinds: facts lost to scope or structure, apologies,
 clause-level demonstratives, generic list lead-ins and JSON records without a subject.
 
-Expected values come from the review's rules (quoted per test) and from FActScore's
+Expected values come from the decomposition rules (quoted per test) and from FActScore's
 definition of an atomic claim (Min et al. 2023: one piece of information, standing alone;
 statements that say nothing verifiable are left out). The texts are our own.
 """

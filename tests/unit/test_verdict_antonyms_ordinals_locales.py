@@ -1,4 +1,5 @@
-"""Verdict kinds from the newcomer review (claims.verdict.judge), one table per kind.
+"""Verdict kinds of claims.verdict.judge (antonyms, directions, ordinals, numbers, dates and negation
+in other locales, currencies), one table per kind.
 
 Every expected verdict follows from the rule that ``claims.verdict`` states for the kind (named
 in each table's comment). The cosines are ``HIGH`` (0.93, as in tests/unit/test_verdict_checks.py)

@@ -1,10 +1,11 @@
-"""Verdict faults found in the newcomer review (2026-11-29), one table row per kind of fault.
+"""Verdicts of a response that changes one fact of the reference, one table row per kind of fault.
 
-Each row's expected verdict comes from the review finding named in its ``kind`` column
-(numbered as in the review): the response changes one fact of the reference (or keeps it), so
-the verdict follows from the definitions in ``claims.verdict``'s module docstring. Cosines are
-the all-MiniLM-L6-v2 values measured with ``claims.embed.default_embedder()`` where noted
-("measured"); otherwise ``HIGH`` (0.93, see tests/unit/test_verdict.py) stands for "very close".
+Each row's ``kind`` column starts with its group (1 competing candidates, 2 numbers bound to
+years, 3 subjects and roles, 4 facet extraction, 5 decomposition): the response changes one fact
+of the reference (or keeps it), so the verdict follows from the definitions in
+``claims.verdict``'s module docstring. Cosines are the all-MiniLM-L6-v2 values measured with
+``claims.embed.default_embedder()`` where noted ("measured"); otherwise ``HIGH`` (0.93, see
+tests/unit/test_verdict.py) stands for "very close".
 """
 
 from __future__ import annotations
@@ -156,7 +157,7 @@ TABLE = [
 
 
 @pytest.mark.parametrize(("kind", "response", "refs", "cos", "verdict"), TABLE, ids=[t[0] for t in TABLE])
-def test_review_kinds(
+def test_changed_fact_kinds(
     kind: str, response: str, refs: list[str], cos: list[float] | None, verdict: Verdict
 ) -> None:
     j = _judge(response, refs, cos)
@@ -177,7 +178,7 @@ FACETS = [
 
 
 @pytest.mark.parametrize(("kind", "text", "expected"), FACETS, ids=[t[0] for t in FACETS])
-def test_review_facets(kind: str, text: str, expected: list[tuple[str, float, str]]) -> None:
+def test_changed_fact_facets(kind: str, text: str, expected: list[tuple[str, float, str]]) -> None:
     got = [(q.text, q.value, q.slot) for q in extract(text).quantities]
     assert [(t, pytest.approx(v), s) for t, v, s in expected] == got
 
