@@ -31,6 +31,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from workers.admission import Refusal
+
 __all__ = [
     "ErrorItem",
     "ErrorBody",
@@ -39,6 +41,7 @@ __all__ = [
     "RETRY_AFTER_S",
     "EXCERPT_CHARS",
     "problem",
+    "refusal",
     "excerpt",
     "install",
     "BodyLimit",
@@ -102,10 +105,24 @@ AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def problem(status_code: int, msg: str, *, loc: Sequence[str | int] = (), type_: str = "") -> HTTPException:
+def problem(
+    status_code: int,
+    msg: str,
+    *,
+    loc: Sequence[str | int] = (),
+    type_: str = "",
+    headers: dict[str, str] | None = None,
+) -> HTTPException:
     """An ``HTTPException`` whose detail is the structured error list (one item)."""
     item = {"loc": list(loc), "msg": msg, "type": type_ or _TYPES.get(status_code, "error")}
-    return HTTPException(status_code, detail=[item])
+    return HTTPException(status_code, detail=[item], headers=headers)
+
+
+def refusal(found: Refusal) -> HTTPException:
+    """The HTTP answer of an admission refusal (``workers.admission``): its status, message and
+    ``loc``, with ``Retry-After`` on a 429."""
+    headers = None if found.retry_after is None else {"Retry-After": str(found.retry_after)}
+    return problem(found.status, found.detail, loc=found.loc, headers=headers)
 
 
 _TYPES = {

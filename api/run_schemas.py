@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, field_validator
 
 from api.schemas import AuditConfig, AuditRequest, NonBlankStr, Text
 from claims.run_diff import Gate
@@ -18,7 +18,7 @@ Name = Annotated[NonBlankStr, Field(max_length=200, pattern=r"^[^/]+$")]
 class RunItemIn(AuditRequest):
     """One item of a run: an audit plus the caller's item id (items of two runs match by id)."""
 
-    id: Annotated[StrictStr, Field(min_length=1, max_length=500)] | StrictInt
+    id: Annotated[Text, Field(min_length=1, max_length=500)] | StrictInt
 
     def item_id(self) -> str:
         return str(self.id)
