@@ -139,7 +139,7 @@ def redis_server_url() -> str:
         from cli import stack
 
         port = int(_REDIS_URL.rsplit(":", 1)[1].split("/")[0])
-        stack.ensure_redis(port, db=TEST_REDIS_DB)
+        stack.start_redis(port, db=TEST_REDIS_DB)
         if not _redis_answers(_REDIS_URL):
             pytest.fail(f"Redis not reachable at {_REDIS_URL}")
     return _REDIS_URL

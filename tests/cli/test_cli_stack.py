@@ -71,11 +71,39 @@ def test_stopped_cluster_is_restarted(pg_dir: Path) -> None:
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
-def test_database_url_overrides_everything(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("DATABASE_URL", "postgres://someone@db.example:5432/prod")
+def test_database_url_overrides_everything(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database_url: str
+) -> None:
+    plain = database_url.replace("postgresql+psycopg://", "postgres://")
+    monkeypatch.setenv("DATABASE_URL", plain)
     # nothing is started (tmp_path is not even a cluster) and the URL gets the psycopg driver
-    assert stack.ensure_postgres(tmp_path / "unused") == "postgresql+psycopg://someone@db.example:5432/prod"
+    assert stack.ensure_postgres(tmp_path / "unused") == database_url
     assert not (tmp_path / "unused").exists()
+
+
+def test_a_database_url_that_does_not_answer_is_an_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # nothing listens on port 1; the local Postgres must not take its place
+    monkeypatch.setenv("DATABASE_URL", "postgres://someone:s3cret@127.0.0.1:1/prod")
+    with pytest.raises(
+        stack.StackError, match=r"DATABASE_URL=.*someone:\*\*\*@127.0.0.1:1/prod does not answer"
+    ) as err:
+        stack.ensure_postgres(tmp_path / "unused")
+    assert "s3cret" not in str(err.value)
+    assert not (tmp_path / "unused").exists()
+
+
+def test_a_redis_url_that_does_not_answer_is_an_error_not_another_redis(
+    monkeypatch: pytest.MonkeyPatch, redis_server_url: str
+) -> None:
+    # a Redis answers (the tests' own); an explicit REDIS_URL elsewhere must not be swapped for it
+    monkeypatch.setenv("REDIS_URL", "redis://:s3cret@127.0.0.1:1/0")
+    with pytest.raises(
+        stack.StackError, match=r"REDIS_URL=redis://:\*\*\*@127.0.0.1:1/0 does not answer"
+    ) as err:
+        stack.ensure_redis(db=0)
+    assert "s3cret" not in str(err.value)
 
 
 def test_ensure_redis_answers(monkeypatch: pytest.MonkeyPatch) -> None:
