@@ -81,39 +81,26 @@ def test_database_url_overrides_everything(
     assert not (tmp_path / "unused").exists()
 
 
-def test_a_database_url_that_does_not_answer_is_an_error_naming_it(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+@pytest.mark.parametrize(
+    ("name", "url", "shown"),
+    [
+        ("DATABASE_URL", "postgres://someone:s3cret@127.0.0.1:1/prod", "postgresql+psycopg://someone:***@"),
+        ("REDIS_URL", "redis://:s3cret@127.0.0.1:1/0", "redis://:***@"),
+    ],
+)
+def test_an_explicit_url_that_does_not_answer_is_an_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, redis_server_url: str, name: str, url: str, shown: str
 ) -> None:
-    # nothing listens on port 1; the local Postgres must not take its place
-    monkeypatch.setenv("DATABASE_URL", "postgres://someone:s3cret@127.0.0.1:1/prod")
-    with pytest.raises(
-        stack.StackError, match=r"DATABASE_URL=.*someone:\*\*\*@127.0.0.1:1/prod does not answer"
-    ) as err:
-        stack.ensure_postgres(tmp_path / "unused")
-    assert "s3cret" not in str(err.value)
-    assert not (tmp_path / "unused").exists()
-
-
-def test_a_redis_url_that_does_not_answer_is_an_error_not_another_redis(
-    monkeypatch: pytest.MonkeyPatch, redis_server_url: str
-) -> None:
-    # a Redis answers (the tests' own); an explicit REDIS_URL elsewhere must not be swapped for it
-    monkeypatch.setenv("REDIS_URL", "redis://:s3cret@127.0.0.1:1/0")
-    with pytest.raises(
-        stack.StackError, match=r"REDIS_URL=redis://:\*\*\*@127.0.0.1:1/0 does not answer"
-    ) as err:
-        stack.ensure_redis(db=0)
-    assert "s3cret" not in str(err.value)
-
-
-def test_ensure_redis_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("REDIS_URL", raising=False)
-    url = stack.ensure_redis(db=8)
-    assert url.endswith("/8")
-    assert stack.redis_ping(url)
-    # REDIS_URL wins when it answers
-    monkeypatch.setenv("REDIS_URL", url)
-    assert stack.ensure_redis(db=0) == url
+    # nothing listens on port 1; neither the local Postgres nor the Redis that answers (the
+    # tests' own) may take its place
+    monkeypatch.setenv(name, url)
+    with pytest.raises(stack.StackError) as err:
+        if name == "DATABASE_URL":
+            stack.ensure_postgres(tmp_path / "unused")
+        else:
+            stack.ensure_redis(db=0)
+    assert f"{name}={shown}127.0.0.1:1/" in str(err.value) and "does not answer" in str(err.value)
+    assert "s3cret" not in str(err.value) and not (tmp_path / "unused").exists()
 
 
 def test_up_refuses_a_port_held_by_a_process_it_did_not_start(
