@@ -25,6 +25,7 @@ BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered 
                     would be handed out a second time.
 MAX_BODY_BYTES      Largest request body, in bytes (413 from Content-Length or while streaming,
                     before it is parsed).
+BODY_READ_TIMEOUT_S Seconds a request body may take to arrive in full (default 30); 408 after.
 STAGE_LEASE_S, STAGE_SOFT_TIME_LIMIT_S, STAGE_TIME_LIMIT_S, STAGE_TIME_LIMITS, STAGE_MAX_RUNS,
 REQUEUE_AFTER_S, UNSENT_AFTER_S, SWEEP_INTERVAL_S, TASK_MAX_RETRIES: leases, time limits and the
                     sweeper (docs/RELIABILITY.md). SEARCH_QUEUE: the queue of /claims/search.
@@ -145,6 +146,8 @@ class Settings(BaseSettings):
     #: Largest request body in bytes: a MAX_TOTAL_CHARS audit in JSON with every character escaped
     #: (6 bytes per ``\\uXXXX``) fits; a batch of small audits too.
     max_body_bytes: int = 8 * 1024 * 1024
+    #: Seconds a request body may take to arrive, from the first read to its last byte (408 after).
+    body_read_timeout_s: float = Field(default=30.0, gt=0)
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
