@@ -691,11 +691,11 @@ def service_command(name: str, config: StackConfig) -> list[str]:
             "3",
         ]
     if name == "flower":
+        # workers.flower: celery flower with /metrics behind the login too
         return [
-            _python_bin("celery"),
-            "-A",
-            "workers.celery_app",
-            "flower",
+            sys.executable,
+            "-m",
+            "workers.flower",
             "--address=127.0.0.1",
             f"--port={config.flower_port}",
             # no argument columns in the task list (the login comes from FLOWER_BASIC_AUTH)
