@@ -656,7 +656,13 @@ SERVICES = ("worker", "api", "flower")
 def service_command(name: str, config: StackConfig) -> list[str]:
     """The command line of one app process."""
     if name == "worker":
+        # cli.supervise restarts the worker whenever it exits (backoff 1 s doubling to 60 s, logged)
         return [
+            sys.executable,
+            "-m",
+            "cli.supervise",
+            "worker",
+            "--",
             _python_bin("celery"),
             "-A",
             "workers.celery_app",

@@ -27,7 +27,6 @@ from db.engine import make_engine, session_scope
 from workers import admission, metrics, schedule, source_policy, webhooks
 from workers.database import get_session_factory
 from workers.pipeline import enqueue_audits
-from workers.rate_limits import RateLimiter
 from workers.runs import finish_run, submit_items
 from workers.settings import Settings, get_settings
 from workers.tasks import task
@@ -152,21 +151,11 @@ def _load_items(
     return items
 
 
-_limiter: RateLimiter | None = None
-
-
-def _rate_limiter(settings: Settings) -> RateLimiter:
-    """This worker process's counters of the tenant limits (the API's Redis counters)."""
-    global _limiter
-    if _limiter is None:
-        _limiter = RateLimiter(settings.rate_limit_storage_url or settings.redis_url)
-    return _limiter
-
-
 def _admit(items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any) -> None:
     """A scheduled run's items through the admission path (``workers.admission``: text, sizes,
-    models, the tenant's token budget and audits per minute); ValueError naming the refused
-    items, or the whole-run refusal (then nothing is stored)."""
+    models, the tenant's token budget; not the per-minute limits, which would fail any run larger
+    than a minute's worth: the cron and ``sample_size`` bound a suite's runs); ValueError naming
+    the refused items, or the whole-run refusal (then nothing is stored)."""
     settings = get_settings()
     names = [admission.Name(("source", "id"), iid) for iid, _ in items]
     with session_scope(factory) as session:
@@ -176,7 +165,6 @@ def _admit(items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any
                 [body for _, body in items],
                 settings=settings,
                 session=session,
-                limiter=_rate_limiter(settings),
                 names=names,
             )
         except admission.Refused as exc:
