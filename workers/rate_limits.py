@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import logging
 import math
-import threading
 import time
 from dataclasses import dataclass
 
@@ -59,7 +58,6 @@ class RateLimiter:
         self._shared = MovingWindowRateLimiter(self._storage)
         self._local = MovingWindowRateLimiter(MemoryStorage())
         self._down_until = 0.0
-        self._lock = threading.Lock()
 
     @property
     def local(self) -> bool:
@@ -71,7 +69,8 @@ class RateLimiter:
 
     def _check(self, checks: list[tuple[RateLimitItem, str, str]], cost: int) -> Refused | None:
         """Count ``cost`` against every ``(item, name, id)`` when all have room; else the first
-        that has none (nothing counted)."""
+        that has none (nothing counted). Test, then hit: two requests at the same instant may
+        both pass the test, so a limit can be passed by the requests in flight at once."""
         limiter = self._limiter()
         for item, name, ident in checks:
             if not limiter.test(item, name, ident, cost=cost):
@@ -84,18 +83,17 @@ class RateLimiter:
     def _count(self, checks: list[tuple[RateLimitItem, str, str]], cost: int) -> Refused | None:
         if not checks or cost <= 0:
             return None
-        with self._lock:
-            try:
-                return self._check(checks, cost)
-            except Exception:  # the store does not answer: count in this process (module docstring)
-                if not self.local:
-                    log.warning(
-                        "rate limit store unavailable; limits counted per API process for %s s",
-                        STORE_RETRY_S,
-                        exc_info=True,
-                    )
-                self._down_until = time.monotonic() + STORE_RETRY_S
-                return self._check(checks, cost)
+        try:
+            return self._check(checks, cost)
+        except Exception:  # the store does not answer: count in this process (module docstring)
+            if not self.local:
+                log.warning(
+                    "rate limit store unavailable; limits counted per API process for %s s",
+                    STORE_RETRY_S,
+                    exc_info=True,
+                )
+            self._down_until = time.monotonic() + STORE_RETRY_S
+            return self._check(checks, cost)
 
     def request(
         self, key: str, per_second: int, *, tenant: str | None = None, tenant_per_second: int = 0
