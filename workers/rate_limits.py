@@ -116,7 +116,7 @@ class RateLimiter:
         tenant: str | None = None,
         tenant_per_minute: int = 0,
     ) -> Refused | None:
-        """Count ``count`` audits of ``key`` (None: no key, e.g. a scheduled run) and of ``tenant``;
+        """Count ``count`` audits of ``key`` (None: no key) and of ``tenant``;
         a ``Refused`` when over ``per_minute`` or ``tenant_per_minute`` (0: unlimited)."""
         checks: list[tuple[RateLimitItem, str, str]] = []
         if key is not None and per_minute > 0:
