@@ -6,7 +6,8 @@ also binds the request's database session to the caller's tenant (``db.tenancy``
 Postgres row-level security backs the queries' own tenant filters.
 
 Answers: 401 (``WWW-Authenticate: Bearer``) for a missing, unknown, revoked or expired key; 403
-for a key without the route's scope; 429 (``Retry-After``) over the key's requests per second.
+for a key without the route's scope; 429 (``Retry-After``) over the key's or the tenant's requests
+per second.
 With ``AUTH=disabled`` (only when the API binds to loopback) every caller from a loopback
 address is tenant ``default`` with every scope and any other caller gets 401.
 """
@@ -26,11 +27,11 @@ from fastapi.routing import APIRoute
 from sqlalchemy.orm import Session, sessionmaker
 
 from api.deps import SessionDep, SettingsDep
-from api.limits import Refused
 from db import auth_repository as keys_repo
 from db.auth_models import SCOPES, ApiKeyRow
 from db.models import DEFAULT_TENANT
 from db.tenancy import bind_tenant
+from workers.rate_limits import Refused
 from workers.settings import Settings, is_loopback
 
 __all__ = [
@@ -130,8 +131,15 @@ def _caller_from_key(request: Request, settings: Settings, token: str) -> Caller
 
 
 def admit(request: Request, caller: Caller) -> Caller:
-    """``caller`` once within its requests per second (429 otherwise), cached on the request."""
-    refused = request.app.state.rate_limiter.request(caller.limit_key, caller.requests_per_second)
+    """``caller`` once within its key's and its tenant's requests per second (429 otherwise;
+    ``workers.rate_limits``), cached on the request."""
+    settings: Settings = request.app.state.settings
+    refused = request.app.state.rate_limiter.request(
+        caller.limit_key,
+        caller.requests_per_second,
+        tenant=caller.tenant_id,
+        tenant_per_second=settings.tenant_rate_limit_per_second,
+    )
     if refused is not None:
         raise too_many(refused)
     request.state.caller = caller

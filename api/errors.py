@@ -5,7 +5,8 @@ the shape of FastAPI's validation errors, documented on every route (``ERROR_RES
 
 - 400 a body that cannot be read as JSON text (e.g. invalid UTF-8);
 - 401/403/429 from ``api.auth`` on every route that needs an API key (``AUTH_RESPONSES``);
-- 404/405/409 as usual; 413 a body over ``MAX_BODY_BYTES`` (refused from ``Content-Length`` or
+- 404/405/409 as usual; 408 a body not received within ``BODY_READ_TIMEOUT_S``;
+- 413 a body over ``MAX_BODY_BYTES`` (refused from ``Content-Length`` or
   while it streams in, before it is parsed) or a text/audit over its limit (the detail names the setting);
 - 422 invalid input; ``input`` is at most a short excerpt of what was sent, never all of it;
 - 503 with ``Retry-After`` when Postgres or Redis does not answer; the message names the
@@ -14,6 +15,7 @@ the shape of FastAPI's validation errors, documented on every route (``ERROR_RES
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from collections.abc import Sequence
@@ -31,6 +33,8 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from workers.admission import Refusal
+
 __all__ = [
     "ErrorItem",
     "ErrorBody",
@@ -39,6 +43,7 @@ __all__ = [
     "RETRY_AFTER_S",
     "EXCERPT_CHARS",
     "problem",
+    "refusal",
     "excerpt",
     "install",
     "BodyLimit",
@@ -88,6 +93,7 @@ def _described(text: str) -> dict[str, Any]:
 #: Error responses documented on every operation (the route adds its own 404/409 where they apply).
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
     400: _described("The body cannot be read (not UTF-8 JSON text)."),
+    408: _described("The body did not arrive within BODY_READ_TIMEOUT_S seconds."),
     413: _described(
         "The body is over MAX_BODY_BYTES, or a text/audit over its limit (the detail names the setting)."
     ),
@@ -102,10 +108,24 @@ AUTH_RESPONSES: dict[int | str, dict[str, Any]] = {
 }
 
 
-def problem(status_code: int, msg: str, *, loc: Sequence[str | int] = (), type_: str = "") -> HTTPException:
+def problem(
+    status_code: int,
+    msg: str,
+    *,
+    loc: Sequence[str | int] = (),
+    type_: str = "",
+    headers: dict[str, str] | None = None,
+) -> HTTPException:
     """An ``HTTPException`` whose detail is the structured error list (one item)."""
     item = {"loc": list(loc), "msg": msg, "type": type_ or _TYPES.get(status_code, "error")}
-    return HTTPException(status_code, detail=[item])
+    return HTTPException(status_code, detail=[item], headers=headers)
+
+
+def refusal(found: Refusal) -> HTTPException:
+    """The HTTP answer of an admission refusal (``workers.admission``): its status, message and
+    ``loc``, with ``Retry-After`` on a 429."""
+    headers = None if found.retry_after is None else {"Retry-After": str(found.retry_after)}
+    return problem(found.status, found.detail, loc=found.loc, headers=headers)
 
 
 _TYPES = {
@@ -114,6 +134,7 @@ _TYPES = {
     403: "forbidden",
     404: "not_found",
     405: "method_not_allowed",
+    408: "request_timeout",
     409: "conflict",
     413: "too_large",
     422: "invalid",
@@ -192,15 +213,15 @@ async def _broker_down(request: Request, exc: Exception) -> JSONResponse:
     return unavailable("broker")
 
 
-def install(app: FastAPI, *, max_body_bytes: int) -> None:
-    """Register the handlers above and the body limit on ``app``."""
+def install(app: FastAPI, *, max_body_bytes: int, body_read_timeout_s: float = 30.0) -> None:
+    """Register the handlers above and the body limits on ``app``."""
     app.add_exception_handler(RequestValidationError, _validation_error)
     app.add_exception_handler(StarletteHTTPException, _http_error)
     for exc_type in DATABASE_DOWN:
         app.add_exception_handler(exc_type, _database_down)
     for exc_type in BROKER_DOWN:
         app.add_exception_handler(exc_type, _broker_down)
-    app.add_middleware(BodyLimit, max_bytes=max_body_bytes)
+    app.add_middleware(BodyLimit, max_bytes=max_body_bytes, read_timeout_s=body_read_timeout_s)
 
 
 def _too_large_items(max_bytes: int) -> list[dict[str, Any]]:
@@ -216,6 +237,18 @@ class _TooLarge(HTTPException):
         super().__init__(status.HTTP_413_CONTENT_TOO_LARGE, detail=_too_large_items(max_bytes))
 
 
+def _slow_body_items(seconds: float) -> list[dict[str, Any]]:
+    msg = f"request body not received within {seconds:g} s (server setting BODY_READ_TIMEOUT_S)"
+    return [{"loc": ["body"], "msg": msg, "type": "request_timeout"}]
+
+
+class _SlowBody(HTTPException):
+    """Raised from ``receive`` when the body has not arrived within the read time-out (408)."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(status.HTTP_408_REQUEST_TIMEOUT, detail=_slow_body_items(seconds))
+
+
 def _nul_in_url(scope: Scope) -> list[dict[str, Any]] | None:
     """422 items when the path or the query string holds a NUL character (raw or ``%00``): Postgres
     text cannot store it, so a filter holding one could only fail in the database."""
@@ -228,12 +261,15 @@ def _nul_in_url(scope: Scope) -> list[dict[str, Any]] | None:
 
 class BodyLimit:
     """ASGI middleware: 413 for a body over ``max_bytes``, from ``Content-Length`` before reading
-    anything, or as soon as the streamed chunks pass the limit (nothing is parsed); 422 for a NUL
-    character in the URL (no route can store or look it up)."""
+    anything, or as soon as the streamed chunks pass the limit (nothing is parsed); 408 for a body
+    whose last byte has not arrived ``read_timeout_s`` seconds after the app first asked for it
+    (a client that sends headers and then nothing, or a trickle, holds no connection longer);
+    422 for a NUL character in the URL (no route can store or look it up)."""
 
-    def __init__(self, app: ASGIApp, *, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, *, max_bytes: int, read_timeout_s: float = 30.0) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.read_timeout_s = read_timeout_s
 
     def _too_large(self) -> JSONResponse:
         return _json(status.HTTP_413_CONTENT_TOO_LARGE, _too_large_items(self.max_bytes))
@@ -257,14 +293,27 @@ class BodyLimit:
                     return
         seen = 0
         started = False
+        body_done = False
+        deadline: float | None = None
 
         async def limited_receive() -> Message:
-            nonlocal seen
-            message = await receive()
+            nonlocal seen, body_done, deadline
+            if body_done:  # after the body: a wait for the disconnect, not bounded here
+                return await receive()
+            loop = asyncio.get_running_loop()
+            if deadline is None:
+                deadline = loop.time() + self.read_timeout_s
+            try:
+                message = await asyncio.wait_for(receive(), timeout=max(0.0, deadline - loop.time()))
+            except TimeoutError:
+                raise _SlowBody(self.read_timeout_s) from None
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
                     raise _TooLarge(self.max_bytes)
+                body_done = not message.get("more_body", False)
+            else:
+                body_done = True
             return message
 
         async def tracking_send(message: Message) -> None:
@@ -279,3 +328,8 @@ class BodyLimit:
             if started:
                 raise
             await self._too_large()(scope, receive, send)
+        except _SlowBody:
+            if started:
+                raise
+            items = _slow_body_items(self.read_timeout_s)
+            await _json(status.HTTP_408_REQUEST_TIMEOUT, items, {"Connection": "close"})(scope, receive, send)

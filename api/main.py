@@ -77,7 +77,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.audit_listener = listener
-    errors.install(app, max_body_bytes=settings.max_body_bytes)
+    errors.install(
+        app, max_body_bytes=settings.max_body_bytes, body_read_timeout_s=settings.body_read_timeout_s
+    )
     install_security(app, settings)
     # Every router but health needs a key (api.auth); a route's scope is declared on the route.
     authenticated = [Depends(authenticate)]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, StrictStr, field_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema, field_validator
 
 from api.schemas import AuditConfig, AuditRequest, NonBlankStr, Text
 from claims.run_diff import Gate
@@ -18,7 +18,7 @@ Name = Annotated[NonBlankStr, Field(max_length=200, pattern=r"^[^/]+$")]
 class RunItemIn(AuditRequest):
     """One item of a run: an audit plus the caller's item id (items of two runs match by id)."""
 
-    id: Annotated[StrictStr, Field(min_length=1, max_length=500)] | StrictInt
+    id: Annotated[Text, Field(min_length=1, max_length=500)] | StrictInt
 
     def item_id(self) -> str:
         return str(self.id)
@@ -31,6 +31,30 @@ class RunItemIn(AuditRequest):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
         return out
+
+
+def inlined_schema(model: type[BaseModel]) -> dict[str, Any]:
+    """``model``'s JSON schema with its ``$defs`` written in place (no ``$ref`` left): for a field
+    validated by hand, whose schema still documents (and lets fuzzers generate) typed values."""
+    schema = model.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def walk(node: Any) -> Any:
+        if isinstance(node, dict):
+            if "$ref" in node:
+                return walk(defs[str(node["$ref"]).rsplit("/", 1)[-1]])
+            return {key: walk(value) for key, value in node.items()}
+        if isinstance(node, list):
+            return [walk(value) for value in node]
+        return node
+
+    out: dict[str, Any] = walk(schema)
+    return out
+
+
+#: One run item as the OpenAPI schema shows it; validated item by item in the route, so that one
+#: bad item is ``rejected`` and the others go on.
+RunItemAny = Annotated[Any, WithJsonSchema(inlined_schema(RunItemIn))]
 
 
 class RejectedLine(BaseModel):
@@ -58,8 +82,9 @@ class RunRequest(BaseModel):
     suite: Name
     label: Name | None = Field(None, description="Default: the current UTC time, e.g. 2026-11-30T02:00Z.")
     source: Annotated[Text, Field(max_length=500)] = "api"
-    items: list[Any] = Field(
-        description="Run items {id, response, references, question?, metadata?, config?}."
+    items: list[RunItemAny] = Field(
+        description="Run items {id, response, references, question?, metadata?, config?}; each is "
+        "validated on its own (an invalid one is rejected, the others go on)."
     )
     rejected: list[RejectedLine] = Field(
         default_factory=list,

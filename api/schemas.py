@@ -12,7 +12,6 @@ neither). A config key sent as ``null`` is rejected (omit the key to get the def
 
 from __future__ import annotations
 
-import math
 import uuid
 from datetime import datetime
 from typing import Annotated, Any, Literal
@@ -27,24 +26,14 @@ from pydantic import (
     field_validator,
 )
 
+from workers.storable import NUL_MESSAGE as NUL_MESSAGE
+from workers.storable import SURROGATE_MESSAGE as SURROGATE_MESSAGE
+from workers.storable import text_problem as text_problem
+from workers.storable import value_problem as json_problem
+
 AuditStatus = Literal[
     "queued", "decomposing", "embedding", "matching", "scoring", "done", "failed", "rejected"
 ]
-
-
-NUL_MESSAGE = "must not contain NUL characters (\\u0000)"
-SURROGATE_MESSAGE = "must not contain lone surrogates (\\ud800-\\udfff): not valid Unicode text"
-
-
-def text_problem(value: str) -> str | None:
-    """Why ``value`` cannot be stored as text (a NUL character, a lone surrogate), else None."""
-    if "\x00" in value:
-        return NUL_MESSAGE
-    try:
-        value.encode("utf-8")
-    except UnicodeEncodeError:
-        return SURROGATE_MESSAGE
-    return None
 
 
 def _no_nul(value: str) -> str:
@@ -63,33 +52,6 @@ def _non_blank(value: str) -> str:
 #: A string without NUL characters.
 Text = Annotated[StrictStr, AfterValidator(_no_nul)]
 NonBlankStr = Annotated[StrictStr, AfterValidator(_no_nul), AfterValidator(_non_blank)]
-
-
-def json_problem(value: Any, path: str = "") -> str | None:
-    """Where ``value`` (parsed JSON) holds a NUL character or a non-finite number, else None.
-
-    Returns a message such as ``"a.b[2]: must not contain NUL characters"``; ``path`` prefixes it.
-    """
-    if isinstance(value, str):
-        problem = text_problem(value)
-        return f"{path or 'value'}: {problem}" if problem else None
-    if isinstance(value, float):
-        return None if math.isfinite(value) else f"{path or 'value'}: must be a finite number, got {value!r}"
-    if isinstance(value, dict):
-        for key, item in value.items():
-            sub = f"{path}.{key}" if path else str(key)
-            key_problem = text_problem(key) if isinstance(key, str) else None
-            if key_problem:
-                return f"{sub.encode('utf-8', 'backslashreplace').decode()!r} (key): {key_problem}"
-            problem = json_problem(item, sub)
-            if problem:
-                return problem
-    if isinstance(value, list | tuple):
-        for i, item in enumerate(value):
-            problem = json_problem(item, f"{path}[{i}]")
-            if problem:
-                return problem
-    return None
 
 
 class AuditConfig(BaseModel):

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from api.limits import RateLimiter
+from workers.rate_limits import RateLimiter
 from workers.settings import Settings
 
 __all__ = ["SECURITY_HEADERS", "install_security"]

@@ -17,10 +17,12 @@ Two entry points are meant for others (the test fixtures call them):
     dir falls back to ``/var/tmp/claimaudit-pg-<hash>`` when the project itself is not
     reachable, e.g. a checkout under ``/root``.)
     ``DATABASE_URL`` in the environment overrides everything: it is returned (normalised to
-    the ``postgresql+psycopg://`` driver) and nothing is started.
+    the ``postgresql+psycopg://`` driver) and nothing is started; one that does not answer
+    within 5 s is a ``StackError`` naming it (password hidden).
 
 ``ensure_redis(port=DEFAULT_REDIS_PORT, *, db=0) -> str``
-    A Redis URL that answers PING: ``REDIS_URL`` when set and answering, else
+    A Redis URL that answers PING: ``REDIS_URL`` when set (one that does not answer is a
+    ``StackError`` naming it, never replaced by another server), else
     ``redis://127.0.0.1:6379/DB`` when a server answers there, else a ``redis-server`` from
     PATH started daemonized on ``127.0.0.1:port`` with ``appendonly yes`` / ``appendfsync
     everysec`` like docker-compose.yml (AOF, pid file and log under ``<project>/.claimaudit/``).
@@ -292,11 +294,19 @@ def ensure_postgres(
     ------
     StackError
         Binaries missing, ``initdb``/``pg_ctl`` failed (the message carries their output and
-        the log path), or the port is held by another server.
+        the log path), the port is held by another server, or ``$DATABASE_URL`` is set and does
+        not answer (the message names it, password hidden).
     """
     env_url = os.environ.get("DATABASE_URL")
     if env_url:
-        return normalise_database_url(env_url)
+        url = normalise_database_url(env_url)
+        problem = postgres_problem(url)
+        if problem is not None:
+            raise StackError(
+                f"DATABASE_URL={hide_password(url)} does not answer ({problem}); start that server, "
+                "or unset DATABASE_URL to use the local Postgres"
+            )
+        return url
 
     bin_dir = pg_bin_dir()
     data_dir = (data_dir or default_pg_dir()).resolve()
@@ -414,6 +424,33 @@ def stop_postgres(data_dir: Path | None = None) -> bool:
 # --------------------------------------------------------------------------- Redis
 
 
+def hide_password(url: str) -> str:
+    """``url`` with its password shown as ``***``."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not an SQLAlchemy URL (a Redis one): kombu's sanitiser
+        from kombu.utils.url import maybe_sanitize_url
+
+        return str(maybe_sanitize_url(url))
+
+
+def postgres_problem(url: str, timeout: int = 5) -> str | None:
+    """Why the Postgres at ``url`` (any driver prefix) does not answer ``SELECT 1`` within
+    ``timeout`` seconds (the error's first line), or None when it does."""
+    import psycopg
+
+    try:
+        with psycopg.connect(
+            normalise_database_url(url).replace("+psycopg", ""), connect_timeout=timeout
+        ) as conn:
+            conn.execute("SELECT 1")
+    except Exception as exc:
+        return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
+    return None
+
+
 def redis_ping(url: str, timeout: float = 1.0) -> bool:
     """True when the Redis server at ``url`` answers PING."""
     import redis
@@ -435,7 +472,7 @@ def _redis_pidfile(port: int) -> Path:
 def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
     """Return a Redis URL that answers PING, starting ``redis-server`` when none does.
 
-    Order: ``$REDIS_URL`` if it answers; ``redis://127.0.0.1:6379/{db}`` if that answers;
+    Order: ``$REDIS_URL`` when set (it must answer); ``redis://127.0.0.1:6379/{db}`` if that answers;
     else ``redis-server`` from PATH, daemonized on ``127.0.0.1:{port}`` (default 6390, env
     ``CLAIMAUDIT_REDIS_PORT``) with an append-only file fsynced every second (no RDB), pid file
     ``.claimaudit/run/redis-{port}.pid``, log ``.claimaudit/logs/redis-{port}.log``.
@@ -444,16 +481,22 @@ def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
     Raises
     ------
     StackError
-        ``redis-server`` is not on PATH, or the started server does not answer within 10 s.
+        ``$REDIS_URL`` is set and does not answer within 3 s (the message names it, password
+        hidden; no other server takes its place), ``redis-server`` is not on PATH, or the
+        started server does not answer within 10 s.
     """
     env_url = os.environ.get("REDIS_URL")
-    if env_url and redis_ping(env_url):
-        return env_url
+    if env_url:
+        if redis_ping(env_url, timeout=3.0):
+            return env_url
+        raise StackError(
+            f"REDIS_URL={hide_password(env_url)} does not answer; start that server, "
+            "or unset REDIS_URL to use a local Redis"
+        )
     default_url = f"redis://127.0.0.1:6379/{db}"
     if redis_ping(default_url):
         return default_url
-    hint = f" (REDIS_URL={env_url} does not answer)" if env_url else ""
-    return start_redis(port, db=db, hint=hint)
+    return start_redis(port, db=db)
 
 
 def start_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0, hint: str = "") -> str:
@@ -613,7 +656,13 @@ SERVICES = ("worker", "api", "flower")
 def service_command(name: str, config: StackConfig) -> list[str]:
     """The command line of one app process."""
     if name == "worker":
+        # cli.supervise restarts the worker whenever it exits (backoff 1 s doubling to 60 s, logged)
         return [
+            sys.executable,
+            "-m",
+            "cli.supervise",
+            "worker",
+            "--",
             _python_bin("celery"),
             "-A",
             "workers.celery_app",
@@ -648,11 +697,11 @@ def service_command(name: str, config: StackConfig) -> list[str]:
             "3",
         ]
     if name == "flower":
+        # workers.flower: celery flower with /metrics behind the login too
         return [
-            _python_bin("celery"),
-            "-A",
-            "workers.celery_app",
-            "flower",
+            sys.executable,
+            "-m",
+            "workers.flower",
             "--address=127.0.0.1",
             f"--port={config.flower_port}",
             # no argument columns in the task list (the login comes from FLOWER_BASIC_AUTH)

@@ -26,7 +26,7 @@ from db.models import Base
 __all__ = ["SCOPES", "TenantRow", "ApiKeyRow"]
 
 #: Every scope a key may hold: submit audits, read audits/claims/search/usage, manage keys.
-SCOPES: tuple[str, ...] = ("audits:write", "audits:read", "admin")
+SCOPES: tuple[str, ...] = ("audits:write", "audits:read", "admin", "operator")
 
 
 class TenantRow(Base):
@@ -43,7 +43,9 @@ class TenantRow(Base):
 class ApiKeyRow(Base):
     __tablename__ = "api_keys"
     __table_args__ = (
-        CheckConstraint("scopes <@ ARRAY['audits:write', 'audits:read', 'admin']::text[]", name="scopes"),
+        CheckConstraint(
+            "scopes <@ ARRAY['audits:write', 'audits:read', 'admin', 'operator']::text[]", name="scopes"
+        ),
         CheckConstraint("requests_per_second IS NULL OR requests_per_second >= 0", name="rps"),
         CheckConstraint("audits_per_minute IS NULL OR audits_per_minute >= 0", name="apm"),
     )

@@ -892,7 +892,11 @@ def ping(session: Session) -> None:
     session.execute(text("SELECT 1"))
 
 
-def audits_by_status(session: Session) -> dict[str, int]:
-    """``{status: number of stored audits}`` (one ``GROUP BY`` over the status index; for /metrics)."""
-    rows = session.execute(select(Audit.status, func.count()).group_by(Audit.status)).all()
+def audits_by_status(session: Session, tenant_id: str | None = None) -> dict[str, int]:
+    """``{status: number of stored audits}`` of every tenant, or of ``tenant_id`` (one ``GROUP BY``
+    over the status index; for /metrics)."""
+    stmt = select(Audit.status, func.count()).group_by(Audit.status)
+    if tenant_id is not None:
+        stmt = stmt.where(Audit.tenant_id == tenant_id)
+    rows = session.execute(stmt).all()
     return {str(status): int(n) for status, n in rows}

@@ -452,6 +452,14 @@ def audit_verdict_counts_of(session: Session, audit_ids: Sequence[uuid.UUID]) ->
     return {v: int(n) for v, n in zip(SUMMARY_VERDICTS, row, strict=True)}
 
 
+def tenant_verdict_counts(session: Session, tenant_id: str) -> dict[str, int]:
+    """The verdict counts of the tenant's scored audits added up (``SUMMARY_VERDICTS`` keys; for
+    a tenant's ``/metrics``)."""
+    columns = [func.coalesce(func.sum(getattr(ScoreRow, v)), 0) for v in SUMMARY_VERDICTS]
+    row = session.execute(select(*columns).where(ScoreRow.tenant_id == tenant_id)).one()
+    return {v: int(n) for v, n in zip(SUMMARY_VERDICTS, row, strict=True)}
+
+
 def unsealed_scheduled_runs(session: Session, *, older_than_s: float, limit: int = 100) -> list[uuid.UUID]:
     """Every tenant's scheduled runs still unsealed ``older_than_s`` after creation (their start
     message was lost: ``runs.start`` is sent again; it is idempotent)."""

@@ -77,6 +77,10 @@ def _resolve_redis_url() -> tuple[str, bool]:
 
 _REDIS_URL, _REDIS_UP = _resolve_redis_url()
 os.environ["REDIS_URL"] = _REDIS_URL
+# Tenant-wide limits count per tenant id in the shared Redis ("default" is every session's tenant):
+# off unless a test's settings set them (tests/security/test_admission.py).
+os.environ.setdefault("TENANT_RATE_LIMIT_PER_SECOND", "0")
+os.environ.setdefault("TENANT_AUDITS_PER_MINUTE", "0")
 # One Celery queue per test session: workers left over from an interrupted run never take our tasks.
 os.environ["CELERY_QUEUE"] = f"claimaudit-test-{uuid.uuid4().hex[:8]}"
 
@@ -135,7 +139,7 @@ def redis_server_url() -> str:
         from cli import stack
 
         port = int(_REDIS_URL.rsplit(":", 1)[1].split("/")[0])
-        stack.ensure_redis(port, db=TEST_REDIS_DB)
+        stack.start_redis(port, db=TEST_REDIS_DB)
         if not _redis_answers(_REDIS_URL):
             pytest.fail(f"Redis not reachable at {_REDIS_URL}")
     return _REDIS_URL

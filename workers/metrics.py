@@ -51,6 +51,7 @@ __all__ = [
     "observe_llm",
     "mark_process_dead",
     "scrape",
+    "scrape_tenant",
 ]
 
 _STAGE_BUCKETS = (0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 900)
@@ -157,3 +158,35 @@ def scrape(
     from prometheus_client import REGISTRY
 
     return generate_latest(REGISTRY) + generate_latest(present)
+
+
+def scrape_tenant(
+    tenant_id: str, audits: Mapping[str, int], verdicts: Mapping[str, int], tokens_today: int
+) -> bytes:
+    """The Prometheus text of one tenant's own figures (a tenant key's ``/metrics``), read from
+    Postgres at scrape time, each with the label ``tenant``: ``claimaudit_audits`` (stored audits
+    by status), ``claimaudit_tenant_verdicts`` (verdicts of its scored audits, by kind) and
+    ``claimaudit_tenant_llm_tokens_today`` (LLM tokens of the current UTC day). Nothing of the
+    deployment (worker counters, queue depth, LLM endpoints) or of another tenant."""
+    by_status = GaugeMetricFamily(
+        "claimaudit_audits", "Stored audits of the tenant by status.", labels=["tenant", "status"]
+    )
+    for status, n in sorted(audits.items()):
+        by_status.add_metric([tenant_id, status], n)
+    mix = GaugeMetricFamily(
+        "claimaudit_tenant_verdicts", "Verdicts of the tenant's scored audits.", labels=["tenant", "verdict"]
+    )
+    for verdict, n in sorted(verdicts.items()):
+        mix.add_metric([tenant_id, verdict], n)
+    tokens = GaugeMetricFamily(
+        "claimaudit_tenant_llm_tokens_today", "LLM tokens of the tenant today (UTC).", labels=["tenant"]
+    )
+    tokens.add_metric([tenant_id], tokens_today)
+
+    class _Tenant(Collector):
+        def collect(self) -> Iterator[GaugeMetricFamily]:
+            yield from (by_status, mix, tokens)
+
+    registry = CollectorRegistry()
+    registry.register(_Tenant())
+    return generate_latest(registry)

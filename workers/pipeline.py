@@ -23,12 +23,15 @@ within ``UNSENT_AFTER_S + SWEEP_INTERVAL_S``. The sweeper sends an audit whose l
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import uuid
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+import redis
 from celery import Signature, chain
+from celery.exceptions import TimeoutError as CeleryTimeout
 
 from workers.celery_app import app
 
@@ -41,6 +44,8 @@ __all__ = [
     "TASK_OF_STATUS",
     "FAST_PUBLISH",
     "BUNDLE_TASKS",
+    "RESULT_STORE_TIMEOUT_S",
+    "ResultStoreDown",
     "audit_chain",
     "bundle_chain",
     "bundleable",
@@ -221,6 +226,38 @@ def enqueue_audits(
     return sent
 
 
+#: Seconds the result store (Redis) has to answer the ping before a search is sent.
+RESULT_STORE_TIMEOUT_S = 1.0
+
+
+class ResultStoreDown(redis.exceptions.ConnectionError):
+    """The result store of ``claims.search`` does not answer (the API's 503 handler catches it)."""
+
+
+def _ping_result_store() -> None:
+    """Raise ``ResultStoreDown`` unless the result backend's Redis answers within
+    ``RESULT_STORE_TIMEOUT_S`` seconds (connect and reply)."""
+    url = str(app.conf.result_backend or app.conf.broker_url)
+    try:
+        client = redis.Redis.from_url(
+            url, socket_connect_timeout=RESULT_STORE_TIMEOUT_S, socket_timeout=RESULT_STORE_TIMEOUT_S
+        )
+        try:
+            client.ping()
+        finally:
+            client.close()
+    except redis.exceptions.RedisError as exc:
+        raise ResultStoreDown(f"the result store does not answer: {type(exc).__name__}") from exc
+
+
+def _reset_result_backend() -> None:
+    """Drop this process's result backend, so the next search builds a new one: once its
+    reconnects are spent Celery's result consumer stays broken ("must be restarted")."""
+    with contextlib.suppress(Exception):
+        app._backend_cache = None
+        app._local.backend = None
+
+
 def search_claims_remote(
     q: str,
     k: int,
@@ -235,8 +272,12 @@ def search_claims_remote(
 
     The API uses this so that it never loads model weights. The query text travels in the
     message but not in its ``argsrepr``/``kwargsrepr`` (what logs, task events and Flower show).
-    Raises ``celery.exceptions.TimeoutError`` when no worker answers within ``timeout`` seconds.
+    Raises ``celery.exceptions.TimeoutError`` when no worker answers within ``timeout`` seconds,
+    ``ResultStoreDown`` (a ``redis.exceptions.ConnectionError``: the API answers 503) when the
+    result store does not answer a ping within ``RESULT_STORE_TIMEOUT_S`` seconds before the send,
+    or fails while the answer is awaited (never the backend's own reconnect loop of ~20 s).
     """
+    _ping_result_store()
     result = app.send_task(
         "claims.search",
         args=(q, k),
@@ -248,6 +289,12 @@ def search_claims_remote(
     )
     try:
         items = result.get(timeout=timeout)
+    except (CeleryTimeout, ValueError):
+        raise
+    except Exception as exc:  # the result store failed mid-wait (a task's own error is a ValueError)
+        _reset_result_backend()
+        raise ResultStoreDown(f"the result store failed: {type(exc).__name__}") from exc
     finally:
-        result.forget()
+        with contextlib.suppress(Exception):  # a store that is down forgets nothing anyway
+            result.forget()
     return list(items)

@@ -24,7 +24,7 @@ from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.engine import make_engine, session_scope
-from workers import metrics, schedule, source_policy, webhooks
+from workers import admission, metrics, schedule, source_policy, webhooks
 from workers.database import get_session_factory
 from workers.pipeline import enqueue_audits
 from workers.runs import finish_run, submit_items
@@ -151,6 +151,29 @@ def _load_items(
     return items
 
 
+def _admit(items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any) -> None:
+    """A scheduled run's items through the admission path (``workers.admission``: text, sizes,
+    models, the tenant's token budget; not the per-minute limits, which would fail any run larger
+    than a minute's worth: the cron and ``sample_size`` bound a suite's runs); ValueError naming
+    the refused items, or the whole-run refusal (then nothing is stored)."""
+    settings = get_settings()
+    names = [admission.Name(("source", "id"), iid) for iid, _ in items]
+    with session_scope(factory) as session:
+        try:
+            found = admission.admit(
+                admission.Submitter(tenant_id),
+                [body for _, body in items],
+                settings=settings,
+                session=session,
+                names=names,
+            )
+        except admission.Refused as exc:
+            raise ValueError(exc.refusal.detail) from None
+    refused = [f"item {iid!r}: {r.detail}" for (iid, _), r in zip(items, found, strict=True) if r is not None]
+    if refused:
+        raise ValueError(f"{len(refused)} of {len(items)} items refused: {'; '.join(refused[:5])}")
+
+
 @task(name="runs.start", acks_late=True)
 def start(run_id: str) -> int:
     """Read the suite's source, sample it, store the run's items and audits, seal it, enqueue.
@@ -182,6 +205,7 @@ def start(run_id: str) -> int:
         return 0
     try:
         items = schedule.sample(_load_items(kind, source, config, tenant), size, label)
+        _admit(items, tenant, factory)
     except Exception as exc:  # the source is the suite owner's: any failure is the run's error
         log.warning("run %s: source %s unreadable: %s", run_id, source, exc)
         with session_scope(factory) as session:

@@ -25,6 +25,7 @@ BROKER_VISIBILITY_TIMEOUT  Seconds before an unacknowledged task is redelivered 
                     would be handed out a second time.
 MAX_BODY_BYTES      Largest request body, in bytes (413 from Content-Length or while streaming,
                     before it is parsed).
+BODY_READ_TIMEOUT_S Seconds a request body may take to arrive in full (default 30); 408 after.
 STAGE_LEASE_S, STAGE_SOFT_TIME_LIMIT_S, STAGE_TIME_LIMIT_S, STAGE_TIME_LIMITS, STAGE_MAX_RUNS,
 REQUEUE_AFTER_S, UNSENT_AFTER_S, SWEEP_INTERVAL_S, TASK_MAX_RETRIES: leases, time limits and the
                     sweeper (docs/RELIABILITY.md). SEARCH_QUEUE: the queue of /claims/search.
@@ -44,6 +45,8 @@ AUTH                ``enabled`` (default: every route but /healthz needs ``Autho
                     only with API_HOST on loopback; requests from other addresses then get 401.
 API_HOST            The address the API binds to (``claimaudit serve``/``up``: 127.0.0.1).
 RATE_LIMIT_PER_SECOND, AUDITS_PER_MINUTE  Default per-key limits (0: unlimited); 429 above.
+TENANT_RATE_LIMIT_PER_SECOND, TENANT_AUDITS_PER_MINUTE  Limits per tenant, all its keys together
+                    (default 40 and 1200; 0: unlimited); 429 above (``workers.rate_limits``).
 RATE_LIMIT_STORAGE_URL  Where the counters live (default: REDIS_URL).
 ALLOWED_LLM_MODELS, ALLOWED_EMBEDDING_MODELS  Comma-separated model names an audit's config or a
                     search may name (LLM_MODEL / OPENAI_EMBEDDING_MODEL are always allowed).
@@ -143,6 +146,8 @@ class Settings(BaseSettings):
     #: Largest request body in bytes: a MAX_TOTAL_CHARS audit in JSON with every character escaped
     #: (6 bytes per ``\\uXXXX``) fits; a batch of small audits too.
     max_body_bytes: int = 8 * 1024 * 1024
+    #: Seconds a request body may take to arrive, from the first read to its last byte (408 after).
+    body_read_timeout_s: float = Field(default=30.0, gt=0)
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
@@ -226,6 +231,9 @@ class Settings(BaseSettings):
     #: Default per-key limits; 0 means unlimited. A key's own limits (``api_keys``) win.
     rate_limit_per_second: int = 20
     audits_per_minute: int = 600
+    #: Limits per tenant, shared by all its keys (``workers.rate_limits``); 0 means unlimited.
+    tenant_rate_limit_per_second: int = 40
+    tenant_audits_per_minute: int = 1_200
     rate_limit_storage_url: str | None = None
     allowed_llm_models: NameList = ()
     allowed_embedding_models: NameList = ()
@@ -333,7 +341,12 @@ class Settings(BaseSettings):
                 "AUTH=disabled is only allowed when the API binds to 127.0.0.1 "
                 f"(API_HOST is {self.api_host!r})"
             )
-        for name in ("rate_limit_per_second", "audits_per_minute"):
+        for name in (
+            "rate_limit_per_second",
+            "audits_per_minute",
+            "tenant_rate_limit_per_second",
+            "tenant_audits_per_minute",
+        ):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name.upper()} must be >= 0 (0: unlimited)")
         if self.daily_token_budget is not None and self.daily_token_budget < 0:

@@ -8,7 +8,7 @@ import hashlib
 import json
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -19,11 +19,10 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from api.auth import Caller, ReadCaller, WriteCaller, too_many
+from api.auth import Caller, ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
-from api.errors import DATABASE_DOWN, ErrorBody, problem
-from api.llm_policy import BudgetSpent, budget_spent, check_models, refuse_when_spent, uses_llm
+from api.errors import DATABASE_DOWN, ErrorBody, problem, refusal
 from api.schemas import (
     MAX_IDEMPOTENCY_KEY,
     AuditAccepted,
@@ -33,13 +32,13 @@ from api.schemas import (
     BatchAccepted,
     BatchItem,
     BatchItemResult,
-    text_problem,
 )
 from claims.types import SCORE_NAMES
 from db import leases
 from db import repository as repo
 from db.audit_events import AuditEndListener
 from db.models import TERMINAL_STATUSES, VERDICTS, Audit
+from workers import admission
 from workers.pipeline import bundleable, enqueue_audits
 from workers.settings import Settings
 
@@ -52,39 +51,8 @@ router = APIRouter(prefix="/audits", tags=["audits"])
 MAX_OFFSET = 2**31 - 1
 
 
-class TooLarge(ValueError):
-    """A text or the number of references is over the configured limit (HTTP 413)."""
-
-
 class KeyConflict(ValueError):
     """The idempotency key is stored with a different request body (HTTP 409)."""
-
-
-class NoLLMEndpoint(ValueError):
-    """The audit's config asks for an LLM component but no endpoint is configured (HTTP 422)."""
-
-
-#: Per-audit config values that need the OpenAI-compatible endpoint.
-_LLM_CHOICES: dict[str, tuple[str, ...]] = {
-    "decomposer": ("llm",),
-    "judge": ("llm", "auto"),
-    "embedder": ("openai",),
-}
-
-
-def check_llm_endpoint(req: AuditRequest, settings: Settings) -> None:
-    """Raise ``NoLLMEndpoint`` naming the key when ``config`` picks an LLM component and neither
-    ``OPENAI_BASE_URL`` nor ``OPENAI_API_KEY`` is set in this deployment (the workers would only
-    retry connection errors and fail the audit 20-40 s later)."""
-    if settings.openai_base_url or settings.openai_api_key:
-        return
-    config = req.stored_config()
-    for key, values in _LLM_CHOICES.items():
-        if config.get(key) in values:
-            raise NoLLMEndpoint(
-                f"config.{key}: {config[key]!r} needs an LLM endpoint, but no LLM endpoint configured "
-                "(set OPENAI_BASE_URL / OPENAI_API_KEY)"
-            )
 
 
 def request_sha256(req: AuditRequest) -> str:
@@ -98,36 +66,6 @@ def request_sha256(req: AuditRequest) -> str:
     }
     blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-def check_size(req: AuditRequest, settings: Settings) -> None:
-    """Raise ``TooLarge`` naming the field and the server setting when a text
-    (``MAX_TEXT_CHARS``), the reference count (``MAX_REFERENCES``) or the audit's total
-    characters, response and references together (``MAX_TOTAL_CHARS``), is over its limit."""
-    limit = settings.max_text_chars
-    if len(req.response) > limit:
-        raise TooLarge(
-            f"response: {len(req.response)} characters, over the limit of {limit} "
-            "(server setting MAX_TEXT_CHARS)"
-        )
-    texts = req.reference_texts()
-    for i, ref in enumerate(texts):
-        if len(ref) > limit:
-            raise TooLarge(
-                f"references[{i}]: {len(ref)} characters, over the limit of {limit} "
-                "(server setting MAX_TEXT_CHARS)"
-            )
-    if len(texts) > settings.max_references:
-        raise TooLarge(
-            f"references: {len(texts)} references, over the limit of {settings.max_references} "
-            "(server setting MAX_REFERENCES)"
-        )
-    total = len(req.response) + sum(len(r) for r in texts)
-    if total > settings.max_total_chars:
-        raise TooLarge(
-            f"response and references: {total} characters in total, over the limit of "
-            f"{settings.max_total_chars} (server setting MAX_TOTAL_CHARS)"
-        )
 
 
 def _new_audit(req: AuditRequest, key: str | None, sha: str, tenant_id: str) -> repo.NewAudit:
@@ -156,30 +94,43 @@ def _store(session: Session, req: AuditRequest, key: str | None, tenant_id: str)
     return audit, created
 
 
-def _check_allowed(req: AuditRequest, settings: Settings) -> None:
-    """``check_llm_endpoint`` and the model allow-list (``api.llm_policy``); raises ``NoLLMEndpoint``."""
-    check_llm_endpoint(req, settings)
+def submitter(caller: Caller) -> admission.Submitter:
+    """The admission path's view of the caller (``workers.admission``)."""
+    return admission.Submitter(caller.tenant_id, caller.limit_key, caller.audits_per_minute)
+
+
+def admit(
+    caller: Caller,
+    request: Request,
+    bodies: Sequence[Mapping[str, Any] | admission.Refusal],
+    session: Session | None,
+    settings: Settings,
+    **options: Any,
+) -> list[admission.Refusal | None]:
+    """``workers.admission.admit`` for this request (the app's rate limiter counts); a whole-request
+    refusal is raised as its HTTP answer (413/422/429, ``Retry-After`` on a 429)."""
     try:
-        check_models(req.stored_config(), settings)
-    except ValueError as exc:
-        raise NoLLMEndpoint(str(exc)) from None
-
-
-def _count_audits(caller: Caller, request: Request, count: int) -> None:
-    """Count ``count`` audits against the caller's ``audits_per_minute`` (429 with Retry-After
-    above). A request of more audits than the whole per-minute limit could never pass: 413 naming
-    the limit, not a 429 that a client would retry forever."""
-    limit = caller.audits_per_minute
-    if 0 < limit < count:
-        raise problem(
-            status.HTTP_413_CONTENT_TOO_LARGE,
-            f"audits: {count} items, over your limit of {limit} audits per minute: send at most "
-            f"{limit} per request",
-            loc=["body", "audits"],
+        return admission.admit(
+            submitter(caller),
+            bodies,
+            settings=settings,
+            session=session,
+            limiter=request.app.state.rate_limiter,
+            **options,
         )
-    refused = request.app.state.rate_limiter.audits(caller.limit_key, caller.audits_per_minute, count)
-    if refused is not None:
-        raise too_many(refused)
+    except admission.Refused as exc:
+        raise refusal(exc.refusal) from None
+
+
+def audit_body(req: AuditRequest) -> dict[str, Any]:
+    """The fields of an audit as the admission path checks them (as stored)."""
+    return {
+        "response": req.response,
+        "references": req.stored_references(),
+        "question": req.question,
+        "metadata": req.metadata,
+        "config": req.stored_config(),
+    }
 
 
 def _never_enqueued(audit: Audit) -> bool:
@@ -253,23 +204,10 @@ def submit_audit(
     ] = None,
 ) -> AuditAccepted:
     """Submit an audit; returns its id and poll URL at once (202), or the existing audit on a replay (200)."""
-    try:
-        check_size(req, settings)
-    except TooLarge as exc:
-        raise problem(status.HTTP_413_CONTENT_TOO_LARGE, str(exc), loc=["body"]) from None
-    try:
-        _check_allowed(req, settings)
-    except NoLLMEndpoint as exc:
-        raise problem(status.HTTP_422_UNPROCESSABLE_CONTENT, str(exc), loc=["body", "config"]) from None
-    if idempotency_key and text_problem(idempotency_key):
-        raise problem(
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-            f"Idempotency-Key: {text_problem(idempotency_key)}",
-            loc=["header", "Idempotency-Key"],
-        )
-    if uses_llm(req.stored_config(), settings):
-        refuse_when_spent(session, caller.tenant_id, settings)
-    _count_audits(caller, request, 1)
+    key = [admission.Name(("header", "Idempotency-Key"), idempotency_key)] if idempotency_key else []
+    found = admit(caller, request, [audit_body(req)], session, settings, names=key)[0]
+    if found is not None:
+        raise refusal(found)
     try:
         audit, created = _store(session, req, idempotency_key or None, caller.tenant_id)
     except KeyConflict as exc:
@@ -292,26 +230,22 @@ def _error_text(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
-def _validate_item(
-    index: int, raw: Any, settings: Settings, spent: Callable[[], BudgetSpent | None]
-) -> BatchItem | BatchItemResult:
-    """The validated item, or its ``rejected`` result (nothing stored); ``spent()`` tells whether the
-    tenant's LLM budget is spent (asked only for an item that uses the LLM)."""
+def _parse_item(index: int, raw: Any) -> BatchItem | admission.Refusal:
+    """The item as a ``BatchItem``, or the refusal of its schema (422)."""
     if not isinstance(raw, dict):
-        error = f"audits[{index}]: must be an object, got {type(raw).__name__}"
-        return BatchItemResult(index=index, status="rejected", error=error)
+        return admission.Refusal(422, f"audits[{index}]: must be an object, got {type(raw).__name__}")
     try:
-        item = BatchItem.model_validate(raw)
-        check_size(item, settings)
-        _check_allowed(item, settings)
+        return BatchItem.model_validate(raw)
     except ValidationError as exc:
-        return BatchItemResult(index=index, status="rejected", error=_error_text(exc))
-    except (TooLarge, NoLLMEndpoint) as exc:
-        return BatchItemResult(index=index, status="rejected", error=str(exc))
-    refusal = spent() if uses_llm(item.stored_config(), settings) else None
-    if refusal is not None:
-        return BatchItemResult(index=index, status="rejected", error=refusal.detail)
-    return item
+        return admission.Refusal(422, _error_text(exc))
+
+
+def _idempotency_keys(parsed: list[BatchItem | admission.Refusal]) -> list[admission.Name]:
+    return [
+        admission.Name(("body", "audits", i, "idempotency_key"), item.idempotency_key)
+        for i, item in enumerate(parsed)
+        if isinstance(item, BatchItem) and item.idempotency_key
+    ]
 
 
 @router.post(
@@ -346,14 +280,15 @@ def submit_batch(
             f"audits: {len(audits)} items, over the limit of {settings.max_batch} (server setting MAX_BATCH)",
             loc=["body", "audits"],
         )
-    _count_audits(caller, request, len(audits))
+    parsed = [_parse_item(index, raw) for index, raw in enumerate(audits)]
+    bodies = [p if isinstance(p, admission.Refusal) else audit_body(p) for p in parsed]
+    found = admit(caller, request, bodies, session, settings, names=_idempotency_keys(parsed))
     results: list[BatchItemResult] = []
     to_enqueue: list[uuid.UUID] = []
-    spent = functools.cache(lambda: budget_spent(session, caller.tenant_id, settings))
-    for index, raw in enumerate(audits):
-        checked = _validate_item(index, raw, settings, spent)
-        if isinstance(checked, BatchItemResult):
-            results.append(checked)
+    for index, (checked, refused) in enumerate(zip(parsed, found, strict=True)):
+        if refused is not None or isinstance(checked, admission.Refusal):
+            error = refused.detail if refused is not None else "rejected"
+            results.append(BatchItemResult(index=index, status="rejected", error=error))
             continue
         key = checked.idempotency_key or None
         sha = request_sha256(checked)

@@ -15,18 +15,19 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
-from api.auth import ReadCaller, WriteCaller
+from api.auth import Caller, ReadCaller, WriteCaller
 from api.check_documents import correction_document
 from api.deps import SessionDep, SettingsDep
-from api.llm_policy import check_models, refuse_when_spent, uses_llm
-from api.routes.audits import _LLM_CHOICES, _count_audits, _enqueue
+from api.errors import refusal
+from api.routes.audits import _enqueue, admit
 from api.schemas import AuditConfig
 from claims.agreement import agreement
 from claims.canary import CANARY_KINDS
 from db import checks_repository as checks_repo
 from db import repository as repo
-from db.models import VERDICTS
+from db.models import VERDICTS, Audit
 from workers import checks
+from workers.settings import Settings
 
 router = APIRouter(tags=["checks"])
 
@@ -85,9 +86,27 @@ def _http(exc: Exception) -> HTTPException:
     return HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc))
 
 
-def _exists(session: SessionDep, audit_id: uuid.UUID, tenant_id: str) -> None:
-    if repo.get_tenant_audit(session, audit_id, tenant_id=tenant_id) is None:
+def _exists(session: SessionDep, audit_id: uuid.UUID, tenant_id: str) -> Audit:
+    audit = repo.get_tenant_audit(session, audit_id, tenant_id=tenant_id)
+    if audit is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"audit {audit_id} not found")
+    return audit
+
+
+def _admit(
+    caller: Caller,
+    request: Request,
+    session: SessionDep,
+    settings: Settings,
+    config: dict[str, Any],
+    count: int,
+) -> None:
+    """The audits a check creates through the admission path (``workers.admission``): their config
+    (models, endpoint, token budget) and the caller's audits per minute; raises the HTTP refusal."""
+    found = admit(caller, request, [{"config": config}] * count, session, settings)
+    refused = next((r for r in found if r is not None), None)
+    if refused is not None:
+        raise refusal(refused)
 
 
 # --------------------------------------------------------------------------- canaries
@@ -104,8 +123,15 @@ def plant_canaries(
 ) -> dict[str, Any]:
     """Plant known faults in the audit's references, audit each canary through the queue (202)."""
     req = req or CanaryRequest()
-    _exists(session, audit_id, caller.tenant_id)
-    _count_audits(caller, request, req.per_kind * len(req.kinds or CANARY_KINDS))
+    parent = _exists(session, audit_id, caller.tenant_id)
+    _admit(
+        caller,
+        request,
+        session,
+        settings,
+        dict(parent.config or {}),
+        req.per_kind * len(req.kinds or CANARY_KINDS),
+    )
     try:
         new = checks.create_canaries(
             session,
@@ -166,24 +192,10 @@ def request_second_audit(
     req: SecondAuditRequest | None = None,
 ) -> dict[str, Any]:
     """Re-audit the same texts with a second auditor's config through the queue (202)."""
-    _exists(session, audit_id, caller.tenant_id)
+    parent = _exists(session, audit_id, caller.tenant_id)
     given = req.config.model_dump(exclude_unset=True) if req and req.config is not None else {}
     config = given or checks.second_config(settings)
-    try:
-        check_models(config, settings)
-    except ValueError as exc:
-        raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from None
-    if not (settings.openai_base_url or settings.openai_api_key):
-        wanted = [k for k, values in _LLM_CHOICES.items() if config.get(k) in values]
-        if wanted:
-            raise HTTPException(
-                status.HTTP_422_UNPROCESSABLE_CONTENT,
-                detail=f"config.{wanted[0]}: {config[wanted[0]]!r} needs an LLM endpoint, "
-                "but no LLM endpoint configured (set OPENAI_BASE_URL / OPENAI_API_KEY)",
-            )
-    if uses_llm(config, settings):
-        refuse_when_spent(session, caller.tenant_id, settings)
-    _count_audits(caller, request, 1)
+    _admit(caller, request, session, settings, {**(parent.config or {}), **config}, 1)
     try:
         new = checks.create_second_audit(session, audit_id, config=config, tenant_id=caller.tenant_id)
     except (checks.CheckError, checks.NotDone, ValueError) as exc:
@@ -267,8 +279,8 @@ def request_correction(
     req: CorrectionRequest | None = None,
 ) -> dict[str, Any]:
     """Build the corrected answer from the edit script and re-audit it against the same references (202)."""
-    _exists(session, audit_id, caller.tenant_id)
-    _count_audits(caller, request, 1)
+    parent = _exists(session, audit_id, caller.tenant_id)
+    _admit(caller, request, session, settings, dict(parent.config or {}), 1)
     try:
         new = checks.create_correction(
             session, audit_id, insert_missing=bool(req and req.insert_missing), tenant_id=caller.tenant_id

@@ -15,11 +15,13 @@ from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
 from api.errors import RETRY_AFTER_S, ErrorBody, problem
 from api.llm_policy import check_search_model, refuse_when_spent
-from api.schemas import ClaimSearchResult, json_problem, text_problem
+from api.schemas import ClaimSearchResult
 from db.claim_search import SearchFilters
 from db.models import VERDICTS
 from workers.pipeline import search_claims_remote
 from workers.settings import Settings
+from workers.storable import text_problem
+from workers.storable import value_problem as json_problem
 
 router = APIRouter(prefix="/claims", tags=["claims"])
 

@@ -1,6 +1,11 @@
-"""``/healthz``: database and broker reachability, and how many Celery workers consume the queue.
+"""``/healthz`` (liveness) and ``/readyz`` (readiness): database and broker reachability, and how
+many Celery workers consume the queue.
 
-Status codes (documented in README):
+``/readyz``: 200 ``ok`` when Postgres and Redis answer and at least one worker consumes
+``CELERY_QUEUE``; 503 ``degraded`` with ``Retry-After`` otherwise (a submitted audit would not
+be worked on): what a load balancer or an orchestrator's readiness probe asks.
+
+``/healthz`` status codes (documented in README):
 
 - 503 ``degraded`` when Postgres or Redis does not answer (the API cannot accept audits);
 - 200 ``degraded`` with ``"workers": 0`` when both answer but no worker consuming ``CELERY_QUEUE``
@@ -25,6 +30,7 @@ from api.deps import SessionDep, SettingsDep
 from api.errors import RETRY_AFTER_S
 from api.schemas import Health
 from db import repository as repo
+from workers.settings import Settings
 
 router = APIRouter(tags=["health"])
 
@@ -62,13 +68,8 @@ def count_workers(
     return count
 
 
-@router.get("/healthz", response_model=Health, responses={503: {"model": Health}})
-def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> Health:
-    """``ok`` when Postgres and Redis answer and at least one worker consumes the queue.
-
-    503 ``degraded`` when Postgres or Redis is down; 200 ``degraded`` with ``workers: 0`` when
-    only the workers are missing (audits would wait in ``queued``).
-    """
+def _health(session: SessionDep, settings: Settings) -> Health:
+    """Postgres, Redis and the workers of ``CELERY_QUEUE`` (not counted while Redis is down)."""
     try:
         repo.ping(session)
         database = "ok"
@@ -83,8 +84,33 @@ def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> H
         broker = f"error: {type(exc).__name__}"
     services_ok = database == "ok" and broker == "ok"
     workers = count_workers(settings.celery_queue) if broker == "ok" else 0
-    if not services_ok:
-        response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
-        response.headers["Retry-After"] = str(RETRY_AFTER_S)
     ok = services_ok and workers > 0
     return Health(status="ok" if ok else "degraded", database=database, redis=broker, workers=workers)
+
+
+def _unavailable(response: Response) -> None:
+    response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
+    response.headers["Retry-After"] = str(RETRY_AFTER_S)
+
+
+@router.get("/healthz", response_model=Health, responses={503: {"model": Health}})
+def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> Health:
+    """Liveness: ``ok`` when Postgres and Redis answer and at least one worker consumes the queue.
+
+    503 ``degraded`` when Postgres or Redis is down; 200 ``degraded`` with ``workers: 0`` when
+    only the workers are missing (audits would wait in ``queued``).
+    """
+    health = _health(session, settings)
+    if health.database != "ok" or health.redis != "ok":
+        _unavailable(response)
+    return health
+
+
+@router.get("/readyz", response_model=Health, responses={503: {"model": Health}})
+def readyz(session: SessionDep, settings: SettingsDep, response: Response) -> Health:
+    """Readiness: 200 ``ok`` when Postgres and Redis answer and at least one worker consumes the
+    queue; 503 ``degraded`` (``Retry-After``) otherwise, ``workers: 0`` included."""
+    health = _health(session, settings)
+    if health.status != "ok":
+        _unavailable(response)
+    return health

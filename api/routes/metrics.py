@@ -1,5 +1,9 @@
-"""``/metrics``: Prometheus text format (``workers.metrics``): worker counters and histograms, plus
-audits by status and queue depth read at scrape time."""
+"""``/metrics``: Prometheus text format (``workers.metrics``).
+
+Needs ``admin``. A key that also holds ``operator`` (granted only by ``claimaudit keys create``,
+never by a tenant's ``POST /admin/keys``) reads the deployment: worker counters and histograms,
+audits of every tenant by status, queue depth, LLM formats. Any other admin key reads its own
+tenant's figures alone (``workers.metrics.scrape_tenant``)."""
 
 from __future__ import annotations
 
@@ -10,9 +14,11 @@ from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.auth import AdminCaller
 from api.deps import SessionDep, SettingsDep
+from db import auth_repository as keys_repo
 from db import llm_repository
 from db import repository as repo
-from workers.metrics import scrape
+from db import runs as runs_repo
+from workers.metrics import scrape, scrape_tenant
 
 router = APIRouter(tags=["health"])
 
@@ -32,9 +38,19 @@ def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
 
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
-def metrics(_caller: AdminCaller, session: SessionDep, settings: SettingsDep) -> Response:
-    """Prometheus metrics of the whole deployment (needs ``admin``): audits by status, stage durations,
-    verdicts, queue depth, LLM, runs, webhooks."""
+def metrics(caller: AdminCaller, session: SessionDep, settings: SettingsDep) -> Response:
+    """Prometheus metrics (needs ``admin``): the whole deployment's with ``operator`` (audits by
+    status, stage durations, verdicts, queue depth, LLM, runs, webhooks), else the caller's
+    tenant's own (its audits by status, verdict mix, LLM tokens today)."""
+    if "operator" not in caller.scopes:
+        tenant = caller.tenant_id
+        body = scrape_tenant(
+            tenant,
+            repo.audits_by_status(session, tenant),
+            runs_repo.tenant_verdict_counts(session, tenant),
+            keys_repo.tokens_today(session, tenant),
+        )
+        return Response(content=body, media_type=CONTENT_TYPE_LATEST)
 
     def snapshot() -> tuple[Mapping[str, int], Mapping[str, int]]:
         return repo.audits_by_status(session), _queue_depth(settings.redis_url, settings.celery_queue)

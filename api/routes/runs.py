@@ -12,31 +12,23 @@ import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Query, status
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
-from api.routes.audits import (
-    MAX_OFFSET,
-    NoLLMEndpoint,
-    TooLarge,
-    _enqueue,
-    _error_text,
-    check_llm_endpoint,
-    check_size,
-)
+from api.routes.audits import MAX_OFFSET, _enqueue, _error_text, admit
 from api.run_schemas import RunItemIn, RunRequest
 from claims.run_diff import Gate
 from db import checks_repository as checks_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.run_models import Run
+from workers import admission
 from workers import runs as run_service
 from workers.schedule import slot_label
-from workers.settings import Settings
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -56,33 +48,43 @@ TenantDep = Annotated[str, Depends(read_tenant)]
 WriteTenantDep = Annotated[str, Depends(write_tenant)]
 
 
-def _validate_items(
-    raw_items: list[Any], settings: Settings
-) -> tuple[list[tuple[int, RunItemIn]], list[dict[str, Any]]]:
-    """(valid items with their index, rejected results); a repeated id in one request is rejected."""
-    valid: list[tuple[int, RunItemIn]] = []
-    rejected: list[dict[str, Any]] = []
+def _parse_items(raw_items: list[Any]) -> list[RunItemIn | admission.Refusal]:
+    """Each item as a ``RunItemIn``, or the refusal of its schema (422); an id repeated in one
+    request is refused from its second time on."""
+    out: list[RunItemIn | admission.Refusal] = []
     seen: set[str] = set()
     for index, raw in enumerate(raw_items):
-        error = None
-        item_id = str(raw.get("id")) if isinstance(raw, dict) and raw.get("id") is not None else None
-        try:
-            if not isinstance(raw, dict):
-                raise TypeError(f"items[{index}]: must be an object, got {type(raw).__name__}")
-            item = RunItemIn.model_validate(raw)
-            check_size(item, settings)
-            check_llm_endpoint(item, settings)
-            if item.item_id() in seen:
-                raise TypeError(f"items[{index}]: id {item.item_id()!r} appears twice in this request")
-            seen.add(item.item_id())
-            valid.append((index, item))
+        if not isinstance(raw, dict):
+            out.append(admission.Refusal(422, f"items[{index}]: must be an object, got {type(raw).__name__}"))
             continue
+        try:
+            item = RunItemIn.model_validate(raw)
         except ValidationError as exc:
-            error = _error_text(exc)
-        except (TypeError, TooLarge, NoLLMEndpoint) as exc:
-            error = str(exc)
-        rejected.append({"index": index, "item_id": item_id, "status": "rejected", "error": error})
-    return valid, rejected
+            out.append(admission.Refusal(422, _error_text(exc)))
+            continue
+        if item.item_id() in seen:
+            out.append(
+                admission.Refusal(422, f"items[{index}]: id {item.item_id()!r} appears twice in this request")
+            )
+            continue
+        seen.add(item.item_id())
+        out.append(item)
+    return out
+
+
+def _names(req: RunRequest, label: str) -> list[admission.Name]:
+    """The strings stored with the run's items (its rejections included): suite, label, source
+    and every item id given as a string, valid item or not."""
+    names = [
+        admission.Name(("body", "suite"), req.suite, admission.NAME_CHARS),
+        admission.Name(("body", "label"), label, admission.NAME_CHARS),
+        admission.Name(("body", "source"), req.source),
+    ]
+    for index, raw in enumerate(req.items):
+        item_id = raw.get("id") if isinstance(raw, dict) else None
+        if isinstance(item_id, str):
+            names.append(admission.Name(("body", "items", index, "id"), item_id))
+    return names
 
 
 def _kick(run_id: uuid.UUID) -> None:
@@ -97,21 +99,37 @@ def _kick(run_id: uuid.UUID) -> None:
     "", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}}
 )
 def submit_run(
-    req: RunRequest, session: SessionDep, settings: SettingsDep, tenant: WriteTenantDep
+    req: RunRequest, session: SessionDep, settings: SettingsDep, caller: WriteCaller, request: Request
 ) -> dict[str, Any]:
     """Add items to the run suite/label (created on first use); 202 with the run and one result per item.
 
     Idempotent per (suite, label, item id): a resubmitted id returns its audit, with other content
     it is rejected. Invalid items are rejected one by one and stored nowhere; the valid ones are
     stored in one transaction, committed, then enqueued. ``final`` (default) seals the run.
+    Every item goes through the admission path (``workers.admission``: text, sizes, models, token
+    budget, the key's and the tenant's audits per minute); a suite, label, source or item id that
+    cannot be stored (NUL, lone surrogate, too long) is a 422 and nothing is stored.
     """
+    tenant = caller.tenant_id
     if len(req.items) > settings.max_batch:
         raise HTTPException(
             status.HTTP_413_CONTENT_TOO_LARGE,
             detail=f"items: {len(req.items)} items, over the limit of {settings.max_batch} (MAX_BATCH)",
         )
     label = req.label or slot_label(datetime.now(UTC))
-    valid, rejected = _validate_items(req.items, settings)
+    parsed = _parse_items(req.items)
+    bodies = [p if isinstance(p, admission.Refusal) else p.body() for p in parsed]
+    found = admit(caller, request, bodies, session, settings, names=_names(req, label))
+    valid: list[tuple[int, RunItemIn]] = []
+    rejected: list[dict[str, Any]] = []
+    for index, (item, refused) in enumerate(zip(parsed, found, strict=True)):
+        if refused is None and isinstance(item, RunItemIn):
+            valid.append((index, item))
+            continue
+        raw = req.items[index]
+        item_id = str(raw["id"]) if isinstance(raw, dict) and raw.get("id") is not None else None
+        error = refused.detail if refused is not None else "rejected"
+        rejected.append({"index": index, "item_id": item_id, "status": "rejected", "error": error})
     run, _, results = run_service.submit_items(
         session,
         suite=req.suite,

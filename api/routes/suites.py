@@ -5,15 +5,16 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from fastapi import APIRouter, HTTPException, Response, status
+from fastapi import APIRouter, HTTPException, Request, Response, status
 
 from api.auth import WriteCaller
 from api.deps import SessionDep, SettingsDep
+from api.routes.audits import admit
 from api.routes.runs import TenantDep, WriteTenantDep
 from api.run_schemas import Name, SuiteIn
 from db import suites as suites_repo
 from db.run_models import Suite
-from workers import source_policy
+from workers import admission, source_policy
 from workers.schedule import check_cron, due_slot
 from workers.settings import Settings
 
@@ -53,6 +54,14 @@ def check_allowed(body: SuiteIn, settings: Settings, *, tenant_id: str, admin: b
         source_policy.check_webhook_url(body.webhook.url, settings)
 
 
+def _names(name: str, body: SuiteIn) -> list[admission.Name]:
+    """The strings of a suite that its runs store with their audits."""
+    names = [admission.Name(("path", "name"), name, admission.NAME_CHARS)]
+    if body.source is not None:
+        names.append(admission.Name(("body", "source"), body.source.kind_and_value()[1], 100_000))
+    return names
+
+
 def spec_of(name: str, body: SuiteIn, now: datetime) -> suites_repo.SuiteSpec:
     """The repository spec of a validated suite; ValueError on a bad cron or a cron without source."""
     kind, source = body.source.kind_and_value() if body.source is not None else (None, None)
@@ -84,12 +93,17 @@ def put_suite(
     caller: WriteCaller,
     settings: SettingsDep,
     response: Response,
+    request: Request,
 ) -> dict[str, Any]:
     """Create or replace a suite; a new cron first fires at its next slot (200 replaced, 201 created).
 
-    422 when the server's settings refuse its source or webhook (README, "Suites and their sources").
+    422 when the server's settings refuse its source or webhook (README, "Suites and their sources"),
+    and when the admission path (``workers.admission``) refuses its config (a model outside the
+    allow-list, an LLM component without an endpoint) or a name it stores.
     """
     tenant = caller.tenant_id
+    config = {} if body.config is None else body.config.model_dump(exclude_unset=True)
+    admit(caller, request, [], session, settings, names=_names(name, body), config=config)
     try:
         check_allowed(body, settings, tenant_id=tenant, admin="admin" in caller.scopes)
         spec = spec_of(name, body, datetime.now(UTC))

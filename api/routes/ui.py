@@ -30,7 +30,7 @@ from api.ui.timeline import timeline
 from api.ui_auth import LoginRequired, UiReader, login_redirect
 from db import repository as repo
 from db.models import AUDIT_STATUSES
-from workers.pipeline import search_claims_remote
+from workers.pipeline import ResultStoreDown, search_claims_remote
 from workers.settings import Settings
 
 __all__ = ["install", "json_url", "router"]
@@ -123,6 +123,8 @@ def _search(q: str, settings: Settings, tenant_id: str) -> tuple[list[dict[str, 
         hits = search_claims_remote(q, 10, model=None, tenant_id=tenant_id, timeout=settings.search_timeout_s)
     except CeleryTimeout:
         return [], "no worker answered the search in time"
+    except ResultStoreDown:
+        return [], "the search is unavailable while Redis does not answer; retry in a few seconds"
     except ValueError as exc:
         return [], f"search: {exc}"
     for h in hits:

@@ -71,21 +71,36 @@ def test_stopped_cluster_is_restarted(pg_dir: Path) -> None:
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
-def test_database_url_overrides_everything(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    monkeypatch.setenv("DATABASE_URL", "postgres://someone@db.example:5432/prod")
+def test_database_url_overrides_everything(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database_url: str
+) -> None:
+    plain = database_url.replace("postgresql+psycopg://", "postgres://")
+    monkeypatch.setenv("DATABASE_URL", plain)
     # nothing is started (tmp_path is not even a cluster) and the URL gets the psycopg driver
-    assert stack.ensure_postgres(tmp_path / "unused") == "postgresql+psycopg://someone@db.example:5432/prod"
+    assert stack.ensure_postgres(tmp_path / "unused") == database_url
     assert not (tmp_path / "unused").exists()
 
 
-def test_ensure_redis_answers(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv("REDIS_URL", raising=False)
-    url = stack.ensure_redis(db=8)
-    assert url.endswith("/8")
-    assert stack.redis_ping(url)
-    # REDIS_URL wins when it answers
-    monkeypatch.setenv("REDIS_URL", url)
-    assert stack.ensure_redis(db=0) == url
+@pytest.mark.parametrize(
+    ("name", "url", "shown"),
+    [
+        ("DATABASE_URL", "postgres://someone:s3cret@127.0.0.1:1/prod", "postgresql+psycopg://someone:***@"),
+        ("REDIS_URL", "redis://:s3cret@127.0.0.1:1/0", "redis://:***@"),
+    ],
+)
+def test_an_explicit_url_that_does_not_answer_is_an_error_naming_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, redis_server_url: str, name: str, url: str, shown: str
+) -> None:
+    # nothing listens on port 1; neither the local Postgres nor the Redis that answers (the
+    # tests' own) may take its place
+    monkeypatch.setenv(name, url)
+    with pytest.raises(stack.StackError) as err:
+        if name == "DATABASE_URL":
+            stack.ensure_postgres(tmp_path / "unused")
+        else:
+            stack.ensure_redis(db=0)
+    assert f"{name}={shown}127.0.0.1:1/" in str(err.value) and "does not answer" in str(err.value)
+    assert "s3cret" not in str(err.value) and not (tmp_path / "unused").exists()
 
 
 def test_up_refuses_a_port_held_by_a_process_it_did_not_start(

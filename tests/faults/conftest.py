@@ -5,6 +5,7 @@ and workers with short leases and a fast sweeper (``harness.FAST_RECOVERY_ENV``)
 from __future__ import annotations
 
 import os
+import sys
 import uuid
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -51,9 +52,16 @@ class FaultStack:
     base: str = ""
     workers: list[harness.Process] = field(default_factory=list)
 
-    def start_worker(self, extra: dict[str, str] | None = None, *, concurrency: int = 1) -> harness.Process:
+    def start_worker(
+        self, extra: dict[str, str] | None = None, *, concurrency: int = 1, supervised: bool = False
+    ) -> harness.Process:
+        """A worker; ``supervised``: under ``cli.supervise`` as the local stack runs it (restarted
+        after any exit, backoff 0.5 s here)."""
         log = self.tmp / f"worker-{len(self.workers)}.log"
-        w = harness.spawn(harness.worker_command(concurrency), {**self.env, **(extra or {})}, log)
+        command = harness.worker_command(concurrency)
+        if supervised:
+            command = [sys.executable, "-m", "cli.supervise", "worker", "--backoff", "0.5", "--", *command]
+        w = harness.spawn(command, {**self.env, **(extra or {})}, log)
         self.workers.append(w)
         deadline = 90.0
         harness._wait("worker", lambda: w.proc.poll() is None and " ready." in w.output(), deadline)

@@ -82,6 +82,24 @@ def test_redis_killed_and_restarted_without_its_data(fault_stack: FaultStack, cl
     _assert_clean(fault_stack, ids, bodies, clean)
 
 
+def test_redis_restarted_twice_in_quick_succession(fault_stack: FaultStack, clean_results: Any) -> None:
+    # the second outage comes while the worker is still reconnecting from the first (kombu may then
+    # end the worker with an unrecoverable error); the supervised worker comes back by itself
+    bodies = harness.workload(6)
+    clean = clean_results(bodies)
+    fault_stack.start_api()
+    fault_stack.start_worker({"CLAIMAUDIT_TEST_STAGE_DELAY": "matching:2"}, supervised=True)
+    ids = fault_stack.submit(bodies[:4])
+    _wait_status(fault_stack, ids, {"matching"})
+    for pause in (2.0, 1.3):
+        fault_stack.redis.kill()
+        time.sleep(pause)
+        fault_stack.redis.start()  # empty each time
+        time.sleep(1.3)
+    ids += fault_stack.submit(bodies[4:])
+    _assert_clean(fault_stack, ids, bodies, clean)
+
+
 def test_postgres_stopped_and_started(fault_stack: FaultStack, clean_results: Any) -> None:
     bodies = harness.workload(4)
     clean = clean_results(bodies)

@@ -224,8 +224,12 @@ def test_healthz_without_workers_is_degraded_200(
     health._cache.clear()
     with TestClient(create_app(lonely), headers=auth_headers) as c:
         resp = c.get("/healthz")
+        ready = c.get("/readyz")
     assert resp.status_code == 200, resp.text
     assert resp.json() == {"status": "degraded", "database": "ok", "redis": "ok", "workers": 0}
+    # readiness: no worker consumes the queue, so this API is not ready (liveness stays 200)
+    assert ready.status_code == 503 and int(ready.headers["Retry-After"]) >= 1
+    assert ready.json()["workers"] == 0
 
 
 # --------------------------------------------------------------------------- 6: effective config

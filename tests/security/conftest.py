@@ -60,3 +60,22 @@ def bare(settings: Any, redis_url: str) -> Iterator[Any]:
 
     with TestClient(create_app(settings)) as c:
         yield c
+
+
+@pytest.fixture
+def llm_app(settings: Any, redis_url: str) -> Iterator[Any]:
+    """The app with an LLM endpoint configured (nothing listens there: nothing is awaited)."""
+    from fastapi.testclient import TestClient
+
+    from api.main import create_app
+
+    configured = settings.model_copy(
+        update={
+            "openai_base_url": "http://127.0.0.1:9/v1",
+            "openai_api_key": "test",
+            "allowed_llm_models": ("gpt-4o-mini", "small-chat"),
+            "allowed_embedding_models": ("text-embedding-3-small",),
+        }
+    )
+    with TestClient(create_app(configured)) as c:
+        yield c

@@ -49,6 +49,15 @@ def test_compose_publishes_only_the_api_port(compose_config: dict[str, Any]) -> 
     assert [p["target"] for p in published["api"]] == [8000]
 
 
+def test_compose_restarts_every_long_running_service(compose_config: dict[str, Any]) -> None:
+    # a worker that exits (an unrecoverable broker error exits every worker process) comes back
+    # by itself; only the one-shot migration is not restarted
+    restart = {name: svc.get("restart") for name, svc in compose_config["services"].items()}
+    assert restart.pop("migrate") == "no"
+    assert set(restart.values()) == {"unless-stopped"}, restart
+    assert {"worker", "search-worker", "beat", "api", "flower"} <= set(restart)
+
+
 def test_compose_wires_the_secrets_and_flower_auth(compose_config: dict[str, Any]) -> None:
     services = compose_config["services"]
     assert services["postgres"]["environment"]["POSTGRES_PASSWORD"] == "pg-secret"
@@ -154,7 +163,7 @@ def test_local_stack_key_and_flower_login_are_private(
         assert (
             row is not None
             and row.tenant_id == "default"
-            and set(row.scopes) == {"audits:write", "audits:read", "admin"}
+            and set(row.scopes) == {"audits:write", "audits:read", "admin", "operator"}
         )
         keys_repo.revoke_api_key(s, row.id, tenant_id=None)
         s.commit()

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -53,25 +52,6 @@ def test_a_batch_larger_than_the_per_minute_limit_is_413_not_a_429_to_retry_fore
     assert resp.status_code == 413 and "3 audits per minute" in message(resp)
     # nothing was counted: a batch within the limit still passes
     assert bare.post("/audits/batch", json={"audits": [VALID] * 3}, headers=_headers(key)).status_code == 202
-
-
-@pytest.fixture
-def llm_app(settings: Any, redis_url: str) -> Iterator[Any]:
-    """The app with an LLM endpoint configured (nothing listens there: nothing is awaited)."""
-    from fastapi.testclient import TestClient
-
-    from api.main import create_app
-
-    configured = settings.model_copy(
-        update={
-            "openai_base_url": "http://127.0.0.1:9/v1",
-            "openai_api_key": "test",
-            "allowed_llm_models": ("gpt-4o-mini", "small-chat"),
-            "allowed_embedding_models": ("text-embedding-3-small",),
-        }
-    )
-    with TestClient(create_app(configured)) as c:
-        yield c
 
 
 @pytest.mark.parametrize(

@@ -214,11 +214,18 @@ def _suites(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     assert client.get("/suites/b-only", headers=b.headers).status_code == 200
 
 
-def _metrics(client: Any, a: Tenant, _b_id: str, _b: Tenant) -> None:
-    # deployment-wide counts: only an admin key reads them; a reading key of A gets 403
+def _metrics(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
+    # a reading key of A gets 403; A's admin key reads A's own figures, nothing of B or of the
+    # deployment (worker counters, queue depth); a tenant admin cannot mint an operator key
     reader = client.post("/admin/keys", json={"scopes": ["audits:read"]}, headers=a.headers).json()["key"]
     assert client.get("/metrics", headers={"Authorization": f"Bearer {reader}"}).status_code == 403
-    assert client.get("/metrics", headers=a.headers).status_code == 200
+    own = client.get("/metrics", headers=a.headers)
+    assert own.status_code == 200
+    assert f'claimaudit_audits{{status="done",tenant="{a.id}"}}' in own.text
+    assert b.id not in own.text and "claimaudit_queue_depth" not in own.text
+    assert "claimaudit_stage_duration_seconds" not in own.text
+    minted = client.post("/admin/keys", json={"scopes": ["admin", "operator"]}, headers=a.headers)
+    assert minted.status_code == 422
 
 
 def _admin_keys(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:

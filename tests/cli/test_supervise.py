@@ -1,0 +1,52 @@
+"""``cli.supervise``: a service process that exits is started again with a growing, logged
+backoff; a stop of the supervisor stops the process and restarts nothing."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _supervise(tmp_path: Path, child: str, *options: str) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli.supervise", "svc", *options, "--", sys.executable, "-c", child],
+        cwd=ROOT, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def test_an_exited_process_is_restarted_with_backoff_and_logged(tmp_path: Path) -> None:
+    starts = tmp_path / "starts"
+    # each start appends a line, then the process dies with code 3 (a crash)
+    child = f"open({str(starts)!r}, 'a').write('x\\n'); raise SystemExit(3)"
+    proc = _supervise(tmp_path, child, "--backoff", "0.2", "--max-backoff", "0.8")
+    time.sleep(4)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    # backoff 0.2, 0.4, 0.8, 0.8, ...: within 4 s at least 4 starts, never a busy loop
+    assert 4 <= starts.read_text().count("x") <= 12
+    assert "exited with code 3" in err and "restarting in 0.2 s (restart 1)" in err
+    assert "restarting in 0.4 s (restart 2)" in err and "restarting in 0.8 s (restart 3)" in err
+    assert "restarting in 1.6" not in err  # capped at --max-backoff
+
+
+def test_a_stop_stops_the_process_and_restarts_nothing(tmp_path: Path) -> None:
+    pidfile = tmp_path / "pid"
+    child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    proc = _supervise(tmp_path, child)
+    deadline = time.monotonic() + 20
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    child_pid = int(pidfile.read_text())
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=20)
+    assert proc.returncode != 0 or "stopped" in err
+    assert "stopped (exit code" in err and "restarting" not in err
+    assert (
+        not Path(f"/proc/{child_pid}").exists()
+        or "Z" in Path(f"/proc/{child_pid}/stat").read_text().split(") ")[1][:1]
+    )
