@@ -79,6 +79,11 @@ _REDIS_URL, _REDIS_UP = _resolve_redis_url()
 os.environ["REDIS_URL"] = _REDIS_URL
 # One Celery queue per test session: workers left over from an interrupted run never take our tasks.
 os.environ["CELERY_QUEUE"] = f"claimaudit-test-{uuid.uuid4().hex[:8]}"
+# The backlog bounds (workers.backlog) are off unless a test sets them: the session's database keeps
+# the audits that earlier tests left queued without a worker, whose count and age would refuse
+# later tests' audits (tests/integration/test_backlog.py sets them on a database of its own).
+for _bound in ("MAX_QUEUED_AUDITS", "MAX_QUEUED_AUDITS_PER_TENANT", "MAX_BACKLOG_AGE_S"):
+    os.environ.setdefault(_bound, "0")
 
 
 # --------------------------------------------------------------------------- isolation between modules

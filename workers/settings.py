@@ -268,6 +268,13 @@ class Settings(BaseSettings):
     retention_days: float | None = None
     #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
     prometheus_multiproc_dir: str | None = None
+    #: Backlog bounds of admission (``workers.backlog``; 0: no bound). Unfinished audits of the
+    #: deployment (past it: 503) and of one tenant (429), and the age in seconds of the oldest
+    #: unfinished audit (503). Defaults: MAX_BACKLOG_AGE_S x the measured sustainable rate of the
+    #: local stack (about 10 audits/s on 2 worker processes; docs/RELIABILITY.md, "Backlog bounds").
+    max_queued_audits: Annotated[int, Field(ge=0)] = 1_200
+    max_queued_audits_per_tenant: Annotated[int, Field(ge=0)] = 600
+    max_backlog_age_s: Annotated[float, Field(ge=0)] = 120.0
 
     #: Share of done audits re-audited with the second auditor's config (``workers.checks``).
     second_audit_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0

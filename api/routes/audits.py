@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from api.auth import Caller, ReadCaller, WriteCaller, too_many
+from api.backlog import refuse_when_full
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
 from api.errors import DATABASE_DOWN, ErrorBody, problem
@@ -269,6 +270,7 @@ def submit_audit(
         )
     if uses_llm(req.stored_config(), settings):
         refuse_when_spent(session, caller.tenant_id, settings)
+    refuse_when_full(session, caller.tenant_id, settings)
     _count_audits(caller, request, 1)
     try:
         audit, created = _store(session, req, idempotency_key or None, caller.tenant_id)
@@ -346,6 +348,7 @@ def submit_batch(
             f"audits: {len(audits)} items, over the limit of {settings.max_batch} (server setting MAX_BATCH)",
             loc=["body", "audits"],
         )
+    refuse_when_full(session, caller.tenant_id, settings)
     _count_audits(caller, request, len(audits))
     results: list[BatchItemResult] = []
     to_enqueue: list[uuid.UUID] = []

@@ -1,30 +1,33 @@
-"""``/metrics``: Prometheus text format (``workers.metrics``): worker counters and histograms, plus
-audits by status and queue depth read at scrape time."""
+"""``/metrics``: Prometheus text format (``workers.metrics``): the processes' counters and
+histograms, plus the gauges of the present read at scrape time: audits by status, the broker's
+queue depth per queue and priority, the age of the oldest unfinished audit, and the workers that
+answer a ping (``api.routes.health.count_workers``, cached a few seconds)."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.auth import AdminCaller
 from api.deps import SessionDep, SettingsDep
-from db import llm_repository
+from api.routes.health import count_workers
+from db import backlog, llm_repository
 from db import repository as repo
-from workers.metrics import scrape
+from workers.metrics import Present, broker_depths, scrape
+from workers.settings import Settings
 
 router = APIRouter(tags=["health"])
 
 
-def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
-    """``{queue: LLEN}``; empty when Redis does not answer (the scrape still succeeds)."""
+def queue_depths(settings: Settings) -> dict[tuple[str, int], int]:
+    """``{(queue, priority): messages}`` of the audit and search queues (``broker_depths``);
+    empty when Redis does not answer (the scrape still succeeds)."""
     import redis
 
     try:
-        client = redis.Redis.from_url(redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        client = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
         try:
-            return {queue: int(client.llen(queue))}
+            return broker_depths(client, (settings.celery_queue, settings.search_queue_name))
         finally:
             client.close()
     except redis.RedisError:
@@ -33,14 +36,21 @@ def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
 
 @router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
 def metrics(_caller: AdminCaller, session: SessionDep, settings: SettingsDep) -> Response:
-    """Prometheus metrics of the whole deployment (needs ``admin``): audits by status, stage durations,
-    verdicts, queue depth, LLM, runs, webhooks."""
+    """Prometheus metrics of the whole deployment (needs ``admin``): audits by status, the
+    backlog (queue depth, oldest audit), workers, stage and end-to-end latency, HTTP requests,
+    admission refusals, verdicts, LLM, runs, webhooks."""
 
-    def snapshot() -> tuple[Mapping[str, int], Mapping[str, int]]:
-        return repo.audits_by_status(session), _queue_depth(settings.redis_url, settings.celery_queue)
+    def present() -> Present:
+        depths = queue_depths(settings)
+        return Present(
+            audits=repo.audits_by_status(session),
+            depths=depths,
+            oldest_age_s=backlog.measure(session).oldest_age_s or 0.0,
+            workers=count_workers(settings.celery_queue) if depths else 0,
+        )
 
     body = scrape(
-        snapshot,
+        present,
         multiproc_dir=settings.prometheus_multiproc_dir,
         formats=lambda: llm_repository.response_formats(session),
     )

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from api.auth import ReadCaller, WriteCaller
+from api.backlog import refuse_when_full
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
 from api.routes.audits import (
@@ -110,6 +111,7 @@ def submit_run(
             status.HTTP_413_CONTENT_TOO_LARGE,
             detail=f"items: {len(req.items)} items, over the limit of {settings.max_batch} (MAX_BATCH)",
         )
+    refuse_when_full(session, tenant, settings)
     label = req.label or slot_label(datetime.now(UTC))
     valid, rejected = _validate_items(req.items, settings)
     run, _, results = run_service.submit_items(

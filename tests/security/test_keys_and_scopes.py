@@ -103,6 +103,7 @@ EXPECTED_SCOPES = {
     ("POST", "/labels"): "audits:write",
     ("GET", "/labels/agreement"): "audits:read",
     ("GET", "/healthz"): None,
+    ("GET", "/readyz"): None,
     # the pages: a session cookie of /ui/login (or a bearer header), scope audits:read
     ("GET", "/ui/audits"): "audits:read",
     ("GET", "/ui/audits/{audit_id}"): "audits:read",

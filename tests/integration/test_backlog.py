@@ -1,0 +1,199 @@
+"""Backlog bounds and the metrics of a backlog, on a private stack: a database of this module's
+own (migrated), the session's Redis queue, the API in process and no worker consuming.
+
+With ``MAX_QUEUED_AUDITS=50`` and ``MAX_QUEUED_AUDITS_PER_TENANT=40`` (set here), 200 audits
+submitted by two tenants at once: the bounds refuse the rest with 503/429 and ``Retry-After``,
+nothing refused is stored, and ``/metrics`` shows the real backlog (one Celery message per
+accepted audit in Redis, at its stage's priority list) and the age of the oldest audit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import select, text
+
+from db.models import Audit
+from tests.conftest import alembic_config, make_key
+
+pytestmark = pytest.mark.services
+
+VALID: dict[str, Any] = {
+    "response": "Water boils at 90 °C.",
+    "references": ["Water boils at 100 °C at sea level."],
+}
+#: The bounds of this module's stack (the issue's "done when": MAX_QUEUED_AUDITS=50).
+MAX_QUEUED = 50
+MAX_PER_TENANT = 40
+
+
+@pytest.fixture(scope="module")
+def private(fresh_database: Any, redis_server_url: str) -> Iterator[dict[str, Any]]:
+    """``{"factory", "settings", "keys": {tenant: key}}`` of a migrated database of its own."""
+    from alembic import command
+
+    from db.auth_models import SCOPES
+    from db.engine import make_engine, make_session_factory
+    from workers.settings import Settings
+
+    url = fresh_database("backlog")
+    command.upgrade(alembic_config(url), "head")
+    engine = make_engine(url)
+    factory = make_session_factory(engine)
+    keys = {
+        tenant: make_key(factory, tenant, SCOPES, requests_per_second=0, audits_per_minute=0)[0]
+        for tenant in ("flood", "other")
+    }
+    settings = Settings(
+        database_url=url,
+        redis_url=redis_server_url,
+        max_queued_audits=MAX_QUEUED,
+        max_queued_audits_per_tenant=MAX_PER_TENANT,
+        max_backlog_age_s=0,
+    )
+    yield {"factory": factory, "settings": settings, "keys": keys}
+    engine.dispose()
+
+
+def _client(settings: Any, key: str) -> Any:
+    from fastapi.testclient import TestClient
+
+    from api.main import create_app
+
+    return TestClient(create_app(settings), headers={"Authorization": f"Bearer {key}"})
+
+
+def _stored(factory: Any, tenant: str | None = None) -> set[str]:
+    with factory() as s:
+        stmt = select(Audit.id)
+        if tenant is not None:
+            stmt = stmt.where(Audit.tenant_id == tenant)
+        return {str(i) for i in s.scalars(stmt)}
+
+
+def _samples(client: Any, admin_key: str) -> dict[str, list[Any]]:
+    body = client.get("/metrics", headers={"Authorization": f"Bearer {admin_key}"}).text
+    out: dict[str, list[Any]] = {}
+    for family in text_string_to_metric_families(body):
+        for sample in family.samples:
+            out.setdefault(sample.name, []).append(sample)
+    return out
+
+
+def _clear(factory: Any) -> None:
+    with factory() as s:
+        s.execute(text("DELETE FROM audits"))
+        s.commit()
+
+
+def test_200_audits_at_once_are_bounded_and_nothing_refused_is_stored(
+    private: dict[str, Any], redis_url: str
+) -> None:
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    queue = os.environ["CELERY_QUEUE"]
+    with _client(settings, keys["flood"]) as flood, _client(settings, keys["other"]) as other:
+        # the flooding tenant sends 150, the other 50, all at once (8 at a time)
+        calls = [flood] * 150 + [other] * 50
+        with ThreadPoolExecutor(8) as pool:
+            answers = list(pool.map(lambda c: c.post("/audits", json=VALID), calls))
+        codes = [r.status_code for r in answers]
+        accepted = {r.json()["id"] for r in answers if r.status_code == 202}
+        refused = [r for r in answers if r.status_code != 202]
+        assert set(codes) <= {202, 429, 503}, sorted(set(codes))
+        assert refused and {429, 503} & set(codes)
+        for r in refused:
+            assert int(r.headers["Retry-After"]) >= 1, r.headers
+            assert r.json()["detail"][0]["type"] in ("backlog", "tenant_backlog")
+        # concurrent admission reads the backlog before its own row is stored: the 8 requests in
+        # flight may pass a bound together, never more (module docstring of workers.backlog)
+        assert MAX_QUEUED <= len(accepted) <= MAX_QUEUED + 8
+        assert len(_stored(factory, "flood")) <= MAX_PER_TENANT + 8
+        # nothing refused is stored: the stored audits are exactly the accepted ones
+        assert _stored(factory) == accepted
+
+        # the metrics of this backlog: one message per accepted audit, counted at every priority
+        samples = _samples(flood, keys["flood"])
+        depth = sum(s.value for s in samples["claimaudit_queue_depth"] if s.labels["queue"] == queue)
+        assert depth == len(accepted)
+        assert {s.labels["priority"] for s in samples["claimaudit_queue_depth"]} == {
+            str(p) for p in range(10)
+        }
+        age = samples["claimaudit_oldest_queued_audit_age_seconds"][0].value
+        assert age > 0
+        refusals = {s.labels["reason"]: s.value for s in samples["claimaudit_admission_refusals_total"]}
+        assert refusals["backlog"] + refusals["tenant_backlog"] >= len(refused)
+        routes = {
+            (s.labels["method"], s.labels["route"], s.labels["status"]): s.value
+            for s in samples["claimaudit_http_requests_total"]
+        }
+        assert routes[("POST", "/audits", "202")] >= len(accepted)
+        assert not any("/audits/" in r[1] and "{" not in r[1] for r in routes)  # templates, not paths
+
+
+def test_batch_and_runs_are_refused_whole_when_the_backlog_is_full(
+    private: dict[str, Any], redis_url: str
+) -> None:
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    with _client(settings, keys["other"]) as other:
+        # a batch larger than the bound passes while the queue is short (admission is by the
+        # backlog before the request), then the deployment is full
+        first = other.post("/audits/batch", json={"audits": [VALID] * 60})
+        assert first.status_code == 202
+        before = _stored(factory)
+        assert len(before) == 60
+        batch = other.post("/audits/batch", json={"audits": [VALID] * 3})
+        assert batch.status_code == 503
+        assert "MAX_QUEUED_AUDITS" in batch.json()["detail"][0]["msg"]
+        run = other.post("/runs", json={"suite": "s", "items": [{"id": "a", **VALID}]})
+        assert run.status_code == 503, run.text
+        single = other.post("/audits", json=VALID)
+        assert single.status_code == 503
+        assert _stored(factory) == before
+        with factory() as s:
+            assert s.scalar(text("SELECT count(*) FROM runs")) == 0
+
+
+def test_retry_after_follows_the_measured_drain_rate(private: dict[str, Any], redis_url: str) -> None:
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    with _client(settings, keys["other"]) as other:
+        assert other.post("/audits/batch", json={"audits": [VALID] * (MAX_QUEUED + 30)}).status_code == 202
+        # nothing finished in the last minute: no drain measured, the fixed wait
+        # (workers.backlog.RETRY_AFTER_NO_DRAIN_S = 60)
+        assert other.post("/audits", json=VALID).headers["Retry-After"] == "60"
+        # 30 of them finish now (as a worker leaves them): 30 in the last 60 s = 0.5 audits/s;
+        # 50 remain, the excess over the bound is 50 - 50 + 1 = 1 audit → ceil(1 / 0.5) = 2 s
+        with factory() as s:
+            s.execute(
+                text(
+                    "UPDATE audits SET status = 'done', finished_at = now() "
+                    "WHERE id IN (SELECT id FROM audits WHERE status = 'queued' LIMIT 30)"
+                )
+            )
+            s.commit()
+        assert other.post("/audits", json=VALID).headers["Retry-After"] == "2"
+
+
+def test_readyz_names_the_full_backlog_and_the_missing_worker(
+    private: dict[str, Any], redis_url: str
+) -> None:
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    with _client(settings, keys["other"]) as other:
+        empty = other.get("/readyz")
+        assert empty.status_code == 503  # no worker consumes this session's queue
+        assert empty.json()["reasons"] == [f"no worker consumes {settings.celery_queue}"]
+        assert other.post("/audits/batch", json={"audits": [VALID] * MAX_QUEUED}).status_code == 202
+        full = other.get("/readyz").json()
+        assert full["status"] == "degraded"
+        assert f"{MAX_QUEUED} queued audits at or over MAX_QUEUED_AUDITS={MAX_QUEUED}" in full["reasons"]
+        assert full["queued"] == MAX_QUEUED
+        # liveness is unchanged by the backlog
+        assert other.get("/healthz").status_code == 200
