@@ -13,6 +13,7 @@ from api.deps import SessionDep, SettingsDep
 from api.routes.health import count_workers
 from db import backlog, llm_repository
 from db import repository as repo
+from db.tenancy import deployment_session
 from workers.metrics import Present, broker_depths, scrape
 from workers.settings import Settings
 
@@ -40,18 +41,21 @@ def metrics(_caller: AdminCaller, session: SessionDep, settings: SettingsDep) ->
     backlog (queue depth, oldest audit), workers, stage and end-to-end latency, HTTP requests,
     admission refusals, verdicts, LLM, runs, webhooks."""
 
-    def present() -> Present:
-        depths = queue_depths(settings)
-        return Present(
-            audits=repo.audits_by_status(session),
-            depths=depths,
-            oldest_age_s=backlog.measure(session).oldest_age_s or 0.0,
-            workers=count_workers(settings.celery_queue) if depths else 0,
-        )
+    # deployment-wide: not the admin's tenant's rows only (the request's session is bound to it)
+    with deployment_session(session) as everyone:
 
-    body = scrape(
-        present,
-        multiproc_dir=settings.prometheus_multiproc_dir,
-        formats=lambda: llm_repository.response_formats(session),
-    )
+        def present() -> Present:
+            depths = queue_depths(settings)
+            return Present(
+                audits=repo.audits_by_status(everyone),
+                depths=depths,
+                oldest_age_s=backlog.measure(everyone).oldest_age_s or 0.0,
+                workers=count_workers(settings.celery_queue) if depths else 0,
+            )
+
+        body = scrape(
+            present,
+            multiproc_dir=settings.prometheus_multiproc_dir,
+            formats=lambda: llm_repository.response_formats(everyone),
+        )
     return Response(content=body, media_type=CONTENT_TYPE_LATEST)

@@ -197,3 +197,47 @@ def test_readyz_names_the_full_backlog_and_the_missing_worker(
         assert full["queued"] == MAX_QUEUED
         # liveness is unchanged by the backlog
         assert other.get("/healthz").status_code == 200
+
+
+#: A plain member of ``claimaudit_service`` (row-level security applies), as production connects.
+PLAIN_ROLE = "claimaudit_backlog_probe"
+
+
+def test_the_bounds_count_every_tenant_under_row_level_security(
+    private: dict[str, Any], redis_url: str
+) -> None:
+    """The request's session is bound to the caller's tenant; a superuser (the local stack, the
+    other tests) bypasses the policy, a production role does not. The deployment bound must
+    still count the other tenants' audits, and /metrics must show them."""
+    import sqlalchemy
+    from sqlalchemy.engine import make_url
+
+    from db.tenancy import SERVICE_ROLE
+
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    with factory() as s:
+        if not s.execute(text("SELECT 1 FROM pg_roles WHERE rolname = :r"), {"r": PLAIN_ROLE}).first():
+            s.execute(text(f"CREATE ROLE {PLAIN_ROLE} LOGIN NOSUPERUSER NOBYPASSRLS"))
+        s.execute(text(f"GRANT {SERVICE_ROLE} TO {PLAIN_ROLE}"))
+        s.execute(
+            text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {PLAIN_ROLE}")
+        )
+        s.execute(text(f"GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {PLAIN_ROLE}"))
+        s.execute(text(f"GRANT EXECUTE ON FUNCTION tenant_from_audit() TO {PLAIN_ROLE}"))
+        s.commit()
+    plain_url = make_url(settings.database_url).set(username=PLAIN_ROLE, password=None)
+    plain = settings.model_copy(update={"database_url": plain_url.render_as_string(hide_password=False)})
+    with sqlalchemy.create_engine(plain.database_url).connect() as conn:
+        who = "SELECT rolsuper OR rolbypassrls FROM pg_roles WHERE rolname = current_user"
+        assert conn.execute(text(who)).scalar() is False
+    with _client(plain, keys["other"]) as other, _client(plain, keys["flood"]) as flood:
+        assert other.post("/audits/batch", json={"audits": [VALID] * MAX_QUEUED}).status_code == 202
+        # "flood" has no audit of its own: only the deployment-wide count refuses it
+        refused = flood.post("/audits", json=VALID)
+        assert refused.status_code == 503, refused.text
+        assert not _stored(factory, "flood")
+        queued = [
+            s for s in _samples(flood, keys["flood"])["claimaudit_audits"] if s.labels["status"] == "queued"
+        ]
+        assert queued[0].value == MAX_QUEUED
