@@ -4,12 +4,14 @@ own (migrated), the session's Redis queue, the API in process and no worker cons
 With ``MAX_QUEUED_AUDITS=50`` and ``MAX_QUEUED_AUDITS_PER_TENANT=40`` (set here), 200 audits
 submitted by two tenants at once: the bounds refuse the rest with 503/429 and ``Retry-After``,
 nothing refused is stored, and ``/metrics`` shows the real backlog (one Celery message per
-accepted audit in Redis, at its stage's priority list) and the age of the oldest audit.
+accepted audit in Redis, at its stage's priority list) and the age of the oldest audit; once a
+worker starts, every accepted audit ends done.
 """
 
 from __future__ import annotations
 
 import os
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -19,7 +21,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select, text
 
 from db.models import Audit
-from tests.conftest import alembic_config, make_key
+from tests.conftest import alembic_config, make_key, wait_for_status
 
 pytestmark = pytest.mark.services
 
@@ -92,7 +94,7 @@ def _clear(factory: Any) -> None:
 
 
 def test_200_audits_at_once_are_bounded_and_nothing_refused_is_stored(
-    private: dict[str, Any], redis_url: str
+    private: dict[str, Any], redis_url: str, start_worker: Any
 ) -> None:
     factory, settings, keys = private["factory"], private["settings"], private["keys"]
     _clear(factory)
@@ -134,6 +136,15 @@ def test_200_audits_at_once_are_bounded_and_nothing_refused_is_stored(
         }
         assert routes[("POST", "/audits", "202")] >= len(accepted)
         assert not any("/audits/" in r[1] and "{" not in r[1] for r in routes)  # templates, not paths
+
+    # a worker starts: every accepted audit ends done, and nothing else appears
+    worker = start_worker({"DATABASE_URL": settings.database_url}, concurrency=2)
+    try:
+        for audit_id in accepted:
+            assert wait_for_status(factory, uuid.UUID(audit_id), {"done", "failed"}, timeout=600) == "done"
+    finally:
+        worker.stop()
+    assert _stored(factory) == accepted
 
 
 def test_batch_and_runs_are_refused_whole_when_the_backlog_is_full(
