@@ -86,6 +86,19 @@ for _bound in ("MAX_QUEUED_AUDITS", "MAX_QUEUED_AUDITS_PER_TENANT", "MAX_BACKLOG
     os.environ.setdefault(_bound, "0")
 
 
+def require_binary(name: str, package: str) -> str:
+    """The path of the program ``name``; skip the test with the reason when it is absent, but fail
+    in CI (``CI`` set), where ``.ci/run`` installs the Debian ``package`` that has it."""
+    import shutil
+
+    path = shutil.which(name)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is missing: install Debian's {package} package (.ci/run does)")
+        pytest.skip(f"{name} is absent (apt-get install -y {package}); CI installs and runs it")
+    return path
+
+
 # --------------------------------------------------------------------------- isolation between modules
 
 

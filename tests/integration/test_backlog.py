@@ -1,7 +1,8 @@
 """Backlog bounds and the metrics of a backlog, on a private stack: a database of this module's
 own (migrated), the session's Redis queue, the API in process and no worker consuming.
 
-With ``MAX_QUEUED_AUDITS=50`` and ``MAX_QUEUED_AUDITS_PER_TENANT=40`` (set here), 200 audits
+With ``MAX_QUEUED_AUDITS=50`` and ``MAX_QUEUED_AUDITS_PER_TENANT=40`` (the ``private`` fixture of
+``tests/integration/conftest.py``), 200 audits
 submitted by two tenants at once: the bounds refuse the rest with 503/429 and ``Retry-After``,
 nothing refused is stored, and ``/metrics`` shows the real backlog (one Celery message per
 accepted audit in Redis, at its stage's priority list) and the age of the oldest audit; once a
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -21,7 +21,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from sqlalchemy import select, text
 
 from db.models import Audit
-from tests.conftest import alembic_config, make_key, wait_for_status
+from tests.conftest import wait_for_status
+from tests.integration.conftest import MAX_PER_TENANT, MAX_QUEUED
 
 pytestmark = pytest.mark.services
 
@@ -29,37 +30,6 @@ VALID: dict[str, Any] = {
     "response": "Water boils at 90 °C.",
     "references": ["Water boils at 100 °C at sea level."],
 }
-#: The bounds of this module's stack (the issue's "done when": MAX_QUEUED_AUDITS=50).
-MAX_QUEUED = 50
-MAX_PER_TENANT = 40
-
-
-@pytest.fixture(scope="module")
-def private(fresh_database: Any, redis_server_url: str) -> Iterator[dict[str, Any]]:
-    """``{"factory", "settings", "keys": {tenant: key}}`` of a migrated database of its own."""
-    from alembic import command
-
-    from db.auth_models import SCOPES
-    from db.engine import make_engine, make_session_factory
-    from workers.settings import Settings
-
-    url = fresh_database("backlog")
-    command.upgrade(alembic_config(url), "head")
-    engine = make_engine(url)
-    factory = make_session_factory(engine)
-    keys = {
-        tenant: make_key(factory, tenant, SCOPES, requests_per_second=0, audits_per_minute=0)[0]
-        for tenant in ("flood", "other")
-    }
-    settings = Settings(
-        database_url=url,
-        redis_url=redis_server_url,
-        max_queued_audits=MAX_QUEUED,
-        max_queued_audits_per_tenant=MAX_PER_TENANT,
-        max_backlog_age_s=0,
-    )
-    yield {"factory": factory, "settings": settings, "keys": keys}
-    engine.dispose()
 
 
 def _client(settings: Any, key: str) -> Any:

@@ -16,7 +16,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
+from tests.conftest import require_binary
 
 ROOT = Path(__file__).resolve().parents[2]
 PROM = ROOT / "deploy" / "prometheus"
@@ -26,12 +26,7 @@ SERIES = re.compile(r"\bclaimaudit_[a-z0-9_]+\b")
 
 
 def _promtool() -> str:
-    path = shutil.which("promtool")
-    if path is None:
-        if os.environ.get("CI"):
-            pytest.fail("promtool is missing: install Debian's prometheus package (.ci/run does)")
-        pytest.skip("promtool is absent (apt-get install -y prometheus); CI installs and runs it")
-    return path
+    return require_binary("promtool", "prometheus")
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
