@@ -4,8 +4,12 @@ The backlog is the audits accepted and not yet finished (status ``queued`` or a 
 ``done``, ``failed`` or ``rejected``), read from Postgres in one query (``db.backlog``). Three
 bounds (``workers.settings``; 0 turns a bound off):
 
-- ``MAX_BACKLOG_AGE_S``: the oldest unfinished audit is older than this many seconds → 503,
-  reason ``backlog_age``;
+- ``MAX_BACKLOG_AGE_S``: the oldest unfinished audit is older than this many seconds, or a new
+  audit would wait longer (the unfinished audits divided by the drain rate, when audits
+  finished in the last ``DRAIN_WINDOW_S``) → 503, reason ``backlog_age``. The second test is
+  what bounds an accepted audit's wait under a steady overload: by the oldest age alone, the
+  backlog admitted within one age bound at the arrival rate takes (arrival / drain) times the
+  bound to finish;
 - ``MAX_QUEUED_AUDITS``: the deployment holds this many unfinished audits or more → 503,
   reason ``backlog``;
 - ``MAX_QUEUED_AUDITS_PER_TENANT``: the caller's tenant holds this many or more → 429, reason
@@ -16,7 +20,8 @@ batch may overshoot a bound by at most ``MAX_BATCH`` audits; a batch larger than
 passes when the queue is short.
 
 ``Retry-After`` is the time the excess takes to drain at the measured drain rate: the audits
-past the bound (over the count bound, or older than the age bound) divided by the audits
+past the bound (over the count bound, older than the age bound, or beyond what drains within
+it) divided by the audits
 finished per second over the last ``DRAIN_WINDOW_S`` seconds, rounded up, within
 ``[1, RETRY_AFTER_MAX_S]``; ``RETRY_AFTER_NO_DRAIN_S`` when nothing finished in the window (no
 worker alive, or all stuck). The tenant's wait uses the deployment's rate, a lower bound when
@@ -88,6 +93,9 @@ def check_backlog(
     if max_queued <= 0 and max_queued_per_tenant <= 0 and max_age_s <= 0:
         return Backlog(0, 0, None, 0)
     backlog = measure(session, tenant_id, max_age_s=max_age_s)
+    if backlog.queued == 0:
+        return backlog
+    rate = drain_rate(session, DRAIN_WINDOW_S)
     refusal: tuple[int, Reason, int, str] | None = None
     if max_age_s > 0 and backlog.over_age > 0:
         detail = (
@@ -95,6 +103,13 @@ def check_backlog(
             f"over the bound of {max_age_s:g} s (server setting MAX_BACKLOG_AGE_S)"
         )
         refusal = (503, "backlog_age", backlog.over_age, detail)
+    elif max_age_s > 0 and rate > 0 and backlog.queued / rate > max_age_s:
+        detail = (
+            f"the backlog is full: a new audit would wait about {backlog.queued / rate:.0f} s "
+            f"({backlog.queued} queued, {rate:.2f} finished per second), over the bound of "
+            f"{max_age_s:g} s (server setting MAX_BACKLOG_AGE_S)"
+        )
+        refusal = (503, "backlog_age", backlog.queued - math.floor(max_age_s * rate), detail)
     elif max_queued > 0 and backlog.queued >= max_queued:
         detail = (
             f"the backlog is full: {backlog.queued} audits queued, the bound is {max_queued} "
@@ -110,5 +125,5 @@ def check_backlog(
     if refusal is None:
         return backlog
     status_code, reason, excess, detail = refusal
-    wait = retry_after(excess, drain_rate(session, DRAIN_WINDOW_S))
+    wait = retry_after(excess, rate)
     raise BacklogFull(status_code, reason, wait, f"{detail}; retry after {wait} s")

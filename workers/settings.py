@@ -15,6 +15,8 @@ MAX_REFERENCES      Most references per audit (413 above; 2,000 fits WiCE's 1,13
 MAX_TOTAL_CHARS     Most characters of one audit, response and references together (413 above):
                     what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
+MAX_QUEUED_AUDITS, MAX_QUEUED_AUDITS_PER_TENANT, MAX_BACKLOG_AGE_S  Backlog bounds of admission
+                    (``workers.backlog``; 503 / 429 with Retry-After past them; 0: no bound).
 BUNDLE_SIZE         Audits of a ``POST /audits/batch`` or ``POST /runs`` (offline components only)
                     that travel in one bundle chain (default 16; 1: a chain per audit).
 BUNDLE_MAX_CHARS    Most characters of one bundle (default 100,000; a larger audit goes alone), so

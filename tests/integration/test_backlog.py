@@ -162,6 +162,38 @@ def test_retry_after_follows_the_measured_drain_rate(private: dict[str, Any], re
         assert other.post("/audits", json=VALID).headers["Retry-After"] == "2"
 
 
+def test_the_age_bound_refuses_what_would_wait_longer_than_it(
+    private: dict[str, Any], redis_url: str
+) -> None:
+    """By the oldest age alone, a queue filled within one bound would take longer than the bound
+    to drain; the expected wait (queued / drain rate) refuses before the oldest audit is old."""
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    by_age = settings.model_copy(
+        update={"max_backlog_age_s": 60, "max_queued_audits": 0, "max_queued_audits_per_tenant": 0}
+    )
+    with _client(by_age, keys["other"]) as other:
+        assert other.post("/audits/batch", json={"audits": [VALID] * 70}).status_code == 202
+        # nothing finished yet: no rate to predict with, and the oldest is seconds old
+        assert other.post("/audits", json=VALID).status_code == 202
+        # 30 finish now: 0.5 audits/s over the last 60 s; 41 remain, a new one would wait 82 s > 60
+        with factory() as s:
+            s.execute(
+                text(
+                    "UPDATE audits SET status = 'done', finished_at = now() "
+                    "WHERE id IN (SELECT id FROM audits WHERE status = 'queued' LIMIT 30)"
+                )
+            )
+            s.commit()
+        refused = other.post("/audits", json=VALID)
+        assert refused.status_code == 503, refused.text
+        assert refused.json()["detail"][0]["type"] == "backlog_age"
+        assert "would wait about 82 s" in refused.json()["detail"][0]["msg"]
+        # the excess is what does not drain within the bound: 41 - 60 x 0.5 = 11 audits, 22 s
+        assert refused.headers["Retry-After"] == "22"
+        assert len(_stored(factory)) == 71
+
+
 def test_readyz_names_the_full_backlog_and_the_missing_worker(
     private: dict[str, Any], redis_url: str
 ) -> None:
