@@ -6,7 +6,7 @@ bounds (``workers.settings``; 0 turns a bound off):
 
 - ``MAX_BACKLOG_AGE_S``: the oldest unfinished audit is older than this many seconds, or a new
   audit would wait longer (the unfinished audits divided by the drain rate, when audits
-  finished in the last ``DRAIN_WINDOW_S``) → 503, reason ``backlog_age``. The second test is
+  finished in the drain window) → 503, reason ``backlog_age``. The second test is
   what bounds an accepted audit's wait under a steady overload: by the oldest age alone, the
   backlog admitted within one age bound at the arrival rate takes (arrival / drain) times the
   bound to finish;
@@ -22,7 +22,8 @@ passes when the queue is short.
 ``Retry-After`` is the time the excess takes to drain at the measured drain rate: the audits
 past the bound (over the count bound, older than the age bound, or beyond what drains within
 it) divided by the audits
-finished per second over the last ``DRAIN_WINDOW_S`` seconds, rounded up, within
+finished per second over the last ``drain_window`` seconds (the oldest unfinished audit's age,
+within 10 to 60 s), rounded up, within
 ``[1, RETRY_AFTER_MAX_S]``; ``RETRY_AFTER_NO_DRAIN_S`` when nothing finished in the window (no
 worker alive, or all stuck). The tenant's wait uses the deployment's rate, a lower bound when
 other tenants' audits are ahead of the tenant's in the queue.
@@ -39,6 +40,8 @@ from db.backlog import Backlog, drain_rate, measure
 
 __all__ = [
     "DRAIN_WINDOW_S",
+    "MIN_DRAIN_WINDOW_S",
+    "drain_window",
     "RETRY_AFTER_MAX_S",
     "RETRY_AFTER_NO_DRAIN_S",
     "REASONS",
@@ -47,8 +50,10 @@ __all__ = [
     "check_backlog",
 ]
 
-#: Seconds of finished audits the drain rate is measured over.
+#: Longest and shortest window, in seconds, of finished audits the drain rate is measured over
+#: (``drain_window``).
 DRAIN_WINDOW_S = 60.0
+MIN_DRAIN_WINDOW_S = 10.0
 #: Longest Retry-After, in seconds.
 RETRY_AFTER_MAX_S = 600
 #: Retry-After, in seconds, when no audit finished within ``DRAIN_WINDOW_S``.
@@ -70,6 +75,13 @@ class BacklogFull(Exception):
         self.reason = reason
         self.retry_after = retry_after
         self.detail = detail
+
+
+def drain_window(oldest_age_s: float | None) -> float:
+    """Seconds to measure the drain rate over: the oldest unfinished audit's age, within
+    ``[MIN_DRAIN_WINDOW_S, DRAIN_WINDOW_S]``. A backlog that began a few seconds ago is measured
+    over those seconds, not diluted by the idle minute before it."""
+    return min(DRAIN_WINDOW_S, max(MIN_DRAIN_WINDOW_S, oldest_age_s or 0.0))
 
 
 def retry_after(excess: int, rate: float) -> int:
@@ -95,7 +107,7 @@ def check_backlog(
     backlog = measure(session, tenant_id, max_age_s=max_age_s)
     if backlog.queued == 0:
         return backlog
-    rate = drain_rate(session, DRAIN_WINDOW_S)
+    rate = drain_rate(session, drain_window(backlog.oldest_age_s))
     refusal: tuple[int, Reason, int, str] | None = None
     if max_age_s > 0 and backlog.over_age > 0:
         detail = (

@@ -5,9 +5,9 @@ backlog is within its bounds; otherwise 503 ``degraded`` with ``Retry-After`` an
 
 - ``database: <error>`` / ``broker: <error>``: the service does not answer;
 - ``no worker consumes <queue>``: no worker answered the ping (``api.routes.health.count_workers``);
-- ``backlog age <s> s over MAX_BACKLOG_AGE_S=<bound>`` and ``<n> queued audits at or over
-  MAX_QUEUED_AUDITS=<bound>``: the backlog bounds of ``workers.backlog`` (0 turns one off), the
-  ones ``POST /audits`` refuses new audits at.
+- the deployment's backlog bounds of ``workers.backlog`` (``MAX_BACKLOG_AGE_S``, the oldest audit
+  or a new one's expected wait; ``MAX_QUEUED_AUDITS``; 0 turns one off), with the sentence
+  ``POST /audits`` refuses new audits with.
 
 Public, like ``/healthz``: the body holds deployment-wide figures only, no tenant's data.
 """
@@ -23,6 +23,7 @@ from api.errors import RETRY_AFTER_S
 from api.routes.health import count_workers
 from db import backlog
 from db import repository as repo
+from workers.backlog import BacklogFull, check_backlog
 
 router = APIRouter(tags=["health"])
 
@@ -66,11 +67,19 @@ def readyz(session: SessionDep, settings: SettingsDep, response: Response) -> Re
     workers = count_workers(settings.celery_queue) if broker_ok else 0
     if broker_ok and workers == 0:
         reasons.append(f"no worker consumes {settings.celery_queue}")
-    bound_age, bound_queued = settings.max_backlog_age_s, settings.max_queued_audits
-    if bound_age > 0 and oldest is not None and oldest > bound_age:
-        reasons.append(f"backlog age {oldest:.0f} s over MAX_BACKLOG_AGE_S={bound_age:g}")
-    if bound_queued > 0 and queued is not None and queued >= bound_queued:
-        reasons.append(f"{queued} queued audits at or over MAX_QUEUED_AUDITS={bound_queued}")
+    if queued:  # the deployment's bounds, as POST /audits applies them (no tenant's own)
+        try:
+            check_backlog(
+                session,
+                "",
+                max_queued=settings.max_queued_audits,
+                max_queued_per_tenant=0,
+                max_age_s=settings.max_backlog_age_s,
+            )
+        except BacklogFull as full:
+            reasons.append(full.detail)
+        except Exception as exc:
+            reasons.append(f"database: {type(exc).__name__}")
     if reasons:
         response.status_code = status.HTTP_503_SERVICE_UNAVAILABLE
         response.headers["Retry-After"] = str(RETRY_AFTER_S)
