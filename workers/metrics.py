@@ -140,6 +140,8 @@ CANARIES = Counter(
     "claimaudit_canaries", "Canaries audited to the end, by fault kind and detection.", ["kind", "detected"]
 )
 
+#: The routes that admit audits (created at 0 with their 202, 429 and 503 answers).
+_ADMISSION_ROUTES = ("/audits", "/audits/batch", "/runs")
 #: The LLM stages (``workers.adapters``: decomposer, embedder, judge).
 _LLM_STAGES = ("decompose", "embed", "judge")
 
@@ -156,6 +158,10 @@ def _zero() -> None:
         VERDICTS.labels(verdict)
     for reason in REFUSAL_REASONS:
         ADMISSION_REFUSALS.labels(reason)
+    for route in _ADMISSION_ROUTES:  # the answers of admission: accepted, refused
+        HTTP_SECONDS.labels("POST", route)
+        for status in ("202", "429", "503"):
+            HTTP_REQUESTS.labels("POST", route, status)
     for stage in _LLM_STAGES:
         for outcome in ("ok", "failed", "cache_hit"):
             LLM_CALLS.labels(stage, outcome)

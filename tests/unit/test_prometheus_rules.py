@@ -108,8 +108,8 @@ def test_every_queried_metric_is_exposed_before_any_event(tmp_path: Path) -> Non
     text = _fresh_scrape(tmp_path)
     exposed = {s.name for family in text_string_to_metric_families(text) for s in family.samples}
     queried = _queried()
-    # the dashboard's 12 panels query 9 series (deploy/grafana-dashboard.json); a guard on the regex
-    assert len(queried) >= 9, sorted(queried)
+    # the dashboard's 12 panels and the rules query 14 series (deploy/); a guard on the regex
+    assert len(queried) >= 14, sorted(queried)
     missing = {name: sorted(where) for name, where in queried.items() if name not in exposed}
     assert not missing, missing
 
