@@ -101,12 +101,12 @@ def test_a_real_prometheus_fires_the_backlog_alert(
         (tmp_path / "admin.key").write_text(keys["other"] + "\n")
         _scaled_rules(tmp_path / "rules.yml")
         config = {
-            "global": {"scrape_interval": "1s", "evaluation_interval": "1s"},
+            "global": {"scrape_interval": "2s", "evaluation_interval": "1s"},
             "rule_files": ["rules.yml"],
             "scrape_configs": [
                 {
                     "job_name": "claimaudit",
-                    "scrape_timeout": "1s",
+                    "scrape_timeout": "2s",  # /metrics pings the workers for up to 1 s
                     "authorization": {"type": "Bearer", "credentials_file": "admin.key"},
                     "static_configs": [{"targets": [f"127.0.0.1:{api_port}"]}],
                 }
