@@ -31,6 +31,7 @@ from db import auth_repository as keys_repo
 from db.auth_models import SCOPES, ApiKeyRow
 from db.models import DEFAULT_TENANT
 from db.tenancy import bind_tenant
+from workers import metrics
 from workers.rate_limits import Refused
 from workers.settings import Settings, is_loopback
 
@@ -71,7 +72,9 @@ def _unauthorized(detail: str) -> HTTPException:
 
 
 def too_many(refused: Refused) -> HTTPException:
-    """The 429 of a refused request, naming the limit, with ``Retry-After``."""
+    """The 429 of a refused request, naming the limit, with ``Retry-After`` (counted in
+    ``claimaudit_admission_refusals_total{reason=<limit>}``)."""
+    metrics.ADMISSION_REFUSALS.labels(refused.limit).inc()
     return HTTPException(
         status.HTTP_429_TOO_MANY_REQUESTS,
         detail=f"rate limit exceeded: {refused.limit} (retry after {refused.retry_after} s)",

@@ -122,10 +122,11 @@ def problem(
 
 
 def refusal(found: Refusal) -> HTTPException:
-    """The HTTP answer of an admission refusal (``workers.admission``): its status, message and
-    ``loc``, with ``Retry-After`` on a 429."""
+    """The HTTP answer of an admission refusal (``workers.admission``): its status, message,
+    ``loc`` and ``reason`` as the error's type (else the status's), with ``Retry-After`` when the
+    refusal gives one (429, 503)."""
     headers = None if found.retry_after is None else {"Retry-After": str(found.retry_after)}
-    return problem(found.status, found.detail, loc=found.loc, headers=headers)
+    return problem(found.status, found.detail, loc=found.loc, type_=found.reason or "", headers=headers)
 
 
 _TYPES = {

@@ -13,7 +13,21 @@ from fastapi import Depends, FastAPI
 
 from api import errors
 from api.auth import authenticate
-from api.routes import admin, audit_status, audits, checks, claims, health, labels, metrics, runs, suites, ui
+from api.http_metrics import HttpMetrics
+from api.routes import (
+    admin,
+    audit_status,
+    audits,
+    checks,
+    claims,
+    health,
+    labels,
+    metrics,
+    ready,
+    runs,
+    suites,
+    ui,
+)
 from api.security import install_security
 from claims.runtime import settle_heap
 from db.audit_events import AuditEndListener
@@ -86,8 +100,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for router in KEYED_ROUTERS:
         app.include_router(router, dependencies=authenticated, responses=errors.AUTH_RESPONSES)
     app.include_router(health.router)
+    app.include_router(ready.router)
     # /ui: pages for a browser, authenticated by the session cookie of /ui/login (api.ui_auth)
     ui.install(app)
+    app.add_middleware(HttpMetrics)  # outermost of the app's own: counts every answer
     return app
 
 

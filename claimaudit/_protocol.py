@@ -8,8 +8,9 @@ state machine both runners follow:
 - a transport error (connection refused, timeout), 502, 503 or 504 is retried up to
   ``max_retries`` times, after ``Retry-After`` when the answer has one, else after
   0.5, 1, 2, 4, 8 s;
-- a 429 is retried up to ``max_rate_limited`` times after its ``Retry-After`` (1 s without one),
-  and does not use up ``max_retries``;
+- a 429, and a 503 that refuses new audits while the deployment's backlog is full (error type
+  ``backlog`` or ``backlog_age``), is retried up to ``max_rate_limited`` times after its
+  ``Retry-After`` (1 s without one), and does not use up ``max_retries``;
 - ``Retry-After`` is taken in whole or decimal seconds and capped at ``MAX_RETRY_AFTER``.
 
 Every write is safe to send twice: ``POST /audits`` and ``POST /audits/batch`` carry an
@@ -51,6 +52,8 @@ MAX_RETRY_AFTER = 60.0
 DEFAULT_PORT = 8000
 #: Statuses retried like a transport error (the request may not have been handled).
 RETRIED = frozenset({502, 503, 504})
+#: Error types of the 503 of a full backlog (the API's backlog bounds): retried like a 429.
+BACKLOG_TYPES = frozenset({"backlog", "backlog_age"})
 
 
 @dataclass(frozen=True)
@@ -119,7 +122,7 @@ class Attempts:
         code = resp.status_code
         if code in self.call.accept:
             return None
-        if code == 429 and self.limited < self.max_rate_limited:
+        if (code == 429 or backlog_full(resp)) and self.limited < self.max_rate_limited:
             self.limited += 1
             return retry_after(resp, default=1.0)
         if code in RETRIED and self.failures < self.max_retries:
@@ -131,6 +134,20 @@ class Attempts:
 def backoff(failures: int) -> float:
     """0.5 s after the first failure, doubling, at most 8 s."""
     return float(min(0.5 * 2 ** (failures - 1), 8.0))
+
+
+def backlog_full(resp: httpx.Response) -> bool:
+    """True for a 503 that refuses new audits while the deployment's backlog is full (an error
+    ``type`` of ``BACKLOG_TYPES``): the server works, the queue is long; waited out like a 429."""
+    if resp.status_code != 503:
+        return False
+    try:
+        detail = resp.json()["detail"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    return isinstance(detail, list) and any(
+        isinstance(item, dict) and item.get("type") in BACKLOG_TYPES for item in detail
+    )
 
 
 def retry_after(resp: httpx.Response, *, default: float) -> float:

@@ -145,6 +145,14 @@ class Audit(Base):
             postgresql_where=sql_text("status NOT IN ('done', 'failed', 'rejected')"),
         ),
         Index("ix_audits_tenant_id_created_at", "tenant_id", "created_at"),
+        # the backlog bounds and the drain rate (workers.backlog; migration 0015_backlog)
+        Index(
+            "ix_audits_unfinished",
+            "created_at",
+            "tenant_id",
+            postgresql_where=sql_text("status NOT IN ('done', 'failed', 'rejected')"),
+        ),
+        Index("ix_audits_finished_at", "finished_at"),
         # analysts' filters on metadata (``metadata @> '{"model": "m"}'``; migration 0011)
         Index("ix_audits_metadata", "metadata", postgresql_using="gin"),
         #: Idempotency keys are unique per tenant (two tenants may both use "order-42").

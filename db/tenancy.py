@@ -23,6 +23,8 @@ limits").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from sqlalchemy import event, text
@@ -36,6 +38,7 @@ __all__ = [
     "ANALYST_VIEWS",
     "bind_tenant",
     "bound_tenant",
+    "deployment_session",
 ]
 
 #: The Postgres setting the policies read.
@@ -71,6 +74,19 @@ def bind_tenant(session: Session, tenant_id: str) -> None:
     session.info[_INFO_KEY] = tenant_id
     if session.in_transaction():
         session.execute(_SET, {"tenant": tenant_id})
+
+
+@contextmanager
+def deployment_session(session: Session) -> Iterator[Session]:
+    """A new session on ``session``'s engine bound to no tenant, for deployment-wide reads of the
+    deployment's own role (the backlog bounds, ``/metrics``) while ``session`` is bound to a
+    caller's tenant; rolled back and closed on exit."""
+    unbound = Session(session.get_bind())
+    try:
+        yield unbound
+    finally:
+        unbound.rollback()
+        unbound.close()
 
 
 @event.listens_for(Session, "after_begin")

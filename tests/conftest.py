@@ -83,6 +83,24 @@ os.environ.setdefault("TENANT_RATE_LIMIT_PER_SECOND", "0")
 os.environ.setdefault("TENANT_AUDITS_PER_MINUTE", "0")
 # One Celery queue per test session: workers left over from an interrupted run never take our tasks.
 os.environ["CELERY_QUEUE"] = f"claimaudit-test-{uuid.uuid4().hex[:8]}"
+# The backlog bounds (workers.backlog) are off unless a test sets them: the session's database keeps
+# the audits that earlier tests left queued without a worker, whose count and age would refuse
+# later tests' audits (tests/integration/test_backlog.py sets them on a database of its own).
+for _bound in ("MAX_QUEUED_AUDITS", "MAX_QUEUED_AUDITS_PER_TENANT", "MAX_BACKLOG_AGE_S"):
+    os.environ.setdefault(_bound, "0")
+
+
+def require_binary(name: str, package: str) -> str:
+    """The path of the program ``name``; skip the test with the reason when it is absent, but fail
+    in CI (``CI`` set), where ``.ci/run`` installs the Debian ``package`` that has it."""
+    import shutil
+
+    path = shutil.which(name)
+    if path is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{name} is missing: install Debian's {package} package (.ci/run does)")
+        pytest.skip(f"{name} is absent (apt-get install -y {package}); CI installs and runs it")
+    return path
 
 
 # --------------------------------------------------------------------------- isolation between modules

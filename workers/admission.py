@@ -70,14 +70,17 @@ LLM_CHOICES: dict[str, tuple[str, ...]] = {
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
-    """Why something is not admitted: an HTTP-like ``status`` (413, 422 or 429), the message
-    (names the field and the server setting), where (``loc``, e.g. ``("body", "items", 3, "id")``)
-    and for a 429 the seconds until a retry can pass."""
+    """Why something is not admitted: an HTTP-like ``status`` (413, 422, 429, or 503 from a
+    deployment-wide check such as the backlog bound), the message (names the field and the server
+    setting), where (``loc``, e.g. ``("body", "items", 3, "id")``), for a 429 or 503 the seconds
+    until a retry can pass, and the ``reason`` a refusal is counted under
+    (``claimaudit_admission_refusals_total{reason}``; None: not counted)."""
 
     status: int
     detail: str
     loc: tuple[str | int, ...] = ()
     retry_after: int | None = None
+    reason: str | None = None
 
 
 class Refused(Exception):
@@ -287,6 +290,7 @@ def _count(submitter: Submitter, count: int, settings: Settings, limiter: AuditC
                 429,
                 f"rate limit exceeded: {refused.limit} (retry after {refused.retry_after} s)",
                 retry_after=refused.retry_after,
+                reason=refused.limit,
             )
         )
 

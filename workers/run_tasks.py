@@ -44,16 +44,25 @@ def _send(name: str, *args: Any) -> None:
 
 def after_audits(audit_ids: list[uuid.UUID], status: str | None = None) -> None:
     """After audits ended (committed) with the same ``status`` (None: read each audit's own):
-    count them, and finish each run whose last audit was among them; one transaction."""
+    count them with their created → finished latency, and finish each run whose last audit was
+    among them; one transaction."""
     factory = get_session_factory()
     with session_scope(factory) as session:
-        statuses = {a.id: status or a.status for a in repo.get_audits(session, audit_ids)}
+        audits = repo.get_audits(session, audit_ids)
+        statuses = {a.id: status or a.status for a in audits}
+        waits = {
+            a.id: (a.finished_at - a.created_at).total_seconds()
+            for a in audits
+            if a.finished_at is not None and a.created_at is not None
+        }
         done = [aid for aid, st in statuses.items() if st == "done"]
         counts = runs_repo.audit_verdict_counts_of(session, done) if done else {}
         run_ids = runs_repo.complete_runs_for_audits(session, list(statuses))
-    for st in statuses.values():
+    for aid, st in statuses.items():
         if st in ("done", "failed"):
             metrics.AUDITS_FINISHED.labels(st).inc()
+            if aid in waits:
+                metrics.AUDIT_LATENCY.labels(st).observe(max(0.0, waits[aid]))
     for verdict, n in counts.items():
         if n:
             metrics.VERDICTS.labels(verdict).inc(n)

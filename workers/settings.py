@@ -15,6 +15,8 @@ MAX_REFERENCES      Most references per audit (413 above; 2,000 fits WiCE's 1,13
 MAX_TOTAL_CHARS     Most characters of one audit, response and references together (413 above):
                     what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
+MAX_QUEUED_AUDITS, MAX_QUEUED_AUDITS_PER_TENANT, MAX_BACKLOG_AGE_S  Backlog bounds of admission
+                    (``workers.backlog``; 503 / 429 with Retry-After past them; 0: no bound).
 BUNDLE_SIZE         Audits of a ``POST /audits/batch`` or ``POST /runs`` (offline components only)
                     that travel in one bundle chain (default 16; 1: a chain per audit).
 BUNDLE_MAX_CHARS    Most characters of one bundle (default 100,000; a larger audit goes alone), so
@@ -281,6 +283,13 @@ class Settings(BaseSettings):
     retention_days: float | None = None
     #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
     prometheus_multiproc_dir: str | None = None
+    #: Backlog bounds of admission (``workers.backlog``; 0: no bound). Unfinished audits of the
+    #: deployment (past it: 503) and of one tenant (429), and the age in seconds of the oldest
+    #: unfinished audit (503). Defaults: MAX_BACKLOG_AGE_S x the measured sustainable rate of the
+    #: local stack (about 10 audits/s on 2 worker processes; docs/RELIABILITY.md, "Backlog bounds").
+    max_queued_audits: Annotated[int, Field(ge=0)] = 1_200
+    max_queued_audits_per_tenant: Annotated[int, Field(ge=0)] = 600
+    max_backlog_age_s: Annotated[float, Field(ge=0)] = 120.0
 
     #: Share of done audits re-audited with the second auditor's config (``workers.checks``).
     second_audit_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0

@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from api.auth import Caller, ReadCaller, WriteCaller
+from api.backlog import backlog_check
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_document, audit_summary, poll_url
 from api.errors import DATABASE_DOWN, ErrorBody, problem, refusal
@@ -38,7 +39,7 @@ from db import leases
 from db import repository as repo
 from db.audit_events import AuditEndListener
 from db.models import TERMINAL_STATUSES, VERDICTS, Audit
-from workers import admission
+from workers import admission, metrics
 from workers.pipeline import bundleable, enqueue_audits
 from workers.settings import Settings
 
@@ -107,8 +108,13 @@ def admit(
     settings: Settings,
     **options: Any,
 ) -> list[admission.Refusal | None]:
-    """``workers.admission.admit`` for this request (the app's rate limiter counts); a whole-request
-    refusal is raised as its HTTP answer (413/422/429, ``Retry-After`` on a 429)."""
+    """``workers.admission.admit`` for this request (the app's rate limiter counts), the backlog
+    bounds (``api.backlog``) among its checks when there is a session; a whole-request refusal is
+    raised as its HTTP answer (413/422/429/503, ``Retry-After`` on a 429 or 503) and counted in
+    ``claimaudit_admission_refusals_total{reason}`` when it has a reason."""
+    checks = list(options.pop("checks", ()))
+    if session is not None:
+        checks.append(backlog_check(session, settings))
     try:
         return admission.admit(
             submitter(caller),
@@ -116,9 +122,12 @@ def admit(
             settings=settings,
             session=session,
             limiter=request.app.state.rate_limiter,
+            checks=checks,
             **options,
         )
     except admission.Refused as exc:
+        if exc.refusal.reason is not None:
+            metrics.ADMISSION_REFUSALS.labels(exc.refusal.reason).inc()
         raise refusal(exc.refusal) from None
 
 

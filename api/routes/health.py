@@ -1,9 +1,5 @@
-"""``/healthz`` (liveness) and ``/readyz`` (readiness): database and broker reachability, and how
-many Celery workers consume the queue.
-
-``/readyz``: 200 ``ok`` when Postgres and Redis answer and at least one worker consumes
-``CELERY_QUEUE``; 503 ``degraded`` with ``Retry-After`` otherwise (a submitted audit would not
-be worked on): what a load balancer or an orchestrator's readiness probe asks.
+"""``/healthz`` (liveness): database and broker reachability, and how many Celery workers consume
+the queue. Readiness (``/readyz``: workers and the backlog bounds as well) is ``api.routes.ready``.
 
 ``/healthz`` status codes (documented in README):
 
@@ -102,15 +98,5 @@ def healthz(session: SessionDep, settings: SettingsDep, response: Response) -> H
     """
     health = _health(session, settings)
     if health.database != "ok" or health.redis != "ok":
-        _unavailable(response)
-    return health
-
-
-@router.get("/readyz", response_model=Health, responses={503: {"model": Health}})
-def readyz(session: SessionDep, settings: SettingsDep, response: Response) -> Health:
-    """Readiness: 200 ``ok`` when Postgres and Redis answer and at least one worker consumes the
-    queue; 503 ``degraded`` (``Retry-After``) otherwise, ``workers: 0`` included."""
-    health = _health(session, settings)
-    if health.status != "ok":
         _unavailable(response)
     return health

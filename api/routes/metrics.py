@@ -1,36 +1,41 @@
 """``/metrics``: Prometheus text format (``workers.metrics``).
 
 Needs ``admin``. A key that also holds ``operator`` (granted only by ``claimaudit keys create``,
-never by a tenant's ``POST /admin/keys``) reads the deployment: worker counters and histograms,
-audits of every tenant by status, queue depth, LLM formats. Any other admin key reads its own
-tenant's figures alone (``workers.metrics.scrape_tenant``)."""
+never by a tenant's ``POST /admin/keys``) reads the deployment: the processes' counters and
+histograms, plus the gauges of the present read at scrape time: audits of every tenant by status,
+the broker's queue depth per queue and priority, the age of the oldest unfinished audit, the
+workers that answer a ping (``api.routes.health.count_workers``, cached a few seconds), LLM
+formats. Any other admin key reads its own tenant's figures alone
+(``workers.metrics.scrape_tenant``)."""
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from fastapi import APIRouter, Response
 from prometheus_client import CONTENT_TYPE_LATEST
 
 from api.auth import AdminCaller
 from api.deps import SessionDep, SettingsDep
+from api.routes.health import count_workers
 from db import auth_repository as keys_repo
-from db import llm_repository
+from db import backlog, llm_repository
 from db import repository as repo
 from db import runs as runs_repo
-from workers.metrics import scrape, scrape_tenant
+from db.tenancy import deployment_session
+from workers.metrics import Present, broker_depths, scrape, scrape_tenant
+from workers.settings import Settings
 
 router = APIRouter(tags=["health"])
 
 
-def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
-    """``{queue: LLEN}``; empty when Redis does not answer (the scrape still succeeds)."""
+def queue_depths(settings: Settings) -> dict[tuple[str, int], int]:
+    """``{(queue, priority): messages}`` of the audit and search queues (``broker_depths``);
+    empty when Redis does not answer (the scrape still succeeds)."""
     import redis
 
     try:
-        client = redis.Redis.from_url(redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
+        client = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=0.5, socket_timeout=0.5)
         try:
-            return {queue: int(client.llen(queue))}
+            return broker_depths(client, (settings.celery_queue, settings.search_queue_name))
         finally:
             client.close()
     except redis.RedisError:
@@ -40,8 +45,9 @@ def _queue_depth(redis_url: str, queue: str) -> dict[str, int]:
 @router.get("/metrics", response_class=Response, responses={200: {"content": {CONTENT_TYPE_LATEST: {}}}})
 def metrics(caller: AdminCaller, session: SessionDep, settings: SettingsDep) -> Response:
     """Prometheus metrics (needs ``admin``): the whole deployment's with ``operator`` (audits by
-    status, stage durations, verdicts, queue depth, LLM, runs, webhooks), else the caller's
-    tenant's own (its audits by status, verdict mix, LLM tokens today)."""
+    status, the backlog: queue depth and oldest audit, workers, stage and end-to-end latency, HTTP
+    requests, admission refusals, verdicts, LLM, runs, webhooks), else the caller's tenant's own
+    (its audits by status, verdict mix, LLM tokens today)."""
     if "operator" not in caller.scopes:
         tenant = caller.tenant_id
         body = scrape_tenant(
@@ -52,12 +58,21 @@ def metrics(caller: AdminCaller, session: SessionDep, settings: SettingsDep) -> 
         )
         return Response(content=body, media_type=CONTENT_TYPE_LATEST)
 
-    def snapshot() -> tuple[Mapping[str, int], Mapping[str, int]]:
-        return repo.audits_by_status(session), _queue_depth(settings.redis_url, settings.celery_queue)
+    # deployment-wide: not the admin's tenant's rows only (the request's session is bound to it)
+    with deployment_session(session) as everyone:
 
-    body = scrape(
-        snapshot,
-        multiproc_dir=settings.prometheus_multiproc_dir,
-        formats=lambda: llm_repository.response_formats(session),
-    )
+        def present() -> Present:
+            depths = queue_depths(settings)
+            return Present(
+                audits=repo.audits_by_status(everyone),
+                depths=depths,
+                oldest_age_s=backlog.measure(everyone).oldest_age_s or 0.0,
+                workers=count_workers(settings.celery_queue) if depths else 0,
+            )
+
+        body = scrape(
+            present,
+            multiproc_dir=settings.prometheus_multiproc_dir,
+            formats=lambda: llm_repository.response_formats(everyone),
+        )
     return Response(content=body, media_type=CONTENT_TYPE_LATEST)

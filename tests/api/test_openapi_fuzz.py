@@ -84,23 +84,25 @@ def _run_operation(operation: Any, mode: GenerationMode, headers: dict[str, str]
     """Up to MAX_EXAMPLES generated requests to one operation, sent with ``headers``; raises on the
     first failing check."""
 
+    # /readyz answers 503 by design while no worker consumes the audit queue (none does here):
+    # its status must still be one the spec documents
+    checks = (
+        [status_code_conformance]
+        if operation.path == "/readyz"
+        else [not_a_server_error, status_code_conformance]
+    )
+
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(
         max_examples=MAX_EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck), database=None
     )
     def check(case: Any) -> None:
-        if operation.label == "GET /readyz":
-            # no worker consumes the audit queue here: not ready is the right answer (503)
-            response = case.call(headers=headers)
-            case.validate_response(response, checks=[status_code_conformance])
-            assert response.status_code == 503 and response.json()["workers"] == 0, response.text
-            return
-        case.call_and_validate(headers=headers, checks=[not_a_server_error, status_code_conformance])
+        case.call_and_validate(headers=headers, checks=checks)
 
     try:
         check()
     except Unsatisfiable:
-        # no invalid request exists for an operation without parameters or body (/healthz)
+        # no invalid request exists for an operation without parameters or body (/healthz, /readyz)
         if mode is not GenerationMode.NEGATIVE:
             raise
 

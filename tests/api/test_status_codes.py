@@ -172,9 +172,9 @@ def test_openapi_documents_every_error_shape(client: TestClient) -> None:
             codes = set(op["responses"])
             assert {"400", "413", "422", "503"} <= codes, (method, path, sorted(codes))
             ref = op["responses"]["503"]["content"]["application/json"]["schema"]["$ref"]
-            # /healthz and /readyz answer 503 with their own Health body (which service is down)
-            health = path in ("/healthz", "/readyz")
-            assert ref.endswith("/Health" if health else "/ErrorBody"), (path, ref)
+            # /healthz and /readyz answer 503 with their own bodies (which service is down, why)
+            own = {"/healthz": "/Health", "/readyz": "/Readiness"}
+            assert ref.endswith(own.get(path, "/ErrorBody")), (path, ref)
 
 
 def test_integers_beyond_their_columns_are_422_not_500(client: TestClient) -> None:

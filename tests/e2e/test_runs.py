@@ -382,7 +382,11 @@ def _check_metrics(http: httpx.Client) -> None:
     assert samples[("claimaudit_verdicts_total", (("verdict", "supported"),))] == 5
     assert samples[("claimaudit_verdicts_total", (("verdict", "contradicted"),))] == 1
     assert samples[("claimaudit_runs_finished_total", (("event", "run.quality_drop"),))] == 1
-    assert ("claimaudit_queue_depth", (("queue", _queue()),)) in samples
+    # every priority list of the queue is counted (kombu: "<queue>" and "<queue>\x06\x16<n>")
+    for priority in range(10):
+        assert ("claimaudit_queue_depth", (("priority", str(priority)), ("queue", _queue()))) in samples
+    # created → finished of each audit, the wait in the queue included
+    assert samples[("claimaudit_audit_latency_seconds_count", (("status", "done"),))] == 6
 
 
 def _queue() -> str:

@@ -1,0 +1,48 @@
+"""The backlog bounds (``workers.backlog``) as a check of the admission path
+(``workers.admission.admit``'s ``checks``): every API entry point that stores audits
+(``POST /audits``, ``/audits/batch``, ``/runs``, the method checks) runs it through
+``api.routes.audits.admit`` before it stores anything.
+
+A refusal answers 503 (deployment bound) or 429 (the tenant's bound) with ``Retry-After``, its
+error type the bound's reason (``backlog``, ``tenant_backlog``, ``backlog_age``); every admission
+refusal with a reason is counted in ``claimaudit_admission_refusals_total{reason}``
+(``api.routes.audits.admit``).
+"""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from db.tenancy import deployment_session
+from workers import admission
+from workers.backlog import BacklogFull, check_backlog
+from workers.settings import Settings
+
+__all__ = ["backlog_check"]
+
+
+def backlog_check(session: Session, settings: Settings) -> admission.Check:
+    """The admission check of the backlog bounds of ``settings``: a refusal when the backlog is
+    past a bound and the request would admit at least one audit, else None. Reads only, in a
+    session of its own bound to no tenant (``session`` is bound to the caller's: under row-level
+    security it sees only its rows)."""
+
+    def check(submitter: admission.Submitter, count: int) -> admission.Refusal | None:
+        if count == 0:
+            return None
+        try:
+            with deployment_session(session) as everyone:
+                check_backlog(
+                    everyone,
+                    submitter.tenant_id,
+                    max_queued=settings.max_queued_audits,
+                    max_queued_per_tenant=settings.max_queued_audits_per_tenant,
+                    max_age_s=settings.max_backlog_age_s,
+                )
+        except BacklogFull as full:
+            return admission.Refusal(
+                full.status_code, full.detail, retry_after=full.retry_after, reason=full.reason
+            )
+        return None
+
+    return check

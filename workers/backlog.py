@@ -1,0 +1,141 @@
+"""Backlog bounds of admission: refuse new audits while the backlog is past a bound.
+
+The backlog is the audits accepted and not yet finished (status ``queued`` or a stage; not
+``done``, ``failed`` or ``rejected``), read from Postgres in one query (``db.backlog``). Three
+bounds (``workers.settings``; 0 turns a bound off):
+
+- ``MAX_BACKLOG_AGE_S``: the oldest unfinished audit is older than this many seconds, or a new
+  audit would wait longer (the unfinished audits divided by the drain rate, when audits
+  finished in the drain window) → 503, reason ``backlog_age``. The second test is
+  what bounds an accepted audit's wait under a steady overload: by the oldest age alone, the
+  backlog admitted within one age bound at the arrival rate takes (arrival / drain) times the
+  bound to finish;
+- ``MAX_QUEUED_AUDITS``: the deployment holds this many unfinished audits or more → 503,
+  reason ``backlog``;
+- ``MAX_QUEUED_AUDITS_PER_TENANT``: the caller's tenant holds this many or more → 429, reason
+  ``tenant_backlog`` (one tenant's flood fills its own quota, not the queue in front of the others).
+
+A request is admitted while the backlog is below a bound, whatever its number of audits, so a
+batch may overshoot a bound by at most ``MAX_BATCH`` audits; a batch larger than a bound still
+passes when the queue is short.
+
+``Retry-After`` is the time the excess takes to drain at the measured drain rate: the audits
+past the bound (over the count bound, older than the age bound, or beyond what drains within
+it) divided by the audits
+finished per second over the last ``drain_window`` seconds (the oldest unfinished audit's age,
+within 10 to 60 s), rounded up, within
+``[1, RETRY_AFTER_MAX_S]``; ``RETRY_AFTER_NO_DRAIN_S`` when nothing finished in the window (no
+worker alive, or all stuck). The tenant's wait uses the deployment's rate, a lower bound when
+other tenants' audits are ahead of the tenant's in the queue.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from sqlalchemy.orm import Session
+
+from db.backlog import Backlog, drain_rate, measure
+
+__all__ = [
+    "DRAIN_WINDOW_S",
+    "MIN_DRAIN_WINDOW_S",
+    "drain_window",
+    "RETRY_AFTER_MAX_S",
+    "RETRY_AFTER_NO_DRAIN_S",
+    "REASONS",
+    "BacklogFull",
+    "retry_after",
+    "check_backlog",
+]
+
+#: Longest and shortest window, in seconds, of finished audits the drain rate is measured over
+#: (``drain_window``).
+DRAIN_WINDOW_S = 60.0
+MIN_DRAIN_WINDOW_S = 10.0
+#: Longest Retry-After, in seconds.
+RETRY_AFTER_MAX_S = 600
+#: Retry-After, in seconds, when no audit finished within ``DRAIN_WINDOW_S``.
+RETRY_AFTER_NO_DRAIN_S = 60
+
+Reason = Literal["backlog_age", "backlog", "tenant_backlog"]
+#: The refusal reasons, in the order they are checked.
+REASONS: tuple[Reason, ...] = ("backlog_age", "backlog", "tenant_backlog")
+
+
+class BacklogFull(Exception):
+    """A refusal: ``status_code`` 503 (deployment bound) or 429 (tenant bound), ``reason`` (one of
+    ``REASONS``), ``retry_after`` in whole seconds (1 to ``RETRY_AFTER_MAX_S``), ``detail`` a
+    sentence naming the bound and its setting."""
+
+    def __init__(self, status_code: int, reason: Reason, retry_after: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status_code = status_code
+        self.reason = reason
+        self.retry_after = retry_after
+        self.detail = detail
+
+
+def drain_window(oldest_age_s: float | None) -> float:
+    """Seconds to measure the drain rate over: the oldest unfinished audit's age, within
+    ``[MIN_DRAIN_WINDOW_S, DRAIN_WINDOW_S]``. A backlog that began a few seconds ago is measured
+    over those seconds, not diluted by the idle minute before it."""
+    return min(DRAIN_WINDOW_S, max(MIN_DRAIN_WINDOW_S, oldest_age_s or 0.0))
+
+
+def retry_after(excess: int, rate: float) -> int:
+    """Seconds for ``excess`` audits to drain at ``rate`` audits/s, rounded up, within
+    ``[1, RETRY_AFTER_MAX_S]``; ``RETRY_AFTER_NO_DRAIN_S`` when ``rate`` is 0."""
+    if rate <= 0:
+        return RETRY_AFTER_NO_DRAIN_S
+    return max(1, min(RETRY_AFTER_MAX_S, math.ceil(max(1, excess) / rate)))
+
+
+def check_backlog(
+    session: Session,
+    tenant_id: str,
+    *,
+    max_queued: int,
+    max_queued_per_tenant: int,
+    max_age_s: float,
+) -> Backlog:
+    """Raise ``BacklogFull`` when the backlog is past a bound (module docstring; 0: no bound),
+    else return it. Reads only; the caller stores nothing when it raises."""
+    if max_queued <= 0 and max_queued_per_tenant <= 0 and max_age_s <= 0:
+        return Backlog(0, 0, None, 0)
+    backlog = measure(session, tenant_id, max_age_s=max_age_s)
+    if backlog.queued == 0:
+        return backlog
+    rate = drain_rate(session, drain_window(backlog.oldest_age_s))
+    refusal: tuple[int, Reason, int, str] | None = None
+    if max_age_s > 0 and backlog.over_age > 0:
+        detail = (
+            f"the backlog is full: the oldest queued audit waits {backlog.oldest_age_s or 0:.0f} s, "
+            f"over the bound of {max_age_s:g} s (server setting MAX_BACKLOG_AGE_S)"
+        )
+        refusal = (503, "backlog_age", backlog.over_age, detail)
+    elif max_age_s > 0 and rate > 0 and backlog.queued / rate > max_age_s:
+        detail = (
+            f"the backlog is full: a new audit would wait about {backlog.queued / rate:.0f} s "
+            f"({backlog.queued} queued, {rate:.2f} finished per second), over the bound of "
+            f"{max_age_s:g} s (server setting MAX_BACKLOG_AGE_S)"
+        )
+        refusal = (503, "backlog_age", backlog.queued - math.floor(max_age_s * rate), detail)
+    elif max_queued > 0 and backlog.queued >= max_queued:
+        detail = (
+            f"the backlog is full: {backlog.queued} audits queued, the bound is {max_queued} "
+            "(server setting MAX_QUEUED_AUDITS)"
+        )
+        refusal = (503, "backlog", backlog.queued - max_queued + 1, detail)
+    elif max_queued_per_tenant > 0 and backlog.tenant_queued >= max_queued_per_tenant:
+        detail = (
+            f"your tenant has {backlog.tenant_queued} audits queued, the bound is "
+            f"{max_queued_per_tenant} (server setting MAX_QUEUED_AUDITS_PER_TENANT)"
+        )
+        refusal = (429, "tenant_backlog", backlog.tenant_queued - max_queued_per_tenant + 1, detail)
+    if refusal is None:
+        return backlog
+    status_code, reason, excess, detail = refusal
+    wait = retry_after(excess, rate)
+    raise BacklogFull(status_code, reason, wait, f"{detail}; retry after {wait} s")
