@@ -140,6 +140,22 @@ def test_run_item_ids_that_cannot_be_stored_are_422_and_nothing_is_stored(
     assert _count(session_factory, "audits", tenant.id) == 0
 
 
+@pytest.mark.parametrize("field", ["reason", "id"])
+def test_a_client_rejected_line_that_cannot_be_stored_is_422_and_nothing_is_stored(
+    bare: Any, session_factory: Any, field: str
+) -> None:
+    # a NUL in a rejected line's reason or id (the OpenAPI fuzz run's case): Postgres would refuse
+    # it after the run's row was written; the request schema names it and nothing is stored
+    tenant = new_tenant(session_factory, "rejline")
+    line = {"line": 3, "id": "q3", "reason": "not JSON"} | {field: "bad\u0000text"}
+    body = {"suite": "rej", "label": "l1", "items": _items(1), "rejected": [line]}
+    resp = bare.post("/runs", json=body, headers=tenant.headers)
+    assert resp.status_code == 422, resp.text
+    assert resp.json()["detail"][0]["loc"] == ["body", "rejected", 0, field]
+    assert _count(session_factory, "runs", tenant.id) == 0
+    assert _count(session_factory, "audits", tenant.id) == 0
+
+
 def test_a_run_label_with_a_lone_surrogate_is_422(bare: Any, session_factory: Any) -> None:
     tenant = new_tenant(session_factory, "runlabel")
     body = '{"suite": "s", "label": "\\udc80", "items": []}'
