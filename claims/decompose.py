@@ -45,12 +45,12 @@ from pysbd.utils import TextSpan
 from rapidfuzz import fuzz, utils
 
 from claims.answers import answered_question
+from claims.blocks import Block, layout
 from claims.facets.identifiers import identifiers
 from claims.facets.tokens import content_tokens
 from claims.facets.vocabulary import STOPWORDS, data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
-from claims.structure import Block, lead_topic, segment
 from claims.types import Claim, ClaimKind, odd_input
 
 __all__ = [
@@ -185,10 +185,15 @@ _ADVICE = re.compile(
 _EXCLAMATION_START = re.compile(r"^\s*(?:what a|what an|how|wow|oh|ah|so)\b", re.IGNORECASE)
 
 
+#: a footnote definition or a sources line: a citation, no claim
+_CITATION_LINE = re.compile(r"\[\^[\w-]{1,20}\]:|(?:sources?|references?|citations?)\s*:", re.IGNORECASE)
+
+
 def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
     """Why ``text`` is not a factual claim, or ``None`` when it is one.
 
-    Reasons (stable strings): ``"empty"``, ``"question"``, ``"greeting"``, ``"courtesy"``
+    Reasons (stable strings): ``"empty"``, ``"code"`` (a code block, inline code),
+    ``"citation"`` (a footnote definition, a "Sources:" line), ``"question"``, ``"greeting"``, ``"courtesy"``
     (the assistant about itself or the exchange), ``"interface"`` (buttons, links, menus),
     ``"abstention"`` (apologies, refusals, "the documents do not mention ..."),
     ``"exclamation"``, ``"advice"`` (imperatives, "you should"), ``"opinion"``. FActScore
@@ -205,6 +210,8 @@ def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
     s = text.strip()
     checks: tuple[tuple[str, bool], ...] = (
         ("empty", not s),
+        ("code", s.startswith(("```", "~~~")) or (len(s) > 1 and s[0] == "`" and s.rstrip(".:")[-1:] == "`")),
+        ("citation", bool(_CITATION_LINE.match(s))),
         ("question", s.endswith(("?", "？")) or s.startswith("¿")),
         ("abstention", bool(_ABSTAIN.search(s))),
         ("greeting", bool(_GREETING.search(s))),
@@ -2207,14 +2214,17 @@ def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[_Item]:
     return [_Raw(statement, qs + offset, s + answer_end, ClaimKind.MATERIAL, False)]
 
 
-def _block_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
-    """The items of one structural block (see ``claims.structure``)."""
+def _block_items(text: str, source: str, block: Block, english: bool, lang: str) -> list[_Item]:
+    """The items of one structural block (see ``claims.blocks``); ``text`` is ``source`` with
+    its markup and citation marks blanked."""
     if block.kind == "prose":
         return _prose_items(text, block, english, lang)
     if block.kind == "heading":
-        return [_Context(lead_topic(block.text))]
-    if block.kind == "code":
-        return [_Raw(_clean(text[block.start : block.end]) or "code", block.start, block.end, _OUT, False)]
+        return [_Context(block.text)] if block.text.strip() else []
+    if block.kind == "outside":
+        return [
+            _Raw(source[block.start : block.end].strip() or block.reason, block.start, block.end, _OUT, False)
+        ]
     if block.kind == "fact":
         claim = _clean(block.text)
         if not claim:
@@ -2235,14 +2245,14 @@ _OUT = ClaimKind.OUTSIDE_SCOPE
 
 def _prepare(text: str) -> list[_Item]:
     """Structure, language and sentences of ``text`` as items in document order."""
-    blocks = segment(text)
-    prose = " ".join(text[b.start : b.end] for b in blocks if b.kind in {"prose", "item"})
+    found = layout(text)
+    masked = _CITATION.sub(lambda m: " " * len(m.group(0)), found.plain)
+    prose = " ".join(masked[b.start : b.end] for b in found.blocks if b.kind in {"prose", "item"})
     lang = detect_language(prose) if prose.strip() else "en"
     english = lang == "en"
     items: list[_Item] = []
-    masked = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
-    for block in blocks:
-        items.extend(_block_items(masked, block, english, lang))
+    for block in found.blocks:
+        items.extend(_block_items(masked, text, block, english, lang))
     return items
 
 

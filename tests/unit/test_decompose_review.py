@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import pytest
 
+from claims.blocks import segment
 from claims.decompose import decompose
-from claims.structure import segment
 from claims.types import ClaimKind
 
 
@@ -85,7 +85,7 @@ def test_a_fenced_json_block_gives_one_claim_per_key_value(text: str, expected: 
 
 def test_a_fenced_code_block_that_is_not_json_stays_outside_scope() -> None:
     text = "Run this:\n```python\nprint(1989)\n```"
-    assert [b.kind for b in segment(text)][-1] == "code"
+    assert [(b.kind, b.reason) for b in segment(text)][-1] == ("outside", "code block")
     assert material(text) == []
 
 
@@ -192,7 +192,7 @@ def test_a_generic_lead_in_is_not_prepended(text: str, expected: list[str]) -> N
             "The station has:\n- two platforms\n- a ticket hall",
             ["The station has two platforms.", "The station has a ticket hall."],
         ),
-        ("Opening hours:\n- Monday: closed", ["Opening hours: Monday: closed."]),
+        ("Opening hours:\n- Monday: closed", ["Opening hours, Monday: closed."]),
     ],
 )
 def test_a_lead_in_with_content_is_kept(text: str, expected: list[str]) -> None:
