@@ -1813,10 +1813,15 @@ class _Antecedents:
             # "Tesla was founded in 2003. The company ...": a name the recogniser calls an
             # organisation or leaves untyped (it misses "Tesla" there), no first name of a
             # person, for the heads listed in section "organisation"
+            # a name ending in a common noun says what it is ("The Orla Health trial" is a
+            # trial, no company): only a proper name fits, else the description stays
             fits = {
                 name
                 for name in self.names
-                if name in self.types and _sex(name) is None and self.types[name]() in ("ORG", "")
+                if name in self.types
+                and _sex(name) is None
+                and name.split()[-1][:1].isupper()
+                and self.types[name]() in ("ORG", "")
             }
         fits = {n for n in fits if not (p() if callable(p := persons.get(n, False)) else p)}
         return next(iter(fits)) if len(fits) == 1 else None
