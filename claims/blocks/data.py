@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 import yaml
 
 from claims.blocks.types import Block
+from claims.facets.vocabulary import UNITS
 
 __all__ = ["Node", "json_tree", "yaml_tree", "leaf_facts", "json_blocks", "salvage_pairs"]
 
@@ -131,6 +132,20 @@ def _scalar_text(value: object) -> str:
     return str(value)
 
 
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*")
+#: unit words that name a time, not a unit of the value ("founded_year": 1931)
+_NOT_UNITS = frozenset({"year", "years", "date", "day", "days", "month", "months", "no", "id"})
+
+
+def _key_unit(key: str, value: str) -> tuple[str, str]:
+    """A unit at the end of a key goes to its number: ``("height m", "121")`` ->
+    ``("height", "121 m")`` (units of ``claims.facets.vocabulary.UNITS``)."""
+    words = key.split()
+    if len(words) < 2 or words[-1] in _NOT_UNITS or words[-1] not in UNITS or not _NUMBER.fullmatch(value):
+        return key, value
+    return " ".join(words[:-1]), f"{value} {words[-1]}"
+
+
 def _subject_member(node: Node, in_array: bool) -> int | None:
     strings = [
         n for n, (_, _, v) in enumerate(node.members) if v.kind == "scalar" and isinstance(v.value, str)
@@ -160,15 +175,17 @@ def _walk(
     if node.kind == "scalar":
         if node.value is None or (isinstance(node.value, str) and not node.value.strip()) or not path:
             return
-        label = ", ".join(path)
-        text = (
-            f"{ctx}, {label}: {_scalar_text(node.value)}" if ctx else f"{label}: {_scalar_text(node.value)}"
-        )
+        *head, last = path
+        last, shown = _key_unit(last, _scalar_text(node.value))
+        label = ", ".join([*head, last])
+        text = f"{ctx}, {label}: {shown}" if ctx else f"{label}: {shown}"
         out.append(Block("fact", key_start, node.end, text[:1].upper() + text[1:] + "."))
         return
     named = _subject_member(node, in_array)
     if named is not None:
         ctx = str(node.members[named][2].value)
+        if not in_array:  # {"dam": {"name": "Tolla dam", ...}}: the name replaces the parent key
+            path, top = [], True
     for n, (key, kstart, value) in enumerate(node.members):
         if n == named and (top or in_array):
             continue

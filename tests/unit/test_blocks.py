@@ -150,7 +150,7 @@ def test_a_yaml_block_gives_one_claim_per_leaf() -> None:
     text = "```yaml\nname: Varnes lighthouse\nheight_m: 38\nkeepers:\n  - Ola Brenn\n```"
     claims = [c for c in decompose(text) if c.kind is ClaimKind.MATERIAL]
     assert [c.text for c in claims] == [
-        "Varnes lighthouse, height m: 38.",
+        "Varnes lighthouse, height: 38 m.",
         "Varnes lighthouse, keepers: Ola Brenn.",
     ]
     assert text[claims[1].start : claims[1].end] == "Ola Brenn"  # an array item: the item
@@ -188,3 +188,19 @@ def test_the_plain_copy_keeps_every_offset() -> None:
     found = layout(text)
     assert len(found.plain) == len(text)
     assert "*" not in found.plain and "#" not in found.plain
+
+
+def test_a_named_object_under_a_key_is_named_by_its_name_field() -> None:
+    text = '{"tower": {"name": "Varnes lighthouse", "lit": 1872}}'
+    assert material(text) == ["Varnes lighthouse, lit: 1872."]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ('{"name": "Varnes lighthouse", "height_m": 38}', "Varnes lighthouse, height: 38 m."),
+        ('{"name": "Holm Museum", "founded_year": 1921}', "Holm Museum, founded year: 1921."),
+    ],
+)
+def test_a_unit_at_the_end_of_a_key_goes_to_its_number(text: str, expected: str) -> None:
+    assert material(text) == [expected]

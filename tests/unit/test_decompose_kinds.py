@@ -267,7 +267,7 @@ def test_a_json_answer_gives_one_claim_per_key_value() -> None:
     claims = decompose(text)
     assert [c.text for c in claims] == [
         "Night Ferry, year: 2010.",
-        "Night Ferry, runtime min: 104.",
+        "Night Ferry, runtime: 104 min.",  # the key's unit goes to its number
         "Night Ferry, cast: Ana Lo.",
         "Night Ferry, cast: Per Vik.",
     ]

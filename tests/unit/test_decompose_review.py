@@ -67,7 +67,7 @@ def test_a_courtesy_lead_is_not_split_off_when_the_rest_is_no_claim_or_no_lead(t
     [
         (
             'Here is the record:\n```json\n{"name": "Skarv Tunnel", "length_m": 3100}\n```',
-            ["Skarv Tunnel, length m: 3100."],
+            ["Skarv Tunnel, length: 3100 m."],
         ),
         # no language tag, but the body parses as a JSON object
         ('Result:\n```\n{"title": "Mørke", "year": 1971}\n```', ["Mørke, year: 1971."]),
@@ -207,7 +207,7 @@ def test_a_lead_in_with_content_is_kept(text: str, expected: list[str]) -> None:
     ("text", "expected"),
     [
         ('[{"city": "Tromsø", "population": 77000}]', ["Tromsø, population: 77000."]),
-        ('[{"id": "B-12", "load_t": 40}]', ["B-12, load t: 40."]),
+        ('[{"id": "B-12", "load_t": 40}]', ["B-12, load: 40 t."]),
         ('[{"code": "SE", "area": 450295}]', ["SE, area: 450295."]),  # first string value
         (
             '{"stations": [{"title": "Vik", "lines": 3}]}',
