@@ -78,7 +78,9 @@ _CONTINUING_LEAD = re.compile(
     re.IGNORECASE,
 )
 #: "Label: value": a label of at most five words with no sentence mark, then a value
-_KEY_VALUE = re.compile(r"^\s*(?P<label>[^\W\d_][^:.!?;]{0,60}?)\s*:\s+(?P<value>\S.*?)\s*$", re.DOTALL)
+_KEY_VALUE = re.compile(
+    r"^\s*(?P<label>[^\W\d_][\w ,'\u2019&()/-]{0,60}?)\s*:\s+(?P<value>\S(?:(?!:\s).)*?)\s*$", re.DOTALL
+)
 #: labels that introduce prose or a source rather than an attribute
 _PROSE_LABELS = frozenset(
     [

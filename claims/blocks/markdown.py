@@ -42,6 +42,7 @@ _LISTS = frozenset({"bullet_list", "ordered_list"})
 _LEADS_INTO = _LISTS | {"table", "fence"}
 #: an ordered-list marker of more digits is a year opening a line ("1998. The ferry ..."), no list
 _MAX_MARKER = 999
+_WORD = re.compile(r"\w")
 _ORDERED = re.compile(r"\s*(\d{1,9})[.)]")
 
 
@@ -78,8 +79,13 @@ class _Walker:
         if token is None or token.map is None or not token.content.strip():
             return None
         offsets = locate(self.text, self.starts, token.content, token.map[0], lo)
-        if not offsets:
-            return None
+        if not offsets:  # the parser rewrote the line (a NUL, a tab): its source, unmasked
+            s = max(self.starts[token.map[0]] if token.map[0] < len(self.starts) else len(self.text), lo)
+            e = line_span(self.text, self.starts, token.map[1] - 1)[1]
+            while s < e and self.text[s].isspace():
+                s += 1
+            raw = self.text[s:e]
+            return _Inline(s, e, " ".join(raw.split()), False) if raw.strip() else None
         code = mask_markup(self.plain, token.children or [], token.content, offsets)
         for m in FOOTNOTE_MARK.finditer(token.content):
             for i in range(m.start(), m.end()):
@@ -264,4 +270,13 @@ def parse(text: str) -> Layout:
     walker = _Walker(text)
     root = SyntaxTreeNode(_MD.parse(text))
     walker.children(root.children)
-    return Layout(walker.out, "".join(walker.plain))
+    blocks = walker.out
+    for node in root.children:  # nothing is dropped: a top-level block that gave none is prose
+        if node.map is None or node.type == "hr":
+            continue
+        s, e = walker.lines(node)
+        if _WORD.search(text, s, e) and not any(b.start < e and s < b.end for b in blocks):
+            # markdown-it stops at lists nested past its limit ("- - - - ... text")
+            walker.prose(s, e)
+    blocks = sorted(walker.out, key=lambda b: b.start)
+    return Layout(blocks, "".join(walker.plain))

@@ -204,3 +204,18 @@ def test_a_named_object_under_a_key_is_named_by_its_name_field() -> None:
 )
 def test_a_unit_at_the_end_of_a_key_goes_to_its_number(text: str, expected: str) -> None:
     assert material(text) == [expected]
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["- Kirkby | Last updated: 2 hours ago", "- Tel: +47 55 00 00 00 Fax: +47 55 00 00 01"],
+)
+def test_page_furniture_is_no_key_value_claim(line: str) -> None:
+    # a label with a pipe, or a value that holds another "label:", is no attribute of the heading
+    assert [b.kind for b in segment(f"# Holm Museum\n\n{line}")] == ["heading", "item"]
+
+
+def test_a_text_the_parser_gives_up_on_stays_prose() -> None:
+    # lists nested past markdown-it's limit drop their text; the whole text is then prose
+    text = "- " * 30 + "The lighthouse was lit in 1872."
+    assert [(b.kind, b.start, b.end) for b in segment(text)] == [("prose", 0, len(text.rstrip()))]
