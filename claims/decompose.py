@@ -40,11 +40,9 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import Any
 
-from rapidfuzz import fuzz, utils
-
 from claims.answers import answered_question
 from claims.blocks import Block, layout
-from claims.facets.tokens import content_tokens
+from claims.dedupe import DEDUP_RATIO, dedupe
 from claims.facets.vocabulary import data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
@@ -62,10 +60,6 @@ __all__ = [
     "parser",
 ]
 
-#: rapidfuzz ``token_sort_ratio`` (0-100, after lower-casing and dropping punctuation) at or
-#: above which two claims of one document with the same numbers and negations are one claim.
-DEDUP_RATIO = 95.0
-
 #: Longest sentence (characters) handed to the parser; longer ones stay whole.
 MAX_PARSE_CHARS = 600
 
@@ -80,8 +74,6 @@ _CLUTTER = re.compile(
 # sentence splitter misses the stop before it. A bracket after a blank or "(" (a JSON array, a
 # reference list) is left alone, as is a Markdown link "[1](...)".
 _CITATION = re.compile(r"(?<=[\w.,;:!?)\"'’”])(?:\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\])+(?!\()")
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE)
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -1939,72 +1931,6 @@ def _clean(text: str) -> str:
     return out[:1].upper() + out[1:]
 
 
-def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
-    """What two duplicates share exactly: their numbers, negations and content words (a long
-    claim that differs only in "higher" / "lower" or "Pfizer" / "Moderna" is no duplicate, however
-    close its spelling)."""
-    numbers = tuple(sorted(_NUMBER.findall(text)))
-    return numbers, tuple(sorted(m.lower() for m in _NEGATION.findall(text))), frozenset(content_tokens(text))
-
-
-#: the most split points ``_swapped_around`` tries (each costs one comparison of the claim)
-_SWAP_MAX_TOKENS = 64
-
-
-def _swapped_around(a: str, b: str) -> bool:
-    """The content words of ``b`` are those of ``a`` with the words before and after a middle
-    run traded ("Poverty leads to crime" / "Crime leads to poverty", "Smoking causes lung
-    cancer" / "Lung cancer causes smoking"): the converse, no duplicate however alike the
-    words (``token_sort_ratio`` ignores their order)."""
-    x, y = content_tokens(a), content_tokens(b)
-    if x == y or sorted(x) != sorted(y):
-        return False
-    n = len(x)
-    # y starts with x[j:] and ends with x[:i]: only those split points can work (linear for
-    # distinct words; a claim repeating its words is checked up to _SWAP_MAX_TOKENS)
-    starts = [j for j in range(2, n) if x[j] == y[0]]
-    ends = [i for i in range(1, n - 1) if x[i - 1] == y[-1]]
-    if len(starts) * len(ends) > _SWAP_MAX_TOKENS:
-        return False
-    return any(i < j and y == x[j:] + x[i:j] + x[:i] for j in starts for i in ends)
-
-
-def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
-    kept: list[_Raw] = []
-    procs: list[str] = []
-    sigs: list[tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = []
-    dups: list[int] = []
-    for r in raw:
-        p = utils.default_process(r.text)
-        sig = _signature(r.text)
-        for i, (kp, ks) in enumerate(zip(procs, sigs, strict=True)):
-            if (
-                ks == sig
-                and kept[i].kind is r.kind
-                and fuzz.token_sort_ratio(p, kp) >= DEDUP_RATIO
-                and not _swapped_around(r.text, kept[i].text)
-            ):
-                dups[i] += 1
-                break
-        else:
-            kept.append(r)
-            procs.append(p)
-            sigs.append(sig)
-            dups.append(0)
-    return [
-        Claim(
-            text=r.text,
-            start=r.start,
-            end=r.end,
-            kind=r.kind,
-            position=i,
-            duplicates=d,
-            ambiguous=r.ambiguous,
-        )
-        for i, (r, d) in enumerate(zip(kept, dups, strict=True))
-    ]
-
-
 def _fallback(text: str) -> list[_Raw]:
     """Sentence-level claims: the answer when the structured path fails on odd input."""
     return [r for s, e in split_sentences(text) if (r := _plain_claim(text, s, e)) is not None]
@@ -2082,7 +2008,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
             raw = _fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
             raw = _fallback(text)
-        out.append(tuple(_dedupe(raw)))
+        out.append(tuple(dedupe(raw)))
     return out
 
 
