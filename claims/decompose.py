@@ -1849,7 +1849,10 @@ def _block_items(text: str, source: str, block: Block, english: bool, lang: str)
             return []
         claim = claim if claim.endswith((".", "!", "?", "。")) else claim + "."
         return [_Raw(claim, block.start, block.end, ClaimKind.MATERIAL, False)]
-    # a list item: with its lead-in when that is English prose the item continues
+    # a list item: with its lead-in when that is English prose the item continues; an item
+    # with no lead-in is a paragraph of its own (a numbered passage of several sentences)
+    if not block.lead:
+        return _prose_items(text, block, english, lang)
     item = text[block.start : block.end]
     analysis = f"{block.lead} {item}" if block.lead else item
     if english and _parse_ok(analysis):

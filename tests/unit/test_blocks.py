@@ -219,3 +219,12 @@ def test_a_text_the_parser_gives_up_on_stays_prose() -> None:
     # lists nested past markdown-it's limit drop their text; the whole text is then prose
     text = "- " * 30 + "The lighthouse was lit in 1872."
     assert [(b.kind, b.start, b.end) for b in segment(text)] == [("prose", 0, len(text.rstrip()))]
+
+
+def test_an_item_of_several_sentences_is_split_like_a_paragraph() -> None:
+    # a numbered passage pasted as evidence: each sentence is a claim, not the whole item
+    text = "1. The Varnes lighthouse was lit in 1872. Its keeper lived on the island until 1987."
+    assert material(text) == [
+        "The Varnes lighthouse was lit in 1872.",
+        "The Varnes lighthouse's keeper lived on the island until 1987.",
+    ]
