@@ -40,17 +40,14 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
 from typing import Any
 
-import pysbd
-from pysbd.utils import TextSpan
-from rapidfuzz import fuzz, utils
-
 from claims.answers import answered_question
-from claims.facets.identifiers import identifiers
-from claims.facets.tokens import content_tokens
-from claims.facets.vocabulary import STOPWORDS, data_lines
+from claims.blocks import Block, layout
+from claims.dedupe import DEDUP_RATIO, dedupe
+from claims.facets.vocabulary import data_lines
 from claims.language import detect_language
 from claims.parses import DISABLE, entity_type, parser, recognise, remember, repair_many
-from claims.structure import Block, lead_topic, segment
+from claims.scope import is_outside_scope, outside_scope_reason
+from claims.sentences import split_sentences
 from claims.types import Claim, ClaimKind, odd_input
 
 __all__ = [
@@ -63,15 +60,9 @@ __all__ = [
     "parser",
 ]
 
-#: rapidfuzz ``token_sort_ratio`` (0-100, after lower-casing and dropping punctuation) at or
-#: above which two claims of one document with the same numbers and negations are one claim.
-DEDUP_RATIO = 95.0
-
 #: Longest sentence (characters) handed to the parser; longer ones stay whole.
 MAX_PARSE_CHARS = 600
 
-# Hard breaks between sentences: line breaks, a wiki section mark "[ edit ]", a footnote caret.
-_HARD_BREAK = re.compile(r"[\n\r]+|\[\s*edit\s*\]|(?:^|\s)\^(?=\s|$)", re.IGNORECASE)
 # Citation marks and wiki clutter dropped from claim texts (not from spans).
 _CLUTTER = re.compile(
     r"\[\s*(?:\d{1,3}|[a-z]|edit|citation needed|dead link|note \d+|clarification needed|who\?|when\?)\s*\]"
@@ -83,301 +74,6 @@ _CLUTTER = re.compile(
 # sentence splitter misses the stop before it. A bracket after a blank or "(" (a JSON array, a
 # reference list) is left alone, as is a Markdown link "[1](...)".
 _CITATION = re.compile(r"(?<=[\w.,;:!?)\"'’”])(?:\[\d{1,3}(?:\s*[,–-]\s*\d{1,3})*\])+(?!\()")
-_SENT_END = re.compile(r"[^。！？]+[。！？]*|[。！？]+")
-_BULLET = re.compile(r"\s*(?:[-*\u2022\u25cf\u25aa\u2013\u2014>]+|\(?\d{1,3}[.)]|\(?[a-z]\))\s+")
-_NEGATION = re.compile(r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without)\b|n't\b", re.IGNORECASE)
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-
-# --- outside-scope cues -------------------------------------------------------------------
-_OPINION_PHRASE = re.compile(
-    r"\b(?:I|we)\s+(?:think|believe|feel|guess|suppose|love|like|hope|recommend|suggest|would say)\b"
-    r"|\bin my (?:opinion|view|experience)\b|\bpersonally\b|\bhonestly\b|\bfrankly\b|\bimo\b"
-    r"|\byou (?:should|must|might want to|may want to|could try|can try|need to|ought to)\b"
-    r"|\b(?:make sure|be sure|don't forget|do not forget|feel free|let me know|hope this helps)\b"
-    r"|\b(?:is|are|was|were) (?:a )?must[- ]see\b",
-    re.IGNORECASE,
-)
-# Evaluative words count only in lower case ("the best laptop", not "Best Picture").
-_OPINION_WORD = re.compile(
-    r"\b(?:best|worst|beautiful|wonderful|amazing|awesome|fantastic|lovely|gorgeous|stunning|"
-    r"breathtaking|delightful|terrible|horrible|awful|magnificent|spectacular|incredible|"
-    r"impressive|charming|delicious|boring|ugly|nicest|coolest|favourite|favorite|greatest)\b"
-)
-#: evaluative words used to state a fact (``claims/data/factual_superlatives.tsv``), by kind
-_FACTUAL_USES: dict[str, frozenset[str]] = {
-    kind: frozenset(words.split())
-    for kind, words in (line.split("\t", 1) for _, line in data_lines("factual_superlatives.tsv"))
-}
-#: the evaluative words a reported ranking states as a fact
-_SUPERLATIVES = frozenset({"best", "worst", "greatest", "favourite", "favorite"})
-_FIRST_PERSON = frozenset({"i", "we", "my", "our", "me", "us"})
-#: where a clause starts, for a reporting verb before the evaluative word
-_CLAUSE_BREAK = re.compile(r"[,;:()]|\b(?:and|but|or|which|who|that|while|whereas)\b", re.IGNORECASE)
-
-
-def _evaluates(s: str) -> bool:
-    """``s`` judges something with an evaluative word (``_OPINION_WORD``) of the writer's own:
-    not "is ranked as one of the best restaurants" (a reported ranking), "Manuel's best friend"
-    (a compound naming a thing) or "finding the best combination" (a task), the uses listed in
-    ``claims/data/factual_superlatives.tsv``."""
-    for m in _OPINION_WORD.finditer(s):
-        after = re.match(r"[\s-]*([a-z]+)", s[m.end() : m.end() + 24])
-        if after and f"{m.group(0)}+{after.group(1)}" in _FACTUAL_USES["compound"]:
-            continue
-        before = re.findall(r"[a-z]+", _CLAUSE_BREAK.split(s[max(0, m.start() - 80) : m.start()])[-1].lower())
-        if (
-            m.group(0) in _SUPERLATIVES
-            and any(w in _FACTUAL_USES["reported"] for w in before)
-            and not any(w in _FIRST_PERSON for w in before)
-        ):
-            continue
-        if before[-2:-1] and before[-1] in ("the", "a") and before[-2] in _FACTUAL_USES["task"]:
-            continue
-        return True
-    return False
-
-
-_GREETING = re.compile(
-    r"^\s*(?:hi|hello|hey|dear|greetings|thanks|thank you|sure|of course|certainly|absolutely|"
-    r"great question|good question|good luck|cheers|you're welcome|welcome|sorry|okay|ok|yes|no|"
-    r"hallo|guten tag|danke|bitte|hola|gracias|buenos días|bonjour|merci|salut|ciao|grazie|"
-    r"olá|obrigad[oa]|hej|tack|你好|谢谢|こんにちは|ありがとう)\b"
-    r"[\s,.!。！]*$|^\s*(?:hi|hello|hey|thanks|thank you|great question|good question|sorry)\b",
-    re.IGNORECASE,
-)
-#: the assistant speaking about itself or the exchange ("Happy to help", "Here is a summary")
-_COURTESY = re.compile(
-    r"^\s*(?:I'?m |I am |we're |we are )?(?:happy|glad|pleased|delighted) to (?:help|assist|answer|explain)\b"
-    r"|^\s*(?:I'?d|I would|we'?d) be (?:happy|glad|pleased) to\b"
-    r"|^\s*(?:here(?:'s| is| are)|below (?:is|are)) (?:a |an |the |my |some )?(?:short |brief |quick )?"
-    r"(?:summary|overview|answer|breakdown|list|rundown|comparison|explanation|details|what I found)\b"
-    r"|^\s*(?:I )?hope (?:this|that|it) helps\b|\bis there anything else\b|\banything else I can\b"
-    r"|^\s*let me (?:know|explain|check|summari[sz]e|break)\b|^\s*(?:thanks|thank you) for (?:asking|your)\b",
-    re.IGNORECASE,
-)
-#: pointers at the user interface, not at the world ("book with the button below")
-_INTERFACE = re.compile(
-    r"\b(?:you|click|tap|press|scroll)\b.{0,60}?\b(?:button|link|menu|tab|sidebar|dropdown|icon|"
-    r"chat window|settings page)\b"
-    r"|\b(?:see|visit|follow|use|open) the (?:link|button|menu|tab|sidebar)\b"
-    r"|\b(?:button|link|form|menu) (?:below|above)\b|\b(?:below|above) this (?:message|answer|reply)\b",
-    re.IGNORECASE,
-)
-#: apologies, refusals and abstentions ("I could not find that in the documents")
-_ABSTAIN = re.compile(
-    r"\bI (?:could not|couldn't|cannot|can't|can not|was unable to|am unable to|am not able to|"
-    r"wasn't able to|was not able to|don't|do not|did not|didn't) (?:find|locate|see|access|answer|"
-    r"confirm|verify|determine|provide|have|know|help)\b"
-    r"|\b(?:the|these|those|your|provided) (?:documents?|sources?|context|references?|texts?|passages?|"
-    r"materials?|information)(?: provided| given| you shared)? (?:do|does|did) ?(?:not|n't) "
-    r"(?:mention|contain|say|specify|include|provide|state|cover|give)\b"
-    r"|\b(?:no|not enough) information (?:about|on|regarding|in)\b|^\s*(?:I'?m|I am) (?:sorry|afraid)\b"
-    r"|^\s*(?:unfortunately|sorry),? I\b|\bas an AI\b|\bI'?m (?:just )?an AI\b"
-    r"|\b(?:I|we)\s+(?:\w+\s+)?apologi[sz]e\b|^\s*(?:(?:my|our|sincere|many)\s+)*apologies\b"
-    r"|\b(?:sorry|apologies) (?:for|about) (?:the|any|that|this|my|our)\b",
-    re.IGNORECASE,
-)
-_ADVICE = re.compile(
-    r"\byou (?:should|must|might want to|may want to|could try|can try|need to|ought to)\b"
-    r"|\b(?:make sure|be sure|don't forget|do not forget|feel free)\b",
-    re.IGNORECASE,
-)
-_EXCLAMATION_START = re.compile(r"^\s*(?:what a|what an|how|wow|oh|ah|so)\b", re.IGNORECASE)
-
-
-def outside_scope_reason(text: str, *, imperative: bool = False) -> str | None:
-    """Why ``text`` is not a factual claim, or ``None`` when it is one.
-
-    Reasons (stable strings): ``"empty"``, ``"question"``, ``"greeting"``, ``"courtesy"``
-    (the assistant about itself or the exchange), ``"interface"`` (buttons, links, menus),
-    ``"abstention"`` (apologies, refusals, "the documents do not mention ..."),
-    ``"exclamation"``, ``"advice"`` (imperatives, "you should"), ``"opinion"``. FActScore
-    (Min et al. 2023) likewise leaves out sentences that state nothing verifiable.
-    ``imperative`` is the parser's finding that the clause is a command (advice).
-
-    Examples
-    --------
-    >>> outside_scope_reason("I could not find that in the documents.")
-    'abstention'
-    >>> outside_scope_reason("The bridge opened in 1998.") is None
-    True
-    """
-    s = text.strip()
-    checks: tuple[tuple[str, bool], ...] = (
-        ("empty", not s),
-        ("question", s.endswith(("?", "？")) or s.startswith("¿")),
-        ("abstention", bool(_ABSTAIN.search(s))),
-        ("greeting", bool(_GREETING.search(s))),
-        ("courtesy", bool(_COURTESY.search(s))),
-        ("interface", bool(_INTERFACE.search(s))),
-        (
-            "exclamation",
-            (s.endswith("!") and bool(_EXCLAMATION_START.search(s) or not _NUMBER.search(s)))
-            or (s.endswith("！") and bool(_EXCLAMATION_START.search(s))),
-        ),
-        ("advice", bool(_ADVICE.search(s)) or imperative),
-        # a judgement that also states a value is checked for the value ("one of the best
-        # ultrabooks, with 32 GB of RAM"): the opinion must not hide a wrong number
-        ("opinion", (bool(_OPINION_PHRASE.search(s)) or _evaluates(s)) and not _states_value(s)),
-    )
-    return next((reason for reason, hit in checks if hit), None)
-
-
-_NUMBER_WORD = re.compile(
-    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
-    r"hundred|thousand|million|billion)\b",
-    re.I,
-)
-
-
-def _states_value(s: str) -> bool:
-    """``s`` holds a number that is not part of a name ("32 GB", "in 1925", "three studio
-    albums"; not "the Kite 14")."""
-    if _NUMBER_WORD.search(s):
-        return True
-    for m in _NUMBER.finditer(s):
-        before = re.search(r"(\S+)\s*$", s[: m.start()])
-        word = before.group(1) if before else ""
-        if not word[:1].isupper() or word.lower() in STOPWORDS:
-            return True
-    return False
-
-
-def is_outside_scope(text: str, *, imperative: bool = False) -> bool:
-    """True for questions, opinions, advice, greetings, courtesy, interface pointers,
-    abstentions and exclamations (not factual claims); see :func:`outside_scope_reason`."""
-    return outside_scope_reason(text, imperative=imperative) is not None
-
-
-# --- sentence splitting -------------------------------------------------------------------
-
-
-class _Segmenter(pysbd.Segmenter):  # type: ignore[misc]
-    """pysbd's segmenter, its sentences located with ``str.find``: pysbd compiles one regex per
-    sentence (the escaped sentence and the whitespace after it), which overflows ``re``'s cache
-    and cost a sixth of the decomposition. Same spans: the first non-overlapping occurrence,
-    with the whitespace after it, that ends past the previous sentence."""
-
-    def sentences_with_char_spans(self, sentences: list[str]) -> list[Any]:
-        if not all(sentences):  # an empty sentence matches anywhere: pysbd's own rules
-            return super().sentences_with_char_spans(sentences)  # type: ignore[no-any-return]
-        text, spans, prior = self.original_text, [], 0
-        for sent in sentences:
-            pos = text.find(sent)
-            while pos >= 0:
-                end = pos + len(sent)
-                while end < len(text) and text[end].isspace():
-                    end += 1
-                if end > prior:
-                    spans.append(TextSpan(text[pos:end], pos, end))
-                    prior = end
-                    break
-                pos = text.find(sent, end)
-        return spans
-
-
-@lru_cache(maxsize=32)
-def _segmenter(language: str = "en") -> pysbd.Segmenter:
-    from pysbd.languages import LANGUAGE_CODES
-
-    return _Segmenter(language=language if language in LANGUAGE_CODES else "en", clean=False)
-
-
-def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
-    while start < end and text[start].isspace():
-        start += 1
-    while end > start and text[end - 1].isspace():
-        end -= 1
-    return start, end
-
-
-#: month names (and common abbreviations) in English, German, French, Spanish, Italian,
-#: Portuguese, Dutch and the Scandinavian languages, for the "12. Mai" rule below
-_MONTH_NAMES = (  # noqa: SIM905 - one word list reads and extends more easily
-    "january february march april may june july august september october november december "
-    "januar februar märz maerz mai juni juli oktober dezember jänner "
-    "janvier février fevrier mars avril juin juillet août aout septembre octobre novembre décembre "
-    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre "
-    "gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre "
-    "janeiro fevereiro março maio junho julho setembro outubro dezembro "
-    "januari februari maart mei augustus desember maj augusti "
-    "jan feb mar apr jun jul aug sep sept okt oct nov dez dec"
-).split()
-_DAY_DOT = re.compile(r"(?:^|[\s(])\d{1,2}\.$")
-#: abbreviations before a number that end no sentence: "dates from c. 1491-1510", "b. 1950"
-_ABBREVIATION_END = re.compile(r"(?:^|[\s(])(?:c|ca|approx|est|fl)\.$|\((?:b|d)\.$")
-#: a piece that opens with a number, signed or in a currency ("approx. -5 °C", "approx. $50")
-_NUMBER_START = re.compile(r"[-−–+$€£¥]?\s?\d")
-_MONTH_ALT = "|".join(sorted(set(_MONTH_NAMES), key=len, reverse=True))
-#: a month name that opens the next piece; an English one only before a number ("12. May
-#: 1998"), since "He scored 12. May was ..." is two sentences
-_MONTH_START = re.compile(
-    r"(?:(?!(?:january|february|march|april|may|june|july|august|september|october|november|december)\b)"
-    r"(?:" + _MONTH_ALT + r")\b|(?:" + _MONTH_ALT + r")\.?\s+\d)",
-    re.I,
-)
-
-
-def split_sentences(text: str, *, language: str = "en") -> list[tuple[int, int]]:
-    """Sentence spans of ``text``: ``[(start, end), ...]`` in order, blanks and bullet marks
-    stripped, ``0 <= start < end <= len(text)``.
-
-    Line breaks end a sentence (bullets and list items are one sentence each); inside a line
-    pysbd splits (with its rules for ``language``, an ISO 639-1 code; English rules for a
-    language pysbd does not know), then the full-width marks 。！？ split further.
-    """
-    spans: list[tuple[int, int]] = []
-    bounds = [0]
-    for brk in _HARD_BREAK.finditer(text):
-        bounds += [brk.start(), brk.end()]
-    bounds.append(len(text))
-    for k in range(0, len(bounds), 2):
-        ls, le = _strip_span(text, bounds[k], bounds[k + 1])
-        m = _BULLET.match(text, ls, le)
-        if m and m.end() < le:
-            ls = m.end()
-        if ls < le:
-            spans += _line_sentences(text, ls, le, language)
-    return spans
-
-
-def _line_sentences(text: str, ls: int, le: int, language: str) -> list[tuple[int, int]]:
-    """Sentence spans of the line ``text[ls:le]`` (see ``split_sentences``)."""
-    chunk = text[ls:le]
-    cursor = 0
-    segmenter = _segmenter(language)  # a broken pysbd install raises, not taken for odd input
-    try:
-        pieces = segmenter.segment(chunk)
-    except Exception as exc:  # pysbd fails on some pathological input; keep the line whole
-        if not odd_input(exc):  # a time limit or out of memory: not the line's
-            raise
-        pieces = [chunk]
-    found: list[tuple[int, int]] = []
-    # a web address's "?" or "." ends no sentence ("https://example.org/guide?utm_source=x")
-    addresses = [(i.start, i.end) for i in identifiers(chunk)]
-    for piece in pieces:
-        piece = piece.strip()
-        pos = chunk.find(piece, cursor) if piece else -1
-        if pos < 0:
-            continue
-        cursor = pos + len(piece)
-        # "am 12. Mai 1998": a day number with a dot before a month name ends no sentence, nor
-        # does an abbreviation before a number ("dates from c. 1491-1510")
-        if found and (
-            (_DAY_DOT.search(chunk, found[-1][0], found[-1][1]) and _MONTH_START.match(piece))
-            or (_ABBREVIATION_END.search(chunk, found[-1][0], found[-1][1]) and _NUMBER_START.match(piece))
-            or any(s < found[-1][1] < e for s, e in addresses)
-        ):
-            found[-1] = (found[-1][0], cursor)
-        else:
-            found.append((pos, cursor))
-    spans: list[tuple[int, int]] = []
-    for pos, end in found:
-        for sm in _SENT_END.finditer(chunk, pos, end):
-            s, e = _strip_span(text, ls + sm.start(), ls + sm.end())
-            if s < e:
-                spans.append((s, e))
-    return spans
 
 
 # --- parsing ------------------------------------------------------------------------------
@@ -1358,85 +1054,9 @@ def _split_sentence(doc: Any) -> list[_Piece]:
 #: truth depends on them
 _TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as", "since", "until", "once", "whenever"})
 #: past tense of the irregular verbs that head participial clauses most often
-_IRREGULAR_PAST = {
-    "being": "was",
-    "having": "had",
-    "making": "made",
-    "becoming": "became",
-    "taking": "took",
-    "giving": "gave",
-    "winning": "won",
-    "beginning": "began",
-    "bringing": "brought",
-    "leading": "led",
-    "leaving": "left",
-    "holding": "held",
-    "running": "ran",
-    "setting": "set",
-    "putting": "put",
-    "coming": "came",
-    "going": "went",
-    "seeing": "saw",
-    "getting": "got",
-    "writing": "wrote",
-    "building": "built",
-    "keeping": "kept",
-    "meeting": "met",
-    "selling": "sold",
-    "telling": "told",
-    "finding": "found",
-    "standing": "stood",
-    "drawing": "drew",
-    "growing": "grew",
-    "rising": "rose",
-    "paying": "paid",
-    "saying": "said",
-    "losing": "lost",
-    "spending": "spent",
-    "sending": "sent",
-    "falling": "fell",
-    "feeling": "felt",
-    "earning": "earned",
-    "joining": "joined",
-    "splitting": "split",
-    "cutting": "cut",
-    "hitting": "hit",
-    "letting": "let",
-    "shutting": "shut",
-    "spreading": "spread",
-    "costing": "cost",
-    "quitting": "quit",
-    "betting": "bet",
-    "fighting": "fought",
-    "teaching": "taught",
-    "thinking": "thought",
-    "buying": "bought",
-    "catching": "caught",
-    "speaking": "spoke",
-    "choosing": "chose",
-    "driving": "drove",
-    "riding": "rode",
-    "singing": "sang",
-    "swimming": "swam",
-    "throwing": "threw",
-    "wearing": "wore",
-    "breaking": "broke",
-    "forgetting": "forgot",
-    "hiding": "hid",
-    "shooting": "shot",
-    "sitting": "sat",
-    "sleeping": "slept",
-    "understanding": "understood",
-    "doing": "did",
-    "knowing": "knew",
-    "showing": "showed",
-    "eating": "ate",
-    "flying": "flew",
-    "hearing": "heard",
-    "reading": "read",
-    "feeding": "fed",
-    "binding": "bound",
-    "striking": "struck",
+#: (``claims/data/gerund_past.tsv``)
+_IRREGULAR_PAST: dict[str, str] = {
+    gerund: past for gerund, _, past in (line.partition("\t") for _, line in data_lines("gerund_past.tsv"))
 }
 
 
@@ -1806,10 +1426,15 @@ class _Antecedents:
             # "Tesla was founded in 2003. The company ...": a name the recogniser calls an
             # organisation or leaves untyped (it misses "Tesla" there), no first name of a
             # person, for the heads listed in section "organisation"
+            # a name ending in a common noun says what it is ("The Orla Health trial" is a
+            # trial, no company): only a proper name fits, else the description stays
             fits = {
                 name
                 for name in self.names
-                if name in self.types and _sex(name) is None and self.types[name]() in ("ORG", "")
+                if name in self.types
+                and _sex(name) is None
+                and name.split()[-1][:1].isupper()
+                and self.types[name]() in ("ORG", "")
             }
         fits = {n for n in fits if not (p() if callable(p := persons.get(n, False)) else p)}
         return next(iter(fits)) if len(fits) == 1 else None
@@ -2207,21 +1832,27 @@ def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[_Item]:
     return [_Raw(statement, qs + offset, s + answer_end, ClaimKind.MATERIAL, False)]
 
 
-def _block_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
-    """The items of one structural block (see ``claims.structure``)."""
+def _block_items(text: str, source: str, block: Block, english: bool, lang: str) -> list[_Item]:
+    """The items of one structural block (see ``claims.blocks``); ``text`` is ``source`` with
+    its markup and citation marks blanked."""
     if block.kind == "prose":
         return _prose_items(text, block, english, lang)
     if block.kind == "heading":
-        return [_Context(lead_topic(block.text))]
-    if block.kind == "code":
-        return [_Raw(_clean(text[block.start : block.end]) or "code", block.start, block.end, _OUT, False)]
+        return [_Context(block.text)] if block.text.strip() else []
+    if block.kind == "outside":
+        return [
+            _Raw(source[block.start : block.end].strip() or block.reason, block.start, block.end, _OUT, False)
+        ]
     if block.kind == "fact":
         claim = _clean(block.text)
         if not claim:
             return []
         claim = claim if claim.endswith((".", "!", "?", "。")) else claim + "."
         return [_Raw(claim, block.start, block.end, ClaimKind.MATERIAL, False)]
-    # a list item: with its lead-in when that is English prose the item continues
+    # a list item: with its lead-in when that is English prose the item continues; an item
+    # with no lead-in is a paragraph of its own (a numbered passage of several sentences)
+    if not block.lead:
+        return _prose_items(text, block, english, lang)
     item = text[block.start : block.end]
     analysis = f"{block.lead} {item}" if block.lead else item
     if english and _parse_ok(analysis):
@@ -2235,14 +1866,14 @@ _OUT = ClaimKind.OUTSIDE_SCOPE
 
 def _prepare(text: str) -> list[_Item]:
     """Structure, language and sentences of ``text`` as items in document order."""
-    blocks = segment(text)
-    prose = " ".join(text[b.start : b.end] for b in blocks if b.kind in {"prose", "item"})
+    found = layout(text)
+    masked = _CITATION.sub(lambda m: " " * len(m.group(0)), found.plain)
+    prose = " ".join(masked[b.start : b.end] for b in found.blocks if b.kind in {"prose", "item"})
     lang = detect_language(prose) if prose.strip() else "en"
     english = lang == "en"
     items: list[_Item] = []
-    masked = _CITATION.sub(lambda m: " " * len(m.group(0)), text)
-    for block in blocks:
-        items.extend(_block_items(masked, block, english, lang))
+    for block in found.blocks:
+        items.extend(_block_items(masked, text, block, english, lang))
     return items
 
 
@@ -2301,72 +1932,6 @@ def _clean(text: str) -> str:
     if not re.search(r"[^\W\d_]{3,}|\d{2,}|[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}", out):
         return ""
     return out[:1].upper() + out[1:]
-
-
-def _signature(text: str) -> tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]:
-    """What two duplicates share exactly: their numbers, negations and content words (a long
-    claim that differs only in "higher" / "lower" or "Pfizer" / "Moderna" is no duplicate, however
-    close its spelling)."""
-    numbers = tuple(sorted(_NUMBER.findall(text)))
-    return numbers, tuple(sorted(m.lower() for m in _NEGATION.findall(text))), frozenset(content_tokens(text))
-
-
-#: the most split points ``_swapped_around`` tries (each costs one comparison of the claim)
-_SWAP_MAX_TOKENS = 64
-
-
-def _swapped_around(a: str, b: str) -> bool:
-    """The content words of ``b`` are those of ``a`` with the words before and after a middle
-    run traded ("Poverty leads to crime" / "Crime leads to poverty", "Smoking causes lung
-    cancer" / "Lung cancer causes smoking"): the converse, no duplicate however alike the
-    words (``token_sort_ratio`` ignores their order)."""
-    x, y = content_tokens(a), content_tokens(b)
-    if x == y or sorted(x) != sorted(y):
-        return False
-    n = len(x)
-    # y starts with x[j:] and ends with x[:i]: only those split points can work (linear for
-    # distinct words; a claim repeating its words is checked up to _SWAP_MAX_TOKENS)
-    starts = [j for j in range(2, n) if x[j] == y[0]]
-    ends = [i for i in range(1, n - 1) if x[i - 1] == y[-1]]
-    if len(starts) * len(ends) > _SWAP_MAX_TOKENS:
-        return False
-    return any(i < j and y == x[j:] + x[i:j] + x[:i] for j in starts for i in ends)
-
-
-def _dedupe(raw: Iterable[_Raw]) -> list[Claim]:
-    kept: list[_Raw] = []
-    procs: list[str] = []
-    sigs: list[tuple[tuple[str, ...], tuple[str, ...], frozenset[str]]] = []
-    dups: list[int] = []
-    for r in raw:
-        p = utils.default_process(r.text)
-        sig = _signature(r.text)
-        for i, (kp, ks) in enumerate(zip(procs, sigs, strict=True)):
-            if (
-                ks == sig
-                and kept[i].kind is r.kind
-                and fuzz.token_sort_ratio(p, kp) >= DEDUP_RATIO
-                and not _swapped_around(r.text, kept[i].text)
-            ):
-                dups[i] += 1
-                break
-        else:
-            kept.append(r)
-            procs.append(p)
-            sigs.append(sig)
-            dups.append(0)
-    return [
-        Claim(
-            text=r.text,
-            start=r.start,
-            end=r.end,
-            kind=r.kind,
-            position=i,
-            duplicates=d,
-            ambiguous=r.ambiguous,
-        )
-        for i, (r, d) in enumerate(zip(kept, dups, strict=True))
-    ]
 
 
 def _fallback(text: str) -> list[_Raw]:
@@ -2446,7 +2011,7 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
             raw = _fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
             raw = _fallback(text)
-        out.append(tuple(_dedupe(raw)))
+        out.append(tuple(dedupe(raw)))
     return out
 
 

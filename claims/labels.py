@@ -2,7 +2,7 @@
 Robotics: Founded: 2005." is "Kestrel Robotics was founded in 2005.".
 
 A list item, a table cell or a JSON value gives a claim of the form ``[subject, ]label: value``
-(``claims.structure``). Its label is an attribute that a reference states as a predicate ("is
+(``claims.blocks``). Its label is an attribute that a reference states as a predicate ("is
 headquartered in Oslo"), so the verdict compares attribute and value only once the label is
 read as that predicate: the labels and their predicates are ``claims/data/label_predicates.tsv``.
 ``label_sentence`` gives the sentence (None for any other claim, or an unknown label);

@@ -162,6 +162,11 @@ def _noun_after_name(text: str, at: int, before: str) -> str:
 _GERMAN_TEXT = re.compile(r"\b(?:der|das|und|ist|hat|wurde|wurden|nicht|eine|einen|mit|sind)\b")
 
 
+#: the counted noun after a number: the next whole word (letters of any script, so "eröffnet"
+#: is one word, never "er"), after at most one lower-case word
+_COUNTED = re.compile(r"[\s-]+(?:[a-z][a-z\-]*\s+){0,1}?(?P<noun>[^\W\d_][^\W\d_]+)(?![^\W\d_])")
+
+
 def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     """Unit or counted noun right after a number ending at ``end``.
 
@@ -189,17 +194,18 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
             fam, fac, disp = UNITS[unit]
             return fam, disp, fac, m.end()
     # counted noun: skip up to two adjectives? we take the next content word
-    m = re.compile(r"[\s-]+(?:[a-z][a-z\-]*\s+){0,1}?(?P<noun>[A-Za-z][a-z]+)").match(text, end)
+    m = _COUNTED.match(text, end)
     if m:
-        words = re.findall(r"[A-Za-z][A-Za-z\-]*", text[end : m.end()])
+        words = re.findall(r"[^\W\d_][^\W\d_\-]*(?:-[^\W\d_]+)*", text[end : m.end()])
         for w in words:
             lw = w.lower()
             if lw in STOPWORDS or lw in SCALES:
                 return "", "", 1.0, end
             if lw in UNITS:
                 continue
-            if w[0].isupper() and _GERMAN_TEXT.search(text):
-                return "n:" + _stem(lw), lw, 1.0, end  # German nouns are capitalised: "4 Etagen"
+            if _GERMAN_TEXT.search(text):
+                # German nouns are capitalised: "4 Etagen" counts floors, "1921 gebaut" nothing
+                return ("n:" + _stem(lw), lw, 1.0, end) if w[0].isupper() else ("", "", 1.0, end)
             if w[0].isupper():
                 # "two Michelin stars", "five Grand Slam titles" count stars and titles;
                 # "2006 Announced", "3 Musketeers" count nothing

@@ -14,9 +14,9 @@ from typing import Any
 import pytest
 
 from claims import decompose as dec
+from claims.blocks import segment
 from claims.decompose import decompose, decompose_many, outside_scope_reason
 from claims.language import detect_language
-from claims.structure import segment
 from claims.types import ClaimKind
 
 
@@ -267,7 +267,7 @@ def test_a_json_answer_gives_one_claim_per_key_value() -> None:
     claims = decompose(text)
     assert [c.text for c in claims] == [
         "Night Ferry, year: 2010.",
-        "Night Ferry, runtime min: 104.",
+        "Night Ferry, runtime: 104 min.",  # the key's unit goes to its number
         "Night Ferry, cast: Ana Lo.",
         "Night Ferry, cast: Per Vik.",
     ]
@@ -287,8 +287,9 @@ def test_headings_are_context_and_code_blocks_outside_scope() -> None:
 def test_a_text_of_headings_only_states_them() -> None:
     # a heading is context for a body; with no body (one evidence line cut out of a page)
     # it is the text's statement
+    # (its span is the heading's words: the "###" marks are markup)
     text = "### Best Lead Actress - 2011"
-    assert [(c.kind, text[c.start : c.end]) for c in decompose(text)] == [(ClaimKind.MATERIAL, text)]
+    assert [(c.kind, text[c.start : c.end]) for c in decompose(text)] == [(ClaimKind.MATERIAL, text[4:])]
 
 
 def test_segment_leaves_plain_prose_whole() -> None:

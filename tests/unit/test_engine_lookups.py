@@ -1,6 +1,6 @@
 """The engine's faster look-ups give what the plain ones give (docs/PERFORMANCE.md):
 ``facets.TokenSet`` against ``token_match`` over every token, ``clause_checks.PredicateSet``
-against ``same_predicate``, and ``decompose._Segmenter`` against pysbd's own
+against ``same_predicate``, and ``claims.sentences._Segmenter`` against pysbd's own
 sentence spans. All must be exact: the verdicts may not change."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import random
 import pysbd
 import pytest
 
-from claims.decompose import _Segmenter
 from claims.facets import TokenSet, content_spans, content_tokens, token_match
+from claims.sentences import _Segmenter
 from claims.verdict.clause_checks import (
     PredicateSet,
     _load_synonym_groups,

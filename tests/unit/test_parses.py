@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from claims import decompose as dec
-from claims import parses
+from claims import parses, sentences
 from claims.decompose import decompose, decompose_many
 from claims.embed import process_threads
 
@@ -280,7 +280,7 @@ def test_a_passing_fault_inside_a_fallback_guard_is_raised(
     parse repairs of the batch (one sentence's failure does not fail the batch). Neither of
     the first two may swallow a time limit and go on with different claims."""
     if site == "segment":
-        monkeypatch.setattr(dec, "_segmenter", lambda language: _FailingSegmenter(fault))
+        monkeypatch.setattr(sentences, "_segmenter", lambda language: _FailingSegmenter(fault))
     elif site == "people":  # only the batch's check, before the claims are assembled
         real, calls = dec._named_people, []
 

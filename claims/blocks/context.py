@@ -1,0 +1,242 @@
+"""Context words: what a heading or a lead-in names, and "Label: value" lines.
+
+A heading or a lead-in ("Here is what the sources say about the Skarvik ferry:", "Brenholm
+Orchard at a glance:") is never a claim; it names the subject of the list, table or data under
+it. :func:`lead_topic` takes the generic announcement off and keeps the subject; a lead-in that
+is nothing but an announcement ("Key facts:") names none. :func:`key_value` reads a
+"Label: value" line (a list item, a line of a paragraph), which becomes the claim
+``"<subject>, <label>: <value>."`` (``claims.labels`` reads such claims as sentences).
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "lead_topic",
+    "is_meta",
+    "is_lead",
+    "item_lead",
+    "prose_label",
+    "is_source_label",
+    "section_subject",
+    "continues",
+    "key_value",
+    "label_word",
+    "fact_text",
+]
+
+#: words of a generic announcement of a list or table, saying nothing about the world
+#: ("Key facts:", "Here is what the sources say about", "at a glance")
+_META_WORDS = frozenset(
+    (  # noqa: SIM905 - one word list reads and extends more easily
+        "a an the some few more other here is are below following key main quick important notable basic "
+        "general additional further short brief facts fact details detail summary overview points point "
+        "highlights highlight notes note info information data specs specifications features "
+        "takeaways things to know at glance in tl dr tldr answer results findings list rundown "
+        "what everything all that sources source say says said documents document references reference "
+        "text texts context passage passages i we found find have has according sheet profile numbers "
+        "figures nutshell this these there's here's"
+    ).split()
+)
+#: a heading that names a section, not a subject ("History", "Key figures")
+_SECTION_WORDS = _META_WORDS | frozenset(
+    [
+        "history",
+        "background",
+        "timeline",
+        "pricing",
+        "prices",
+        "location",
+        "contact",
+        "statistics",
+        "stats",
+        "figures",
+        "conclusion",
+        "introduction",
+        "description",
+        "specs",
+        "specification",
+        "characteristics",
+        "properties",
+        "attributes",
+    ]
+)
+_ABOUT = re.compile(r"\s+(?:about|on|of|for|regarding|concerning)\s+(?=\S)", re.IGNORECASE)
+_TAIL = re.compile(
+    r"\s*(?:[-\u2013\u2014,]\s*)?(?:at a glance|in brief|in short|in a nutshell|in numbers|in figures|"
+    r"by the numbers|(?:key |quick |main )?(?:facts|details|figures|overview|summary|profile|fact sheet))$",
+    re.IGNORECASE,
+)
+#: last words of a lead-in that its items continue as a sentence ("The hotel has:")
+_CONTINUING_LEAD = re.compile(
+    r"\b(?:is|are|was|were|has|have|had|include|includes|included|including|offers|offer|"
+    r"provides|provide|contains|contain|comprises|such as|like|of|for|to|with|in|at|by|from|"
+    r"holds|hold|houses|house|features|feature|covers|cover|lists|serves|serve|sells|sell|owns|own|"
+    r"employs|runs|operates|connects|produces|produce|makes|make|won|wrote|built|"
+    r"and|or|are available|were)\s*$",
+    re.IGNORECASE,
+)
+#: "Label: value": a label of at most five words with no sentence mark, then a value
+_KEY_VALUE = re.compile(
+    r"^\s*(?P<label>[^\W\d_][\w ,'\u2019&()/-]{0,60}?)\s*:\s+(?P<value>\S(?:(?!:\s).)*?)\s*$", re.DOTALL
+)
+#: labels that introduce prose or a source rather than an attribute
+_PROSE_LABELS = frozenset(
+    [
+        "note",
+        "notes",
+        "answer",
+        "summary",
+        "tip",
+        "warning",
+        "update",
+        "caveat",
+        "disclaimer",
+        "example",
+        "nb",
+    ]
+)
+_SOURCE_LABELS = frozenset(
+    ["source", "sources", "reference", "references", "citation", "citations", "see", "also"]
+)
+
+
+def _words(s: str) -> list[str]:
+    return re.findall(r"[a-z]+(?:'[a-z]+)?", s.lower())
+
+
+def is_meta(phrase: str) -> bool:
+    """Every word of ``phrase`` is a generic announcement (``_META_WORDS``)."""
+    words = _words(phrase)
+    return bool(words) and all(w in _META_WORDS for w in words)
+
+
+def lead_topic(lead: str) -> str:
+    """What a heading or lead-in names: the announcement taken off ("Key facts about the
+    Eiffel Tower" -> "the Eiffel Tower", "Brenholm Orchard at a glance" -> "Brenholm Orchard"),
+    else the words themselves ("Opening hours"); ``""`` for an announcement alone ("Summary").
+
+    >>> lead_topic("Here is what the sources say about the Skarvik ferry:"), lead_topic("Opening hours")
+    ('the Skarvik ferry', 'Opening hours')
+    """
+    s = lead.strip().rstrip(":").strip()
+    for m in _ABOUT.finditer(s):
+        if is_meta(s[: m.start()]):
+            s = s[m.end() :].strip()
+            break
+    s = _TAIL.sub("", s).strip()
+    return "" if not s or is_meta(s) else s
+
+
+def section_subject(heading: str) -> str:
+    """The subject a heading names for the blocks under it; ``""`` for a section title
+    ("History", "Key figures")."""
+    topic = lead_topic(heading)
+    words = _words(topic)
+    if not words or all(w in _SECTION_WORDS for w in words):
+        return ""
+    return topic
+
+
+def is_lead(line: str) -> bool:
+    """A line that ends in ":" and reads as one short announcement (at most 25 words)."""
+    s = line.strip()
+    return s.endswith(":") and 0 < len(s.split()) <= 25 and not re.search(r"[.!?]\s", s)
+
+
+def continues(lead: str) -> bool:
+    """The items complete the lead-in as a sentence ("The hotel has:" + "a pool")."""
+    return bool(_CONTINUING_LEAD.search(lead)) and len(lead.split()) >= 2
+
+
+def item_lead(lead: str) -> str:
+    """The lead-in put before each item of a list: none for a generic announcement, the words
+    alone when the item continues them ("The hotel has"), else the lead-in with its colon
+    ("Opening hours: Monday 9-17")."""
+    lead = lead.strip().rstrip(":").strip()
+    if not lead or not lead_topic(lead) or lead_topic(lead) != lead:
+        return ""
+    return lead if continues(lead) else lead + ":"
+
+
+def key_value(line: str) -> tuple[str, str] | None:
+    """``(label, value)`` of a "Label: value" line (markup already blanked), or ``None``: a
+    label of one to five words with no sentence mark and no digit first, a value of at most
+    twelve words; "Note: ..." and "Source: ..." are no attribute."""
+    m = _KEY_VALUE.match(line)
+    if m is None:
+        return None
+    label = " ".join(m.group("label").split())
+    value = " ".join(m.group("value").split())
+    if not 1 <= len(label.split()) <= 5 or len(value.split()) > 12 or label.lower() in _PROSE_LABELS:
+        return None
+    return label, value
+
+
+def prose_label(line: str) -> int:
+    """Length of a prose label ("Note: ", "Answer: ") that opens ``line``; 0 when none."""
+    m = _KEY_VALUE.match(line)
+    if m is None or " ".join(m.group("label").split()).lower() not in _PROSE_LABELS:
+        return 0
+    return m.start("value")
+
+
+def is_source_label(line: str) -> bool:
+    """A "Source: ..." / "References: ..." line: a citation, no claim."""
+    m = _KEY_VALUE.match(line)
+    return m is not None and " ".join(m.group("label").split()).lower() in _SOURCE_LABELS
+
+
+#: names that keep their capital as a label ("Monday: closed")
+_CALENDAR = frozenset(
+    [
+        "monday",
+        "tuesday",
+        "wednesday",
+        "thursday",
+        "friday",
+        "saturday",
+        "sunday",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "mon",
+        "tue",
+        "wed",
+        "thu",
+        "fri",
+        "sat",
+        "sun",
+    ]
+)
+
+
+def label_word(label: str) -> str:
+    """A label as it reads after the subject: the first letter in lower case, an acronym kept
+    ("Crossing to Halden" -> "crossing to Halden", "HQ" -> "HQ")."""
+    first = label.split()[0] if label.split() else ""
+    if (len(first) > 1 and first.isupper()) or first.lower() in _CALENDAR:
+        return label
+    return label[:1].lower() + label[1:]
+
+
+def fact_text(subject: str, label: str, value: str) -> str:
+    """The claim of one attribute: ``"<Subject>, <label>: <value>."`` (``"<Label>: <value>."``
+    without a subject)."""
+    value = value.strip().rstrip(".;,").strip()
+    if not label:
+        text = f"{subject}: {value}" if subject else value
+    else:
+        text = f"{subject}, {label_word(label)}: {value}" if subject else f"{label}: {value}"
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
