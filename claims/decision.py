@@ -21,9 +21,10 @@ Decision, per material response claim with balanced score ``s`` and probability 
   confidence is the rule's precision measured on the labelled data; so does an ``unsupported``
   whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action, a degree
   the reference does not grade, the same statement of a rival name, a negated gradable word
-  against its opposite), and a ``supported`` with the finding "counterpart" (the evidence states
-  the claim in other words the lexicon equates: a converse, "not closed" / "open", "not able" /
-  "unable"; ``claims.verdict.counterparts``), whose confidence is then ``p``;
+  against its opposite, a negated claim no reference claim denies), and a ``supported`` with
+  the finding "counterpart" (the evidence states the claim in words the lexicon equates: a
+  converse, "not closed" / "open", "not able" / "unable"; ``claims.verdict.counterparts``),
+  whose confidence is then ``p``;
 - otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
   disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
   ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
@@ -123,7 +124,7 @@ TOP_K = 3
 #: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
 #: about wording, do not see; "converse", the evidence states the claim's relation the other way
 #: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either
-STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse", "gradable", "counterpart"})
+STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse", "gradable", "denial", "counterpart"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: how many nearest reference claims (by cosine) are searched for the claim's values
 VALUE_TOP_K = 8

@@ -18,7 +18,16 @@ from dataclasses import dataclass
 
 from claims.facets.vocabulary import LEXICON_ROWS
 
-__all__ = ["Opposite", "opposites", "converses", "synonyms", "complementary", "words", "SOURCE_ORDER"]
+__all__ = [
+    "Opposite",
+    "opposites",
+    "converses",
+    "synonyms",
+    "complementary",
+    "words",
+    "converse_words",
+    "SOURCE_ORDER",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +79,11 @@ def synonyms(word: str) -> tuple[str, ...]:
     """Word forms whose most frequent WordNet sense is that of ``word`` ("big" -> "large"). ()
     when none."""
     return tuple(_SYNONYMS.get(word, ()))
+
+
+def converse_words() -> frozenset[str]:
+    """Every word form that has a converse in the lexicon."""
+    return frozenset(_CONVERSES)
 
 
 def words() -> frozenset[str]:

@@ -28,7 +28,8 @@ unordered pair once, sorted):
   ``\\``: "rapidly" / "slowly");
 * relation ``converse``, source ``hand``: ``CONVERSES`` (A bought from B = B sold to A);
 * relation ``synonym``, source ``wordnet``: two adjectives or verbs whose most frequent sense is
-  the same synset ("big" / "large"), verbs in their forms together.
+  the same synset ("big" / "large"), both tagged ``MIN_TAGS_SYNONYM`` times in SemCor, verbs in
+  their forms together.
 
 Kinds of WordNet antonyms: ``complementary`` for the pairs of ``COMPLEMENTARY`` (one excludes the
 other and "not X" states the opposite), else ``gradable`` ("not hot" is not "cold"). Pairs
@@ -96,7 +97,7 @@ CONVERSES = (
     "longer shorter", "heavier lighter", "deeper shallower", "faster slower", "earlier later",
     "greater smaller", "more less", "more fewer", "richer poorer", "stronger weaker", "warmer colder",
     "hotter colder", "wider narrower", "thicker thinner", "cheaper dearer", "closer farther",
-    "superior inferior", "outnumbered", "exceeds trails",
+    "superior inferior", "exceeds trails",
 )  # fmt: skip
 
 
@@ -156,6 +157,8 @@ _SS_TYPE = {"1": "noun", "2": "verb", "3": "adj", "4": "adv", "5": "adj"}
 #: the least SemCor tag count (``index.sense``) of the sense of a word that a similar-to antonym
 #: or a synonym is read from: a rare word or sense makes no pair
 MIN_TAGS = 3
+#: the least SemCor tag count of both words of a synonym pair ("key" / "cardinal" is too rare)
+MIN_TAGS_SYNONYM = 10
 
 
 def _tag_counts(lines: list[str]) -> dict[tuple[str, str, str], int]:
@@ -225,8 +228,8 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
         ranks = {pos: _sense_ranks(_read(tar, f"index.{pos}")) for pos in POS}
         semcor = _tag_counts(_read(tar, "index.sense"))
 
-    def common(pos: str, word: str, off: str) -> bool:
-        return semcor.get((word.replace(" ", "_"), pos, off), 0) >= MIN_TAGS
+    def common(pos: str, word: str, off: str, least: int = MIN_TAGS) -> bool:
+        return semcor.get((word.replace(" ", "_"), pos, off), 0) >= least
 
     def rank(pos: str, word: str, off: str) -> int:
         return ranks[pos].get((word.replace(" ", "_"), off), 99)
@@ -291,7 +294,7 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
     for pos in ("adj", "verb"):
         first: dict[str, str] = {}  # synset offset of each word's sense 1
         for (lemma, off), r in ranks[pos].items():
-            if r == 1 and lemma.isalpha() and common(pos, lemma, off):
+            if r == 1 and lemma.isalpha() and common(pos, lemma, off, MIN_TAGS_SYNONYM):
                 first[lemma] = off
         by_synset = defaultdict(list)
         for lemma, off in first.items():

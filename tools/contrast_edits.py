@@ -190,11 +190,13 @@ def _opposite_of(tok: Any, pos: tuple[str, ...]) -> str | None:
 
 @edit_kind("opposite", "contrast")
 def opposite(doc: Any) -> Edit | Skip:
-    """An adjective, adverb or verb replaced by its opposite ("rapid" -> "slow")."""
+    """A predicate adjective, an adverb or a verb replaced by its opposite ("rapid" -> "slow").
+    Attributive adjectives are left out: "the white hole" names another thing than "the black
+    hole" rather than saying the opposite of it."""
     for pos in (("ADJ",), ("ADV",), ("VERB",)):
         for tok in doc:
-            if tok.tag_ in ("JJR", "RBR", "JJS", "RBS"):
-                continue  # the comparative kind's
+            if tok.tag_ in ("JJR", "RBR", "JJS", "RBS") or tok.dep_ == "amod":
+                continue  # the comparative kind's; another thing
             new = _opposite_of(tok, pos)
             if new:
                 text = _replace(doc, [(tok.idx, tok.idx + len(tok), _cased(new, tok.text))])
@@ -351,7 +353,12 @@ def synonym(doc: Any) -> Edit | Skip:
             found = lexicon.synonyms(tok.lower_)
             if found:
                 new = found[0]
-                text = _replace(doc, [(tok.idx, tok.idx + len(tok), _cased(new, tok.text))])
+                spans = [(tok.idx, tok.idx + len(tok), _cased(new, tok.text))]
+                before = doc[tok.i - 1] if tok.i else None
+                if before is not None and before.lower_ in ("a", "an"):  # "a enormous"
+                    article = "an" if new[:1] in "aeiou" else "a"
+                    spans.append((before.idx, before.idx + len(before), _cased(article, before.text)))
+                text = _replace(doc, spans)
                 return Edit(text, f"{tok.text} -> {new}")
     return Skip("no word with a synonym")
 
@@ -398,7 +405,7 @@ def converse(doc: Any) -> Edit | Skip:
             text = _swap_with(doc, subj, other, spans)
         elif root.lower_ in _PARTY_VERBS:
             pass  # the other party is missing: no converse
-        elif obj is not None and prep is None and root.lower_ in ("beat", "defeated", "won"):
+        elif obj is not None and prep is None and root.lower_ in ("beat", "defeated"):
             text = _swap_with(doc, subj, obj, [(root.idx, root.idx + len(root), f"{conv[0]} to")])
         elif obj is not None and prep is None:
             text = _swap_with(doc, subj, obj, [(root.idx, root.idx + len(root), conv[0])])
@@ -441,6 +448,8 @@ def passive(doc: Any) -> Edit | Skip:
     subj, obj = _child(root, "nsubj"), _child(root, "dobj")
     if root.tag_ != "VBD" or subj is None or obj is None or _child(root, "aux", "neg", "auxpass"):
         return Skip("no active past verb with subject and object")
+    if subj.pos_ == "PRON" or obj.pos_ == "PRON":
+        return Skip("pronoun subject or object")
     if not root.lower_.endswith("ed"):
         return Skip("irregular verb")
     sa, so = _subtree(subj), _subtree(obj)

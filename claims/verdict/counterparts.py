@@ -12,7 +12,7 @@ Two findings:
   claim whose opposite is stated agrees when the pair is complementary ("is not closed" / "is
   open" -> ``supported``) and stays unsupported when it is gradable ("is not hot" / "is cold");
   "not X" and a negative-prefix "un-X" agree ("is not able" / "is unable").
-* **order** (``order_conflict``): a relation between two nouns read from the parse (the two
+* **order** (``claims.verdict.order``): a relation between two nouns read from the parse (the two
   parties of a verb with a converse, "A bought X from B" / "B sold X to A"; subject and object
   of a verb between two names; "from A to B"; the operands of "A divided by B", "the ratio of A
   to B", "subtract A from B"; the two sides of a "than" comparison; "A is the parent of B"; "A
@@ -27,219 +27,22 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from claims import lexicon
-from claims.facets.vocabulary import _data_rows, _stem
+from claims.facets.vocabulary import _stem
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.order import converse_texts, order_agrees, order_conflict, relations
 from claims.verdict.reasons import _evidence
 
-__all__ = [
-    "Relation",
-    "relations",
-    "order_conflict",
-    "order_agrees",
-    "counterpart_texts",
-    "decide_counterparts",
-]
+__all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
 
-#: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
-_SYMMETRIC = frozenset(
-    _stem(w)
-    for kind, words in _data_rows("symmetric_relations.tsv", 2)
-    if kind == "verb"
-    for w in words.split()
-)
 #: bounds and degrees: the quantity and degree checks read them ("at least 18" / "at most 18")
 _DEGREE_WORDS = frozenset(["most", "least", "more", "less", "fewer", "greater"])
+#: comparatives and superlatives: "the fastest animal" / "the slowest animal" of one subject
+_GRADED = frozenset(["JJR", "JJS", "RBR", "RBS"])
 _NEG = re.compile(r"\b(?:(?<=\w)n't|not)\b\s*", re.IGNORECASE)
 _NEG_CONTRACTED = re.compile(r"\b(\w+)n't\b", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class Relation:
-    """One ordered relation of a text: ``key`` (what relates: "v:buy|sell", "dir:fly",
-    "op:divide", "cmp:larger|smaller", "rel:child|parent", "pos:above|below"), ``first`` and
-    ``second`` (the noun keys of its two sides, in the relation's canonical order), and the words
-    that name it (``word``)."""
-
-    key: str
-    first: str
-    second: str
-    word: str
-    #: the character spans in the text of the side written first, the side written second and
-    #: the relation word, and the converse word ("" when none): what ``converse_text`` rewrites
-    spans: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0), (0, 0))
-    converse: str = ""
-
-
-def _noun_key(tok: Any) -> str:
-    """A noun's key: its stem with the stems of its compound modifiers ("stock market")."""
-    parts = [c for c in tok.children if c.dep_ == "compound"] + [tok]
-    return " ".join(_stem(p.text) for p in sorted(parts, key=lambda t: t.i))
-
-
-def _child(tok: Any, *deps: str) -> Any | None:
-    return next((c for c in tok.children if c.dep_ in deps), None) if tok is not None else None
-
-
-def _named(tok: Any | None) -> bool:
-    return tok is not None and tok.pos_ == "PROPN"
-
-
-def _nominal(tok: Any | None) -> bool:
-    return tok is not None and tok.pos_ in ("NOUN", "PROPN") and not tok.like_num
-
-
-def _canonical(word: str, converses: tuple[str, ...], prefix: str) -> list[tuple[str, bool, str]]:
-    """(key, reversed) for ``word`` and each converse: the key names the pair in sorted order; a
-    word that is not the first of its pair reads its sides reversed."""
-    return [(f"{prefix}:{min(word, c)}|{max(word, c)}", word > c, c) for c in converses]
-
-
-def _span(tok: Any) -> tuple[int, int]:
-    """The character span of a noun with its modifiers (its subtree)."""
-    left, right = tok.left_edge, tok.right_edge
-    return left.idx, right.idx + len(right.text)
-
-
-def _add(
-    out: list[Relation],
-    key: str,
-    a: Any,
-    b: Any,
-    reverse: bool,
-    word: str,
-    tok: Any = None,
-    converse: str = "",
-) -> None:
-    if _nominal(a) and _nominal(b):
-        x, y = _noun_key(a), _noun_key(b)
-        if x != y:
-            word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
-            spans = (_span(a), _span(b), word_span)
-            out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse))
-
-
-def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
-    """The agent and patient of a verb: subject and object, or in the passive the "by" phrase
-    and the subject."""
-    agent = _child(verb, "agent")
-    if agent is not None:
-        return _child(agent, "pobj"), _child(verb, "nsubjpass")
-    return _child(verb, "nsubj"), _child(verb, "dobj")
-
-
-def _verb_relations(tok: Any, out: list[Relation]) -> None:
-    word = tok.lower_
-    agent, patient = _agent_patient(tok)
-    party_prep = next(
-        (c for c in tok.children if c.dep_ in ("prep", "dative") and c.lower_ in ("from", "to", "against")),
-        None,
-    )
-    party = _child(party_prep, "pobj")
-    conv = lexicon.converses(word)
-    if conv:
-        other = (
-            party
-            if party is not None and word not in ("beat", "defeated", "preceded", "followed")
-            else patient
-        )
-        if other is None:
-            other = party
-        for key, rev, _ in _canonical(word, conv, "v"):
-            _add(out, key, agent, other, rev, word)
-    elif _stem(word) not in _SYMMETRIC and _named(agent) and _named(patient):
-        _add(out, f"v:{_stem(word)}", agent, patient, False, word)
-
-
-def relations(text: str) -> list[Relation]:
-    """The ordered relations of ``text``'s parse (module docstring); [] when it has none."""
-    doc = parse(text)
-    out: list[Relation] = []
-    for tok in doc or ():
-        low = tok.lower_
-        if tok.pos_ in ("VERB", "AUX") and low not in ("divided", "subtracted"):
-            _verb_relations(tok, out)
-        if low == "from" and (a := _child(tok, "pobj")) is not None:
-            to = next((c for c in tok.head.children if c.lower_ in ("to", "into") and c.i > tok.i), None)
-            if (
-                to is None
-                and tok.right_edge.i + 1 < len(doc)
-                and doc[tok.right_edge.i + 1].lower_ in ("to", "into")
-            ):
-                to = doc[tok.right_edge.i + 1]
-            if to is not None and tok.head.lower_ not in ("subtract", "subtracted"):
-                _add(out, f"dir:{_stem(tok.head.text)}", a, _child(to, "pobj"), False, "from … to")
-        if low == "divided" and (by := _child(tok, "agent", "prep")) is not None:
-            a = tok.head if tok.dep_ in ("acl", "amod") else _child(tok, "nsubjpass", "nsubj")
-            _add(out, "op:divide", a, _child(by, "pobj"), False, "divided by")
-        if low == "ratio":
-            of = next((c for c in tok.children if c.lower_ == "of"), None)
-            a = _child(of, "pobj")
-            to = next((c for c in tok.children if c.lower_ == "to"), None) or _child(a, "prep")
-            _add(out, "op:ratio", a, _child(to, "pobj"), False, "ratio of … to")
-        if low in ("subtract", "subtracted"):
-            frm = next((c for c in tok.children if c.lower_ == "from"), None)
-            _add(
-                out,
-                "op:subtract",
-                _child(tok, "dobj", "nsubjpass"),
-                _child(frm, "pobj"),
-                False,
-                "subtract … from",
-            )
-        if tok.tag_ in ("JJR", "RBR") and (than := _child(tok, "prep")) is not None and than.lower_ == "than":
-            head = tok.head if tok.dep_ in ("acomp", "advmod", "amod", "attr") else tok
-            subj = _child(head, "nsubj", "nsubjpass")
-            conv = lexicon.converses(low) or tuple(
-                o.word for o in lexicon.opposites(low) if o.kind == "comparative"
-            )
-            for key, rev, c in _canonical(low, conv, "cmp") or [(f"cmp:{low}", False, "")]:
-                _add(out, key, subj, _child(than, "pobj"), rev, low, tok, c)
-        if tok.pos_ in ("NOUN", "ADP") and (conv := lexicon.converses(low)):
-            of = next((c for c in tok.children if c.lower_ == "of"), None) if tok.pos_ == "NOUN" else tok
-            head = tok.head if tok.dep_ in ("attr", "prep", "acomp") else None
-            subj = _child(head, "nsubj") if head is not None else None
-            prefix = "rel" if tok.pos_ == "NOUN" else "pos"
-            for key, rev, c in _canonical(low, conv, prefix):
-                _add(out, key, subj, _child(of, "pobj"), rev, low, tok, c)
-    return out
-
-
-def converse_texts(claim: str) -> list[tuple[str, Relation]]:
-    """``claim`` reworded by each converse of its relations that name a converse word: the two
-    sides exchanged and the word replaced ("A is deeper than B" -> "B is shallower than A", "A
-    is the mother of B" -> "B is the child of A")."""
-    out = []
-    for rel in relations(claim):
-        (s1, e1), (s2, e2), (s3, e3) = rel.spans
-        if not rel.converse or not (e1 <= s3 <= e3 <= s2):
-            continue
-        a, b = claim[s1:e1], claim[s2:e2]
-        text = claim[:s1] + b + claim[e1:s3] + rel.converse + claim[e3:s2] + a + claim[e2:]
-        out.append((text, rel))
-    return out
-
-
-def order_agrees(claim: str, reference: str) -> bool:
-    """``reference`` holds a relation of ``claim`` the claim's way round."""
-    theirs = {(t.key, t.first, t.second) for t in relations(reference)}
-    return any((m.key, m.first, m.second) in theirs for m in relations(claim))
-
-
-def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | None:
-    """The first relation of ``claim`` that ``reference`` holds between the same two nouns the
-    other way round, and the reference's relation; None when none does, or when the reference
-    also holds it the claim's way."""
-    mine, theirs = relations(claim), relations(reference)
-    for m in mine:
-        same = [t for t in theirs if t.key == m.key and (t.first, t.second) == (m.first, m.second)]
-        other = [t for t in theirs if t.key == m.key and (t.first, t.second) == (m.second, m.first)]
-        if other and not same:
-            return m, other[0]
-    return None
 
 
 # ---------------------------------------------------------------- counterparts
@@ -288,7 +91,7 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     negated = neg is not None and not _NEG_CONTRACTED.search(claim)
     words = list(_WORD.finditer(claim))
     comparison = " than " in claim
-    attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod"}
+    attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in _GRADED}
     for m in words:
         w = m.group(0).lower()
         if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive:
@@ -366,12 +169,38 @@ def _words(text: str) -> set[str]:
     return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION}
 
 
-def _same_words(text: str, ref: str) -> bool:
-    """``text`` and ``ref`` have the same words (``_words``): the reference states the
-    counterpart and nothing besides that could make it another occasion ("rose in early
-    trading" / "fell in late trading", "failed in the final" / "succeeded in reaching the
-    final")."""
-    return _words(text) == _words(ref)
+#: words that limit a state in time: "unbeaten until the final" does not deny "beaten in it"
+_TIME_LIMITS = frozenset(["until", "till", "before", "after", "since", "prior"])
+
+
+def _stated_alike(text: str, ref: str, other: str) -> bool:
+    """``ref`` states every word of ``text`` (``_words``) and nothing that could make it another
+    occasion: no time limit the text lacks ("unknown to science until 1990"), no verb under the
+    opposite word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in
+    the final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
+    bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
+    ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
+    km/h")."""
+    mine, theirs = _words(text), _words(ref)
+    if not mine <= theirs or (theirs - mine) & _TIME_LIMITS:
+        return False
+    for tok in parse(ref) or ():
+        if tok.lower_ != other.lower():
+            continue
+        if tok.dep_ == "amod" and tok.tag_ not in _GRADED:
+            return False  # said of another thing: "replaced a narrow ferry crossing"
+        if any(t.pos_ == "VERB" and t is not tok and _stem(t.text) not in mine for t in tok.subtree):
+            return False
+    return True
+
+
+def _topic_stated(text: str, ref: str) -> bool:
+    """``ref`` states the nouns, names, numbers and verbs of ``text`` (stems): an affirmation of
+    all a denial is about ("Honey does not spoil over time" is about time too: "Honey spoils"
+    is no affirmation of it)."""
+    theirs = _words(ref)
+    topic = [t for t in parse(text) or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
+    return all(_stem(t.text) in theirs for t in topic if t.lower_ not in _FUNCTION)
 
 
 def _states_word(text: str, word: str) -> bool:
@@ -450,16 +279,19 @@ def decide_counterparts(
         elif not _states_word(candidates, cp.other):
             continue
         got = judge_text(cp.text)
-        if got.verdict is not Verdict.SUPPORTED or not got.evidence:
+        stated = (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind == "negation" else (Verdict.SUPPORTED,)
+        if got.verdict not in stated or not got.evidence:
             continue
         j = got.evidence[0].claim_index
         ref = reference_claims[j].claim.text
+        if cp.kind == "negation":
+            ref = " ".join(reference_claims[e.claim_index].claim.text for e in got.evidence)
         if cp.agrees:
             if current.verdict is Verdict.SUPPORTED:
                 return None
             reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
             return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
-        if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _words(cp.text) <= _words(ref)):
+        if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
             continue
         if cp.kind == "negated opposite":
             # gradable opposites under negation: "not hot" neither states nor denies "cold"
@@ -467,7 +299,9 @@ def decide_counterparts(
                 continue
             reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
             return Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")
-        if cp.kind != "negation" and (_states_word(ref, cp.word) or not _same_words(cp.text, ref)):
+        if cp.kind != "negation" and (
+            _states_word(ref, cp.word) or not _stated_alike(cp.text, ref, cp.other)
+        ):
             continue
         if cp.kind == "negation":
             reason = f"'{cp.word}' denies what {where(j)} affirms"

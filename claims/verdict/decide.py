@@ -244,6 +244,7 @@ def _unsupported(k: _Case) -> Judgement:
             )
         elif p0.polarity_mismatch and k.r.negated:
             why = "no reference claim denies it; a reference that does not mention it is no denial"
+            finding = "denial"
         elif p0.polarity_mismatch:
             why = f"{k.where(p0.j)} denies its words, not the whole claim (no contradiction, no support)"
     return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding=finding)
