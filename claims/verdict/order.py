@@ -210,20 +210,32 @@ def converse_texts(claim: str) -> list[tuple[str, Relation]]:
     return out
 
 
+def _same_noun(a: str, b: str) -> bool:
+    """Two noun keys name one thing when the words of one are among the other's ("fa cup" /
+    "1992–93 fa cup")."""
+    x, y = set(a.split()), set(b.split())
+    return x <= y or y <= x
+
+
+def _holds(t: Relation, key: str, first: str, second: str) -> bool:
+    return t.key == key and _same_noun(t.first, first) and _same_noun(t.second, second)
+
+
 def order_agrees(claim: str, reference: str) -> bool:
     """``reference`` holds a relation of ``claim`` the claim's way round."""
-    theirs = {(t.key, t.first, t.second) for t in relations(reference)}
-    return any((m.key, m.first, m.second) in theirs for m in relations(claim))
+    theirs = relations(reference)
+    return any(_holds(t, m.key, m.first, m.second) for m in relations(claim) for t in theirs)
 
 
 def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | None:
     """The first relation of ``claim`` that ``reference`` holds between the same two nouns the
     other way round, and the reference's relation; None when none does, or when the reference
-    also holds it the claim's way."""
+    also holds it the claim's way. A noun is the same when the words of one key are among the
+    other's (``_same_noun``)."""
     mine, theirs = relations(claim), relations(reference)
     for m in mine:
-        same = [t for t in theirs if t.key == m.key and (t.first, t.second) == (m.first, m.second)]
-        other = [t for t in theirs if t.key == m.key and (t.first, t.second) == (m.second, m.first)]
+        same = [t for t in theirs if _holds(t, m.key, m.first, m.second)]
+        other = [t for t in theirs if _holds(t, m.key, m.second, m.first)]
         if other and not same:
             return m, other[0]
     return None
