@@ -19,7 +19,7 @@ A rate with no edits is null.
 Usage::
 
     python tools/contrast_suite.py [--factcheck F] [--wice W] [--cases C] [--limit N]
-        [--json OUT.json] [--sample OUT.jsonl]
+        [--kinds KIND ...] [--json OUT.json] [--sample OUT.jsonl]
 
 ``--sample`` writes every edit with its verdicts (one JSON object a line), the form of the
 regression test's data (tests/data/contrast_sample.jsonl).
@@ -109,19 +109,20 @@ def verdict(doc: dict[str, Any]) -> str:
     return _AS_VERDICT[audit_label(got)]
 
 
-def build_items(pairs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Counter[tuple[str, str]]]:
-    """The audits to run (originals and edits) and the skip counts by (kind, reason)."""
+def build_items(
+    pairs: list[dict[str, Any]], kinds: list[str] | None = None
+) -> tuple[list[dict[str, Any]], Counter[tuple[str, str]]]:
+    """The audits to run (originals and edits) and the skip counts by (kind, reason). With
+    ``kinds``, only edits of those kinds, and only the originals that have one."""
     items: list[dict[str, Any]] = []
     skipped: Counter[tuple[str, str]] = Counter()
     for p in pairs:
-        items.append(
-            {"id": p["id"], "kind": "original", "response": p["claim"], "references": p["references"]}
-        )
-        for kind, got in edits.generate(p["claim"]).items():
+        made = []
+        for kind, got in edits.generate(p["claim"], kinds).items():
             if isinstance(got, edits.Skip):
                 skipped[(kind, got.reason)] += 1
                 continue
-            items.append(
+            made.append(
                 {
                     "id": p["id"],
                     "kind": kind,
@@ -131,6 +132,11 @@ def build_items(pairs: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], Coun
                     "references": p["references"],
                 }
             )
+        if made or kinds is None:
+            items.append(
+                {"id": p["id"], "kind": "original", "response": p["claim"], "references": p["references"]}
+            )
+            items.extend(made)
     return items, skipped
 
 
@@ -159,6 +165,8 @@ def report(results: list[dict[str, Any]], skipped: Counter[tuple[str, str]]) -> 
     kinds: dict[str, Any] = {}
     for name, kind in edits.KINDS.items():
         rows = by_kind.get(name, [])
+        if not rows and not any(k == name for k, _ in skipped):
+            continue  # a kind not asked for (--kinds)
         stated = [r for r in rows if original[r["id"]] == "supported"]
         entry: dict[str, Any] = {
             "family": kind.family,
@@ -189,6 +197,7 @@ def main() -> None:
     ap.add_argument("--wice", type=Path, default=SHARED / "data/wice/claims_dev.jsonl")
     ap.add_argument("--cases", type=Path, default=SHARED / "cases/audits.jsonl")
     ap.add_argument("--limit", type=int, default=None, help="at most N supported pairs a source")
+    ap.add_argument("--kinds", nargs="+", default=None, help="only these edit kinds")
     ap.add_argument("--json", type=Path, default=None, help="write the report here")
     ap.add_argument("--sample", type=Path, default=None, help="write every edit and verdict here")
     args = ap.parse_args()
@@ -196,7 +205,7 @@ def main() -> None:
     pairs = load_pairs(fc, wice, cases, args.limit)
     load_offline_models()
     embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
-    items, skipped = build_items(pairs)
+    items, skipped = build_items(pairs, args.kinds)
     results = run(items, embedder)
     rep = report(results, skipped)
     if args.json:
