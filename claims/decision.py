@@ -20,7 +20,11 @@ Decision, per material response claim with balanced score ``s`` and probability 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
   confidence is the rule's precision measured on the labelled data; so does an ``unsupported``
   whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action, a degree
-  the reference does not grade, the same statement of a rival name);
+  the reference does not grade, the same statement of a rival name, a negated gradable word
+  against its opposite, a negated claim no reference claim denies), and a ``supported`` with
+  the finding "counterpart" (the evidence states the claim in words the lexicon equates: a
+  converse, "not closed" / "open", "not able" / "unable"; ``claims.verdict.counterparts``),
+  whose confidence is then ``p``;
 - otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
   disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
   ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
@@ -120,7 +124,7 @@ TOP_K = 3
 #: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
 #: about wording, do not see; "converse", the evidence states the claim's relation the other way
 #: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either
-STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse"})
+STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse", "gradable", "denial", "counterpart"})
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 #: how many nearest reference claims (by cosine) are searched for the claim's values
 VALUE_TOP_K = 8
@@ -415,7 +419,8 @@ def _decided(
     if j.verdict in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED):
         return replace(j, confidence=model.rule_precision.get(j.verdict.value, 0.5))
     if j.finding in STANDING_FINDINGS:
-        return replace(j, confidence=round(1.0 - p, 4))
+        supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
+        return replace(j, confidence=round(p if supports else 1.0 - p, 4))
     rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
     margin = model.rule_margin if rule_supports else -model.rule_margin
     if (s >= model.support_threshold - margin and (rule_supports or values_found)) or (

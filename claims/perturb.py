@@ -27,6 +27,8 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from claims import lexicon
+
 __all__ = ["CANARY_KINDS", "FAULT_KINDS", "Perturbation", "perturb"]
 
 _YEAR = re.compile(r"\b(1[5-9]\d{2}|20[0-4]\d)\b")
@@ -39,17 +41,14 @@ _QUALIFIER = re.compile(
     r"likely|reportedly|partly|partially|mostly|often|usually|up to|at least|more than|less than)\s",
     re.IGNORECASE,
 )
-#: A small antonym table for planting faults (written for this module; no external resource).
-ANTONYMS = {
-    "open": "closed", "closed": "open", "increased": "decreased", "decreased": "increased",
-    "rose": "fell", "fell": "rose", "won": "lost", "lost": "won", "first": "last", "last": "first",
-    "largest": "smallest", "smallest": "largest", "highest": "lowest", "lowest": "highest",
-    "before": "after", "after": "before", "north": "south", "south": "north", "east": "west",
-    "west": "east", "more": "fewer", "fewer": "more", "older": "younger", "younger": "older",
-    "public": "private", "private": "public", "male": "female", "female": "male",
-    "supported": "opposed", "opposed": "supported", "accepted": "rejected", "rejected": "accepted",
-    "entered": "left", "joined": "left", "early": "late", "late": "early", "born": "died",
-}  # fmt: skip
+#: word -> the opposite an ``antonym`` fault puts in its place: the first opposite of the
+#: project's lexicon (``claims.lexicon``: the pairs written for claimaudit, then WordNet's direct
+#: antonyms) of each word that has one; indirect and derived WordNet pairs are left out
+ANTONYMS: dict[str, str] = {
+    w: found[0].word
+    for w in sorted(lexicon.words())
+    if (found := [o for o in lexicon.opposites(w) if o.source in ("hand", "wordnet") and " " not in o.word])
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -167,7 +167,11 @@ class Judgement:
     #: the kind of rule finding that made an ``unsupported`` verdict: "object" (the reference
     #: states the claim's verb with another object, ``claims.verdict.clause_checks._object_swap``),
     #: "slot" (another word in its place), "converse" (the claim's relation the other way round,
-    #: ``claims.verdict.roles.converse_relation``), "degree", "rival"; None otherwise. Those of
+    #: ``claims.verdict.roles.converse_relation``), "degree", "rival", "gradable" (a negated
+    #: gradable word against its opposite: "not hot" / "cold", ``claims.verdict.counterparts``),
+    #: "denial" (a negated claim that no reference claim denies: absence is no denial);
+    #: for a ``supported`` verdict, "counterpart" (stated in words the lexicon equates: a
+    #: converse, "not closed" / "open"); None otherwise. Those of
     #: ``claims.decision.STANDING_FINDINGS`` the learned decision may not overturn
     finding: str | None = None
 

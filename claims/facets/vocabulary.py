@@ -292,10 +292,19 @@ _ORDINAL_CENTURY = {
 STOPWORDS: frozenset[str] = frozenset(_data_words("stopwords.txt"))
 
 
+#: the rows of the project's lexicon ``claims/data/lexicon.tsv`` (built by
+#: ``tools/build_lexicon.py``; read through ``claims.lexicon``): word, other, relation, part of
+#: speech, kind, source
+LEXICON_ROWS: list[tuple[str, ...]] = _data_rows("lexicon.tsv", 6)
+
+
 def _load_antonyms() -> dict[str, frozenset[str]]:
-    """Antonym pairs from ``claims/data/antonyms.tsv`` (both directions; see that file)."""
+    """The opposites written for claimaudit (``claims/data/antonyms.tsv``, rows of source "hand"
+    in ``claims/data/lexicon.tsv``), both directions, with their kinds."""
     table: dict[str, frozenset[str]] = {}
-    for a, b, kind in _data_rows("antonyms.tsv", 3):
+    for a, b, relation, _, kind, source in LEXICON_ROWS:
+        if relation != "antonym" or source != "hand":
+            continue
         table[a] = table.get(a, frozenset()) | {b}
         table[b] = table.get(b, frozenset()) | {a}
         ANTONYM_KINDS[frozenset((a, b))] = kind
@@ -336,11 +345,13 @@ ANTONYMS: dict[str, frozenset[str]] = _load_antonyms()
 
 
 def _load_wordnet_antonyms() -> dict[str, dict[str, frozenset[str]]]:
-    """WordNet 3.0's direct antonyms (``claims/data/wordnet_antonyms.tsv``, built by
-    ``tools/build_wordnet_antonyms.py``): word form -> {antonym form: its parts of speech, "adj"
-    and/or "verb" ("clean" / "dirty" is both)}, both directions."""
+    """WordNet 3.0's direct antonyms of adjectives and verbs (rows of source "wordnet" in
+    ``claims/data/lexicon.tsv``, built by ``tools/build_lexicon.py``): word form -> {antonym form:
+    its parts of speech, "adj" and/or "verb" ("clean" / "dirty" is both)}, both directions."""
     table: dict[str, dict[str, frozenset[str]]] = {}
-    for a, b, pos in _data_rows("wordnet_antonyms.tsv", 3):
+    for a, b, relation, pos, _, source in LEXICON_ROWS:
+        if relation != "antonym" or source != "wordnet" or pos not in ("adj", "verb"):
+            continue
         for x, y in ((a, b), (b, a)):
             row = table.setdefault(x, {})
             row[y] = row.get(y, frozenset()) | {pos}

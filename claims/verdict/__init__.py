@@ -79,6 +79,14 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
   comparative, direction ("reduced" / "increased") or outcome ("closed" / "open") ->
   contradicted, unless another year or date makes it another event; a negated antonym
   ("did not decrease" / "increased") is a double negation and agrees;
+* opposites, negation, roles and order (``counterparts``, the project's lexicon
+  ``claims.lexicon``; checked after the verdict steps, and it decides): the claim with a word
+  replaced by its opposite, or with its negation removed, stated by a reference claim with the
+  same words -> contradicted; an ordered relation of the parse (converse verbs and their
+  parties, "from A to B", "A divided by B", the sides of "than", "A is the parent of B") held
+  the other way round -> contradicted ("roles swapped"); a converse rewording, "not closed" /
+  "open" (complementary) and "not able" / "unable" agree; "not hot" / "cold" (gradable) is
+  unsupported;
 * roles (``roles``): another name in the same role (also when the reference states the claim's
   name in another slot: ``roles._slot_swap``), also the agent that opens the sentence
   (attribution: "Olav Brandt proposed X" vs "Lena Varga proposed X"), and swapped roles also

@@ -5,7 +5,7 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -17,6 +17,7 @@ from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
 from claims.verdict.compare import _compare
 from claims.verdict.contradictions import _contradictions
+from claims.verdict.counterparts import decide_counterparts
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.infer import _infer
 from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
@@ -243,6 +244,7 @@ def _unsupported(k: _Case) -> Judgement:
             )
         elif p0.polarity_mismatch and k.r.negated:
             why = "no reference claim denies it; a reference that does not mention it is no denial"
+            finding = "denial"
         elif p0.polarity_mismatch:
             why = f"{k.where(p0.j)} denies its words, not the whole claim (no contradiction, no support)"
     return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding=finding)
@@ -269,9 +271,12 @@ def judge_one(
     *,
     threshold: float = DEFAULT_THRESHOLD,
     reference_texts: Sequence[str] | None = None,
+    counterparts: bool = True,
 ) -> Judgement:
     """Judge one response claim (see module docstring). ``row`` holds its cosines with every
-    reference claim (shape ``(len(reference_claims),)``)."""
+    reference claim (shape ``(len(reference_claims),)``). The opposites, negation, roles and
+    order of ``claims.verdict.counterparts`` are checked last and decide when they find
+    something; ``counterparts=False`` leaves them out (how that check judges its rewordings)."""
     if claim.kind is ClaimKind.OUTSIDE_SCOPE:
         why = outside_scope_reason(claim.text) or "question, opinion or advice"
         return Judgement(index, Verdict.OUTSIDE_SCOPE, (), f"not a factual claim ({why})")
@@ -287,11 +292,25 @@ def judge_one(
     pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
     found = _contradictions(r, pairs, reference_claims)
     case = _Case(index, claim, r, pairs, found, reference_claims, reference_texts, threshold)
-    for step in _VERDICT_STEPS:
-        judgement = step(case)
-        if judgement is not None:
-            return judgement
-    return _unsupported(case)
+    judgement = next((j for step in _VERDICT_STEPS if (j := step(case)) is not None), None)
+    judgement = judgement or _unsupported(case)
+    if not counterparts:
+        return judgement
+
+    def judge_text(text: str) -> Judgement:
+        other = replace(claim, text=text, end=claim.start + len(text))
+        return judge_one(
+            index,
+            other,
+            reference_claims,
+            row,
+            threshold=threshold,
+            reference_texts=reference_texts,
+            counterparts=False,
+        )
+
+    found_here = decide_counterparts(index, claim, judgement, top, reference_claims, judge_text, case.where)
+    return found_here or judgement
 
 
 def judge(

@@ -2,8 +2,8 @@
 of two occasions, converse relations, centuries and decades (tables ``OCCASIONS``,
 ``CONVERSE``, ``PERIODS``).
 
-**WordNet antonyms** (``claims/data/wordnet_antonyms.tsv``, built by
-``tools/build_wordnet_antonyms.py``; "antonym and predicate relations from a licensed lexical
+**WordNet antonyms** (rows of source "wordnet" in ``claims/data/lexicon.tsv``, built by
+``tools/build_lexicon.py``; "antonym and predicate relations from a licensed lexical
 resource"), read by the antonym check (``claims.verdict.lexical.antonym_flip``). The rule: a word
 of the claim whose WordNet antonym, and not the word itself, is in the reference's covering clause
 is a flip (``contradicted``) when both say it of the same thing: adjectives that describe nouns
@@ -170,9 +170,10 @@ def test_wordnet_table_is_typed_and_apart_from_the_hand_list() -> None:
     # adjectives with a negative prefix of negative_prefixes.tsv are the negative-prefix check's
     assert "unable" not in WORDNET_ANTONYMS.get("able", {})
     assert WORDNET_ANTONYMS["abnormal"]["normal"] == {"adj"}
-    rows = [r.split("\t") for r in data_lines_of("wordnet_antonyms.tsv")]
+    rows = [r.split("\t") for r in data_lines_of("lexicon.tsv")]
+    wordnet = [r for r in rows if r[2] == "antonym" and r[5].startswith("wordnet")]
     hand = {frozenset(r.split("\t")[:2]) for r in data_lines_of("antonyms.tsv")}
-    assert rows and not [r for r in rows if frozenset(r[:2]) in hand]
+    assert wordnet and not [r for r in wordnet if frozenset(r[:2]) in hand]
 
 
 FLAT_DENIALS: list[Row] = [

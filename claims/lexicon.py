@@ -1,0 +1,101 @@
+"""The project's lexicon of opposites, converses and synonyms: one source, read by the verdict
+checks (through ``claims.facets.vocabulary``), the planted-fault perturbations
+(``claims.perturb``, and so the canaries) and the behavioural suite (``tools/contrast_suite.py``).
+
+Data: ``claims/data/lexicon.tsv``, built by ``tools/build_lexicon.py`` from WordNet 3.0
+(Princeton University; licence in ``claims/data/WORDNET_LICENSE.txt``) and the pairs written for
+claimaudit (``claims/data/antonyms.tsv`` and the converse and complementary pairs of the build
+script). See docs/LEXICON.md.
+
+Every look-up takes a lower-case word form and returns word forms; an unknown word gives an
+empty tuple (never raises).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from claims.facets.vocabulary import LEXICON_ROWS
+
+__all__ = [
+    "Opposite",
+    "opposites",
+    "converses",
+    "synonyms",
+    "complementary",
+    "words",
+    "converse_words",
+    "SOURCE_ORDER",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class Opposite:
+    """One opposite of a word form: ``word`` (lower case); ``pos`` ("adj", "adv", "verb", or ""
+    for the pairs written for claimaudit); ``kind``: "complementary" (one excludes the other and
+    "not X" states the opposite: open / closed), "gradable" (both may be false: hot / cold), or
+    a kind of ``antonyms.tsv`` ("comparative", "direction", "outcome", "state"); ``source``:
+    "hand", "wordnet" (a direct antonym), "wordnet-similar" (an indirect one, through a
+    similar-to cluster: "rapid" / "slow") or "wordnet-derived" (adverbs of an adjective pair)."""
+
+    word: str
+    pos: str
+    kind: str
+    source: str
+
+
+#: sources in the order their opposites are listed (the surest first)
+SOURCE_ORDER = ("hand", "wordnet", "wordnet-derived", "wordnet-similar")
+
+_OPPOSITES: dict[str, list[Opposite]] = defaultdict(list)
+_CONVERSES: dict[str, list[str]] = defaultdict(list)
+_SYNONYMS: dict[str, list[str]] = defaultdict(list)
+for _a, _b, _relation, _pos, _kind, _source in LEXICON_ROWS:
+    for _x, _y in ((_a, _b), (_b, _a)):
+        if _relation == "antonym":
+            _OPPOSITES[_x].append(Opposite(_y, _pos, _kind, _source))
+        elif _relation == "converse":
+            _CONVERSES[_x].append(_y)
+        elif _relation == "synonym":
+            _SYNONYMS[_x].append(_y)
+for _found in _OPPOSITES.values():
+    _found.sort(key=lambda o: (SOURCE_ORDER.index(o.source), o.word, o.pos))
+
+
+def opposites(word: str) -> tuple[Opposite, ...]:
+    """The opposites of ``word`` (lower-case form), the surest source first (``SOURCE_ORDER``),
+    then by word; () when it has none."""
+    return tuple(_OPPOSITES.get(word, ()))
+
+
+def converses(word: str) -> tuple[str, ...]:
+    """The converse word forms of ``word`` ("bought" -> "sold", "parent" -> "child", "above" ->
+    "below", "deeper" -> "shallower"): "A <word> B" states "B <converse> A". () when none."""
+    return tuple(_CONVERSES.get(word, ()))
+
+
+def synonyms(word: str) -> tuple[str, ...]:
+    """Word forms whose most frequent WordNet sense is that of ``word`` ("big" -> "large"). ()
+    when none."""
+    return tuple(_SYNONYMS.get(word, ()))
+
+
+def converse_words() -> frozenset[str]:
+    """Every word form that has a converse in the lexicon."""
+    return frozenset(_CONVERSES)
+
+
+def words() -> frozenset[str]:
+    """Every word form that has an opposite in the lexicon."""
+    return frozenset(_OPPOSITES)
+
+
+def complementary(a: str, b: str) -> bool:
+    """``a`` and ``b`` are complementary opposites: "not a" states b (open / closed)."""
+    return any(o.word == b and o.kind == "complementary" for o in opposites(a))
+
+
+def opposite_of(a: str, b: str) -> Opposite | None:
+    """The lexicon's entry for ``b`` as an opposite of ``a``, None when they are no pair."""
+    return next((o for o in opposites(a) if o.word == b), None)

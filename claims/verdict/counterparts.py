@@ -1,0 +1,311 @@
+"""Check: opposites, negation, roles and order against the lexicon (``claims.lexicon``) and the
+parse. Decides before the other verdict steps of ``decide.judge_one``; what it finds stands
+(the learned decision keeps a rule ``contradicted``: ``claims.decision``).
+
+Two findings:
+
+* **counterpart stated** (``counterpart``): the claim with one word replaced by its opposite
+  (``claims.lexicon.opposites``: "slowly" -> "rapidly"), or with its negation removed ("did not
+  serve" -> "did serve"), is ``supported`` by a reference claim that does not state the claim's
+  own word (nor holds a negation, for the negation): the reference says the opposite of the same
+  predicate of the same subject -> ``contradicted``, the reason naming the two words. A negated
+  claim whose opposite is stated agrees when the pair is complementary ("is not closed" / "is
+  open" -> ``supported``) and stays unsupported when it is gradable ("is not hot" / "is cold");
+  "not X" and a negative-prefix "un-X" agree ("is not able" / "is unable").
+* **order** (``claims.verdict.order``): a relation between two nouns read from the parse (the two
+  parties of a verb with a converse, "A bought X from B" / "B sold X to A"; subject and object
+  of a verb between two names; "from A to B"; the operands of "A divided by B", "the ratio of A
+  to B", "subtract A from B"; the two sides of a "than" comparison; "A is the parent of B"; "A
+  is above B") whose reference holds the same relation with the two nouns the other way round
+  -> ``contradicted``. Converse words are one relation read from its two sides ("A is larger
+  than B" = "B is smaller than A"), so a converse rewording agrees. Symmetric verbs
+  (``claims/data/symmetric_relations.tsv``) have no order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from claims import lexicon
+from claims.facets.vocabulary import _stem
+from claims.parses import parse
+from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.order import converse_texts, order_agrees, order_conflict, relations
+from claims.verdict.reasons import _evidence
+
+__all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
+
+#: bounds and degrees: the quantity and degree checks read them ("at least 18" / "at most 18")
+_DEGREE_WORDS = frozenset(["most", "least", "more", "less", "fewer", "greater"])
+#: comparatives and superlatives: "the fastest animal" / "the slowest animal" of one subject
+_GRADED = frozenset(["JJR", "JJS", "RBR", "RBS"])
+_NEG = re.compile(r"\b(?:(?<=\w)n't|not)\b\s*", re.IGNORECASE)
+_NEG_CONTRACTED = re.compile(r"\b(\w+)n't\b", re.IGNORECASE)
+
+
+# ---------------------------------------------------------------- counterparts
+
+
+@dataclass(frozen=True, slots=True)
+class Counterpart:
+    """A text that states what ``claim`` denies or the opposite of it: ``text``, the kind
+    ("opposite", "negation", "negated opposite", "negative prefix"), the claim's word
+    (``word``) and the word put in its place (``other``); ``agrees``: when the reference
+    states ``text``, it states the claim (a complementary opposite under negation, "not X" /
+    "un-X") rather than contradicting it."""
+
+    text: str
+    kind: str
+    word: str
+    other: str
+    agrees: bool
+
+
+_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+
+
+def _prefixed_forms(word: str) -> list[str]:
+    from claims.verdict.lexical import _unprefixed
+
+    forms = [p + word for p in ("un", "in", "im", "il", "ir", "non", "non-", "dis")]
+    return [f for f in forms if _unprefixed(f) == word]
+
+
+def _opposites(word: str) -> list[lexicon.Opposite]:
+    """The lexicon's opposites of ``word`` and its negative-prefix forms ("able" / "unable",
+    ``claims/data/negative_prefixes.tsv``: complementary)."""
+    from claims.verdict.lexical import _unprefixed
+
+    found = list(lexicon.opposites(word))
+    bare = _unprefixed(word)
+    forms = [bare] if bare else _prefixed_forms(word)
+    return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
+
+
+def counterpart_texts(claim: str) -> list[Counterpart]:
+    """The counterparts of ``claim`` (module docstring), at most one for each word."""
+    out: list[Counterpart] = []
+    neg = _NEG.search(claim)
+    negated = neg is not None and not _NEG_CONTRACTED.search(claim)
+    words = list(_WORD.finditer(claim))
+    comparison = " than " in claim
+    attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in _GRADED}
+    for m in words:
+        w = m.group(0).lower()
+        if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive:
+            continue  # degrees, comparisons and attributive adjectives are other checks'
+
+        for o in _opposites(w):
+            text = claim[: m.start()] + o.word + claim[m.end() :]
+            if not negated:
+                out.append(Counterpart(text, "opposite", m.group(0), o.word, False))
+            else:
+                assert neg is not None
+                plain = _remove(text, neg)
+                agrees = o.kind == "complementary"
+                out.append(Counterpart(plain, "negated opposite", f"not {m.group(0)}", o.word, agrees))
+        if negated and neg is not None:
+            for form in _prefixed_forms(w):
+                text = _remove(claim[: m.start()] + form + claim[m.end() :], neg)
+                out.append(Counterpart(text, "negative prefix", f"not {m.group(0)}", form, True))
+    if negated and neg is not None:
+        out.append(Counterpart(_remove(claim, neg), "negation", neg.group(0).strip(), "affirmed", False))
+    return out
+
+
+_AUXILIARY = frozenset(
+    ["be", "been", "being", "have", "has", "had", "do", "does", "did", "ever", "yet", "always"]
+)
+
+
+def _denied_word(claim: str) -> str:
+    """The first word after the claim's negation that is no auxiliary ("did not serve" ->
+    "serve"); "" when none."""
+    neg = _NEG.search(claim)
+    words = _WORD.findall(claim[neg.end() :]) if neg else []
+    return next((w for w in words if w.lower() not in _AUXILIARY), "")
+
+
+def _remove(text: str, neg: re.Match[str]) -> str:
+    """``text`` without the negation ``neg`` found in the unedited claim (offsets before any edit
+    that lies after it hold; an edit before it shifted it: searched again)."""
+    again = _NEG.search(text)
+    return text[: again.start()] + text[again.end() :] if again else text
+
+
+_NEGATION_WORDS = re.compile(r"\b(?:not|never|no|none|neither|nor)\b|n't\b", re.IGNORECASE)
+
+
+#: words that say nothing of the occasion: articles and auxiliaries
+_FUNCTION = frozenset(
+    [
+        "the",
+        "a",
+        "an",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "has",
+        "have",
+        "had",
+        "do",
+        "does",
+        "did",
+        "will",
+        "would",
+    ]
+)
+
+
+def _words(text: str) -> set[str]:
+    """The stems of ``text``'s words, articles and auxiliaries apart (prepositions kept: "in the
+    final" and "until the final" differ)."""
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION}
+
+
+#: words that limit a state in time: "unbeaten until the final" does not deny "beaten in it"
+_TIME_LIMITS = frozenset(["until", "till", "before", "after", "since", "prior"])
+
+
+def _stated_alike(text: str, ref: str, other: str) -> bool:
+    """``ref`` states every word of ``text`` (``_words``) and nothing that could make it another
+    occasion: no time limit the text lacks ("unknown to science until 1990"), no verb under the
+    opposite word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in
+    the final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
+    bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
+    ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
+    km/h")."""
+    mine, theirs = _words(text), _words(ref)
+    if not mine <= theirs or (theirs - mine) & _TIME_LIMITS:
+        return False
+    for tok in parse(ref) or ():
+        if tok.lower_ != other.lower():
+            continue
+        if tok.dep_ == "amod" and tok.tag_ not in _GRADED:
+            return False  # said of another thing: "replaced a narrow ferry crossing"
+        if any(t.pos_ == "VERB" and t is not tok and _stem(t.text) not in mine for t in tok.subtree):
+            return False
+    return True
+
+
+def _topic_stated(text: str, ref: str) -> bool:
+    """``ref`` states the nouns, names, numbers and verbs of ``text`` (stems): an affirmation of
+    all a denial is about ("Honey does not spoil over time" is about time too: "Honey spoils"
+    is no affirmation of it)."""
+    theirs = _words(ref)
+    topic = [t for t in parse(text) or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
+    return all(_stem(t.text) in theirs for t in topic if t.lower_ not in _FUNCTION)
+
+
+def _states_word(text: str, word: str) -> bool:
+    """``text`` holds ``word`` in some form (its stem among the stems of its words)."""
+    stem = _stem(word)
+    return any(_stem(w) == stem for w in _WORD.findall(text))
+
+
+def _agreeing(
+    index: int,
+    text: str,
+    current: Judgement,
+    judge_text: Callable[[str], Judgement],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """A support by a counterpart that says the same ("not able" / "unable", "not closed" /
+    "open") over a contradiction the other checks read from those very words."""
+    for cp in counterpart_texts(text):
+        if cp.agrees and cp.other in (current.change or "") + current.reason:
+            got = judge_text(cp.text)
+            if got.verdict is Verdict.SUPPORTED and got.evidence:
+                j = got.evidence[0].claim_index
+                reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
+                return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+    return None
+
+
+def decide_counterparts(
+    index: int,
+    claim: Claim,
+    current: Judgement,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    judge_text: Callable[[str], Judgement],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """The verdict the two findings of the module docstring give ``claim`` (already judged
+    ``current``), or None when neither applies. ``top``: the candidate reference claims;
+    ``judge_text``: judges a text against the same references with the same cosines; ``where``:
+    a reference claim's locator text."""
+    text = claim.text
+    if current.verdict is Verdict.CONTRADICTED:
+        # the other checks' finding stands, unless it reads "not X" against "un-X" as a flip
+        return _agreeing(index, text, current, judge_text, where)
+    agree = [j for j in top if order_agrees(text, reference_claims[j].claim.text)]
+    for j in top:
+        found = order_conflict(text, reference_claims[j].claim.text) if not agree else None
+        if found is not None:
+            mine, theirs = found
+            reason = (
+                f"roles swapped: '{mine.first}' and '{mine.second}' ('{mine.word}') stand the other "
+                f"way round in {where(j)} ('{theirs.word}')"
+            )
+            return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
+    candidates = " ".join(reference_claims[j].claim.text for j in top)
+    if current.verdict is not Verdict.SUPPORTED:
+        for other, rel in converse_texts(text):
+            if not _states_word(candidates, rel.converse):
+                continue
+            got = judge_text(other)
+            if got.verdict is Verdict.SUPPORTED and got.evidence:
+                j = got.evidence[0].claim_index
+                reason = f"stated by {where(j)} from the other side ('{rel.converse}' for '{rel.word}')"
+                return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+    conversed = {
+        r.word
+        for r in relations(text)
+        if any(r.key == t.key for j in top for t in relations(reference_claims[j].claim.text))
+    }
+    for cp in counterpart_texts(text):
+        if cp.word.lower() in conversed:
+            continue  # one relation read from its two sides: the order check's
+        if cp.kind == "negation":
+            if all(_NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
+                continue
+        elif not _states_word(candidates, cp.other):
+            continue
+        got = judge_text(cp.text)
+        stated = (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind == "negation" else (Verdict.SUPPORTED,)
+        if got.verdict not in stated or not got.evidence:
+            continue
+        j = got.evidence[0].claim_index
+        ref = reference_claims[j].claim.text
+        if cp.kind == "negation":
+            ref = " ".join(reference_claims[e.claim_index].claim.text for e in got.evidence)
+        if cp.agrees:
+            if current.verdict is Verdict.SUPPORTED:
+                return None
+            reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
+            return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+        if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
+            continue
+        if cp.kind == "negated opposite":
+            # gradable opposites under negation: "not hot" neither states nor denies "cold"
+            if current.verdict is not Verdict.SUPPORTED:
+                continue
+            reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
+            return Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")
+        if cp.kind != "negation" and (
+            _states_word(ref, cp.word) or not _stated_alike(cp.text, ref, cp.other)
+        ):
+            continue
+        if cp.kind == "negation":
+            reason = f"'{cp.word}' denies what {where(j)} affirms"
+        else:
+            reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
+        return Judgement(index, Verdict.CONTRADICTED, got.evidence, reason, f"{cp.word} → {cp.other}")
+    return None

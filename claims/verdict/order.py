@@ -1,0 +1,241 @@
+"""Roles and order read from spaCy's parse: the ordered relations between two nouns of a text
+(``relations``) and their comparison (``order_conflict``, ``order_agrees``), for the check of
+``claims.verdict.counterparts`` (see its docstring).
+
+A relation: the parties of a verb with a converse of ``claims.lexicon`` (subject, and the
+"from" / "to" / "against" party or the object: "A bought X from B", "A beat B"), subject and
+object of a verb between two names (symmetric verbs of ``claims/data/symmetric_relations.tsv``
+have none), "from A to B", "A divided by B", "the ratio of A to B", "subtract A from B", the two
+sides of a "than" comparison, "A is the parent of B", "A is above B". Converse words name one
+relation read from its two sides, so the key of a relation names the pair of words, and a word
+that is not the first of its pair reads its sides reversed ("B sold X to A" is "A bought X from
+B").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from claims import lexicon
+from claims.facets.vocabulary import _data_rows, _stem
+from claims.parses import parse
+
+__all__ = ["Relation", "relations", "converse_texts", "order_agrees", "order_conflict"]
+
+#: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
+_SYMMETRIC = frozenset(
+    _stem(w)
+    for kind, words in _data_rows("symmetric_relations.tsv", 2)
+    if kind == "verb"
+    for w in words.split()
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Relation:
+    """One ordered relation of a text: ``key`` (what relates: "v:buy|sell", "dir:fly",
+    "op:divide", "cmp:larger|smaller", "rel:child|parent", "pos:above|below"), ``first`` and
+    ``second`` (the noun keys of its two sides, in the relation's canonical order), and the words
+    that name it (``word``)."""
+
+    key: str
+    first: str
+    second: str
+    word: str
+    #: the character spans in the text of the side written first, the side written second and
+    #: the relation word, and the converse word ("" when none): what ``converse_text`` rewrites
+    spans: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0), (0, 0))
+    converse: str = ""
+
+
+def _noun_key(tok: Any) -> str:
+    """A noun's key: its stem with the stems of its compound modifiers ("stock market")."""
+    parts = [c for c in tok.children if c.dep_ == "compound"] + [tok]
+    return " ".join(_stem(p.text) for p in sorted(parts, key=lambda t: t.i))
+
+
+def _child(tok: Any, *deps: str) -> Any | None:
+    return next((c for c in tok.children if c.dep_ in deps), None) if tok is not None else None
+
+
+def _named(tok: Any | None) -> bool:
+    return tok is not None and tok.pos_ == "PROPN"
+
+
+def _nominal(tok: Any | None) -> bool:
+    return tok is not None and tok.pos_ in ("NOUN", "PROPN") and not tok.like_num
+
+
+def _canonical(word: str, converses: tuple[str, ...], prefix: str) -> list[tuple[str, bool, str]]:
+    """(key, reversed) for ``word`` and each converse: the key names the pair in sorted order; a
+    word that is not the first of its pair reads its sides reversed."""
+    return [(f"{prefix}:{min(word, c)}|{max(word, c)}", word > c, c) for c in converses]
+
+
+def _span(tok: Any) -> tuple[int, int]:
+    """The character span of a noun with its modifiers (its subtree)."""
+    left, right = tok.left_edge, tok.right_edge
+    return left.idx, right.idx + len(right.text)
+
+
+def _add(
+    out: list[Relation],
+    key: str,
+    a: Any,
+    b: Any,
+    reverse: bool,
+    word: str,
+    tok: Any = None,
+    converse: str = "",
+) -> None:
+    if _nominal(a) and _nominal(b):
+        x, y = _noun_key(a), _noun_key(b)
+        if x != y:
+            word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
+            spans = (_span(a), _span(b), word_span)
+            out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse))
+
+
+def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
+    """The agent and patient of a verb: subject and object, or in the passive the "by" phrase
+    and the subject; a participle with no subject of its own takes its head verb's ("Argentina
+    won the cup, defeating West Germany")."""
+    agent = _child(verb, "agent")
+    if agent is not None:
+        return _child(agent, "pobj"), _child(verb, "nsubjpass")
+    subj = _child(verb, "nsubj")
+    if subj is None and verb.dep_ in ("advcl", "xcomp", "conj") and verb.head is not verb:
+        subj = _child(verb.head, "nsubj")
+    return subj, _child(verb, "dobj")
+
+
+#: verbs whose other party is their object ("A beat B", "A preceded B"), as stems
+_OBJECT_PARTY = frozenset(_stem(w) for w in ("beat", "defeated", "preceded", "followed"))
+#: verb stem -> the converse forms of a lexicon row with that stem ("defeating" -> "lost")
+_CONVERSE_STEMS: dict[str, tuple[str, ...]] = {}
+for _w in sorted(lexicon.converse_words()):
+    _CONVERSE_STEMS.setdefault(_stem(_w), lexicon.converses(_w))
+
+
+def _verb_relations(tok: Any, out: list[Relation]) -> None:
+    word = tok.lower_
+    agent, patient = _agent_patient(tok)
+    party_prep = next(
+        (c for c in tok.children if c.dep_ in ("prep", "dative") and c.lower_ in ("from", "to", "against")),
+        None,
+    )
+    party = _child(party_prep, "pobj")
+    conv = lexicon.converses(word) or _CONVERSE_STEMS.get(_stem(word), ())
+    if conv:
+        other = (
+            party
+            if party is not None and word not in ("beat", "defeated", "preceded", "followed")
+            else patient
+        )
+        if other is None:
+            other = party
+        for key, rev, _ in _canonical(_stem(word), tuple(_stem(c) for c in conv), "v"):
+            _add(out, key, agent, other, rev, word)
+    elif _stem(word) not in _SYMMETRIC and _named(agent) and _named(patient):
+        _add(out, f"v:{_stem(word)}", agent, patient, False, word)
+
+
+def relations(text: str) -> list[Relation]:
+    """The ordered relations of ``text``'s parse (module docstring); [] when it has none."""
+    doc = parse(text)
+    out: list[Relation] = []
+    for tok in doc or ():
+        low = tok.lower_
+        if tok.pos_ in ("VERB", "AUX") and low not in ("divided", "subtracted"):
+            _verb_relations(tok, out)
+        if low == "from" and (a := _child(tok, "pobj")) is not None:
+            to = next((c for c in tok.head.children if c.lower_ in ("to", "into") and c.i > tok.i), None)
+            if (
+                to is None
+                and tok.right_edge.i + 1 < len(doc)
+                and doc[tok.right_edge.i + 1].lower_ in ("to", "into")
+            ):
+                to = doc[tok.right_edge.i + 1]
+            if to is not None and tok.head.lower_ not in ("subtract", "subtracted"):
+                _add(out, f"dir:{_stem(tok.head.text)}", a, _child(to, "pobj"), False, "from … to")
+        if low == "divided" and (by := _child(tok, "agent", "prep")) is not None:
+            a = tok.head if tok.dep_ in ("acl", "amod") else _child(tok, "nsubjpass", "nsubj")
+            _add(out, "op:divide", a, _child(by, "pobj"), False, "divided by")
+        if low == "ratio":
+            of = next((c for c in tok.children if c.lower_ == "of"), None)
+            a = _child(of, "pobj")
+            to = next((c for c in tok.children if c.lower_ == "to"), None) or _child(a, "prep")
+            _add(out, "op:ratio", a, _child(to, "pobj"), False, "ratio of … to")
+        if low in ("subtract", "subtracted"):
+            frm = next((c for c in tok.children if c.lower_ == "from"), None)
+            _add(
+                out,
+                "op:subtract",
+                _child(tok, "dobj", "nsubjpass"),
+                _child(frm, "pobj"),
+                False,
+                "subtract … from",
+            )
+        if tok.tag_ in ("JJR", "RBR") and (than := _child(tok, "prep")) is not None and than.lower_ == "than":
+            head = tok.head if tok.dep_ in ("acomp", "advmod", "amod", "attr") else tok
+            subj = _child(head, "nsubj", "nsubjpass")
+            conv = lexicon.converses(low) or tuple(
+                o.word for o in lexicon.opposites(low) if o.kind == "comparative"
+            )
+            for key, rev, c in _canonical(low, conv, "cmp") or [(f"cmp:{low}", False, "")]:
+                _add(out, key, subj, _child(than, "pobj"), rev, low, tok, c)
+        if tok.pos_ in ("NOUN", "ADP") and (conv := lexicon.converses(low)):
+            of = next((c for c in tok.children if c.lower_ == "of"), None) if tok.pos_ == "NOUN" else tok
+            head = tok.head if tok.dep_ in ("attr", "prep", "acomp") else None
+            subj = _child(head, "nsubj") if head is not None else None
+            prefix = "rel" if tok.pos_ == "NOUN" else "pos"
+            for key, rev, c in _canonical(low, conv, prefix):
+                _add(out, key, subj, _child(of, "pobj"), rev, low, tok, c)
+    return out
+
+
+def converse_texts(claim: str) -> list[tuple[str, Relation]]:
+    """``claim`` reworded by each converse of its relations that name a converse word: the two
+    sides exchanged and the word replaced ("A is deeper than B" -> "B is shallower than A", "A
+    is the mother of B" -> "B is the child of A")."""
+    out = []
+    for rel in relations(claim):
+        (s1, e1), (s2, e2), (s3, e3) = rel.spans
+        if not rel.converse or not (e1 <= s3 <= e3 <= s2):
+            continue
+        a, b = claim[s1:e1], claim[s2:e2]
+        text = claim[:s1] + b + claim[e1:s3] + rel.converse + claim[e3:s2] + a + claim[e2:]
+        out.append((text, rel))
+    return out
+
+
+def _same_noun(a: str, b: str) -> bool:
+    """Two noun keys name one thing when the words of one are among the other's ("fa cup" /
+    "1992–93 fa cup")."""
+    x, y = set(a.split()), set(b.split())
+    return x <= y or y <= x
+
+
+def _holds(t: Relation, key: str, first: str, second: str) -> bool:
+    return t.key == key and _same_noun(t.first, first) and _same_noun(t.second, second)
+
+
+def order_agrees(claim: str, reference: str) -> bool:
+    """``reference`` holds a relation of ``claim`` the claim's way round."""
+    theirs = relations(reference)
+    return any(_holds(t, m.key, m.first, m.second) for m in relations(claim) for t in theirs)
+
+
+def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | None:
+    """The first relation of ``claim`` that ``reference`` holds between the same two nouns the
+    other way round, and the reference's relation; None when none does, or when the reference
+    also holds it the claim's way. A noun is the same when the words of one key are among the
+    other's (``_same_noun``)."""
+    mine, theirs = relations(claim), relations(reference)
+    for m in mine:
+        same = [t for t in theirs if _holds(t, m.key, m.first, m.second)]
+        other = [t for t in theirs if _holds(t, m.key, m.second, m.first)]
+        if other and not same:
+            return m, other[0]
+    return None
