@@ -245,9 +245,46 @@ def decide_counterparts(
     if current.verdict is Verdict.CONTRADICTED:
         # the other checks' finding stands, unless it reads "not X" against "un-X" as a flip
         return _agreeing(index, text, current, judge_text, where)
-    agree = [j for j in top if order_agrees(text, reference_claims[j].claim.text)]
+    swapped = _roles_swapped(index, text, top, reference_claims, where)
+    if swapped is not None:
+        return swapped
+    candidates = " ".join(reference_claims[j].claim.text for j in top)
+    if current.verdict is not Verdict.SUPPORTED:
+        conversed = _converse_support(index, text, candidates, judge_text, where)
+        if conversed is not None:
+            return conversed
+    read_both_ways = {
+        r.word
+        for r in relations(text)
+        if any(r.key == t.key for j in top for t in relations(reference_claims[j].claim.text))
+    }
+    for cp in counterpart_texts(text):
+        if cp.word.lower() in read_both_ways:
+            continue  # one relation read from its two sides: the order check's
+        if cp.kind == "negation":
+            if all(_NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
+                continue
+        elif not _states_word(candidates, cp.other):
+            continue
+        decided, found = _counterpart_judgement(index, cp, current, reference_claims, judge_text, where)
+        if decided:
+            return found
+    return None
+
+
+def _roles_swapped(
+    index: int,
+    text: str,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """``contradicted`` when a candidate states the claim's two roles the other way round and no
+    candidate states them in the claim's order (``claims.verdict.order``); else None."""
+    if any(order_agrees(text, reference_claims[j].claim.text) for j in top):
+        return None
     for j in top:
-        found = order_conflict(text, reference_claims[j].claim.text) if not agree else None
+        found = order_conflict(text, reference_claims[j].claim.text)
         if found is not None:
             mine, theirs = found
             reason = (
@@ -255,57 +292,65 @@ def decide_counterparts(
                 f"way round in {where(j)} ('{theirs.word}')"
             )
             return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
-    candidates = " ".join(reference_claims[j].claim.text for j in top)
-    if current.verdict is not Verdict.SUPPORTED:
-        for other, rel in converse_texts(text):
-            if not _states_word(candidates, rel.converse):
-                continue
-            got = judge_text(other)
-            if got.verdict is Verdict.SUPPORTED and got.evidence:
-                j = got.evidence[0].claim_index
-                reason = f"stated by {where(j)} from the other side ('{rel.converse}' for '{rel.word}')"
-                return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
-    conversed = {
-        r.word
-        for r in relations(text)
-        if any(r.key == t.key for j in top for t in relations(reference_claims[j].claim.text))
-    }
-    for cp in counterpart_texts(text):
-        if cp.word.lower() in conversed:
-            continue  # one relation read from its two sides: the order check's
-        if cp.kind == "negation":
-            if all(_NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
-                continue
-        elif not _states_word(candidates, cp.other):
-            continue
-        got = judge_text(cp.text)
-        stated = (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind == "negation" else (Verdict.SUPPORTED,)
-        if got.verdict not in stated or not got.evidence:
-            continue
-        j = got.evidence[0].claim_index
-        ref = reference_claims[j].claim.text
-        if cp.kind == "negation":
-            ref = " ".join(reference_claims[e.claim_index].claim.text for e in got.evidence)
-        if cp.agrees:
-            if current.verdict is Verdict.SUPPORTED:
-                return None
-            reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
-            return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
-        if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
-            continue
-        if cp.kind == "negated opposite":
-            # gradable opposites under negation: "not hot" neither states nor denies "cold"
-            if current.verdict is not Verdict.SUPPORTED:
-                continue
-            reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
-            return Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")
-        if cp.kind != "negation" and (
-            _states_word(ref, cp.word) or not _stated_alike(cp.text, ref, cp.other)
-        ):
-            continue
-        if cp.kind == "negation":
-            reason = f"'{cp.word}' denies what {where(j)} affirms"
-        else:
-            reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
-        return Judgement(index, Verdict.CONTRADICTED, got.evidence, reason, f"{cp.word} → {cp.other}")
     return None
+
+
+def _converse_support(
+    index: int,
+    text: str,
+    candidates: str,
+    judge_text: Callable[[str], Judgement],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """``supported`` when the claim told from the other side of a converse relation ("sold to" for
+    "bought from") is supported and the candidates state the converse word; else None."""
+    for other, rel in converse_texts(text):
+        if not _states_word(candidates, rel.converse):
+            continue
+        got = judge_text(other)
+        if got.verdict is Verdict.SUPPORTED and got.evidence:
+            j = got.evidence[0].claim_index
+            reason = f"stated by {where(j)} from the other side ('{rel.converse}' for '{rel.word}')"
+            return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+    return None
+
+
+def _counterpart_judgement(
+    index: int,
+    cp: Counterpart,
+    current: Judgement,
+    reference_claims: Sequence[ReferenceClaim],
+    judge_text: Callable[[str], Judgement],
+    where: Callable[[int], str],
+) -> tuple[bool, Judgement | None]:
+    """What one counterpart text ``cp`` (``counterpart_texts``) finds, as ``(decided, verdict)``:
+    ``(True, judgement)``; ``(True, None)`` for an agreeing counterpart of a supported claim
+    (``current`` stands, look no further); ``(False, None)`` when it finds nothing (try the next)."""
+    got = judge_text(cp.text)
+    stated = (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind == "negation" else (Verdict.SUPPORTED,)
+    if got.verdict not in stated or not got.evidence:
+        return False, None
+    j = got.evidence[0].claim_index
+    ref = reference_claims[j].claim.text
+    if cp.kind == "negation":
+        ref = " ".join(reference_claims[e.claim_index].claim.text for e in got.evidence)
+    if cp.agrees:
+        if current.verdict is Verdict.SUPPORTED:
+            return True, None
+        reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
+        return True, Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+    if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
+        return False, None
+    if cp.kind == "negated opposite":
+        # gradable opposites under negation: "not hot" neither states nor denies "cold"
+        if current.verdict is not Verdict.SUPPORTED:
+            return False, None
+        reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
+        return True, Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")
+    if cp.kind != "negation" and (_states_word(ref, cp.word) or not _stated_alike(cp.text, ref, cp.other)):
+        return False, None
+    if cp.kind == "negation":
+        reason = f"'{cp.word}' denies what {where(j)} affirms"
+    else:
+        reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
+    return True, Judgement(index, Verdict.CONTRADICTED, got.evidence, reason, f"{cp.word} → {cp.other}")
