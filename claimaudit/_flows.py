@@ -15,7 +15,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from claimaudit._protocol import Call, Flow, Pause
-from claimaudit.errors import AuditTimeout, ClaimauditError
+from claimaudit.errors import AuditTimeout, ClaimauditError, NotFound
 from claimaudit.models import (
     TERMINAL,
     AuditAccepted,
@@ -266,15 +266,14 @@ def submit_run(
 
 
 def find_run(ref: str) -> Flow[dict[str, Any]]:
-    """The run named by ``ref``: a run id, or ``suite/label``; ``NotFound``-like
-    ``ClaimauditError`` when there is none."""
+    """The run named by ``ref``: a run id, or ``suite/label``; ``NotFound`` when there is none."""
     if "/" not in ref:
         data: dict[str, Any] = yield from call("GET", f"/runs/{ref}")
         return data
     suite, label = ref.split("/", 1)
     page = yield from call("GET", "/runs", params={"suite": suite, "label": label})
     if not page["items"]:
-        raise ClaimauditError(f"no run {label!r} of suite {suite!r}")
+        raise NotFound(404, f"no run {label!r} of suite {suite!r}", method="GET", url="/runs")
     return dict(page["items"][0])
 
 

@@ -16,13 +16,13 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 from rich.markup import escape as esc
-from rich.table import Table
 
 from claimaudit.errors import ClaimauditError
 from cli.client import connect
-from cli.common import EXIT_GATE, EXIT_USAGE, ApiUrl, api_url_of, client_exit, fail
+from cli.common import EXIT_USAGE, ApiUrl, api_url_of, client_exit, fail
 from cli.keys import _database_url, _session, _when
 from cli.runs import QUICK_RETRIES
+from cli.tables import print_json, print_listing
 
 sql_logins_app = typer.Typer(
     help="Read-only SQL logins bound to one tenant (talks to the database directly).", no_args_is_help=True
@@ -72,13 +72,10 @@ def list_logins(
         for x in logins
     ]
     if as_json:
-        for row in rows:
-            print(json.dumps(row))
+        print_json(console, {"items": rows})
         return
-    table = Table("role", "tenant", "name", "created", "revoked")
-    for row in rows:
-        table.add_row(*(esc(v) for v in row.values()))
-    console.print(table)
+    cells = [[str(v) for v in r.values()] for r in rows]
+    print_listing(console, ["role", "tenant", "name", "created", "revoked"], cells)
 
 
 @sql_logins_app.command("revoke")
@@ -94,7 +91,7 @@ def revoke_login(
     except sql_logins.SqlLoginError as exc:
         raise fail(str(exc), code=EXIT_USAGE) from None
     if login is None:
-        raise fail(f"no active login {role}", code=EXIT_GATE)
+        raise fail(f"no active login {role}", code=EXIT_USAGE)
     console.print(f"revoked {esc(login.role)} (tenant {esc(login.tenant_id)!r})")
 
 
@@ -113,19 +110,21 @@ def embed(
     print(Vector(vector).to_text())
 
 
-def _hits_table(items: list[dict[str, Any]]) -> Table:
-    table = Table("similarity", "verdict", "role", "claim", "run", "audit", box=None)
+def _hits_rows(items: list[dict[str, Any]]) -> list[list[str]]:
+    rows = []
     for hit in items:
         run = f"{hit['suite']}/{hit['run_label']}" if hit.get("suite") else ""
-        table.add_row(
-            f"{hit['similarity']:.3f}",
-            esc(hit.get("verdict") or ""),
-            hit["role"] if hit["reference"] is None else f"reference {hit['reference']}",
-            esc(hit["text"]),
-            esc(run),
-            str(hit["audit_id"]),
+        rows.append(
+            [
+                f"{hit['similarity']:.3f}",
+                hit.get("verdict") or "",
+                hit["role"] if hit["reference"] is None else f"reference {hit['reference']}",
+                hit["text"],
+                run,
+                str(hit["audit_id"]),
+            ]
         )
-    return table
+    return rows
 
 
 def search(
@@ -152,7 +151,8 @@ def search(
     if as_json:
         print(json.dumps(doc, indent=2))
         return
-    console.print(_hits_table(doc["items"]))
+    columns = ["similarity", "verdict", "role", "claim", "run", "audit"]
+    print_listing(console, columns, _hits_rows(doc["items"]))
 
 
 def register(app: typer.Typer) -> None:

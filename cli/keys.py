@@ -7,7 +7,6 @@ printed once by ``create``; only its SHA-256 is stored.
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import uuid
@@ -18,9 +17,9 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.table import Column, Table
 from sqlalchemy.orm import Session
 
+from cli.tables import print_json, print_listing
 from db.auth_models import SCOPES
 
 app = typer.Typer(help="API keys and tenants (talks to the database directly).", no_args_is_help=True)
@@ -136,7 +135,9 @@ def create(
 @app.command("list")
 def list_keys(
     tenant: Annotated[str | None, typer.Option(help="Only this tenant's keys.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per key, for scripts.")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help='{"items": [...]}, one object per key, for scripts.')
+    ] = False,
 ) -> None:
     """Every key (never the key itself): id, prefix, tenant, scopes, expiry, revocation, last use."""
     from db import auth_repository as keys_repo
@@ -157,14 +158,11 @@ def list_keys(
             for row in keys_repo.list_api_keys(session, tenant_id=tenant)
         ]
     if as_json:
-        for item in rows:
-            print(json.dumps(item))
+        print_json(console, {"items": rows})
         return
-    table = Table("prefix", "tenant", "name", "scopes", "created", "expires", "revoked", "last used")
-    table.columns.insert(0, Column("id", no_wrap=True, min_width=36))  # whole: `keys revoke` takes it
-    for item in rows:
-        table.add_row(*(",".join(v) if isinstance(v, list) else str(v) for v in item.values()))
-    console.print(table)
+    columns = ["id", "prefix", "tenant", "name", "scopes", "created", "expires", "revoked", "last used"]
+    cells = [[",".join(v) if isinstance(v, list) else str(v) for v in item.values()] for item in rows]
+    print_listing(console, columns, cells)  # never cut: `keys revoke` takes the whole id
 
 
 @app.command()
@@ -176,7 +174,7 @@ def revoke(key_id: Annotated[uuid.UUID, typer.Argument(help="The key's id (see `
         row = keys_repo.revoke_api_key(session, key_id, tenant_id=None)
         if row is None:
             err.print(f"[bold red]error:[/bold red] no key {key_id}")
-            raise typer.Exit(1)
+            raise typer.Exit(2)  # a usage error (cli.common.EXIT_USAGE), not the gate's 1
         tenant = row.tenant_id
     console.print(f"revoked {key_id} (tenant {tenant!r})")
 

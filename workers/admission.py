@@ -31,6 +31,7 @@ worker into the run's error.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -179,6 +180,31 @@ def _size(body: Mapping[str, Any], settings: Settings) -> Refusal | None:
             f"{settings.max_total_chars} (server setting MAX_TOTAL_CHARS)",
             ("body",),
         )
+    return _question_and_metadata_size(body, settings)
+
+
+def _question_and_metadata_size(body: Mapping[str, Any], settings: Settings) -> Refusal | None:
+    """413 when the question is longer than ``MAX_QUESTION_CHARS`` characters or the metadata's
+    JSON (UTF-8) larger than ``MAX_METADATA_BYTES`` bytes: both are stored with the audit and
+    shown in every listing."""
+    question = body.get("question")
+    if isinstance(question, str) and len(question) > settings.max_question_chars:
+        return Refusal(
+            413,
+            f"question: {len(question)} characters, over the limit of {settings.max_question_chars} "
+            "(server setting MAX_QUESTION_CHARS)",
+            ("body", "question"),
+        )
+    metadata = body.get("metadata")
+    if metadata is not None:
+        size = len(json.dumps(metadata, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "replace"))
+        if size > settings.max_metadata_bytes:
+            return Refusal(
+                413,
+                f"metadata: {size} bytes of JSON, over the limit of {settings.max_metadata_bytes} "
+                "(server setting MAX_METADATA_BYTES)",
+                ("body", "metadata"),
+            )
     return None
 
 

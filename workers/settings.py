@@ -139,6 +139,10 @@ class Settings(BaseSettings):
     max_text_chars: int = 100_000
     max_references: int = 2_000
     max_total_chars: int = 1_000_000
+    #: Longest ``question`` of an audit, in characters (413 above).
+    max_question_chars: int = Field(default=10_000, ge=1)
+    #: Largest ``metadata`` of an audit, in bytes of its JSON (UTF-8; 413 above).
+    max_metadata_bytes: int = Field(default=65_536, ge=2)
     max_batch: int = 1_000
     #: Offline audits of a batch per bundle chain (one parser pass, one model call and one write
     #: per stage for all of them; docs/PERFORMANCE.md "Bundles"). 1: one chain per audit.

@@ -85,3 +85,22 @@ def test_audit_prints_the_page_of_the_audit(live_api: str, tmp_path: Path) -> No
     assert result.exit_code == 0, result.output
     audit_id = json.loads(result.stdout)["id"]
     assert f"page: {live_api}/ui/audits/{audit_id}" in result.output
+
+
+@pytest.mark.services
+def test_keys_list_keeps_every_value_whole_in_a_pipe_and_json_is_one_document(database_url: str) -> None:
+    from cli.main import app
+
+    runner, tenant, name = CliRunner(), f"listing-{uuid.uuid4().hex[:8]}", "nightly-job-of-the-support-bot"
+    env = {"DATABASE_URL": database_url, "COLUMNS": "60"}
+    made = runner.invoke(
+        app, ["keys", "create", "--tenant", tenant, "--scope", "audits:read", "--name", name], env=env
+    )
+    assert made.exit_code == 0, made.output
+    listed = runner.invoke(app, ["keys", "list", "--tenant", tenant], env=env)
+    # a pipe (CliRunner is no terminal): the natural width, whatever COLUMNS says; nothing cut
+    assert listed.exit_code == 0 and name in listed.stdout and "…" not in listed.stdout, listed.stdout
+    doc = json.loads(runner.invoke(app, ["keys", "list", "--tenant", tenant, "--json"], env=env).stdout)
+    assert [(k["tenant"], k["name"], k["scopes"]) for k in doc["items"]] == [(tenant, name, ["audits:read"])]
+    again = runner.invoke(app, ["keys", "revoke", str(uuid.uuid4())], env=env)
+    assert again.exit_code == 2, again.output  # no such key: a usage error (README's exit codes)

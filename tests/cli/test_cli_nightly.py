@@ -73,6 +73,9 @@ def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path
         assert client.runs.get(f"{suite}/n1").summary["counts"]["rejected"] == 2  # type: ignore[index]
     shown = CliRunner().invoke(app, ["runs", "show", f"{suite}/n1", "--api-url", live_api])
     assert "line 2: line 2 is not UTF-8 text" in shown.stdout and "rejected lines (2)" in shown.stdout
+    # a run that does not exist is the caller's mistake (2, README's exit codes), not an outage (3)
+    missing = CliRunner().invoke(app, ["runs", "show", f"{suite}/no-such-night", "--api-url", live_api])
+    assert missing.exit_code == 2, missing.output
 
 
 def test_the_default_gate_fails_a_changed_year_and_passes_the_identical_night_after(

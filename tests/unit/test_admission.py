@@ -77,6 +77,21 @@ def test_sizes_are_413_naming_the_setting() -> None:
     assert total is not None and total.status == 413 and "MAX_TOTAL_CHARS" in total.detail
 
 
+def test_question_and_metadata_sizes_are_413_naming_the_setting() -> None:
+    # both are stored with the audit and shown in every listing: a 2,000,000-character question
+    # or 5 MB of metadata was accepted (202) and made GET /audits answer megabytes
+    settings = _settings(max_question_chars=20, max_metadata_bytes=30)
+    question = admission.admit(WHO, [{**BODY, "question": "q" * 21}], settings=settings)[0]
+    assert question is not None and question.status == 413 and "MAX_QUESTION_CHARS" in question.detail
+    assert question.loc == ("body", "question")
+    metadata = {"k": "é" * 13}  # {"k":"ééé..."}: 8 + 13 x 2 bytes = 34 bytes of UTF-8 JSON
+    big = admission.admit(WHO, [{**BODY, "metadata": metadata}], settings=settings)[0]
+    assert big is not None and big.status == 413 and "MAX_METADATA_BYTES" in big.detail
+    assert big.loc == ("body", "metadata")
+    fits = {"question": "q" * 20, "metadata": {"k": "é" * 11}}  # 20 characters; 30 bytes
+    assert admission.admit(WHO, [{**BODY, **fits}], settings=settings) == [None]
+
+
 def test_models_outside_the_allow_list_and_llm_without_endpoint_are_422() -> None:
     configured = _settings(openai_base_url="http://127.0.0.1:9/v1", allowed_llm_models=("small-chat",))
     evil = admission.admit(WHO, [{**BODY, "config": {"llm_model": "gpt-evil"}}], settings=configured)[0]
