@@ -226,6 +226,8 @@ def audit(
     unreachable: a misconfigured CI job never looks like a gate hit.
     """
     gate = parse_fail_on(fail_on)
+    if html is not None and not html.parent.is_dir():  # before the audit, not after it
+        raise fail(f"--html: cannot write {html}: no folder {html.parent}", code=2)
     body = _audit_body(response, reference, question=question, config=config)
     doc = _offline_audit(body) if offline else _audit_via_api(body, api_url, api_port, timeout=timeout)
     title = f"{response.name} vs {', '.join(p.name for p in reference)}"

@@ -51,3 +51,19 @@ def test_html_report_into_a_missing_folder_is_a_usage_error(tmp_path: Path) -> N
         capture_output=True, text=True, timeout=600, stdin=subprocess.DEVNULL, cwd=ROOT,
     )  # fmt: skip
     assert proc.returncode == 2 and "--html: cannot write" in proc.stderr
+
+
+def test_an_html_path_in_a_missing_folder_is_refused_before_the_audit(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from cli.main import app
+
+    (tmp_path / "ref.txt").write_text("The Halvorsen Bridge opened in 1998.", encoding="utf-8")
+    (tmp_path / "resp.txt").write_text("The Halvorsen Bridge opened in 1989.", encoding="utf-8")
+    missing = tmp_path / "no-such-folder" / "report.html"
+    args = ["audit", "-r", str(tmp_path / "ref.txt"), "--response", str(tmp_path / "resp.txt")]
+    # no --offline and no API: an audit would start the local stack; the path is refused first
+    result = CliRunner().invoke(app, [*args, "--html", str(missing)], env={"COLUMNS": "200"})
+    assert result.exit_code == 2, result.output
+    said = "".join(result.output.split())  # the message as one line, whatever the console's wrap
+    assert f"nofolder{missing.parent}" in said and ".report.html." not in said
