@@ -31,9 +31,16 @@ __all__ = ["check_cron", "due_slot", "slot_label", "read_source", "item_body", "
 
 def check_cron(expression: str) -> str:
     """``expression`` when it is a valid five-field cron expression; ValueError saying why otherwise."""
-    if len(expression.split()) != 5 or not croniter.is_valid(expression):
+    if len(expression.split()) != 5:
         raise ValueError(
-            f"cron: {expression!r} is not a five-field cron expression (minute hour day month weekday)"
+            f"cron: {expression!r} has {len(expression.split())} fields, not the five of a cron "
+            "expression (minute hour day month weekday)"
+        )
+    if not croniter.is_valid(expression):
+        raise ValueError(
+            f"cron: {expression!r} is not a valid cron expression: a field is out of its range "
+            "(minute 0-59, hour 0-23, day 1-31, month 1-12, weekday 0-7) or not a number, list, "
+            "range or step"
         )
     return expression
 

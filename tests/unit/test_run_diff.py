@@ -142,9 +142,17 @@ def test_due_slot_is_the_latest_slot_at_or_before_now(cron: str, now: str, slot:
     assert slot_label(got) == slot[:16] + "Z"
 
 
-@pytest.mark.parametrize("cron", ["* * * *", "61 * * * *", "every day", "* * * * * *"])
-def test_check_cron_refuses(cron: str) -> None:
-    with pytest.raises(ValueError, match="cron"):
+@pytest.mark.parametrize(
+    ("cron", "says"),
+    [
+        ("* * * *", "has 4 fields"),
+        ("* * * * * *", "has 6 fields"),
+        ("every day", "has 2 fields"),
+        ("61 * * * *", "out of its range"),  # five fields: the message names the range, not the count
+    ],
+)
+def test_check_cron_refuses_and_says_why(cron: str, says: str) -> None:
+    with pytest.raises(ValueError, match=says):
         check_cron(cron)
 
 
