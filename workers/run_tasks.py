@@ -129,42 +129,68 @@ def _sql_rows(query: str, tenant_id: str, settings: Settings) -> list[dict[str, 
         engine.dispose()
 
 
-def _load_items(
-    kind: str, source: str, config: dict[str, Any], tenant_id: str
-) -> list[tuple[str, dict[str, Any]]]:
-    """The validated items of a suite's source; ValueError listing refused rows (all or nothing).
+#: Valid items of a scheduled run (item id, audit body) and the rows it rejects.
+Loaded = tuple[list[tuple[str, dict[str, Any]]], list[runs_repo.Rejection]]
+#: The source line (SQL: row) of each valid item id.
+Lines = dict[str, int]
 
-    The server's settings are checked again first (``workers.source_policy``): a suite stored
-    before they changed fails with the reason. A SQL source runs as its tenant (``db.suites``).
-    """
-    settings = get_settings()
+
+def _read_rows(kind: str, source: str, tenant_id: str, settings: Settings) -> list[schedule.SourceRow]:
+    """A suite's source as ``(line, row or reason)``: a SQL source's rows are numbered from 1."""
     source_policy.check_source(kind, source, settings, tenant_id=tenant_id)
     if kind == "sql":
-        raws = _sql_rows(source, tenant_id, settings)
-    elif source_policy.is_url(source):
-        raws = schedule.read_source(kind, source)
-    else:
-        path = source_policy.source_file(source, settings, tenant_id=tenant_id)
-        raws = schedule.read_source(kind, str(path))
+        return list(enumerate(_sql_rows(source, tenant_id, settings), start=1))
+    if source_policy.is_url(source):
+        return schedule.read_source(kind, source)
+    path = source_policy.source_file(source, settings, tenant_id=tenant_id)
+    return schedule.read_source(kind, str(path))
+
+
+def _rejection(line: int, raw: dict[str, Any] | str, reason: str, kind: str) -> runs_repo.Rejection:
+    """A rejected row, keyed by its item id when it has one, else by its line (row)."""
+    item_id = raw.get("id") if isinstance(raw, dict) else None
+    iid = None if item_id is None or str(item_id).strip() == "" else str(item_id)
+    key = iid if iid is not None else f"{'row' if kind == 'sql' else 'line'} {line}"
+    return runs_repo.Rejection(key, line, iid, reason)
+
+
+def _load_items(
+    kind: str, source: str, config: dict[str, Any], tenant_id: str, label: str, size: int | None
+) -> tuple[list[tuple[str, dict[str, Any]]], list[runs_repo.Rejection], Lines]:
+    """The sampled rows of a suite's source: the valid items, a rejection for each row that is
+    not one (not JSON, no id, no response, a config the API refuses), and the line of each item:
+    a bad row is that row's problem, the others are audited. The sample is drawn over every row
+    (``schedule.sample``, seeded by the run label), so a source without bad rows gives the items
+    it always gave.
+
+    The server's settings are checked again first (``workers.source_policy``): a suite stored
+    before they changed fails with the reason (ValueError), as does an unreadable source. A SQL
+    source runs as its tenant (``db.suites``).
+    """
+    rows = _read_rows(kind, source, tenant_id, get_settings())
+    checked = [
+        (line, raw, raw if isinstance(raw, str) else schedule.item_body(raw, config)) for line, raw in rows
+    ]
     items: list[tuple[str, dict[str, Any]]] = []
-    refused: list[str] = []
-    for raw in raws:
-        checked = schedule.item_body(raw, config)
-        if isinstance(checked, str):
-            refused.append(checked)
+    rejected: list[runs_repo.Rejection] = []
+    lines: Lines = {}
+    for line, raw, got in schedule.sample(checked, size, label):
+        if isinstance(got, str):
+            rejected.append(_rejection(line, raw, got, kind))
         else:
-            items.append(checked)
-    if refused:
-        shown = "; ".join(str(r) for r in refused[:5])
-        raise ValueError(f"{len(refused)} of {len(raws)} source rows refused: {shown}")
-    return items
+            items.append(got)
+            lines.setdefault(got[0], line)
+    return items, rejected, lines
 
 
-def _admit(items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any) -> None:
+def _admit(
+    items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any, lines: Lines | None = None
+) -> Loaded:
     """A scheduled run's items through the admission path (``workers.admission``: text, sizes,
     models, the tenant's token budget; not the per-minute limits, which would fail any run larger
-    than a minute's worth: the cron and ``sample_size`` bound a suite's runs); ValueError naming
-    the refused items, or the whole-run refusal (then nothing is stored)."""
+    than a minute's worth: the cron and ``sample_size`` bound a suite's runs): the admitted items
+    and a rejection for each refused one (with its source line from ``lines``). ValueError for a
+    whole-run refusal (then nothing is stored)."""
     settings = get_settings()
     names = [admission.Name(("source", "id"), iid) for iid, _ in items]
     with session_scope(factory) as session:
@@ -178,18 +204,25 @@ def _admit(items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any
             )
         except admission.Refused as exc:
             raise ValueError(exc.refusal.detail) from None
-    refused = [f"item {iid!r}: {r.detail}" for (iid, _), r in zip(items, found, strict=True) if r is not None]
-    if refused:
-        raise ValueError(f"{len(refused)} of {len(items)} items refused: {'; '.join(refused[:5])}")
+    admitted = [item for item, r in zip(items, found, strict=True) if r is None]
+    rejected = [
+        runs_repo.Rejection(iid, (lines or {}).get(iid), iid, f"item {iid!r}: {r.detail}")
+        for (iid, _), r in zip(items, found, strict=True)
+        if r is not None
+    ]
+    return admitted, rejected
 
 
 @task(name="runs.start", acks_late=True)
 def start(run_id: str) -> int:
-    """Read the suite's source, sample it, store the run's items and audits, seal it, enqueue.
+    """Read the suite's source, sample it, store the run's items, audits and rejected rows, seal
+    it, enqueue.
 
-    Idempotent: items are keyed by (run, item id) and the sample is seeded by the run label, so
-    a second start adds nothing; a sealed run is left alone. An unreadable source, or any
-    refused row, fails the run with the reason (nothing stored half). Returns audits enqueued.
+    Idempotent: items and rejections are keyed by (run, item id or line) and the sample is seeded
+    by the run label, so a second start adds nothing; a sealed run is left alone. A row that is
+    not a valid item is rejected with its line and reason (``run_rejections``), the others are
+    audited; an unreadable source or a whole-run refusal fails the run with the reason (nothing
+    stored half). Returns audits enqueued.
     """
     factory = get_session_factory()
     rid = uuid.UUID(run_id)
@@ -213,8 +246,8 @@ def start(run_id: str) -> int:
         _send("runs.finish", rid)
         return 0
     try:
-        items = schedule.sample(_load_items(kind, source, config, tenant), size, label)
-        _admit(items, tenant, factory)
+        items, rejected, lines = _load_items(kind, source, config, tenant, label, size)
+        items, refused = _admit(items, tenant, factory, lines)
     except Exception as exc:  # the source is the suite owner's: any failure is the run's error
         log.warning("run %s: source %s unreadable: %s", run_id, source, exc)
         with session_scope(factory) as session:
@@ -222,9 +255,10 @@ def start(run_id: str) -> int:
         _send("runs.finish", rid)
         return 0
     with session_scope(factory) as session:
-        _, _, results = submit_items(
+        run, _, results = submit_items(
             session, suite=name, label=label, source="", items=items, tenant_id=tenant
         )
+        runs_repo.add_rejections(session, run, [*rejected, *refused], tenant_id=tenant)
     ids = [r.audit_id for r in results if r.created and r.audit_id is not None]
     sent = enqueue_audits(ids)
     if sent:

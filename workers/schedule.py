@@ -26,7 +26,7 @@ from workers import http_limits
 #: The largest URL source read (bytes); a larger one fails its run.
 SOURCE_MAX_BYTES = 64 * 1024 * 1024
 
-__all__ = ["check_cron", "due_slot", "slot_label", "read_source", "item_body", "sample"]
+__all__ = ["SourceRow", "check_cron", "due_slot", "slot_label", "read_source", "item_body", "sample"]
 
 
 def check_cron(expression: str) -> str:
@@ -59,14 +59,22 @@ def slot_label(slot: datetime) -> str:
     return slot.astimezone(UTC).strftime("%Y-%m-%dT%H:%MZ")
 
 
-def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[dict[str, Any]]:
-    """The raw items of a ``jsonl`` source: a file path or an http(s) URL (one JSON object a line).
+#: One row of a source: its 1-based line (the row number of a SQL source) and the row, or the
+#: reason it is not one (a line that is not a JSON object).
+SourceRow = tuple[int, "dict[str, Any] | str"]
+
+
+def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[SourceRow]:
+    """The rows of a ``jsonl`` source: a file path or an http(s) URL (one JSON object a line),
+    each with its 1-based line number; a line that is not a JSON object is kept as the reason (the
+    run rejects that line alone). Blank lines are skipped.
 
     The caller checks the source against the settings first (``workers.source_policy``).
 
     A URL is read within ``timeout`` seconds in all (not per read) and up to ``SOURCE_MAX_BYTES``.
-    Raises ``ValueError`` naming the line that is not a JSON object, ``OSError`` / ``httpx.HTTPError``
-    when the source cannot be read. (``sql`` sources are read by ``db.suites.fetch_sql_source``.)
+    Raises ``ValueError`` when the source as a whole cannot be used (not UTF-8, too large, an HTTP
+    error), ``OSError`` / ``httpx.HTTPError`` when it cannot be read. (``sql`` sources are read by
+    ``db.suites.fetch_sql_source``.)
     """
     if kind != "jsonl":
         raise ValueError(f"source kind {kind!r} is not read from a file or URL")
@@ -82,14 +90,16 @@ def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[dict[s
         lines = data.decode("utf-8-sig").splitlines()
     else:
         lines = Path(source).read_text(encoding="utf-8-sig").splitlines()
-    out = []
+    out: list[SourceRow] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        data = json.loads(line)
-        if not isinstance(data, dict):
-            raise ValueError(f"{source} line {number}: not a JSON object")
-        out.append(data)
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            out.append((number, f"line {number}: not JSON ({exc.msg})"))
+            continue
+        out.append((number, data if isinstance(data, dict) else f"line {number}: not a JSON object"))
     return out
 
 

@@ -96,3 +96,37 @@ def test_a_lost_start_is_sent_again_and_an_unreadable_source_fails_the_run(
         assert failed is not None and failed.sealed_at is not None
         assert "/default/nonexistent.jsonl" in str(failed.error) and "FileNotFoundError" in str(failed.error)
         assert run.id not in runs_repo.unsealed_scheduled_runs(s, older_than_s=300)
+
+
+def test_a_bad_row_of_a_scheduled_source_is_rejected_alone_and_the_others_are_audited(
+    session_factory: Any, redis_url: str, source_dir: Any
+) -> None:
+    import json
+
+    from workers.run_tasks import start
+
+    ref = "The Halvorsen Bridge opened to traffic on 12 May 1998."
+    good = [{"id": f"q{i}", "response": "The bridge opened in 1998.", "references": [ref]} for i in range(3)]
+    lines = [
+        json.dumps(good[0]),
+        "{not json",  # line 2
+        json.dumps({"response": "no id", "references": [ref]}),  # line 3
+        json.dumps(good[1]),
+        json.dumps({"id": "q9", "response": "r", "references": [ref], "config": {"nope": 1}}),  # line 5
+        json.dumps(good[2]),
+    ]
+    (source_dir / "default").mkdir(exist_ok=True)
+    (source_dir / "default" / "night.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    name = f"sched-{uuid.uuid4().hex[:8]}"
+    with session_scope(session_factory) as s:
+        suites.upsert_suite(
+            s, suites.SuiteSpec(name=name, cron="0 2 * * *", source_kind="jsonl", source="night.jsonl")
+        )
+        run, _ = runs_repo.get_or_create_run(s, suite=name, label="n1", source="schedule:jsonl")
+    # one bad line failed the whole night before: nothing was audited
+    assert start(str(run.id)) == 3
+    with session_scope(session_factory) as s:
+        after = runs_repo.get_run_any_tenant(s, run.id)
+        assert after is not None and after.error is None and after.sealed_at is not None
+        rejected = [(r["line"], r["item_id"]) for r in runs_repo.list_rejections(s, run.id)]
+    assert rejected == [(2, None), (3, None), (5, "q9")]

@@ -217,8 +217,9 @@ def test_a_scheduled_run_goes_through_admission(
     )
     tenant = f"sched-{uuid.uuid4().hex[:8]}"
     items = [("a", {**VALID, "config": {}}), ("b", {**VALID, "config": EVIL})]
-    with pytest.raises(ValueError, match=r"1 of 2 items refused: item 'b': .*ALLOWED_LLM_MODELS"):
-        run_tasks._admit(items, tenant, session_factory)
-    with pytest.raises(ValueError, match="lone surrogates"):
+    admitted, refused = run_tasks._admit(items, tenant, session_factory)
+    assert [iid for iid, _ in admitted] == ["a"]  # a refused item is that item's rejection
+    assert [r.key for r in refused] == ["b"] and "ALLOWED_LLM_MODELS" in refused[0].reason
+    with pytest.raises(ValueError, match="lone surrogates"):  # a name that cannot be stored: the run
         run_tasks._admit([("\ud800", {**VALID, "config": {}})], tenant, session_factory)
-    run_tasks._admit(items[:1], tenant, session_factory)  # admitted: no error
+    assert run_tasks._admit(items[:1], tenant, session_factory) == (items[:1], [])
