@@ -1,16 +1,18 @@
-"""The decomposition pipeline over a batch of texts and its cache: structure and sentences
-(``claims.decompose.items``), one ``nlp.pipe`` over all parsable sentences, assembling
+"""The decomposition pipeline and its cache: ``PIPELINE``, a ``Compose`` of named ``Step``s run
+in order over a batch of texts: structure and sentences (``claims.decompose.items``), one
+``nlp.pipe`` over all parsable sentences, clause split with rewriting and scope
 (``claims.decompose.assemble``), deduplication (``claims.dedupe``)."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from claims.decompose.antecedents import _names_people
 from claims.decompose.assemble import _assemble
-from claims.decompose.items import _fallback, _Item, _prepare, _Sentence
+from claims.decompose.items import _fallback, _Item, _prepare, _Raw, _Sentence
 from claims.dedupe import dedupe
 from claims.parses import DISABLE, parser, recognise, remember, repair_many
 from claims.types import Claim, odd_input
@@ -50,35 +52,78 @@ def _parsed_alone(nlp: Any, sentence: str) -> Any | None:
         return None
 
 
-def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
-    """Decompose ``texts`` with one ``nlp.pipe`` over all their parsable sentences."""
-    prepared: list[list[_Item] | None] = []
-    for text in texts:
+@dataclass(slots=True)
+class _Batch:
+    """What the steps hand on, one entry per text of ``texts``: its items (``None``: the text
+    gets sentence-level claims), its parses (item index -> spaCy ``Doc``), its claims before
+    deduplication (``raws``) and after (``claims``)."""
+
+    texts: list[str]
+    items: list[list[_Item] | None] = field(default_factory=list)
+    docs: list[dict[int, Any]] = field(default_factory=list)
+    raws: list[list[_Raw]] = field(default_factory=list)
+    claims: list[tuple[Claim, ...]] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One named step of the decomposition: reads what earlier steps left in a ``_Batch`` and
+    adds its own part."""
+
+    name: str
+    run: Callable[[_Batch], None]
+
+
+class Compose:
+    """Steps run in order over one batch of texts, in the manner of jiwer's ``Compose`` of text
+    transforms; calling it gives the claims of each text, in the order of ``texts``."""
+
+    def __init__(self, steps: Sequence[Step]) -> None:
+        self.steps = tuple(steps)
+
+    def __call__(self, texts: list[str]) -> list[tuple[Claim, ...]]:
+        batch = _Batch(list(texts))
+        for step in self.steps:
+            step.run(batch)
+        return batch.claims
+
+
+def _structure(batch: _Batch) -> None:
+    """Blocks, language and sentences of each text (``claims.decompose.items``)."""
+    for text in batch.texts:
         try:
-            prepared.append(_prepare(text))
+            batch.items.append(_prepare(text))
         except Exception as exc:  # never fail on odd input
             if not odd_input(exc):
                 raise
-            prepared.append(None)
+            batch.items.append(None)
+
+
+def _parse(batch: _Batch) -> None:
+    """One ``nlp.pipe`` over the sentences to parse of all texts."""
     jobs = [
         (t, k, item.analysis)
-        for t, items in enumerate(prepared)
+        for t, items in enumerate(batch.items)
         if items is not None
         for k, item in enumerate(items)
         if isinstance(item, _Sentence)
     ]
-    docs: list[dict[int, Any]] = [{} for _ in texts]
+    batch.docs = [{} for _ in batch.texts]
     nlp = parser() if jobs else None
     if nlp is not None:
         sentences = _parsed_sentences(nlp, [j[2] for j in jobs])
         for (t, k, _), doc in zip(jobs, sentences, strict=True):
             if doc is None:  # its parse could not be repaired: the text gets sentence-level claims
-                prepared[t] = None
+                batch.items[t] = None
                 continue
-            docs[t][k] = doc
+            batch.docs[t][k] = doc
             remember(doc.text, doc)
-    out: list[tuple[Claim, ...]] = []
-    for text, items, parsed in zip(texts, prepared, docs, strict=True):
+
+
+def _clauses(batch: _Batch) -> None:
+    """Clause split, rewriting and scope of each text's items (``claims.decompose.assemble``);
+    sentence-level claims where that fails on odd input or yields nothing."""
+    for text, items, parsed in zip(batch.texts, batch.items, batch.docs, strict=True):
         try:
             raw = _assemble(items, parsed) if items is not None else _fallback(text)
         except Exception as exc:  # never fail on odd input: fall back to sentence-level claims
@@ -87,8 +132,28 @@ def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
             raw = _fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
             raw = _fallback(text)
-        out.append(tuple(dedupe(raw)))
-    return out
+        batch.raws.append(raw)
+
+
+def _dedupe(batch: _Batch) -> None:
+    """Identical or near-identical claims of each text merged (``claims.dedupe``)."""
+    batch.claims = [tuple(dedupe(raw)) for raw in batch.raws]
+
+
+#: the decomposition, step by step
+PIPELINE = Compose(
+    [
+        Step("structure and sentences", _structure),
+        Step("parse", _parse),
+        Step("clauses, rewriting and scope", _clauses),
+        Step("dedupe", _dedupe),
+    ]
+)
+
+
+def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
+    """Decompose ``texts`` with one ``nlp.pipe`` over all their parsable sentences."""
+    return PIPELINE(texts)
 
 
 def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:
