@@ -29,6 +29,10 @@ stands alone):
 
 Any other language passes through at sentence level. The span of a claim covers the
 material it was built from: ``text[start:end]`` is that stretch of the original text.
+
+The steps run as ``claims.decompose.pipeline.PIPELINE``, a ``Compose`` of named steps over a
+batch of texts; each step and each part of the clause split is a module of this package
+(docs/DECOMPOSITION.md, "Pipeline and modules").
 """
 
 from __future__ import annotations

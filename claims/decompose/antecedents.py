@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 
 from claims.decompose.mentions import _core_mention
+from claims.decompose.words import word_list
 from claims.facets.vocabulary import data_lines
 from claims.parses import entity_type
 from claims.types import odd_input
@@ -155,9 +156,9 @@ class _Antecedents:
 #: the sex a third-person pronoun refers to
 _PRONOUN_SEX = {"he": "m", "his": "m", "she": "f", "her": "f"}
 #: titles and nouns of address before a name that say its sex
-_TITLES = {
-    **dict.fromkeys(("mr", "sir", "king", "lord", "prince", "duke", "emperor", "pope", "father"), "m"),
-    **dict.fromkeys(("mrs", "ms", "miss", "lady", "queen", "princess", "duchess", "dame", "empress"), "f"),
+_TITLES: dict[str, str] = {
+    **dict.fromkeys(word_list("title_m"), "m"),
+    **dict.fromkeys(word_list("title_f"), "f"),
 }
 
 

@@ -23,6 +23,7 @@ from claims.decompose.tree import (
     _subject,
     _subtree,
 )
+from claims.decompose.words import word_list
 
 
 def _shared_complements(v: Any) -> set[int]:
@@ -108,12 +109,7 @@ def _shared_auxiliaries(v: Any) -> str:
 
 #: adverbs between the subject and the first verb that qualify every verb of the subject
 #: ("The suspect allegedly stole a car and fled" -> "The suspect allegedly fled")
-_SHARED_HEDGES = frozenset(
-    {
-        *("allegedly", "reportedly", "reputedly", "supposedly", "purportedly", "apparently"),
-        *("possibly", "probably", "likely", "perhaps", "potentially"),
-    }
-)
+_SHARED_HEDGES = word_list("shared_hedges")
 
 
 def _shared_lead(root: Any, subj: Any, v: Any, *, sources_only: bool = False) -> tuple[str, str]:
@@ -146,7 +142,7 @@ def _shared_lead(root: Any, subj: Any, v: Any, *, sources_only: bool = False) ->
 
 
 #: adverbs that give a coordinated verb a time of its own ("and later founded a startup")
-_OWN_TIME = frozenset({"later", "then", "subsequently", "afterwards", "eventually", "again", "now", "soon"})
+_OWN_TIME = word_list("own_time")
 
 
 def _own_setting(v: Any) -> bool:
@@ -272,25 +268,9 @@ def _denied_by_nor(v: Any, piece: _Piece) -> _Piece:
 #: demonstratives that, as a subject, point at a whole clause as often as at a noun
 _CLAUSE_DEMONSTRATIVES = frozenset({"this", "that"})
 #: predicates of a sentence-final "which" clause that deny the clause before it
-_DENYING_WORDS = frozenset(
-    [
-        "false",
-        "wrong",
-        "incorrect",
-        "untrue",
-        "inaccurate",
-        "misleading",
-        "myth",
-        "misconception",
-        "mistake",
-        "error",
-        "lie",
-        "rumour",
-        "rumor",
-    ]
-)
+_DENYING_WORDS = word_list("denying")
 #: predicates that judge a statement, not a thing ("that is false", "this is not true")
-_TRUTH_WORDS = _DENYING_WORDS | frozenset({"true", "right", "correct", "accurate", "case", "exaggeration"})
+_TRUTH_WORDS = _DENYING_WORDS | word_list("truth")
 
 
 def _clause_reference(subj: Any | None) -> bool:

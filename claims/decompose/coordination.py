@@ -10,6 +10,7 @@ from typing import Any
 from claims.decompose.inflect import _singular_noun
 from claims.decompose.modifiers import _shared_article
 from claims.decompose.tree import _list_heads, _noun_conjuncts, _own_span, _Piece, _subject, _subtree
+from claims.decompose.words import word_list
 
 
 def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -> list[_Piece]:
@@ -139,7 +140,7 @@ def _third_person(verb: Any) -> str:
     return text[:-1] + "ies" if re.search(r"[^aeiou]y$", low) else text + "s"
 
 
-_SCALE_WORDS = frozenset({"thousand", "million", "billion", "trillion"})
+_SCALE_WORDS = word_list("scale")
 
 
 def _shares_a_scale(members: list[Any]) -> bool:

@@ -19,6 +19,7 @@ from claims.decompose.tree import (
     _Piece,
     _subtree,
 )
+from claims.decompose.words import word_list
 from claims.parses import entity_type
 
 
@@ -42,13 +43,7 @@ def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:
 
 #: verbs of consequence: "..., which killed 26,000 people" after a place or a year tells what
 #: the event did, not what the place or year did
-_CONSEQUENCE_VERBS = frozenset(
-    {
-        *("killed", "caused", "led", "triggered", "resulted", "prompted", "sparked", "made", "marked"),
-        *("meant", "allowed", "enabled", "forced", "surprised", "shocked", "angered", "left", "drew"),
-        "brought",
-    }
-)
+_CONSEQUENCE_VERBS = word_list("consequence_verbs")
 
 
 def _event_which(noun: Any, clause: Any) -> bool:

@@ -15,7 +15,8 @@ from claims.decompose.clauses import _judges_statement
 from claims.decompose.coordination import _BE
 from claims.decompose.inflect import _possessive
 from claims.decompose.mentions import _core_mention, _mention, _preconj
-from claims.decompose.tree import _PRONOUN_POSS, _PRONOUN_SUBJ, _RAISING, _SUBJ, _is_person, _Piece, _render
+from claims.decompose.tree import _PRONOUN_POSS, _PRONOUN_SUBJ, _SUBJ, _is_person, _Piece, _render
+from claims.decompose.words import word_list
 from claims.parses import entity_type
 
 
@@ -70,6 +71,10 @@ def _piece_subject(doc: Any, piece: _Piece) -> Any | None:
         if t.dep_ in _SUBJ and head.i in piece.tokens and top:
             return t
     return None
+
+
+#: raising verbs (``claims/data/decompose_words.tsv``)
+_RAISING = word_list("raising")
 
 
 def _expletive(subj: Any) -> bool:
@@ -169,9 +174,7 @@ def _people_before(pronoun: Any) -> str | None:
 
 #: words after "This is" that explain an event rather than describe a thing ("This is because
 #: pressure falls", "This was due to ...", "This is why ...")
-_EXPLAINING = frozenset(
-    {"because", "due", "why", "how", "what", "partly", "mainly", "largely", "thanks", "since"}
-)
+_EXPLAINING = word_list("explaining")
 
 
 def _explains(verb: Any) -> bool:

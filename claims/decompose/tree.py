@@ -18,18 +18,6 @@ def _is_person(tok: Any) -> bool:
 _SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
 _CLAUSE_END = {",", ".", ";", "!", "?", "-", "\u2013", "\u2014", ")"}
 _PLACE = {"GPE", "LOC", "FAC"}
-_RAISING = {
-    "seems",
-    "seemed",
-    "appears",
-    "appeared",
-    "remains",
-    "remained",
-    "becomes",
-    "became",
-    "takes",
-    "took",
-}
 _CLAUSE_DEPS = {"conj"}
 _MOD_CLAUSE = {"acl", "relcl"}
 _PRONOUN_SUBJ = {"he", "she", "it", "they", "this", "that", "these", "those"}
