@@ -22,8 +22,9 @@ fact_recall
 
 ``--timing`` decomposes every gold text without the cache and prints milliseconds per
 sentence (sentences counted by ``claims.decompose.split_sentences``): one call per text and
-one ``decompose_many`` call for all; with ``--baseline-rev`` the ``claims/decompose.py`` of
-that git revision is loaded from ``git show`` and timed in the same run, side by side.
+one ``decompose_many`` call for all; with ``--baseline-rev`` the ``claims.decompose`` of
+that git revision (module or package) is loaded from ``git show`` and timed in the same run,
+side by side.
 """
 
 from __future__ import annotations
@@ -44,6 +45,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from claims import decompose as current  # noqa: E402
+from claims.decompose import pipeline  # noqa: E402
 from claims.types import ClaimKind  # noqa: E402
 
 DEFAULT_GOLD = ROOT / "tests" / "data" / "decomposition_gold.jsonl"
@@ -96,13 +98,26 @@ def evaluate(rows: list[dict[str, Any]]) -> Report:
     return rep
 
 
+def _git(*args: str) -> str:
+    return subprocess.run(["git", *args], cwd=ROOT, check=True, capture_output=True, text=True).stdout
+
+
 def _load_baseline(rev: str) -> Any:
-    src = subprocess.run(
-        ["git", "show", f"{rev}:claims/decompose.py"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
-    tmp = Path(tempfile.mkdtemp()) / "baseline_decompose.py"
-    tmp.write_text(src, encoding="utf-8")
-    spec = importlib.util.spec_from_file_location("baseline_decompose", tmp)
+    """``claims.decompose`` as of ``rev``: the module ``claims/decompose.py``, or the
+    ``pipeline`` module of the package ``claims/decompose/`` (loaded as ``baseline_decompose``,
+    its imports of its own modules renamed)."""
+    tmp = Path(tempfile.mkdtemp())
+    if _git("ls-tree", "-d", "--name-only", rev, "claims/decompose").strip():
+        pkg = tmp / "baseline_decompose"
+        pkg.mkdir()
+        for name in _git("ls-tree", "--name-only", f"{rev}:claims/decompose/").split():
+            src = _git("show", f"{rev}:claims/decompose/{name}")
+            (pkg / name).write_text(src.replace("claims.decompose.", "baseline_decompose."), encoding="utf-8")
+        sys.path.insert(0, str(tmp))
+        return importlib.import_module("baseline_decompose.pipeline")
+    path = tmp / "baseline_decompose.py"
+    path.write_text(_git("show", f"{rev}:claims/decompose.py"), encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("baseline_decompose", path)
     assert spec is not None and spec.loader is not None
     mod = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = mod  # dataclasses look their module up while it loads
@@ -126,9 +141,9 @@ def timing(texts: list[str], rev: str | None, repeat: int) -> None:
         base.parser()
         runs.append((f"baseline {rev}, one call per text", lambda: [_uncached(base)(t) for t in texts]))
     current.parser()
-    one = _uncached(current)
+    one = _uncached(pipeline)
     runs.append(("current, one call per text", lambda: [one(t) for t in texts]))
-    runs.append(("current, decompose_many (one nlp.pipe)", lambda: current._decompose_batch(texts)))
+    runs.append(("current, decompose_many (one nlp.pipe)", lambda: pipeline._decompose_batch(texts)))
     for _, fn in runs:
         fn()  # warm-up: models loaded, caches of helpers filled
     best: dict[str, float] = {}

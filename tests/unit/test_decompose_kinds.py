@@ -15,7 +15,7 @@ import pytest
 
 from claims import decompose as dec
 from claims.blocks import segment
-from claims.decompose import decompose, decompose_many, outside_scope_reason
+from claims.decompose import decompose, decompose_many, outside_scope_reason, pipeline
 from claims.language import detect_language
 from claims.types import ClaimKind
 
@@ -207,7 +207,7 @@ def test_other_languages_get_sentence_level_claims_without_the_english_parser(
     def no_parser() -> Any:
         raise AssertionError("the English parser ran on non-English text")
 
-    monkeypatch.setattr(dec, "parser", no_parser)
+    monkeypatch.setattr(pipeline, "parser", no_parser)
     dec._CACHE.clear()
     claims = decompose(text)
     assert [c.text for c in claims] == expected
@@ -341,7 +341,7 @@ def test_decompose_many_runs_the_parser_once_and_equals_decompose(monkeypatch: p
             calls.append(len(sentences))
             return nlp.pipe(sentences, **kw)
 
-    monkeypatch.setattr(dec, "parser", lambda: Spy())
+    monkeypatch.setattr(pipeline, "parser", lambda: Spy())
     assert decompose_many(texts) == expected
     assert calls == [3]  # the two English sentences and "Hi!", in one pipe
 

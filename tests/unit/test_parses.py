@@ -13,7 +13,7 @@ import pytest
 
 from claims import decompose as dec
 from claims import parses, sentences
-from claims.decompose import decompose, decompose_many
+from claims.decompose import antecedents, decompose, decompose_many, pipeline
 from claims.embed import process_threads
 
 SENTENCES = [
@@ -250,7 +250,7 @@ def test_a_passing_fault_is_not_taken_for_odd_input(
     def faulty(text: str) -> Any:
         raise fault
 
-    monkeypatch.setattr(dec, "_prepare", faulty)
+    monkeypatch.setattr(pipeline, "_prepare", faulty)
     text = "The Kestrel Bridge opened in 1998, and it has four lanes."
     dec._CACHE.pop(text, None)
     with pytest.raises(type(fault)):
@@ -282,7 +282,7 @@ def test_a_passing_fault_inside_a_fallback_guard_is_raised(
     if site == "segment":
         monkeypatch.setattr(sentences, "_segmenter", lambda language: _FailingSegmenter(fault))
     elif site == "people":  # only the batch's check, before the claims are assembled
-        real, calls = dec._named_people, []
+        real, calls = antecedents._named_people, []
 
         def once(doc: Any) -> Any:
             calls.append(doc)
@@ -290,9 +290,9 @@ def test_a_passing_fault_inside_a_fallback_guard_is_raised(
                 raise fault
             return real(doc)
 
-        monkeypatch.setattr(dec, "_named_people", once)
+        monkeypatch.setattr(antecedents, "_named_people", once)
     else:
-        monkeypatch.setattr(dec, "repair_many", _raise(fault))
+        monkeypatch.setattr(pipeline, "repair_many", _raise(fault))
     text = "Ines Marlow opened the Kestrel Bridge in 1998. She was its first engineer."
     dec._CACHE.pop(text, None)
     with pytest.raises(type(fault)):
@@ -333,7 +333,7 @@ def test_chained_prefixes_join_the_verb(text: str, verb: str) -> None:
 def test_a_sentence_whose_repairs_fail_does_not_fail_the_batch(monkeypatch: pytest.MonkeyPatch) -> None:
     """Odd input that fails the parse repairs (any error, as E102 was) fails only its own text:
     it gets sentence-level claims, and the other texts of the batch their usual claims."""
-    real = dec.repair_many
+    real = pipeline.repair_many
 
     def picky(docs: list[Any]) -> list[Any]:
         if any("Varga" in doc.text for doc in docs):
@@ -343,7 +343,7 @@ def test_a_sentence_whose_repairs_fail_does_not_fail_the_batch(monkeypatch: pyte
     odd = "The Varga mill was rebuilt in 1902, and it grinds rye."
     fine = "The Kestrel Bridge opened in 1998, and it has four lanes."
     expected = [c.text for c in decompose(fine)]
-    monkeypatch.setattr(dec, "repair_many", picky)
+    monkeypatch.setattr(pipeline, "repair_many", picky)
     for text in (odd, fine):
         dec._CACHE.pop(text, None)
     got = decompose_many([odd, fine])
@@ -380,7 +380,7 @@ def test_a_wrapped_time_limit_in_the_repairs_is_raised_and_not_cached(
 ) -> None:
     """A library error raised from a time limit is not taken for odd input, and no
     sentence-level fallback stays in the decomposition cache."""
-    monkeypatch.setattr(dec, "repair_many", _raise(_wrapped(SoftTimeLimitExceeded())))
+    monkeypatch.setattr(pipeline, "repair_many", _raise(_wrapped(SoftTimeLimitExceeded())))
     text = "The Varga mill was rebuilt in 1902, and it grinds rye in winter."
     dec._CACHE.pop(text, None)
     with pytest.raises(ValueError):
@@ -425,7 +425,7 @@ def test_the_batch_entity_recogniser_failing_on_odd_input_fails_no_text(
     parses.clear()
     expected = [c.text for c in decompose_many([text])[0]]
     assert any(c.startswith("Ines Marlow was") for c in expected), expected
-    monkeypatch.setattr(dec, "recognise", _raise(ValueError("odd input")))
+    monkeypatch.setattr(pipeline, "recognise", _raise(ValueError("odd input")))
     dec._CACHE.pop(text, None)
     parses.clear()
     assert [c.text for c in decompose_many([text])[0]] == expected
