@@ -282,11 +282,14 @@ def _ordinal_value(text: str) -> int | None:
 
 @edit_kind("ordinal_swap", "contrast", evidence=True)
 def ordinal_swap(doc: Any, evidence: str) -> Edit | Skip:
-    """An ordinal the evidence states (spaCy's ORDINAL entity, "second", "3rd") changed to the
-    next one it does not state ("second" -> "third")."""
+    """An ordinal the evidence states (spaCy's ORDINAL entity, "second", "3rd"; not an adverb
+    before its verb: "first reached") changed to the next one it does not state ("second" -> "third")."""
     ords = [(t, v) for t in doc if t.ent_type_ == "ORDINAL" and (v := _ordinal_value(t.text)) is not None]
     if not ords:
         return Skip("no ordinal")
+    ords = [(t, v) for t, v in ords if not (t.pos_ == "ADV" and t.head.pos_ == "VERB" and t.i < t.head.i)]
+    if not ords:
+        return Skip("ordinal used as an adverb")  # "Arsenal first reached ..."
     stated = {v for t in _evidence(evidence)[1] if (v := _ordinal_value(t.text)) is not None}
     for tok, value in ords:
         if value not in stated:
@@ -303,10 +306,30 @@ def _words(text: str) -> set[str]:
     return set(re.findall(r"\w+", text.lower()))
 
 
+def _conjuncts(tok: Any) -> set[int]:
+    """Token indices of the coordination ``tok`` belongs to ("South Carolina, Georgia and
+    California")."""
+    head = tok
+    while head.dep_ == "conj" and head.head is not head:
+        head = head.head
+    return {head.i} | {t.i for t in head.subtree if t.dep_ == "conj"}
+
+
+def _listed_with(ev: Any, name: str) -> set[int]:
+    """Roots of the names the evidence coordinates with ``name`` anywhere: they share its slot
+    (several values), so replacing one by the other need not change what the claim states."""
+    out: set[int] = set()
+    for e in ev.ents:
+        if e.text == name:
+            out |= _conjuncts(e.root)
+    return out
+
+
 @edit_kind("name_swap", "contrast", evidence=True)
 def name_swap(doc: Any, evidence: str) -> Edit | Skip:
     """A name the evidence states replaced by another name of the same spaCy entity type from
-    the same evidence, one sharing no word with any name of the claim ("Lyon" -> "Marseille")."""
+    the same evidence, one sharing no word with any name of the claim and not coordinated with
+    the original there (a list of values of one slot) ("Lyon" -> "Marseille")."""
     names = [e for e in doc.ents if e.label_ in NAME_TYPES]
     if not names:
         return Skip("no name")
@@ -315,11 +338,15 @@ def name_swap(doc: Any, evidence: str) -> Edit | Skip:
     for ent in names:
         if ent.text not in evidence:
             continue
+        listed = _listed_with(ev, ent.text)
         other = next(
             (
                 e
                 for e in ev.ents
-                if e.label_ == ent.label_ and not (_words(e.text) & claim_words) and _words(e.text)
+                if e.label_ == ent.label_
+                and not (_words(e.text) & claim_words)
+                and _words(e.text)
+                and e.root.i not in listed
             ),
             None,
         )

@@ -150,3 +150,15 @@ def test_sample_verdicts(row: dict[str, Any], embedder: Any) -> None:
     original, edited = (suite.verdict(d) for d in suite.batch.run_chunk(items, embedder))
     assert original == "supported"
     assert edited == _want(row), f"{row['kind']}: {row['response']!r} -> {edited}"
+
+
+def test_name_swap_leaves_out_names_listed_with_the_original() -> None:
+    """Names the evidence coordinates with the original fill the same slot (several values)."""
+    evidence = "The top peach states are South Carolina, Georgia and California. Peaches grow in Texas."
+    got = _made("Georgia is a top peach state.", "name_swap", evidence)
+    assert isinstance(got, edits.Edit) and got.text == "Texas is a top peach state."
+
+
+def test_ordinal_swap_leaves_out_adverbs() -> None:
+    got = _made("Arsenal first reached the final.", "ordinal_swap", "Arsenal first reached the final.")
+    assert got == edits.Skip("ordinal used as an adverb")
