@@ -9,7 +9,8 @@ A kind is registered with ``@edit_kind(name, family)``: family "contrast" (the e
 the claim states; the verdict must not be ``supported``) or "invariance" (it keeps what the
 claim states; the verdict must stay). A kind's function takes the parse of the sentence and
 returns an ``Edit`` or a ``Skip`` with the reason (a short fixed phrase, counted by the suite).
-Value kinds (number, year, unit, name swaps) are added the same way.
+A kind registered with ``evidence=True`` also takes the evidence text (the value kinds of
+``tools/contrast_values.py``: a swap is made only where the evidence states the original value).
 
 Method after CheckList (Ribeiro, Wu, Guestrin and Singh, "Beyond Accuracy: Behavioral Testing of
 NLP Models with CheckList", ACL 2020): minimum-functionality-style contrast sets ("directional
@@ -27,8 +28,9 @@ from claims.verdict.lexical import _unprefixed
 
 __all__ = ["KINDS", "Edit", "Kind", "Skip", "edit_kind", "generate"]
 
-#: a function of one kind: the parse of a sentence -> an edit or the reason for none
-EditFn = Callable[[Any], "Edit | Skip"]
+#: a function of one kind: the parse of a sentence (and, for kinds registered with
+#: ``evidence=True``, the evidence text) -> an edit or the reason for none
+EditFn = Callable[..., "Edit | Skip"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,27 +50,30 @@ class Skip:
 
 @dataclass(frozen=True, slots=True)
 class Kind:
-    """A registered edit kind: ``name``, ``family`` ("contrast" | "invariance") and its function."""
+    """A registered edit kind: ``name``, ``family`` ("contrast" | "invariance"), its function and
+    whether it reads the evidence."""
 
     name: str
     family: str
     fn: EditFn
+    evidence: bool = False
 
 
 #: registered kinds, in registration order
 KINDS: dict[str, Kind] = {}
 
 
-def edit_kind(name: str, family: str) -> Callable[[EditFn], EditFn]:
-    """Register ``fn`` as the edit kind ``name`` of ``family`` ("contrast" or "invariance").
-    Raises ValueError for another family or a name registered twice."""
+def edit_kind(name: str, family: str, *, evidence: bool = False) -> Callable[[EditFn], EditFn]:
+    """Register ``fn`` as the edit kind ``name`` of ``family`` ("contrast" or "invariance");
+    with ``evidence`` it is called as ``fn(doc, evidence_text)``. Raises ValueError for another
+    family or a name registered twice."""
     if family not in ("contrast", "invariance"):
         raise ValueError(f"family must be 'contrast' or 'invariance', not {family!r}")
 
     def register(fn: EditFn) -> EditFn:
         if name in KINDS:
             raise ValueError(f"edit kind {name!r} is registered twice")
-        KINDS[name] = Kind(name, family, fn)
+        KINDS[name] = Kind(name, family, fn, evidence)
         return fn
 
     return register
@@ -86,13 +91,14 @@ def _nlp() -> Any:
     return _NLP[0]
 
 
-def generate(text: str, kinds: list[str] | None = None) -> dict[str, Edit | Skip]:
-    """Every registered kind (or those named) applied to ``text``: kind name -> Edit or Skip."""
+def generate(text: str, kinds: list[str] | None = None, evidence: str = "") -> dict[str, Edit | Skip]:
+    """Every registered kind (or those named) applied to ``text`` (``evidence``: the reference
+    text, read by the kinds registered with ``evidence=True``): kind name -> Edit or Skip."""
     doc = _nlp()(text)
     out: dict[str, Edit | Skip] = {}
     for name, kind in KINDS.items():
         if kinds is None or name in kinds:
-            got = kind.fn(doc)
+            got = kind.fn(doc, evidence) if kind.evidence else kind.fn(doc)
             out[name] = Skip("no change") if isinstance(got, Edit) and got.text == text else got
     return out
 

@@ -9,11 +9,16 @@ as ``tools/inprocess_batch.py`` does). An audit's verdict is read as the label e
 (``/work/shared/eval/run_label_eval.py``): "contradicted" when any response claim is, "supported"
 when every material one is supported or inferred, "partial" when some are, else "unsupported".
 
-Reported per kind: edits generated, skipped (by reason), the verdict counts, and
+The kinds are those of ``tools/contrast_edits.py`` and the value kinds of
+``tools/contrast_values.py`` (these read the evidence: the references joined by newlines).
+
+Reported per kind: edits generated, skipped (by reason), the verdict counts and the rate of each
+verdict (over all; over "stated"), and
 - contrast kinds: the share not ``supported`` and the share ``contradicted``, over all edits and
   over the edits whose original came out ``supported`` ("stated": the evidence states the
   original as the engine reads it, so the edit should be contradicted);
-- invariance kinds: the share that keeps the original's verdict (over all; over "stated").
+- invariance kinds: the share that keeps the original's verdict and the share ``contradicted``
+  (over all; over "stated").
 A rate with no edits is null.
 
 Usage::
@@ -55,6 +60,7 @@ def _tool(name: str) -> Any:
 
 
 edits = _tool("contrast_edits")
+_tool("contrast_values")  # registers the value kinds with contrast_edits
 batch = _tool("inprocess_batch")
 
 
@@ -118,7 +124,8 @@ def build_items(
     skipped: Counter[tuple[str, str]] = Counter()
     for p in pairs:
         made = []
-        for kind, got in edits.generate(p["claim"], kinds).items():
+        evidence = "\n".join(p["references"])
+        for kind, got in edits.generate(p["claim"], kinds, evidence).items():
             if isinstance(got, edits.Skip):
                 skipped[(kind, got.reason)] += 1
                 continue
@@ -175,6 +182,9 @@ def report(results: list[dict[str, Any]], skipped: Counter[tuple[str, str]]) -> 
             "verdicts": dict(Counter(r["verdict"] for r in rows)),
             "stated": len(stated),
         }
+        for base, sub in (("all", rows), ("stated", stated)):
+            n = Counter(r["verdict"] for r in sub)
+            entry[f"rates_{base}"] = {v: _rate(k, len(sub)) for v, k in sorted(n.items())}
         if kind.family == "contrast":
             for base, sub in (("all", rows), ("stated", stated)):
                 entry[f"not_supported_{base}"] = _rate(
@@ -186,6 +196,9 @@ def report(results: list[dict[str, Any]], skipped: Counter[tuple[str, str]]) -> 
         else:
             for base, sub in (("all", rows), ("stated", stated)):
                 entry[f"kept_{base}"] = _rate(sum(r["verdict"] == original[r["id"]] for r in sub), len(sub))
+                entry[f"contradicted_{base}"] = _rate(
+                    sum(r["verdict"] == "contradicted" for r in sub), len(sub)
+                )
         kinds[name] = entry
     originals = Counter(original.values())
     return {"pairs": len(original), "originals": dict(originals), "kinds": kinds}
@@ -211,7 +224,7 @@ def main() -> None:
     if args.json:
         args.json.write_text(json.dumps(rep, indent=1) + "\n", encoding="utf-8")
     if args.sample:
-        keep = ("id", "kind", "original", "response", "change", "verdict", "reason")
+        keep = ("id", "kind", "original", "response", "change", "verdict", "reason", "references")
         rows = [{k: r.get(k) for k in keep} for r in results]
         args.sample.write_text(
             "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows), encoding="utf-8"
@@ -225,8 +238,12 @@ def main() -> None:
                 f"contradicted {e['contradicted_all']} / {e['contradicted_stated']}"
             )
         else:
-            rates = f"kept {e['kept_all']} / {e['kept_stated']}"
+            rates = (
+                f"kept {e['kept_all']} / {e['kept_stated']}  "
+                f"contradicted {e['contradicted_all']} / {e['contradicted_stated']}"
+            )
         print(f"{name:18} {e['family']:10} {e['generated']:5} {e['stated']:6}  {rates}")
+        print(f"{'':18} verdicts {e['verdicts']}  skipped {e['skipped']}")
 
 
 if __name__ == "__main__":
