@@ -29,9 +29,10 @@ RESPONSE = "The Halvorsen Bridge opened on 12 May 1989. It is 1,420 metres long.
 
 def _wait_embed_started(session_factory: Any, aid: uuid.UUID, timeout: float = 300) -> None:
     """Until a run of the embed stage holds the audit (``attempt`` set); a fresh worker loads its
-    models first (tens of seconds on a loaded 2-core machine), hence the generous bound. Status ``embedding`` alone
-    is not enough: decompose's commit sets it before the chain sends the embed task, and a worker
-    killed in that window leaves the audit pending until REQUEUE_AFTER_S (docs/RELIABILITY.md)."""
+    models first (tens of seconds on a loaded 2-core machine), hence the generous bound. Status
+    ``embedding`` alone is not enough: decompose's commit sets it before the chain sends the embed
+    task, and a worker killed in that window leaves the audit pending until REQUEUE_AFTER_S
+    (docs/RELIABILITY.md)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with session_factory() as s:
