@@ -222,10 +222,15 @@ def _agreeing(
         if cp.agrees and cp.other in (current.change or "") + current.reason:
             got = judge_text(cp.text)
             if got.verdict is Verdict.SUPPORTED and got.evidence:
-                j = got.evidence[0].claim_index
-                reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
-                return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+                return _said_the_same(index, cp, got, where)
     return None
+
+
+def _said_the_same(index: int, cp: Counterpart, got: Judgement, where: Callable[[int], str]) -> Judgement:
+    """``supported`` by the evidence of ``got``, the judgement of a counterpart that agrees."""
+    j = got.evidence[0].claim_index
+    reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
+    return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
 
 
 def decide_counterparts(
@@ -337,8 +342,7 @@ def _counterpart_judgement(
     if cp.agrees:
         if current.verdict is Verdict.SUPPORTED:
             return True, None
-        reason = f"stated by {where(j)} as '{cp.other}' ('{cp.word}' says the same)"
-        return True, Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+        return True, _said_the_same(index, cp, got, where)
     if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
         return False, None
     if cp.kind == "negated opposite":
