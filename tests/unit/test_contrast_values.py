@@ -162,3 +162,27 @@ def test_name_swap_leaves_out_names_listed_with_the_original() -> None:
 def test_ordinal_swap_leaves_out_adverbs() -> None:
     got = _made("Arsenal first reached the final.", "ordinal_swap", "Arsenal first reached the final.")
     assert got == edits.Skip("ordinal used as an adverb")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "reason"),
+    [
+        # "California" fills the slot of "Georgia" in the evidence: both grow peaches
+        (
+            "Peaches are grown by Georgia farmers.",
+            "Georgia farmers grow peaches. California farmers grow peaches too.",
+            "another name of the type only in the slot",
+        ),
+        # a place after a preposition of place: "Kansas" / "the United States" may both be true
+        (
+            "The festival is held in Kansas.",
+            "The festival is held in Kansas. Its founder moved to Denver.",
+            "only places after a preposition of place",
+        ),
+    ],
+)
+def test_name_swap_skips_names_of_the_slot(claim: str, evidence: str, reason: str) -> None:
+    """Names the evidence puts in the original's slot, and places after a preposition of
+    place, are not swapped (the swap need not be false); sentences written for this test."""
+    got = _made(claim, "name_swap", evidence)
+    assert got == edits.Skip(reason), got
