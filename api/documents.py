@@ -33,7 +33,7 @@ from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
 from db.models import TERMINAL_STATUSES, Audit
-from workers.adapters.config import resolve_llm_config
+from service.llm_config import resolve_llm_config
 
 __all__ = ["audit_document", "audit_documents", "poll_url"]
 

@@ -53,6 +53,9 @@ from pathlib import Path
 
 import httpx
 
+from cli.credentials import ensure_local_key, write_secret
+from cli.paths import project_root, state_dir
+
 DEFAULT_PG_PORT = int(os.environ.get("CLAIMAUDIT_PG_PORT", "54330"))
 """Port of the project's local Postgres (not 5432: system PG without pgvector; not 54329: dev server)."""
 DEFAULT_REDIS_PORT = int(os.environ.get("CLAIMAUDIT_REDIS_PORT", "6390"))
@@ -83,22 +86,6 @@ class StackError(RuntimeError):
 
 
 # --------------------------------------------------------------------------- paths
-
-
-def project_root() -> Path:
-    """The repository root (editable install), else the current directory."""
-    here = Path(__file__).resolve().parent.parent
-    if (here / "pyproject.toml").exists():
-        return here
-    return Path.cwd()
-
-
-def state_dir() -> Path:
-    """Folder for data, pid files and logs: ``$CLAIMAUDIT_STATE_DIR`` or ``<project>/.claimaudit``."""
-    env = os.environ.get("CLAIMAUDIT_STATE_DIR")
-    path = Path(env) if env else project_root() / ".claimaudit"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
 
 
 def shared_redis_queue(redis_url: str) -> str | None:
@@ -732,8 +719,6 @@ def flower_auth_path() -> Path:
 def _local_secret(path: Path, make: Callable[[], str], valid: Callable[[str], bool] = bool) -> str:
     """The secret kept in ``path`` (0600, ``cli.credentials.write_secret``), made by ``make`` on
     first use or when what is there is not ``valid``."""
-    from cli.credentials import write_secret
-
     try:
         value = path.read_text(encoding="utf-8").strip()
     except OSError:
@@ -916,8 +901,6 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     say("migrations")
     migrate(database_url)
     say("api key")
-    from cli.credentials import ensure_local_key
-
     ensure_local_key(database_url)
     env = _app_env(config, database_url, redis_url)
     _ports_free_or_ours(config)

@@ -46,6 +46,6 @@ def live_api(
 
 @pytest.fixture(scope="module")
 def settings_module(database_url: str, redis_server_url: str) -> Any:
-    from workers.settings import Settings
+    from service.settings import Settings
 
     return Settings(database_url=database_url, redis_url=redis_server_url)

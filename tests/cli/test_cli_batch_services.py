@@ -20,13 +20,13 @@ import httpx
 import psycopg
 import pytest
 
-from cli import stack
+from cli import paths, stack
 from tests.ui_login import ui_login
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 # One state dir per test process (its cluster: see stack.default_pg_dir).
-STATE = stack.project_root() / ".claimaudit" / f"test-cli-batch-{os.getpid()}"
+STATE = paths.project_root() / ".claimaudit" / f"test-cli-batch-{os.getpid()}"
 PORTS = {name: stack.free_port() for name in ("pg", "api", "flower", "redis")}
 CLAIMAUDIT = str(Path(sys.executable).parent / "claimaudit")
 REDIS: dict[str, str] = {}

@@ -181,7 +181,7 @@ def api_url(
     the tests' admin key is in ``CLAIMAUDIT_API_KEY`` meanwhile (the CLI sends it, ``_client`` too)."""
     from api.main import create_app
     from cli import stack
-    from workers.settings import Settings
+    from service.settings import Settings
 
     settings = Settings(
         database_url=runs_database,
