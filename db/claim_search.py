@@ -30,7 +30,6 @@ from db.run_models import Run, RunItem
 __all__ = ["SearchFilters", "search_claims"]
 
 
-
 @dataclass(frozen=True, slots=True)
 class SearchFilters:
     """What a hit must be: ``role`` (response | reference), ``verdict`` (one of

@@ -154,10 +154,10 @@ def _celery_producer_restored(request: pytest.FixtureRequest) -> Iterator[None]:
 def redis_server_url() -> str:
     """The test Redis URL (db 4); starts the local stack's Redis when nothing answers."""
     if not _redis_answers(_REDIS_URL):
-        from cli import stack
+        from cli import redis_server
 
         port = int(_REDIS_URL.rsplit(":", 1)[1].split("/")[0])
-        stack.start_redis(port, db=TEST_REDIS_DB)
+        redis_server.start_redis(port, db=TEST_REDIS_DB)
         if not _redis_answers(_REDIS_URL):
             pytest.fail(f"Redis not reachable at {_REDIS_URL}")
     return _REDIS_URL
