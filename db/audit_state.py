@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from sqlalchemy import case, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, defer
 
 from claims.types import (
     COUNT_NAMES,
@@ -92,6 +92,7 @@ def load_audit_states(
     *,
     verdicts: bool = True,
     scores: bool = True,
+    vectors: bool = True,
     audits: Sequence[Audit] | None = None,
 ) -> dict[uuid.UUID, AuditState]:
     """:func:`load_audit_state` of several audits in the same 6 queries (a bundle's stage);
@@ -100,7 +101,9 @@ def load_audit_states(
     ``verdicts=False`` skips the verdicts and their evidence (``judgements`` is None: what the
     match stage, which replaces them, reads); ``scores=False`` skips the score row (``result``,
     ``threshold`` and ``embedding_model`` are None: what the score stage, which replaces it,
-    reads). Each skipped table is one query fewer. ``audits``: the audit rows of ``audit_ids``,
+    reads). Each skipped table is one query fewer. ``vectors=False`` leaves the claims' embeddings
+    unread (what a result document needs: it shows no vector; reading one then loads it alone).
+    ``audits``: the audit rows of ``audit_ids``,
     already read (then they are not read again; rows of other audits are ignored).
     """
     wanted = set(audit_ids)
@@ -115,6 +118,7 @@ def load_audit_states(
     ).all()
     claims = session.scalars(
         select(ClaimRow)
+        .options(*(() if vectors else (defer(ClaimRow.embedding),)))
         .join(Document, Document.id == ClaimRow.document_id)
         .where(ClaimRow.audit_id.in_(ids))
         .order_by(role_order, Document.position, ClaimRow.position)
