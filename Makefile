@@ -76,11 +76,12 @@ browser-deps:  ## install Debian's chromium + chromium-driver for tests/browser 
 test-browser: $(STAMP)  ## run only the browser tests (tests/browser; needs `make browser-deps`)
 	$(BIN)/pytest tests/browser
 
-check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, docker-compose config
+check: $(STAMP) compose-config  ## ruff format --check, ruff check, mypy, function lengths, import-linter contracts, docker-compose config
 	$(BIN)/ruff format --check .
 	$(BIN)/ruff check .
-	$(BIN)/mypy claimaudit claims db workers api cli
-	$(BIN)/python tools/function_lengths.py --max 60 claimaudit claims db workers api cli
+	$(BIN)/mypy claimaudit claims db service workers api cli
+	$(BIN)/python tools/function_lengths.py --max 60 claimaudit claims db service workers api cli
+	$(BIN)/lint-imports
 
 bench: $(STAMP)  ## throughput and latency, in-process vs queue (BENCH_ARGS="--audits 300 --repeats 3 ...")
 	$(BIN)/python tools/bench.py $(BENCH_ARGS)

@@ -15,6 +15,8 @@ and synthetic perturbations (``claims.perturb``), and shipped as a small JSON fi
 (``claims/data/verdict_model.json``: feature names, scaler, coefficients, calibrator and the
 decision thresholds). Inference is plain numpy: no scikit-learn at run time.
 
+The features are ``claims.decision_features``'s (``FEATURE_NAMES``).
+
 Decision, per material response claim with balanced score ``s`` and probability of support ``p``:
 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
@@ -37,34 +39,30 @@ Decision, per material response claim with balanced score ``s`` and probability 
 from __future__ import annotations
 
 import json
-import math
-import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from rapidfuzz import fuzz
 
+from claims.decision_features import (
+    FEATURE_NAMES,
+    VALUE_TOP_K,
+    ReferenceIndex,
+    indexed_features,
+    missing_tokens,
+    reference_index,
+    surface_word,
+)
 from claims.decision_guards import (
-    _date_stated,
-    _digits,
     _identifiers_stated,
     _names_stated,
     _number_words_stated,
     _values_of_subject,
 )
-from claims.facets import (
-    UNITS,
-    Facets,
-    TokenSet,
-    content_tokens,
-    extract,
-    quantity_matches,
-)
-from claims.labels import embedding_text
+from claims.facets import content_tokens
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -73,51 +71,12 @@ __all__ = [
     "DecisionModel",
     "balanced_score",
     "decide",
-    "feature_matrix",
     "load_model",
     "support_probability",
 ]
 
 MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 
-#: Rule verdicts encoded one-hot (outside_scope claims are never scored).
-RULE_VERDICTS = (
-    Verdict.SUPPORTED,
-    Verdict.INFERRED,
-    Verdict.CONTRADICTED,
-    Verdict.QUALIFICATION_DROPPED,
-    Verdict.UNSUPPORTED,
-)
-
-#: The columns of ``feature_matrix``, in order; the model file names them too.
-FEATURE_NAMES: tuple[str, ...] = (
-    "cos1",  # best cosine with any reference claim
-    "cos2",  # second best cosine
-    "cos_margin",  # cos1 - cos2
-    "cov_best",  # share of the claim's content words found in the best reference claim
-    "cov_top3",  # ... in the three best reference claims together
-    "cov_doc",  # ... anywhere in the references
-    "missing_doc",  # content words found nowhere in the references (count, capped at 5)
-    "has_value",  # the claim states a number or a date (claims.facets)
-    "value_cov",  # share of its numbers and dates stated by one of the VALUE_TOP_K nearest reference
-    # claims, compared as facets (units, scales, number words, time formats); 1 when it has none
-    "value_cov_any",  # share of its numbers and dates found as above, or as digits anywhere in the
-    # references (1 when it has none)
-    "neg_mismatch",  # the claim and its best reference claim differ in negation
-    "log_len",  # log(1 + number of content words)
-    "fuzz_best",  # rapidfuzz token_set_ratio with the best reference claim, in [0, 1]
-    "cos_x_cov",  # cos1 * cov_best
-    "name_cov",  # share of the claim's capitalised names found in the references
-    "ambiguous",  # an unresolved pronoun
-    "cov_lex",  # best coverage of the claim's content words by any one reference claim
-    "cos_lex",  # cosine with that (lexically best) reference claim
-    "prec_best",  # share of the best reference claim's content words found in the claim
-    "log_near",  # log(1 + number of reference claims with cosine >= NEAR_COSINE)
-    "log_refs",  # log(1 + number of reference claims)
-    *(f"rule_{v.value}" for v in RULE_VERDICTS),
-)
-
-TOP_K = 3
 #: rule findings behind an ``unsupported`` verdict that stand like a conflict (``Judgement.finding``):
 #: "object", the evidence states the claim's action on another object, which a high cosine does
 #: not undo; "degree", the nearest reference states the claim's quantifier or superlative weaker
@@ -125,16 +84,6 @@ TOP_K = 3
 #: about wording, do not see; "converse", the evidence states the claim's relation the other way
 #: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either
 STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse", "gradable", "denial", "counterpart"})
-_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
-#: how many nearest reference claims (by cosine) are searched for the claim's values
-VALUE_TOP_K = 8
-#: cosine at which a reference claim counts as "near" the claim (the calibrated support
-#: threshold's plateau, docs/CALIBRATION.md)
-NEAR_COSINE = 0.6
-_NEGATION = re.compile(
-    r"\b(?:not|no|never|none|nobody|nothing|neither|nor|without|false|longer)\b|n't\b", re.IGNORECASE
-)
-_NAME = re.compile(r"(?<![.!?]\s)(?<!^)\b[A-Z][a-zA-Z\u00C0-\u024F'’-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,178 +163,6 @@ def balanced_score(x: np.ndarray, model: DecisionModel) -> np.ndarray:
     return s
 
 
-# ---------------------------------------------------------------- features
-
-
-@dataclass(frozen=True, slots=True)
-class _RefIndex:
-    """Per-audit precomputation over the reference claims and texts."""
-
-    claim_tokens: list[list[str]]
-    doc_tokens: list[str]
-    doc_lower: str
-    doc_numbers: frozenset[str]
-    doc: str
-
-
-def _index(reference_claims: Sequence[ReferenceClaim], reference_texts: Sequence[str] | None) -> _RefIndex:
-    claim_tokens = [content_tokens(rc.claim.text) for rc in reference_claims]
-    texts = list(reference_texts) if reference_texts else [rc.claim.text for rc in reference_claims]
-    doc = "\n".join(texts)
-    return _RefIndex(
-        claim_tokens=claim_tokens,
-        doc_tokens=sorted(set(content_tokens(doc))),
-        doc_lower=doc.lower(),
-        doc_numbers=frozenset(m.replace(",", "") for m in _NUMBER.findall(doc)),
-        doc=doc,
-    )
-
-
-@lru_cache(maxsize=16384)
-def _facets(text: str) -> Facets:
-    return extract(text)
-
-
-def _value_coverage(
-    text: str, near: Sequence[str], doc_numbers: frozenset[str]
-) -> tuple[float, float, float]:
-    """(has_value, value_cov, value_cov_any) of a claim: its numbers and dates stated by one of the
-    texts ``near`` (compared as facets), and stated there or written as digits in ``doc_numbers``."""
-    f = _facets(text)
-    values = len(f.quantities) + len(f.dates)
-    if not values:
-        return 0.0, 1.0, 1.0
-    others = [_facets(t) for t in near]
-    near_q = [any(quantity_matches(q, o) for g in others for o in g.quantities) for q in f.quantities]
-    near_d = [any(_date_stated(d, e) for g in others for e in g.dates) for d in f.dates]
-    texts = [q.text for q in f.quantities] + [d.text for d in f.dates]
-    digits = [_digits(t) <= doc_numbers for t in texts]
-    found = [a or b for a, b in zip(near_q + near_d, digits, strict=True)]
-    return 1.0, sum(near_q + near_d) / values, sum(found) / values
-
-
-def _coverage(tokens: Sequence[str], other: Iterable[str]) -> float:
-    """Share of ``tokens`` that ``claims.facets.token_match`` some token of ``other`` (1 if none)."""
-    if not tokens:
-        return 1.0
-    found = TokenSet(other)
-    return sum(1 for t in tokens if t in found) / len(tokens)
-
-
-def _missing(tokens: Sequence[str], doc_tokens: Iterable[str]) -> list[str]:
-    """The ``tokens`` that match no token of ``doc_tokens``, in order."""
-    found = TokenSet(doc_tokens)
-    return [t for t in tokens if t not in found]
-
-
-def _surface(text: str, token: str) -> str:
-    """The word of ``text`` that the stemmed content token ``token`` came from (else ``token``)."""
-    for m in re.finditer(r"[\w'’-]+", text):
-        if token in content_tokens(m.group(0)):
-            return m.group(0)
-    return token
-
-
-def _lexical_best(tokens: Sequence[str], claim_tokens: Sequence[Sequence[str]]) -> tuple[int, float]:
-    """(index, coverage) of the reference claim that covers most of ``tokens`` (first on ties)."""
-    best, best_cov = 0, -1.0
-    for k, other in enumerate(claim_tokens):
-        if other:
-            cov = _coverage(tokens, other)
-            if cov > best_cov:
-                best, best_cov = k, cov
-    return best, max(best_cov, 0.0)
-
-
-def _rule_onehot(verdict: Verdict) -> list[float]:
-    return [1.0 if verdict is v else 0.0 for v in RULE_VERDICTS]
-
-
-def _claim_row(
-    text: str,
-    ambiguous: bool,
-    sims: np.ndarray,
-    judgement: Judgement,
-    refs: Sequence[ReferenceClaim],
-    idx: _RefIndex,
-) -> list[float]:
-    order = np.argsort(-sims)[:TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
-    cos1 = float(sims[order[0]]) if order.size else 0.0
-    cos2 = float(sims[order[1]]) if order.size > 1 else 0.0
-    tokens = content_tokens(text)
-    best_tokens = idx.claim_tokens[int(order[0])] if order.size else []
-    top_tokens = [t for j in order for t in idx.claim_tokens[int(j)]]
-    best_text = refs[int(order[0])].claim.text if order.size else ""
-    cov_best = _coverage(tokens, best_tokens)
-    near = np.argsort(-sims)[:VALUE_TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
-    has_value, value_cov, value_cov_any = _value_coverage(
-        text, [refs[int(k)].claim.text for k in near], idx.doc_numbers
-    )
-    names = [m.lower() for m in _NAME.findall(text) if m.lower() not in UNITS]  # "EUR" is a unit, not a name
-    lex = _lexical_best(tokens, idx.claim_tokens)
-    return [
-        cos1,
-        cos2,
-        cos1 - cos2,
-        cov_best,
-        _coverage(tokens, top_tokens),
-        _coverage(tokens, idx.doc_tokens) if len(idx.doc_tokens) < 20000 else _coverage(tokens, top_tokens),
-        float(min(5, len(_missing(tokens, idx.doc_tokens)))),
-        has_value,
-        value_cov,
-        value_cov_any,
-        float(bool(_NEGATION.search(text)) != bool(_NEGATION.search(best_text))),
-        math.log1p(len(tokens)),
-        fuzz.token_set_ratio(text, best_text) / 100.0,
-        cos1 * cov_best,
-        (sum(n in idx.doc_lower for n in names) / len(names)) if names else 1.0,
-        1.0 if ambiguous else 0.0,
-        lex[1],
-        float(sims[lex[0]]) if sims.size else 0.0,
-        _coverage(best_tokens, tokens) if best_tokens else 0.0,
-        math.log1p(int((sims >= NEAR_COSINE).sum())),
-        math.log1p(sims.size),
-        *_rule_onehot(judgement.verdict),
-    ]
-
-
-def feature_matrix(
-    response_claims: Sequence[Claim],
-    reference_claims: Sequence[ReferenceClaim],
-    similarity: np.ndarray,
-    judgements: Sequence[Judgement],
-    *,
-    reference_texts: Sequence[str] | None = None,
-) -> np.ndarray:
-    """Features of every judgement's claim: float64 of shape ``(len(judgements), len(FEATURE_NAMES))``.
-
-    ``similarity`` is the cosine matrix of response claims (rows) by reference claims (columns);
-    ``judgements`` are the rule engine's (``claims.verdict.judge``), indexing ``response_claims``.
-    Columns are described next to ``FEATURE_NAMES``.
-    """
-    return _features(
-        response_claims, reference_claims, similarity, judgements, _index(reference_claims, reference_texts)
-    )
-
-
-def _features(
-    response_claims: Sequence[Claim],
-    reference_claims: Sequence[ReferenceClaim],
-    similarity: np.ndarray,
-    judgements: Sequence[Judgement],
-    idx: _RefIndex,
-) -> np.ndarray:
-    rows = []
-    for j in judgements:
-        c = response_claims[j.response_index]
-        sims = similarity[j.response_index] if similarity.shape[1] else np.zeros(0, dtype=np.float32)
-        rows.append(_claim_row(embedding_text(c.text), bool(c.ambiguous), sims, j, reference_claims, idx))
-    return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))
-
-
-# ---------------------------------------------------------------- decision
-
-
 def _best_evidence(
     j: Judgement, reference_claims: Sequence[ReferenceClaim], similarity: np.ndarray
 ) -> tuple[Evidence, ...]:
@@ -463,7 +240,7 @@ def _guards_hold(
     j: Judgement,
     text: str,
     row: np.ndarray,
-    idx: _RefIndex,
+    idx: ReferenceIndex,
     reference_claims: Sequence[ReferenceClaim],
     similarity: np.ndarray,
 ) -> bool:
@@ -507,8 +284,8 @@ def decide(
     if model is None or not material or not reference_claims:
         return list(judgements)
     chosen = [judgements[i] for i in material]
-    idx = _index(reference_claims, reference_texts)
-    x = _features(response_claims, reference_claims, similarity, chosen, idx)
+    idx = reference_index(reference_claims, reference_texts)
+    x = indexed_features(response_claims, reference_claims, similarity, chosen, idx)
     out = list(judgements)
     found = [
         _guards_hold(j, response_claims[j.response_index].text, x[row], idx, reference_claims, similarity)
@@ -519,8 +296,8 @@ def decide(
     for row, (i, s, p, values_found) in enumerate(scores):
         j = out[i]
         text = response_claims[j.response_index].text
-        missing = _missing(content_tokens(text), idx.doc_tokens)[:1]
-        missing = [_surface(text, t) for t in missing]  # only the first is quoted
+        missing = missing_tokens(content_tokens(text), idx.doc_tokens)[:1]
+        missing = [surface_word(text, t) for t in missing]  # only the first is quoted
         decided = _decided(
             j,
             float(s),

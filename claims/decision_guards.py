@@ -16,7 +16,8 @@ from functools import lru_cache
 from claims.facets import DateFacet, Facets, Quantity, content_tokens, extract, quantity_matches, values_equal
 from claims.facets.entities import is_weak_entity
 from claims.facets.identifiers import identifiers, mentioned
-from claims.parses import entity_type, parse
+from claims.parses import parse
+from claims.spacy_pipeline import entity_type
 from claims.verdict.names import _entity_present, _name_keys, _scan_lower_words, name_heads
 from claims.verdict.text import subject_head
 

@@ -41,7 +41,7 @@ def load_offline_models(*, embedder: bool = True, parser: bool = True) -> None:
     once per process, so that the first audit does not pay for them; idempotent."""
     from claims.embed import default_embedder
     from claims.language import detect_language
-    from claims.parses import parser as load_parser
+    from claims.spacy_pipeline import parser as load_parser
 
     if embedder:
         default_embedder()

@@ -54,7 +54,7 @@ def parse_expiry(value: str | None, *, now: datetime | None = None) -> datetime 
 
 def _database_url() -> str:
     if os.environ.get("DATABASE_URL"):
-        from workers.settings import get_settings
+        from service.settings import get_settings
 
         return get_settings().database_url
     from cli import stack

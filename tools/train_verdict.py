@@ -43,7 +43,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from claims.decision import FEATURE_NAMES, STANDING_FINDINGS  # noqa: E402
-from claims.decision import feature_matrix as claim_features  # noqa: E402
+from claims.decision_features import feature_matrix as claim_features  # noqa: E402
 from claims.decompose import decompose  # noqa: E402
 from claims.embed import default_embedder, text_key  # noqa: E402
 from claims.labels import embedding_text  # noqa: E402
@@ -204,7 +204,7 @@ def claim_label(item: Item, text: str, n_claims: int) -> int | None:
 
 
 #: claims/ files that are the learned decision itself, not the rule engine it reads
-NOT_ENGINE = frozenset({"decision.py", "perturb.py", "verdict_model.json"})
+NOT_ENGINE = frozenset({"decision.py", "decision_features.py", "perturb.py", "verdict_model.json"})
 
 
 def engine_runs(items: Sequence[Item], cache: Path | None) -> list[EngineRun]:

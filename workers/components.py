@@ -20,7 +20,8 @@ from claims.embed import Embedder, default_embedder
 from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db.models import Audit
-from workers.adapters.config import resolve_llm_config  # light: no openai import
+from service.llm_config import resolve_llm_config  # light: no openai import
+from service.settings import get_settings
 
 __all__ = [
     "decompose_text",
@@ -42,7 +43,7 @@ def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
     first real audit is as fast as the later ones. Then :func:`claims.runtime.settle_heap`."""
     from claims.runtime import load_offline_models, settle_heap, warm_up
 
-    cfg = resolve_llm_config(config or {})
+    cfg = resolve_llm_config(config or {}, get_settings())
     local_embedder, local_parser = cfg.embedder != "openai", cfg.decomposer != "llm"
     load_offline_models(embedder=local_embedder, parser=local_parser)
     if local_embedder and local_parser:
@@ -55,7 +56,7 @@ def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:
     """Decompose all ``texts`` of a stage with one parser pass (``decompose_many`` batches
     ``nlp.pipe``); the following ``decompose_text`` calls read the result from the cache.
     Does nothing for the LLM decomposer."""
-    if resolve_llm_config(config).decomposer != "llm":
+    if resolve_llm_config(config, get_settings()).decomposer != "llm":
         decompose_many(texts)
 
 
@@ -63,7 +64,7 @@ def offline_decomposer(config: Mapping[str, Any]) -> bool:
     """Whether the audit decomposes offline (not with the LLM decomposer); False for an invalid
     config (the single-audit service then reports it)."""
     try:
-        return resolve_llm_config(config).decomposer != "llm"
+        return resolve_llm_config(config, get_settings()).decomposer != "llm"
     except ValueError:
         return False
 
@@ -72,7 +73,7 @@ def local_embedder(config: Mapping[str, Any]) -> bool:
     """Whether the audit embeds with the process-wide local model (not an endpoint); False for
     an invalid config (the single-audit service then reports it)."""
     try:
-        return resolve_llm_config(config).embedder != "openai"
+        return resolve_llm_config(config, get_settings()).embedder != "openai"
     except ValueError:
         return False
 
@@ -87,7 +88,7 @@ def decompose_text(
 ) -> list[Claim]:
     """Atomic claims of ``text`` with character spans (``claims.decompose.decompose`` offline);
     ``document`` (``{"role", "position"}``) names the text in an LLM fallback record."""
-    cfg = resolve_llm_config(config)
+    cfg = resolve_llm_config(config, get_settings())
     if cfg.decomposer == "llm":
         from workers.adapters.hooks import decompose_text_llm
 
@@ -104,7 +105,7 @@ def embedder_for(
 ) -> Embedder:
     """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2);
     ``tenant_id`` is who pays for endpoint calls not tied to an audit (a search)."""
-    cfg = resolve_llm_config(config)
+    cfg = resolve_llm_config(config, get_settings())
     if cfg.embedder == "openai":
         from workers.adapters.hooks import embedder_llm
 
@@ -133,7 +134,7 @@ def review_judgements(
     return review_judgements_llm(
         session,
         audit.id,
-        resolve_llm_config(audit.config),
+        resolve_llm_config(audit.config, get_settings()),
         options,
         response_claims,
         reference_claims,

@@ -23,8 +23,8 @@ from claims.options import AuditOptions
 from claims.types import Judgement, Role
 from db import repository as repo
 from db.models import Document
+from service.settings import get_settings
 from workers import components
-from workers.settings import get_settings
 
 __all__ = [
     "PermanentStageError",

@@ -40,9 +40,9 @@ from __future__ import annotations
 from claims.decompose.pipeline import _CACHE as _CACHE  # the cache, for tests and benchmarks to clear
 from claims.decompose.pipeline import decompose, decompose_many
 from claims.dedupe import DEDUP_RATIO
-from claims.parses import parser
 from claims.scope import is_outside_scope, outside_scope_reason
 from claims.sentences import split_sentences
+from claims.spacy_pipeline import parser
 
 __all__ = [
     "decompose",

@@ -12,7 +12,7 @@ from typing import Any
 from claims.decompose.mentions import _core_mention
 from claims.decompose.words import word_list
 from claims.facets.vocabulary import data_lines
-from claims.parses import entity_type
+from claims.spacy_pipeline import entity_type
 from claims.types import odd_input
 
 
@@ -23,8 +23,9 @@ class _Antecedents:
     for it / its: "It will be widened" never means the engineer named just before).
 
     Whether a subject names a person is spaCy's PERSON entity, which needs the entity
-    recogniser on its sentence (``claims.parses.entity_type``): it is asked only when "it" / "its" looks
-    back, newest subject first, so most sentences are never run through the recogniser."""
+    recogniser on its sentence (``claims.spacy_pipeline.entity_type``): it is asked only when
+    "it" / "its" looks back, newest subject first, so most sentences are never run through the
+    recogniser."""
 
     last: str | None = None
     named: str | None = None

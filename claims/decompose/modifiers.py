@@ -20,7 +20,7 @@ from claims.decompose.tree import (
     _subtree,
 )
 from claims.decompose.words import word_list
-from claims.parses import entity_type
+from claims.spacy_pipeline import entity_type
 
 
 def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:

@@ -14,7 +14,9 @@ from claims.decompose.antecedents import _names_people
 from claims.decompose.assemble import _assemble
 from claims.decompose.items import _fallback, _Item, _prepare, _Raw, _Sentence
 from claims.dedupe import dedupe
-from claims.parses import DISABLE, parser, recognise, remember, repair_many
+from claims.parse_repairs import repair_many
+from claims.parses import remember
+from claims.spacy_pipeline import DISABLE, parser, recognise
 from claims.types import Claim, odd_input
 
 #: most recent decompositions by text (the same reference is audited again and again)
@@ -167,7 +169,7 @@ def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:
         If an element of ``texts`` is not a ``str``.
     claims.types.ModelUnavailable
         A model the decomposition needs (spaCy's pipeline, the language identifier) could not
-        be loaded: a broken install (``claims.parses.parser``).
+        be loaded: a broken install (``claims.spacy_pipeline.parser``).
     """
     texts = list(texts)
     for t in texts:

@@ -17,7 +17,7 @@ from claims.decompose.inflect import _possessive
 from claims.decompose.mentions import _core_mention, _mention, _preconj
 from claims.decompose.tree import _PRONOUN_POSS, _PRONOUN_SUBJ, _SUBJ, _is_person, _Piece, _render
 from claims.decompose.words import word_list
-from claims.parses import entity_type
+from claims.spacy_pipeline import entity_type
 
 
 def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piece | None:

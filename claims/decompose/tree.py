@@ -1,6 +1,6 @@
 """Parse-tree helpers of the clause split: a clause (``_Piece``), token sets of subtrees and
 clauses, coordination tests, and rendering a piece back to text. Tokens are spaCy tokens of
-one sentence parsed by ``claims.parses.parser``."""
+one sentence parsed by ``claims.spacy_pipeline.parser``."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from claims.parses import entity_type
+from claims.spacy_pipeline import entity_type
 
 
 def _is_person(tok: Any) -> bool:

@@ -31,7 +31,9 @@ Modules, by job:
 * ``tokens`` -- ``content_tokens`` and ``token_match``;
 * ``spans`` -- what the recognisers share (taken spans, approximation);
 * ``dates`` -- dates, centuries, decades, year ranges, times of day, years;
-* ``numbers`` -- digits, number words, ordinals, ratios, fractions, factor verbs;
+* ``numbers`` -- numbers in digits (sign, magnitude, currency, grouping);
+* ``number_words`` -- number words, ordinals, ratios, fractions, factor verbs;
+* ``number_slots`` -- the slot of a number (unit, counted noun, age);
 * ``quantities`` -- ``QUANTITY_RECOGNISERS`` run by one loop, then ranges and bounds;
 * ``entities`` -- named entities and codes;
 * ``polarity`` -- negation, denying frames, hedges;

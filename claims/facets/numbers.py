@@ -1,40 +1,34 @@
-"""Numbers: digits, number words, ordinals, ratios, fractions and factor verbs.
-
-Recognises numbers in digits with their sign, magnitude ("5 million", "$460M"), unit or
-counted noun, currency symbol or ISO code, and European grouping ("4.500.000,50");
-spelled-out numbers (``number_parser.parse_number``: "twenty-three" = 23); ordinal words
-("third floor"); ratios in words ("one in four" = 0.25); fractions in words ("two thirds");
-and multiplicative verbs ("doubled" = 2 times). Ages ("aged 17", "17-year-old", "at 17") get
-the slot ``age``. Word lists are in ``claims.facets.vocabulary``.
+"""Numbers in digits: their sign, magnitude ("5 million", "$460M"), unit or counted noun (the
+slot, ``claims.facets.number_slots``), currency symbol or ISO code, and European grouping
+("4.500.000,50"). Numbers in words are ``claims.facets.number_words``'s.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from functools import lru_cache
 
 from claims.facets.dates import _is_year
-from claims.facets.spans import _free, _loose, _overlaps, _take
+from claims.facets.number_slots import (
+    _AGE_BEFORE,
+    _AT_AGE_AFTER,
+    _AT_AGE_BEFORE,
+    _nouns_after,
+    _of_slot,
+    _slot_after,
+)
+from claims.facets.spans import _loose, _overlaps, _take
 from claims.facets.types import Quantity
 from claims.facets.vocabulary import (
     _CURRENCY_CODE_BEFORE,
     _DECIMAL_COMMA,
     _ENTITY_STOP,
-    _ORDINAL_CENTURY,
     _SCALE_WORDS,
     CURRENCY_SYMBOLS,
-    FRACTION_WORDS,
     MONTHS,
-    NUMBER_WORDS,
     SCALES,
-    STOPWORDS,
-    UNITS,
     _currency_slot,
-    _data_rows,
-    _stem,
 )
-from claims.types import ModelUnavailable, passing_fault
 
 _EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
 
@@ -51,33 +45,6 @@ def _to_float(s: str) -> float | None:
     return value if math.isfinite(value) else None  # past 1.8e308: no value to compare
 
 
-@lru_cache(maxsize=4096)
-def _parse_number_words(phrase: str) -> float | None:
-    from number_parser import parse_number
-
-    try:
-        v = parse_number(phrase, language="en")
-    except ImportError as exc:  # its language data loads lazily: a broken install, not odd input
-        raise ModelUnavailable(f"number_parser's English data could not be loaded: {exc!r}") from exc
-    except Exception as exc:  # pragma: no cover - library edge cases: no value
-        if passing_fault(exc):  # a time limit or out of memory: not the text's, never cached
-            raise
-        return None
-    return None if v is None else float(v)
-
-
-_NUM_WORD_RE = re.compile(
-    r"\b(?:(?:"
-    + "|".join(NUMBER_WORDS)
-    + r")(?:[\s-]+(?:and\s+)?(?=(?:"
-    + "|".join(NUMBER_WORDS)
-    + r")\b))?)+"
-    r"(?:" + "|".join(NUMBER_WORDS) + r")?\b",
-    re.I,
-)
-_FRACTION_ALT = "|".join(sorted(map(re.escape, FRACTION_WORDS), key=len, reverse=True))
-_FRACTION_RE = re.compile(r"\b(?:" + _FRACTION_ALT + r")\b",
-                          re.I)  # fmt: skip
 _NUM_RE = re.compile(
     r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>"
     + _DECIMAL_COMMA
@@ -85,211 +52,10 @@ _NUM_RE = re.compile(
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\d])"
 )
-_UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
-_UNIT_RE = re.compile(
-    r"\s?-?\s?(?P<unit>" + "|".join(re.escape(u) for u in _UNIT_KEYS) + r")(?![A-Za-z\d])", re.I
-)
 _SCALE_RE = re.compile(
     r"\s?(?P<scale>thousand|millionen|million|milliarden|milliarde|billion|trillion|tausend|mio|mrd|bn|mn|k|m|b|tn)(?![A-Za-z])",
     re.I,
 )
-_AGE_AFTER = re.compile(
-    r"\s?-?\s?(?:years?|yrs?)[\s-]?old\b|\s?-?\s?year-old\b|\s+years?\s+of\s+age\b|\s+(?:años|ans|anni|anos|jahre)\s+(?:de\s+edad|alt)\b",
-    re.I,
-)
-#: "at 17" ends a clause or is followed by a person's clause: an age ("signed at 17, he ...")
-_AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
-_AT_AGE_AFTER = re.compile(r"\s*(?:[,.;:)]|$|\s*(?:when|after|before|he|she|they|in|with|and)\b)", re.I)
-
-
-_AGE_BEFORE = re.compile(r"\b(?:aged|age of|age)\s*$", re.I)
-
-
-def _nouns_after(text: str, end: int) -> tuple[str, ...]:
-    """Stems of up to three lower-case non-stopwords right after ``end`` (the noun phrase)."""
-    out: list[str] = []
-    for w in re.findall(r"[A-Za-z][A-Za-z\-]*|\S", text[end : end + 60])[:3]:
-        lw = w.lower()
-        if not w.isalpha() or w[0].isupper() or lw in STOPWORDS:
-            break
-        out.append(_stem(lw))
-    return tuple(out)
-
-
-_CJK_CHAR = re.compile(r"\s?([\u3040-\u30ff\u4e00-\u9fff])")
-
-
-def _cjk_slot(text: str, end: int) -> tuple[str, str, float, int] | None:
-    """The slot of a number followed by a CJK character (Chinese, Japanese), or an age in any
-    language ("aged 17", "17 years of age", "17歳"); None otherwise. A CJK unit of ``UNITS``
-    is left to the unit pattern, 年 after a four-digit number is a year (slot ""), any other
-    character a counter (a counted noun)."""
-    m = _AGE_AFTER.match(text, end)
-    if m:
-        return "age", "years old", 1.0, m.end()
-    m = _CJK_CHAR.match(text, end)
-    if m is None or _UNIT_RE.match(text, end):
-        return None
-    ch = m.group(1)
-    if ch in "歳岁":
-        return "age", "years old", 1.0, m.end()
-    if ch == "年":
-        return (
-            ("", "", 1.0, end)
-            if re.search(r"(?<!\d)\d{4}$", text[:end])
-            else ("duration", "years", 31556952.0, m.end())
-        )
-    if ch in "月日号時时分秒":
-        return None
-    return "n:" + ch, ch, 1.0, m.end()
-
-
-def _noun_after_name(text: str, at: int, before: str) -> str:
-    """The lower-case noun after the capitalised words at ``at`` ("Michelin stars" -> "stars"),
-    after a count that is no year; "" when none follows."""
-    if re.search(r"\d{4}$", before):
-        return ""
-    m = re.match(r"(?:\s+[A-Z][\w-]*)*\s+([a-z][a-z]+)\b", text[at:])
-    if m is None:
-        # a name that ends in a plural counts it: "two Nobel Prizes" -> "prizes"
-        run = re.match(r"(?:\s+[A-Z][\w-]*)*", text[at:])
-        words = (run.group(0) if run else "").split() or text[max(0, at - 40) : at].split()[-1:]
-        return words[-1].lower() if words and re.fullmatch(r"[A-Z][a-z]{2,}s", words[-1]) else ""
-    return "" if m.group(1) in STOPWORDS else m.group(1)
-
-
-#: function words that mark a German text, where every noun is capitalised
-_GERMAN_TEXT = re.compile(r"\b(?:der|das|und|ist|hat|wurde|wurden|nicht|eine|einen|mit|sind)\b")
-
-
-#: the counted noun after a number: the next whole word (letters of any script, so "eröffnet"
-#: is one word, never "er"), after at most one lower-case word
-_COUNTED = re.compile(r"[\s-]+(?:[a-z][a-z\-]*\s+){0,1}?(?P<noun>[^\W\d_][^\W\d_]+)(?![^\W\d_])")
-
-
-def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
-    """Unit or counted noun right after a number ending at ``end``.
-
-    Returns (slot, display unit, factor, end of the unit); slot ``""`` when none.
-    """
-    cjk = _cjk_slot(text, end)
-    if cjk is not None:
-        return cjk
-    if re.match(r"s\b", text[end:]) and re.search(r"\d{4}$", text[:end]):
-        return "decade", "s", 1.0, end + 1
-    m = _UNIT_RE.match(text, end)
-    if m:
-        unit = m.group("unit").lower()
-        # single letters are units only when glued or clearly abbreviations ("5 m", "5m")
-        if unit in ("in", "m", "t", "s", "h", "g", "l", "w", "v", "min", "mi", "ha") and m.group(
-            0
-        ).startswith(" "):
-            nxt = text[m.end() : m.end() + 1]
-            if unit == "in" or (nxt.isalpha() if nxt else False):
-                pass
-            else:
-                fam, fac, disp = UNITS[unit]
-                return fam, disp, fac, m.end()
-        else:
-            fam, fac, disp = UNITS[unit]
-            return fam, disp, fac, m.end()
-    # counted noun: skip up to two adjectives? we take the next content word
-    m = _COUNTED.match(text, end)
-    if m:
-        words = re.findall(r"[^\W\d_][^\W\d_\-]*(?:-[^\W\d_]+)*", text[end : m.end()])
-        for w in words:
-            lw = w.lower()
-            if lw in STOPWORDS or lw in SCALES:
-                return "", "", 1.0, end
-            if lw in UNITS:
-                continue
-            if _GERMAN_TEXT.search(text):
-                # German nouns are capitalised: "4 Etagen" counts floors, "1921 gebaut" nothing
-                return ("n:" + _stem(lw), lw, 1.0, end) if w[0].isupper() else ("", "", 1.0, end)
-            if w[0].isupper():
-                # "two Michelin stars", "five Grand Slam titles" count stars and titles;
-                # "2006 Announced", "3 Musketeers" count nothing
-                noun = _noun_after_name(text, m.end(), text[:end])
-                return ("n:" + _stem(noun), noun, 1.0, end) if noun else ("", "", 1.0, end)
-            return "n:" + _stem(lw), lw, 1.0, end
-    return "", "", 1.0, end
-
-
-#: verbs that state a factor (a number): the value is the factor, in the slot of "N times".
-_FACTOR_VERBS = {"doubl": 2.0, "tripl": 3.0, "trebl": 3.0, "quadrupl": 4.0, "quintupl": 5.0, "halv": 0.5}
-_FACTOR_VERB_RE = re.compile(r"\b(" + "|".join(_FACTOR_VERBS) + r")(?:e|es|ed|ing)\b", re.I)
-
-
-_SMALL_NUMBER = r"\d{1,3}|" + "|".join(NUMBER_WORDS[:21]) + "|hundred|a hundred|thousand|a thousand"
-_RATIO_RE = re.compile(
-    rf"\b(?P<a>{_SMALL_NUMBER})\s+(?:in|out\s+of|of\s+every)\s+(?P<b>{_SMALL_NUMBER})\b(?!\s*(?:%|percent|per\s+cent))",
-    re.I,
-)
-
-
-def _ratio_term(term: str) -> float | None:
-    low = term.lower().removeprefix("a ")
-    return float(low) if low.isdigit() else _parse_number_words(low)
-
-
-_ORDINAL_WORD_RE = re.compile(
-    r"\b(?:" + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True)) + r")\b", re.I
-)
-
-
-def _find_ordinal_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Ordinal words ("second", "twenty-first") as ordinal quantities, slotted by the noun after
-    them like digit ordinals ("third floor" -> ``n:floor``); "finished second" has no slot."""
-    out: list[Quantity] = []
-    for m in _ORDINAL_WORD_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken) or re.match(r"[\s-]+century\b", text[m.end() :], re.I):
-            continue
-        n = float(_ORDINAL_CENTURY[m.group(0).lower()])
-        slot, unit, _, _ = _slot_after(text, m.end())
-        if not slot.startswith("n:"):
-            slot, unit = "", ""
-        out.append(Quantity(n, n, slot, unit, m.group(0), m.start(), m.end(), ordinal=True))
-        taken.append((m.start(), m.end()))
-    return out
-
-
-def _find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Ratios in words, as a share in the ``percent`` slot: "one in four" = 0.25, "3 out of 10"
-    = 0.3, "one of every five" = 0.2. The denominator is at least 2 and at least the
-    numerator; a year ("3 in 2020") is never a denominator (at most three digits)."""
-    out: list[Quantity] = []
-    for m in _RATIO_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
-            continue
-        a, b = _ratio_term(m.group("a")), _ratio_term(m.group("b"))
-        if a is None or b is None or b < 2 or a > b:
-            continue
-        out.append(
-            Quantity(
-                a / b,
-                a / b,
-                "percent",
-                "ratio",
-                m.group(0),
-                m.start(),
-                m.end(),
-                loose=_loose(text, m.start()),
-            )
-        )
-        taken.append((m.start(), m.end()))
-    return out
-
-
-def _fraction_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Fractions in words as shares (slot ``percent``): "half" = 0.5, "two thirds"."""
-    out: list[Quantity] = []
-    for m in _free(_FRACTION_RE, text, taken):
-        v = FRACTION_WORDS[m.group(0).lower()]
-        quantity = Quantity(
-            v, v, "percent", "fraction", m.group(0), m.start(), m.end(), loose=_loose(text, m.start())
-        )
-        _take(out, taken, quantity)
-    return out
 
 
 def _sign(text: str, m: re.Match[str]) -> bool | None:
@@ -359,29 +125,6 @@ def _digit_slot(text: str, m: re.Match[str], s: int, end: int) -> tuple[str, str
     return slot, unit, factor, s, uend
 
 
-_NOUN_OF = re.compile(r"\b([a-z]{3,})\s+of\s+(?:about\s+|around\s+|roughly\s+|nearly\s+|some\s+)?$")
-
-
-#: a sentence "The <noun> [of/in ... ] is N" or "X's <noun> is N": the subject's head noun is
-#: the number's slot ("The population of Vossa is 3.4 million" -> ``of:population``)
-_COPULA_SUBJECT = re.compile(
-    r"(?:^|[.;!?]\s+)(?:the\s+)?(?:[\w-]+['’]s\s+)?(?:[a-z-]+\s+)?([a-z]{3,})"
-    r"(?:\s+(?:of|in|at|for|on)\s+[^,;.!?]{1,60}?)?\s+(?:is|was|are|were|stands\s+at|stood\s+at)\s+"
-    r"(?:about\s+|around\s+|roughly\s+|nearly\s+|some\s+|approximately\s+)?$",
-    re.IGNORECASE,
-)
-
-
-def _of_slot(before: str) -> str:
-    """The slot of a bare number after "<noun> of" ("a capacity of 50,000" -> ``of:capacity``),
-    or after "is" with that noun as the subject ("The capacity of the stadium is 50,000"), so
-    that "a capacity of 5,000" is a rival; "" when none."""
-    m = _NOUN_OF.search(before) or _COPULA_SUBJECT.search(before[-200:])
-    if m is None or m.group(1).lower() in STOPWORDS:
-        return ""
-    return "of:" + _stem(m.group(1).lower())
-
-
 def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
     """The quantity of one run of digits (see ``_sign``, ``_magnitude``, ``_digit_slot``)."""
     negative = _sign(text, m)
@@ -420,89 +163,4 @@ def _digits(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
         q = _digit_quantity(text, m)
         if q is not None:
             _take(out, taken, q)
-    return out
-
-
-#: "one" that counts nothing: "one of", "one another", "one day", "one who"
-_ONE_NOT_COUNTED = re.compile(r"\s+(?:of|another|day|who|that|which)\b", re.I)
-#: the distributive "from one generation to the next", "from one cell to another": no count
-_DISTRIBUTIVE = re.compile(r"\s+[\w-]+\s+to\s+(?:the\s+next|the\s+other|another|the\s+following)\b", re.I)
-_FROM = re.compile(r"\bfrom\s+$", re.I)
-#: "no one" is "nobody", a negation (claims.facets.polarity), not a count of one
-_NO_ONE = re.compile(r"\bno\s+$", re.I)
-
-
-def _distributive(text: str, start: int, end: int) -> bool:
-    """ "one" at ``text[start:end]`` in "from one X to the next / another": it counts nothing
-    ("one kilometre to the next village" still counts)."""
-    return bool(_FROM.search(text[:start]) and _DISTRIBUTIVE.match(text, end))
-
-
-def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Spelled-out numbers ("three floors", "twenty-three years old"; number-parser)."""
-    out: list[Quantity] = []
-    for m in _NUM_WORD_RE.finditer(text):
-        s, e = m.start(), m.end()
-        low = m.group(0).strip().lower()
-        if not low or _overlaps(s, e, taken) or low in _SCALE_WORDS or low == "hundred":
-            continue
-        wv = _parse_number_words(low)
-        if wv is None or (
-            low == "one"
-            and (_ONE_NOT_COUNTED.match(text[e:]) or _distributive(text, s, e) or _NO_ONE.search(text[:s]))
-        ):
-            continue
-        slot, unit, factor, uend = _slot_after(text, e)
-        if slot == "" and _AGE_BEFORE.search(text[:s]):
-            slot, unit = "age", "years old"
-        q = Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s),
-                     nouns=_nouns_after(text, e))  # fmt: skip
-        _take(out, taken, q)
-    return out
-
-
-_GERMAN_NUMBERS = {w: float(v) for w, v in _data_rows("number_words_de.tsv", 2)}
-_GERMAN_RE = re.compile(r"\b(?:" + "|".join(_GERMAN_NUMBERS) + r")\b", re.I)
-
-
-def _german_number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """German number words ("vier Etagen"; ``claims/data/number_words_de.tsv``), slotted by the
-    noun after them like English ones."""
-    out: list[Quantity] = []
-    for m in _free(_GERMAN_RE, text, taken):
-        v = _GERMAN_NUMBERS[m.group(0).lower()]
-        slot, unit, factor, uend = _slot_after(text, m.end())
-        q = Quantity(v * factor, v, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
-                     nouns=_nouns_after(text, m.end()))  # fmt: skip
-        _take(out, taken, q)
-    return out
-
-
-_PAIR_RE = re.compile(r"\b(?:a|one|the)\s+pair\s+of\b", re.I)
-
-
-def _pair_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """ "a pair of" counts two: "a pair of merging black holes" states the "two black holes" of
-    a claim ("a couple of" is vaguer, and is no value)."""
-    out: list[Quantity] = []
-    for m in _free(_PAIR_RE, text, taken):
-        if re.match(
-            r"\s*(?:jeans|trousers|pants|shorts|tights|scissors|glasses|spectacles|pliers|tongs|binoculars)\b",
-            text[m.end() :],
-            re.I,
-        ):
-            continue  # one item: "a pair of jeans"
-        slot, unit, factor, uend = _slot_after(text, m.end())
-        q = Quantity(2.0 * factor, 2.0, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
-                     nouns=_nouns_after(text, m.end()))  # fmt: skip
-        _take(out, taken, q)
-    return out
-
-
-def _factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3, "halved" = 0.5."""
-    out: list[Quantity] = []
-    for m in _free(_FACTOR_VERB_RE, text, taken):
-        f = _FACTOR_VERBS[m.group(1).lower()]
-        _take(out, taken, Quantity(f, f, "n:" + _stem("times"), "times", m.group(0), m.start(), m.end()))
     return out

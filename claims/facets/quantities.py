@@ -1,10 +1,10 @@
 """Every quantity of a text: the recognisers run in order, then ranges and bounds.
 
 ``QUANTITY_RECOGNISERS`` lists the value recognisers (``claims.facets.dates``,
-``claims.facets.numbers``); ``_find_quantities`` runs them in that order, each skipping the
-spans an earlier one took. ``_with_intervals`` then marks ranges ("between 4 and 6 hours",
-"4-6 hours") and bounds ("up to 60 °C", "at least 18", "more than 500") with ``bound`` and
-``interval``; a change ("rose from 5% to 8%") is no range.
+``claims.facets.numbers``, ``claims.facets.number_words``); ``_find_quantities`` runs them in
+that order, each skipping the spans an earlier one took. ``_with_intervals`` then marks
+ranges ("between 4 and 6 hours", "4-6 hours") and bounds ("up to 60 °C", "at least 18", "more
+than 500") with ``bound`` and ``interval``; a change ("rose from 5% to 8%") is no range.
 """
 
 from __future__ import annotations
@@ -14,8 +14,7 @@ import re
 from dataclasses import replace
 
 from claims.facets.dates import _centuries, _decades, _times_of_day, _year_ranges
-from claims.facets.numbers import (
-    _digits,
+from claims.facets.number_words import (
     _factor_verbs,
     _find_ordinal_words,
     _find_ratios,
@@ -24,6 +23,7 @@ from claims.facets.numbers import (
     _number_words,
     _pair_words,
 )
+from claims.facets.numbers import _digits
 from claims.facets.spans import Recogniser
 from claims.facets.types import Quantity
 from claims.facets.vocabulary import _SCALE_WORDS, SCALES

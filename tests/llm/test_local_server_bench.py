@@ -62,7 +62,7 @@ def _judge_messages(case: dict[str, Any]) -> tuple[list[dict[str, str]], int]:
 def test_request_latency_per_stage(local_llm: LocalLLMServer) -> None:
     import openai
 
-    from workers.adapters.config import LLMConfig
+    from service.llm_config import LLMConfig
     from workers.adapters.prompts import decompose_messages
 
     cfg = LLMConfig()

@@ -121,7 +121,7 @@ def test_cors_origins_are_configurable(settings: Any, redis_url: str) -> None:
 
 
 def test_auth_disabled_only_on_loopback() -> None:
-    from workers.settings import Settings
+    from service.settings import Settings
 
     with pytest.raises(ValueError, match="AUTH=disabled is only allowed"):
         Settings(auth="disabled", api_host="0.0.0.0")

@@ -356,7 +356,7 @@ def test_the_cli_prints_a_login_url_last(
     from typer.testing import CliRunner
 
     from cli.main import app
-    from cli.stack import temporary_env
+    from cli.processes import temporary_env
 
     a, b = tenants
     with temporary_env(DATABASE_URL=database_url):

@@ -1,5 +1,5 @@
 """Suites cannot be used to read the server: SQL as another tenant or the database superuser,
-server files, internal URLs, or webhooks that probe internal ports (``workers.source_policy``).
+server files, internal URLs, or webhooks that probe internal ports (``service.source_policy``).
 
 Each attack is tried twice: through ``PUT /suites/{name}`` (422 with the reason)
 and as a suite already stored (inserted by the repository, as one from before the checks), which
@@ -96,7 +96,7 @@ def app(settings: Any, redis_url: str) -> Iterator[Any]:
 @pytest.fixture
 def worker_env(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> Iterator[Any]:
     """``worker_env(**env)``: the worker's settings (``get_settings``) read with these variables."""
-    from workers.settings import get_settings
+    from service.settings import get_settings
 
     def set_env(**env: str) -> None:
         for key, value in env.items():
@@ -228,8 +228,8 @@ def test_webhooks_to_internal_addresses_are_refused(app: Any, tenant_a: Tenant, 
 def test_an_internal_name_and_an_unknown_name_get_the_same_answer() -> None:
     # "does not resolve" vs "resolves to a private address" would tell a tenant which internal
     # names exist in the server's DNS; both are one message (only the host differs)
-    from workers import source_policy
-    from workers.settings import Settings
+    from service import source_policy
+    from service.settings import Settings
 
     answers = []
     for host in ("localhost", "no-such-host.invalid"):
@@ -558,7 +558,7 @@ def test_a_url_source_is_read_within_its_deadline_and_size(dripping: str) -> Non
     """URL sources: the same wall-clock limit (1 s here), and a source larger than
     SOURCE_MAX_BYTES fails instead of being read whole. The drip lasts 60 s; 4 s of slack past the
     deadline is for a loaded machine."""
-    from workers import schedule
+    from service import schedule
 
     began = time.monotonic()
     with pytest.raises(httpx.TimeoutException):
@@ -571,9 +571,9 @@ def test_a_url_source_is_read_within_its_deadline_and_size(dripping: str) -> Non
 def test_an_unparsable_webhook_url_is_refused_not_left_pending(session_factory: Any, worker_env: Any) -> None:
     """``urlsplit`` raises ValueError on ``http://[::1/``: the delivery fails at once (it was left
     pending, and retried never)."""
-    from workers import source_policy
+    from service import source_policy
+    from service.settings import Settings
     from workers.run_tasks import deliver
-    from workers.settings import Settings
 
     with pytest.raises(source_policy.SourceRefused):
         source_policy.check_webhook_url("http://[::1/x", Settings())

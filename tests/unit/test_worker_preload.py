@@ -44,6 +44,6 @@ def test_a_model_that_cannot_load_at_start_up_is_logged_critical() -> None:
         "CRITICAL workers.celery_app loading the local models failed: audits that need them will fail"
     ]
     assert (
-        "claims.parses.ParserUnavailable: spaCy's pipeline could not be loaded: ModuleNotFoundError"
+        "claims.spacy_pipeline.ParserUnavailable: spaCy's pipeline could not be loaded: ModuleNotFoundError"
         in out.stderr
     )

@@ -123,7 +123,7 @@ HTTP_SECONDS = Histogram(
     ["method", "route"],
     buckets=_HTTP_BUCKETS,
 )
-#: Admission refusals: the backlog bounds (``workers.backlog.REASONS``) and the per-key rate limits.
+#: Admission refusals: the backlog bounds (``service.backlog.REASONS``) and the per-key rate limits.
 REFUSAL_REASONS = ("backlog_age", "backlog", "tenant_backlog", "requests_per_second", "audits_per_minute")
 ADMISSION_REFUSALS = Counter(
     "claimaudit_admission_refusals", "Requests refused at admission, by reason.", ["reason"]
