@@ -354,6 +354,12 @@ def _clean_name(e: Any) -> bool:
 #: "the United States"), so swapping it need not make the claim false
 _PLACES = frozenset({"GPE", "LOC", "FAC"})
 _PLACE_PREPS = frozenset({"in", "at", "near", "from", "to", "into", "across", "within", "throughout"})
+#: the dependencies of a name that fills an argument of its clause (a subject, an object, the
+#: object of a preposition, a complement); a name modifying a noun ("Epigenetic inheritance",
+#: "Obama's mother") is left alone: its swap is often no sentence ("China computing")
+_ARGUMENTS = frozenset(
+    {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "dative", "agent", "oprd", "conj"}
+)
 
 
 def _rival(doc: Any, ent: Any, ev: Any, claim_words: set[str]) -> Any | None:
@@ -374,8 +380,9 @@ def _rival(doc: Any, ent: Any, ev: Any, claim_words: set[str]) -> Any | None:
 def name_swap(doc: Any, evidence: str) -> Edit | Skip:
     """A name the evidence states replaced by another name of the same spaCy entity type from
     the same evidence (``_rival``: a clean name sharing no word with any name of the claim, not
-    coordinated with the original there, never in the original's slot there: ``_linked``);
-    places after a preposition of place are left alone ("Lyon" -> "Marseille")."""
+    coordinated with the original there, never in the original's slot there: ``_linked``); only
+    a name that fills an argument (``_ARGUMENTS``), and no place after a preposition of place
+    ("Lyon" -> "Marseille")."""
     names = [e for e in doc.ents if e.label_ in NAME_TYPES]
     if not names:
         return Skip("no name")
@@ -384,9 +391,12 @@ def name_swap(doc: Any, evidence: str) -> Edit | Skip:
     stated = [e for e in names if e.text in evidence]
     if not stated:
         return Skip("value not in evidence")
+    arguments = [e for e in stated if e.root.dep_ in _ARGUMENTS]
+    if not arguments:
+        return Skip("no name as an argument")
     swappable = [
         e
-        for e in stated
+        for e in arguments
         if not (e.label_ in _PLACES and e.root.dep_ == "pobj" and e.root.head.lower_ in _PLACE_PREPS)
     ]
     if not swappable:

@@ -23,10 +23,12 @@ check reads every material reference claim of the audit:
    one clause, or different values in different statements: "visited in 2003 and 2005") -> no
    conflict; the evidence states exactly one other value, a point on both sides -> conflict.
 
-Not conflicts by construction: a bound or approximation on either side ("about 40", "before
-1492"), a number bound to another year than the claim's (``values._bound_year``), a place name
-after a preposition of place (a place is stated at several granularities: "born in Kansas" /
-"born in Wichita"), names that share a word ("Kansas" / "Kansas City").
+Not conflicts by construction: an approximation or a range on either side ("about 40", "around
+1900", "1992–93"), a bound against a point or a bound of another word ("before 1492" / "in
+1490"; "since 1938" / "since 1941" is a conflict), a number bound to another year than the
+claim's (``values._bound_year``) and a year of a count that differs (another measurement), a
+place name after a preposition of place (a place is stated at several granularities: "born in
+Kansas" / "born in Wichita"), names that share a word ("Kansas" / "Kansas City").
 """
 
 from __future__ import annotations
@@ -51,10 +53,11 @@ from claims.facets import (
     year_matches,
     year_overlaps,
 )
-from claims.parses import entity_type, parse
+from claims.parses import parse
+from claims.spacy_pipeline import entity_type
 from claims.types import ClaimKind, ReferenceClaim
 from claims.verdict.findings import _Conflict
-from claims.verdict.text import _clauses
+from claims.verdict.text import _clauses, subject_heads
 from claims.verdict.values import _bound_year, _date_conflict, _date_states, _is_dateline, _value_kind
 
 #: least share of the claim's words other than its values that a reference claim must hold
@@ -86,11 +89,15 @@ _ORDINAL = re.compile(
     re.I,
 )
 _CAPITAL = re.compile(r"\b[A-Z]")
-#: words before a year that make it a bound or an approximation ("before 1492", "around 1900");
-#: the facets also count "the" ("the 2003 marathon" is a point here) and "and"
+#: words before a year that make it an approximation ("around 1900", "the early 1990s") and
+#: that make it a bound ("before 1492", "since 1938": compared only with a bound of the same
+#: word); the facets also count "the" and "and" ("the 2003 marathon" is a point here)
+_YEAR_APPROX = re.compile(
+    r"\b(?:around|circa|c\.|ca\.|about|approximately|nearly|almost|roughly|some|early|late|mid|estimated)[\s-]*$",
+    re.I,
+)
 _YEAR_BOUND = re.compile(
-    r"\b(?:before|after|until|till|since|by|from|between|early|late|mid|pre|post|within|around|circa|c\.|ca\."
-    r"|about|approximately|nearly|almost|roughly|some|over|under|at least|at most|estimated)[\s-]*$",
+    r"\b(before|after|until|till|since|by|from|between|pre|post|within|over|under|at least|at most)[\s-]*$",
     re.I,
 )
 _PREFILTER = {"year": _YEAR, "date": _MONTH, "number": _DIGIT, "ordinal": _ORDINAL, "name": _CAPITAL}
@@ -109,8 +116,11 @@ class Value:
     q: Quantity | None = None
     d: DateFacet | None = None
     label: str = ""
-    #: a bound or an approximation ("about 40", "before 1492", a range): never a conflict
+    #: an approximation or a range ("about 40", "around 1900", "1992–93"): never a conflict
     loose: bool = False
+    #: the word of a bound before it ("since", "before"; "" for a point): a bound conflicts only
+    #: with a bound of the same word
+    bound: str = ""
 
 
 def _inside(s: int, e: int, spans: Sequence[DateFacet]) -> bool:
@@ -128,8 +138,10 @@ def _fact_values(f: Facets) -> list[Value]:
         if _inside(q.start, q.end, f.dates):
             continue
         if q.slot == "year":
-            loose = q.lo is not None or _YEAR_BOUND.search(f.text[max(0, q.start - 25) : q.start]) is not None
-            out.append(Value("year", q.text, q.start, q.end, q=q, loose=loose))
+            before = f.text[max(0, q.start - 25) : q.start]
+            loose = q.lo is not None or _YEAR_APPROX.search(before) is not None
+            bound = m.group(1).lower() if (m := _YEAR_BOUND.search(before)) else ""
+            out.append(Value("year", q.text, q.start, q.end, q=q, loose=loose, bound=bound))
         elif q.ordinal:
             out.append(Value("ordinal", q.text, q.start, q.end, q=q))
         elif q.slot:
@@ -163,14 +175,17 @@ def _values_of(text: str, kind: str) -> tuple[Value, ...]:
     return tuple(v for v in _fact_values(extract(text)) if v.kind == kind)
 
 
+def _masked_text(text: str, values: Sequence[Value]) -> str:
+    """``text`` with the spans of ``values`` blanked (same length, so offsets hold)."""
+    chars = list(text)
+    for v in values:
+        chars[v.start : v.end] = " " * (v.end - v.start)
+    return "".join(chars)
+
+
 def _masked_tokens(text: str, values: Sequence[Value]) -> list[str]:
     """The content tokens of ``text`` outside the spans of ``values``."""
-    out, pos = [], 0
-    for v in sorted(values, key=lambda v: v.start):
-        out.append(text[pos : v.start])
-        pos = max(pos, v.end)
-    out.append(text[pos:])
-    return content_tokens(" ".join(out))
+    return content_tokens(_masked_text(text, values))
 
 
 def _token_at(doc: Any, start: int, end: int) -> Any | None:
@@ -248,7 +263,7 @@ def _as_year(v: Value) -> Value | None:
 def _as_date(v: Value) -> Value | None:
     """A point year as a date of that year only (its precision), None for a range."""
     q = v.q
-    if q is None or v.loose:
+    if q is None or v.loose or v.bound:
         return None
     return Value("date", v.text, v.start, v.end, d=DateFacet(int(q.raw), None, None, v.text, v.start, v.end))
 
@@ -281,7 +296,7 @@ def _agrees(v: Value, o: Value) -> bool:
         assert v.d is not None and o.d is not None
         return _date_conflict(v.d, o.d) is None or _date_states(v.d, o.d)
     assert v.q is not None and o.q is not None
-    if v.loose or o.loose:
+    if v.loose or o.loose or v.bound != o.bound:
         return True
     if v.kind == "year":
         return year_matches(v.q, o.q) or year_overlaps(v.q, o.q)
@@ -368,13 +383,26 @@ def _decide(v: Value, found: list[_Statement]) -> _Statement | None:
     return max(found, key=lambda s: s.cov)
 
 
+def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[str], tuple[str, ...]]:
+    """The words the statement of ``v``'s slot must share with the claim: the content tokens of
+    the claim's clause that holds ``v`` (``text._clauses``), its years, dates and numbers and
+    ``v`` itself masked, with the claim's subject (``subject_heads``; empty when ``v`` is in the
+    subject)."""
+    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    masked = _masked_text(claim.text, [v] + [o for o in values if o.kind != "name"])
+    subject = tuple(t for t in subject_heads(claim.text) if t not in _words(v.text))
+    if len(subject) < len(subject_heads(claim.text)):
+        subject = ()
+    return list(dict.fromkeys(content_tokens(masked[a:b]) + list(subject))), subject
+
+
 def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, str]) -> dict[int, float]:
     """The reference claims (index -> masked context coverage) that may state ``v``'s slot:
-    a value of its kind (``_PREFILTER``), ``MIN_CONTEXT`` of the claim's masked words, the
-    claim's other names."""
+    a value of its kind (``_PREFILTER``), ``MIN_CONTEXT`` of the claim's words around it
+    (``_local_tokens``), the claim's subject and its other names."""
     pattern = _PREFILTER[v.kind]
     ids = [j for j, t in refs.items() if pattern.search(t)]
-    tokens = _masked_tokens(claim.text, [v] + [o for o in values if o.kind != "name"])
+    tokens, subject = _local_tokens(claim, v, values)
     if not ids or len(tokens) < 2:
         return {}
     cov = _coverage(tokens, [refs[j] for j in ids])
@@ -383,8 +411,10 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
     for j, c in zip(ids, cov, strict=True):
         if c < MIN_CONTEXT:
             continue
-        words = _words(refs[j])
-        if all(n & words for n in names):
+        words = TokenSet(content_tokens(refs[j]))
+        if all(any(t in words for t in n) for n in names) and (
+            not subject or any(t in words for t in subject)
+        ):
             keep[j] = float(c)
     return keep
 
@@ -414,5 +444,6 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
             kind = {"name": "entity", "number": _value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
                 v.kind, v.kind
             )
-            best = (s.cov, s.j, _Conflict(kind, v.text, s.o.text, s.o.start, s.o.end))
+            unit_only = v.kind == "number" and v.q is not None and s.o.q is not None and v.q.raw == s.o.q.raw
+            best = (s.cov, s.j, _Conflict(kind, v.text, s.o.text, s.o.start, s.o.end, unit_only))
     return (best[1], best[2]) if best else None

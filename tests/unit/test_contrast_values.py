@@ -169,8 +169,8 @@ def test_ordinal_swap_leaves_out_adverbs() -> None:
     [
         # "California" fills the slot of "Georgia" in the evidence: both grow peaches
         (
-            "Peaches are grown by Georgia farmers.",
-            "Georgia farmers grow peaches. California farmers grow peaches too.",
+            "Georgia grows peaches.",
+            "Georgia grows peaches. California grows peaches too.",
             "another name of the type only in the slot",
         ),
         # a place after a preposition of place: "Kansas" / "the United States" may both be true
