@@ -312,10 +312,10 @@ def _another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
     differs ("120 staff in 2020" / "450 staff in 2023": two counts at two times, neither
     value of the other's statement)."""
     if v.kind in ("year", "date"):
-        mine = [x for x in _fact_values(claim) if x.kind == "number"]
-        theirs = [x for x in _fact_values(extract(text)) if x.kind == "number"]
+        counts = [x for x in _fact_values(claim) if x.kind == "number"]
+        others = [x for x in _fact_values(extract(text)) if x.kind == "number"]
         return any(
-            x.q and y.q and slots_compatible(x.q, y.q) and not _agrees(x, y) for x in mine for y in theirs
+            x.q and y.q and slots_compatible(x.q, y.q) and not _agrees(x, y) for x in counts for y in others
         )
     if v.kind != "number" or v.q is None or o.q is None:
         return False
