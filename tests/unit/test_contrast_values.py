@@ -2,7 +2,7 @@
 edit it should on sentences written for these tests, and skips what it should.
 
 The regression sample ``tests/data/contrast_values_sample.jsonl`` holds the edits the kinds make
-of 7 hand-written supported pairs (one reference each; written for these tests) with the verdict
+of 8 hand-written supported pairs (one reference each; written for these tests) with the verdict
 the engine gave each edit when the sample was made (``verdict``, ``reason``). A contrast edit
 should come out ``contradicted`` and an invariance edit keep ``supported``; the rows the engine
 misses today (``verdict`` differs) are strict expected failures, so that an engine change that
