@@ -89,6 +89,9 @@ _ORDINAL = re.compile(
     re.I,
 )
 _CAPITAL = re.compile(r"\b[A-Z]")
+#: a name as spaCy's span should read: capitalised words (an article first), no digits ("the
+#: 306th", "F-15J" are no names of a slot here)
+_CLEAN_NAME = re.compile(r"^(?:[Tt]he\s+)?[A-Z][^\d]*$")
 #: words before a year that make it an approximation ("around 1900", "the early 1990s") and
 #: that make it a bound ("before 1492", "since 1938": compared only with a bound of the same
 #: word); the facets also count "the" and "and" ("the 2003 marathon" is a point here)
@@ -158,7 +161,7 @@ def _names(text: str) -> list[Value]:
     return [
         Value("name", e.text, e.start_char, e.end_char, label=e.label_)
         for e in doc.ents
-        if e.label_ in NAME_TYPES
+        if e.label_ in NAME_TYPES and _CLEAN_NAME.match(e.text)
     ]
 
 
@@ -412,7 +415,7 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
         if c < MIN_CONTEXT:
             continue
         words = TokenSet(content_tokens(refs[j]))
-        if all(any(t in words for t in n) for n in names) and (
+        if all(all(t in words for t in n) for n in names) and (
             not subject or any(t in words for t in subject)
         ):
             keep[j] = float(c)
