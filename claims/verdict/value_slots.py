@@ -62,7 +62,17 @@ from claims.verdict.values import _bound_year, _date_conflict, _date_states, _is
 
 #: least share of the claim's words other than its values that a reference claim must hold
 #: (its own values left out) to state the same statement with another value
-MIN_CONTEXT = 0.6
+MIN_CONTEXT = 0.75
+#: a name's statement must hold every other word of the claim's clause (the same statement of
+#: another name, as the entity swap of ``roles`` asks)
+MIN_CONTEXT_NAME = 1.0
+#: the most words a name of a slot may have (longer spans are table rows and titles)
+MAX_NAME_WORDS = 5
+#: roles a name fills as an argument; a name modifying a noun ("the FIFA world cup") has no slot
+_NAME_ROLES = frozenset({"subj", "obj", "attr", "appos", "dative", "agent"})
+#: roles of a year or date that name an event ("the 2003 Oslo marathon", "the 1932 Grand Prix"):
+#: another year there is another event, not another value
+_EVENT_ROLES = frozenset({"nummod", "compound", "amod", "poss", "nmod"})
 #: the spaCy entity types read as names
 NAME_TYPES = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT"})
 #: names of places: after a preposition of place a place may be named at any granularity
@@ -142,7 +152,8 @@ def _fact_values(f: Facets) -> list[Value]:
             continue
         if q.slot == "year":
             before = f.text[max(0, q.start - 25) : q.start]
-            loose = q.lo is not None or _YEAR_APPROX.search(before) is not None
+            season = re.match(r"[/–-]\d\d\b", f.text[q.end : q.end + 3]) is not None  # "1992/93"
+            loose = q.lo is not None or season or _YEAR_APPROX.search(before) is not None
             bound = m.group(1).lower() if (m := _YEAR_BOUND.search(before)) else ""
             out.append(Value("year", q.text, q.start, q.end, q=q, loose=loose, bound=bound))
         elif q.ordinal:
@@ -161,7 +172,7 @@ def _names(text: str) -> list[Value]:
     return [
         Value("name", e.text, e.start_char, e.end_char, label=e.label_)
         for e in doc.ents
-        if e.label_ in NAME_TYPES and _CLEAN_NAME.match(e.text)
+        if e.label_ in NAME_TYPES and _CLEAN_NAME.match(e.text) and len(e.text.split()) <= MAX_NAME_WORDS
     ]
 
 
@@ -208,7 +219,8 @@ def _slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | No
     dependency label) and the stems of the words it depends on: the head of its preposition,
     the noun it counts or orders, the verb it is an argument of; a verb adds its object or
     complement ("made his debut in 1991": made, debut), a noun the verb or noun it belongs
-    to ("the debut of Tom in 1991"). None when the parse gives the value no head."""
+    to when that noun is its object or complement ("won its seventh trophy"). None when the
+    parse gives the value no head."""
     doc = parse(text)
     tok = _token_at(doc, start, end) if doc is not None else None
     while tok is not None and tok.dep_ == "conj" and tok.head.i != tok.i:
@@ -223,9 +235,8 @@ def _slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | No
         for k in head.children:
             if k.dep_ in ("dobj", "attr", "acomp", "oprd", "nsubjpass") and k.i != tok.i:
                 anchors |= _stems(k)
-    elif head.dep_ in ("dobj", "attr", "pobj", "nsubj", "nsubjpass", "appos") and head.head.i != head.i:
-        up = head.head.head if head.head.dep_ == "prep" else head.head
-        anchors |= _stems(up)
+    elif head.dep_ in ("dobj", "attr") and head.head.i != head.i:
+        anchors |= _stems(head.head)  # "won its seventh trophy": win, trophy
     return (role, frozenset(anchors)) if anchors else None
 
 
@@ -322,8 +333,21 @@ def _another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
         )
     if v.kind != "number" or v.q is None or o.q is None:
         return False
-    mine, theirs = _bound_year(claim, v.q), _bound_year(extract(text), o.q)
-    return mine is not None and theirs is not None and mine != theirs
+    mine, theirs = (
+        _clause_years(claim.text, v),
+        _clause_years(text, o) or list(_reference_values(text, "year")),
+    )
+    if mine and not any(_agrees(x, y) for x in mine for y in theirs):
+        return True  # "10 trophies between 1989 and 2005" / "58 trophies" (of all time); a
+        # year fronted in another clause ("In 1995, he scored 12 goals") dates every clause
+    a, b = _bound_year(claim, v.q), _bound_year(extract(text), o.q)
+    return a is not None and b is not None and a != b
+
+
+def _clause_years(text: str, v: Value) -> list[Value]:
+    """The years of the clause of ``text`` that holds ``v`` (those of its dates too)."""
+    a, b = next(((s, e) for s, e in _clauses(text) if s <= v.start < e), (0, len(text)))
+    return [y for y in _reference_values(text, "year") if a <= y.start < b]
 
 
 def _listed(text: str, o: Value, kind: str) -> bool:
@@ -363,16 +387,39 @@ class _Statement:
 def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, float]) -> list[_Statement]:
     """Every statement of ``v``'s slot among the candidate reference claims ``texts``."""
     mine = _slot_of(claim.text, v.start, v.end)
-    if mine is None or _place(claim.text, v, mine):
+    if mine is None or _place(claim.text, v, mine) or _names_event_or_modifies(v, mine):
         return []
     out = []
     for j, text in texts.items():
+        if v.kind == "name" and _names_it(text, v, mine):
+            continue
         for o in _reference_values(text, v.kind):
             theirs = _slot_of(text, o.start, o.end)
             if theirs is None or not _same_slot(v, mine, theirs) or _another_event(claim, v, text, o):
                 continue
             out.append(_Statement(j, o, cov[j], _listed(text, o, v.kind)))
     return out
+
+
+def _names_it(text: str, v: Value, slot: tuple[str, frozenset[str]]) -> bool:
+    """The reference claim names ``v`` itself in the same role or where the parse gives it none
+    (a table row, a title): its other names are then no rivals of ``v``."""
+    for o in _reference_values(text, "name"):
+        if _words(o.text) & _words(v.text):
+            theirs = _slot_of(text, o.start, o.end)
+            if theirs is None or theirs[0] == slot[0]:
+                return True
+    return False
+
+
+def _names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
+    """A year or date that names an event (``_EVENT_ROLES``), a name that is no argument
+    (``_NAME_ROLES``): neither has a slot of its own."""
+    if v.kind in ("year", "date"):
+        return slot[0] in _EVENT_ROLES
+    if v.kind == "name":
+        return not (slot[0] in _NAME_ROLES or slot[0].startswith("prep:"))
+    return False
 
 
 def _decide(v: Value, found: list[_Statement]) -> _Statement | None:
@@ -412,11 +459,14 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
     names = [_words(o.text) for o in values if o.kind == "name" and o is not v]
     keep = {}
     for j, c in zip(ids, cov, strict=True):
-        if c < MIN_CONTEXT:
+        if c < (MIN_CONTEXT_NAME if v.kind == "name" else MIN_CONTEXT):
             continue
         words = TokenSet(content_tokens(refs[j]))
-        if all(all(t in words for t in n) for n in names) and (
-            not subject or any(t in words for t in subject)
+        codes = [t for t in subject if any(ch.isdigit() for ch in t)]  # "U-30" / "UB-30"
+        if (
+            all(t in words for t in codes)
+            and all(all(t in words for t in n) for n in names)
+            and (not subject or any(t in words for t in subject))
         ):
             keep[j] = float(c)
     return keep
