@@ -391,7 +391,7 @@ def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, f
         return []
     out = []
     for j, text in texts.items():
-        if v.kind == "name" and _names_it(text, v, mine):
+        if v.kind == "name" and _names_it(text, v):
             continue
         for o in _reference_values(text, v.kind):
             theirs = _slot_of(text, o.start, o.end)
@@ -401,15 +401,11 @@ def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, f
     return out
 
 
-def _names_it(text: str, v: Value, slot: tuple[str, frozenset[str]]) -> bool:
-    """The reference claim names ``v`` itself in the same role or where the parse gives it none
-    (a table row, a title): its other names are then no rivals of ``v``."""
-    for o in _reference_values(text, "name"):
-        if _words(o.text) & _words(v.text):
-            theirs = _slot_of(text, o.start, o.end)
-            if theirs is None or theirs[0] == slot[0]:
-                return True
-    return False
+def _names_it(text: str, v: Value) -> bool:
+    """The reference claim names ``v`` itself: how its names relate there (a symmetric relation,
+    swapped roles, a second name in another role) is for the role checks (``roles``,
+    ``counterparts``), not a rival value of the slot."""
+    return any(_words(o.text) & _words(v.text) for o in _reference_values(text, "name"))
 
 
 def _names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
@@ -449,7 +445,7 @@ def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[st
 def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, str]) -> dict[int, float]:
     """The reference claims (index -> masked context coverage) that may state ``v``'s slot:
     a value of its kind (``_PREFILTER``), ``MIN_CONTEXT`` of the claim's words around it
-    (``_local_tokens``), the claim's subject and its other names."""
+    (``_local_tokens``), the claim's subject, its other names and its codes ("OB-17")."""
     pattern = _PREFILTER[v.kind]
     ids = [j for j, t in refs.items() if pattern.search(t)]
     tokens, subject = _local_tokens(claim, v, values)
@@ -457,14 +453,15 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
         return {}
     cov = _coverage(tokens, [refs[j] for j in ids])
     names = [_words(o.text) for o in values if o.kind == "name" and o is not v]
+    # codes name the subject exactly: "OB-17" / "OB-71", "U-30" / "UB-30"
+    codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
     keep = {}
     for j, c in zip(ids, cov, strict=True):
         if c < (MIN_CONTEXT_NAME if v.kind == "name" else MIN_CONTEXT):
             continue
         words = TokenSet(content_tokens(refs[j]))
-        codes = [t for t in subject if any(ch.isdigit() for ch in t)]  # "U-30" / "UB-30"
         if (
-            all(t in words for t in codes)
+            all(code in refs[j].lower() for code in codes)
             and all(all(t in words for t in n) for n in names)
             and (not subject or any(t in words for t in subject))
         ):
