@@ -71,6 +71,7 @@ __all__ = [
     "EvidenceRow",
     "ScoreRow",
     "EmbeddingCacheRow",
+    "ReferenceCacheRow",
 ]
 
 #: Tenant of rows stored before migration 0005 and of the local stack's key.
@@ -321,4 +322,20 @@ class EmbeddingCacheRow(Base):
     text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
     dim: Mapped[int] = mapped_column(Integer)
     embedding: Mapped[Any] = mapped_column(Vector())
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class ReferenceCacheRow(Base):
+    """The offline decomposition of one reference text, per tenant and engine version
+    (migration ``0017_reference_cache``; ``db.reference_cache``)."""
+
+    __tablename__ = "reference_cache"
+
+    tenant_id: Mapped[str] = mapped_column(Text, primary_key=True, server_default=DEFAULT_TENANT)
+    #: Hex SHA-256 of the UTF-8 text.
+    text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``claims.engine_version.engine_version()`` of the engine that decomposed it.
+    engine_version: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``[{"text", "start", "end", "kind", "position", "duplicates", "ambiguous"}, ...]``.
+    claims: Mapped[list[dict[str, Any]]] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())

@@ -62,6 +62,8 @@ RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by 
 RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
 WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``);
                     WEBHOOK_TIMEOUT_S bounds a whole attempt (connect to last byte read).
+REFERENCE_CACHE     ``true`` (default): the decompose stage reuses the stored decomposition of a reference
+                    text the tenant sent before (``db.reference_cache``); ``false``: decompose every time.
 LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
 RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
 PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``service.metrics``).
@@ -154,6 +156,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 8 * 1024 * 1024
     #: Seconds a request body may take to arrive, from the first read to its last byte (408 after).
     body_read_timeout_s: float = Field(default=30.0, gt=0)
+    #: Reuse the stored decomposition of a reference text (``workers.reference_cache``).
+    reference_cache: bool = True
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
