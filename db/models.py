@@ -72,6 +72,7 @@ __all__ = [
     "ScoreRow",
     "EmbeddingCacheRow",
     "ReferenceCacheRow",
+    "NotifyChannelRow",
 ]
 
 #: Tenant of rows stored before migration 0005 and of the local stack's key.
@@ -339,3 +340,13 @@ class ReferenceCacheRow(Base):
     #: ``[{"text", "start", "end", "kind", "position", "duplicates", "ambiguous"}, ...]``.
     claims: Mapped[list[dict[str, Any]]] = mapped_column(JSONB)
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class NotifyChannelRow(Base):
+    """The private name of a notification channel (migration ``0018_private_channels``): read by
+    the deployment's roles only, so no analyst login can listen on it or notify it."""
+
+    __tablename__ = "claimaudit_channels"
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    channel: Mapped[str] = mapped_column(Text)

@@ -133,7 +133,11 @@ def _names(value: Any) -> Any:
 class Settings(BaseSettings):
     """Process settings; see the module docstring for the environment variables."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    #: ``hide_input_in_errors``: a validation error names the setting and the rule, never the
+    #: values read (they may hold secrets: keys, passwords in URLs).
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", hide_input_in_errors=True
+    )
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:54330/claimaudit"  # cli.stack default
     redis_url: str = "redis://127.0.0.1:6379/0"
@@ -352,7 +356,10 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _check_access(self) -> Settings:
         if self.auth not in ("enabled", "disabled"):
-            raise ValueError(f"AUTH must be enabled or disabled; got {self.auth!r}")
+            raise ValueError(
+                "AUTH must be enabled or disabled (the value read is not shown: it may be a secret, "
+                "e.g. a shell variable AUTH holding an Authorization header)"
+            )
         if self.auth == "disabled" and not is_loopback(self.api_host):
             raise ValueError(
                 "AUTH=disabled is only allowed when the API binds to 127.0.0.1 "
