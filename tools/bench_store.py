@@ -14,7 +14,6 @@ claims), scores, and 30 runs per tenant and suite. Loaded with ``COPY`` (binary 
 Measured, in order (printed as they come; the last line sums up)::
 
     hnsw_build_s        CREATE INDEX of the migration's HNSW index (m, ef_construction as there)
-    insert_ms_per_row   --insert more claims with vectors, batches of 100 rows, one commit each
     search              /claims/search (db.claim_search.search_claims: tenant filter, iterative
                         scan relaxed_order, 4 x k candidates) per tenant, with and without a role
                         filter, and the README's similar-claims query as a tenant SQL login;
@@ -22,6 +21,10 @@ Measured, in order (printed as they come; the last line sums up)::
                         held-out real claims, at each --ef-search
     analyst             every README analyst query (tools/readme_sql.py) --repeat times as a
                         tenant SQL login (acme, 60 % of the store), parameters varied
+    insert_ms_per_row   --insert more claims with vectors, batches of 100 rows, one commit each
+    retention           with --retention-days: db.retention deletes the older audits, then
+                        VACUUM (INDEX_CLEANUP ON) claims repairs the graph; the store is
+                        rebuilt on the next run
 
 Last line: ``search_p95_ms_1m=… recall10_1m=… analyst_p95_ms_1m=… hnsw_build_s=…
 insert_ms_per_row_1m=…``: search p95 and recall@10 of /claims/search over every tenant and
@@ -225,6 +228,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--headline-ef", type=int, default=100)
     parser.add_argument("--repeat", type=int, default=20, help="runs of each analyst query")
     parser.add_argument("--insert", type=int, default=1000, help="claims inserted to measure insert cost")
+    parser.add_argument(
+        "--retention-days",
+        type=float,
+        help="last, delete the audits older than this and VACUUM (the store is rebuilt next time)",
+    )
     parser.add_argument("--m", type=int, default=16)
     parser.add_argument("--ef-construction", type=int, default=64)
     parser.add_argument("--maintenance-work-mem", default="3GB")

@@ -140,7 +140,9 @@ def split(texts: list[str], vectors: np.ndarray, n_claims: int, queries: int, se
     held = set(rng.choice(n_claims, size=min(queries, n_claims // 2), replace=False).tolist())
     keep = [i for i in range(len(texts)) if i not in held]
     qs = sorted(held)
-    return Corpus(vectors[keep], [texts[i] for i in keep], vectors[qs], [texts[i] for i in qs])
+    # a few WiCE sentences carry NUL bytes (UTF-16 read as bytes), which a text column refuses
+    clean = [t.replace("\x00", "") for t in texts]
+    return Corpus(vectors[keep], [clean[i] for i in keep], vectors[qs], [clean[i] for i in qs])
 
 
 def _neighbours(pool: np.ndarray, k: int = 10) -> np.ndarray:

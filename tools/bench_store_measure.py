@@ -4,6 +4,7 @@ recall@10 against exact search), the README's analyst SQL as a tenant login, ins
 from __future__ import annotations
 
 import argparse
+import os
 import time
 import uuid
 from collections.abc import Callable
@@ -255,11 +256,48 @@ def sizes(url: str) -> None:
         print(f"store: {row[2]} claims; table {row[0] / mib:.0f} MiB, HNSW index {row[1] / mib:.0f} MiB")
 
 
+def retention(url: str, days: float, state_path: Any) -> None:
+    """Delete the audits older than ``days`` days (``db.retention.delete_old_audits``, batches of
+    500, one transaction each; claims go by cascade) and ``VACUUM (INDEX_CLEANUP ON) claims``
+    (pgvector repairs the HNSW graph around the deleted vectors); print both times. The store
+    then holds fewer claims: ``state_path`` is removed, so the next run rebuilds it."""
+    from db.engine import make_engine, make_session_factory
+    from db.retention import delete_old_audits
+
+    engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    factory = make_session_factory(engine)
+    with psycopg.connect(url) as conn:
+        before = conn.execute("SELECT count(*) FROM claims").fetchone()
+    started, audits = time.perf_counter(), 0
+    while True:
+        with factory() as s:
+            n = delete_old_audits(s, older_than_days=days)
+            s.commit()
+        audits += n
+        if n < 500:
+            break
+    deleted_s = time.perf_counter() - started
+    engine.dispose()
+    with psycopg.connect(url, autocommit=True) as conn:
+        after = conn.execute("SELECT count(*) FROM claims").fetchone()
+        started = time.perf_counter()
+        # INDEX_CLEANUP ON: without it Postgres skips the index pass when few pages have dead tuples
+        conn.execute("VACUUM (INDEX_CLEANUP ON) claims")
+        vacuum_s = time.perf_counter() - started
+    state_path.unlink(missing_ok=True)
+    gone = (before[0] if before else 0) - (after[0] if after else 0)
+    print(
+        f"retention: {audits} audits ({gone} claims) older than {days:g} days deleted in {deleted_s:.1f} s; "
+        f"VACUUM (INDEX_CLEANUP ON) claims (HNSW repair) {vacuum_s:.1f} s"
+    )
+
+
 def measure(
     args: argparse.Namespace, url: str, corpus: Corpus, vectors: np.ndarray, lay: Any, state: dict[str, Any]
 ) -> int:
     """Run every measurement and print the summary line; 0."""
     sizes(url)
+    print(f"machine: {os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.1f} at the start", flush=True)
     warm_up(url, corpus)
     login, role = make_login(url)
     try:
@@ -272,6 +310,9 @@ def measure(
     headline = [v for (shape, ef), v in results.items() if shape.via == "api" and ef == args.headline_ef]
     times = [t for ts, _ in headline for t in ts]
     recalls = [r for _, rs in headline for r in rs]
+    if args.retention_days is not None:
+        retention(url, args.retention_days, args.dir / f"state-{args.claims}.json")
+    print(f"machine: load average {os.getloadavg()[0]:.1f} at the end")
     hnsw = state["hnsw"]
     print(
         f"hnsw: m={hnsw['m']} ef_construction={hnsw['ef_construction']} "
