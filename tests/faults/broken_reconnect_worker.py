@@ -36,7 +36,7 @@ def _connparams(self: Any, asynchronous: bool = False) -> Any:
     if os.getpid() == MAIN_PID and marker.exists() and marker.read_text().strip() == "armed":
         marker.write_text(str(os.getpid()))
         self.connection.client = None  # what a closed kombu.Connection leaves on its transport
-    return _original_connparams(self, asynchronous)
+    return _original_connparams(self, asynchronous)  # type: ignore[no-untyped-call]
 
 
 def main() -> None:
@@ -44,7 +44,7 @@ def main() -> None:
     from celery.__main__ import main as celery_main
 
     sys.argv = ["celery", *sys.argv[1:]]
-    sys.exit(celery_main())  # type: ignore[no-untyped-call]
+    sys.exit(celery_main())
 
 
 if __name__ == "__main__":
