@@ -5,8 +5,10 @@ the worker's event-loop timer, so a backlog in the queue cannot delay it), at wo
 as the task ``audits.requeue_stale`` (``celery beat``, the CLI). One sweep:
 
 1. notices when the broker lost its data (Redis restarted without persistence): the key
-   ``claimaudit:broker-epoch:<CELERY_QUEUE>`` has vanished; then every audit waiting for its
-   next stage is due at once, not only after ``REQUEUE_AFTER_S``;
+   ``claimaudit:broker-epoch:<CELERY_QUEUE>`` has vanished (this sweep created it again) or was
+   created anew by another worker; then every audit waiting for its next stage is due at once,
+   not only after ``REQUEUE_AFTER_S``. A worker that starts after the loss (the loss ended the
+   worker that saw it, or no worker ran) notices it too: it finds the key missing;
 2. claims the due audits (``db.leases.claim_due``: expired leases, audits never enqueued);
 3. fails, with a reason, an audit whose stage already started ``STAGE_MAX_RUNS`` times
    (a poison audit that kills its worker every time);
@@ -38,15 +40,16 @@ _epoch: dict[str, str] = {}
 
 
 def broker_lost_data(settings: Settings) -> bool:
-    """True when the broker's epoch key is gone (its data was lost) or was set anew by another
-    worker since this process last looked; sets the key when missing. False on broker errors."""
+    """True when the broker's epoch key was missing (its data was lost, or the broker is new: this
+    call sets it) or was set anew by another worker since this process last looked. False on
+    broker errors, and while the key this process saw stays."""
     import redis
 
     key = f"claimaudit:broker-epoch:{settings.celery_queue}"
     try:
         client = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=2)
         try:
-            client.set(key, uuid.uuid4().hex, nx=True)
+            created = bool(client.set(key, uuid.uuid4().hex, nx=True))
             current = client.get(key)
         finally:
             client.close()
@@ -55,7 +58,7 @@ def broker_lost_data(settings: Settings) -> bool:
     value = current.decode() if isinstance(current, bytes) else str(current)
     seen = _epoch.get(key)
     _epoch[key] = value
-    return seen is not None and seen != value
+    return created or (seen is not None and seen != value)
 
 
 def sweep(settings: Settings | None = None, *, all_pending: bool = False) -> int:
