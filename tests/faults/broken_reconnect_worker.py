@@ -1,19 +1,19 @@
-"""``python -m tests.faults.broken_reconnect_worker ARGS``: ``celery ARGS`` in a worker whose next
-broker reconnection fails the way kombu's Redis transport once failed in production, once armed.
+"""``python -m tests.faults.broken_reconnect_worker ARGS``: ``celery ARGS`` in a worker that, once
+armed, ends at its next loss of the broker the way kombu's Redis transport once ended workers.
 
-The failure: after a Redis restart the worker logged ``Restoring 1 unacknowledged message(s)``,
-then ``CRITICAL Unrecoverable error: AttributeError("'NoneType' object has no attribute
-'hostname'")`` and every worker process exited. The ``AttributeError`` comes from
-``kombu.transport.redis.Channel._connparams`` reading ``self.connection.client.hostname`` on a
-transport whose ``client`` a closed ``kombu.Connection`` has set to None
-(``Connection._do_close_transport``), when a channel builds its connection pool late. Redis
-killed again while the worker reconnects makes that interleaving likely, never certain.
+The failure (seen with kombu 5.7 / Celery 5.7): Redis went away while the worker held an
+unacknowledged message; Celery's ``Consumer.on_connection_error_after_connected`` collected and
+then closed the broken connection; the close restored the message (``Restoring 1 unacknowledged
+message(s)``) through a channel whose transport had no client any more, kombu's
+``kombu.transport.redis.Channel._connparams`` raised ``AttributeError("'NoneType' object has no
+attribute 'hostname'")``, Celery logged ``CRITICAL Unrecoverable error`` and every worker process
+exited. Whether it happens depends on where the event loop is when the socket closes.
 
-Here it is made certain: when the file named by ``CLAIMAUDIT_TEST_BREAK_RECONNECT`` holds
-``armed``, the next pool the main process builds runs on a transport with ``client`` None, so
-kombu's own ``_connparams`` raises that very ``AttributeError`` and Celery ends the worker as it
-did. The file is then overwritten with the pid of the process that failed, so the restarted
-worker connects normally. Pool processes (which publish the next stage of a chain) never fail.
+Here it is certain: when the file named by ``CLAIMAUDIT_TEST_BREAK_RECONNECT`` holds ``armed``,
+the next close of a connection from ``on_connection_error_after_connected`` in the main process
+raises that very error at that very call (``kombu.Connection._close``), and Celery ends the worker
+as it did. The file is then overwritten with the pid of the process that failed, so the worker the
+supervisor starts next connects normally.
 """
 
 from __future__ import annotations
@@ -23,28 +23,44 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from kombu.transport import redis as kombu_redis
+from kombu import connection as kombu_connection
 
-#: The worker's main process: the consumer that reconnects (pool processes are forked later).
+#: The worker's main process, where the consumer lives (pool processes are forked later).
 MAIN_PID = os.getpid()
+#: Where Celery closes a connection it lost.
+FAILING_CALLER = "on_connection_error_after_connected"
 
-_original_connparams = kombu_redis.Channel._connparams
+_original_close = kombu_connection.Connection._close
 
 
-def _connparams(self: Any, asynchronous: bool = False) -> Any:
+def _called_from(name: str) -> bool:
+    frame = sys._getframe(2)
+    while frame is not None:
+        if frame.f_code.co_name == name:
+            return True
+        frame = frame.f_back  # type: ignore[assignment]
+    return False
+
+
+def _close(self: Any) -> Any:
     marker = Path(os.environ["CLAIMAUDIT_TEST_BREAK_RECONNECT"])
-    if os.getpid() == MAIN_PID and marker.exists() and marker.read_text().strip() == "armed":
+    if (
+        os.getpid() == MAIN_PID
+        and marker.exists()
+        and marker.read_text().strip() == "armed"
+        and _called_from(FAILING_CALLER)
+    ):
         marker.write_text(str(os.getpid()))
-        self.connection.client = None  # what a closed kombu.Connection leaves on its transport
-    return _original_connparams(self, asynchronous)  # type: ignore[no-untyped-call]
+        raise AttributeError("'NoneType' object has no attribute 'hostname'")
+    return _original_close(self)
 
 
 def main() -> None:
-    kombu_redis.Channel._connparams = _connparams  # type: ignore[method-assign]
+    kombu_connection.Connection._close = _close  # type: ignore[method-assign]
     from celery.__main__ import main as celery_main
 
     sys.argv = ["celery", *sys.argv[1:]]
-    sys.exit(celery_main())
+    sys.exit(celery_main())  # type: ignore[no-untyped-call]
 
 
 if __name__ == "__main__":
