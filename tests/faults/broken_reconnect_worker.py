@@ -52,7 +52,7 @@ def _close(self: Any) -> Any:
     ):
         marker.write_text(str(os.getpid()))
         raise AttributeError("'NoneType' object has no attribute 'hostname'")
-    return _original_close(self)
+    return _original_close(self)  # type: ignore[no-untyped-call]
 
 
 def main() -> None:
@@ -60,7 +60,7 @@ def main() -> None:
     from celery.__main__ import main as celery_main
 
     sys.argv = ["celery", *sys.argv[1:]]
-    sys.exit(celery_main())  # type: ignore[no-untyped-call]
+    sys.exit(celery_main())
 
 
 if __name__ == "__main__":
