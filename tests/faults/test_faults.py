@@ -178,18 +178,16 @@ def test_worker_ended_by_an_unrecoverable_broker_error_comes_back(
     # restart (AttributeError: 'NoneType' object has no attribute 'hostname');
     # tests/faults/broken_reconnect_worker.py makes that failure certain at the next reconnection.
     # The supervisor starts the worker again and every audit, queued before and after, ends done.
-    # REQUEUE_AFTER_S is the production 600 s: the audits whose messages Redis lost finish within
-    # FINISH_TIMEOUT_S only if the restarted worker notices the loss it did not see happen.
+    # REQUEUE_AFTER_S is the production 600 s (API and worker): the audits whose messages Redis
+    # lost finish within FINISH_TIMEOUT_S only if the restarted worker notices the loss it did not
+    # see happen (workers/sweeper.py, broker_lost_data).
     bodies = harness.workload(6)
     clean = clean_results(bodies)
+    fault_stack.env["REQUEUE_AFTER_S"] = "600"
     fault_stack.start_api()
     marker = tmp_path / "break-reconnect"
     worker = fault_stack.start_worker(
-        {
-            "CLAIMAUDIT_TEST_STAGE_DELAY": "matching:2",
-            "CLAIMAUDIT_TEST_BREAK_RECONNECT": str(marker),
-            "REQUEUE_AFTER_S": "600",
-        },
+        {"CLAIMAUDIT_TEST_STAGE_DELAY": "matching:2", "CLAIMAUDIT_TEST_BREAK_RECONNECT": str(marker)},
         supervised=True,
         entry="tests.faults.broken_reconnect_worker",
     )
