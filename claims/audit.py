@@ -176,8 +176,10 @@ def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) ->
     changes where work happens, not its result (a text's vector can differ from a per-audit
     call's in the 7th digit, as padding in a batch does; ``tools/compare_outputs.py``).
     """
-    texts = [t for response, refs in audits for t in (response, *refs) if isinstance(t, str)]
-    decomposed = decompose_many(texts)
+    readings = [  # (text, read as evidence): the references are
+        (t, k > 0) for response, refs in audits for k, t in enumerate((response, *refs)) if isinstance(t, str)
+    ]
+    decomposed = decompose_many([t for t, _ in readings], evidence=[e for _, e in readings])
     parses.parse_many(c.text for claims in decomposed for c in claims)  # what the verdict checks read
     claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
     if claim_texts:
@@ -221,8 +223,9 @@ def audit_texts(
     response, refs = validate_inputs(response, list(references))
     opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)
     emb = embedder or default_embedder()
-    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe)
-    response_claims, *per_reference = decompose_many([response, *refs])
+    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe); the
+    # references are read as evidence (their headings that state something are claims too)
+    response_claims, *per_reference = decompose_many([response, *refs], evidence=[False] + [True] * len(refs))
     reference_claims = [
         ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]

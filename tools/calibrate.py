@@ -50,7 +50,7 @@ SUPPORTING = {"supported", "inferred"}
 def _best(embedder: Any, response: str, references: list[str]) -> tuple[np.ndarray, list[str]]:
     """Best cosine of every material response claim against all material reference claims."""
     rc = [c for c in decompose(response) if c.kind is ClaimKind.MATERIAL]
-    ref = [c for r in references for c in decompose(r) if c.kind is ClaimKind.MATERIAL]
+    ref = [c for r in references for c in decompose(r, evidence=True) if c.kind is ClaimKind.MATERIAL]
     if not rc:
         return np.zeros(0, dtype=np.float32), []
     if not ref:

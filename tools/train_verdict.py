@@ -159,7 +159,7 @@ def run_engine(item: Item, embedder: DiskCachedEmbedder) -> EngineRun:
     """Decompose, embed, match and judge one audit with the rule engine (no learned decision)."""
     refs = [r for r in item.references if r.strip()] or ["(empty)"]
     response_claims = decompose(item.response)
-    reference_claims = [ReferenceClaim(i, c) for i, t in enumerate(refs) for c in decompose(t)]
+    reference_claims = [ReferenceClaim(i, c) for i, t in enumerate(refs) for c in decompose(t, evidence=True)]
     texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
     vectors = embedder.embed([embedding_text(t) for t in texts])
     n = len(response_claims)

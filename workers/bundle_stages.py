@@ -60,7 +60,10 @@ def _load_documents(session: Session, ids: Sequence[uuid.UUID]) -> _Documents:
     docs: dict[uuid.UUID, list[Document]] = {aid: [] for aid in audits}
     for doc in repo.get_documents_of(session, list(audits)):
         docs[doc.audit_id].append(doc)
-    components.prepare_decomposition([d.text for ds in docs.values() for d in ds], {"decomposer": "offline"})
+    every = [d for ds in docs.values() for d in ds]
+    components.prepare_decomposition(
+        [d.text for d in every], {"decomposer": "offline"}, evidence=[d.role == "reference" for d in every]
+    )
     return _Documents(audits, docs)
 
 

@@ -24,6 +24,7 @@ from workers.adapters.config import resolve_llm_config  # light: no openai impor
 
 __all__ = [
     "decompose_text",
+    "is_reference",
     "embedder_for",
     "local_embedder",
     "offline_decomposer",
@@ -51,12 +52,15 @@ def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
     settle_heap()
 
 
-def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:
+def prepare_decomposition(
+    texts: list[str], config: Mapping[str, Any], *, evidence: Sequence[bool] | None = None
+) -> None:
     """Decompose all ``texts`` of a stage with one parser pass (``decompose_many`` batches
     ``nlp.pipe``); the following ``decompose_text`` calls read the result from the cache.
+    ``evidence``: per text, whether it is a reference (``decompose_text``); None: none is.
     Does nothing for the LLM decomposer."""
     if resolve_llm_config(config).decomposer != "llm":
-        decompose_many(texts)
+        decompose_many(texts, evidence=list(evidence) if evidence is not None else False)
 
 
 def offline_decomposer(config: Mapping[str, Any]) -> bool:
@@ -86,13 +90,20 @@ def decompose_text(
     document: Mapping[str, Any] | None = None,
 ) -> list[Claim]:
     """Atomic claims of ``text`` with character spans (``claims.decompose.decompose`` offline);
-    ``document`` (``{"role", "position"}``) names the text in an LLM fallback record."""
+    ``document`` (``{"role", "position"}``) names the text in an LLM fallback record, and its
+    role ``reference`` reads the text as evidence (its headings that state something are
+    claims too)."""
     cfg = resolve_llm_config(config)
     if cfg.decomposer == "llm":
         from workers.adapters.hooks import decompose_text_llm
 
         return decompose_text_llm(text, cfg, audit_id=audit_id, factory=factory, document=document)
-    return decompose(text)
+    return decompose(text, evidence=is_reference(document))
+
+
+def is_reference(document: Mapping[str, Any] | None) -> bool:
+    """Whether ``document`` (``{"role", "position"}``, or None) is a reference."""
+    return document is not None and document.get("role") == "reference"
 
 
 def embedder_for(

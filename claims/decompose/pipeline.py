@@ -19,8 +19,9 @@ from claims.parses import remember
 from claims.spacy_pipeline import DISABLE, parser, recognise
 from claims.types import Claim, odd_input
 
-#: most recent decompositions by text (the same reference is audited again and again)
-_CACHE: dict[str, tuple[Claim, ...]] = {}
+#: most recent decompositions by text, each by reading (``evidence`` False: a response, True: a
+#: reference), as the same reference is audited again and again
+_CACHE: dict[str, dict[bool, tuple[Claim, ...]]] = {}
 _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
 
@@ -56,11 +57,13 @@ def _parsed_alone(nlp: Any, sentence: str) -> Any | None:
 
 @dataclass(slots=True)
 class _Batch:
-    """What the steps hand on, one entry per text of ``texts``: its items (``None``: the text
-    gets sentence-level claims), its parses (item index -> spaCy ``Doc``), its claims before
-    deduplication (``raws``) and after (``claims``)."""
+    """What the steps hand on, one entry per text of ``texts``: whether it is read as evidence
+    (``evidence``: a reference), its items (``None``: the text gets sentence-level claims), its
+    parses (item index -> spaCy ``Doc``), its claims before deduplication (``raws``) and after
+    (``claims``)."""
 
     texts: list[str]
+    evidence: list[bool] = field(default_factory=list)
     items: list[list[_Item] | None] = field(default_factory=list)
     docs: list[dict[int, Any]] = field(default_factory=list)
     raws: list[list[_Raw]] = field(default_factory=list)
@@ -83,8 +86,8 @@ class Compose:
     def __init__(self, steps: Sequence[Step]) -> None:
         self.steps = tuple(steps)
 
-    def __call__(self, texts: list[str]) -> list[tuple[Claim, ...]]:
-        batch = _Batch(list(texts))
+    def __call__(self, texts: list[str], evidence: Sequence[bool] | None = None) -> list[tuple[Claim, ...]]:
+        batch = _Batch(list(texts), list(evidence) if evidence is not None else [False] * len(texts))
         for step in self.steps:
             step.run(batch)
         return batch.claims
@@ -92,9 +95,9 @@ class Compose:
 
 def _structure(batch: _Batch) -> None:
     """Blocks, language and sentences of each text (``claims.decompose.items``)."""
-    for text in batch.texts:
+    for text, evidence in zip(batch.texts, batch.evidence, strict=True):
         try:
-            batch.items.append(_prepare(text))
+            batch.items.append(_prepare(text, evidence))
         except Exception as exc:  # never fail on odd input
             if not odd_input(exc):
                 raise
@@ -153,46 +156,60 @@ PIPELINE = Compose(
 )
 
 
-def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
-    """Decompose ``texts`` with one ``nlp.pipe`` over all their parsable sentences."""
-    return PIPELINE(texts)
+def _decompose_batch(texts: list[str], evidence: Sequence[bool] | None = None) -> list[tuple[Claim, ...]]:
+    """Decompose ``texts`` (read as evidence where ``evidence`` says so; default none) with one
+    ``nlp.pipe`` over all their parsable sentences."""
+    return PIPELINE(texts, evidence)
 
 
-def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:
+def _readings(texts: list[str], evidence: bool | Sequence[bool]) -> list[tuple[str, bool]]:
+    """``(text, read as evidence)`` for each of ``texts``; raises as ``decompose_many``."""
+    for t in texts:
+        if not isinstance(t, str):
+            raise TypeError(f"decompose needs a str, got {type(t).__name__}")
+    flags = [evidence] * len(texts) if isinstance(evidence, bool) else [bool(e) for e in evidence]
+    if len(flags) != len(texts):
+        raise ValueError(f"evidence: {len(flags)} flags for {len(texts)} texts")
+    return list(zip(texts, flags, strict=True))
+
+
+def decompose_many(texts: Iterable[str], *, evidence: bool | Sequence[bool] = False) -> list[list[Claim]]:
     """Decompose several texts at once: :func:`decompose` for each, with the spaCy parser
     run once over the sentences of all of them (``nlp.pipe``), which is faster than one call
-    per text. Same results as ``[decompose(t) for t in texts]``.
+    per text. Same results as ``[decompose(t, evidence=e) for t, e in zip(texts, evidence)]``.
+
+    ``evidence`` is one flag for all texts or one per text: True reads the text as a
+    reference, whose headings that state something are evidence (``decompose``).
 
     Raises
     ------
     TypeError
         If an element of ``texts`` is not a ``str``.
+    ValueError
+        ``evidence`` is a sequence of another length than ``texts``.
     claims.types.ModelUnavailable
         A model the decomposition needs (spaCy's pipeline, the language identifier) could not
         be loaded: a broken install (``claims.spacy_pipeline.parser``).
     """
-    texts = list(texts)
-    for t in texts:
-        if not isinstance(t, str):
-            raise TypeError(f"decompose needs a str, got {type(t).__name__}")
+    wanted = _readings(list(texts), evidence)
     with _cache_lock:
-        todo = list(dict.fromkeys(t for t in texts if t.strip() and t not in _CACHE))
+        todo = list(dict.fromkeys(w for w in wanted if w[0].strip() and w[1] not in _CACHE.get(w[0], {})))
+    found: dict[tuple[str, bool], tuple[Claim, ...]] = {}
     if todo:
-        done = _decompose_batch(todo)
-        with _cache_lock:
-            for t, claims in zip(todo, done, strict=True):
-                if len(_CACHE) >= _CACHE_SIZE:
-                    _CACHE.pop(next(iter(_CACHE)))
-                _CACHE[t] = claims
-            found = {t: _CACHE[t] for t in texts if t in _CACHE}
+        done = _decompose_batch([t for t, _ in todo], [e for _, e in todo])
         found.update(zip(todo, done, strict=True))
-    else:
-        with _cache_lock:
-            found = {t: _CACHE[t] for t in texts if t in _CACHE}
-    return [list(found.get(t, ())) for t in texts]
+    with _cache_lock:
+        for (t, e), claims in found.items():
+            if t not in _CACHE and len(_CACHE) >= _CACHE_SIZE:
+                _CACHE.pop(next(iter(_CACHE)))
+            _CACHE.setdefault(t, {})[e] = claims
+        for t, e in wanted:
+            if (t, e) not in found and e in _CACHE.get(t, {}):
+                found[(t, e)] = _CACHE[t][e]
+    return [list(found.get(w, ())) for w in wanted]
 
 
-def decompose(text: str) -> list[Claim]:
+def decompose(text: str, *, evidence: bool = False) -> list[Claim]:
     """Decompose ``text`` into atomic, self-contained claims.
 
     Parameters
@@ -200,6 +217,11 @@ def decompose(text: str) -> list[Claim]:
     text : str
         Any text in any language (English gets clause-level splitting and pronoun
         resolution; other languages sentence-level claims).
+    evidence : bool
+        ``text`` is a reference: a heading of it that states something (a parenthetical, a
+        "Label: value", a sentence; ``claims.blocks.context.heading_states``) is a claim as
+        well as context for the blocks under it. False (a response): every heading is context
+        only.
 
     Returns
     -------
@@ -224,4 +246,4 @@ def decompose(text: str) -> list[Claim]:
         raise TypeError(f"decompose needs a str, got {type(text).__name__}")
     if not text.strip():
         return []
-    return decompose_many([text])[0]
+    return decompose_many([text], evidence=evidence)[0]

@@ -111,4 +111,4 @@ def decompose_or_fallback(
 
         reason = fallback_reason("offline decomposer used", exc)
         ledger.record(STAGE, cfg.llm_model, fallback=reason, scope=dict(document) if document else None)
-        return decompose(text)
+        return decompose(text, evidence=dict(document or {}).get("role") == "reference")
