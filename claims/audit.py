@@ -176,10 +176,13 @@ def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) ->
     changes where work happens, not its result (a text's vector can differ from a per-audit
     call's in the 7th digit, as padding in a batch does; ``tools/compare_outputs.py``).
     """
-    readings = [  # (text, read as evidence): the references are
-        (t, k > 0) for response, refs in audits for k, t in enumerate((response, *refs)) if isinstance(t, str)
+    readings = [
+        (t, Role.REFERENCE if k else Role.RESPONSE)
+        for response, refs in audits
+        for k, t in enumerate((response, *refs))
+        if isinstance(t, str)
     ]
-    decomposed = decompose_many([t for t, _ in readings], evidence=[e for _, e in readings])
+    decomposed = decompose_many([t for t, _ in readings], roles=[r for _, r in readings])
     parses.parse_many(c.text for claims in decomposed for c in claims)  # what the verdict checks read
     claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
     if claim_texts:
@@ -224,8 +227,9 @@ def audit_texts(
     opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)
     emb = embedder or default_embedder()
     # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe); the
-    # references are read as evidence (their headings that state something are claims too)
-    response_claims, *per_reference = decompose_many([response, *refs], evidence=[False] + [True] * len(refs))
+    # references' headings that state something are claims too
+    roles = [Role.RESPONSE] + [Role.REFERENCE] * len(refs)
+    response_claims, *per_reference = decompose_many([response, *refs], roles=roles)
     reference_claims = [
         ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]

@@ -62,7 +62,7 @@ def _load_documents(session: Session, ids: Sequence[uuid.UUID]) -> _Documents:
         docs[doc.audit_id].append(doc)
     every = [d for ds in docs.values() for d in ds]
     components.prepare_decomposition(
-        [d.text for d in every], {"decomposer": "offline"}, evidence=[d.role == "reference" for d in every]
+        [d.text for d in every], {"decomposer": "offline"}, roles=[d.role for d in every]
     )
     return _Documents(audits, docs)
 

@@ -77,7 +77,7 @@ def decompose_audit(
         raise PermanentStageError(f"audit {audit_id} does not exist")
     docs = list(repo.get_documents(session, audit_id))
     components.prepare_decomposition(
-        [doc.text for doc in docs], audit.config, evidence=[doc.role == "reference" for doc in docs]
+        [doc.text for doc in docs], audit.config, roles=[doc.role for doc in docs]
     )
     rows = claim_rows(docs, audit.config, audit_id=audit_id, factory=factory)
     repo.replace_claims(session, audit_id, rows)

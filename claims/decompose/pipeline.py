@@ -17,7 +17,7 @@ from claims.dedupe import dedupe
 from claims.parse_repairs import repair_many
 from claims.parses import remember
 from claims.spacy_pipeline import DISABLE, parser, recognise
-from claims.types import Claim, odd_input
+from claims.types import Claim, Role, odd_input
 
 #: most recent decompositions by text, each by reading (``evidence`` False: a response, True: a
 #: reference), as the same reference is audited again and again
@@ -162,36 +162,39 @@ def _decompose_batch(texts: list[str], evidence: Sequence[bool] | None = None) -
     return PIPELINE(texts, evidence)
 
 
-def _readings(texts: list[str], evidence: bool | Sequence[bool]) -> list[tuple[str, bool]]:
-    """``(text, read as evidence)`` for each of ``texts``; raises as ``decompose_many``."""
+def _readings(texts: list[str], roles: Role | Sequence[Role]) -> list[tuple[str, bool]]:
+    """``(text, read as evidence: a reference)`` for each of ``texts``; raises as
+    ``decompose_many``."""
     for t in texts:
         if not isinstance(t, str):
             raise TypeError(f"decompose needs a str, got {type(t).__name__}")
-    flags = [evidence] * len(texts) if isinstance(evidence, bool) else [bool(e) for e in evidence]
-    if len(flags) != len(texts):
-        raise ValueError(f"evidence: {len(flags)} flags for {len(texts)} texts")
-    return list(zip(texts, flags, strict=True))
+    each = [roles] * len(texts) if isinstance(roles, Role) else [Role(r) for r in roles]
+    if len(each) != len(texts):
+        raise ValueError(f"roles: {len(each)} roles for {len(texts)} texts")
+    return [(t, r is Role.REFERENCE) for t, r in zip(texts, each, strict=True)]
 
 
-def decompose_many(texts: Iterable[str], *, evidence: bool | Sequence[bool] = False) -> list[list[Claim]]:
+def decompose_many(
+    texts: Iterable[str], *, roles: Role | Sequence[Role] = Role.RESPONSE
+) -> list[list[Claim]]:
     """Decompose several texts at once: :func:`decompose` for each, with the spaCy parser
     run once over the sentences of all of them (``nlp.pipe``), which is faster than one call
-    per text. Same results as ``[decompose(t, evidence=e) for t, e in zip(texts, evidence)]``.
+    per text. Same results as ``[decompose(t, role=r) for t, r in zip(texts, roles)]``.
 
-    ``evidence`` is one flag for all texts or one per text: True reads the text as a
-    reference, whose headings that state something are evidence (``decompose``).
+    ``roles`` is one role for all texts or one per text (``Role`` or its value): a
+    ``reference``'s headings that state something are claims too (``decompose``).
 
     Raises
     ------
     TypeError
         If an element of ``texts`` is not a ``str``.
     ValueError
-        ``evidence`` is a sequence of another length than ``texts``.
+        ``roles`` is a sequence of another length than ``texts``, or holds no role.
     claims.types.ModelUnavailable
         A model the decomposition needs (spaCy's pipeline, the language identifier) could not
         be loaded: a broken install (``claims.spacy_pipeline.parser``).
     """
-    wanted = _readings(list(texts), evidence)
+    wanted = _readings(list(texts), roles)
     with _cache_lock:
         todo = list(dict.fromkeys(w for w in wanted if w[0].strip() and w[1] not in _CACHE.get(w[0], {})))
     found: dict[tuple[str, bool], tuple[Claim, ...]] = {}
@@ -209,7 +212,7 @@ def decompose_many(texts: Iterable[str], *, evidence: bool | Sequence[bool] = Fa
     return [list(found.get(w, ())) for w in wanted]
 
 
-def decompose(text: str, *, evidence: bool = False) -> list[Claim]:
+def decompose(text: str, *, role: Role = Role.RESPONSE) -> list[Claim]:
     """Decompose ``text`` into atomic, self-contained claims.
 
     Parameters
@@ -217,11 +220,11 @@ def decompose(text: str, *, evidence: bool = False) -> list[Claim]:
     text : str
         Any text in any language (English gets clause-level splitting and pronoun
         resolution; other languages sentence-level claims).
-    evidence : bool
-        ``text`` is a reference: a heading of it that states something (a parenthetical, a
+    role : Role
+        ``Role.REFERENCE``: a heading of ``text`` that states something (a parenthetical, a
         "Label: value", a sentence; ``claims.blocks.context.heading_states``) is a claim as
-        well as context for the blocks under it. False (a response): every heading is context
-        only.
+        well as context for the blocks under it, as it is evidence. ``Role.RESPONSE`` (the
+        default): every heading is context only.
 
     Returns
     -------
@@ -246,4 +249,4 @@ def decompose(text: str, *, evidence: bool = False) -> list[Claim]:
         raise TypeError(f"decompose needs a str, got {type(text).__name__}")
     if not text.strip():
         return []
-    return decompose_many([text], evidence=evidence)[0]
+    return decompose_many([text], roles=role)[0]

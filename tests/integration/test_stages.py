@@ -147,7 +147,7 @@ def test_the_stages_read_a_reference_heading_as_evidence_and_a_response_heading_
 ) -> None:
     """The same page as the response and as the reference: its heading, which states something,
     is a reference claim and no response claim, as in the in-memory engine
-    (``claims.decompose.decompose(text, evidence=...)``, docs/DECOMPOSITION.md)."""
+    (``claims.decompose.decompose(text, role=...)``, docs/DECOMPOSITION.md)."""
     page = "## Varga Prize (founded: 1987)\n\nThe prize is awarded in Vienna every year.\n"
     aid = create(session_factory, page, [page])
     run_all(session_factory, aid)

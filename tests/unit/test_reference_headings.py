@@ -2,7 +2,7 @@
 
 Web pages cut into references carry facts in their headings ("## AIR TRAINING COMMAND (HQ:
 Hamamatsu, Shizuoka)", the kind of WiCE's evidence lines). In a reference
-(``decompose(text, evidence=True)``, as ``claims.audit.audit_texts`` reads every reference) a
+(``decompose(text, role=Role.REFERENCE)``, as ``claims.audit.audit_texts`` reads every reference) a
 heading that states something (``claims.blocks.context.heading_states``: a parenthetical, a
 "Label: value", a sentence) is a claim with its span, as well as context for the blocks under
 it; a title ("Ambleston War Memorial") or a section name ("History") stays context. In a
@@ -18,7 +18,7 @@ from claims.audit import audit_texts
 from claims.blocks.context import heading_states
 from claims.decompose import decompose, decompose_many
 from claims.embed import default_embedder
-from claims.types import Verdict
+from claims.types import Role, Verdict
 
 #: a page whose only statement of the headquarters is its heading
 PAGE = (
@@ -47,7 +47,7 @@ def test_a_heading_states_something_or_names_a_topic(heading: str, states: bool)
 
 
 def test_a_reference_heading_that_states_something_is_a_claim_with_its_span() -> None:
-    claims = decompose(PAGE, evidence=True)
+    claims = decompose(PAGE, role=Role.REFERENCE)
     first = claims[0]
     assert first.text == HEADING + "."
     assert PAGE[first.start : first.end] == HEADING  # the span leaves out the "## " marks
@@ -64,16 +64,16 @@ def test_a_reference_heading_that_names_a_topic_stays_context() -> None:
     page = (
         "# Ambleston War Memorial\n\nThe memorial lists 32 names.\n\n## History\n\nIt was unveiled in 1921."
     )
-    assert [c.text for c in decompose(page, evidence=True)] == [c.text for c in decompose(page)]
+    assert [c.text for c in decompose(page, role=Role.REFERENCE)] == [c.text for c in decompose(page)]
 
 
 def test_both_readings_of_one_text_are_cached_apart() -> None:
     # one batch with the same text read both ways gives each its own claims
-    response, reference = decompose_many([PAGE, PAGE], evidence=[False, True])
+    response, reference = decompose_many([PAGE, PAGE], roles=[Role.RESPONSE, Role.REFERENCE])
     assert len(reference) == len(response) + 1
-    assert decompose_many([PAGE, PAGE], evidence=[True, False]) == [reference, response]
-    with pytest.raises(ValueError, match="1 flags for 2 texts"):
-        decompose_many([PAGE, PAGE], evidence=[True])
+    assert decompose_many([PAGE, PAGE], roles=[Role.REFERENCE, Role.RESPONSE]) == [reference, response]
+    with pytest.raises(ValueError, match="1 roles for 2 texts"):
+        decompose_many([PAGE, PAGE], roles=[Role.REFERENCE])
 
 
 def test_a_fact_only_in_a_reference_heading_supports_a_response_claim() -> None:
