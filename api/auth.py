@@ -31,9 +31,9 @@ from db import auth_repository as keys_repo
 from db.auth_models import SCOPES, ApiKeyRow
 from db.models import DEFAULT_TENANT
 from db.tenancy import bind_tenant
-from workers import metrics
-from workers.rate_limits import Refused
-from workers.settings import Settings, is_loopback
+from service import metrics
+from service.rate_limits import Refused
+from service.settings import Settings, is_loopback
 
 __all__ = [
     "Caller",
@@ -135,7 +135,7 @@ def _caller_from_key(request: Request, settings: Settings, token: str) -> Caller
 
 def admit(request: Request, caller: Caller) -> Caller:
     """``caller`` once within its key's and its tenant's requests per second (429 otherwise;
-    ``workers.rate_limits``), cached on the request."""
+    ``service.rate_limits``), cached on the request."""
     settings: Settings = request.app.state.settings
     refused = request.app.state.rate_limiter.request(
         caller.limit_key,

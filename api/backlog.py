@@ -1,5 +1,5 @@
-"""The backlog bounds (``workers.backlog``) as a check of the admission path
-(``workers.admission.admit``'s ``checks``): every API entry point that stores audits
+"""The backlog bounds (``service.backlog``) as a check of the admission path
+(``service.admission.admit``'s ``checks``): every API entry point that stores audits
 (``POST /audits``, ``/audits/batch``, ``/runs``, the method checks) runs it through
 ``api.routes.audits.admit`` before it stores anything.
 
@@ -14,9 +14,9 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from db.tenancy import deployment_session
-from workers import admission
-from workers.backlog import BacklogFull, check_backlog
-from workers.settings import Settings
+from service import admission
+from service.backlog import BacklogFull, check_backlog
+from service.settings import Settings
 
 __all__ = ["backlog_check"]
 

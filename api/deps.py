@@ -8,7 +8,7 @@ from typing import Annotated
 from fastapi import Depends, Request
 from sqlalchemy.orm import Session, sessionmaker
 
-from workers.settings import Settings
+from service.settings import Settings
 
 
 def get_settings(request: Request) -> Settings:

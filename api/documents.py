@@ -24,16 +24,15 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
-import numpy as np
 from sqlalchemy.orm import Session
 
 from api.check_documents import correction_documents
-from claims.audit import AuditReport, judgeable, report_to_dict, similarity_step
+from claims.audit import ScoredClaims, judgeable, report_to_dict
 from claims.options import AuditOptions
 from db import llm_repository
 from db import repository as repo
 from db.models import TERMINAL_STATUSES, Audit
-from workers.adapters.config import resolve_llm_config
+from service.llm_config import resolve_llm_config
 
 __all__ = ["audit_document", "audit_documents", "poll_url"]
 
@@ -44,13 +43,6 @@ def poll_url(audit_id: uuid.UUID | str) -> str:
 
 def _iso(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
-
-
-def _similarity(state: repo.AuditState) -> np.ndarray:
-    n, m = len(state.response_rows), len(state.reference_rows)
-    if any(r.embedding is None for r in state.response_rows + state.reference_rows):
-        return np.zeros((n, m), dtype=np.float32)
-    return similarity_step(state.vectors("response"), state.vectors("reference"))
 
 
 def _header(audit: Audit) -> dict[str, Any]:
@@ -102,7 +94,7 @@ def audit_documents(
     """:func:`audit_document` of each of ``audits`` (rows already read), with the same number
     of queries for many audits as for one (``POST /audits/documents``)."""
     done = [a for a in audits if a.status == "done"]
-    states = repo.load_audit_states(session, [a.id for a in done], audits=done) if done else {}
+    states = repo.load_audit_states(session, [a.id for a in done], vectors=False, audits=done) if done else {}
     # An ended audit's usage and LLM judgements are read from their tables (the workers chose
     # its components with their own settings, which this process cannot know). A running audit
     # whose config calls no LLM under this process's settings has no usage yet: zeros, with
@@ -174,13 +166,11 @@ def _may_call_llm(audit: Audit, settings: object | None) -> bool:
 def _result_body(state: repo.AuditState) -> dict[str, Any]:
     """Claims, verdicts, scores, counts and edit script of a scored audit, and its threshold."""
     assert state.result is not None
-    report = AuditReport(
+    report = ScoredClaims(
         response_claims=state.response_claims,
         reference_claims=state.reference_claims,
         judgements=state.judgements or [],
-        similarity=_similarity(state),
         result=state.result,
-        threshold=float(state.threshold if state.threshold is not None else 0.0),
     )
     body = report_to_dict(report, state.reference_texts, state.response_text)
     for key in ("status", "error"):  # the database's values win

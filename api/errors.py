@@ -33,7 +33,7 @@ from pydantic import BaseModel
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from workers.admission import Refusal
+from service.admission import Refusal
 
 __all__ = [
     "ErrorItem",
@@ -122,7 +122,7 @@ def problem(
 
 
 def refusal(found: Refusal) -> HTTPException:
-    """The HTTP answer of an admission refusal (``workers.admission``): its status, message,
+    """The HTTP answer of an admission refusal (``service.admission``): its status, message,
     ``loc`` and ``reason`` as the error's type (else the status's), with ``Retry-After`` when the
     refusal gives one (429, 503)."""
     headers = None if found.retry_after is None else {"Retry-After": str(found.retry_after)}

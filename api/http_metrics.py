@@ -1,5 +1,5 @@
 """Request count and wall time of the API by method, route template and status
-(``claimaudit_http_requests_total``, ``claimaudit_http_request_duration_seconds``; ``workers.metrics``).
+(``claimaudit_http_requests_total``, ``claimaudit_http_request_duration_seconds``; ``service.metrics``).
 
 A pure ASGI middleware, outermost of the app's own: it sees every answer, 401/429/413 included.
 The route label is the matched route's template (``/audits/{audit_id}``, from Starlette's
@@ -13,7 +13,7 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from workers.metrics import HTTP_REQUESTS, HTTP_SECONDS
+from service.metrics import HTTP_REQUESTS, HTTP_SECONDS
 
 __all__ = ["HttpMetrics", "route_of"]
 

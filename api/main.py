@@ -32,7 +32,7 @@ from api.security import install_security
 from claims.runtime import settle_heap
 from db.audit_events import AuditEndListener
 from db.engine import make_engine, make_session_factory
-from workers.settings import Settings, get_settings
+from service.settings import Settings, get_settings
 
 __all__ = ["create_app", "app"]
 
@@ -53,7 +53,7 @@ KEYED_ROUTERS = (
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app; ``settings`` default: ``workers.settings.get_settings()`` (the environment)."""
+    """Build the app; ``settings`` default: ``service.settings.get_settings()`` (the environment)."""
     settings = settings or get_settings()
     # connect_timeout: a database that is down answers 503 in seconds, not after the OS's TCP timeout
     engine = make_engine(

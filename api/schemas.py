@@ -26,14 +26,11 @@ from pydantic import (
     field_validator,
 )
 
-from workers.storable import NUL_MESSAGE as NUL_MESSAGE
-from workers.storable import SURROGATE_MESSAGE as SURROGATE_MESSAGE
-from workers.storable import text_problem as text_problem
-from workers.storable import value_problem as json_problem
-
-AuditStatus = Literal[
-    "queued", "decomposing", "embedding", "matching", "scoring", "done", "failed", "rejected"
-]
+from claims.types import AuditStatus as AuditStatus
+from service.storable import NUL_MESSAGE as NUL_MESSAGE
+from service.storable import SURROGATE_MESSAGE as SURROGATE_MESSAGE
+from service.storable import text_problem as text_problem
+from service.storable import value_problem as json_problem
 
 
 def _no_nul(value: str) -> str:

@@ -10,8 +10,8 @@ from fastapi import FastAPI
 from fastapi.middleware.cors import CORSMiddleware
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from workers.rate_limits import RateLimiter
-from workers.settings import Settings
+from service.rate_limits import RateLimiter
+from service.settings import Settings
 
 __all__ = ["SECURITY_HEADERS", "install_security"]
 

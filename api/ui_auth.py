@@ -47,7 +47,7 @@ from api.deps import SessionDep, SettingsDep
 from db import auth_repository as keys_repo
 from db.auth_models import ApiKeyRow
 from db.tenancy import bind_tenant
-from workers.settings import Settings, get_settings
+from service.settings import Settings, get_settings
 
 __all__ = [
     "CSRF_COOKIE",

@@ -17,7 +17,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, Literal, get_args
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -34,6 +34,7 @@ from api.schemas import (
     ClaimSearchResult,
     Health,
 )
+from claims.types import Role, Verdict
 
 __all__ = [
     "AuditStatus",
@@ -67,11 +68,10 @@ __all__ = [
     "Suite",
 ]
 
-VerdictName = Literal[
-    "supported", "inferred", "contradicted", "qualification_dropped", "unsupported", "outside_scope"
-]
-#: Verdict names in the engine's order (``claims.types.Verdict``).
-VERDICTS: tuple[str, ...] = get_args(VerdictName)
+#: A claim's verdict (``claims.types.Verdict``, a ``StrEnum``: each member equals its value
+#: as a string) and the verdict names in the engine's order.
+VerdictName = Verdict
+VERDICTS: tuple[str, ...] = tuple(v.value for v in Verdict)
 #: Statuses after which an audit never changes.
 TERMINAL: frozenset[str] = frozenset({"done", "failed", "rejected"})
 
@@ -100,7 +100,7 @@ class Claim(_Model):
     one judged the audit.
     """
 
-    role: Literal["response", "reference"]
+    role: Role
     reference: int | None
     position: int
     text: str

@@ -40,6 +40,7 @@ __all__ = [
     "audit_texts",
     "prefetch",
     "similarity_step",
+    "ScoredClaims",
     "judge_step",
     "score_step",
     "report_to_dict",
@@ -63,6 +64,18 @@ class AuditReport:
     similarity: np.ndarray
     result: AuditResult
     threshold: float
+
+
+@dataclass(frozen=True)
+class ScoredClaims:
+    """What the result document shows of a scored audit: claims, verdicts and scores, without
+    the similarity matrix (an audit read back from the store renders from this; nothing is
+    recomputed)."""
+
+    response_claims: list[Claim]
+    reference_claims: list[ReferenceClaim]
+    judgements: list[Judgement]
+    result: AuditResult
 
 
 def validate_inputs(response: object, references: object) -> tuple[str, list[str]]:
@@ -319,8 +332,11 @@ def judgeable(claims: Sequence[Claim], judgements: Sequence[Judgement]) -> int:
     )
 
 
-def report_to_dict(report: AuditReport, references: Sequence[str], response: str) -> dict[str, Any]:
-    """The result document of an audit (API contract, minus ``id`` and the DB fields).
+def report_to_dict(
+    report: AuditReport | ScoredClaims, references: Sequence[str], response: str
+) -> dict[str, Any]:
+    """The result document of an audit (API contract, minus ``id`` and the DB fields); reads
+    neither the similarity matrix nor the threshold.
 
     Keys: ``status`` ("done"), ``error`` (None), ``scores`` (9 scores, None when undefined),
     ``counts`` (8 counts), ``claims`` (response claims then reference claims, each with

@@ -27,7 +27,7 @@ key                    default                     meaning
 =====================  ==========================  ============================================
 
 ``settings`` is any object with the attributes ``decomposer``, ``judge``, ``embedder``,
-``llm_band`` and ``llm_on_error`` (``workers.settings.Settings``); missing attributes take the
+``llm_band`` and ``llm_on_error`` (``service.settings.Settings``); missing attributes take the
 defaults above. The domain core never reads the environment itself.
 """
 

@@ -83,6 +83,22 @@ class Verdict(StrEnum):
     OUTSIDE_SCOPE = "outside_scope"
 
 
+class AuditStatus(StrEnum):
+    """Where an audit is in the service: queued, one of the four stages while it runs, then
+    done, failed or rejected (terminal). The engine never sets it; it is defined here, beside
+    ``Verdict`` and ``Role``, so that ``db``, ``service``, ``workers``, ``api``, ``cli`` and the
+    Python client share one vocabulary."""
+
+    QUEUED = "queued"
+    DECOMPOSING = "decomposing"
+    EMBEDDING = "embedding"
+    MATCHING = "matching"
+    SCORING = "scoring"
+    DONE = "done"
+    FAILED = "failed"
+    REJECTED = "rejected"
+
+
 #: Verdicts that count as support for precision (FActScore) and recall.
 SUPPORTING: frozenset[Verdict] = frozenset({Verdict.SUPPORTED, Verdict.INFERRED})
 

@@ -145,7 +145,7 @@ def _foreign_api_hint(url: str) -> str:
     and knows none of this checkout's keys."""
     from cli import stack
     from cli.credentials import ENV_KEY
-    from workers.settings import is_loopback
+    from service.settings import is_loopback
 
     parts = urlsplit(url)
     if not url or os.environ.get(ENV_KEY) or not is_loopback(parts.hostname) or stack.api_started_here():

@@ -12,6 +12,7 @@ import os
 from pathlib import Path
 
 from claimaudit._protocol import default_api_key
+from cli.paths import state_dir
 
 __all__ = ["ENV_KEY", "local_key_path", "read_local_key", "write_secret", "api_key_for", "ensure_local_key"]
 
@@ -21,8 +22,6 @@ LOCAL_KEY_NAME = "local admin (claimaudit up)"
 
 def local_key_path() -> Path:
     """``<state dir>/admin.key`` (``CLAIMAUDIT_STATE_DIR``, default ``.claimaudit``)."""
-    from cli.stack import state_dir
-
     return state_dir() / "admin.key"
 
 

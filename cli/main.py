@@ -20,7 +20,7 @@ from claimaudit._flows import poll as poll_flow
 from claimaudit._flows import submit as submit_flow
 from claimaudit._flows import submit_many as submit_many_flow
 from claimaudit._flows import wait as wait_flow
-from cli import analyst, checks, credentials, stack
+from cli import analyst, checks, credentials, paths, stack
 from cli import batch as batch_cli
 from cli import keys as keys_cli
 from cli.client import ApiError, audit_body, connect, problem
@@ -122,7 +122,7 @@ def worker(
         config.concurrency = concurrency
     cmd = stack.service_command("worker", config)
     cmd[cmd.index("--loglevel") + 1] = loglevel
-    os.chdir(stack.project_root())
+    os.chdir(paths.project_root())
     os.execve(cmd[0], cmd, env)
 
 
@@ -135,7 +135,7 @@ def serve(
     env = {**_service_env(), "API_HOST": host}  # AUTH=disabled is refused unless host is loopback
     cmd = stack.service_command("api", stack.StackConfig(api_port=port))
     cmd[cmd.index("--host") + 1] = host
-    os.chdir(stack.project_root())
+    os.chdir(paths.project_root())
     os.execve(cmd[0], cmd, env)
 
 
@@ -373,7 +373,7 @@ def demo(
     api_port: ApiPort = stack.DEFAULT_API_PORT,
 ) -> None:
     """Start the stack, submit the example audits through the API, and print their results."""
-    folder = examples or stack.project_root() / "examples"
+    folder = examples or paths.project_root() / "examples"
     items = load_examples(folder)
     if not items:
         raise fail(f"no *.json examples in {folder}")

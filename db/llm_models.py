@@ -9,7 +9,7 @@ llm_usage       append-only ledger, one row per LLM interaction of an audit's st
 llm_judgements  one row per response claim the LLM judge saw: the rule verdict, the judge's
                 verdict and reason, and the verdict kept (disagreements stay visible).
 llm_formats     one row per endpoint (base URL) and chat model: the structured-output format it
-                accepts (``workers.adapters.formats``), since when, and the rejection that led
+                accepts (``service.llm_formats``), since when, and the rejection that led
                 there. Deployment-wide, no tenant.
 
 Registered on ``db.models.Base.metadata`` (imported by ``migrations/env.py``); created by
@@ -108,7 +108,7 @@ class LLMFormatRow(Base):
     #: The endpoint's base URL as the client sends to it, without credentials (``endpoint_of``).
     base_url: Mapped[str] = mapped_column(Text, primary_key=True)
     model: Mapped[str] = mapped_column(Text, primary_key=True)
-    #: json_schema | json_object | prompted (``workers.adapters.formats.FORMATS``).
+    #: json_schema | json_object | prompted (``service.llm_formats.FORMATS``).
     response_format: Mapped[str] = mapped_column(Text)
     #: The server's rejection of the format before it (None when the first one tried was kept).
     reason: Mapped[str | None] = mapped_column(Text)

@@ -53,6 +53,8 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import JSONB, UUID
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
+from claims.types import AuditStatus, ClaimKind, Role, Verdict
+
 __all__ = [
     "DEFAULT_TENANT",
     "TENANT_TABLES",
@@ -69,25 +71,22 @@ __all__ = [
     "EvidenceRow",
     "ScoreRow",
     "EmbeddingCacheRow",
+    "ReferenceCacheRow",
+    "NotifyChannelRow",
 ]
 
 #: Tenant of rows stored before migration 0005 and of the local stack's key.
 DEFAULT_TENANT = "default"
 
-#: Pipeline stages in order; an audit's ``status`` is one of these while it runs.
-STAGES: tuple[str, ...] = ("decomposing", "embedding", "matching", "scoring")
-AUDIT_STATUSES: tuple[str, ...] = ("queued", *STAGES, "done", "failed", "rejected")
-TERMINAL_STATUSES: frozenset[str] = frozenset({"done", "failed", "rejected"})
-ROLES: tuple[str, ...] = ("response", "reference")
-KINDS: tuple[str, ...] = ("material", "outside_scope")
-VERDICTS: tuple[str, ...] = (
-    "supported",
-    "inferred",
-    "contradicted",
-    "qualification_dropped",
-    "unsupported",
-    "outside_scope",
-)
+#: Pipeline stages in order (an audit's ``status`` is one of these while it runs), every status,
+#: the terminal ones, roles, kinds and verdicts: plain strings (the column values), taken from
+#: the one vocabulary of ``claims.types``.
+AUDIT_STATUSES: tuple[str, ...] = tuple(s.value for s in AuditStatus)
+STAGES: tuple[str, ...] = AUDIT_STATUSES[1:5]
+TERMINAL_STATUSES: frozenset[str] = frozenset(AUDIT_STATUSES[5:])
+ROLES: tuple[str, ...] = tuple(r.value for r in Role)
+KINDS: tuple[str, ...] = tuple(k.value for k in ClaimKind)
+VERDICTS: tuple[str, ...] = tuple(v.value for v in Verdict)
 
 #: (index name, model name, dimension) of the partial HNSW indexes on ``claims.embedding``.
 #: Created by migrations (not declared on the model: Alembic cannot compare expression indexes);
@@ -145,7 +144,7 @@ class Audit(Base):
             postgresql_where=sql_text("status NOT IN ('done', 'failed', 'rejected')"),
         ),
         Index("ix_audits_tenant_id_created_at", "tenant_id", "created_at"),
-        # the backlog bounds and the drain rate (workers.backlog; migration 0015_backlog)
+        # the backlog bounds and the drain rate (service.backlog; migration 0015_backlog)
         Index(
             "ix_audits_unfinished",
             "created_at",
@@ -325,3 +324,29 @@ class EmbeddingCacheRow(Base):
     dim: Mapped[int] = mapped_column(Integer)
     embedding: Mapped[Any] = mapped_column(Vector())
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class ReferenceCacheRow(Base):
+    """The offline decomposition of one reference text, per tenant and engine version
+    (migration ``0017_reference_cache``; ``db.reference_cache``)."""
+
+    __tablename__ = "reference_cache"
+
+    tenant_id: Mapped[str] = mapped_column(Text, primary_key=True, server_default=DEFAULT_TENANT)
+    #: Hex SHA-256 of the UTF-8 text.
+    text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``claims.engine_version.engine_version()`` of the engine that decomposed it.
+    engine_version: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``[{"text", "start", "end", "kind", "position", "duplicates", "ambiguous"}, ...]``.
+    claims: Mapped[list[dict[str, Any]]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class NotifyChannelRow(Base):
+    """The private name of a notification channel (migration ``0018_private_channels``): read by
+    the deployment's roles only, so no analyst login can listen on it or notify it."""
+
+    __tablename__ = "claimaudit_channels"
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    channel: Mapped[str] = mapped_column(Text)

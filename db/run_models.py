@@ -85,7 +85,7 @@ class Suite(Base):
     #: Audit at most this many items per run (a deterministic sample seeded by the run label).
     sample_size: Mapped[int | None] = mapped_column(Integer)
     #: Canaries per fault kind per run: the run's first N items each get one of every kind
-    #: (``workers.checks``, migration 0008_method_checks); NULL: none.
+    #: (``service.checks``, migration 0008_method_checks); NULL: none.
     canaries: Mapped[int | None] = mapped_column(Integer)
     #: Audit config applied to every item that has none of its own.
     config: Mapped[dict[str, Any]] = mapped_column(

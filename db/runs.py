@@ -214,7 +214,7 @@ def add_run_items(
             out.append(_existing(session, run, item))
             continue
         position += 1
-        # the run's tenant owns its audits (the item was built without one: workers.runs.new_run_item)
+        # the run's tenant owns its audits (the item was built without one: service.runs.new_run_item)
         audit, _ = repo.create_audit(session, replace(item.audit, tenant_id=tenant_id))
         session.execute(
             update(RunItem)

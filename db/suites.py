@@ -49,7 +49,7 @@ class SuiteSpec:
     source_kind: str | None = None
     source: str | None = None
     sample_size: int | None = None
-    #: Canaries per fault kind per run (``workers.checks``); None: none.
+    #: Canaries per fault kind per run (``service.checks``); None: none.
     canaries: int | None = None
     config: Mapping[str, Any] = field(default_factory=dict)
     webhook_url: str | None = None

@@ -1,4 +1,4 @@
-"""Alembic environment: URL from ``DATABASE_URL`` (``workers.settings``), metadata from ``db.models``.
+"""Alembic environment: URL from ``DATABASE_URL`` (``service.settings``), metadata from ``db.models``.
 
 An explicit ``sqlalchemy.url`` on the Alembic config (``Config.set_main_option``, used by the test
 fixtures) wins over the environment.
@@ -28,7 +28,7 @@ def _url() -> str:
     explicit = config.get_main_option("sqlalchemy.url")
     if explicit:
         return normalise_url(explicit)
-    from workers.settings import Settings
+    from service.settings import Settings
 
     return Settings().database_url
 

@@ -83,7 +83,7 @@ os.environ.setdefault("TENANT_RATE_LIMIT_PER_SECOND", "0")
 os.environ.setdefault("TENANT_AUDITS_PER_MINUTE", "0")
 # One Celery queue per test session: workers left over from an interrupted run never take our tasks.
 os.environ["CELERY_QUEUE"] = f"claimaudit-test-{uuid.uuid4().hex[:8]}"
-# The backlog bounds (workers.backlog) are off unless a test sets them: the session's database keeps
+# The backlog bounds (service.backlog) are off unless a test sets them: the session's database keeps
 # the audits that earlier tests left queued without a worker, whose count and age would refuse
 # later tests' audits (tests/integration/test_backlog.py sets them on a database of its own).
 for _bound in ("MAX_QUEUED_AUDITS", "MAX_QUEUED_AUDITS_PER_TENANT", "MAX_BACKLOG_AGE_S"):
@@ -154,10 +154,10 @@ def _celery_producer_restored(request: pytest.FixtureRequest) -> Iterator[None]:
 def redis_server_url() -> str:
     """The test Redis URL (db 4); starts the local stack's Redis when nothing answers."""
     if not _redis_answers(_REDIS_URL):
-        from cli import stack
+        from cli import redis_server
 
         port = int(_REDIS_URL.rsplit(":", 1)[1].split("/")[0])
-        stack.start_redis(port, db=TEST_REDIS_DB)
+        redis_server.start_redis(port, db=TEST_REDIS_DB)
         if not _redis_answers(_REDIS_URL):
             pytest.fail(f"Redis not reachable at {_REDIS_URL}")
     return _REDIS_URL
@@ -245,8 +245,8 @@ def database_url(fresh_database: Callable[[str], str]) -> str:
     url = fresh_database("main")
     command.upgrade(alembic_config(url), "head")
     os.environ["DATABASE_URL"] = url
+    from service.settings import get_settings
     from workers import database
-    from workers.settings import get_settings
 
     get_settings.cache_clear()
     database.get_engine.cache_clear()
@@ -272,7 +272,7 @@ def session_factory(engine: Any) -> Any:
 
 @pytest.fixture
 def settings(database_url: str, redis_server_url: str) -> Any:
-    from workers.settings import Settings
+    from service.settings import Settings
 
     return Settings(database_url=database_url, redis_url=redis_server_url)
 

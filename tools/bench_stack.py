@@ -26,7 +26,7 @@ from sqlalchemy.engine import make_url
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from cli import stack  # noqa: E402
+from cli import processes, stack  # noqa: E402
 
 BENCH_REDIS_DB = int(os.environ.get("CLAIMAUDIT_BENCH_REDIS_DB", "5"))
 
@@ -106,7 +106,7 @@ class BenchStack:
         self.databases.append(name)
         self.env["DATABASE_URL"] = self._url(name)
         self.env["CELERY_QUEUE"] = f"claimaudit-bench-{uuid.uuid4().hex[:8]}"
-        port = stack.free_port()
+        port = processes.free_port()
         self.api_url = f"http://127.0.0.1:{port}"
         host = f"bench-{port}@{socket.gethostname()}"
         celery, uvicorn = (

@@ -44,13 +44,14 @@ from sqlalchemy.orm import Session
 
 from db import leases
 from db.engine import session_scope
-from workers import metrics, services
+from service import metrics
+from service.settings import get_settings
+from workers import services
 from workers.bundle_stages import STAGES, BundleStage, OwnRun
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS, describe
 from workers.heartbeat import Heartbeat
 from workers.retry import backoff_s
-from workers.settings import get_settings
 from workers.tasks import (
     STAGE_OPTIONS,
     StaleRun,

@@ -30,7 +30,7 @@ from celery.signals import (
 )
 from kombu.entity import Exchange, Queue
 
-from workers.settings import get_settings
+from service.settings import get_settings
 
 __all__ = ["app"]
 
@@ -86,7 +86,7 @@ app.conf.update(
     result_backend_transport_options={"visibility_timeout": _settings.broker_visibility_timeout},
     beat_schedule={
         "requeue-stale-audits": {"task": "audits.requeue_stale", "schedule": 300.0},
-        # the suites' cron schedules live in Postgres; the tick starts the due ones (workers.schedule)
+        # the suites' cron schedules live in Postgres; the tick starts the due ones (service.schedule)
         "runs-tick": {"task": "runs.tick", "schedule": float(_settings.runs_tick_s)},
         "retention": {"task": "audits.retention", "schedule": crontab(minute="0", hour="3")},
     },
@@ -147,6 +147,6 @@ cast(Callable[[Callable[..., None]], Any], after_setup_task_logger.connect)(_jso
 def _metrics_process_dead(pid: int | None = None, **_: Any) -> None:
     import os
 
-    from workers.metrics import mark_process_dead
+    from service.metrics import mark_process_dead
 
     mark_process_dead(pid or os.getpid())

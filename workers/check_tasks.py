@@ -10,12 +10,12 @@ from celery import Task
 from db import checks_repository as checks_repo
 from db import leases
 from db.engine import session_scope
-from workers import checks, metrics
+from service import checks, metrics
+from service.settings import get_settings
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS
 from workers.pipeline import enqueue_audits
-from workers.settings import get_settings
 from workers.tasks import task
 
 log = logging.getLogger(__name__)
@@ -33,7 +33,7 @@ log = logging.getLogger(__name__)
     max_retries=get_settings().task_max_retries,
 )
 def after_done(self: Task, audit_id: str | list[str]) -> list[str]:
-    """Run what follows a done audit (``workers.checks.after_done``; each audit of a bundle's
+    """Run what follows a done audit (``service.checks.after_done``; each audit of a bundle's
     list in turn), commit, then enqueue the audits it created. Never changes the audit's own
     rows; an audit that is not done is left alone.
 

@@ -20,7 +20,8 @@ from claims.embed import Embedder, default_embedder
 from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim, Role
 from db.models import Audit
-from workers.adapters.config import resolve_llm_config  # light: no openai import
+from service.llm_config import resolve_llm_config  # light: no openai import
+from service.settings import get_settings
 
 __all__ = [
     "decompose_text",
@@ -43,7 +44,7 @@ def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
     first real audit is as fast as the later ones. Then :func:`claims.runtime.settle_heap`."""
     from claims.runtime import load_offline_models, settle_heap, warm_up
 
-    cfg = resolve_llm_config(config or {})
+    cfg = resolve_llm_config(config or {}, get_settings())
     local_embedder, local_parser = cfg.embedder != "openai", cfg.decomposer != "llm"
     load_offline_models(embedder=local_embedder, parser=local_parser)
     if local_embedder and local_parser:
@@ -60,7 +61,7 @@ def prepare_decomposition(
     ``roles``: the role of each text (``response`` or ``reference``; ``decompose_text``);
     None: every text is a response.
     Does nothing for the LLM decomposer."""
-    if resolve_llm_config(config).decomposer != "llm":
+    if resolve_llm_config(config, get_settings()).decomposer != "llm":
         decompose_many(texts, roles=[Role(r) for r in roles] if roles is not None else Role.RESPONSE)
 
 
@@ -68,7 +69,7 @@ def offline_decomposer(config: Mapping[str, Any]) -> bool:
     """Whether the audit decomposes offline (not with the LLM decomposer); False for an invalid
     config (the single-audit service then reports it)."""
     try:
-        return resolve_llm_config(config).decomposer != "llm"
+        return resolve_llm_config(config, get_settings()).decomposer != "llm"
     except ValueError:
         return False
 
@@ -77,7 +78,7 @@ def local_embedder(config: Mapping[str, Any]) -> bool:
     """Whether the audit embeds with the process-wide local model (not an endpoint); False for
     an invalid config (the single-audit service then reports it)."""
     try:
-        return resolve_llm_config(config).embedder != "openai"
+        return resolve_llm_config(config, get_settings()).embedder != "openai"
     except ValueError:
         return False
 
@@ -94,7 +95,7 @@ def decompose_text(
     ``document`` (``{"role", "position"}``) names the text in an LLM fallback record, and its
     role is the text's (``claims.decompose.decompose``: a reference's headings that state
     something are claims too; no ``document``: a response)."""
-    cfg = resolve_llm_config(config)
+    cfg = resolve_llm_config(config, get_settings())
     if cfg.decomposer == "llm":
         from workers.adapters.hooks import decompose_text_llm
 
@@ -117,7 +118,7 @@ def embedder_for(
 ) -> Embedder:
     """The embedder the audit asks for (offline: the process-wide local all-MiniLM-L6-v2);
     ``tenant_id`` is who pays for endpoint calls not tied to an audit (a search)."""
-    cfg = resolve_llm_config(config)
+    cfg = resolve_llm_config(config, get_settings())
     if cfg.embedder == "openai":
         from workers.adapters.hooks import embedder_llm
 
@@ -146,7 +147,7 @@ def review_judgements(
     return review_judgements_llm(
         session,
         audit.id,
-        resolve_llm_config(audit.config),
+        resolve_llm_config(audit.config, get_settings()),
         options,
         response_claims,
         reference_claims,

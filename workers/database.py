@@ -8,7 +8,7 @@ from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from db.engine import make_engine, make_session_factory
-from workers.settings import get_settings
+from service.settings import get_settings
 
 __all__ = ["get_engine", "get_session_factory", "reset_after_fork"]
 

@@ -19,55 +19,22 @@ from sqlalchemy.orm import Session
 from sqlalchemy.pool import NullPool
 
 from db import leases
-from db import repository as repo
 from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.engine import make_engine, session_scope
-from workers import admission, metrics, schedule, source_policy, webhooks
+from service import admission, metrics, schedule, source_policy
+from service.runs import finish_run, submit_items
+from service.settings import Settings, get_settings
+from workers import webhooks
+from workers.audit_end import send as _send
 from workers.database import get_session_factory
 from workers.pipeline import enqueue_audits
-from workers.runs import finish_run, submit_items
-from workers.settings import Settings, get_settings
 from workers.tasks import task
 
 log = logging.getLogger(__name__)
 
 _settings = get_settings()
-
-
-def _send(name: str, *args: Any) -> None:
-    from workers.celery_app import app
-
-    app.send_task(name, args=[str(a) for a in args])
-
-
-def after_audits(audit_ids: list[uuid.UUID], status: str | None = None) -> None:
-    """After audits ended (committed) with the same ``status`` (None: read each audit's own):
-    count them with their created → finished latency, and finish each run whose last audit was
-    among them; one transaction."""
-    factory = get_session_factory()
-    with session_scope(factory) as session:
-        audits = repo.get_audits(session, audit_ids)
-        statuses = {a.id: status or a.status for a in audits}
-        waits = {
-            a.id: (a.finished_at - a.created_at).total_seconds()
-            for a in audits
-            if a.finished_at is not None and a.created_at is not None
-        }
-        done = [aid for aid, st in statuses.items() if st == "done"]
-        counts = runs_repo.audit_verdict_counts_of(session, done) if done else {}
-        run_ids = runs_repo.complete_runs_for_audits(session, list(statuses))
-    for aid, st in statuses.items():
-        if st in ("done", "failed"):
-            metrics.AUDITS_FINISHED.labels(st).inc()
-            if aid in waits:
-                metrics.AUDIT_LATENCY.labels(st).observe(max(0.0, waits[aid]))
-    for verdict, n in counts.items():
-        if n:
-            metrics.VERDICTS.labels(verdict).inc(n)
-    for run_id in run_ids:
-        _send("runs.finish", run_id)
 
 
 @task(name="runs.tick", acks_late=True)
@@ -163,7 +130,7 @@ def _load_items(
     (``schedule.sample``, seeded by the run label), so a source without bad rows gives the items
     it always gave.
 
-    The server's settings are checked again first (``workers.source_policy``): a suite stored
+    The server's settings are checked again first (``service.source_policy``): a suite stored
     before they changed fails with the reason (ValueError), as does an unreadable source. A SQL
     source runs as its tenant (``db.suites``).
     """
@@ -186,7 +153,7 @@ def _load_items(
 def _admit(
     items: list[tuple[str, dict[str, Any]]], tenant_id: str, factory: Any, lines: Lines | None = None
 ) -> Loaded:
-    """A scheduled run's items through the admission path (``workers.admission``: text, sizes,
+    """A scheduled run's items through the admission path (``service.admission``: text, sizes,
     models, the tenant's token budget; not the per-minute limits, which would fail any run larger
     than a minute's worth: the cron and ``sample_size`` bound a suite's runs): the admitted items
     and a rejection for each refused one (with its source line from ``lines``). ValueError for a
@@ -323,7 +290,7 @@ def deliver(self: Task, delivery_id: str) -> str:
 
     Idempotent: a delivery no longer pending is not sent again.
     Retries: any non-2xx answer or transport error, up to ``WEBHOOK_MAX_RETRIES`` times. A URL
-    ``workers.source_policy`` refuses (checked before each attempt) fails the delivery at once.
+    ``service.source_policy`` refuses (checked before each attempt) fails the delivery at once.
     """
     factory = get_session_factory()
     with session_scope(factory) as session:

@@ -26,9 +26,9 @@ from celery import bootsteps
 
 from db import leases
 from db.engine import session_scope
+from service.settings import Settings, get_settings
 from workers.database import get_session_factory
 from workers.pipeline import TASK_OF_STATUS, enqueue_audit
-from workers.settings import Settings, get_settings
 
 __all__ = ["sweep", "broker_lost_data", "SweeperStep"]
 

@@ -41,13 +41,15 @@ from sqlalchemy.orm import Session
 from db import leases
 from db import repository as repo
 from db.engine import session_scope
-from workers import metrics, services
+from service import metrics
+from service.settings import get_settings
+from workers import services
+from workers.audit_end import after_audits
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS, describe, is_transient
 from workers.heartbeat import Heartbeat
 from workers.retry import backoff_s
-from workers.settings import get_settings
 
 log = logging.getLogger(__name__)
 
@@ -333,8 +335,6 @@ def audit_ended(aid: uuid.UUID, status: str) -> None:
 
 def audits_ended(aids: list[uuid.UUID], status: str) -> None:
     """:func:`audit_ended` of several audits (a bundle) in one transaction."""
-    from workers.run_tasks import after_audits
-
     if not aids:
         return
     try:

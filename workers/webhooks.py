@@ -23,7 +23,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 import httpx
 
-from workers import http_limits
+from service import http_limits
 
 __all__ = [
     "SIGNATURE_HEADER",
@@ -106,7 +106,7 @@ def send(
     """POST ``payload`` once; a 2xx answer is delivered, anything else an ``Attempt`` with an error.
 
     Unsigned when the suite has no secret (the signature header is then absent). ``address``: the
-    IP address to connect to, already checked (``workers.source_policy.check_webhook_url``); the
+    IP address to connect to, already checked (``service.source_policy.check_webhook_url``); the
     URL's host still goes in ``Host`` and TLS (SNI, certificate), so the name is not resolved again
     between the check and the request. Redirects are not followed; an error names the status only.
     ``timeout`` bounds the whole attempt (wall clock, from connecting to the last byte read, a

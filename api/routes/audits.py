@@ -34,14 +34,14 @@ from api.schemas import (
     BatchItem,
     BatchItemResult,
 )
-from claims.types import SCORE_NAMES
+from claims.types import SCORE_NAMES, Verdict
 from db import leases
 from db import repository as repo
 from db.audit_events import AuditEndListener
-from db.models import TERMINAL_STATUSES, VERDICTS, Audit
-from workers import admission, metrics
-from workers.pipeline import bundleable, enqueue_audits
-from workers.settings import Settings
+from db.models import TERMINAL_STATUSES, Audit
+from service import admission, metrics
+from service.settings import Settings
+from workers import port
 
 log = logging.getLogger(__name__)
 
@@ -96,7 +96,7 @@ def _store(session: Session, req: AuditRequest, key: str | None, tenant_id: str)
 
 
 def submitter(caller: Caller) -> admission.Submitter:
-    """The admission path's view of the caller (``workers.admission``)."""
+    """The admission path's view of the caller (``service.admission``)."""
     return admission.Submitter(caller.tenant_id, caller.limit_key, caller.audits_per_minute)
 
 
@@ -108,7 +108,7 @@ def admit(
     settings: Settings,
     **options: Any,
 ) -> list[admission.Refusal | None]:
-    """``workers.admission.admit`` for this request (the app's rate limiter counts), the backlog
+    """``service.admission.admit`` for this request (the app's rate limiter counts), the backlog
     bounds (``api.backlog``) among its checks when there is a session; a whole-request refusal is
     raised as its HTTP answer (413/422/429/503, ``Retry-After`` on a 429 or 503) and counted in
     ``claimaudit_admission_refusals_total{reason}`` when it has a reason."""
@@ -153,7 +153,7 @@ def _bundleable(session: Session, audit_ids: list[uuid.UUID], settings: Settings
     offline = []
     for audit in repo.get_audits(session, audit_ids):
         try:
-            if bundleable(audit.config, settings):
+            if port.bundleable(audit.config, settings):
                 offline.append(audit.id)
         except ValueError:  # validated at submission; a chain of its own reports the error
             continue
@@ -168,7 +168,7 @@ def _enqueue(session: Session, audit_ids: list[uuid.UUID], settings: Settings, *
     ``UNSENT_AFTER_S + SWEEP_INTERVAL_S`` seconds. Sends never wait for a broker that is down.
     """
     bundle = _bundleable(session, audit_ids, settings) if bulk and settings.bundle_size > 1 else {}
-    sent = enqueue_audits(
+    sent = port.enqueue_audits(
         audit_ids,
         bulk=bulk,
         bundle=bundle,
@@ -297,7 +297,7 @@ def submit_batch(
     for index, (checked, refused) in enumerate(zip(parsed, found, strict=True)):
         if refused is not None or isinstance(checked, admission.Refusal):
             error = refused.detail if refused is not None else "rejected"
-            results.append(BatchItemResult(index=index, status="rejected", error=error))
+            results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=error))
             continue
         key = checked.idempotency_key or None
         sha = request_sha256(checked)
@@ -308,11 +308,11 @@ def submit_batch(
             if isinstance(exc, DATABASE_DOWN):
                 raise  # 503: nothing of the batch is stored
             error = f"could not store the audit: {' '.join(str(exc.orig).split())[:300]}"
-            results.append(BatchItemResult(index=index, status="rejected", error=error))
+            results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=error))
             continue
         if not created and audit.request_sha256 != sha:
             error = f"idempotency_key {key!r} was already used for a different request (audit {audit.id})"
-            results.append(BatchItemResult(index=index, status="rejected", error=error))
+            results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=error))
             continue
         if (created or _never_enqueued(audit)) and audit.id not in to_enqueue:
             to_enqueue.append(audit.id)
@@ -324,7 +324,6 @@ def submit_batch(
     return BatchAccepted(audits=results)
 
 
-VerdictName = Literal[VERDICTS]  # type: ignore[valid-type]
 ScoreName = Literal[SCORE_NAMES]  # type: ignore[valid-type]
 
 
@@ -335,7 +334,7 @@ def list_audits(
     status_: Annotated[AuditStatus | None, Query(alias="status")] = None,
     since: datetime | None = None,
     until: datetime | None = None,
-    verdict: Annotated[VerdictName | None, Query(description="Some response claim has it.")] = None,
+    verdict: Annotated[Verdict | None, Query(description="Some response claim has it.")] = None,
     score: Annotated[ScoreName | None, Query(description="Score that score_min/score_max bound.")] = None,
     score_min: Annotated[float | None, Query(allow_inf_nan=False)] = None,
     score_max: Annotated[float | None, Query(allow_inf_nan=False)] = None,

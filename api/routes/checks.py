@@ -26,8 +26,8 @@ from claims.canary import CANARY_KINDS
 from db import checks_repository as checks_repo
 from db import repository as repo
 from db.models import VERDICTS, Audit
-from workers import checks
-from workers.settings import Settings
+from service import checks
+from service.settings import Settings
 
 router = APIRouter(tags=["checks"])
 
@@ -101,7 +101,7 @@ def _admit(
     config: dict[str, Any],
     count: int,
 ) -> None:
-    """The audits a check creates through the admission path (``workers.admission``): their config
+    """The audits a check creates through the admission path (``service.admission``): their config
     (models, endpoint, token budget) and the caller's audits per minute; raises the HTTP refusal."""
     found = admit(caller, request, [{"config": config}] * count, session, settings)
     refused = next((r for r in found if r is not None), None)

@@ -4,9 +4,8 @@ suite, run and audit metadata (``db.claim_search``)."""
 from __future__ import annotations
 
 import json
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any
 
-from celery.exceptions import TimeoutError as CeleryTimeout
 from fastapi import APIRouter, Depends, Query, status
 from fastapi.concurrency import run_in_threadpool
 
@@ -16,16 +15,15 @@ from api.documents import poll_url
 from api.errors import RETRY_AFTER_S, ErrorBody, problem
 from api.llm_policy import check_search_model, refuse_when_spent
 from api.schemas import ClaimSearchResult
+from claims.types import Role, Verdict
 from db.claim_search import SearchFilters
-from db.models import VERDICTS
-from workers.pipeline import search_claims_remote
-from workers.settings import Settings
-from workers.storable import text_problem
-from workers.storable import value_problem as json_problem
+from service.settings import Settings
+from service.storable import text_problem
+from service.storable import value_problem as json_problem
+from workers import port
 
 router = APIRouter(prefix="/claims", tags=["claims"])
 
-Verdict = Literal[VERDICTS]  # type: ignore[valid-type]
 _INVALID = status.HTTP_422_UNPROCESSABLE_CONTENT
 
 
@@ -48,9 +46,7 @@ def _metadata(value: str | None) -> dict[str, Any] | None:
 
 
 def search_filters(
-    role: Annotated[
-        Literal["response", "reference"] | None, Query(description="Only claims of this role.")
-    ] = None,
+    role: Annotated[Role | None, Query(description="Only claims of this role.")] = None,
     verdict: Annotated[Verdict | None, Query(description="Only response claims with this verdict.")] = None,
     suite: Annotated[
         str | None, Query(max_length=200, description="Only audits of runs of this suite.")
@@ -120,7 +116,7 @@ async def search_claims(
     session.close()  # nothing more to read here; the worker queries with the tenant's filter
     try:
         items = await run_in_threadpool(
-            search_claims_remote,
+            port.search_claims_remote,
             q,
             k,
             model=model,
@@ -128,7 +124,7 @@ async def search_claims(
             filters=filters.to_dict(),
             timeout=settings.search_timeout_s,
         )
-    except CeleryTimeout:
+    except port.SearchTimeout:
         timed_out = problem(status.HTTP_503_SERVICE_UNAVAILABLE, "no worker answered the search in time")
         timed_out.headers = {"Retry-After": str(RETRY_AFTER_S)}
         raise timed_out from None

@@ -26,7 +26,8 @@ from api.deps import SessionDep, SettingsDep
 from api.errors import RETRY_AFTER_S
 from api.schemas import Health
 from db import repository as repo
-from workers.settings import Settings
+from service.settings import Settings
+from workers import port
 
 router = APIRouter(tags=["health"])
 
@@ -44,21 +45,15 @@ def count_workers(
 ) -> int:
     """Number of Celery workers that answer within ``timeout`` s and consume ``queue`` (0 on broker errors).
 
-    Uses the broker of ``workers.celery_app.app`` (where ``enqueue_audit`` sends); cached ``max_age`` s.
+    Uses the broker the audits are sent to (``workers.port``); cached ``max_age`` s.
     """
-    from workers.celery_app import app
-
-    key = (str(app.conf.broker_url), queue)
+    key = (port.broker_url(), queue)
     now = time.monotonic()
     with _cache_lock:
         hit = _cache.get(key)
         if hit is not None and now - hit[0] < max_age:
             return hit[1]
-    try:
-        replies = app.control.inspect(timeout=timeout).active_queues() or {}
-        count = sum(1 for queues in replies.values() if any(q.get("name") == queue for q in queues or []))
-    except Exception:
-        count = 0
+    count = port.consumers_of(queue, timeout=timeout)
     with _cache_lock:
         _cache[key] = (time.monotonic(), count)
     return count

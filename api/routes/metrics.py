@@ -1,4 +1,4 @@
-"""``/metrics``: Prometheus text format (``workers.metrics``).
+"""``/metrics``: Prometheus text format (``service.metrics``).
 
 Needs ``admin``. A key that also holds ``operator`` (granted only by ``claimaudit keys create``,
 never by a tenant's ``POST /admin/keys``) reads the deployment: the processes' counters and
@@ -6,7 +6,7 @@ histograms, plus the gauges of the present read at scrape time: audits of every 
 the broker's queue depth per queue and priority, the age of the oldest unfinished audit, the
 workers that answer a ping (``api.routes.health.count_workers``, cached a few seconds), LLM
 formats. Any other admin key reads its own tenant's figures alone
-(``workers.metrics.scrape_tenant``)."""
+(``service.metrics.scrape_tenant``)."""
 
 from __future__ import annotations
 
@@ -21,8 +21,8 @@ from db import backlog, llm_repository
 from db import repository as repo
 from db import runs as runs_repo
 from db.tenancy import deployment_session
-from workers.metrics import Present, broker_depths, scrape, scrape_tenant
-from workers.settings import Settings
+from service.metrics import Present, broker_depths, scrape, scrape_tenant
+from service.settings import Settings
 
 router = APIRouter(tags=["health"])
 

@@ -5,7 +5,7 @@ backlog is within its bounds; otherwise 503 ``degraded`` with ``Retry-After`` an
 
 - ``database: <error>`` / ``broker: <error>``: the service does not answer;
 - ``no worker consumes <queue>``: no worker answered the ping (``api.routes.health.count_workers``);
-- the deployment's backlog bounds of ``workers.backlog`` (``MAX_BACKLOG_AGE_S``, the oldest audit
+- the deployment's backlog bounds of ``service.backlog`` (``MAX_BACKLOG_AGE_S``, the oldest audit
   or a new one's expected wait; ``MAX_QUEUED_AUDITS``; 0 turns one off), with the sentence
   ``POST /audits`` refuses new audits with.
 
@@ -23,7 +23,7 @@ from api.errors import RETRY_AFTER_S
 from api.routes.health import count_workers
 from db import backlog
 from db import repository as repo
-from workers.backlog import BacklogFull, check_backlog
+from service.backlog import BacklogFull, check_backlog
 
 router = APIRouter(tags=["health"])
 

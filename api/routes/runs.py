@@ -1,13 +1,12 @@
 """``/runs``: submit a run's items, list runs, one run with its audits, compare two runs, deliveries.
 
-Every query is in ``db.runs`` / ``db.suites``; the documents come from ``workers.runs`` (shared
+Every query is in ``db.runs`` / ``db.suites``; the documents come from ``service.runs`` (shared
 with the webhook payloads). Every route reads the caller's tenant from its API key
 (``read_tenant`` / ``write_tenant``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import uuid
 from datetime import UTC, datetime
 from typing import Annotated, Any
@@ -26,9 +25,10 @@ from db import checks_repository as checks_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.run_models import Run
-from workers import admission
-from workers import runs as run_service
-from workers.schedule import slot_label
+from service import admission
+from service import runs as run_service
+from service.schedule import slot_label
+from workers import port
 
 router = APIRouter(prefix="/runs", tags=["runs"])
 
@@ -87,14 +87,6 @@ def _names(req: RunRequest, label: str) -> list[admission.Name]:
     return names
 
 
-def _kick(run_id: uuid.UUID) -> None:
-    """Ask a worker to finish the run if it is complete (a sealed run with nothing pending)."""
-    from workers.celery_app import app
-
-    with contextlib.suppress(Exception):  # broker down: the scheduler tick finishes complete runs
-        app.send_task("runs.finish", args=[str(run_id)])
-
-
 @router.post(
     "", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}}
 )
@@ -106,7 +98,7 @@ def submit_run(
     Idempotent per (suite, label, item id): a resubmitted id returns its audit, with other content
     it is rejected. Invalid items are rejected one by one and stored nowhere; the valid ones are
     stored in one transaction, committed, then enqueued. ``final`` (default) seals the run.
-    Every item goes through the admission path (``workers.admission``: text, sizes, models, token
+    Every item goes through the admission path (``service.admission``: text, sizes, models, token
     budget, the key's and the tenant's audits per minute); a suite, label, source or item id that
     cannot be stored (NUL, lone surrogate, too long) is a 422 and nothing is stored.
     """
@@ -145,7 +137,7 @@ def submit_run(
         session, [r.audit_id for r in results if r.created and r.audit_id is not None], settings, bulk=True
     )
     if req.final:
-        _kick(run.id)
+        port.finish_run(run.id)
     out = rejected + [
         {
             "index": index,

@@ -14,9 +14,9 @@ from api.routes.runs import TenantDep, WriteTenantDep
 from api.run_schemas import Name, SuiteIn
 from db import suites as suites_repo
 from db.run_models import Suite
-from workers import admission, source_policy
-from workers.schedule import check_cron, due_slot
-from workers.settings import Settings
+from service import admission, source_policy
+from service.schedule import check_cron, due_slot
+from service.settings import Settings
 
 router = APIRouter(prefix="/suites", tags=["suites"])
 
@@ -46,7 +46,7 @@ def suite_document(suite: Suite) -> dict[str, Any]:
 
 def check_allowed(body: SuiteIn, settings: Settings, *, tenant_id: str, admin: bool) -> None:
     """``SourceRefused`` (a ValueError) when the server's settings refuse the suite's source or
-    webhook (``workers.source_policy``; checked again when it runs and before each delivery)."""
+    webhook (``service.source_policy``; checked again when it runs and before each delivery)."""
     if body.source is not None:
         kind, source = body.source.kind_and_value()
         source_policy.check_source(kind, source, settings, tenant_id=tenant_id, admin=admin)
@@ -98,7 +98,7 @@ def put_suite(
     """Create or replace a suite; a new cron first fires at its next slot (200 replaced, 201 created).
 
     422 when the server's settings refuse its source or webhook (README, "Suites and their sources"),
-    and when the admission path (``workers.admission``) refuses its config (a model outside the
+    and when the admission path (``service.admission``) refuses its config (a model outside the
     allow-list, an LLM component without an endpoint) or a name it stores.
     """
     tenant = caller.tenant_id

@@ -12,7 +12,6 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from celery.exceptions import TimeoutError as CeleryTimeout
 from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
@@ -30,8 +29,8 @@ from api.ui.timeline import timeline
 from api.ui_auth import LoginRequired, UiReader, login_redirect
 from db import repository as repo
 from db.models import AUDIT_STATUSES
-from workers.pipeline import ResultStoreDown, search_claims_remote
-from workers.settings import Settings
+from service.settings import Settings
+from workers import port
 
 __all__ = ["install", "json_url", "router"]
 
@@ -120,10 +119,12 @@ def _search(q: str, settings: Settings, tenant_id: str) -> tuple[list[dict[str, 
     """The claim search of ``GET /claims/search`` (k = 10) in the tenant's audits, hits with
     their page anchors."""
     try:
-        hits = search_claims_remote(q, 10, model=None, tenant_id=tenant_id, timeout=settings.search_timeout_s)
-    except CeleryTimeout:
+        hits = port.search_claims_remote(
+            q, 10, model=None, tenant_id=tenant_id, timeout=settings.search_timeout_s
+        )
+    except port.SearchTimeout:
         return [], "no worker answered the search in time"
-    except ResultStoreDown:
+    except port.ResultStoreDown:
         return [], "the search is unavailable while Redis does not answer; retry in a few seconds"
     except ValueError as exc:
         return [], f"search: {exc}"

@@ -1,7 +1,7 @@
 """``/ui/runs``: run pages (suite runs), server-rendered like the audit pages.
 
 They read through the runs API's own functions: ``db.runs`` (list, run, items, baseline run),
-``workers.runs.run_document`` and ``workers.runs.compare_runs`` (the ``GET /runs/{id}/compare``
+``service.runs.run_document`` and ``service.runs.compare_runs`` (the ``GET /runs/{id}/compare``
 document), with the tenant of the signed-in caller (``api.ui_auth.UiReader``); another
 tenant's run is "not found".
 """
@@ -22,7 +22,7 @@ from api.ui.pages import not_found, page
 from api.ui_auth import UiReader
 from db import runs as runs_repo
 from db.run_models import Run
-from workers import runs as run_service
+from service import runs as run_service
 
 __all__ = ["router"]
 

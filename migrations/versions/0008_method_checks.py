@@ -5,7 +5,7 @@ Tables: ``canaries``, ``second_audits``, ``second_audit_claims``, ``corrections`
 exactly detected, the verdicts of the claims over the fault), ``canary_detection`` (per audit and
 fault kind), ``canary_detection_daily`` (per day, tenant and kind: the metric to alert on),
 ``label_agreement`` (one row per labelled response claim, with the auditor's verdict). Suites
-get ``canaries`` (canaries per fault kind per run, ``workers.checks``).
+get ``canaries`` (canaries per fault kind per run, ``service.checks``).
 
 Tenants as in ``0005_tenants``: every table carries ``tenant_id``, copied by trigger from the
 audit (``tenant_of_check_audit``; ``second_audit_claims`` from its second audit; an audit the

@@ -2,7 +2,7 @@
 row used.
 
 ``llm_formats`` has one row per (base URL, chat model): the format the server accepts
-(``json_schema`` | ``json_object`` | ``prompted``; ``workers.adapters.formats``), the rejection
+(``json_schema`` | ``json_object`` | ``prompted``; ``service.llm_formats``), the rejection
 that led there, and when it was negotiated. It is shared by every tenant, like ``llm_cache``:
 row-level security lets only the deployment's roles read or write it (``service_only`` of
 ``0011_analyst_logins``). ``llm_usage`` gains ``response_format`` (the format of the row's chat

@@ -1,4 +1,4 @@
-"""Backlog: indexes for the admission bounds (``workers.backlog``) and the drain rate.
+"""Backlog: indexes for the admission bounds (``service.backlog``) and the drain rate.
 
 ``ix_audits_unfinished`` covers the unfinished audits only (status not done, failed or
 rejected) by ``(created_at, tenant_id)``: the deployment's and a tenant's queued audits and the

@@ -38,7 +38,7 @@ MAX_EXAMPLES = 30
 def search_worker(
     database_url: str, redis_server_url: str, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[None]:
-    from workers.settings import Settings
+    from service.settings import Settings
 
     queue = Settings(database_url=database_url, redis_url=redis_server_url).search_queue_name
     log: Path = tmp_path_factory.mktemp("search-worker") / "worker.log"
@@ -67,7 +67,7 @@ def api_schema(
 ) -> Iterator[Any]:
     from api.main import create_app
     from db import sql_logins
-    from workers.settings import Settings
+    from service.settings import Settings
 
     app = create_app(Settings(database_url=database_url, redis_url=redis_server_url))
     yield schemathesis.openapi.from_asgi("/openapi.json", app)

@@ -113,7 +113,7 @@ def live_server(database_url: str, redis_server_url: str) -> Iterator[str]:
     import uvicorn
 
     from api.main import create_app
-    from workers.settings import Settings
+    from service.settings import Settings
 
     app = create_app(Settings(database_url=database_url, redis_url=redis_server_url))
     port = _free_port()

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cli import stack
+from cli import processes, stack
 
 
 @pytest.fixture(scope="module")
@@ -24,7 +24,7 @@ def live_api(
     from api.main import create_app
 
     worker = start_worker(getattr(request.module, "WORKER_ENV", None))
-    port = stack.free_port()
+    port = processes.free_port()
     server = uvicorn.Server(
         uvicorn.Config(create_app(settings_module), host="127.0.0.1", port=port, log_level="warning")
     )
@@ -35,7 +35,7 @@ def live_api(
     while not stack.api_healthy(url):
         assert time.monotonic() < deadline, "API did not come up"
         time.sleep(0.1)
-    with stack.temporary_env(CLAIMAUDIT_API_KEY=api_key):
+    with processes.temporary_env(CLAIMAUDIT_API_KEY=api_key):
         yield url
     server.should_exit = True
     thread.join(timeout=10)
@@ -46,6 +46,6 @@ def live_api(
 
 @pytest.fixture(scope="module")
 def settings_module(database_url: str, redis_server_url: str) -> Any:
-    from workers.settings import Settings
+    from service.settings import Settings
 
     return Settings(database_url=database_url, redis_url=redis_server_url)

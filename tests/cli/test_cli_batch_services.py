@@ -20,14 +20,14 @@ import httpx
 import psycopg
 import pytest
 
-from cli import stack
+from cli import paths, processes, redis_server, stack
 from tests.ui_login import ui_login
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 # One state dir per test process (its cluster: see stack.default_pg_dir).
-STATE = stack.project_root() / ".claimaudit" / f"test-cli-batch-{os.getpid()}"
-PORTS = {name: stack.free_port() for name in ("pg", "api", "flower", "redis")}
+STATE = paths.project_root() / ".claimaudit" / f"test-cli-batch-{os.getpid()}"
+PORTS = {name: processes.free_port() for name in ("pg", "api", "flower", "redis")}
 CLAIMAUDIT = str(Path(sys.executable).parent / "claimaudit")
 REDIS: dict[str, str] = {}
 
@@ -65,8 +65,8 @@ def local_stack() -> Iterator[str]:
     """Start the stack with `claimaudit up`, yield the API URL, stop it with `claimaudit down`."""
     own_redis = shutil.which("redis-server") is not None
     if own_redis:
-        with stack.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
-            REDIS["REDIS_URL"] = stack.start_redis(PORTS["redis"])
+        with processes.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
+            REDIS["REDIS_URL"] = redis_server.start_redis(PORTS["redis"])
     proc = _run("up", "--no-flower", timeout=900)
     try:
         assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -74,11 +74,11 @@ def local_stack() -> Iterator[str]:
     finally:
         down = _run("down", timeout=300)
         if own_redis:
-            with stack.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
+            with processes.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
                 stack.stop_redis(PORTS["redis"])
         assert down.returncode == 0, down.stdout + down.stderr
         assert "postgres" in down.stdout  # our cluster was stopped
-        with stack.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
+        with processes.temporary_env(CLAIMAUDIT_STATE_DIR=str(STATE)):
             shutil.rmtree(stack.default_pg_dir(), ignore_errors=True)  # may live outside STATE
         shutil.rmtree(STATE, ignore_errors=True)
 

@@ -62,11 +62,11 @@ def test_check_commands_send_the_api_key(live_api: str) -> None:
     ``live_api`` fixture to the tests' admin key): accepted with it, a readable 401 without."""
     import json
 
-    from cli import stack
+    from cli import processes
 
     ok = CliRunner().invoke(app, ["labels", "report", "--json", "--api-url", live_api])
     assert ok.exit_code == 0, ok.output
     assert set(json.loads(ok.output)) == {"claims", "audits"}
-    with stack.temporary_env(CLAIMAUDIT_API_KEY="ca_not-a-key"):
+    with processes.temporary_env(CLAIMAUDIT_API_KEY="ca_not-a-key"):
         refused = CliRunner().invoke(app, ["labels", "report", "--api-url", live_api])
     assert refused.exit_code == 2 and "refused the key" in refused.output, refused.output

@@ -10,12 +10,12 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from cli import stack
+from cli import processes, stack
 
 pytestmark = pytest.mark.services
 
 # A cluster of its own on a free port (not the stack's 54330, the dev server's 54329 or the system's 5432).
-TEST_PG_PORT = stack.free_port()
+TEST_PG_PORT = processes.free_port()
 
 
 @pytest.fixture(scope="module")
@@ -122,7 +122,7 @@ def test_up_refuses_a_port_held_by_a_process_it_did_not_start(
         (tmp_path / "run").mkdir()
         (tmp_path / "run" / "api.pid").write_text(str(os.getpid()))  # a live pid: ours
         stack._ports_free_or_ours(config)
-    stack._ports_free_or_ours(stack.StackConfig(api_port=stack.free_port(), flower=False))
+    stack._ports_free_or_ours(stack.StackConfig(api_port=processes.free_port(), flower=False))
 
 
 def test_refused_local_key_names_another_checkouts_api(

@@ -11,7 +11,7 @@ import pytest
 from claimaudit._flows import stage_moved
 from cli.batch import BatchLine, read_batch_input, result_line
 from cli.client import audit_body, error_message, idempotency_key
-from cli.stack import normalise_database_url
+from cli.postgres import normalise_database_url
 
 
 def test_read_batch_input_keeps_order_and_rejects_bad_lines(tmp_path: Path) -> None:
@@ -139,10 +139,10 @@ def test_runs_and_suites_commands_use_the_configured_port_and_exit_3_when_it_doe
     # unreachable API is exit 3 (README "Exit codes"), never the gate's 1 nor a usage error's 2
     from typer.testing import CliRunner
 
-    from cli import stack
+    from cli import processes, stack
     from cli.main import app
 
-    port = stack.free_port()  # nothing listens there
+    port = processes.free_port()  # nothing listens there
     monkeypatch.setattr(stack, "DEFAULT_API_PORT", port)
     monkeypatch.delenv("CLAIMAUDIT_API_URL", raising=False)
     monkeypatch.setenv("CLAIMAUDIT_API_KEY", "ca_test")
@@ -161,12 +161,12 @@ def test_batch_of_a_missing_file_is_a_usage_error_and_a_binary_one_is_read_line_
     # line's problem (rejected with its number), so a binary file gets as far as the API
     from typer.testing import CliRunner
 
-    from cli import stack
+    from cli import processes
     from cli.main import app
 
     binary = tmp_path / "bin.dat"
     binary.write_bytes(b"\xff\xfe\x00garbage")
-    free = ["--no-start", "--api-port", str(stack.free_port())]  # nothing listens there
+    free = ["--no-start", "--api-port", str(processes.free_port())]  # nothing listens there
     out = str(tmp_path / "out.jsonl")
     missing = CliRunner().invoke(app, ["batch", str(tmp_path / "missing.jsonl"), "-o", out, *free])
     assert missing.exit_code == 2 and "missing.jsonl" in missing.output, missing.output

@@ -131,7 +131,7 @@ def test_a_worker_killed_between_a_stage_commit_and_the_next_send_is_resumed_at_
     # decompose commits (status embedding, nobody holding it) and then sleeps before the chain sends
     # embed; we SIGKILL the pool process there. The redelivered decompose finds its stage done and,
     # being a redelivery, sends the chain again from embedding: without that the audit would wait
-    # for its pending deadline, REQUEUE_AFTER_S = 600 s (workers.settings default, not shortened here).
+    # for its pending deadline, REQUEUE_AFTER_S = 600 s (service.settings default, not shortened here).
     worker = start_worker(
         {
             **FAST,

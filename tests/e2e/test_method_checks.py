@@ -55,7 +55,7 @@ def api(
     """A worker that re-audits every ordinary audit with a stricter threshold (sampled second audit),
     and a client of a tenant of its own with every scope."""
     from db.auth_models import SCOPES
-    from workers.settings import Settings
+    from service.settings import Settings
 
     settings = Settings(database_url=database_url, redis_url=redis_server_url)
     worker = start_worker(

@@ -180,8 +180,8 @@ def api_url(
     """The API served by uvicorn on a free local port (real HTTP, as the CLI and a receiver see it);
     the tests' admin key is in ``CLAIMAUDIT_API_KEY`` meanwhile (the CLI sends it, ``_client`` too)."""
     from api.main import create_app
-    from cli import stack
-    from workers.settings import Settings
+    from cli import processes
+    from service.settings import Settings
 
     settings = Settings(
         database_url=runs_database,
@@ -200,7 +200,7 @@ def api_url(
     while not server.started and time.monotonic() < deadline:
         time.sleep(0.05)
     assert server.started, "uvicorn did not start"
-    with stack.temporary_env(CLAIMAUDIT_API_KEY=runs_api_key):
+    with processes.temporary_env(CLAIMAUDIT_API_KEY=runs_api_key):
         yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=10)

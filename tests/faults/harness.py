@@ -117,7 +117,7 @@ class Postgres:
 
 def start_postgres() -> Postgres:
     """initdb a cluster in a new temporary folder and start it on a free port."""
-    from cli.stack import pg_bin_dir
+    from cli.postgres import pg_bin_dir
 
     user = "postgres" if os.geteuid() == 0 else None
     data_dir = Path(tempfile.mkdtemp(prefix="claimaudit-faults-pg-"))

@@ -23,7 +23,7 @@ def private(fresh_database: Any, redis_server_url: str) -> Iterator[dict[str, An
 
     from db.auth_models import SCOPES
     from db.engine import make_engine, make_session_factory
-    from workers.settings import Settings
+    from service.settings import Settings
 
     url = fresh_database("backlog")
     command.upgrade(alembic_config(url), "head")

@@ -5,7 +5,7 @@ the analyst views' columns and values.
 The store: a fresh database (real Postgres + pgvector, migrated) with two tenants, ``acme`` and
 ``globex``, that both have a suite ``support-bot`` and a run labelled ``r2``; every audit goes
 through the real stage services in this process (decompose, embed, match, score) and each run
-is finished by ``workers.runs.finish_run``, as the workers do. acme's run ``r1`` answers right,
+is finished by ``service.runs.finish_run``, as the workers do. acme's run ``r1`` answers right,
 its run ``r2`` gets a year and a temperature wrong (README's own examples: 1989 against 1998,
 90 °C against 100 °C), so its claims flip from supported to contradicted. One acme audit is
 moved to 00:01 UTC today: in a session whose ``TimeZone`` is ``America/Los_Angeles`` (every query
@@ -74,7 +74,7 @@ class Store:
 
 
 def _run(factory: Any, tenant: str, label: str) -> tuple[uuid.UUID, dict[str, uuid.UUID]]:
-    from workers import runs as run_services
+    from service import runs as run_services
 
     items = [(i, {"response": r, "references": refs, "metadata": m, "config": {}})
              for t, lab, i, refs, r, m in ITEMS if (t, lab) == (tenant, label)]  # fmt: skip
@@ -237,9 +237,9 @@ def _f1_fell(store: Store, rows: list[dict[str, Any]]) -> None:
 
 
 def _flips(store: Store, rows: list[dict[str, Any]]) -> None:
-    """The same claims as ``runs compare`` reports changed (workers.runs.compare_runs)."""
+    """The same claims as ``runs compare`` reports changed (service.runs.compare_runs)."""
     from db import runs as runs_repo
-    from workers.runs import compare_runs
+    from service.runs import compare_runs
 
     with store.factory() as s:
         new = runs_repo.get_run_any_tenant(s, store.runs[(ACME, "r2")])

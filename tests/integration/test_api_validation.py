@@ -147,7 +147,7 @@ def test_total_characters_over_the_limit_is_413(
 
 
 def test_default_limits_fit_retrieval_output() -> None:
-    from workers.settings import Settings
+    from service.settings import Settings
 
     # WiCE's longest evidence list has 1,131 sentences (claims_dev.jsonl); the default must take it
     assert Settings().max_references == 2_000 >= 1_131
@@ -258,7 +258,7 @@ def test_bad_audit_defaults_in_the_environment_fail_at_start(
 ) -> None:
     from pydantic import ValidationError
 
-    from workers.settings import Settings
+    from service.settings import Settings
 
     for key, value in env.items():
         monkeypatch.setenv(key, value)

@@ -98,7 +98,7 @@ def test_200_audits_at_once_are_bounded_and_nothing_refused_is_stored(
             assert int(r.headers["Retry-After"]) >= 1, r.headers
             assert r.json()["detail"][0]["type"] in ("backlog", "tenant_backlog")
         # concurrent admission reads the backlog before its own row is stored: the 8 requests in
-        # flight may pass a bound together, never more (module docstring of workers.backlog)
+        # flight may pass a bound together, never more (module docstring of service.backlog)
         assert MAX_QUEUED <= len(accepted) <= MAX_QUEUED + 8
         assert len(_stored(factory, "flood")) <= MAX_PER_TENANT + 8
         # nothing refused is stored: the stored audits are exactly the accepted ones
@@ -166,7 +166,7 @@ def test_retry_after_follows_the_measured_drain_rate(private: dict[str, Any], re
     with _client(settings, keys["other"]) as other:
         assert other.post("/audits/batch", json={"audits": [VALID] * (MAX_QUEUED + 30)}).status_code == 202
         # nothing finished in the last minute: no drain measured, the fixed wait
-        # (workers.backlog.RETRY_AFTER_NO_DRAIN_S = 60)
+        # (service.backlog.RETRY_AFTER_NO_DRAIN_S = 60)
         assert other.post("/audits", json=VALID).headers["Retry-After"] == "60"
         # created 90 s ago, 30 of them finish now (as a worker leaves them): the drain window is
         # the oldest age within [10, 60] s = 60 s, 30 / 60 s = 0.5 audits/s; 50 remain, the

@@ -19,7 +19,7 @@ from db import retention, suites
 from db import runs as runs_repo
 from db.engine import session_scope
 from db.models import Audit
-from workers.runs import finish_run, submit_items
+from service.runs import finish_run, submit_items
 
 pytestmark = [pytest.mark.services]
 

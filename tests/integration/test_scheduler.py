@@ -19,7 +19,7 @@ from db import runs as runs_repo
 from db import suites
 from db.engine import session_scope
 from db.run_models import Run
-from workers.schedule import due_slot, slot_label
+from service.schedule import due_slot, slot_label
 
 pytestmark = [pytest.mark.services]
 
@@ -27,7 +27,7 @@ pytestmark = [pytest.mark.services]
 @pytest.fixture(autouse=True)
 def source_dir(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Iterator[Any]:
     """File sources allowed under ``tmp_path`` (SUITE_SOURCE_DIR; ``runs.start`` reads the settings)."""
-    from workers.settings import get_settings
+    from service.settings import get_settings
 
     monkeypatch.setenv("SUITE_SOURCE_DIR", str(tmp_path))
     get_settings.cache_clear()

@@ -91,7 +91,7 @@ def _api_client(
     from fastapi.testclient import TestClient
 
     from api.main import create_app
-    from workers.settings import Settings
+    from service.settings import Settings
 
     previous = _point_producer_at(redis_url)
     try:

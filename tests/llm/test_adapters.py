@@ -15,9 +15,9 @@ import sqlalchemy
 from claims.options import AuditOptions
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 from db.engine import make_engine, make_session_factory
+from service.llm_config import LLMConfig, resolve_llm_config
 from tests.fakes.openai_server import FakeOpenAI
 from workers.adapters.client import Ledger, make_client
-from workers.adapters.config import LLMConfig, resolve_llm_config
 from workers.adapters.decomposer import decompose_or_fallback, llm_decompose
 from workers.adapters.embedder import OpenAIEmbedder
 from workers.adapters.errors import MalformedOutputError, PermanentLLMError, TransientLLMError

@@ -88,7 +88,7 @@ def test_judge_none_and_llm_shares(api: Any, clean: FakeOpenAI) -> None:
 @pytest.fixture
 def endpoint(fake_openai: FakeOpenAI, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """This process's settings point at the fake endpoint (the stage services read them)."""
-    from workers.settings import get_settings
+    from service.settings import get_settings
 
     monkeypatch.setenv("OPENAI_BASE_URL", fake_openai.base_url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")

@@ -187,8 +187,8 @@ def test_under_fail_a_judge_error_fails_the_audit_with_the_provider_error(
 
 
 def test_the_crash_loop_guard_keeps_the_known_error(session_factory: Any, redis_url: str) -> None:
+    from service.settings import get_settings
     from workers import tasks
-    from workers.settings import get_settings
 
     with session_scope(session_factory) as s:
         audit, _ = repo.create_audit(

@@ -6,7 +6,7 @@ These tests check protocol and robustness: the requests made, the usage recorded
 the negotiated response format, fallbacks, bounds on output and time. They never judge the small
 model's claims or verdicts: whatever it answers, valid or not, the audit must end ``done`` and its
 usage must say what happened. Expected numbers come from the texts sent and the defaults of
-``workers.adapters.config`` (``max_tokens``: 1.5 per character decomposed, 80 per claim judged).
+``service.llm_config`` (``max_tokens``: 1.5 per character decomposed, 80 per claim judged).
 
 The server is llama-cpp-python 0.3.36: it refuses ``response_format`` ``json_schema`` with an HTTP
 500 naming the field and accepts ``json_object`` (docs/LLM.md, "Servers").
@@ -157,9 +157,9 @@ def test_the_cascade_sends_only_the_uncertain_claims(local_api: Any, fresh: Loca
 
 def test_output_and_time_are_bounded(local_llm: LocalLLMServer, database_url: str, db_engine: Any) -> None:
     from db.engine import make_engine, make_session_factory
+    from service.llm_config import LLMConfig
     from workers.adapters.budget import StageRun
     from workers.adapters.client import ChatRequest, Ledger, cached_chat, make_client
-    from workers.adapters.config import LLMConfig
     from workers.adapters.errors import BudgetSpentError, MalformedOutputError, TransientLLMError
     from workers.adapters.prompts import Decomposition, decompose_messages
 

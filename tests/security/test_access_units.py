@@ -11,7 +11,7 @@ import typer
 
 from claimaudit._protocol import MAX_RETRY_AFTER, retry_after
 from cli.keys import parse_expiry
-from workers.settings import Settings, is_loopback
+from service.settings import Settings, is_loopback
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -107,7 +107,7 @@ def test_a_session_mac_needs_the_server_secret_too(monkeypatch: pytest.MonkeyPat
     # with the key's stored hash as the MAC's only secret, a copy of api_keys (a backup,
     # a replica) would forge page sessions for any key; with UI_SESSION_SECRET it forges nothing
     from api import ui_auth
-    from workers.settings import Settings
+    from service.settings import Settings
 
     now = NOW.timestamp()
     monkeypatch.setattr(ui_auth, "get_settings", lambda: Settings(ui_session_secret=""))

@@ -1,4 +1,4 @@
-"""Every way an audit enters goes through ``workers.admission``: ``/runs``, ``PUT /suites``, the
+"""Every way an audit enters goes through ``service.admission``: ``/runs``, ``PUT /suites``, the
 method checks and the scheduled runs enforce the limits, the model allow-list and the token
 budget of ``POST /audits``, and store nothing when they refuse; a tenant's keys share its limits."""
 

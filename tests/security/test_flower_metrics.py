@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from cli import stack
+from cli import processes
 
 pytestmark = pytest.mark.services
 
@@ -23,7 +23,7 @@ LOGIN = ("ops", "fl-secret")
 
 @pytest.fixture
 def flower(redis_server_url: str, tmp_path: Path) -> Iterator[str]:
-    port = stack.free_port()
+    port = processes.free_port()
     env = {**os.environ, "FLOWER_BASIC_AUTH": ":".join(LOGIN), "REDIS_URL": redis_server_url}
     log = (tmp_path / "flower.log").open("w")
     proc = subprocess.Popen(

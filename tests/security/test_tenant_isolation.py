@@ -73,7 +73,7 @@ def settings_module(
 ) -> Any:
     """File sources allowed in a folder of the test (``_suites`` defines one, relative, so it lies in
     SUITE_SOURCE_DIR/<tenant>/, which need not exist to be defined)."""
-    from workers.settings import Settings
+    from service.settings import Settings
 
     sources = tmp_path_factory.mktemp("sources")
     return Settings(database_url=database_url, redis_url=redis_server_url, suite_source_dir=str(sources))

@@ -1,4 +1,4 @@
-"""The admission path without services (``workers.admission``, ``workers.rate_limits``): each check
+"""The admission path without services (``service.admission``, ``service.rate_limits``): each check
 refuses what it must, a refused request counts nothing, an extra check plugs in, and the limits
 hold per process while the counter store does not answer."""
 
@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from workers import admission
-from workers.rate_limits import RateLimiter
-from workers.settings import Settings
+from service import admission
+from service.rate_limits import RateLimiter
+from service.settings import Settings
 
 BODY = {"response": "Water boils at 90 °C.", "references": ["Water boils at 100 °C."], "config": {}}
 

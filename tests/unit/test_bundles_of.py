@@ -12,7 +12,7 @@ import pytest
 
 from workers.pipeline import bundles_of
 
-CHARS = 100_000  # the BUNDLE_MAX_CHARS default (workers.settings)
+CHARS = 100_000  # the BUNDLE_MAX_CHARS default (service.settings)
 
 
 def _ids(n: int) -> list[uuid.UUID]:

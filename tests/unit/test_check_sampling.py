@@ -1,4 +1,4 @@
-"""Which audits the second auditor samples, and with which config (workers.checks)."""
+"""Which audits the second auditor samples, and with which config (service.checks)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from workers.checks import sampled, second_config
+from service.checks import sampled, second_config
 
 IDS = [uuid.uuid5(uuid.NAMESPACE_URL, f"audit-{i}") for i in range(4000)]
 

@@ -11,7 +11,7 @@ from claims.options import DEFAULT_LLM_BAND, AuditOptions
 
 
 class _Settings:
-    """A deployment whose defaults differ from the engine's (the attributes of workers.settings.Settings)."""
+    """A deployment whose defaults differ from the engine's (the attributes of service.settings.Settings)."""
 
     judge = "auto"
     decomposer = "llm"

@@ -1,6 +1,6 @@
 """The shipped alert rules (``deploy/prometheus/``): ``promtool check rules`` and ``promtool test
 rules`` pass, the Prometheus configuration is valid, and every metric the rules and the Grafana
-dashboard query is one that ``workers.metrics`` exposes before any event.
+dashboard query is one that ``service.metrics`` exposes before any event.
 
 promtool comes with Debian's ``prometheus`` package (``.ci/run`` installs it); outside CI the
 promtool tests are skipped when it is absent, in CI they fail.
@@ -81,7 +81,7 @@ def _queried() -> dict[str, set[str]]:
 _SCRAPE = """
 import sys
 from prometheus_client import Counter
-from workers.metrics import Present, scrape
+from service.metrics import Present, scrape
 Counter("flower_events", "Flower's own counter", ["type"]).labels("task-sent").inc()
 # what /metrics reads on an empty deployment: no audit, an empty queue (every priority), no worker
 depths = {("claimaudit", priority): 0 for priority in range(10)}

@@ -1,4 +1,4 @@
-"""claims.run_diff and workers.schedule: claim pairing, score deltas, worse items, gate, cron slots."""
+"""claims.run_diff and service.schedule: claim pairing, score deltas, worse items, gate, cron slots."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 import pytest
 
 from claims.run_diff import Gate, ItemClaim, ItemOutcome, check_gate, diff_runs, pair_claims
-from workers.schedule import check_cron, due_slot, item_body, sample, slot_label
+from service.schedule import check_cron, due_slot, item_body, sample, slot_label
 
 
 def claim(text: str, verdict: str = "supported", position: int = 0) -> ItemClaim:

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db import llm_repository as repo
 from db.engine import session_scope
-from workers.adapters.config import STAGE_OF_STEP
+from service.llm_config import STAGE_OF_STEP
 from workers.adapters.errors import BudgetSpentError
 
 __all__ = ["StageRun", "stage_run"]

@@ -3,7 +3,7 @@
 ``make_client`` builds ``openai.OpenAI(base_url=..., api_key=..., max_retries=0,
 timeout=...)``: no hidden retries, Celery owns them. ``cached_chat`` is the only place a chat
 completion is requested: it picks the structured-output format the endpoint accepts
-(``workers.adapters.formats``: negotiated once per base URL and model, remembered in Postgres),
+(``service.llm_formats``: negotiated once per base URL and model, remembered in Postgres),
 looks the request up in ``llm_cache``, sends it on a miss with ``max_tokens`` and a timeout that
 fits the stage's time budget (``workers.adapters.budget``), validates the answer against a
 pydantic schema, asks once for a repair when it does not validate (or is a refusal, or was cut
@@ -27,9 +27,15 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from db import llm_repository as repo
 from db.engine import session_scope
-from workers import metrics
+from service import metrics
+from service.llm_config import LLMConfig
+from service.llm_formats import (
+    RENEGOTIATE_AFTER_S,
+    next_format,
+    rejects_format,
+    response_format_field,
+)
 from workers.adapters.budget import StageRun
-from workers.adapters.config import LLMConfig
 from workers.adapters.errors import (
     BudgetSpentError,
     FormatRejectedError,
@@ -37,12 +43,6 @@ from workers.adapters.errors import (
     MalformedOutputError,
     PermanentLLMError,
     translate_openai_error,
-)
-from workers.adapters.formats import (
-    RENEGOTIATE_AFTER_S,
-    next_format,
-    rejects_format,
-    response_format_field,
 )
 from workers.adapters.prompts import repair_message
 

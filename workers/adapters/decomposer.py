@@ -16,9 +16,9 @@ from rapidfuzz import fuzz
 from claims.align_spans import align_spans
 from claims.decompose import DEDUP_RATIO
 from claims.types import Claim, ClaimKind, Role
+from service.llm_config import LLMConfig
 from workers.adapters.budget import StageRun
 from workers.adapters.client import ChatRequest, Ledger, cached_chat, make_client
-from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError
 from workers.adapters.policy import fallback_reason, settle
 from workers.adapters.prompts import DECOMPOSE_PROMPT_VERSION, Decomposition, decompose_messages

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
+from service.llm_config import LLMConfig
 from workers.adapters.client import Ledger, make_client
-from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError, MalformedOutputError, translate_openai_error
 
 __all__ = ["OpenAIEmbedder", "MAX_INPUTS"]

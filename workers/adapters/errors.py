@@ -47,7 +47,7 @@ class BudgetSpentError(LLMError):
 
 
 class FormatRejectedError(PermanentLLMError):
-    """The server refused the request's ``response_format`` (``workers.adapters.formats``)."""
+    """The server refused the request's ``response_format`` (``service.llm_formats``)."""
 
 
 class LLMFailure(LLMError):

@@ -28,9 +28,10 @@ from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db import llm_repository as llm_repo
 from db.engine import session_scope
+from service.llm_config import LLMConfig, resolve_llm_config
+from service.settings import get_settings
 from workers.adapters.budget import stage_run
 from workers.adapters.client import Ledger
-from workers.adapters.config import LLMConfig, resolve_llm_config
 from workers.adapters.decomposer import decompose_or_fallback
 from workers.adapters.embedder import OpenAIEmbedder
 from workers.adapters.errors import MalformedOutputError, TransientLLMError
@@ -40,8 +41,8 @@ __all__ = ["llm_config", "decompose_text_llm", "embedder_llm", "review_judgement
 
 
 def llm_config(config: Mapping[str, Any] | None) -> LLMConfig:
-    """The audit's resolved LLM configuration (``workers.adapters.config``)."""
-    return resolve_llm_config(config)
+    """The audit's resolved LLM configuration (``service.llm_config``)."""
+    return resolve_llm_config(config, get_settings())
 
 
 def _factory(factory: sessionmaker[Session] | None) -> sessionmaker[Session]:

@@ -21,9 +21,9 @@ import numpy as np
 
 from claims.options import AuditOptions
 from claims.types import SUPPORTING, Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
+from service.llm_config import LLMConfig
 from workers.adapters.budget import StageRun
 from workers.adapters.client import ChatRequest, Ledger, cached_chat, make_client
-from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError, MalformedOutputError
 from workers.adapters.policy import fallback_reason, settle
 from workers.adapters.prompts import JUDGE_PROMPT_VERSION, JudgeItem, JudgeOutput, judge_messages

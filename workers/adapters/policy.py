@@ -19,8 +19,8 @@ embedder (``workers.adapters.hooks``), endpoint errors are retried and then fail
 
 from __future__ import annotations
 
+from service.llm_config import LLMConfig
 from workers.adapters.budget import StageRun
-from workers.adapters.config import LLMConfig
 from workers.adapters.errors import LLMError, LLMFailure, TransientLLMError
 
 __all__ = ["settle", "fallback_reason"]

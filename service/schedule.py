@@ -21,7 +21,7 @@ from croniter import croniter
 
 from claims.options import AuditOptions
 from db import repository as repo
-from workers import http_limits
+from service import http_limits
 
 #: The largest URL source read (bytes); a larger one fails its run.
 SOURCE_MAX_BYTES = 64 * 1024 * 1024
@@ -69,7 +69,7 @@ def read_source(kind: str, source: str, *, timeout: float = 30.0) -> list[Source
     each with its 1-based line number; a line that is not a JSON object is kept as the reason (the
     run rejects that line alone). Blank lines are skipped.
 
-    The caller checks the source against the settings first (``workers.source_policy``).
+    The caller checks the source against the settings first (``service.source_policy``).
 
     A URL is read within ``timeout`` seconds in all (not per read) and up to ``SOURCE_MAX_BYTES``.
     Raises ``ValueError`` when the source as a whole cannot be used (not UTF-8, too large, an HTTP

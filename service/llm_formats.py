@@ -75,7 +75,7 @@ def rejects_format(exc: BaseException) -> bool:
     unknown format with HTTP 500), whose message or body names ``response_format`` (also spelled
     "response format"). Anything else is not a rejection of the format.
     """
-    import openai  # local: keeps ``import workers.adapters.formats`` light
+    import openai  # local: keeps ``import service.llm_formats`` light
 
     if not isinstance(exc, openai.APIStatusError) or exc.status_code in _NOT_A_FORMAT_REJECTION:
         return False

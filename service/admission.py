@@ -21,7 +21,7 @@ Checks, in this order (the first that fails decides):
    budget is spent (429 until midnight UTC).
 3. Whole request: the extra ``checks`` the caller plugs in (each a callable of the submitter and
    the number of audits admitted so far, returning a ``Refusal`` or None), then the audits per
-   minute of the API key and of the tenant (``workers.rate_limits``; 413 when one request holds
+   minute of the API key and of the tenant (``service.rate_limits``; 413 when one request holds
    more audits than a whole minute's limit, 429 with ``retry_after`` otherwise). Counted last, so
    a request refused for any other reason uses up none of the limit.
 
@@ -38,10 +38,10 @@ from typing import Any, Protocol
 
 from sqlalchemy.orm import Session
 
-from workers.llm_policy import budget_spent, check_models, uses_llm
-from workers.rate_limits import Refused as RateRefused
-from workers.settings import Settings
-from workers.storable import shown, text_problem, value_problem
+from service.llm_policy import budget_spent, check_models, uses_llm
+from service.rate_limits import Refused as RateRefused
+from service.settings import Settings
+from service.storable import shown, text_problem, value_problem
 
 __all__ = [
     "Refusal",
@@ -112,7 +112,7 @@ class Name:
 
 
 class AuditCounter(Protocol):
-    """What counts audits per key and per tenant (``workers.rate_limits.RateLimiter``)."""
+    """What counts audits per key and per tenant (``service.rate_limits.RateLimiter``)."""
 
     def audits(
         self,

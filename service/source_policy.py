@@ -26,7 +26,7 @@ import socket
 from pathlib import Path
 from urllib.parse import urlsplit
 
-from workers.settings import Settings
+from service.settings import Settings
 
 __all__ = [
     "SourceRefused",

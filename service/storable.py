@@ -1,7 +1,7 @@
 """What text Postgres and JSON can store: no NUL character, no lone surrogate, finite numbers.
 
 No imports beyond the standard library: the request models (``api.schemas``, which the client
-package imports) and the admission path (``workers.admission``) share it.
+package imports) and the admission path (``service.admission``) share it.
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ daily token budget.
   refused (the API answers 429 with ``Retry-After``) until midnight UTC. Audits already accepted
   finish.
 
-Free of FastAPI: the admission path (``workers.admission``) and the scheduled runs use it too.
+Free of FastAPI: the admission path (``service.admission``) and the scheduled runs use it too.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from db import auth_repository as keys_repo
-from workers.adapters.config import resolve_llm_config
-from workers.settings import Settings
+from service.llm_config import resolve_llm_config
+from service.settings import Settings
 
 __all__ = [
     "BudgetSpent",

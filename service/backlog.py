@@ -2,7 +2,7 @@
 
 The backlog is the audits accepted and not yet finished (status ``queued`` or a stage; not
 ``done``, ``failed`` or ``rejected``), read from Postgres in one query (``db.backlog``). Three
-bounds (``workers.settings``; 0 turns a bound off):
+bounds (``service.settings``; 0 turns a bound off):
 
 - ``MAX_BACKLOG_AGE_S``: the oldest unfinished audit is older than this many seconds, or a new
   audit would wait longer (the unfinished audits divided by the drain rate, when audits

@@ -1,7 +1,7 @@
 """Rate limits per API key and per tenant with the ``limits`` library (moving window).
 
 Two limits, each kept per key and per tenant: requests per second (every authenticated
-request) and audits per minute (every audit admitted, ``workers.admission``: ``POST /audits``
+request) and audits per minute (every audit admitted, ``service.admission``: ``POST /audits``
 counts 1, a batch or a run its admitted items, a check the audits it creates). The per-key
 defaults are ``RATE_LIMIT_PER_SECOND`` and ``AUDITS_PER_MINUTE`` (a key's own values in
 ``api_keys`` win); the per-tenant ones ``TENANT_RATE_LIMIT_PER_SECOND`` and

@@ -1,6 +1,6 @@
 """Which components an audit uses (offline or LLM) and how to reach the endpoint.
 
-Per-audit ``config`` keys override the process settings (``workers.settings.Settings``):
+Per-audit ``config`` keys override the process settings (``service.settings.Settings``):
 
 ==================  ====================================  =====================================
 config key          settings / environment default        values
@@ -28,7 +28,7 @@ from the settings only: an audit cannot redirect the worker to another server or
   ``LLM_MAX_TOKENS``.
 - ``LLM_RESPONSE_FORMAT``: the structured-output request tried first (``json_schema``, then
   ``json_object``, then ``prompted``: no ``response_format``, the prompt asks for JSON); a
-  server that rejects one moves the model down the chain (``workers.adapters.formats``).
+  server that rejects one moves the model down the chain (``service.llm_formats``).
 - ``LLM_JUDGE_TOP_K``: evidence claims per judged claim.
 
 Temperature is always 0. Importing this module loads nothing heavy (the API validates config
@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claims.options import DECOMPOSERS, EMBEDDERS, JUDGES, AuditOptions
-from workers.adapters.formats import FORMATS, canonical_format
+from service.llm_formats import FORMATS, canonical_format
 
 __all__ = [
     "DECOMPOSERS",
@@ -140,15 +140,11 @@ def validate_llm_config_values(config: Mapping[str, Any]) -> None:
             raise ValueError(f"config.{key} must be a non-blank string")
 
 
-def resolve_llm_config(config: Mapping[str, Any] | None, settings: Any = None) -> LLMConfig:
-    """Merge an audit's ``config`` over the process ``settings`` (``get_settings()`` if None).
+def resolve_llm_config(config: Mapping[str, Any] | None, settings: Any) -> LLMConfig:
+    """Merge an audit's ``config`` over the process ``settings`` (``service.settings.Settings``).
 
     Raises ``ValueError`` for values that ``validate_llm_config_values`` rejects.
     """
-    if settings is None:
-        from workers.settings import get_settings
-
-        settings = get_settings()
     config = dict(config or {})
     validate_llm_config_values(config)
 

@@ -1,9 +1,9 @@
 """Runtime settings of the spine (API, workers, migrations), read from the environment.
 
 One ``Settings(BaseSettings)`` for every process (pattern of fastapi/full-stack-fastapi-template's
-``core/config.py``). It lives in ``workers`` because workers and the API both run with it and
-``api`` may import ``workers``' light modules; ``db`` never reads settings (its engine factory
-takes a URL) and ``claims`` never sees them. Importing this module loads nothing heavy.
+``core/config.py``). It lives in ``service``, the layer below the API and the workers, which
+both run with it; ``db`` never reads settings (its engine factory takes a URL) and ``claims``
+never sees them. Importing this module loads nothing heavy.
 
 Environment variables (also read from ``.env`` in the working directory):
 
@@ -16,7 +16,7 @@ MAX_TOTAL_CHARS     Most characters of one audit, response and references togeth
                     what bounds an audit's work.
 MAX_BATCH           Most audits per ``POST /audits/batch`` (413 above).
 MAX_QUEUED_AUDITS, MAX_QUEUED_AUDITS_PER_TENANT, MAX_BACKLOG_AGE_S  Backlog bounds of admission
-                    (``workers.backlog``; 503 / 429 with Retry-After past them; 0: no bound).
+                    (``service.backlog``; 503 / 429 with Retry-After past them; 0: no bound).
 BUNDLE_SIZE         Audits of a ``POST /audits/batch`` or ``POST /runs`` (offline components only)
                     that travel in one bundle chain (default 16; 1: a chain per audit).
 BUNDLE_MAX_CHARS    Most characters of one bundle (default 100,000; a larger audit goes alone), so
@@ -37,7 +37,7 @@ LLM_BAND            ``[low, high]`` (JSON): under JUDGE=auto, verdicts whose con
                     this band go to the LLM judge (``claims.options.AuditOptions``).
 OPENAI_EMBEDDING_DIM, LLM_JUDGE_TOP_K, LLM_RESPONSE_FORMAT, LLM_STAGE_BUDGET_S, LLM_RETRIES,
 LLM_MAX_TOKENS, LLM_DECOMPOSE_TOKENS_PER_CHAR, LLM_JUDGE_TOKENS_PER_CLAIM: see
-                    ``workers.adapters.config``.
+                    ``service.llm_config``.
 LLM_ON_ERROR        ``offline`` (default) or ``fail``: what an audit does when its LLM decomposer or
                     judge fails (``llm_on_error`` per audit; ``workers.adapters.policy``).
 
@@ -48,7 +48,7 @@ AUTH                ``enabled`` (default: every route but /healthz needs ``Autho
 API_HOST            The address the API binds to (``claimaudit serve``/``up``: 127.0.0.1).
 RATE_LIMIT_PER_SECOND, AUDITS_PER_MINUTE  Default per-key limits (0: unlimited); 429 above.
 TENANT_RATE_LIMIT_PER_SECOND, TENANT_AUDITS_PER_MINUTE  Limits per tenant, all its keys together
-                    (default 40 and 1200; 0: unlimited); 429 above (``workers.rate_limits``).
+                    (default 40 and 1200; 0: unlimited); 429 above (``service.rate_limits``).
 RATE_LIMIT_STORAGE_URL  Where the counters live (default: REDIS_URL).
 ALLOWED_LLM_MODELS, ALLOWED_EMBEDDING_MODELS  Comma-separated model names an audit's config or a
                     search may name (LLM_MODEL / OPENAI_EMBEDDING_MODEL are always allowed).
@@ -62,12 +62,14 @@ RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by 
 RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
 WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``);
                     WEBHOOK_TIMEOUT_S bounds a whole attempt (connect to last byte read).
+REFERENCE_CACHE     ``true`` (default): the decompose stage reuses the stored decomposition of a reference
+                    text the tenant sent before (``db.reference_cache``); ``false``: decompose every time.
 LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
 RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
-PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``workers.metrics``).
+PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``service.metrics``).
 SECOND_AUDIT_SHARE  Share (0 to 1) of done audits re-audited by a second auditor (default 0).
 SECOND_AUDIT_CONFIG JSON config overrides of the second auditor; default ``{"judge": "llm"}``
-                    where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``workers.checks``).
+                    where an LLM endpoint is set, else ``{"threshold": 0.75}`` (``service.checks``).
 SUITE_SQL_SOURCES   ``true``: suites of the SUITE_SQL_TENANTS may read ``sql`` sources (default false).
 SUITE_SQL_TENANTS   Comma-separated tenant ids whose suites may have ``sql`` sources (defined by an
                     ``admin`` key). Such a tenant can read whatever SUITE_SQL_ROLE can read.
@@ -78,7 +80,7 @@ SUITE_SOURCE_DIR    Folder of ``jsonl`` file sources: a tenant's lie in ``<SUITE
                     (unset: no file sources).
 SUITE_SOURCE_HOSTS  Comma-separated hosts ``jsonl`` URL sources may name (empty: no URL sources).
 WEBHOOK_ALLOW_PRIVATE  ``true``: webhooks may post to loopback/private addresses (default false).
-(``workers.source_policy``; README, "Suites and their sources".)
+(``service.source_policy``; README, "Suites and their sources".)
 AUTO_CORRECT        ``true``: every done audit with claims to correct gets a corrected answer,
                     re-audited (default false: on request, ``POST /audits/{id}/correction``).
 """
@@ -96,8 +98,8 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from claims.options import DEFAULT_LLM_BAND, AuditOptions
 from db.engine import normalise_url
-from workers.adapters.config import DEFAULT_STAGE_BUDGET_S, STAGE_OF_STEP
-from workers.adapters.formats import FORMATS, canonical_format
+from service.llm_config import DEFAULT_STAGE_BUDGET_S, STAGE_OF_STEP
+from service.llm_formats import FORMATS, canonical_format
 
 __all__ = ["Settings", "get_settings", "is_loopback"]
 
@@ -131,7 +133,11 @@ def _names(value: Any) -> Any:
 class Settings(BaseSettings):
     """Process settings; see the module docstring for the environment variables."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    #: ``hide_input_in_errors``: a validation error names the setting and the rule, never the
+    #: values read (they may hold secrets: keys, passwords in URLs).
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", hide_input_in_errors=True
+    )
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:54330/claimaudit"  # cli.stack default
     redis_url: str = "redis://127.0.0.1:6379/0"
@@ -154,6 +160,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 8 * 1024 * 1024
     #: Seconds a request body may take to arrive, from the first read to its last byte (408 after).
     body_read_timeout_s: float = Field(default=30.0, gt=0)
+    #: Reuse the stored decomposition of a reference text (``workers.reference_cache``).
+    reference_cache: bool = True
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
@@ -217,7 +225,7 @@ class Settings(BaseSettings):
     #: Evidence claims per response claim shown to the LLM judge.
     llm_judge_top_k: int = 3
     #: Structured output tried first: json_schema | json_object | prompted (``none``: prompted);
-    #: a server that rejects it moves down that chain (``workers.adapters.formats``).
+    #: a server that rejects it moves down that chain (``service.llm_formats``).
     llm_response_format: str = "json_schema"
     #: offline | fail: an audit's LLM decomposer or judge failing keeps the offline result, or
     #: fails the audit (``llm_on_error`` per audit).
@@ -237,7 +245,7 @@ class Settings(BaseSettings):
     #: Default per-key limits; 0 means unlimited. A key's own limits (``api_keys``) win.
     rate_limit_per_second: int = 20
     audits_per_minute: int = 600
-    #: Limits per tenant, shared by all its keys (``workers.rate_limits``); 0 means unlimited.
+    #: Limits per tenant, shared by all its keys (``service.rate_limits``); 0 means unlimited.
     tenant_rate_limit_per_second: int = 40
     tenant_audits_per_minute: int = 1_200
     rate_limit_storage_url: str | None = None
@@ -287,7 +295,7 @@ class Settings(BaseSettings):
     retention_days: float | None = None
     #: Multiprocess metrics directory (``prometheus_client``); None: each process shows its own.
     prometheus_multiproc_dir: str | None = None
-    #: Backlog bounds of admission (``workers.backlog``; 0: no bound). Unfinished audits of the
+    #: Backlog bounds of admission (``service.backlog``; 0: no bound). Unfinished audits of the
     #: deployment (past it: 503) and of one tenant (429), and the age in seconds of the oldest
     #: unfinished audit (503). Defaults: MAX_BACKLOG_AGE_S x the measured sustainable rate of the
     #: local stack (about 10 audits/s on 2 worker processes; docs/RELIABILITY.md, "Backlog bounds").
@@ -295,14 +303,14 @@ class Settings(BaseSettings):
     max_queued_audits_per_tenant: Annotated[int, Field(ge=0)] = 600
     max_backlog_age_s: Annotated[float, Field(ge=0)] = 120.0
 
-    #: Share of done audits re-audited with the second auditor's config (``workers.checks``).
+    #: Share of done audits re-audited with the second auditor's config (``service.checks``).
     second_audit_share: Annotated[float, Field(ge=0.0, le=1.0)] = 0.0
     #: Config overrides of the second auditor; None: the LLM judge with an endpoint, else threshold 0.75.
     second_audit_config: dict[str, Any] | None = None
     #: Build and re-audit a corrected answer for every done audit that has claims to correct.
     auto_correct: bool = False
 
-    #: Suites' sources and webhooks (``workers.source_policy``): all off / public-only by default.
+    #: Suites' sources and webhooks (``service.source_policy``): all off / public-only by default.
     suite_sql_sources: bool = False
     suite_sql_tenants: NameList = ()
     suite_sql_role: str | None = None
@@ -348,7 +356,10 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _check_access(self) -> Settings:
         if self.auth not in ("enabled", "disabled"):
-            raise ValueError(f"AUTH must be enabled or disabled; got {self.auth!r}")
+            raise ValueError(
+                "AUTH must be enabled or disabled (the value read is not shown: it may be a secret, "
+                "e.g. a shell variable AUTH holding an Authorization header)"
+            )
         if self.auth == "disabled" and not is_loopback(self.api_host):
             raise ValueError(
                 "AUTH=disabled is only allowed when the API binds to 127.0.0.1 "

@@ -1,0 +1,56 @@
+"""The API's one way into the workers: enqueue audits, search through a worker, wake a run's
+finisher, and count the workers that consume a queue.
+
+``api`` imports nothing else of ``workers`` (an import-linter contract in ``pyproject.toml``).
+Everything here talks to the broker; nothing loads engine code or model weights.
+
+Errors: ``enqueue_audits`` raises the broker's connection errors at once (the audit stays
+``queued`` and the sweeper sends it, ``workers.pipeline``); ``search_claims_remote`` raises
+``SearchTimeout`` when no worker answers in time and ``ResultStoreDown`` when the result store
+is unreachable (both answered 503 by the API).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+
+from celery.exceptions import TimeoutError as SearchTimeout
+
+from workers.celery_app import app
+from workers.pipeline import ResultStoreDown, bundleable, enqueue_audits, search_claims_remote
+
+__all__ = [
+    "ResultStoreDown",
+    "SearchTimeout",
+    "broker_url",
+    "bundleable",
+    "consumers_of",
+    "enqueue_audits",
+    "finish_run",
+    "search_claims_remote",
+]
+
+
+def finish_run(run_id: uuid.UUID) -> None:
+    """Ask a worker to finish the run if it is complete (a sealed run with nothing pending).
+
+    Best effort: with the broker down nothing is sent, and the scheduler's tick finishes
+    complete runs instead."""
+    with contextlib.suppress(Exception):
+        app.send_task("runs.finish", args=[str(run_id)])
+
+
+def broker_url() -> str:
+    """The broker URL the enqueue functions send to (``CELERY_BROKER_URL`` or ``REDIS_URL``)."""
+    return str(app.conf.broker_url)
+
+
+def consumers_of(queue: str, *, timeout: float) -> int:
+    """Number of Celery workers that answer a ping within ``timeout`` seconds and consume
+    ``queue``; 0 when the broker does not answer (never raises)."""
+    try:
+        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+    except Exception:
+        return 0
+    return sum(1 for queues in replies.values() if any(q.get("name") == queue for q in queues or []))
