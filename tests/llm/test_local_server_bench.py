@@ -51,7 +51,11 @@ def _judge_messages(case: dict[str, Any]) -> tuple[list[dict[str, str]], int]:
     from workers.adapters.prompts import judge_messages
 
     response = decompose(case["response"])
-    refs = [ReferenceClaim(n, c) for n, text in enumerate(case["references"]) for c in decompose(text, role=Role.REFERENCE)]
+    refs = [
+        ReferenceClaim(n, c)
+        for n, text in enumerate(case["references"])
+        for c in decompose(text, role=Role.REFERENCE)
+    ]
     embed = default_embedder().embed
     sim = np.asarray(embed([c.text for c in response])) @ np.asarray(embed([r.claim.text for r in refs])).T
     rules = [Judgement(i, Verdict.UNSUPPORTED) for i in range(len(response))]
