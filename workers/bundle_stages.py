@@ -64,8 +64,10 @@ def _load_documents(session: Session, ids: Sequence[uuid.UUID]) -> _Documents:
     for doc in repo.get_documents_of(session, list(audits)):
         docs[doc.audit_id].append(doc)
     known = reference_cache.cached_references(session, audits.values(), docs)
-    todo = [d.text for aid, ds in docs.items() for d in ds if d.text not in known.get(aid, {})]
-    components.prepare_decomposition(todo, {"decomposer": "offline"})
+    todo = [d for aid, ds in docs.items() for d in ds if d.text not in known.get(aid, {})]
+    components.prepare_decomposition(
+        [d.text for d in todo], {"decomposer": "offline"}, roles=[d.role for d in todo]
+    )
     reference_cache.remember_references(session, audits.values(), docs, known)
     return _Documents(audits, docs, known)
 

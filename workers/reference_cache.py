@@ -75,7 +75,7 @@ def remember_references(
         new = by_tenant.setdefault(audit.tenant_id, {})
         for text in _reference_texts(docs.get(audit.id, [])):
             if text not in seen and text not in new:
-                new[text] = decompose(text)
+                new[text] = decompose(text, role=Role.REFERENCE)
     for tenant_id, decompositions in by_tenant.items():
         if decompositions:
             written += store_decompositions(session, tenant_id, engine_version(), decompositions)

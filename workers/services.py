@@ -78,7 +78,8 @@ def decompose_audit(
     docs = {audit.id: list(repo.get_documents(session, audit_id))}
     known = reference_cache.cached_references(session, [audit], docs)
     cached = known.get(audit.id, {})
-    components.prepare_decomposition([d.text for d in docs[audit.id] if d.text not in cached], audit.config)
+    todo = [d for d in docs[audit.id] if d.text not in cached]
+    components.prepare_decomposition([d.text for d in todo], audit.config, roles=[d.role for d in todo])
     rows = claim_rows(docs[audit.id], audit.config, audit_id=audit_id, factory=factory, known=cached)
     reference_cache.remember_references(session, [audit], docs, known)
     repo.replace_claims(session, audit_id, rows)
