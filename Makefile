@@ -22,7 +22,7 @@ LLAMA_KEY        := $(shell echo '$(LLAMA_PIN) $(LLAMA_CMAKE_ARGS)' | sha256sum 
 WHEELHOUSE       ?= $(HOME)/.cache/claimaudit/wheels/$(LLAMA_KEY)
 LLM_STAMP        := $(VENV)/.llm-test-$(shell cat pyproject.toml Makefile 2>/dev/null | sha256sum | cut -c1-16)
 
-.PHONY: help install llm-test demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench bench-page bench-load
+.PHONY: help install llm-test demo test test-browser browser-deps faults fuzz check format up down status compose-config clean bench bench-page bench-load bench-store
 
 help:  ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk 'BEGIN {FS = ":.*## "} {printf "  make %-15s %s\n", $$1, $$2}'
@@ -88,6 +88,9 @@ bench: $(STAMP)  ## throughput and latency, in-process vs queue (BENCH_ARGS="--a
 
 bench-load: $(STAMP)  ## a steady rate above capacity on a private stack with the backlog bounds (BENCH_LOAD_ARGS="--rate 20 --duration 120")
 	$(BIN)/python tools/bench_load.py $(BENCH_LOAD_ARGS)
+
+bench-store: $(STAMP)  ## the claim store at 1M claims: HNSW build, insert cost, search p95/recall, analyst SQL (BENCH_STORE_ARGS="--claims 1000000 ..."; docs/PERFORMANCE.md)
+	nice $(BIN)/python tools/bench_store.py $(BENCH_STORE_ARGS)
 
 bench-page: $(STAMP) browser-deps  ## page-load time of a 200-claim audit page in headless Chromium (budget 300 ms)
 	$(BIN)/pytest -m benchmark -s -p no:cacheprovider tests/browser/test_page_load.py

@@ -52,10 +52,36 @@ def parsed(model: type[M], flow: Flow[Any]) -> Flow[M]:
 
 def audit_request(response: str, references: Sequence[str], fields: Mapping[str, Any]) -> dict[str, Any]:
     """The body of ``POST /audits``: ``response``, ``references`` and the given optional fields
-    (``question``, ``metadata``, ``config``; None values left out)."""
+    (``question``, ``metadata``, ``config``; None values left out).
+
+    Raises ``TypeError`` naming a field that is none of these (a misspelt ``confg`` would
+    otherwise be dropped and the audit run with the default config)."""
+    unknown = sorted(set(fields) - set(AUDIT_FIELDS))
+    if unknown:
+        raise TypeError(
+            f"unknown audit field(s) {', '.join(map(repr, unknown))}; expected {', '.join(AUDIT_FIELDS)}"
+        )
     body: dict[str, Any] = {"response": response, "references": list(references)}
-    body.update({k: v for k, v in fields.items() if k in AUDIT_FIELDS and v is not None})
+    body.update({k: v for k, v in fields.items() if v is not None})
     return body
+
+
+def _batch_pairs(items: Sequence[Mapping[str, Any]]) -> list[tuple[dict[str, Any], str | None]]:
+    """``(body, idempotency key)`` of each item; raises ``TypeError`` for an item that is no
+    mapping or has a key the API does not take (nothing is sent then)."""
+    allowed = {*AUDIT_FIELDS, "idempotency_key"}
+    pairs = []
+    for index, item in enumerate(items):
+        if not isinstance(item, Mapping):
+            raise TypeError(f"items[{index}] must be a mapping (an audit request), got {type(item).__name__}")
+        unknown = sorted(set(item) - allowed)
+        if unknown:
+            raise TypeError(
+                f"items[{index}]: unknown key(s) {', '.join(map(repr, unknown))}; "
+                f"expected {', '.join(sorted(allowed))}"
+            )
+        pairs.append(({k: item[k] for k in AUDIT_FIELDS if k in item}, item.get("idempotency_key")))
+    return pairs
 
 
 def submit(body: Mapping[str, Any], key: str | None) -> Flow[AuditAccepted]:
@@ -211,8 +237,9 @@ def batch(
     on_result: OnResult | None = None,
 ) -> Flow[list[BatchResult]]:
     """Submit ``items`` (audit requests, each with an optional ``idempotency_key``) and wait for
-    them all: one :class:`BatchResult` per item, in order."""
-    pairs = [({k: item[k] for k in AUDIT_FIELDS if k in item}, item.get("idempotency_key")) for item in items]
+    them all: one :class:`BatchResult` per item, in order. Raises ``TypeError`` before sending
+    anything for an item that is no mapping or has an unknown key (the API would answer 422)."""
+    pairs = _batch_pairs(items)
     accepted = yield from submit_many(pairs, chunk_size=chunk_size)
     ids = [str(a.id) for a in accepted if a.id is not None]
     docs = yield from poll(ids, stall_timeout=stall_timeout, on_result=on_result)

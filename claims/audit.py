@@ -189,8 +189,13 @@ def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) ->
     changes where work happens, not its result (a text's vector can differ from a per-audit
     call's in the 7th digit, as padding in a batch does; ``tools/compare_outputs.py``).
     """
-    texts = [t for response, refs in audits for t in (response, *refs) if isinstance(t, str)]
-    decomposed = decompose_many(texts)
+    readings = [
+        (t, Role.REFERENCE if k else Role.RESPONSE)
+        for response, refs in audits
+        for k, t in enumerate((response, *refs))
+        if isinstance(t, str)
+    ]
+    decomposed = decompose_many([t for t, _ in readings], roles=[r for _, r in readings])
     parses.parse_many(c.text for claims in decomposed for c in claims)  # what the verdict checks read
     claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
     if claim_texts:
@@ -234,8 +239,10 @@ def audit_texts(
     response, refs = validate_inputs(response, list(references))
     opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)
     emb = embedder or default_embedder()
-    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe)
-    response_claims, *per_reference = decompose_many([response, *refs])
+    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe); the
+    # references' headings that state something are claims too
+    roles = [Role.RESPONSE] + [Role.REFERENCE] * len(refs)
+    response_claims, *per_reference = decompose_many([response, *refs], roles=roles)
     reference_claims = [
         ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]

@@ -14,7 +14,6 @@ import json
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
 from rich.markup import escape as esc
 
 from claimaudit.errors import ClaimauditError
@@ -23,24 +22,37 @@ from cli.common import EXIT_USAGE, ApiUrl, api_url_of, client_exit, fail
 from cli.keys import _database_url, _session, _when
 from cli.runs import QUICK_RETRIES
 from cli.tables import print_json, print_listing
+from cli.terminal import SafeConsole
 
 sql_logins_app = typer.Typer(
     help="Read-only SQL logins bound to one tenant (talks to the database directly).", no_args_is_help=True
 )
-console = Console()
-err = Console(stderr=True)
+console = SafeConsole()
+err = SafeConsole(stderr=True)
 
 
 @sql_logins_app.command("create")
 def create_login(
-    tenant: Annotated[str, typer.Option(help="The tenant whose rows the login reads (created when new).")],
+    tenant: Annotated[str, typer.Option(help="The tenant whose rows the login reads.")],
     name: Annotated[str, typer.Option(help="A label; names the role ca_<tenant>_<name>.")] = "",
+    new_tenant: Annotated[
+        bool, typer.Option("--new-tenant", help="TENANT may be new (no audits or keys yet): create it.")
+    ] = False,
 ) -> None:
-    """Make a read-only login bound to TENANT; its URL (with a password shown once) is the last line."""
+    """Make a read-only login bound to TENANT; its URL (with a password shown once) is the last line.
+
+    A TENANT the deployment does not know is an error (a typo would otherwise make a login
+    that sees nothing) unless ``--new-tenant`` is given."""
     from db import sql_logins
 
     try:
         with _session() as session:
+            if not new_tenant and not sql_logins.tenant_exists(session, tenant):
+                raise fail(
+                    f"tenant {tenant!r} does not exist (no audits, keys or logins); check the name, "
+                    "or pass --new-tenant to make a login for a new tenant",
+                    code=EXIT_USAGE,
+                )
             login, password = sql_logins.create_sql_login(session, tenant_id=tenant, name=name)
     except sql_logins.SqlLoginError as exc:
         raise fail(str(exc), code=EXIT_USAGE) from None

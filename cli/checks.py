@@ -14,15 +14,15 @@ from typing import Annotated, Any
 
 import httpx
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from cli import stack
 from cli.client import access_problem, error_message
 from cli.credentials import api_key_for
+from cli.terminal import SafeConsole
 
-console = Console()
-err = Console(stderr=True)
+console = SafeConsole()
+err = SafeConsole(stderr=True)
 
 labels_app = typer.Typer(
     help="Human labels: import reviewers' verdicts, report agreement.", no_args_is_help=True

@@ -10,12 +10,12 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 
 from claimaudit.errors import APIError, ClaimauditError, ServiceUnavailable
 from cli import credentials, stack
 from cli.client import problem
+from cli.terminal import SafeConsole
 
 __all__ = [
     "EXIT_GATE",
@@ -37,8 +37,8 @@ EXIT_USAGE = 2
 EXIT_UNAVAILABLE = 3
 EXIT_REJECTED = 4
 
-console = Console()
-err = Console(stderr=True)
+console = SafeConsole()
+err = SafeConsole(stderr=True)
 
 ApiUrl = Annotated[
     str | None,

@@ -16,15 +16,15 @@ from datetime import UTC, datetime, timedelta
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from sqlalchemy.orm import Session
 
 from cli.tables import print_json, print_listing
+from cli.terminal import SafeConsole
 from db.auth_models import SCOPES
 
 app = typer.Typer(help="API keys and tenants (talks to the database directly).", no_args_is_help=True)
-console = Console()
-err = Console(stderr=True)
+console = SafeConsole()
+err = SafeConsole(stderr=True)
 
 _DURATION = re.compile(r"^(\d+)([dhm])$")
 

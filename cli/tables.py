@@ -18,6 +18,8 @@ from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
+from cli.terminal import SafeConsole
+
 __all__ = ["listing", "print_listing", "print_json"]
 
 
@@ -43,7 +45,7 @@ def print_listing(
     table = listing(columns, rows, title=title)
     width = _natural_width(console, table)
     if not console.is_terminal:
-        Console(file=console.file, width=max(width, 1), no_color=True, highlight=False).print(table)
+        SafeConsole(file=console.file, width=max(width, 1), no_color=True, highlight=False).print(table)
         return
     if width <= console.width:
         console.print(table)

@@ -2,8 +2,10 @@
 whoever waits for it (``GET /audits/{id}?wait=S``, a long poll).
 
 Migration ``0010_audit_ended_notify`` adds a trigger on ``audits``: when an UPDATE sets
-``status`` to ``done`` or ``failed`` (from another status), it sends ``NOTIFY`` on
-:data:`AUDIT_ENDED_CHANNEL` with the audit's id as payload. Postgres delivers a notification
+``status`` to ``done`` or ``failed`` (from another status), it sends ``NOTIFY`` with the
+audit's id as payload, on a channel whose name holds a random part (``claimaudit_channels``,
+migration ``0018_private_channels``: no analyst login can read the name, so none can listen to
+other tenants' ends or send false ones; :func:`channel_name`). Postgres delivers a notification
 when its transaction commits, and never if it rolls back, so a waiter wakes exactly when the
 end is visible to a new transaction (the score stage's fenced commit, or a failure's). Every
 path that ends an audit (single chains, bundles, the sweeper, ``audits.fail``) goes through
@@ -30,16 +32,26 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from sqlalchemy.engine import make_url
 
 from db.engine import normalise_url
 
-__all__ = ["AUDIT_ENDED_CHANNEL", "AuditEndListener", "Subscription", "libpq_url"]
+__all__ = [
+    "AUDIT_ENDED_CHANNEL",
+    "CHANNEL_KEY",
+    "AuditEndListener",
+    "Subscription",
+    "channel_name",
+    "libpq_url",
+]
 
 log = logging.getLogger(__name__)
 
 #: The ``NOTIFY`` channel of the trigger of migration ``0010_audit_ended_notify`` (word for word).
 AUDIT_ENDED_CHANNEL = "claimaudit_audit_ended"
+#: Key of the audit-end channel's private name in ``claimaudit_channels``.
+CHANNEL_KEY = "audit_ended"
 
 
 #: TCP keepalives of the listening connection (libpq parameters): a connection that died
@@ -82,8 +94,23 @@ class Subscription:
             self.loop.call_soon_threadsafe(self.event.set)
 
 
+def channel_name(conn: psycopg.Connection[Any]) -> str:
+    """The private channel the audit-end trigger notifies on (``claimaudit_channels``, readable by
+    the deployment's roles only; migration ``0018_private_channels``), or
+    :data:`AUDIT_ENDED_CHANNEL` on a schema older than that revision."""
+    try:
+        with conn.transaction():
+            row = conn.execute(
+                "SELECT channel FROM claimaudit_channels WHERE key = %s", (CHANNEL_KEY,)
+            ).fetchone()
+    except psycopg.errors.UndefinedTable:
+        return AUDIT_ENDED_CHANNEL
+    return str(row[0]) if row else AUDIT_ENDED_CHANNEL
+
+
 class AuditEndListener:
-    """``LISTEN`` on :data:`AUDIT_ENDED_CHANNEL` in a daemon thread; wakes :class:`Subscription`\\ s.
+    """``LISTEN`` on the audit-end channel (:func:`channel_name`) in a daemon thread; wakes
+    :class:`Subscription`\\ s.
 
     Parameters
     ----------
@@ -151,7 +178,7 @@ class AuditEndListener:
             try:
                 conninfo = psycopg.conninfo.make_conninfo(self._url, connect_timeout=5, **KEEPALIVES)
                 with psycopg.connect(conninfo, autocommit=True) as conn:
-                    conn.execute(f"LISTEN {AUDIT_ENDED_CHANNEL}")
+                    conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel_name(conn))))
                     self.connected.set()
                     self._wake_all()  # an end during the reconnect had no listener
                     while not self._stop.is_set():

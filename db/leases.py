@@ -24,7 +24,7 @@ import enum
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import cache
 from typing import Any
 
@@ -324,16 +324,20 @@ def claim_due(
     unsent_after_s: float,
     pending_s: float,
     all_pending: bool = False,
+    pending_sent_before: datetime | None = None,
     limit: int = 500,
 ) -> list[Due]:
     """Claim the audits the sweeper must hand to the queue again, and push their deadlines.
 
     Due: an unfinished audit whose lease expired (its run died, or its message was lost), or a
     ``queued`` audit never enqueued (``enqueued_at`` NULL) created over ``unsent_after_s`` ago;
-    with ``all_pending`` (the broker lost its data) also every audit whose next stage waits in
-    the queue (``attempt`` NULL). Claimed rows get ``attempt`` NULL (a stale run can no longer
-    finish) and ``lease_expires_at = now() + pending_s``; ``FOR UPDATE SKIP LOCKED`` keeps
-    two sweepers from claiming the same audit. Oldest first, at most ``limit``.
+    with ``all_pending`` also every audit whose next stage waits in the queue (``attempt``
+    NULL); with ``pending_sent_before`` (the broker lost the messages it held before that time)
+    every such audit whose message went out before it: its pending deadline
+    (``lease_expires_at``, set to send time + ``pending_s``) is before ``pending_sent_before +
+    pending_s``. Claimed rows get ``attempt`` NULL (a stale run can no longer finish) and
+    ``lease_expires_at = now() + pending_s``; ``FOR UPDATE SKIP LOCKED`` keeps two sweepers from
+    claiming the same audit. Oldest first, at most ``limit``.
     """
     cutoff = func.now() - timedelta(seconds=unsent_after_s)
     due = or_(
@@ -342,6 +346,13 @@ def claim_due(
     )
     if all_pending:
         due = or_(due, Audit.attempt.is_(None))
+    elif pending_sent_before is not None:
+        sent_before = pending_sent_before + timedelta(seconds=pending_s)
+        waiting = and_(Audit.attempt.is_(None), Audit.enqueued_at.is_not(None))
+        due = or_(
+            due,
+            and_(waiting, or_(Audit.lease_expires_at.is_(None), Audit.lease_expires_at < sent_before)),
+        )
     active = Audit.status.not_in(TERMINAL_STATUSES)
     rows = session.execute(
         select(Audit.id, Audit.status, Audit.stage_runs)

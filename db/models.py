@@ -71,6 +71,8 @@ __all__ = [
     "EvidenceRow",
     "ScoreRow",
     "EmbeddingCacheRow",
+    "ReferenceCacheRow",
+    "NotifyChannelRow",
 ]
 
 #: Tenant of rows stored before migration 0005 and of the local stack's key.
@@ -322,3 +324,29 @@ class EmbeddingCacheRow(Base):
     dim: Mapped[int] = mapped_column(Integer)
     embedding: Mapped[Any] = mapped_column(Vector())
     created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class ReferenceCacheRow(Base):
+    """The offline decomposition of one reference text, per tenant and engine version
+    (migration ``0017_reference_cache``; ``db.reference_cache``)."""
+
+    __tablename__ = "reference_cache"
+
+    tenant_id: Mapped[str] = mapped_column(Text, primary_key=True, server_default=DEFAULT_TENANT)
+    #: Hex SHA-256 of the UTF-8 text.
+    text_sha256: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``claims.engine_version.engine_version()`` of the engine that decomposed it.
+    engine_version: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: ``[{"text", "start", "end", "kind", "position", "duplicates", "ambiguous"}, ...]``.
+    claims: Mapped[list[dict[str, Any]]] = mapped_column(JSONB)
+    created_at: Mapped[datetime] = mapped_column(server_default=func.now())
+
+
+class NotifyChannelRow(Base):
+    """The private name of a notification channel (migration ``0018_private_channels``): read by
+    the deployment's roles only, so no analyst login can listen on it or notify it."""
+
+    __tablename__ = "claimaudit_channels"
+
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    channel: Mapped[str] = mapped_column(Text)

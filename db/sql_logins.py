@@ -32,6 +32,7 @@ import db.auth_models  # noqa: F401  (registers ``tenants`` for the foreign key)
 from db.analyst_models import SqlLoginRow
 
 __all__ = [
+    "tenant_exists",
     "SqlLogin",
     "SqlLoginError",
     "login_role",
@@ -97,11 +98,27 @@ def _error(exc: DBAPIError, role: str) -> SqlLoginError:
     if kind == "exists":
         return SqlLoginError(f"a login or role {role} exists already: revoke it or pick another name", kind)
     diag = getattr(getattr(exc.orig, "diag", None), "message_primary", None)
+    if state == "23514":
+        return SqlLoginError(
+            "not a tenant id: 1 to 63 letters, digits, '_', '.' or '-', starting with a letter or digit", kind
+        )
     return SqlLoginError(diag or str(exc.orig).splitlines()[0], kind)
 
 
 def _login(row: SqlLoginRow) -> SqlLogin:
     return SqlLogin(row.role_name, row.tenant_id, row.name, row.created_at, row.revoked_at)
+
+
+def tenant_exists(session: Session, tenant_id: str) -> bool:
+    """Whether the deployment knows ``tenant_id``: a ``tenants`` row (keys, logins) or audits."""
+    found = session.execute(
+        text(
+            "SELECT 1 FROM tenants WHERE id = :id"
+            " UNION ALL (SELECT 1 FROM audits WHERE tenant_id = :id LIMIT 1)"
+        ),
+        {"id": tenant_id},
+    ).first()
+    return found is not None
 
 
 def create_sql_login(session: Session, *, tenant_id: str, name: str = "") -> tuple[SqlLogin, str]:

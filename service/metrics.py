@@ -70,6 +70,7 @@ __all__ = [
     "HTTP_REQUESTS",
     "HTTP_SECONDS",
     "ADMISSION_REFUSALS",
+    "REFERENCE_CACHE",
     "REFUSAL_REASONS",
     "RUN_SECONDS",
     "RUNS_FINISHED",
@@ -125,6 +126,11 @@ HTTP_SECONDS = Histogram(
 )
 #: Admission refusals: the backlog bounds (``service.backlog.REASONS``) and the per-key rate limits.
 REFUSAL_REASONS = ("backlog_age", "backlog", "tenant_backlog", "requests_per_second", "audits_per_minute")
+REFERENCE_CACHE = Counter(
+    "claimaudit_reference_cache",
+    "Reference texts looked up in the reference cache by the decompose stage, by result (hit, miss).",
+    ["result"],
+)
 ADMISSION_REFUSALS = Counter(
     "claimaudit_admission_refusals", "Requests refused at admission, by reason.", ["reason"]
 )
@@ -159,6 +165,8 @@ def _zero() -> None:
         VERDICTS.labels(verdict)
     for reason in REFUSAL_REASONS:
         ADMISSION_REFUSALS.labels(reason)
+    for result in ("hit", "miss"):
+        REFERENCE_CACHE.labels(result)
     for route in _ADMISSION_ROUTES:  # the answers of admission: accepted, refused
         HTTP_SECONDS.labels("POST", route)
         for status in ("202", "429", "503"):

@@ -62,6 +62,8 @@ RUNS_TICK_S         Seconds between two scheduler ticks (``runs.tick``, sent by 
 RUNS_RESTART_AFTER_S  A scheduled run still unsealed this long after creation is started again.
 WEBHOOK_TIMEOUT_S, WEBHOOK_MAX_RETRIES, WEBHOOK_BACKOFF_S: webhook delivery (``workers.run_tasks``);
                     WEBHOOK_TIMEOUT_S bounds a whole attempt (connect to last byte read).
+REFERENCE_CACHE     ``true`` (default): the decompose stage reuses the stored decomposition of a reference
+                    text the tenant sent before (``db.reference_cache``); ``false``: decompose every time.
 LOG_FORMAT          ``text`` (default) or ``json``: structured worker logs (``workers.logs``).
 RETENTION_DAYS      Finished audits older than this are deleted nightly at 03:00 UTC (unset: kept).
 PROMETHEUS_MULTIPROC_DIR  Directory shared by workers and API for multiprocess metrics (``service.metrics``).
@@ -131,7 +133,11 @@ def _names(value: Any) -> Any:
 class Settings(BaseSettings):
     """Process settings; see the module docstring for the environment variables."""
 
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    #: ``hide_input_in_errors``: a validation error names the setting and the rule, never the
+    #: values read (they may hold secrets: keys, passwords in URLs).
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", hide_input_in_errors=True
+    )
 
     database_url: str = "postgresql+psycopg://postgres@127.0.0.1:54330/claimaudit"  # cli.stack default
     redis_url: str = "redis://127.0.0.1:6379/0"
@@ -154,6 +160,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 8 * 1024 * 1024
     #: Seconds a request body may take to arrive, from the first read to its last byte (408 after).
     body_read_timeout_s: float = Field(default=30.0, gt=0)
+    #: Reuse the stored decomposition of a reference text (``workers.reference_cache``).
+    reference_cache: bool = True
 
     #: Queue the audit chains go to (workers consume it by default); tests use one per session.
     celery_queue: str = "claimaudit"
@@ -348,7 +356,10 @@ class Settings(BaseSettings):
     @model_validator(mode="after")
     def _check_access(self) -> Settings:
         if self.auth not in ("enabled", "disabled"):
-            raise ValueError(f"AUTH must be enabled or disabled; got {self.auth!r}")
+            raise ValueError(
+                "AUTH must be enabled or disabled (the value read is not shown: it may be a secret, "
+                "e.g. a shell variable AUTH holding an Authorization header)"
+            )
         if self.auth == "disabled" and not is_loopback(self.api_host):
             raise ValueError(
                 "AUTH=disabled is only allowed when the API binds to 127.0.0.1 "

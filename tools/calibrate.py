@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from claims.decompose import decompose  # noqa: E402
 from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedder  # noqa: E402
 from claims.match import DEFAULT_THRESHOLD, cosine_matrix  # noqa: E402
-from claims.types import ClaimKind  # noqa: E402
+from claims.types import ClaimKind, Role  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 CASES = Path("cases") / "audits.jsonl"
@@ -50,7 +50,7 @@ SUPPORTING = {"supported", "inferred"}
 def _best(embedder: Any, response: str, references: list[str]) -> tuple[np.ndarray, list[str]]:
     """Best cosine of every material response claim against all material reference claims."""
     rc = [c for c in decompose(response) if c.kind is ClaimKind.MATERIAL]
-    ref = [c for r in references for c in decompose(r) if c.kind is ClaimKind.MATERIAL]
+    ref = [c for r in references for c in decompose(r, role=Role.REFERENCE) if c.kind is ClaimKind.MATERIAL]
     if not rc:
         return np.zeros(0, dtype=np.float32), []
     if not ref:

@@ -49,7 +49,7 @@ from claims.embed import default_embedder, text_key  # noqa: E402
 from claims.labels import embedding_text  # noqa: E402
 from claims.match import DEFAULT_THRESHOLD, cosine_matrix  # noqa: E402
 from claims.perturb import FAULT_KINDS, perturb  # noqa: E402
-from claims.types import ClaimKind, ReferenceClaim, Verdict  # noqa: E402
+from claims.types import ClaimKind, ReferenceClaim, Role, Verdict  # noqa: E402
 from claims.verdict import judge  # noqa: E402
 
 MODEL_VERSION = "decision-lr-1"
@@ -159,7 +159,9 @@ def run_engine(item: Item, embedder: DiskCachedEmbedder) -> EngineRun:
     """Decompose, embed, match and judge one audit with the rule engine (no learned decision)."""
     refs = [r for r in item.references if r.strip()] or ["(empty)"]
     response_claims = decompose(item.response)
-    reference_claims = [ReferenceClaim(i, c) for i, t in enumerate(refs) for c in decompose(t)]
+    reference_claims = [
+        ReferenceClaim(i, c) for i, t in enumerate(refs) for c in decompose(t, role=Role.REFERENCE)
+    ]
     texts = [c.text for c in response_claims] + [rc.claim.text for rc in reference_claims]
     vectors = embedder.embed([embedding_text(t) for t in texts])
     n = len(response_claims)

@@ -29,9 +29,10 @@ from sqlalchemy.orm import Session
 from claims import parses
 from claims.embed import CachedEmbedder, Embedder, text_key
 from claims.labels import embedding_text
+from claims.types import Claim
 from db import repository as repo
 from db.models import Audit, Document
-from workers import components, services
+from workers import components, reference_cache, services
 
 __all__ = ["OwnRun", "BundleStage", "STAGES"]
 
@@ -53,6 +54,8 @@ class BundleStage:
 class _Documents:
     audits: dict[uuid.UUID, Audit]
     docs: dict[uuid.UUID, list[Document]]
+    #: Claims of reference texts found in the reference cache, by audit and text.
+    known: dict[uuid.UUID, dict[str, list[Claim]]]
 
 
 def _load_documents(session: Session, ids: Sequence[uuid.UUID]) -> _Documents:
@@ -60,14 +63,21 @@ def _load_documents(session: Session, ids: Sequence[uuid.UUID]) -> _Documents:
     docs: dict[uuid.UUID, list[Document]] = {aid: [] for aid in audits}
     for doc in repo.get_documents_of(session, list(audits)):
         docs[doc.audit_id].append(doc)
-    components.prepare_decomposition([d.text for ds in docs.values() for d in ds], {"decomposer": "offline"})
-    return _Documents(audits, docs)
+    known = reference_cache.cached_references(session, audits.values(), docs)
+    todo = [d for aid, ds in docs.items() for d in ds if d.text not in known.get(aid, {})]
+    components.prepare_decomposition(
+        [d.text for d in todo], {"decomposer": "offline"}, roles=[d.role for d in todo]
+    )
+    reference_cache.remember_references(session, audits.values(), docs, known)
+    return _Documents(audits, docs, known)
 
 
 def _claims(loaded: _Documents, aid: uuid.UUID) -> list[dict[str, Any]]:
     if aid not in loaded.audits:
         raise OwnRun(aid)
-    return services.claim_rows(loaded.docs[aid], loaded.audits[aid].config, audit_id=aid)
+    return services.claim_rows(
+        loaded.docs[aid], loaded.audits[aid].config, audit_id=aid, known=loaded.known.get(aid, {})
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,13 +18,14 @@ from sqlalchemy.orm import Session, sessionmaker
 from claims.decompose import decompose, decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.options import AuditOptions
-from claims.types import Claim, Judgement, ReferenceClaim
+from claims.types import Claim, Judgement, ReferenceClaim, Role
 from db.models import Audit
 from service.llm_config import resolve_llm_config  # light: no openai import
 from service.settings import get_settings
 
 __all__ = [
     "decompose_text",
+    "document_role",
     "embedder_for",
     "local_embedder",
     "offline_decomposer",
@@ -52,12 +53,16 @@ def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
     settle_heap()
 
 
-def prepare_decomposition(texts: list[str], config: Mapping[str, Any]) -> None:
+def prepare_decomposition(
+    texts: list[str], config: Mapping[str, Any], *, roles: Sequence[str] | None = None
+) -> None:
     """Decompose all ``texts`` of a stage with one parser pass (``decompose_many`` batches
     ``nlp.pipe``); the following ``decompose_text`` calls read the result from the cache.
+    ``roles``: the role of each text (``response`` or ``reference``; ``decompose_text``);
+    None: every text is a response.
     Does nothing for the LLM decomposer."""
     if resolve_llm_config(config, get_settings()).decomposer != "llm":
-        decompose_many(texts)
+        decompose_many(texts, roles=[Role(r) for r in roles] if roles is not None else Role.RESPONSE)
 
 
 def offline_decomposer(config: Mapping[str, Any]) -> bool:
@@ -87,13 +92,21 @@ def decompose_text(
     document: Mapping[str, Any] | None = None,
 ) -> list[Claim]:
     """Atomic claims of ``text`` with character spans (``claims.decompose.decompose`` offline);
-    ``document`` (``{"role", "position"}``) names the text in an LLM fallback record."""
+    ``document`` (``{"role", "position"}``) names the text in an LLM fallback record, and its
+    role is the text's (``claims.decompose.decompose``: a reference's headings that state
+    something are claims too; no ``document``: a response)."""
     cfg = resolve_llm_config(config, get_settings())
     if cfg.decomposer == "llm":
         from workers.adapters.hooks import decompose_text_llm
 
         return decompose_text_llm(text, cfg, audit_id=audit_id, factory=factory, document=document)
-    return decompose(text)
+    return decompose(text, role=document_role(document))
+
+
+def document_role(document: Mapping[str, Any] | None) -> Role:
+    """The role of ``document`` (``{"role", "position"}``); ``Role.RESPONSE`` for None.
+    Raises ``ValueError`` for a role that is none of ``claims.types.Role``."""
+    return Role(document["role"]) if document is not None and "role" in document else Role.RESPONSE
 
 
 def embedder_for(

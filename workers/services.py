@@ -20,11 +20,11 @@ from claims.audit import judge_step, score_step, similarity_step
 from claims.embed import CachedEmbedder
 from claims.labels import embedding_text
 from claims.options import AuditOptions
-from claims.types import Judgement, Role
+from claims.types import Claim, Judgement, Role
 from db import repository as repo
 from db.models import Document
 from service.settings import get_settings
-from workers import components
+from workers import components, reference_cache
 
 __all__ = [
     "PermanentStageError",
@@ -75,9 +75,13 @@ def decompose_audit(
     audit = repo.get_audit(session, audit_id)
     if audit is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
-    docs = list(repo.get_documents(session, audit_id))
-    components.prepare_decomposition([doc.text for doc in docs], audit.config)
-    rows = claim_rows(docs, audit.config, audit_id=audit_id, factory=factory)
+    docs = {audit.id: list(repo.get_documents(session, audit_id))}
+    known = reference_cache.cached_references(session, [audit], docs)
+    cached = known.get(audit.id, {})
+    todo = [d for d in docs[audit.id] if d.text not in cached]
+    components.prepare_decomposition([d.text for d in todo], audit.config, roles=[d.role for d in todo])
+    rows = claim_rows(docs[audit.id], audit.config, audit_id=audit_id, factory=factory, known=cached)
+    reference_cache.remember_references(session, [audit], docs, known)
     repo.replace_claims(session, audit_id, rows)
     return len(rows)
 
@@ -88,15 +92,23 @@ def claim_rows(
     *,
     audit_id: uuid.UUID,
     factory: sessionmaker[Session] | None = None,
+    known: Mapping[str, Sequence[Claim]] | None = None,
 ) -> list[dict[str, Any]]:
-    """The claim rows of an audit's documents (``repo.replace_claims``); raises
+    """The claim rows of an audit's documents (``repo.replace_claims``); ``known``: claims of
+    reference texts already decomposed (the reference cache), by text. Raises
     ``PermanentStageError`` for a span outside its document."""
     rows: list[dict[str, Any]] = []
     for doc in docs:
         named = {"role": doc.role, "position": doc.position}
-        for claim in components.decompose_text(
-            doc.text, config, audit_id=audit_id, factory=factory, document=named
-        ):
+        cached = (known or {}).get(doc.text) if doc.role == Role.REFERENCE.value else None
+        claims = (
+            cached
+            if cached is not None
+            else components.decompose_text(
+                doc.text, config, audit_id=audit_id, factory=factory, document=named
+            )
+        )
+        for claim in claims:
             if not 0 <= claim.start <= claim.end <= len(doc.text):
                 raise PermanentStageError(
                     f"decomposer returned span [{claim.start}, {claim.end}) outside "

@@ -5,8 +5,12 @@ the worker's event-loop timer, so a backlog in the queue cannot delay it), at wo
 as the task ``audits.requeue_stale`` (``celery beat``, the CLI). One sweep:
 
 1. notices when the broker lost its data (Redis restarted without persistence): the key
-   ``claimaudit:broker-epoch:<CELERY_QUEUE>`` has vanished; then every audit waiting for its
-   next stage is due at once, not only after ``REQUEUE_AFTER_S``;
+   ``claimaudit:broker-epoch:<CELERY_QUEUE>`` has vanished (this sweep created it again) or was
+   created anew by another worker; then every audit whose waiting message went out before the
+   broker started (Redis ``uptime_in_seconds``) is due at once, not only after
+   ``REQUEUE_AFTER_S``. A worker that starts after the loss (the loss ended the worker that saw
+   it, or no worker ran) notices it too: it finds the key missing. Messages sent since the
+   broker started are in it and are not sent twice;
 2. claims the due audits (``db.leases.claim_due``: expired leases, audits never enqueued);
 3. fails, with a reason, an audit whose stage already started ``STAGE_MAX_RUNS`` times
    (a poison audit that kills its worker every time);
@@ -20,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 from celery import bootsteps
@@ -37,37 +42,52 @@ log = logging.getLogger(__name__)
 _epoch: dict[str, str] = {}
 
 
-def broker_lost_data(settings: Settings) -> bool:
-    """True when the broker's epoch key is gone (its data was lost) or was set anew by another
-    worker since this process last looked; sets the key when missing. False on broker errors."""
+#: Seconds added to the broker's start time when deciding which messages it lost (clock skew
+#: between Redis and Postgres, and the time a send takes).
+LOST_MARGIN_S = 5.0
+
+
+def broker_lost_data(settings: Settings) -> datetime | None:
+    """When the broker lost its data: the time from which it holds messages again (its start:
+    Redis ``TIME`` less ``uptime_in_seconds``, plus ``LOST_MARGIN_S``), else None.
+
+    Lost: the epoch key was missing (this call sets it; a broker that restarted empty, or a new
+    one) or was set anew by another worker since this process last looked. None on broker errors
+    and while the key this process saw stays."""
     import redis
 
     key = f"claimaudit:broker-epoch:{settings.celery_queue}"
     try:
         client = redis.Redis.from_url(settings.redis_url, socket_connect_timeout=2, socket_timeout=2)
         try:
-            client.set(key, uuid.uuid4().hex, nx=True)
+            created = bool(client.set(key, uuid.uuid4().hex, nx=True))
             current = client.get(key)
+            seconds, micros = client.time()
+            uptime = float(client.info("server")["uptime_in_seconds"])
         finally:
             client.close()
     except redis.RedisError:
-        return False
+        return None
     value = current.decode() if isinstance(current, bytes) else str(current)
     seen = _epoch.get(key)
     _epoch[key] = value
-    return seen is not None and seen != value
+    if not (created or (seen is not None and seen != value)):
+        return None
+    started = seconds + micros / 1e6 - uptime + LOST_MARGIN_S
+    return datetime.fromtimestamp(started, UTC)
 
 
 def sweep(settings: Settings | None = None, *, all_pending: bool = False) -> int:
     """Run one sweep (see the module docstring); returns the number of audits sent to the queue.
 
-    ``all_pending``: treat every audit waiting for its next stage as due (also implied when
-    :func:`broker_lost_data` says so). Raises database errors (the caller logs them).
+    ``all_pending``: treat every audit waiting for its next stage as due. When
+    :func:`broker_lost_data` says the broker lost its data, every audit whose waiting message
+    went out before the broker's start is due. Raises database errors (the caller logs them).
     """
     settings = settings or get_settings()
-    if broker_lost_data(settings):
+    lost_since = broker_lost_data(settings)
+    if lost_since is not None:
         log.warning("the broker lost its data: every audit waiting in the queue is sent again")
-        all_pending = True
     factory = get_session_factory()
     with session_scope(factory) as session:
         due = leases.claim_due(
@@ -75,6 +95,7 @@ def sweep(settings: Settings | None = None, *, all_pending: bool = False) -> int
             unsent_after_s=settings.unsent_after_s,
             pending_s=settings.requeue_after_s,
             all_pending=all_pending,
+            pending_sent_before=lost_since,
         )
         exhausted = [d for d in due if d.status != "queued" and d.stage_runs >= settings.stage_max_runs]
         for d in exhausted:

@@ -3,7 +3,9 @@
 A heading or a lead-in ("Here is what the sources say about the Skarvik ferry:", "Brenholm
 Orchard at a glance:") is never a claim; it names the subject of the list, table or data under
 it. :func:`lead_topic` takes the generic announcement off and keeps the subject; a lead-in that
-is nothing but an announcement ("Key facts:") names none. :func:`key_value` reads a
+is nothing but an announcement ("Key facts:") names none. :func:`heading_states` tells a
+heading that states something (a parenthetical, a "Label: value", a sentence) from a title; a
+reference's such heading is evidence as well (``claims.decompose.items``). :func:`key_value` reads a
 "Label: value" line (a list item, a line of a paragraph), which becomes the claim
 ``"<subject>, <label>: <value>."`` (``claims.labels`` reads such claims as sentences).
 """
@@ -24,6 +26,7 @@ __all__ = [
     "key_value",
     "label_word",
     "fact_text",
+    "heading_states",
 ]
 
 #: words of a generic announcement of a list or table, saying nothing about the world
@@ -240,3 +243,29 @@ def fact_text(subject: str, label: str, value: str) -> str:
         text = f"{subject}, {label_word(label)}: {value}" if subject else f"{label}: {value}"
     text = text[:1].upper() + text[1:]
     return text if text.endswith((".", "!", "?")) else text + "."
+
+
+#: a parenthetical with a word or number in it ("(HQ: Hamamatsu, Shizuoka)", "(1998)")
+_PARENTHETICAL = re.compile(r"\([^()]*[^\W_][^()]*\)")
+#: a heading of this many words or more reads as a sentence, not a title
+_SENTENCE_WORDS = 6
+
+
+def heading_states(heading: str) -> bool:
+    """Whether the heading ``heading`` (markup blanked) states something, beyond naming a topic:
+    it holds a parenthetical ("AIR TRAINING COMMAND (HQ: Hamamatsu, Shizuoka)"), a "Label:
+    value" ("Founded: 1998"), or reads as a sentence (it ends with "." or "!", or has at least
+    ``_SENTENCE_WORDS`` words: "A move to Naha in 2016 ended the squadron's stay at Tsuiki").
+    A title, a section name or an announcement ("Ambleston War Memorial", "History", "Key
+    facts:") states nothing, nor does a question or a lead-in ("Here is what the sources say
+    about the Skarvik ferry:").
+
+    >>> heading_states("AIR TRAINING COMMAND (HQ: Hamamatsu, Shizuoka)"), heading_states("History")
+    (True, False)
+    """
+    s = " ".join(heading.split())
+    if not s or s.endswith(("?", ":")) or is_meta(s):
+        return False
+    if _PARENTHETICAL.search(s) or key_value(s) is not None or s.endswith((".", "!")):
+        return True
+    return len(s.split()) >= _SENTENCE_WORDS

@@ -1,7 +1,9 @@
 """Structure and sentence steps: a text's blocks (``claims.blocks``) and sentences
 (``claims.sentences``) as items in document order: sentences to parse (``_Sentence``), claims
 taken whole (``_Raw``: other languages, too long to parse, structured facts, out-of-scope
-leads) and context (``_Context``: headings). ``_clean`` drops citation marks and clutter."""
+leads) and context (``_Context``: headings). In a reference (``evidence``), a heading that
+states something (``claims.blocks.context.heading_states``) is also read as a sentence: evidence
+as well as context. ``_clean`` drops citation marks and clutter."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from dataclasses import dataclass
 
 from claims.answers import answered_question
 from claims.blocks import Block, layout
+from claims.blocks.context import heading_states
 from claims.language import detect_language
 from claims.scope import is_outside_scope
 from claims.sentences import split_sentences
@@ -151,13 +154,26 @@ def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[_Item]:
     return [_Raw(statement, qs + offset, s + answer_end, ClaimKind.MATERIAL, False)]
 
 
-def _block_items(text: str, source: str, block: Block, english: bool, lang: str) -> list[_Item]:
+def _heading_items(text: str, block: Block, english: bool, lang: str, evidence: bool) -> list[_Item]:
+    """A heading's items: context for what follows (the subject it names); in a reference
+    (``evidence``) a heading that states something is a sentence as well, read as a text of
+    headings alone is (``claims.blocks.layout``): "AIR TRAINING COMMAND (HQ: Hamamatsu,
+    Shizuoka)" is evidence that the command's headquarters are at Hamamatsu."""
+    out: list[_Item] = [_Context(block.text)] if block.text.strip() else []
+    if evidence and heading_states(text[block.start : block.end]):
+        out.extend(_prose_items(text, Block("prose", block.start, block.end), english, lang))
+    return out
+
+
+def _block_items(
+    text: str, source: str, block: Block, english: bool, lang: str, evidence: bool = False
+) -> list[_Item]:
     """The items of one structural block (see ``claims.blocks``); ``text`` is ``source`` with
-    its markup and citation marks blanked."""
+    its markup and citation marks blanked; ``evidence``: ``source`` is a reference."""
     if block.kind == "prose":
         return _prose_items(text, block, english, lang)
     if block.kind == "heading":
-        return [_Context(block.text)] if block.text.strip() else []
+        return _heading_items(text, block, english, lang, evidence)
     if block.kind == "outside":
         return [
             _Raw(source[block.start : block.end].strip() or block.reason, block.start, block.end, _OUT, False)
@@ -183,8 +199,9 @@ def _block_items(text: str, source: str, block: Block, english: bool, lang: str)
 _OUT = ClaimKind.OUTSIDE_SCOPE
 
 
-def _prepare(text: str) -> list[_Item]:
-    """Structure, language and sentences of ``text`` as items in document order."""
+def _prepare(text: str, evidence: bool = False) -> list[_Item]:
+    """Structure, language and sentences of ``text`` as items in document order; ``evidence``:
+    ``text`` is a reference, whose headings that state something are sentences as well."""
     found = layout(text)
     masked = _CITATION.sub(lambda m: " " * len(m.group(0)), found.plain)
     prose = " ".join(masked[b.start : b.end] for b in found.blocks if b.kind in {"prose", "item"})
@@ -192,7 +209,7 @@ def _prepare(text: str) -> list[_Item]:
     english = lang == "en"
     items: list[_Item] = []
     for block in found.blocks:
-        items.extend(_block_items(masked, text, block, english, lang))
+        items.extend(_block_items(masked, text, block, english, lang, evidence))
     return items
 
 

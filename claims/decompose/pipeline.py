@@ -17,10 +17,11 @@ from claims.dedupe import dedupe
 from claims.parse_repairs import repair_many
 from claims.parses import remember
 from claims.spacy_pipeline import DISABLE, parser, recognise
-from claims.types import Claim, odd_input
+from claims.types import Claim, Role, odd_input
 
-#: most recent decompositions by text (the same reference is audited again and again)
-_CACHE: dict[str, tuple[Claim, ...]] = {}
+#: most recent decompositions by text, each by reading (``evidence`` False: a response, True: a
+#: reference), as the same reference is audited again and again
+_CACHE: dict[str, dict[bool, tuple[Claim, ...]]] = {}
 _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
 
@@ -56,11 +57,13 @@ def _parsed_alone(nlp: Any, sentence: str) -> Any | None:
 
 @dataclass(slots=True)
 class _Batch:
-    """What the steps hand on, one entry per text of ``texts``: its items (``None``: the text
-    gets sentence-level claims), its parses (item index -> spaCy ``Doc``), its claims before
-    deduplication (``raws``) and after (``claims``)."""
+    """What the steps hand on, one entry per text of ``texts``: whether it is read as evidence
+    (``evidence``: a reference), its items (``None``: the text gets sentence-level claims), its
+    parses (item index -> spaCy ``Doc``), its claims before deduplication (``raws``) and after
+    (``claims``)."""
 
     texts: list[str]
+    evidence: list[bool] = field(default_factory=list)
     items: list[list[_Item] | None] = field(default_factory=list)
     docs: list[dict[int, Any]] = field(default_factory=list)
     raws: list[list[_Raw]] = field(default_factory=list)
@@ -83,8 +86,8 @@ class Compose:
     def __init__(self, steps: Sequence[Step]) -> None:
         self.steps = tuple(steps)
 
-    def __call__(self, texts: list[str]) -> list[tuple[Claim, ...]]:
-        batch = _Batch(list(texts))
+    def __call__(self, texts: list[str], evidence: Sequence[bool] | None = None) -> list[tuple[Claim, ...]]:
+        batch = _Batch(list(texts), list(evidence) if evidence is not None else [False] * len(texts))
         for step in self.steps:
             step.run(batch)
         return batch.claims
@@ -92,9 +95,9 @@ class Compose:
 
 def _structure(batch: _Batch) -> None:
     """Blocks, language and sentences of each text (``claims.decompose.items``)."""
-    for text in batch.texts:
+    for text, evidence in zip(batch.texts, batch.evidence, strict=True):
         try:
-            batch.items.append(_prepare(text))
+            batch.items.append(_prepare(text, evidence))
         except Exception as exc:  # never fail on odd input
             if not odd_input(exc):
                 raise
@@ -153,46 +156,63 @@ PIPELINE = Compose(
 )
 
 
-def _decompose_batch(texts: list[str]) -> list[tuple[Claim, ...]]:
-    """Decompose ``texts`` with one ``nlp.pipe`` over all their parsable sentences."""
-    return PIPELINE(texts)
+def _decompose_batch(texts: list[str], evidence: Sequence[bool] | None = None) -> list[tuple[Claim, ...]]:
+    """Decompose ``texts`` (read as evidence where ``evidence`` says so; default none) with one
+    ``nlp.pipe`` over all their parsable sentences."""
+    return PIPELINE(texts, evidence)
 
 
-def decompose_many(texts: Iterable[str]) -> list[list[Claim]]:
+def _readings(texts: list[str], roles: Role | Sequence[Role]) -> list[tuple[str, bool]]:
+    """``(text, read as evidence: a reference)`` for each of ``texts``; raises as
+    ``decompose_many``."""
+    for t in texts:
+        if not isinstance(t, str):
+            raise TypeError(f"decompose needs a str, got {type(t).__name__}")
+    each = [roles] * len(texts) if isinstance(roles, Role) else [Role(r) for r in roles]
+    if len(each) != len(texts):
+        raise ValueError(f"roles: {len(each)} roles for {len(texts)} texts")
+    return [(t, r is Role.REFERENCE) for t, r in zip(texts, each, strict=True)]
+
+
+def decompose_many(
+    texts: Iterable[str], *, roles: Role | Sequence[Role] = Role.RESPONSE
+) -> list[list[Claim]]:
     """Decompose several texts at once: :func:`decompose` for each, with the spaCy parser
     run once over the sentences of all of them (``nlp.pipe``), which is faster than one call
-    per text. Same results as ``[decompose(t) for t in texts]``.
+    per text. Same results as ``[decompose(t, role=r) for t, r in zip(texts, roles)]``.
+
+    ``roles`` is one role for all texts or one per text (``Role`` or its value): a
+    ``reference``'s headings that state something are claims too (``decompose``).
 
     Raises
     ------
     TypeError
         If an element of ``texts`` is not a ``str``.
+    ValueError
+        ``roles`` is a sequence of another length than ``texts``, or holds no role.
     claims.types.ModelUnavailable
         A model the decomposition needs (spaCy's pipeline, the language identifier) could not
         be loaded: a broken install (``claims.spacy_pipeline.parser``).
     """
-    texts = list(texts)
-    for t in texts:
-        if not isinstance(t, str):
-            raise TypeError(f"decompose needs a str, got {type(t).__name__}")
+    wanted = _readings(list(texts), roles)
     with _cache_lock:
-        todo = list(dict.fromkeys(t for t in texts if t.strip() and t not in _CACHE))
+        todo = list(dict.fromkeys(w for w in wanted if w[0].strip() and w[1] not in _CACHE.get(w[0], {})))
+    found: dict[tuple[str, bool], tuple[Claim, ...]] = {}
     if todo:
-        done = _decompose_batch(todo)
-        with _cache_lock:
-            for t, claims in zip(todo, done, strict=True):
-                if len(_CACHE) >= _CACHE_SIZE:
-                    _CACHE.pop(next(iter(_CACHE)))
-                _CACHE[t] = claims
-            found = {t: _CACHE[t] for t in texts if t in _CACHE}
+        done = _decompose_batch([t for t, _ in todo], [e for _, e in todo])
         found.update(zip(todo, done, strict=True))
-    else:
-        with _cache_lock:
-            found = {t: _CACHE[t] for t in texts if t in _CACHE}
-    return [list(found.get(t, ())) for t in texts]
+    with _cache_lock:
+        for (t, e), claims in found.items():
+            if t not in _CACHE and len(_CACHE) >= _CACHE_SIZE:
+                _CACHE.pop(next(iter(_CACHE)))
+            _CACHE.setdefault(t, {})[e] = claims
+        for t, e in wanted:
+            if (t, e) not in found and e in _CACHE.get(t, {}):
+                found[(t, e)] = _CACHE[t][e]
+    return [list(found.get(w, ())) for w in wanted]
 
 
-def decompose(text: str) -> list[Claim]:
+def decompose(text: str, *, role: Role = Role.RESPONSE) -> list[Claim]:
     """Decompose ``text`` into atomic, self-contained claims.
 
     Parameters
@@ -200,6 +220,11 @@ def decompose(text: str) -> list[Claim]:
     text : str
         Any text in any language (English gets clause-level splitting and pronoun
         resolution; other languages sentence-level claims).
+    role : Role
+        ``Role.REFERENCE``: a heading of ``text`` that states something (a parenthetical, a
+        "Label: value", a sentence; ``claims.blocks.context.heading_states``) is a claim as
+        well as context for the blocks under it, as it is evidence. ``Role.RESPONSE`` (the
+        default): every heading is context only.
 
     Returns
     -------
@@ -224,4 +249,4 @@ def decompose(text: str) -> list[Claim]:
         raise TypeError(f"decompose needs a str, got {type(text).__name__}")
     if not text.strip():
         return []
-    return decompose_many([text])[0]
+    return decompose_many([text], roles=role)[0]

@@ -31,10 +31,16 @@ from claims.facets.vocabulary import (
 )
 
 _EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
+#: Digits grouped by a no-break, narrow no-break or thin space (SI and French style: "1\u00a0420",
+#: "4\u202f500\u202f000,50"); the decimal mark after them may be a point or a comma.
+_SPACE_GROUP = "[\u00a0\u202f\u2009]"
+_SPACE_GROUPED = re.compile(r"\d{1,3}(?:" + _SPACE_GROUP + r"\d{3})+(?:[.,]\d+)?")
 
 
 def _to_float(s: str) -> float | None:
-    if _EURO_GROUPED.fullmatch(s) or re.fullmatch(r"\d+,\d{1,2}", s):
+    if _SPACE_GROUPED.fullmatch(s):
+        s = re.sub(_SPACE_GROUP, "", s).replace(",", ".")
+    elif _EURO_GROUPED.fullmatch(s) or re.fullmatch(r"\d+,\d{1,2}", s):
         # European grouping: dots group thousands, a comma marks decimals ("4.500.000,50")
         s = s.replace(".", "").replace(",", ".")
     s = s.replace(",", "").replace(" ", "")
@@ -48,6 +54,8 @@ def _to_float(s: str) -> float | None:
 _NUM_RE = re.compile(
     r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>"
     + _DECIMAL_COMMA
+    + "|"
+    + _SPACE_GROUPED.pattern
     + r"|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
     r"|\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
     r"(?![\d])"

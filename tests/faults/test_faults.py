@@ -169,3 +169,40 @@ def test_overlapping_runs_of_a_stage_are_fenced(
         os.kill(run_a, signal.SIGCONT)
     harness._wait("run A fenced", lambda: "its writes were rolled back" in worker.output(), 60)
     _assert_clean(fault_stack, ids, bodies, clean)
+
+
+def test_worker_ended_by_an_unrecoverable_broker_error_comes_back(
+    fault_stack: FaultStack, clean_results: Any, tmp_path: Path
+) -> None:
+    # kombu's Redis transport once ended every worker process while reconnecting after a Redis
+    # restart (AttributeError: 'NoneType' object has no attribute 'hostname');
+    # tests/faults/broken_reconnect_worker.py makes that failure certain at the next reconnection.
+    # The supervisor starts the worker again and every audit, queued before and after, ends done.
+    # REQUEUE_AFTER_S is the production 600 s (API and worker): the audits whose messages Redis
+    # lost finish within FINISH_TIMEOUT_S only if the restarted worker notices the loss it did not
+    # see happen (workers/sweeper.py, broker_lost_data).
+    bodies = harness.workload(6)
+    clean = clean_results(bodies)
+    fault_stack.env["REQUEUE_AFTER_S"] = "600"
+    fault_stack.start_api()
+    marker = tmp_path / "break-reconnect"
+    worker = fault_stack.start_worker(
+        {"CLAIMAUDIT_TEST_STAGE_DELAY": "matching:2", "CLAIMAUDIT_TEST_BREAK_RECONNECT": str(marker)},
+        supervised=True,
+        entry="tests.faults.broken_reconnect_worker",
+    )
+    ids = fault_stack.submit(bodies[:4])
+    _wait_status(fault_stack, ids, {"matching"})
+    marker.write_text("armed")
+    fault_stack.redis.kill()
+    time.sleep(2)
+    fault_stack.redis.start()  # empty
+    harness._wait("the worker's exit", lambda: "; restarting in " in worker.output(), 90)
+    ids += fault_stack.submit(bodies[4:])
+    _assert_clean(fault_stack, ids, bodies, clean)
+    log = worker.output()
+    assert "Unrecoverable error: AttributeError(\"'NoneType' object has no attribute 'hostname'\")" in log, (
+        log[-4000:]
+    )
+    assert log.count(" ready.") >= 2, log[-4000:]  # the first worker and the one the supervisor started
+    assert worker.proc.poll() is None  # the supervisor itself lives on

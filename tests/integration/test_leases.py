@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 
 from db import leases
 from db import repository as repo
@@ -203,3 +203,28 @@ def test_the_heartbeat_renews_each_live_run_and_stops_at_its_end(
     finally:
         for hb in (beats[0], beats[2]):
             hb.__exit__(None, None, None)
+
+
+def test_after_a_broker_loss_only_messages_sent_before_it_are_due(session_factory: Any) -> None:
+    # two audits waiting in the queue (attempt NULL), one sent 100 s ago, one 1 s ago; the broker
+    # restarted empty 10 s ago: only the first one's message was lost
+    ids = []
+    for age_s in (100, 1):
+        with session_scope(session_factory) as s:
+            audit, _ = repo.create_audit(
+                s, repo.NewAudit(response="a", references=["b"], request_sha256=uuid.uuid4().hex)
+            )
+            leases.mark_sent(s, [audit.id], pending_s=600)
+            s.execute(
+                update(Audit)
+                .where(Audit.id == audit.id)
+                .values(lease_expires_at=Audit.lease_expires_at - timedelta(seconds=age_s))
+            )
+            ids.append(audit.id)
+    with session_scope(session_factory) as s:
+        restarted = s.scalar(select(func.now())) - timedelta(seconds=10)
+        due = {
+            d.audit_id
+            for d in leases.claim_due(s, unsent_after_s=3600, pending_s=600, pending_sent_before=restarted)
+        }
+    assert ids[0] in due and ids[1] not in due

@@ -18,10 +18,11 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
+from psycopg import sql
 from sqlalchemy import event, update
 
 from api.routes import audits as audit_routes
-from db.audit_events import AUDIT_ENDED_CHANNEL, libpq_url
+from db.audit_events import channel_name, libpq_url
 from db.models import Audit
 
 pytestmark = pytest.mark.services
@@ -47,9 +48,9 @@ def _end(session_factory: Any, audit_id: str, status: str = "failed") -> None:
 
 @pytest.fixture
 def notifications(database_url: str) -> Iterator[psycopg.Connection[Any]]:
-    """A connection listening on the audit-ended channel."""
+    """A connection listening on the audit-ended channel (its private name, as the API reads it)."""
     with psycopg.connect(libpq_url(database_url), autocommit=True) as conn:
-        conn.execute(f"LISTEN {AUDIT_ENDED_CHANNEL}")
+        conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel_name(conn))))
         yield conn
 
 

@@ -142,6 +142,24 @@ def test_stored_audit_renders_like_the_in_memory_engine(session_factory: Any) ->
     assert doc["usage"]["prompt_tokens"] == 0  # offline: no LLM calls
 
 
+def test_the_stages_read_a_reference_heading_as_evidence_and_a_response_heading_as_context(
+    session_factory: Any,
+) -> None:
+    """The same page as the response and as the reference: its heading, which states something,
+    is a reference claim and no response claim, as in the in-memory engine
+    (``claims.decompose.decompose(text, role=...)``, docs/DECOMPOSITION.md)."""
+    page = "## Varga Prize (founded: 1987)\n\nThe prize is awarded in Vienna every year.\n"
+    aid = create(session_factory, page, [page])
+    run_all(session_factory, aid)
+    doc = document(session_factory, aid)
+    expected = report_to_dict(audit_texts(page, [page]), [page], page)
+    assert_same(doc["claims"], expected["claims"], "claims")
+    by_role = {
+        role: [c["text"] for c in doc["claims"] if c["role"] == role] for role in ("response", "reference")
+    }
+    assert by_role["reference"] == ["Varga Prize (founded: 1987).", *by_role["response"]]
+
+
 def test_empty_response_scores_null_not_nan(session_factory: Any) -> None:
     aid = create(session_factory, "", [REFERENCE])
     run_all(session_factory, aid)

@@ -46,12 +46,16 @@ def _judge_messages(case: dict[str, Any]) -> tuple[list[dict[str, str]], int]:
 
     from claims.decompose import decompose
     from claims.embed import default_embedder
-    from claims.types import Judgement, ReferenceClaim, Verdict
+    from claims.types import Judgement, ReferenceClaim, Role, Verdict
     from workers.adapters.judge import judge_items
     from workers.adapters.prompts import judge_messages
 
     response = decompose(case["response"])
-    refs = [ReferenceClaim(n, c) for n, text in enumerate(case["references"]) for c in decompose(text)]
+    refs = [
+        ReferenceClaim(n, c)
+        for n, text in enumerate(case["references"])
+        for c in decompose(text, role=Role.REFERENCE)
+    ]
     embed = default_embedder().embed
     sim = np.asarray(embed([c.text for c in response])) @ np.asarray(embed([r.claim.text for r in refs])).T
     rules = [Judgement(i, Verdict.UNSUPPORTED) for i in range(len(response))]

@@ -1,4 +1,6 @@
-"""Fixtures of the security tests: an app without default credentials, keys of two tenants."""
+"""Fixtures of the security tests: an app without default credentials, keys of two tenants, and for
+the suite source tests an app with chosen settings, the worker's settings from chosen variables,
+loopback servers and a plain SQL reader role (helpers in tests/security/suite_sources.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import make_key
+from tests.security.suite_sources import ROLE, Dripping, Internal, make_reader, serve
 
 ALL = ("audits:write", "audits:read", "admin")
 
@@ -79,3 +82,55 @@ def llm_app(settings: Any, redis_url: str) -> Iterator[Any]:
     )
     with TestClient(create_app(configured)) as c:
         yield c
+
+
+@pytest.fixture(scope="module")
+def internal() -> Iterator[str]:
+    """The URL of an ``Internal`` service on loopback (one per test module)."""
+    yield from serve(Internal)
+
+
+@pytest.fixture
+def app(settings: Any, redis_url: str) -> Iterator[Any]:
+    """``app(**settings)``: a TestClient of the app with those settings over the tests' defaults."""
+    from fastapi.testclient import TestClient
+
+    from api.main import create_app
+
+    clients: list[Any] = []
+
+    def make(**overrides: Any) -> Any:
+        client = TestClient(create_app(settings.model_copy(update=overrides)))
+        clients.append(client.__enter__())
+        return client
+
+    yield make
+    for c in clients:
+        c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def worker_env(monkeypatch: pytest.MonkeyPatch, redis_url: str) -> Iterator[Any]:
+    """``worker_env(**env)``: the worker's settings (``get_settings``) read with these variables."""
+    from service.settings import get_settings
+
+    def set_env(**env: str) -> None:
+        for key, value in env.items():
+            monkeypatch.setenv(key, value)
+        get_settings.cache_clear()
+
+    yield set_env
+    monkeypatch.undo()
+    get_settings.cache_clear()
+
+
+@pytest.fixture(scope="module")
+def reader_role(engine: Any) -> str:
+    """SUITE_SQL_ROLE: a plain member of ``claimaudit_service`` that may read every table."""
+    return make_reader(engine, ROLE, service=True)
+
+
+@pytest.fixture(scope="module")
+def dripping() -> Iterator[str]:
+    """The URL of a ``Dripping`` receiver on loopback (one per test module)."""
+    yield from serve(Dripping)

@@ -130,6 +130,23 @@ def test_auth_disabled_only_on_loopback() -> None:
         Settings(auth="off")
 
 
+def test_a_settings_error_shows_no_value_it_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shell that exported ``AUTH`` as a curl header, beside a real key: the error names the
+    setting and never the values read (neither the header's key nor the OpenAI key)."""
+    from pydantic import ValidationError
+
+    from service.settings import Settings
+
+    monkeypatch.setenv("AUTH", "Authorization: Bearer ca_header_secret_1234")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-openai_secret_5678")
+    with pytest.raises(ValidationError) as caught:
+        Settings()
+    text = str(caught.value)
+    assert "AUTH must be enabled or disabled" in text
+    assert "secret" not in text.replace("may be a secret", "")
+    assert "ca_header" not in text and "sk-openai" not in text
+
+
 @pytest.mark.services
 def test_auth_disabled_serves_loopback_clients_only(settings: Any, redis_url: str) -> None:
     from fastapi.testclient import TestClient

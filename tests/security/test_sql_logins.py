@@ -17,7 +17,9 @@ from typing import Any
 import psycopg
 import pytest
 import sqlalchemy
+from psycopg import sql
 
+from db import repository as repo
 from db import sql_logins
 from db.tenancy import ANALYST_ROLE, ANALYST_TABLES, ANALYST_VIEWS, SERVICE_ROLE
 from tests.security.test_row_level_security import _audit_with_rows, _run_rows
@@ -127,12 +129,60 @@ def test_no_statement_of_the_session_widens_what_a_login_sees(
         assert tenants_seen in ({a}, set(), "InsufficientPrivilege"), (relation, tenants_seen)
 
 
+def _database(session: Any) -> str:
+    return str(session.execute(sqlalchemy.text("SELECT current_database()")).scalar_one())
+
+
+def test_a_login_creates_no_temporary_table(login_a: tuple[str, str]) -> None:
+    """``TEMPORARY`` is the deployment's only (migration 0018): a login creates no table at all."""
+    with (
+        psycopg.connect(login_a[1], autocommit=True) as conn,
+        pytest.raises(psycopg.errors.InsufficientPrivilege),
+    ):
+        conn.execute("CREATE TEMP TABLE scratch (x int)")
+
+
+def test_a_login_neither_hears_nor_reads_the_audit_end_channel(
+    login_a: tuple[str, str], tenants: tuple[str, str], session_factory: Any, database_url: str
+) -> None:
+    """Audit ends of tenant B go out on a private channel (migration 0018): the login cannot read
+    its name, hears nothing on the old fixed name, while the deployment's listener hears the end."""
+    from db.audit_events import AUDIT_ENDED_CHANNEL, channel_name, libpq_url
+
+    b = tenants[1]
+    with (
+        psycopg.connect(login_a[1], autocommit=True) as analyst,
+        psycopg.connect(libpq_url(database_url), autocommit=True) as service,
+    ):
+        with pytest.raises(psycopg.errors.InsufficientPrivilege):
+            analyst.execute("SELECT channel FROM claimaudit_channels")
+        private = channel_name(service)
+        assert private.startswith(AUDIT_ENDED_CHANNEL + "_") and len(private) == len(AUDIT_ENDED_CHANNEL) + 33
+        analyst.execute(f"LISTEN {AUDIT_ENDED_CHANNEL}")
+        service.execute(sql.SQL("LISTEN {}").format(sql.Identifier(private)))
+        with session_factory() as session:
+            new = repo.NewAudit(response="r", references=["x"], request_sha256=uuid.uuid4().hex, tenant_id=b)
+            aid = repo.create_audit(session, new)[0].id
+            session.commit()
+            session.execute(sqlalchemy.text("UPDATE audits SET status = 'done' WHERE id = :id"), {"id": aid})
+            session.commit()
+        heard = [n.payload for n in service.notifies(timeout=2, stop_after=1)]
+        assert heard == [str(aid)]
+        assert [n.payload for n in analyst.notifies(timeout=1)] == []
+
+
 def test_a_temporary_table_cannot_stand_in_for_the_bindings(
-    login_a: tuple[str, str], tenants: tuple[str, str]
+    login_a: tuple[str, str], tenants: tuple[str, str], session_factory: Any
 ) -> None:
     """The policy functions read ``<schema>.sql_logins`` with a fixed search path: a temporary
-    table of the same name, first on the session's path, binds nothing."""
+    table of the same name, first on the session's path, binds nothing (in a deployment that
+    gives the login ``TEMPORARY``, which the migrations do not)."""
     a, b = tenants
+    with session_factory() as session:
+        session.execute(
+            sqlalchemy.text(f'GRANT TEMPORARY ON DATABASE "{_database(session)}" TO "{login_a[0]}"')
+        )
+        session.commit()
     with psycopg.connect(login_a[1], autocommit=True) as conn:
         conn.execute("CREATE TEMP TABLE sql_logins (role_name text, tenant_id text, revoked_at timestamptz)")
         conn.execute("INSERT INTO pg_temp.sql_logins VALUES (%s, %s, NULL)", (login_a[0], b))
@@ -370,3 +420,25 @@ def test_the_cli_prints_a_login_url_last(
             assert _seen(conn, tenants)["claim_verdicts"] == {a}
     finally:
         _revoke(session_factory, role)
+
+
+def test_cli_refuses_an_unknown_tenant_unless_it_is_new(database_url: str, session_factory: Any) -> None:
+    """A typo in ``--tenant`` would make a login that sees nothing: exit 2 (usage) naming the
+    tenant, nothing made; a malformed id says what a tenant id is; ``--new-tenant`` makes it."""
+    from typer.testing import CliRunner
+
+    from cli.main import app
+    from cli.processes import temporary_env
+
+    new = f"nt-{uuid.uuid4().hex[:8]}"
+    with temporary_env(DATABASE_URL=database_url):
+        refused = CliRunner().invoke(app, ["sql-logins", "create", "--tenant", new])
+        assert refused.exit_code == 2 and f"tenant {new!r} does not exist" in refused.output
+        bad = CliRunner().invoke(
+            app, ["sql-logins", "create", "--tenant", "x; drop table audits", "--new-tenant"]
+        )
+        assert bad.exit_code == 2 and "not a tenant id" in bad.output
+        made = CliRunner().invoke(app, ["sql-logins", "create", "--tenant", new, "--new-tenant"])
+    assert made.exit_code == 0, made.output
+    role = made.stdout.strip().splitlines()[-1].split("://", 1)[1].split(":", 1)[0]
+    _revoke(session_factory, role)

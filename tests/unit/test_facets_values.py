@@ -185,3 +185,23 @@ def test_a_number_past_what_a_float_holds_is_no_value(text: str) -> None:
     # float("9" * 400) is inf, and comparing inf with a finite value made a NaN that crashed the
     # match stage ("cannot convert float NaN to integer"); such a number is not compared at all
     assert all(math.isfinite(q.value) for q in extract(text).quantities)
+
+
+# digits grouped by a no-break, narrow no-break or thin space are one number (SI and French
+# style), with a point or a comma as the decimal mark; a plain space still separates two numbers
+SPACE_GROUPED = [
+    ("no-break space", "The span is 1\u00a0420 metres.", 1420.0),
+    ("narrow no-break space, decimal comma", "It cost 4\u202f500\u202f000,50 euros.", 4500000.5),
+    ("thin space", "It holds 12\u2009000 seats.", 12000.0),
+]
+
+
+@pytest.mark.parametrize(("kind", "text", "value"), SPACE_GROUPED, ids=[r[0] for r in SPACE_GROUPED])
+def test_space_grouped_digits_are_one_number(kind: str, text: str, value: float) -> None:
+    assert [q.value for q in extract(text).quantities] == [value]
+
+
+def test_space_grouped_number_states_the_same_number_in_digits() -> None:
+    grouped, plain = (extract(t).quantities[0] for t in ("1\u00a0420 metres", "1420 metres"))
+    assert quantity_matches(grouped, plain)
+    assert [q.value for q in extract("between 1 and 420 metres").quantities] == [1.0, 420.0]

@@ -246,9 +246,9 @@ def test_a_passing_fault_is_not_taken_for_odd_input(
 ) -> None:
     """Out of memory or over a task's time limit while decomposing: raised as it is (a stage
     over its soft limit runs once more), not the sentence-level fallback for odd input, which
-    would also stay in the decomposition cache (the fallback before this change)."""
+    would also stay in the decomposition cache."""
 
-    def faulty(text: str) -> Any:
+    def faulty(text: str, evidence: bool = False) -> Any:
         raise fault
 
     monkeypatch.setattr(pipeline, "_prepare", faulty)

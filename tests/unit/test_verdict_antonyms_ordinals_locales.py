@@ -2,33 +2,25 @@
 in other locales, currencies), one table per kind.
 
 Every expected verdict follows from the rule that ``claims.verdict`` states for the kind (named
-in each table's comment). The cosines are ``HIGH`` (0.93, as in tests/unit/test_verdict_checks.py)
-so that only the checks decide. Each table mixes rows that must flip with rows that must not.
+in each table's comment). The cosines are ``HIGH`` (0.93, ``judge_claim`` of tests/unit/verdict_rows.py,
+as in tests/unit/test_verdict_checks.py) so that only the checks decide. Each table mixes rows that
+must flip with rows that must not.
 """
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-from claims.types import Claim, ReferenceClaim, Verdict
-from claims.verdict import judge
+from claims.types import Verdict
+from tests.unit.verdict_rows import judge_claim
 
 C, S, U, INF = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INFERRED
-HIGH = 0.93
 Row = tuple[str, str, str, set[Verdict]]
-
-
-def _judge(response: str, refs: list[str], cos: float = HIGH) -> tuple[Verdict, str]:
-    rcs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in enumerate(refs)]
-    sim = np.full((1, len(refs)), cos, dtype=np.float32)
-    j = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=refs)[0]
-    return j.verdict, j.reason
 
 
 def _check(row: Row) -> None:
     kind, response, reference, allowed = row
-    got, reason = _judge(response, [reference])
+    got, reason = judge_claim(response, [reference])
     assert got in allowed, f"{kind}: {response!r} vs {reference!r} -> {got.value} ({reason})"
 
 
@@ -128,7 +120,7 @@ ANTONYM_LABEL = [
 
 @pytest.mark.parametrize(("response", "reference", "label"), ANTONYM_LABEL)
 def test_antonym_reason_label(response: str, reference: str, label: str) -> None:
-    verdict, reason = _judge(response, [reference])
+    verdict, reason = judge_claim(response, [reference])
     assert verdict is C and reason.startswith(label), reason
 
 
@@ -327,7 +319,7 @@ def test_german_negation(row: Row) -> None:
 def test_german_negation_is_never_supported() -> None:
     # the same rows must not come back supported (the bug this table guards against)
     for _, response, reference, _ in GERMAN_NEGATION[:4]:
-        assert _judge(response, [reference])[0] is not S, response
+        assert judge_claim(response, [reference])[0] is not S, response
 
 
 # German dates (``claims.facets.MONTHS``, day with an ordinal dot "12. Mai"): a date is compared
@@ -427,7 +419,7 @@ def test_currency(row: Row) -> None:
 
 
 def test_currency_reason() -> None:
-    verdict, reason = _judge(
+    verdict, reason = judge_claim(
         "A ticket to the Kelm museum costs $45.", ["A ticket to the Kelm museum costs €45."]
     )
     assert verdict is C and reason.startswith("currency $45 ≠ €45"), reason

@@ -10,7 +10,7 @@ table of our own sentences: rows that must change and rows that must not.
 
 Rule rows use the cosine 0.93 so that only the checks decide, and decision rows a model whose
 score is the cosine only, so that the guard under test is the only thing that can keep the rule's
-verdict (both helpers from tests/unit/test_verdict_fault_kinds.py).
+verdict (both helpers from tests/unit/verdict_rows.py).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ from claims.decision import decide
 from claims.decompose import decompose, split_sentences
 from claims.facets.identifiers import identifiers, mentioned, same_identifier
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
-from tests.unit.test_verdict_fault_kinds import _cosine_model, _judge
+from tests.unit.verdict_rows import cosine_model, judge_claim
 
 C, S, U = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED
 Row = tuple[str, str, set[Verdict]]
@@ -30,7 +30,7 @@ Row = tuple[str, str, set[Verdict]]
 
 def _check(row: Row) -> None:
     response, reference, allowed = row
-    got, reason = _judge(response, [reference])
+    got, reason = judge_claim(response, [reference])
     assert got in allowed, f"{response!r} vs {reference!r} -> {got.value} ({reason})"
 
 
@@ -203,7 +203,7 @@ def _decide(response: str, refs: list[str], cos: float = 0.9) -> Verdict:
     sim = np.full((1, len(refs)), cos, dtype=np.float32)
     j = Judgement(0, U)
     return decide(
-        [Claim(response, 0, len(response))], rcs, sim, [j], reference_texts=refs, model=_cosine_model()
+        [Claim(response, 0, len(response))], rcs, sim, [j], reference_texts=refs, model=cosine_model()
     )[0].verdict
 
 

@@ -15,7 +15,7 @@ from rapidfuzz import fuzz
 
 from claims.align_spans import align_spans
 from claims.decompose import DEDUP_RATIO
-from claims.types import Claim, ClaimKind
+from claims.types import Claim, ClaimKind, Role
 from service.llm_config import LLMConfig
 from workers.adapters.budget import StageRun
 from workers.adapters.client import ChatRequest, Ledger, cached_chat, make_client
@@ -111,4 +111,5 @@ def decompose_or_fallback(
 
         reason = fallback_reason("offline decomposer used", exc)
         ledger.record(STAGE, cfg.llm_model, fallback=reason, scope=dict(document) if document else None)
-        return decompose(text)
+        role = Role(document["role"]) if document and "role" in document else Role.RESPONSE
+        return decompose(text, role=role)  # a reference's headings that state something: claims too
