@@ -325,38 +325,95 @@ def _listed_with(ev: Any, name: str) -> set[int]:
     return out
 
 
+def _slot(ent: Any) -> tuple[str, str]:
+    """The lemma of the word a name depends on (the head of its preposition, else its head) and
+    its role there ("won by Lena Holm" -> ("win", "by"), "Lena Holm founded" -> ("found", "nsubj"))."""
+    root, head = ent.root, ent.root.head
+    role = str(root.dep_)
+    if root.dep_ == "pobj" and head.head is not head:
+        role, head = str(head.lower_), head.head
+    return str(head.lemma_).lower(), role
+
+
+def _linked(ev: Any, other: Any, slot: tuple[str, str]) -> bool:
+    """The evidence links ``other`` to the original's slot: a mention of it depends on the same
+    word in the same role ("peaches are grown in Georgia" / "... grown in California": both
+    fill the slot; "Maria Lind finished second, behind Anna Berg" does not link Anna Berg to
+    the finisher's slot)."""
+    return any(e.text == other.text and _slot(e) == slot for e in ev.ents)
+
+
+def _clean_name(e: Any) -> bool:
+    """A name as spaCy's span gives it, capitalised throughout but for connectors ("West
+    Germany de" is no clean name)."""
+    words = e.text.split()
+    return bool(words) and words[0][:1].isupper() and words[-1][:1].isupper()
+
+
+#: place types: a place after a preposition of place is stated at any granularity ("Kansas" /
+#: "the United States"), so swapping it need not make the claim false
+_PLACES = frozenset({"GPE", "LOC", "FAC"})
+_PLACE_PREPS = frozenset({"in", "at", "near", "from", "to", "into", "across", "within", "throughout"})
+#: the dependencies of a name that fills an argument of its clause (a subject, an object, the
+#: object of a preposition, a complement); a name modifying a noun ("Epigenetic inheritance",
+#: "Obama's mother") is left alone: its swap is often no sentence ("China computing")
+_ARGUMENTS = frozenset(
+    {"nsubj", "nsubjpass", "dobj", "pobj", "attr", "appos", "dative", "agent", "oprd", "conj"}
+)
+
+
+def _rival(doc: Any, ent: Any, ev: Any, claim_words: set[str]) -> Any | None:
+    """The first clean name of the same type in the evidence that shares no word with the
+    claim's names and that the evidence does not put in the original's slot (``_linked``)."""
+    listed = _listed_with(ev, ent.text)
+    slot = _slot(ent)
+    for e in ev.ents:
+        if e.label_ != ent.label_ or not _words(e.text) or _words(e.text) & claim_words:
+            continue
+        if e.root.i in listed or not _clean_name(e) or _linked(ev, e, slot):
+            continue
+        return e
+    return None
+
+
 @edit_kind("name_swap", "contrast", evidence=True)
 def name_swap(doc: Any, evidence: str) -> Edit | Skip:
     """A name the evidence states replaced by another name of the same spaCy entity type from
-    the same evidence, one sharing no word with any name of the claim and not coordinated with
-    the original there (a list of values of one slot) ("Lyon" -> "Marseille")."""
+    the same evidence (``_rival``: a clean name sharing no word with any name of the claim, not
+    coordinated with the original there, never in the original's slot there: ``_linked``); only
+    a name that fills an argument (``_ARGUMENTS``), and no place after a preposition of place
+    ("Lyon" -> "Marseille")."""
     names = [e for e in doc.ents if e.label_ in NAME_TYPES]
     if not names:
         return Skip("no name")
     ev = _evidence(evidence)[1]
     claim_words = set().union(*(_words(e.text) for e in names))
-    for ent in names:
-        if ent.text not in evidence:
-            continue
-        listed = _listed_with(ev, ent.text)
-        other = next(
-            (
-                e
-                for e in ev.ents
-                if e.label_ == ent.label_
-                and not (_words(e.text) & claim_words)
-                and _words(e.text)
-                and e.root.i not in listed
-            ),
-            None,
-        )
-        if other is None:
-            continue
-        text = _replace(doc, [(ent.start_char, ent.end_char, other.text)])
-        return Edit(text, f"{ent.text} -> {other.text} ({ent.label_})")
-    if not any(ent.text in evidence for ent in names):
+    stated = [e for e in names if e.text in evidence]
+    if not stated:
         return Skip("value not in evidence")
-    return Skip("no other name of the type in evidence")
+    arguments = [e for e in stated if e.root.dep_ in _ARGUMENTS]
+    if not arguments:
+        return Skip("no name as an argument")
+    swappable = [
+        e
+        for e in arguments
+        if not (e.label_ in _PLACES and e.root.dep_ == "pobj" and e.root.head.lower_ in _PLACE_PREPS)
+    ]
+    if not swappable:
+        return Skip("only places after a preposition of place")
+    for ent in swappable:
+        other = _rival(doc, ent, ev, claim_words)
+        if other is not None:
+            text = _replace(doc, [(ent.start_char, ent.end_char, other.text)])
+            return Edit(text, f"{ent.text} -> {other.text} ({ent.label_})")
+    typed = any(
+        e.label_ == n.label_ and _words(e.text) and not _words(e.text) & claim_words
+        for n in swappable
+        for e in ev.ents
+    )
+    return Skip(
+        "another name of the type only in the slot" if typed else "no other name of the type in evidence"
+    )
 
 
 # ---------------------------------------------------------------------------- invariance kinds

@@ -27,6 +27,7 @@ from claims.verdict.roles import (
 )
 from claims.verdict.text import _head_word, subject_head
 from claims.verdict.thresholds import _T
+from claims.verdict.value_slots import slot_conflict
 from claims.verdict.values import _shares_value
 
 # ---------------------------------------------------------------- judging
@@ -166,6 +167,21 @@ def _contradicted(k: _Case) -> Judgement | None:
     )
 
 
+def _value_contradicted(k: _Case) -> Judgement | None:
+    """A value of the claim whose slot the evidence states with another, single value in any
+    reference claim, not only the nearest ones (``value_slots.slot_conflict``); None when the
+    pairwise checks found the same value (their reason says more: "450 in 2020 → 120 in 2020")."""
+    found = slot_conflict(k.r, k.reference_claims)
+    if found is None:
+        return None
+    j, conflict = found
+    if any(p.j == j and c.start <= conflict.start < c.end for _, p, c in k.found):
+        return None  # the pairwise check found the same value: ``_contradicted`` words it
+    reason, change = _describe_conflict(conflict, k.reference_claims[j], k.reference_texts)
+    cos = next((p.cos for p in k.pairs if p.j == j), 0.0)
+    return Judgement(k.index, Verdict.CONTRADICTED, (_evidence(k.reference_claims, j, cos),), reason, change)
+
+
 def _inferred(k: _Case) -> Judgement | None:
     """Two or more reference claims together state the claim (``_infer``), unless one of them
     states the claim's predicate of a rival name ("Senator Ortiz introduced the bill" against
@@ -256,6 +272,7 @@ _SWAP_FINDINGS = {"object": ("object", "another object"), "converse": ("converse
 
 #: the verdict steps, in the order of the module docstring; the first that applies decides
 _VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
+    _value_contradicted,
     _supported,
     _qualification_dropped,
     _contradicted,

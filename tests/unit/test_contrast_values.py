@@ -2,7 +2,7 @@
 edit it should on sentences written for these tests, and skips what it should.
 
 The regression sample ``tests/data/contrast_values_sample.jsonl`` holds the edits the kinds make
-of 7 hand-written supported pairs (one reference each; written for these tests) with the verdict
+of 8 hand-written supported pairs (one reference each; written for these tests) with the verdict
 the engine gave each edit when the sample was made (``verdict``, ``reason``). A contrast edit
 should come out ``contradicted`` and an invariance edit keep ``supported``; the rows the engine
 misses today (``verdict`` differs) are strict expected failures, so that an engine change that
@@ -162,3 +162,27 @@ def test_name_swap_leaves_out_names_listed_with_the_original() -> None:
 def test_ordinal_swap_leaves_out_adverbs() -> None:
     got = _made("Arsenal first reached the final.", "ordinal_swap", "Arsenal first reached the final.")
     assert got == edits.Skip("ordinal used as an adverb")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "reason"),
+    [
+        # "California" fills the slot of "Georgia" in the evidence: both grow peaches
+        (
+            "Georgia grows peaches.",
+            "Georgia grows peaches. California grows peaches too.",
+            "another name of the type only in the slot",
+        ),
+        # a place after a preposition of place: "Kansas" / "the United States" may both be true
+        (
+            "The festival is held in Kansas.",
+            "The festival is held in Kansas. Its founder moved to Denver.",
+            "only places after a preposition of place",
+        ),
+    ],
+)
+def test_name_swap_skips_names_of_the_slot(claim: str, evidence: str, reason: str) -> None:
+    """Names the evidence puts in the original's slot, and places after a preposition of
+    place, are not swapped (the swap need not be false); sentences written for this test."""
+    got = _made(claim, "name_swap", evidence)
+    assert got == edits.Skip(reason), got
