@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -31,7 +32,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent.parent / "shared"
+#: The shared material beside the repository (``$CLAIMAUDIT_SHARED`` overrides it); without it
+#: the real sentences come from the pairs and examples in this repository.
+SHARED = Path(os.environ.get("CLAIMAUDIT_SHARED") or ROOT.parent / "shared")
+BENCH_PAIRS = ROOT / "tools" / "bench_data" / "factcheck_pairs.jsonl"
 MODEL = "sentence-transformers/all-MiniLM-L6-v2"
 DIM = 384
 #: Tenants and their shares of the audits (one large, one mid, two small).
@@ -66,9 +70,8 @@ def _keep(text: str) -> bool:
     return 25 <= len(text) <= 300 and len(text.split()) >= 4 and not text.startswith(("(meta", "#"))
 
 
-def real_texts() -> tuple[list[str], list[str]]:
-    """``(claims, sentences)``: the real claim sentences (query candidates) and every other real
-    sentence (evidence, references, responses), each de-duplicated and disjoint."""
+def _shared_texts() -> tuple[list[str], list[str]]:
+    """Claims and other sentences of the shared dev sets and cases."""
     claims: list[str] = []
     other: list[str] = []
     data = SHARED / "data"
@@ -86,6 +89,22 @@ def real_texts() -> tuple[list[str], list[str]]:
             other += [s for ref in row.get("references", []) if isinstance(ref, str) for s in _sentences(ref)]
             if isinstance(row.get("response"), str):
                 other += _sentences(row["response"])
+    return claims, other
+
+
+def real_texts() -> tuple[list[str], list[str]]:
+    """``(claims, sentences)``: the real claim sentences (query candidates) and every other real
+    sentence (evidence, references, responses), each de-duplicated and disjoint."""
+    claims: list[str] = []
+    other: list[str] = []
+    data = SHARED / "data"
+    if data.is_dir():
+        claims, other = _shared_texts()
+    else:  # a clone without the shared folder: the bench's checked-in pairs
+        for line in BENCH_PAIRS.read_text().splitlines():
+            row = json.loads(line)
+            claims.append(row["claim"])
+            other += _sentences(row["evidence"])
     for path in sorted((ROOT / "examples").glob("*.json")):
         row = json.loads(path.read_text())
         other += [s for ref in row.get("references", []) if isinstance(ref, str) for s in _sentences(ref)]

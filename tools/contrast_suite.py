@@ -6,7 +6,7 @@ From every pair whose claim the evidence supports (Factcheck-GPT dev: stance
 contradicted and no unsupported claim) it generates edits of the claim with each kind of
 ``tools/contrast_edits.py`` and audits the original and every edit in memory (``claims.audit``,
 as ``tools/inprocess_batch.py`` does). An audit's verdict is read as the label evaluation reads it
-(``/work/shared/eval/run_label_eval.py``): "contradicted" when any response claim is, "supported"
+(``../shared/eval/run_label_eval.py``): "contradicted" when any response claim is, "supported"
 when every material one is supported or inferred, "partial" when some are, else "unsupported".
 
 The kinds are those of ``tools/contrast_edits.py`` and the value kinds of
@@ -35,6 +35,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import os
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -47,7 +48,8 @@ from claims.agreement import audit_label  # noqa: E402
 from claims.embed import CachedEmbedder, InMemoryEmbeddingCache, default_embedder  # noqa: E402
 from claims.runtime import load_offline_models  # noqa: E402
 
-SHARED = Path("/work/shared")
+#: The shared material beside the repository (``$CLAIMAUDIT_SHARED`` overrides it).
+SHARED = Path(os.environ.get("CLAIMAUDIT_SHARED") or ROOT.parent / "shared")
 
 
 def _tool(name: str) -> Any:

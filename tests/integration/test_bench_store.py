@@ -1,4 +1,5 @@
-"""``tools/bench_store.py`` end to end at a tiny size: real sentences (400 of the shared dev sets,
+"""``tools/bench_store.py`` end to end at a tiny size: real sentences (400 of the shared dev sets, or of the
+bench's checked-in pairs in a clone without them,
 embedded with the project's model), 5,000 claims loaded into a migrated database on the test
 server, the HNSW index built, every measurement run; the last line carries the five figures.
 No timing is asserted (timings belong to ``make bench-store``); recall is a fraction."""

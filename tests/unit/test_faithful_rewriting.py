@@ -12,6 +12,7 @@ compared claims.
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,7 +22,8 @@ import pytest
 
 from claims.decompose import decompose, decompose_many
 
-SHARED = Path("/work/shared")
+#: The shared material beside the repository (``$CLAIMAUDIT_SHARED`` overrides it).
+SHARED = Path(os.environ.get("CLAIMAUDIT_SHARED") or Path(__file__).resolve().parents[3] / "shared")
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 _WORD = re.compile(r"\w+")
 _CAPITALISED = re.compile(r"\b[A-Z]\w*")
