@@ -8,20 +8,17 @@ check reads every material reference claim of the audit:
 
 1. the claim's values (``claim_values``): years, calendar dates, numbers with a slot (unit or
    counted noun), ordinals, and names (spaCy entities of the types in ``NAME_TYPES``);
-2. prefilter (numpy, over all reference claims at once): the reference claim holds a value of
-   the same type (a year, a digit, a month name, an ordinal, a capitalised word), and the
-   claim's words other than its values (the claim "masked") are covered by the reference
-   claim's words other than its values to at least ``MIN_CONTEXT``, the claim's other names
-   all in it;
+2. prefilter (numpy, all reference claims at once): a value of the same type (a year, a digit,
+   a month, an ordinal, a capitalised word), the claim's words other than its values covered to
+   ``MIN_CONTEXT`` by the reference claim's, the claim's other names all in it;
 3. slot (``claims.parses.parse``): the word the value depends on in the parse (the head of its
    preposition, the noun it counts or orders, the verb it is an argument of, with that verb's
    object or complement) must be a word of the reference claim's clause that holds its value,
    and for a name the same role (subject, object, the same preposition);
-4. decision (``slot_conflict``): the slot is stated with the claim's value (after
-   normalisation: units, rounding, number words, date precision, a year range) anywhere in the
-   evidence -> no conflict; the evidence states several values for the slot (a list or range in
-   one clause, or different values in different statements: "visited in 2003 and 2005") -> no
-   conflict; the evidence states exactly one other value, a point on both sides -> conflict.
+4. decision (``slot_conflict``): the slot stated with the claim's value anywhere (after
+   normalisation: units, rounding, number words, date precision, a year range) -> no conflict;
+   several values for the slot (a list or range in one clause, different values in different
+   statements: "visited in 2003 and 2005") -> none; exactly one other point value -> conflict.
 
 Not conflicts by construction: an approximation or a range on either side ("about 40", "around
 1900", "1992–93"), a bound against a point or a bound of another word ("before 1492" / "in
@@ -392,6 +389,10 @@ def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, f
     out = []
     for j, text in texts.items():
         if v.kind == "name" and _names_it(text, v):
+            # its own name in its slot states the claim's value ("A is 30 m tall. B is 30 m tall.")
+            own = [o for o in _reference_values(text, "name") if _words(o.text) & _words(v.text)]
+            slots = [(o, _slot_of(text, o.start, o.end)) for o in own]
+            out += [_Statement(j, o, cov[j], False) for o, sl in slots if sl and _same_slot(v, mine, sl)]
             continue
         for o in _reference_values(text, v.kind):
             theirs = _slot_of(text, o.start, o.end)

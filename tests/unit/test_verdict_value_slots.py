@@ -131,3 +131,17 @@ def test_claim_values_are_read_by_kind() -> None:
     """Years, dates with a month, numbers with a slot, ordinals and names, in text order."""
     got = [(v.kind, v.text) for v in claim_values("Tom Ellis scored 12 goals in his second season, 1993.")]
     assert got == [("name", "Tom Ellis"), ("number", "12"), ("ordinal", "second"), ("year", "1993")]
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["Ines Marlow stands 30 metres tall.", "Tomas Brell enrolled 30 patients in 2019."],
+)
+def test_a_name_the_evidence_states_in_its_slot_is_no_conflict_with_a_parallel_fact(claim: str) -> None:
+    """Parallel facts of two subjects ("A stands 30 m tall. B stands 30 m tall."): the claim's
+    own statement gives its name in the slot, so the other subject's is no rival value."""
+    other = claim.replace("Ines Marlow", "Rosa Feld").replace("Tomas Brell", "Paul Reyes")
+    assert _conflict(claim, claim, other) is None
+    refs = _refs([claim, other])
+    [j] = judge([Claim(claim, 0, len(claim))], refs, np.eye(1, 2, dtype=np.float32))
+    assert j.verdict is Verdict.SUPPORTED, j.reason
