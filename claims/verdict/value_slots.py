@@ -1,20 +1,18 @@
 """Check: a value of the claim set against every statement of its slot in the whole evidence
 ("made his debut in 1991" / "..., who joined Leeds in 1990, made his debut there in 1993").
 
-Part of ``claims.verdict`` (see its docstring for the method). The pairwise checks compare a
-claim with its nearest reference claims as wholes; a changed value lowers that similarity and a
-long reference sentence that states the slot with other facts is rarely among the nearest. This
-check reads every material reference claim of the audit:
+Part of ``claims.verdict`` (its docstring: the method). The pairwise checks compare a claim
+with its nearest reference claims as wholes; a changed value lowers that similarity, and a long
+sentence stating the slot among other facts is rarely nearest. This reads every material one:
 
 1. the claim's values (``claim_values``): years, calendar dates, numbers with a slot (unit or
    counted noun), ordinals, and names (spaCy entities of the types in ``NAME_TYPES``);
 2. prefilter (numpy, all reference claims at once): a value of the same type (a year, a digit,
    a month, an ordinal, a capitalised word), the claim's words other than its values covered to
    ``MIN_CONTEXT`` by the reference claim's, the claim's other names all in it;
-3. slot (``claims.parses.parse``): the word the value depends on in the parse (the head of its
-   preposition, the noun it counts or orders, the verb it is an argument of, with that verb's
-   object or complement) must be a word of the reference claim's clause that holds its value,
-   and for a name the same role (subject, object, the same preposition);
+3. slot (``claims.parses.parse``): the word the value depends on (its preposition's head, the
+   noun it counts or orders, its verb with that verb's object or complement) must be a word of
+   the reference clause holding its value; for a name also the same role;
 4. decision (``slot_conflict``): the slot stated with the claim's value anywhere (after
    normalisation: units, rounding, number words, date precision, a year range) -> no conflict;
    several values for the slot (a list or range in one clause, different values in different
@@ -25,7 +23,8 @@ Not conflicts by construction: an approximation or a range on either side ("abou
 1490"; "since 1938" / "since 1941" is a conflict), a number bound to another year than the
 claim's (``values._bound_year``) and a year of a count that differs (another measurement), a
 place name after a preposition of place (a place is stated at several granularities: "born in
-Kansas" / "born in Wichita"), names that share a word ("Kansas" / "Kansas City").
+Kansas" / "born in Wichita"), names that share a word ("Kansas" / "Kansas City") or that the
+evidence writes as one name ("Daniel" / "LaRusso": "Daniel LaRusso"; ``slot_names``).
 """
 
 from __future__ import annotations
@@ -54,6 +53,7 @@ from claims.parses import parse
 from claims.spacy_pipeline import entity_type
 from claims.types import ClaimKind, ReferenceClaim
 from claims.verdict.findings import _Conflict
+from claims.verdict.slot_names import one_name
 from claims.verdict.text import _clauses, subject_heads
 from claims.verdict.values import _bound_year, _date_conflict, _date_states, _is_dateline, _value_kind
 
@@ -319,24 +319,23 @@ def _agrees(v: Value, o: Value) -> bool:
 
 
 def _another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
-    """A number bound to another year than the claim's, or a year or date of a count that
-    differs ("120 staff in 2020" / "450 staff in 2023": two counts at two times, neither
-    value of the other's statement)."""
+    """A number bound to another year than the claim's; a year or date of a count that differs
+    ("120 staff in 2020" / "450 staff in 2023"), or of the claim's second or later event."""
     if v.kind in ("year", "date"):
-        counts = [x for x in _fact_values(claim) if x.kind == "number"]
-        others = [x for x in _fact_values(extract(text)) if x.kind == "number"]
-        return any(
-            x.q and y.q and slots_compatible(x.q, y.q) and not _agrees(x, y) for x in counts for y in others
-        )
+        mine, theirs = _fact_values(claim), _fact_values(extract(text))
+        later = [x for x in mine if x.kind == "ordinal" and x.q and x.q.value >= 2]  # "her second son"
+        if later and not any(_agrees(x, y) for x in later for y in theirs if y.kind == "ordinal"):
+            return True
+        pairs = [(x, y) for x in mine for y in theirs if x.kind == y.kind == "number"]
+        return any(x.q and y.q and slots_compatible(x.q, y.q) and not _agrees(x, y) for x, y in pairs)
     if v.kind != "number" or v.q is None or o.q is None:
         return False
     mine, theirs = (
         _clause_years(claim.text, v),
         _clause_years(text, o) or list(_reference_values(text, "year")),
     )
-    if mine and not any(_agrees(x, y) for x in mine for y in theirs):
-        return True  # "10 trophies between 1989 and 2005" / "58 trophies" (of all time); a
-        # year fronted in another clause ("In 1995, he scored 12 goals") dates every clause
+    if mine and not any(_agrees(x, y) for x in mine for y in theirs):  # "10 trophies between 1989
+        return True  # and 2005" / "58 trophies"; "In 1995, he scored 12 goals" dates every clause
     a, b = _bound_year(claim, v.q), _bound_year(extract(text), o.q)
     return a is not None and b is not None and a != b
 
@@ -491,6 +490,7 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
         if not cov:
             continue
         s = _decide(v, _statements(claim, v, {j: refs[j] for j in cov}, cov))
+        s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
         if s is not None and (best is None or s.cov > best[0]):
             kind = {"name": "entity", "number": _value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
                 v.kind, v.kind

@@ -145,3 +145,37 @@ def test_a_name_the_evidence_states_in_its_slot_is_no_conflict_with_a_parallel_f
     refs = _refs([claim, other])
     [j] = judge([Claim(claim, 0, len(claim))], refs, np.eye(1, 2, dtype=np.float32))
     assert j.verdict is Verdict.SUPPORTED, j.reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # one person by first name and surname: the evidence writes "Daniel LaRusso" elsewhere
+        (
+            "It reignites his rivalry with a now-successful LaRusso.",
+            (
+                "It reignites his rivalry with a now-successful Daniel.",
+                "The duo reprise their roles as underdog Daniel LaRusso and bully Johnny Lawrence.",
+            ),
+        ),
+        # the claim's second event: the evidence dates another one (the first birth)
+        (
+            "Bender gave birth to her second daughter in October 2013.",
+            ("In March 2011, Bender gave birth to a healthy baby girl, Alice.",),
+        ),
+    ],
+)
+def test_one_name_or_a_later_event_is_no_conflict(claim: str, evidence: tuple[str, ...]) -> None:
+    assert _conflict(claim, *evidence) is None
+
+
+def test_a_rival_first_name_still_conflicts() -> None:
+    """The other person's name is no part of the claim's name: still a conflict."""
+    evidence = (
+        "It reignites his rivalry with a now-successful Johnny.",
+        "The duo reprise their roles as underdog Daniel LaRusso and bully Johnny Lawrence.",
+    )
+    assert _conflict("It reignites his rivalry with a now-successful LaRusso.", *evidence) == (
+        "LaRusso",
+        "Johnny",
+    )
