@@ -1,9 +1,11 @@
-"""Names that are one: a first name and a surname of one person, written apart in the evidence.
+"""Names that are one: a short form and its name, or two parts of one name written apart.
 
-Part of ``claims.verdict`` (value slots, ``claims.verdict.value_slots``): "a now-successful
-LaRusso" against "a now-successful Daniel" is no rival name when the evidence also writes
-"Daniel LaRusso". Two names are one when some reference text writes them in one run of
-capitalised words, in either order, with at most two capitalised words between them.
+Part of ``claims.verdict`` (value slots, ``claims.verdict.value_slots``). Two names are one
+when one is the other's acronym or initialism ("DNC" / "the Democratic National Committee",
+"AP" / "Air Products"), or when some reference text writes them in one run of capitalised
+words, in either order, with at most two capitalised words between them: "a now-successful
+LaRusso" against "a now-successful Daniel" is no rival name where the evidence writes "Daniel
+LaRusso".
 """
 
 from __future__ import annotations
@@ -11,20 +13,42 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["one_name"]
+__all__ = ["one_name", "short_form"]
 
 #: At most two capitalised words (middle names, initials) between the two parts.
 _BETWEEN = r"\s+(?:[A-Z][\w.'\-]*\s+){0,2}"
 
 
+def _initials(name: str) -> str:
+    """The lower-cased initials of a name's capitalised words, a leading "The" left out."""
+    words = [w for w in re.findall(r"[\w'’-]+", name) if w[:1].isupper()]
+    return "".join(w[0] for w in words[1 if words[:1] == ["The"] else 0 :]).lower()
+
+
+def short_form(a: str, b: str) -> bool:
+    """Whether one of ``a``, ``b`` is an acronym (2-8 capitals) of the other's initials.
+
+    >>> short_form("DNC", "the Democratic National Committee"), short_form("DNC", "Daniel")
+    (True, False)
+    """
+    for x, y in ((a, b), (b, a)):
+        s = x.strip().removeprefix("the ").removeprefix("The ")
+        if re.fullmatch(r"[A-Z]{2,8}", s) and len(_initials(y)) >= 2 and s.lower() == _initials(y):
+            return True
+    return False
+
+
 def one_name(a: str, b: str, texts: Iterable[str]) -> bool:
-    """Whether ``a`` and ``b`` are parts of one longer name that one of ``texts`` writes.
+    """Whether ``a`` and ``b`` name one thing: a short form of the other (:func:`short_form`),
+    or parts of one longer name that one of ``texts`` writes.
 
     >>> one_name("LaRusso", "Daniel", ["underdog Daniel LaRusso (Macchio)"])
     True
     >>> one_name("LaRusso", "Johnny", ["Daniel LaRusso and Johnny Lawrence"])
     False
     """
+    if short_form(a, b):
+        return True
     x, y = re.escape(a.strip()), re.escape(b.strip())
     if not x or not y:
         return False
