@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from claims.decision import decide
-from claims.types import Claim, Judgement, ReferenceClaim
+from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict import judge
 from tests.unit.verdict_rows import S, U, cosine_model, decide_claim, judge_claim
 
@@ -61,9 +61,9 @@ def test_degree_gap_stands_against_the_model() -> None:
 
 
 # distractors: a reference claim that states the claim of a rival name ("Senator Ortiz
-# introduced the bill") vetoes an inference that another claim completes with the claim's name,
-# and its "rival" finding stands against the learned decision (claims.verdict.decide
-# ._rival_statement); a code name's rival ("OB-17" for "OB-71") with the claim's value blocks the
+# introduced the bill") vetoes an inference that another claim completes with the claim's name
+# (a rival value of the slot: contradicted, claims.verdict.value_slots), which stands against the
+# learned decision; a code name's rival ("OB-17" for "OB-71") with the claim's value blocks the
 # model's support (claims.decision_guards._rival_name). Each was inferred or supported.
 def test_rival_statement_is_no_inference_and_stands() -> None:
     refs = ["Senator Ortiz introduced the bill.", "Senator Hale co-sponsored the bill."]
@@ -71,10 +71,12 @@ def test_rival_statement_is_no_inference_and_stands() -> None:
     sim = np.array([[0.85, 0.75]], dtype=np.float32)
     claim = Claim("Senator Hale introduced the bill.", 0, 33)
     ruled = judge([claim], rcs, sim, reference_texts=refs)
-    assert ruled[0].verdict is U and ruled[0].finding == "rival", ruled[0].reason
-    assert "Senator Ortiz" in ruled[0].reason
+    # the slot of "introduced" holds Ortiz in the evidence: a rival value of the claim's name
+    # (claims.verdict.value_slots), named in the reason, not an inference from the two claims
+    assert ruled[0].verdict is Verdict.CONTRADICTED, ruled[0].reason
+    assert "Hale ≠ Ortiz" in ruled[0].reason
     decided = decide([claim], rcs, sim, ruled, model=cosine_model())
-    assert decided[0].verdict is U  # the model alone says support at 0.85 (test_verified_rule_support_stands)
+    assert decided[0].verdict is Verdict.CONTRADICTED  # the model alone says support at 0.85
     # the same statement of the claim's own name is support
     assert judge_claim("Senator Ortiz introduced the bill.", refs)[0] is S
 
