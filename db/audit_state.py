@@ -9,6 +9,7 @@ from __future__ import annotations
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from sqlalchemy import case, select
@@ -137,18 +138,24 @@ def load_audit_states(
         score_rows = session.scalars(
             select(ScoreRow).where(ScoreRow.audit_id.in_(ids)).execution_options(populate_existing=True)
         ).all()
-    by_audit: dict[uuid.UUID, _AuditRows] = {aid: _AuditRows(by_id[aid]) for aid in ids}
-    for doc in docs:
-        by_audit[doc.audit_id].docs.append(doc)
-    for claim in claims:
-        by_audit[claim.audit_id].claims.append(claim)
-    for verdict in verdict_rows:
-        by_audit[verdict.audit_id].verdicts.append(verdict)
-    for item in evidence:
-        by_audit[item.audit_id].evidence.append(item)
+    children = (("docs", docs), ("claims", claims), ("verdicts", verdict_rows), ("evidence", evidence))
+    return _grouped(by_id, children, score_rows)
+
+
+def _grouped(
+    by_id: dict[uuid.UUID, Audit],
+    children: Sequence[tuple[str, Sequence[Any]]],
+    score_rows: Sequence[ScoreRow],
+) -> dict[uuid.UUID, AuditState]:
+    """Each audit's state from the rows read for all of them (``children``: the field of
+    :class:`_AuditRows` each kind of row goes to, and the rows)."""
+    by_audit = {aid: _AuditRows(audit) for aid, audit in by_id.items()}
+    for field_name, members in children:
+        for member in members:
+            getattr(by_audit[member.audit_id], field_name).append(member)
     for score in score_rows:
         by_audit[score.audit_id].score = score
-    return {aid: _state_of(rows) for aid, rows in by_audit.items()}
+    return {aid: _state_of(grouped) for aid, grouped in by_audit.items()}
 
 
 @dataclass
