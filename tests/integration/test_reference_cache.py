@@ -24,6 +24,7 @@ from db.engine import session_scope
 from db.models import ReferenceCacheRow
 from db.reference_cache import text_sha256
 from service import metrics
+from tests.integration.test_stages import create
 from workers import components, reference_cache, services
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -35,17 +36,7 @@ PASSAGE = (
 
 
 def _audit(session_factory: Any, response: str, references: Sequence[str], tenant: str) -> uuid.UUID:
-    with session_scope(session_factory) as s:
-        audit, _ = repo.create_audit(
-            s,
-            repo.NewAudit(
-                response=response,
-                references=list(references),
-                request_sha256=uuid.uuid4().hex,
-                tenant_id=tenant,
-            ),
-        )
-        return audit.id
+    return create(session_factory, response, references, tenant=tenant)
 
 
 def _decompose(session_factory: Any, aid: uuid.UUID) -> None:

@@ -35,7 +35,11 @@ RESPONSE = (
 
 
 def create(
-    session_factory: Any, response: str, references: Sequence[str], config: dict[str, Any] | None = None
+    session_factory: Any,
+    response: str,
+    references: Sequence[str],
+    config: dict[str, Any] | None = None,
+    tenant: str = "default",
 ) -> uuid.UUID:
     with session_scope(session_factory) as s:
         audit, _ = repo.create_audit(
@@ -45,6 +49,7 @@ def create(
                 references=list(references),
                 request_sha256=uuid.uuid4().hex,
                 config=config or {},
+                tenant_id=tenant,
             ),
         )
         return audit.id
