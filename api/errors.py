@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import unquote_to_bytes
@@ -158,13 +159,22 @@ def excerpt(value: Any, limit: int = EXCERPT_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+#: pydantic's names of validator-wrapped schemas ("function-after[_no_nul(), str]"): internals, not a
+#: place in the request, so they are left out of an error's ``loc``.
+_INTERNAL_LOC = re.compile(r"^function-(?:after|before|wrap|plain)\[")
+
+
 def _clean(errors: Sequence[Any]) -> list[dict[str, Any]]:
     out = []
     for err in errors:
         if not isinstance(err, dict):  # a route's plain message: keep it, in the one shape
             err = {"loc": [], "msg": str(err), "type": "error"}
         item = {
-            "loc": [p if isinstance(p, int) else excerpt(p, 60).strip('"') for p in err.get("loc", ())],
+            "loc": [
+                p if isinstance(p, int) else excerpt(p, 60).strip('"')
+                for p in err.get("loc", ())
+                if not (isinstance(p, str) and _INTERNAL_LOC.match(p))
+            ],
             "msg": str(err.get("msg", "")).encode("utf-8", "backslashreplace").decode("utf-8"),
             "type": str(err.get("type", "invalid")),
         }

@@ -20,9 +20,11 @@ from pydantic import (
     AfterValidator,
     BaseModel,
     ConfigDict,
+    Discriminator,
     Field,
     StrictBool,
     StrictStr,
+    Tag,
     field_validator,
 )
 
@@ -123,8 +125,24 @@ class ReferenceDocument(BaseModel):
     title: Annotated[Text, Field(max_length=1000)] | None = Field(None, description="Its title.")
 
 
-#: A reference: its text, or ``{"text", "id"?, "url"?, "title"?}``.
-Reference = Text | ReferenceDocument
+def _reference_kind(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, dict | ReferenceDocument):
+        return "document"
+    return None
+
+
+#: A reference: its text, or ``{"text", "id"?, "url"?, "title"?}``. The union is tagged so that an
+#: error's ``loc`` reads ``references.0.document.id``, never a validator's internal name.
+Reference = Annotated[
+    Annotated[Text, Tag("text")] | Annotated[ReferenceDocument, Tag("document")],
+    Discriminator(
+        _reference_kind,
+        custom_error_type="reference_type",
+        custom_error_message='a reference is a string or an object {"text", "id"?, "url"?, "title"?}',
+    ),
+]
 
 
 def reference_text(reference: str | ReferenceDocument) -> str:

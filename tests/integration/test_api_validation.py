@@ -81,6 +81,23 @@ def test_invalid_input_is_422_naming_the_field(
     assert any(f.startswith(field) for f in _fields(resp)), resp.json()
 
 
+@pytest.mark.parametrize(
+    ("references", "fields"),
+    [
+        ([1], ["body.references.0"]),  # neither a string nor a document: one error, not one per kind
+        (["ok", "a\x00b"], ["body.references.1.text"]),
+        ([{"text": "x", "id": 7}], ["body.references.0.document.id"]),
+        ([{"text": "x", "isbn": "1"}], ["body.references.0.document.isbn"]),
+    ],
+)
+def test_a_reference_error_names_the_place_in_the_request_not_pydantic_internals(
+    client: TestClient, nothing_stored: None, references: list[Any], fields: list[str]
+) -> None:
+    resp = client.post("/audits", json={**VALID, "references": references})
+    assert resp.status_code == 422, resp.text
+    assert _fields(resp) == fields, resp.json()  # before: "body.references.0.function-after[_no_nul(), str]"
+
+
 def test_blank_reference_among_others_is_accepted_and_stored_in_place(
     client: TestClient, session_factory: Any
 ) -> None:
