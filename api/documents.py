@@ -4,7 +4,8 @@ The claims, verdicts, evidence, scores, counts and edit script are rebuilt as th
 types (``db.repository.load_audit_state``) and rendered by ``claims.audit.report_to_dict``, the
 function the in-memory harness uses, so the API and the harness cannot drift. The database
 fields (id, status, stage, error, timestamps, question, metadata, config, usage, and the
-``threshold`` the audit was scored with) are added here.
+``threshold`` the audit was scored with, and ``references``: per reference index, the ``id``,
+``url`` and ``title`` the caller sent with it, null when not sent) are added here.
 
 ``config`` is what the client sent (``{}`` when nothing); ``effective_config`` is what the
 workers use, worked out by ``claims.options.AuditOptions.from_config`` as the workers do:
@@ -176,6 +177,8 @@ def _result_body(state: repo.AuditState) -> dict[str, Any]:
     for key in ("status", "error"):  # the database's values win
         body.pop(key, None)
     body["threshold"] = state.threshold  # the cosine threshold the audit was scored with
+    # what evidence's ``reference`` index points at: the caller's id, URL and title when sent
+    body["references"] = [{"index": i, **source} for i, source in enumerate(state.reference_sources)]
     return body
 
 

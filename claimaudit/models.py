@@ -47,6 +47,7 @@ __all__ = [
     "Evidence",
     "Claim",
     "EditOp",
+    "ReferenceSource",
     "Scores",
     "Counts",
     "Usage",
@@ -114,6 +115,16 @@ class Claim(_Model):
     reason: str | None
     evidence: list[Evidence]
     judge: dict[str, Any] | None = None
+
+
+class ReferenceSource(_Model):
+    """A reference of the audit by its index (what ``Evidence.reference`` points at), with the
+    caller's ``id``, ``url`` and ``title`` of its source document (None when not sent)."""
+
+    index: int
+    id: str | None = None
+    url: str | None = None
+    title: str | None = None
 
 
 class EditOp(_Model):
@@ -194,6 +205,7 @@ class AuditDocument(_Model):
     usage: Usage | None = None
     threshold: float | None = None
     correction: dict[str, Any] | None = None
+    references: list[ReferenceSource] = Field(default_factory=list)
 
     @property
     def response_claims(self) -> list[Claim]:

@@ -59,6 +59,9 @@ class AuditState:
     result: AuditResult | None
     threshold: float | None
     embedding_model: str | None
+    #: Per reference index, the caller's names of its source document: ``{"id", "url", "title"}``,
+    #: each None when not sent (a reference sent as a plain string has all three None).
+    reference_sources: list[dict[str, str | None]] = field(default_factory=list)
 
     def vectors(self, role: str) -> np.ndarray:
         """Stored vectors of one role's claims, float32 ``(n, dim)``; raises if any is missing."""
@@ -190,6 +193,11 @@ def _state_of(rows: _AuditRows) -> AuditState:
         result=None if score is None else _result_of(score),
         threshold=None if score is None else score.threshold,
         embedding_model=None if score is None else score.embedding_model,
+        reference_sources=[
+            {"id": d.source_id, "url": d.source_url, "title": d.source_title}
+            for d in rows.docs
+            if d.role == "reference"
+        ],
     )
 
 

@@ -13,6 +13,9 @@ from typing import Any
 import pytest
 import sqlalchemy
 
+from claimaudit.models import AuditDocument
+from tests.integration.test_stages import run_all
+
 pytestmark = pytest.mark.services
 
 BRIDGE = {
@@ -52,6 +55,23 @@ def test_an_object_reference_is_stored_with_its_source(client: Any, session_fact
     assert (first.status_code, again.status_code) == (202, 200) and first.json()["id"] == again.json()["id"]
     other = {**body, "references": [{**BRIDGE, "title": "Another title"}]}
     assert client.post("/audits", json=other, headers=key).status_code == 409
+
+
+def test_a_done_audit_names_each_references_source(client: Any, session_factory: Any) -> None:
+    """``GET /audits/{id}`` lists, per reference index (what evidence points at), the id, URL and
+    title sent with it; null for what was not sent. The claim contradicts BRIDGE (1989 ≠ 1998)."""
+    body = {"references": ["Water boils at 100 °C.", BRIDGE], "response": RESPONSE}
+    audit_id = client.post("/audits", json=body).json()["id"]
+    run_all(session_factory, uuid.UUID(audit_id))
+    doc = client.get(f"/audits/{audit_id}").json()
+    assert doc["status"] == "done"
+    assert doc["references"] == [
+        {"index": 0, "id": None, "url": None, "title": None},
+        {"index": 1, "id": "kb-17", "url": BRIDGE["url"], "title": "Halvorsen Bridge"},
+    ]
+    evidence = [e for c in doc["claims"] if c["role"] == "response" for e in c["evidence"]]
+    assert evidence and {e["reference"] for e in evidence} == {1}
+    assert AuditDocument.model_validate(doc).references[1].title == "Halvorsen Bridge"  # the client's model
 
 
 def test_a_batch_takes_object_references(client: Any, session_factory: Any) -> None:
