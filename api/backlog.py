@@ -1,12 +1,12 @@
 """The backlog bounds (``service.backlog``) as a check of the admission path
 (``service.admission.admit``'s ``checks``): every API entry point that stores audits
 (``POST /audits``, ``/audits/batch``, ``/runs``, the method checks) runs it through
-``api.routes.audits.admit`` before it stores anything.
+``api.audit_service.admit`` before it stores anything.
 
 A refusal answers 503 (deployment bound) or 429 (the tenant's bound) with ``Retry-After``, its
 error type the bound's reason (``backlog``, ``tenant_backlog``, ``backlog_age``); every admission
 refusal with a reason is counted in ``claimaudit_admission_refusals_total{reason}``
-(``api.routes.audits.admit``).
+(``api.audit_service.admit``).
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from fastapi import FastAPI, HTTPException, Request, status
 from fastapi.encoders import jsonable_encoder
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -344,3 +344,12 @@ class BodyLimit:
                 raise
             items = _slow_body_items(self.read_timeout_s)
             await _json(status.HTTP_408_REQUEST_TIMEOUT, items, {"Connection": "close"})(scope, receive, send)
+
+
+def validation_text(exc: ValidationError) -> str:
+    """A pydantic error as one line, ``"loc: message; loc: message"`` (an item's refusal text)."""
+    parts = []
+    for err in exc.errors(include_url=False):
+        loc = ".".join(str(p) for p in err["loc"])
+        parts.append(f"{loc}: {err['msg']}" if loc else str(err["msg"]))
+    return "; ".join(parts)

@@ -34,6 +34,9 @@ from service.storable import SURROGATE_MESSAGE as SURROGATE_MESSAGE
 from service.storable import text_problem as text_problem
 from service.storable import value_problem as json_problem
 
+#: Largest ``offset`` of a paginated listing (Postgres OFFSET is a bigint; far beyond any table).
+MAX_OFFSET = 2**31 - 1
+
 
 def _no_nul(value: str) -> str:
     problem = text_problem(value)

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import hashlib
-import json
 import logging
 import uuid
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -19,13 +17,14 @@ from pydantic import ValidationError
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
-from api.auth import Caller, ReadCaller, WriteCaller
-from api.backlog import backlog_check
+from api import audit_service
+from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
-from api.documents import audit_document, audit_summary, poll_url
-from api.errors import DATABASE_DOWN, ErrorBody, problem, refusal
+from api.documents import audit_document, poll_url
+from api.errors import DATABASE_DOWN, ErrorBody, problem, refusal, validation_text
 from api.schemas import (
     MAX_IDEMPOTENCY_KEY,
+    MAX_OFFSET,
     AuditAccepted,
     AuditPage,
     AuditRequest,
@@ -35,153 +34,14 @@ from api.schemas import (
     BatchItemResult,
 )
 from claims.types import SCORE_NAMES, Verdict
-from db import leases
-from db import repository as repo
 from db.audit_events import AuditEndListener
-from db.models import TERMINAL_STATUSES, Audit
-from service import admission, metrics
+from db.models import TERMINAL_STATUSES
+from service import admission
 from service.settings import Settings
-from workers import port
 
 log = logging.getLogger(__name__)
 
 router = APIRouter(prefix="/audits", tags=["audits"])
-
-
-#: Largest ``offset`` of ``GET /audits`` (Postgres OFFSET is a bigint; far beyond any table).
-MAX_OFFSET = 2**31 - 1
-
-
-class KeyConflict(ValueError):
-    """The idempotency key is stored with a different request body (HTTP 409)."""
-
-
-def request_sha256(req: AuditRequest) -> str:
-    """SHA-256 of the canonical JSON of the audit fields (what an idempotency key must match)."""
-    payload = {
-        "response": req.response,
-        "references": req.stored_references(),
-        "question": req.question,
-        "metadata": req.metadata,
-        "config": req.stored_config(),
-    }
-    blob = json.dumps(payload, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
-
-
-def _new_audit(req: AuditRequest, key: str | None, sha: str, tenant_id: str) -> repo.NewAudit:
-    return repo.NewAudit(
-        tenant_id=tenant_id,
-        response=req.response,
-        references=req.stored_references(),
-        request_sha256=sha,
-        question=req.question,
-        metadata=req.metadata,
-        config=req.stored_config(),
-        idempotency_key=key,
-    )
-
-
-def _store(session: Session, req: AuditRequest, key: str | None, tenant_id: str) -> tuple[Audit, bool]:
-    """Insert (or find by key) and commit; raise ``KeyConflict`` on a key reused with another body."""
-    sha = request_sha256(req)
-    audit, created = repo.create_audit(session, _new_audit(req, key, sha, tenant_id))
-    if not created and audit.request_sha256 != sha:
-        session.rollback()
-        raise KeyConflict(
-            f"Idempotency-Key {key!r} was already used for a different request (audit {audit.id})"
-        )
-    session.commit()
-    return audit, created
-
-
-def submitter(caller: Caller) -> admission.Submitter:
-    """The admission path's view of the caller (``service.admission``)."""
-    return admission.Submitter(caller.tenant_id, caller.limit_key, caller.audits_per_minute)
-
-
-def admit(
-    caller: Caller,
-    request: Request,
-    bodies: Sequence[Mapping[str, Any] | admission.Refusal],
-    session: Session | None,
-    settings: Settings,
-    **options: Any,
-) -> list[admission.Refusal | None]:
-    """``service.admission.admit`` for this request (the app's rate limiter counts), the backlog
-    bounds (``api.backlog``) among its checks when there is a session; a whole-request refusal is
-    raised as its HTTP answer (413/422/429/503, ``Retry-After`` on a 429 or 503) and counted in
-    ``claimaudit_admission_refusals_total{reason}`` when it has a reason."""
-    checks = list(options.pop("checks", ()))
-    if session is not None:
-        checks.append(backlog_check(session, settings))
-    try:
-        return admission.admit(
-            submitter(caller),
-            bodies,
-            settings=settings,
-            session=session,
-            limiter=request.app.state.rate_limiter,
-            checks=checks,
-            **options,
-        )
-    except admission.Refused as exc:
-        if exc.refusal.reason is not None:
-            metrics.ADMISSION_REFUSALS.labels(exc.refusal.reason).inc()
-        raise refusal(exc.refusal) from None
-
-
-def audit_body(req: AuditRequest) -> dict[str, Any]:
-    """The fields of an audit as the admission path checks them (as stored)."""
-    return {
-        "response": req.response,
-        "references": req.stored_references(),
-        "question": req.question,
-        "metadata": req.metadata,
-        "config": req.stored_config(),
-    }
-
-
-def _never_enqueued(audit: Audit) -> bool:
-    """A replayed audit whose first enqueue failed: send it now (a duplicate chain is harmless)."""
-    return audit.status == "queued" and audit.enqueued_at is None
-
-
-def _bundleable(session: Session, audit_ids: list[uuid.UUID], settings: Settings) -> dict[uuid.UUID, int]:
-    """Those of ``audit_ids`` whose components are all offline (``workers.pipeline.bundleable``),
-    with their characters (response and references)."""
-    offline = []
-    for audit in repo.get_audits(session, audit_ids):
-        try:
-            if port.bundleable(audit.config, settings):
-                offline.append(audit.id)
-        except ValueError:  # validated at submission; a chain of its own reports the error
-            continue
-    return repo.audit_chars(session, offline)
-
-
-def _enqueue(session: Session, audit_ids: list[uuid.UUID], settings: Settings, *, bulk: bool = False) -> None:
-    """Send each committed audit's chain (``bulk``: behind single audits, the offline ones in
-    bundles of ``BUNDLE_SIZE``); on broker failure leave the rest to the sweeper.
-
-    The audit is stored either way (202): with ``enqueued_at`` NULL the sweeper sends it within
-    ``UNSENT_AFTER_S + SWEEP_INTERVAL_S`` seconds. Sends never wait for a broker that is down.
-    """
-    bundle = _bundleable(session, audit_ids, settings) if bulk and settings.bundle_size > 1 else {}
-    sent = port.enqueue_audits(
-        audit_ids,
-        bulk=bulk,
-        bundle=bundle,
-        bundle_size=settings.bundle_size,
-        bundle_chars=settings.bundle_max_chars,
-    )
-    if sent:
-        try:
-            leases.mark_sent(session, sent, pending_s=settings.requeue_after_s)
-            session.commit()
-        except DATABASE_DOWN:  # sent but not recorded: a duplicate send later is harmless (fencing)
-            session.rollback()
-            log.warning("could not record the enqueue of %d audits", len(sent))
 
 
 def _store_error(exc: DBAPIError) -> Exception:
@@ -214,29 +74,22 @@ def submit_audit(
 ) -> AuditAccepted:
     """Submit an audit; returns its id and poll URL at once (202), or the existing audit on a replay (200)."""
     key = [admission.Name(("header", "Idempotency-Key"), idempotency_key)] if idempotency_key else []
-    found = admit(caller, request, [audit_body(req)], session, settings, names=key)[0]
+    body = audit_service.audit_body(req)
+    found = audit_service.admit(caller, request, [body], session, settings, names=key)[0]
     if found is not None:
         raise refusal(found)
     try:
-        audit, created = _store(session, req, idempotency_key or None, caller.tenant_id)
-    except KeyConflict as exc:
+        audit, created = audit_service.store(session, req, idempotency_key or None, caller.tenant_id)
+    except audit_service.KeyConflict as exc:
         raise problem(status.HTTP_409_CONFLICT, str(exc), loc=["header", "Idempotency-Key"]) from None
     except DBAPIError as exc:  # input the validators let through but Postgres refuses (nothing stored)
         session.rollback()
         raise _store_error(exc) from None
-    if created or _never_enqueued(audit):
-        _enqueue(session, [audit.id], settings)
+    if created or audit_service.never_enqueued(audit):
+        audit_service.enqueue(session, [audit.id], settings)
     if not created:
         response.status_code = status.HTTP_200_OK
     return AuditAccepted(id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
-
-
-def _error_text(exc: ValidationError) -> str:
-    parts = []
-    for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err["loc"])
-        parts.append(f"{loc}: {err['msg']}" if loc else str(err["msg"]))
-    return "; ".join(parts)
 
 
 def _parse_item(index: int, raw: Any) -> BatchItem | admission.Refusal:
@@ -246,7 +99,7 @@ def _parse_item(index: int, raw: Any) -> BatchItem | admission.Refusal:
     try:
         return BatchItem.model_validate(raw)
     except ValidationError as exc:
-        return admission.Refusal(422, _error_text(exc))
+        return admission.Refusal(422, validation_text(exc))
 
 
 def _idempotency_keys(parsed: list[BatchItem | admission.Refusal]) -> list[admission.Name]:
@@ -290,8 +143,8 @@ def submit_batch(
             loc=["body", "audits"],
         )
     parsed = [_parse_item(index, raw) for index, raw in enumerate(audits)]
-    bodies = [p if isinstance(p, admission.Refusal) else audit_body(p) for p in parsed]
-    found = admit(caller, request, bodies, session, settings, names=_idempotency_keys(parsed))
+    bodies = [p if isinstance(p, admission.Refusal) else audit_service.audit_body(p) for p in parsed]
+    found = audit_service.admit(caller, request, bodies, session, settings, names=_idempotency_keys(parsed))
     results: list[BatchItemResult] = []
     to_enqueue: list[uuid.UUID] = []
     for index, (checked, refused) in enumerate(zip(parsed, found, strict=True)):
@@ -299,28 +152,25 @@ def submit_batch(
             error = refused.detail if refused is not None else "rejected"
             results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=error))
             continue
-        key = checked.idempotency_key or None
-        sha = request_sha256(checked)
         try:
-            with session.begin_nested():
-                audit, created = repo.create_audit(session, _new_audit(checked, key, sha, caller.tenant_id))
+            key = checked.idempotency_key or None
+            audit, created = audit_service.store_item(session, checked, key, caller.tenant_id)
+        except audit_service.KeyConflict as exc:
+            results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=str(exc)))
+            continue
         except DBAPIError as exc:
             if isinstance(exc, DATABASE_DOWN):
                 raise  # 503: nothing of the batch is stored
             error = f"could not store the audit: {' '.join(str(exc.orig).split())[:300]}"
             results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=error))
             continue
-        if not created and audit.request_sha256 != sha:
-            error = f"idempotency_key {key!r} was already used for a different request (audit {audit.id})"
-            results.append(BatchItemResult(index=index, status=AuditStatus.REJECTED, error=error))
-            continue
-        if (created or _never_enqueued(audit)) and audit.id not in to_enqueue:
+        if (created or audit_service.never_enqueued(audit)) and audit.id not in to_enqueue:
             to_enqueue.append(audit.id)
         results.append(
             BatchItemResult(index=index, id=audit.id, status=audit.status, poll_url=poll_url(audit.id))  # type: ignore[arg-type]
         )
     session.commit()  # every accepted item is stored before any chain is sent
-    _enqueue(session, to_enqueue, settings, bulk=True)
+    audit_service.enqueue(session, to_enqueue, settings, bulk=True)
     return BatchAccepted(audits=results)
 
 
@@ -345,7 +195,7 @@ def list_audits(
 ) -> dict[str, Any]:
     """List your tenant's audits newest first, filtered by status, creation time
     (since ≤ created_at < until), a verdict present, a score range and a metadata key (and value)."""
-    filters = repo.AuditFilters(
+    filters = audit_service.AuditFilters(
         status=status_,
         since=since,
         until=until,
@@ -356,10 +206,7 @@ def list_audits(
         metadata_key=metadata_key,
         metadata_value=metadata_value,
     )
-    rows, total = repo.list_audits(
-        session, filters=filters, limit=limit, offset=offset, tenant_id=caller.tenant_id
-    )
-    return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
+    return audit_service.list_audits(session, filters, limit=limit, offset=offset, tenant_id=caller.tenant_id)
 
 
 #: Longest ``wait`` of ``GET /audits/{id}`` (seconds).

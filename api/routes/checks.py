@@ -15,11 +15,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
+from api import audit_service
+from api.audit_service import admit
 from api.auth import Caller, ReadCaller, WriteCaller
 from api.check_documents import correction_document
 from api.deps import SessionDep, SettingsDep
 from api.errors import refusal
-from api.routes.audits import _enqueue, admit
 from api.schemas import AuditConfig
 from claims.agreement import agreement
 from claims.canary import CANARY_KINDS
@@ -145,7 +146,7 @@ def plant_canaries(
         session.rollback()
         raise _http(exc) from None
     session.commit()
-    _enqueue(session, new, settings)
+    audit_service.enqueue(session, new, settings)
     return canary_report(audit_id, caller, session)
 
 
@@ -202,7 +203,7 @@ def request_second_audit(
         session.rollback()
         raise _http(exc) from None
     session.commit()
-    _enqueue(session, [new] if new else [], settings)
+    audit_service.enqueue(session, [new] if new else [], settings)
     return second_audit_report(audit_id, caller, session)
 
 
@@ -289,7 +290,7 @@ def request_correction(
         session.rollback()
         raise _http(exc) from None
     session.commit()
-    _enqueue(session, [new] if new else [], settings)
+    audit_service.enqueue(session, [new] if new else [], settings)
     return correction_report(audit_id, caller, session)
 
 

@@ -15,11 +15,14 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
+from api import audit_service
+from api.audit_service import admit
 from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
-from api.routes.audits import MAX_OFFSET, _enqueue, _error_text, admit
+from api.errors import validation_text
 from api.run_schemas import RunItemIn, RunRequest
+from api.schemas import MAX_OFFSET
 from claims.run_diff import Gate
 from db import checks_repository as checks_repo
 from db import runs as runs_repo
@@ -60,7 +63,7 @@ def _parse_items(raw_items: list[Any]) -> list[RunItemIn | admission.Refusal]:
         try:
             item = RunItemIn.model_validate(raw)
         except ValidationError as exc:
-            out.append(admission.Refusal(422, _error_text(exc)))
+            out.append(admission.Refusal(422, validation_text(exc)))
             continue
         if item.item_id() in seen:
             out.append(
@@ -133,7 +136,7 @@ def submit_run(
     )
     runs_repo.add_rejections(session, run, _rejections(req, rejected), tenant_id=tenant)
     session.commit()
-    _enqueue(
+    audit_service.enqueue(
         session, [r.audit_id for r in results if r.created and r.audit_id is not None], settings, bulk=True
     )
     if req.final:

@@ -7,9 +7,9 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response, status
 
+from api.audit_service import admit
 from api.auth import WriteCaller
 from api.deps import SessionDep, SettingsDep
-from api.routes.audits import admit
 from api.routes.runs import TenantDep, WriteTenantDep
 from api.run_schemas import Name, SuiteIn
 from db import suites as suites_repo
