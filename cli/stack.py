@@ -170,7 +170,10 @@ def _python_bin(name: str) -> str:
     return found
 
 
-SERVICES = ("worker", "api", "flower")
+#: The app processes, in start order. Beat is its own (supervised) process, as in the compose
+#: file: embedded in the worker (``--beat``) it outlived a killed worker main process, and the
+#: restarted worker then ran a second beat.
+SERVICES = ("worker", "beat", "api", "flower")
 
 
 def service_command(name: str, config: StackConfig) -> list[str]:
@@ -196,8 +199,21 @@ def service_command(name: str, config: StackConfig) -> list[str]:
             "1",
             "--hostname",
             worker_name(config),
-            # Embedded beat: runs audits.requeue_stale every 5 min (one worker locally, so one beat).
-            "--beat",
+        ]
+    if name == "beat":
+        # exactly one beat: runs.tick (scheduled runs) and audits.requeue_stale (the backstop sweep)
+        return [
+            sys.executable,
+            "-m",
+            "cli.supervise",
+            "beat",
+            "--",
+            _python_bin("celery"),
+            "-A",
+            "workers.celery_app",
+            "beat",
+            "--loglevel",
+            "INFO",
             "--schedule",
             str(state_dir() / "run" / "celerybeat-schedule"),
         ]
@@ -469,9 +485,12 @@ def _app_env(config: StackConfig, database_url: str, redis_url: str) -> dict[str
 
 
 def _start_apps(config: StackConfig, env: dict[str, str], say: Callable[[str], object]) -> str | None:
-    """Start (or keep) the worker, API and Flower and wait until each is healthy; Flower's URL or None."""
+    """Start (or keep) the worker, beat, API and Flower and wait until each is healthy; Flower's
+    URL or None."""
     say("worker")
     worker_pid = _start_service("worker", config, env)
+    say("beat")
+    _start_service("beat", config, env)
     say("api")
     api_pid = _start_service("api", config, env)
     _wait("API", lambda: api_healthy(config.api_url), api_pid, "api", timeout=90)
@@ -497,7 +516,8 @@ def read_stack_info() -> StackInfo | None:
 
 
 def down() -> list[str]:
-    """Stop what :func:`up` started (flower, api, worker, our redis-server, our Postgres); return their names.
+    """Stop what :func:`up` started (flower, api, beat, worker, our redis-server, our Postgres);
+    return their names.
 
     External servers (``DATABASE_URL``/``REDIS_URL``, a Redis already on 6379) are left alone.
     """
@@ -570,6 +590,6 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
             rows.append(ServiceStatus(name, "running", f"pid {pid}, {url}"))
         else:
             rows.append(
-                ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / 'worker.log'}")
+                ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / f'{name}.log'}")
             )
     return rows

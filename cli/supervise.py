@@ -1,6 +1,6 @@
 """Keep one service process running: ``python -m cli.supervise NAME -- COMMAND ...``.
 
-The local stack (``cli.stack``) starts its worker through this supervisor. It runs ``COMMAND``;
+The local stack (``cli.stack``) starts its worker and its beat through this supervisor. It runs ``COMMAND``;
 whenever that process exits (a crash, an unrecoverable broker error, a kill) while the
 supervisor itself has not been asked to stop, it logs the exit and starts the command again
 after a backoff: ``--backoff`` seconds (default 1), doubled after each exit up to
