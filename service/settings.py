@@ -206,6 +206,10 @@ class Settings(BaseSettings):
 
     #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; default 40).
     hnsw_ef_search: int = 100
+    #: A tenant with at most this many claim vectors of the model is searched exactly (its rows
+    #: read through the tenant index and sorted) instead of through the HNSW graph of every
+    #: tenant; 0: never (``db.claim_search``; the crossover: docs/PERFORMANCE.md).
+    search_exact_max_claims: int = Field(default=20_000, ge=0)
     #: Seconds the API waits for the worker to answer a search (it embeds the query).
     search_timeout_s: float = 30.0
 
