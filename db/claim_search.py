@@ -164,7 +164,8 @@ def statement(
     where = (ClaimRow.embedding_model == model, ClaimRow.tenant_id == tenant_id, *_conditions(filters))
     if exact:
         rows = select(ClaimRow.id, distance.label("distance")).where(*where).offset(0).subquery("rows")
-        nearest = select(rows.c.id, rows.c.distance).order_by(rows.c.distance).limit(limit).subquery("nearest")
+        ordered = select(rows.c.id, rows.c.distance).order_by(rows.c.distance)
+        nearest = ordered.limit(limit).subquery("nearest")
     else:
         nearest = (
             select(ClaimRow.id, distance.label("distance"))
@@ -240,9 +241,8 @@ def search_claims(
     )
     q = np.asarray(query, dtype=np.float32).reshape(-1)
     limit = k * max(1, overfetch)
-    stmt = statement(
-        q, model=model, dim=dim, tenant_id=tenant_id, limit=limit, filters=filters or SearchFilters(), exact=exact
-    )
+    filters = filters or SearchFilters()
+    stmt = statement(q, model=model, dim=dim, tenant_id=tenant_id, limit=limit, filters=filters, exact=exact)
     out = [_search_hit(row) for row in session.execute(stmt).all()]
     # relaxed_order returns neighbours roughly in order and stops once enough rows pass the
     # filters: take the exact best k of k * overfetch candidates.

@@ -106,12 +106,13 @@ BEGIN
 END
 $$"""
 #: (trigger name, table, event, REFERENCING clause).
+_BOTH = "OLD TABLE AS old_rows NEW TABLE AS new_rows"
 TRIGGERS = (
     ("trg_evidence_reference_rollup_insert", "evidence", "INSERT", "NEW TABLE AS new_rows"),
-    ("trg_evidence_reference_rollup_update", "evidence", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+    ("trg_evidence_reference_rollup_update", "evidence", "UPDATE", _BOTH),
     ("trg_evidence_reference_rollup_delete", "evidence", "DELETE", "OLD TABLE AS old_rows"),
-    ("trg_verdicts_reference_rollup_update", "verdicts", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
-    ("trg_documents_reference_rollup_update", "documents", "UPDATE", "OLD TABLE AS old_rows NEW TABLE AS new_rows"),
+    ("trg_verdicts_reference_rollup_update", "verdicts", "UPDATE", _BOTH),
+    ("trg_documents_reference_rollup_update", "documents", "UPDATE", _BOTH),
 )  # fmt: skip
 
 _SUMS = ",\n".join(f"    sum({v})::bigint AS {v}" for v in VERDICTS)

@@ -130,8 +130,8 @@ def test_a_filtered_search_returns_k_hits_that_pass_it(
         query /= np.linalg.norm(query)
         with session_scope(session_factory) as s:
             hits = search_claims(
-                s, query, model=MODEL, dim=DIM, k=K, ef_search=40, tenant_id=corpus["tenant"], filters=filters,
-                exact_max_claims=0 if path == "hnsw" else 2_000,
+                s, query, model=MODEL, dim=DIM, k=K, ef_search=40, tenant_id=corpus["tenant"],
+                filters=filters, exact_max_claims=0 if path == "hnsw" else 2_000,
             )  # fmt: skip
         assert len(hits) == K, name
         by_id = {r["id"]: r for r in corpus["rows"]}
@@ -161,18 +161,23 @@ def test_a_tenant_at_most_the_bound_is_searched_exactly(
     try:
         for bound in (n, n - 1):
             with session_scope(session_factory) as s:
-                search_claims(s, query, model=MODEL, dim=DIM, k=K, tenant_id=corpus["tenant"], exact_max_claims=bound)
+                search_claims(
+                    s, query, model=MODEL, dim=DIM, k=K, tenant_id=corpus["tenant"], exact_max_claims=bound
+                )
     finally:
         sqlalchemy.event.remove(engine, "before_cursor_execute", record)
     searches = [sql for sql in seen if "AS nearest" in sql]
     assert len(searches) == 2 and "OFFSET" in searches[0] and "OFFSET" not in searches[1], searches
-    stmt = statement(query, model=MODEL, dim=DIM, tenant_id=corpus["tenant"], limit=K, filters=SearchFilters(),
-                     exact=True)  # fmt: skip
+    stmt = statement(
+        query, model=MODEL, dim=DIM, tenant_id=corpus["tenant"], limit=K, filters=SearchFilters(), exact=True
+    )
     with session_scope(session_factory) as s:
         s.execute(sqlalchemy.text("SET LOCAL enable_sort = off"))  # the HNSW plan, were one possible
-        lines = s.execute(
-            sqlalchemy.text("EXPLAIN " + str(stmt.compile(compile_kwargs={"literal_binds": True})))
-        ).scalars().all()
+        lines = (
+            s.execute(sqlalchemy.text("EXPLAIN " + str(stmt.compile(compile_kwargs={"literal_binds": True}))))
+            .scalars()
+            .all()
+        )
     assert not any("hnsw" in line for line in lines), lines
 
 

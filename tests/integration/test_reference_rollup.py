@@ -33,7 +33,9 @@ pytestmark = [pytest.mark.services, pytest.mark.slow]
 
 ACME, GLOBEX = "acme", "globex"
 BRIDGE = {
-    "text": "The Halvorsen Bridge opened to traffic on 12 May 1998. It was designed by the engineer Mara Lind.",
+    "text": (
+        "The Halvorsen Bridge opened to traffic on 12 May 1998. It was designed by the engineer Mara Lind."
+    ),
     "id": "kb-17",
     "url": "https://kb.example.com/17",
     "title": "Halvorsen Bridge",
@@ -98,7 +100,10 @@ def store(fresh_database: Callable[[str], str]) -> Iterator[tuple[str, Any, list
         engine.dispose()
 
 
-def test_the_view_equals_the_old_aggregate_after_the_pipeline(store: tuple[str, Any, list[uuid.UUID]]) -> None:
+Store = tuple[str, Any, list[uuid.UUID]]
+
+
+def test_the_view_equals_the_old_aggregate_after_the_pipeline(store: Store) -> None:
     _, factory, _ = store
     rows = assert_equal_to_old(factory)
     by_tenant = {(r[0], r[4]) for r in rows}
@@ -214,7 +219,9 @@ def test_a_tenant_writes_and_reads_its_own_rollup_rows_only(
 
 def test_the_rebuild_gives_the_rows_the_triggers_keep(store: tuple[str, Any, list[uuid.UUID]]) -> None:
     _, factory, _ = store
-    query = text("SELECT * FROM reference_verdict_audits ORDER BY audit_id, reference_sha256, reference_title")
+    query = text(
+        "SELECT * FROM reference_verdict_audits ORDER BY audit_id, reference_sha256, reference_title"
+    )
     with factory() as s:
         kept = s.execute(query).all()
     with session_scope(factory) as s:
