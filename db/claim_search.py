@@ -15,14 +15,16 @@ tenant of 1M claims: p95 173 ms), while reading the tenant's own vectors through
 ``ix_claims_tenant_id_embedding_model`` and sorting them costs in proportion to its size (30 to
 40 ms for 10,000 vectors; ``docs/PERFORMANCE.md``, "The claim store at 1M claims"). The search
 counts the tenant's vectors of the model, up to ``exact_max_claims`` + 1 (an index-only scan
-that stops there, so a large tenant pays for ``exact_max_claims`` index entries at most), and
-below that bound orders by the distance outside an ``OFFSET 0`` subquery, which no index can
-serve: the planner reads the tenant's rows through the b-tree and sorts them (recall 1).
+that stops there, so a large tenant pays for ``exact_max_claims`` index entries at most: about 3
+ms at 20,000; a process keeps the count for ``COUNT_TTL_S``), and at or below that bound
+orders by the distance outside an ``OFFSET 0`` subquery, which no index can serve: the planner
+reads the tenant's rows through the b-tree and sorts them (recall 1).
 Recall of the HNSW path: ``tools/bench_store.py``, ``tools/bench_tenant_search.py``.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -43,6 +45,9 @@ __all__ = ["EXACT_MAX_CLAIMS", "SearchFilters", "search_claims", "tenant_vectors
 #: searched exactly. The crossover measured at 1M claims lies between 10,000 and 90,000 vectors
 #: (``docs/PERFORMANCE.md``, "The claim store at 1M claims"); the setting ``SEARCH_EXACT_MAX_CLAIMS``.
 EXACT_MAX_CLAIMS = 20_000
+#: Seconds a process reuses a tenant's bounded count (it only chooses the path, never the result).
+COUNT_TTL_S = 300.0
+_counts: dict[tuple[str, str, str, int], tuple[float, int]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,6 +151,18 @@ def tenant_vectors(session: Session, *, tenant_id: str, model: str, bound: int) 
     return int(session.execute(stmt, {"t": tenant_id, "m": model, "n": bound + 1}).scalar_one())
 
 
+def _is_small(session: Session, *, tenant_id: str, model: str, bound: int) -> bool:
+    """Whether the tenant has at most ``bound`` vectors of ``model`` (:func:`tenant_vectors`,
+    reused for ``COUNT_TTL_S`` per database, tenant, model and bound)."""
+    key = (str(session.get_bind().engine.url), tenant_id, model, bound)
+    now = time.monotonic()
+    kept = _counts.get(key)
+    if kept is None or now - kept[0] > COUNT_TTL_S:
+        kept = (now, tenant_vectors(session, tenant_id=tenant_id, model=model, bound=bound))
+        _counts[key] = kept
+    return kept[1] <= bound
+
+
 def statement(
     query: np.ndarray,
     *,
@@ -228,8 +245,8 @@ def search_claims(
     ``exact_max_claims``: a tenant with at most this many vectors of ``model`` is searched exactly
     (module docstring; 0: never).
     """
-    exact = exact_max_claims > 0 and (
-        tenant_vectors(session, tenant_id=tenant_id, model=model, bound=exact_max_claims) <= exact_max_claims
+    exact = exact_max_claims > 0 and _is_small(
+        session, tenant_id=tenant_id, model=model, bound=exact_max_claims
     )
     _set_local(
         session,
