@@ -11,8 +11,8 @@ overfetch`` candidates are kept.
 
 A small tenant is searched exactly instead. The HNSW scan walks the graph of every tenant, so
 for a tenant that owns a small share of the store it visits many tuples per kept row (a 1 %
-tenant of 1M claims: p95 173 ms), while reading the tenant's own vectors through
-``ix_claims_tenant_id_embedding_model`` and sorting them costs in proportion to its size (30 to
+tenant of 1M claims: p50 / p95 147 / 240 ms), while reading the tenant's own vectors through
+``ix_claims_tenant_id_embedding_model`` and sorting them costs in proportion to its size (30 /
 40 ms for 10,000 vectors; ``docs/PERFORMANCE.md``, "The claim store at 1M claims"). The search
 counts the tenant's vectors of the model, up to ``exact_max_claims`` + 1 (an index-only scan
 that stops there, so a large tenant pays for ``exact_max_claims`` index entries at most: about 3
