@@ -89,15 +89,18 @@ LANGUAGE sql VOLATILE {_PATH} AS $$
 {_AGGREGATE.format(where="")}
 $$"""
 #: One trigger function for every statement trigger: the audits of the rows the statement
-#: inserted, updated or deleted (transition tables ``new_rows`` / ``old_rows``).
+#: inserted, updated or deleted (transition tables ``new_rows`` / ``old_rows``); an evidence row
+#: of rank > 0 inserted or deleted changes no count. The evidence rows of a statement are
+#: handled at once, so writers insert and delete an audit's evidence in one statement
+#: (``db.verdict_rows``, ``db.claim_rows``), not row by row or through the cascade.
 TRIGGER_FUNCTION = f"""
 CREATE FUNCTION claimaudit_reference_rollup_trigger() RETURNS trigger
 LANGUAGE plpgsql {_PATH} AS $$
 BEGIN
     IF TG_OP = 'INSERT' THEN
-        PERFORM claimaudit_reference_rollup(ARRAY(SELECT DISTINCT audit_id FROM new_rows));
+        PERFORM claimaudit_reference_rollup(ARRAY(SELECT DISTINCT audit_id FROM new_rows WHERE rank = 0));
     ELSIF TG_OP = 'DELETE' THEN
-        PERFORM claimaudit_reference_rollup(ARRAY(SELECT DISTINCT audit_id FROM old_rows));
+        PERFORM claimaudit_reference_rollup(ARRAY(SELECT DISTINCT audit_id FROM old_rows WHERE rank = 0));
     ELSE
         PERFORM claimaudit_reference_rollup(ARRAY(
             SELECT audit_id FROM new_rows UNION SELECT audit_id FROM old_rows));
