@@ -17,7 +17,8 @@ rows right whatever order cascades delete claims, verdicts and evidence in: the 
 that touches an audit's evidence leaves the rows of its final state. The triggers run as the
 writer under the table's forced row-level security (policy ``tenant_isolation``, as every
 tenant table), so a writer bound to a tenant reads and writes that tenant's rows only; analyst
-logins read it (``SELECT``) through the same policy. ``claimaudit_reference_rollup_rebuild()``
+logins read it (``SELECT``) through the same policy. ``claimaudit_service`` may write it, so
+the deployment's logins (its members) need no new grant. ``claimaudit_reference_rollup_rebuild()``
 recomputes every visible row: the backfill here, and after a bulk load with triggers off
 (``session_replication_role = replica``, ``tools/bench_store_load.py``).
 
@@ -38,6 +39,7 @@ branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
 ANALYST_ROLE = "claimaudit_analyst"
+SERVICE_ROLE = "claimaudit_service"
 TABLE = "reference_verdict_audits"
 VERDICTS = ("supported", "inferred", "contradicted", "qualification_dropped", "unsupported")
 KEY = "tenant_id, reference_sha256, reference_id, reference_url, reference_title"
@@ -174,6 +176,9 @@ def upgrade() -> None:
         )
     op.execute("SELECT claimaudit_reference_rollup_rebuild()")
     op.execute(f"GRANT SELECT ON {TABLE} TO {ANALYST_ROLE}")
+    # every writer of evidence writes it (through the triggers): the deployment's roles hold it
+    # through their group, so a login granted table privileges before this revision keeps working
+    op.execute(f"GRANT SELECT, INSERT, UPDATE, DELETE ON {TABLE} TO {SERVICE_ROLE}")
     op.execute(VIEW)
 
 

@@ -156,6 +156,8 @@ def writer_url(store: tuple[str, Any, list[uuid.UUID]]) -> Iterator[str]:
         s.execute(text(f"CREATE ROLE {role} LOGIN NOSUPERUSER NOBYPASSRLS"))
         s.execute(text(f"GRANT {SERVICE_ROLE} TO {role}"))
         s.execute(text(f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO {role}"))
+        # as a login granted its privileges before migration 0019: the rollup through the group
+        s.execute(text(f"REVOKE ALL ON reference_verdict_audits FROM {role}"))
     try:
         yield make_url(url).set(username=role, password=None).render_as_string(hide_password=False)
     finally:
