@@ -8,6 +8,13 @@ run_claim_changes  the response claims of a finished run whose verdict differs f
                    claim of the previous finished run of the same tenant and suite, paired as
                    ``claims.run_diff.pair_claims`` pairs them (``db.runs.record_claim_changes``);
                    the view ``run_claim_flips`` reads it with texts and verdicts.
+reference_verdict_audits
+                   per audit and reference document key (sha256, source id, URL, title): the
+                   response claims whose best evidence came from it, and their verdict counts;
+                   recomputed by triggers in the transaction that writes evidence, verdicts or
+                   documents (migration ``0019_reference_rollup``); the view
+                   ``reference_verdicts`` sums it per tenant and key. No primary key (the key
+                   columns may be null): a Core table, never written through the ORM.
 
 Roles and policies: ``db.tenancy``.
 """
@@ -17,14 +24,26 @@ from __future__ import annotations
 import uuid
 from datetime import datetime
 
-from sqlalchemy import BigInteger, CheckConstraint, Float, ForeignKey, Index, Integer, Text, func
+from sqlalchemy import (
+    BigInteger,
+    CheckConstraint,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    func,
+)
 from sqlalchemy import text as sql_text
 from sqlalchemy.dialects.postgresql import UUID
 from sqlalchemy.orm import Mapped, mapped_column
 
 from db.models import Base
 
-__all__ = ["LOGIN_ROLE_PATTERN", "SqlLoginRow", "RunClaimChange"]
+__all__ = ["LOGIN_ROLE_PATTERN", "SqlLoginRow", "RunClaimChange", "reference_verdict_audits"]
 
 #: A login's role name: ``ca_`` and 1-60 of ``a-z 0-9 _`` (Postgres allows 63 bytes).
 LOGIN_ROLE_PATTERN = r"^ca_[a-z0-9_]{1,60}$"
@@ -69,3 +88,20 @@ class RunClaimChange(Base):
     previous_position: Mapped[int] = mapped_column(Integer)
     #: rapidfuzz ratio (0-1) of the two normalised texts; 1.0 for equal texts.
     similarity: Mapped[float] = mapped_column(Float)
+
+
+#: The verdict columns of ``reference_verdict_audits`` (and of the view ``reference_verdicts``).
+_ROLLUP_VERDICTS = ("supported", "inferred", "contradicted", "qualification_dropped", "unsupported")
+
+reference_verdict_audits = Table(
+    "reference_verdict_audits",
+    Base.metadata,
+    Column("tenant_id", Text, nullable=False, index=True),
+    Column("audit_id", UUID(as_uuid=True), nullable=False, index=True),
+    Column("reference_sha256", String(64), nullable=False),
+    Column("reference_id", Text),
+    Column("reference_url", Text),
+    Column("reference_title", Text),
+    Column("claims", BigInteger, nullable=False),
+    *(Column(verdict, BigInteger, nullable=False) for verdict in _ROLLUP_VERDICTS),
+)

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session, defer
 from db.models import (
     ClaimRow,
     Document,
+    EvidenceRow,
     ScoreRow,
 )
 
@@ -97,6 +98,9 @@ def replace_claims_of(
     if not ids:
         return
     session.execute(delete(ScoreRow).where(ScoreRow.audit_id.in_(ids)))
+    # evidence first, in one statement: one run of the rollup trigger of ``reference_verdicts``
+    # (migration 0019) instead of one per claim through the cascade
+    session.execute(delete(EvidenceRow).where(EvidenceRow.audit_id.in_(ids)))
     session.execute(delete(ClaimRow).where(ClaimRow.audit_id.in_(ids)))
     values = [{**r, "audit_id": aid} for aid, rows in rows_by_audit.items() for r in rows]
     if values:

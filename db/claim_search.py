@@ -7,12 +7,24 @@ per-model partial HNSW index of ``db.models.HNSW_INDEXES`` serves. pgvector appl
 are read, so a filter that keeps few of them returns fewer than ``k`` rows. The search therefore
 runs with ``hnsw.iterative_scan = relaxed_order``: the scan goes on until enough rows pass the
 filters or ``hnsw.max_scan_tuples`` tuples were visited, and the exact best ``k`` of ``k *
-overfetch`` candidates are kept. The planner may instead read a small tenant's vectors through
-``ix_claims_tenant_id_embedding_model`` and sort them exactly. Recall: ``tools/bench_tenant_search.py``.
+overfetch`` candidates are kept.
+
+A small tenant is searched exactly instead. The HNSW scan walks the graph of every tenant, so
+for a tenant that owns a small share of the store it visits many tuples per kept row (a 1 %
+tenant of 1M claims: p50 / p95 147 / 240 ms), while reading the tenant's own vectors through
+``ix_claims_tenant_id_embedding_model`` and sorting them costs in proportion to its size (30 /
+40 ms for 10,000 vectors; ``docs/PERFORMANCE.md``, "The claim store at 1M claims"). The search
+counts the tenant's vectors of the model, up to ``exact_max_claims`` + 1 (an index-only scan
+that stops there, so a large tenant pays for ``exact_max_claims`` index entries at most: about 3
+ms at 20,000; a process keeps the count for ``COUNT_TTL_S``), and at or below that bound
+orders by the distance outside an ``OFFSET 0`` subquery, which no index can serve: the planner
+reads the tenant's rows through the b-tree and sorts them (recall 1).
+Recall of the HNSW path: ``tools/bench_store.py``, ``tools/bench_tenant_search.py``.
 """
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
@@ -27,7 +39,15 @@ from sqlalchemy.orm import Session
 from db.models import DEFAULT_TENANT, ROLES, VERDICTS, Audit, ClaimRow, Document, VerdictRow
 from db.run_models import Run, RunItem
 
-__all__ = ["SearchFilters", "search_claims"]
+__all__ = ["EXACT_MAX_CLAIMS", "SearchFilters", "search_claims", "tenant_vectors"]
+
+#: Default bound of the exact path: a tenant with at most this many vectors of the model is
+#: searched exactly. The crossover measured at 1M claims lies between 10,000 and 90,000 vectors
+#: (``docs/PERFORMANCE.md``, "The claim store at 1M claims"); the setting ``SEARCH_EXACT_MAX_CLAIMS``.
+EXACT_MAX_CLAIMS = 20_000
+#: Seconds a process reuses a tenant's bounded count (it only chooses the path, never the result).
+COUNT_TTL_S = 300.0
+_counts: dict[tuple[str, str, str, int], tuple[float, int]] = {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,19 +140,57 @@ def _search_hit(row: Any) -> dict[str, Any]:
     }
 
 
+def tenant_vectors(session: Session, *, tenant_id: str, model: str, bound: int) -> int:
+    """How many claims of ``tenant_id`` have a vector of ``model``, counted up to ``bound`` + 1
+    (an index-only scan of ``ix_claims_tenant_id_embedding_model`` that stops there): a value
+    above ``bound`` means "more than ``bound``". ``bound`` >= 0."""
+    stmt = text(
+        "SELECT count(*) FROM (SELECT 1 FROM claims WHERE tenant_id = :t AND embedding_model = :m "
+        "LIMIT :n) AS bounded"
+    )
+    return int(session.execute(stmt, {"t": tenant_id, "m": model, "n": bound + 1}).scalar_one())
+
+
+def _is_small(session: Session, *, tenant_id: str, model: str, bound: int) -> bool:
+    """Whether the tenant has at most ``bound`` vectors of ``model`` (:func:`tenant_vectors`,
+    reused for ``COUNT_TTL_S`` per database, tenant, model and bound)."""
+    key = (str(session.get_bind().engine.url), tenant_id, model, bound)
+    now = time.monotonic()
+    kept = _counts.get(key)
+    if kept is None or now - kept[0] > COUNT_TTL_S:
+        kept = (now, tenant_vectors(session, tenant_id=tenant_id, model=model, bound=bound))
+        _counts[key] = kept
+    return kept[1] <= bound
+
+
 def statement(
-    query: np.ndarray, *, model: str, dim: int, tenant_id: str, limit: int, filters: SearchFilters
+    query: np.ndarray,
+    *,
+    model: str,
+    dim: int,
+    tenant_id: str,
+    limit: int,
+    filters: SearchFilters,
+    exact: bool = False,
 ) -> Select[Any]:
     """The search's SQL: the ``limit`` nearest claims that pass ``filters`` (ordered by the HNSW
-    index's expression, filtered on the claim row), then their documents, audits, verdicts, runs."""
+    index's expression, filtered on the claim row), then their documents, audits, verdicts, runs.
+    ``exact``: the claims that pass are read first (an ``OFFSET 0`` subquery: no index serves the
+    order) and sorted by distance, so the HNSW index is not used and the result is exact."""
     distance = cast(ClaimRow.embedding, Vector(dim)).cosine_distance(query)
-    nearest = (
-        select(ClaimRow.id, distance.label("distance"))
-        .where(ClaimRow.embedding_model == model, ClaimRow.tenant_id == tenant_id, *_conditions(filters))
-        .order_by(distance)
-        .limit(limit)
-        .subquery("nearest")
-    )
+    where = (ClaimRow.embedding_model == model, ClaimRow.tenant_id == tenant_id, *_conditions(filters))
+    if exact:
+        rows = select(ClaimRow.id, distance.label("distance")).where(*where).offset(0).subquery("rows")
+        ordered = select(rows.c.id, rows.c.distance).order_by(rows.c.distance)
+        nearest = ordered.limit(limit).subquery("nearest")
+    else:
+        nearest = (
+            select(ClaimRow.id, distance.label("distance"))
+            .where(*where)
+            .order_by(distance)
+            .limit(limit)
+            .subquery("nearest")
+        )
     return (
         select(
             ClaimRow.id,
@@ -173,6 +231,7 @@ def search_claims(
     iterative_scan: str = "relaxed_order",
     max_scan_tuples: int = 20_000,
     overfetch: int = 4,
+    exact_max_claims: int = EXACT_MAX_CLAIMS,
 ) -> list[dict[str, Any]]:
     """The ``k`` stored claims of ``tenant_id`` nearest to ``query`` (float32 ``(dim,)``) among
     vectors of ``model`` that pass ``filters``; approximate (module docstring).
@@ -183,7 +242,12 @@ def search_claims(
     reference (index, None for the response), position, text, start, end, kind, similarity
     (``1 - cosine distance``, in [-1, 1]), audit_created_at, verdict (None for a reference
     claim), suite, run_id, run_label (None when the audit is no run's item); best first.
+    ``exact_max_claims``: a tenant with at most this many vectors of ``model`` is searched exactly
+    (module docstring; 0: never).
     """
+    exact = exact_max_claims > 0 and _is_small(
+        session, tenant_id=tenant_id, model=model, bound=exact_max_claims
+    )
     _set_local(
         session,
         {
@@ -194,9 +258,8 @@ def search_claims(
     )
     q = np.asarray(query, dtype=np.float32).reshape(-1)
     limit = k * max(1, overfetch)
-    stmt = statement(
-        q, model=model, dim=dim, tenant_id=tenant_id, limit=limit, filters=filters or SearchFilters()
-    )
+    filters = filters or SearchFilters()
+    stmt = statement(q, model=model, dim=dim, tenant_id=tenant_id, limit=limit, filters=filters, exact=exact)
     out = [_search_hit(row) for row in session.execute(stmt).all()]
     # relaxed_order returns neighbours roughly in order and stops once enough rows pass the
     # filters: take the exact best k of k * overfetch candidates.

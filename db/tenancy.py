@@ -52,6 +52,7 @@ ANALYST_ROLE = "claimaudit_analyst"
 ANALYST_TABLES: tuple[str, ...] = (
     "audits", "documents", "claims", "verdicts", "evidence", "scores", "llm_usage", "llm_judgements",
     "runs", "run_items", "run_claim_changes", "run_rejections", "run_baselines",
+    "reference_verdict_audits",
     "canaries", "second_audits", "second_audit_claims", "corrections", "claim_labels",
 )  # fmt: skip
 ANALYST_VIEWS: tuple[str, ...] = (

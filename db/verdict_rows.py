@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, func, insert
+from sqlalchemy import delete, func, insert, text
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.orm import Session
 
@@ -41,8 +41,15 @@ class NewVerdict:
     confidence: float | None = None
 
 
+_INSERT_EVIDENCE = text(
+    "INSERT INTO evidence (verdict_id, rank, audit_id, reference_claim_id, similarity) "
+    "SELECT * FROM unnest(CAST(:v AS bigint[]), CAST(:r AS int[]), CAST(:a AS uuid[]), "
+    "CAST(:c AS bigint[]), CAST(:s AS float8[]))"
+)
+
+
 def replace_verdicts(session: Session, audit_id: uuid.UUID, verdicts: Sequence[NewVerdict]) -> None:
-    """Delete the audit's verdicts (evidence cascades) and scores, insert ``verdicts`` in two batches."""
+    """Delete the audit's evidence, verdicts and scores, insert ``verdicts`` in two batches."""
     replace_verdicts_of(session, {audit_id: verdicts})
 
 
@@ -54,6 +61,9 @@ def replace_verdicts_of(
     if not ids:
         return
     session.execute(delete(ScoreRow).where(ScoreRow.audit_id.in_(ids)))
+    # evidence first, in one statement: the rollup trigger of ``reference_verdicts`` (migration
+    # 0019) then runs once, not once per verdict as the cascade would run it
+    session.execute(delete(EvidenceRow).where(EvidenceRow.audit_id.in_(ids)))
     session.execute(delete(VerdictRow).where(VerdictRow.audit_id.in_(ids)))
     pairs = [(aid, v) for aid, verdicts in verdicts_by_audit.items() for v in verdicts]
     if not pairs:
@@ -74,18 +84,19 @@ def replace_verdicts_of(
         stmt = insert(VerdictRow).values(list(chunk)).returning(VerdictRow.id, VerdictRow.claim_id)
         by_claim.update({claim_id: vid for vid, claim_id in session.execute(stmt).all()})
     evidence = [
-        {
-            "verdict_id": by_claim[v.claim_id],
-            "rank": rank,
-            "audit_id": aid,
-            "reference_claim_id": ref_id,
-            "similarity": float(sim),
-        }
+        (by_claim[v.claim_id], rank, aid, ref_id, float(sim))
         for aid, v in pairs
         for rank, (ref_id, sim) in enumerate(v.evidence)
     ]
     if evidence:
-        session.execute(insert(EvidenceRow), evidence)
+        # one statement (arrays, unnested): one run of the rollup trigger of ``reference_verdicts``
+        # (migration 0019), where an executemany would run it once per row
+        columns = list(zip(*evidence, strict=True))
+        session.execute(
+            _INSERT_EVIDENCE,
+            {"v": list(columns[0]), "r": list(columns[1]), "a": list(columns[2]), "c": list(columns[3]),
+             "s": list(columns[4])},
+        )  # fmt: skip
 
 
 def upsert_scores(

@@ -204,8 +204,14 @@ class Settings(BaseSettings):
     #: Seconds between two sweeps (each worker's main process; the sweeps claim rows, never twice).
     sweep_interval_s: float = 15.0
 
-    #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; default 40).
-    hnsw_ef_search: int = 100
+    #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; pgvector's
+    #: default 40). 400: recall@10 0.95 to 0.97 per tenant and filter on the 1M store of
+    #: ``make bench-store``, 0.85 to 0.96 at 100 (docs/PERFORMANCE.md, "The claim store at 1M claims").
+    hnsw_ef_search: int = 400
+    #: A tenant with at most this many claim vectors of the model is searched exactly (its rows
+    #: read through the tenant index and sorted) instead of through the HNSW graph of every
+    #: tenant; 0: never (``db.claim_search``; the crossover: docs/PERFORMANCE.md).
+    search_exact_max_claims: int = Field(default=20_000, ge=0)
     #: Seconds the API waits for the worker to answer a search (it embeds the query).
     search_timeout_s: float = 30.0
 

@@ -28,7 +28,7 @@ Measured, in order (printed as they come; the last line sums up)::
 
 Last line: ``search_p95_ms_1m=… recall10_1m=… analyst_p95_ms_1m=… hnsw_build_s=…
 insert_ms_per_row_1m=…``: search p95 and recall@10 of /claims/search over every tenant and
-filter at ``--headline-ef`` (the API's ``HNSW_EF_SEARCH`` default, 100).
+filter at ``--headline-ef`` (the API's ``HNSW_EF_SEARCH`` default, 400).
 
     .venv/bin/python tools/bench_store.py                  # 1M claims (make bench-store)
     .venv/bin/python tools/bench_store.py --claims 5000 --queries 20 --repeat 2
@@ -224,8 +224,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--load-only", action="store_true", help="build the store, measure nothing")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--queries", type=int, default=200, help="held-out real claims used as queries")
-    parser.add_argument("--ef-search", type=int, nargs="+", default=[40, 100])
-    parser.add_argument("--headline-ef", type=int, default=100)
+    parser.add_argument("--ef-search", type=int, nargs="+", default=[100, 400])
+    parser.add_argument(
+        "--headline-ef", type=int, default=400, help="an --ef-search value (added if missing)"
+    )
     parser.add_argument("--repeat", type=int, default=20, help="runs of each analyst query")
     parser.add_argument("--insert", type=int, default=1000, help="claims inserted to measure insert cost")
     parser.add_argument(
@@ -238,6 +240,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--maintenance-work-mem", default="3GB")
     parser.add_argument("--workers", type=int, default=1, help="max_parallel_maintenance_workers")
     args = parser.parse_args(argv)
+    if args.headline_ef not in args.ef_search:
+        args.ef_search.append(args.headline_ef)
     if args.claims < CLAIMS_PER_AUDIT * 10:
         parser.error(f"--claims: at least {CLAIMS_PER_AUDIT * 10}")
     if args.claims % CLAIMS_PER_AUDIT:

@@ -3,7 +3,8 @@ claimaudit database with ``COPY`` (binary for ``claims``, whose vectors are most
 
 Triggers and foreign-key checks are off while loading (``session_replication_role = replica``,
 superuser only): the rows carry their ``tenant_id`` (which the tenant triggers would copy from the
-audit) and are consistent by construction.
+audit) and are consistent by construction; the rollup of ``reference_verdicts``, which triggers
+keep, is rebuilt once at the end (``claimaudit_reference_rollup_rebuild()``).
 """
 
 from __future__ import annotations
@@ -264,6 +265,8 @@ def load(url: str, lay: Layout, texts: list[str], vectors: np.ndarray) -> dict[s
             ("verdicts+evidence", lambda: copy_verdicts(conn, lay, *nearest_references(vectors))),
             ("scores", lambda: copy_scores(conn, lay)),
             ("runs", lambda: copy_runs(conn, lay)),
+            # the triggers that keep it are off while loading (migration 0019_reference_rollup)
+            ("reference rollup", lambda: conn.execute("SELECT claimaudit_reference_rollup_rebuild()")),
         ]  # fmt: skip
         for name, step in steps:
             started = time.perf_counter()

@@ -6,8 +6,9 @@ three tenants (``big`` 90 %, ``mid`` 9 %, ``small`` 1 % of the rows; clustered l
 embeddings: 300 Gaussian clusters, unit length), and for ``--queries`` queries of the same
 distribution compares the top ``k`` of each tenant with the exact top ``k`` (numpy). Modes:
 
-deployed   ``search_claims`` as the API runs it (iterative scan ``relaxed_order``; the planner may
-           pick the ``(tenant_id, embedding_model)`` b-tree and an exact sort instead of HNSW)
+deployed   ``search_claims`` as the API runs it (iterative scan ``relaxed_order``; a tenant with
+           at most ``SEARCH_EXACT_MAX_CLAIMS`` vectors is searched exactly, and the planner may
+           pick the ``(tenant_id, embedding_model)`` b-tree and an exact sort for a larger one)
 hnsw_off   HNSW forced (b-tree and sequential scans off), ``hnsw.iterative_scan = off``: pgvector
            0.7 behaviour, the filter applied after ``ef_search`` candidates
 hnsw_iter  HNSW forced, ``hnsw.iterative_scan = relaxed_order``
@@ -32,6 +33,7 @@ import sqlalchemy
 from sqlalchemy.engine import make_url
 
 from db import repository as repo
+from db.claim_search import EXACT_MAX_CLAIMS
 from db.engine import make_engine, make_session_factory, normalise_url
 from db.models import HNSW_INDEXES
 
@@ -91,7 +93,7 @@ def run_mode(
             scan = "off" if mode == "hnsw_off" else "relaxed_order"
             hits = repo.search_claims(
                 s, q, model=MODEL, dim=DIM, k=k, ef_search=ef, tenant_id=tenant, iterative_scan=scan,
-                overfetch=overfetch,
+                overfetch=overfetch, exact_max_claims=EXACT_MAX_CLAIMS if mode == "deployed" else 0,
             )  # fmt: skip
             s.rollback()  # the DROP INDEX of the forced modes is undone
         found.append([h["claim_id"] for h in hits])

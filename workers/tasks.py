@@ -440,6 +440,7 @@ def search(
             k=k,
             ef_search=_settings.hnsw_ef_search,
             tenant_id=tenant_id,
+            exact_max_claims=_settings.search_exact_max_claims,
             filters=SearchFilters(**(filters or {})),
         )
     for item in items:

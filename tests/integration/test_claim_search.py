@@ -6,7 +6,8 @@ reference claims and 200 response claims (half contradicted), in two audits (one
 ``k`` hits, the exact best ones where the index scan finds them (recall against exact numpy
 search), and every hit passes it. The plan is checked to use the model's HNSW index, and the same
 filtered query without pgvector's iterative scan returns fewer than ``k`` rows: the reason the
-search sets it.
+search sets it. The tenant is small, so by default it is searched exactly (no HNSW index in the
+plan, the exact best ``k``); the HNSW path is tested with ``exact_max_claims=0``.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import sqlalchemy
 from pgvector import Vector
 
 from db import repository as repo
-from db.claim_search import SearchFilters, search_claims
+from db.claim_search import SearchFilters, search_claims, statement, tenant_vectors
 from db.engine import session_scope
 
 pytestmark = pytest.mark.services
@@ -113,9 +114,10 @@ FILTERS = {
 }
 
 
+@pytest.mark.parametrize("path", ["hnsw", "exact"])
 @pytest.mark.parametrize("name", list(FILTERS))
 def test_a_filtered_search_returns_k_hits_that_pass_it(
-    session_factory: Any, corpus: dict[str, Any], name: str
+    session_factory: Any, corpus: dict[str, Any], name: str, path: str
 ) -> None:
     filters, keep = FILTERS[name]
     first, second = corpus["audits"]
@@ -128,13 +130,52 @@ def test_a_filtered_search_returns_k_hits_that_pass_it(
         query /= np.linalg.norm(query)
         with session_scope(session_factory) as s:
             hits = search_claims(
-                s, query, model=MODEL, dim=DIM, k=K, ef_search=40, tenant_id=corpus["tenant"], filters=filters
-            )
+                s, query, model=MODEL, dim=DIM, k=K, ef_search=40, tenant_id=corpus["tenant"],
+                filters=filters, exact_max_claims=0 if path == "hnsw" else 2_000,
+            )  # fmt: skip
         assert len(hits) == K, name
         by_id = {r["id"]: r for r in corpus["rows"]}
         assert all(keep(by_id[h["claim_id"]]) for h in hits), name
         recalls.append(len({h["claim_id"] for h in hits} & set(_exact(corpus, query, keep))) / K)
-    assert np.mean(recalls) >= 0.9, (name, recalls)
+    # the HNSW path's recall: the iterative scan on random vectors; the exact path: every hit
+    assert np.mean(recalls) >= (0.9 if path == "hnsw" else 1.0), (name, recalls)
+
+
+def test_a_tenant_at_most_the_bound_is_searched_exactly(
+    engine: Any, session_factory: Any, corpus: dict[str, Any]
+) -> None:
+    """The count stops at the bound + 1; at 2,000 vectors a bound of 2,000 takes the exact
+    statement (``OFFSET 0``, no HNSW index in its plan) and 1,999 the HNSW one."""
+    n = REFERENCE_CLAIMS + RESPONSE_CLAIMS
+    query = corpus["vectors"][5]
+    with session_scope(session_factory) as s:
+        assert tenant_vectors(s, tenant_id=corpus["tenant"], model=MODEL, bound=10_000) == n
+        assert tenant_vectors(s, tenant_id=corpus["tenant"], model=MODEL, bound=100) == 101
+        assert tenant_vectors(s, tenant_id=corpus["tenant"], model="other", bound=100) == 0
+    seen: list[str] = []
+
+    def record(_conn: Any, _cursor: Any, sql: str, *_: Any) -> None:
+        seen.append(sql)
+
+    sqlalchemy.event.listen(engine, "before_cursor_execute", record)
+    try:
+        for bound in (n, n - 1):
+            with session_scope(session_factory) as s:
+                search_claims(
+                    s, query, model=MODEL, dim=DIM, k=K, tenant_id=corpus["tenant"], exact_max_claims=bound
+                )
+    finally:
+        sqlalchemy.event.remove(engine, "before_cursor_execute", record)
+    searches = [sql for sql in seen if "AS nearest" in sql]
+    assert len(searches) == 2 and "OFFSET" in searches[0] and "OFFSET" not in searches[1], searches
+    stmt = statement(
+        query, model=MODEL, dim=DIM, tenant_id=corpus["tenant"], limit=K, filters=SearchFilters(), exact=True
+    )
+    with session_scope(session_factory) as s:
+        s.execute(sqlalchemy.text("SET LOCAL enable_sort = off"))  # the HNSW plan, were one possible
+        sql = str(stmt.compile(dialect=engine.dialect, compile_kwargs={"literal_binds": True}))
+        lines = [row[0] for row in s.connection().exec_driver_sql("EXPLAIN ANALYZE " + sql).all()]
+    assert not any("hnsw" in line for line in lines), lines
 
 
 def test_hits_carry_verdict_and_run(session_factory: Any, corpus: dict[str, Any]) -> None:
@@ -152,8 +193,6 @@ def test_the_index_is_used_and_the_iterative_scan_is_what_keeps_k(
     rather sort the tenant's 200 response claims exactly), the scan without
     ``hnsw.iterative_scan`` stops after ``ef_search`` candidates, of which about one in ten is a
     response claim; with it the scan goes on until ``k`` rows pass the filter."""
-    from db.claim_search import statement
-
     query = np.random.default_rng(1).normal(size=DIM).astype(np.float32)
     query /= np.linalg.norm(query)
     filters = SearchFilters(role="response")
@@ -169,7 +208,7 @@ def test_the_index_is_used_and_the_iterative_scan_is_what_keeps_k(
             assert any("ix_claims_embedding_hnsw_minilm_l6_v2" in line for line in lines), lines
             hits = search_claims(
                 s, query, model=MODEL, dim=DIM, k=K, ef_search=40, tenant_id=corpus["tenant"],
-                filters=filters, iterative_scan=mode, overfetch=1,
+                filters=filters, iterative_scan=mode, overfetch=1, exact_max_claims=0,
             )  # fmt: skip
             counts[mode] = len(hits)
     assert counts["relaxed_order"] == K and counts["off"] < K, counts
