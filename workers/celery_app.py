@@ -122,7 +122,29 @@ def _preload_models(**_: Any) -> None:
     waits on its lock."""
     import threading
 
-    threading.Thread(target=_preload_or_log, name="preload-models", daemon=True).start()
+    def warm() -> None:
+        _preload_or_log()
+        _connect_database()
+
+    threading.Thread(target=warm, name="preload-models", daemon=True).start()
+
+
+def _connect_database() -> None:
+    """Open the pool process's first database connection and import what the stages import on
+    first use, so that the first audit does not pay for them; a database that does not answer
+    yet is left to the first task (logged)."""
+    import logging
+
+    import sqlalchemy
+
+    import workers.pipeline  # noqa: F401 - imported by the first stage otherwise
+    from workers.database import get_engine
+
+    try:
+        with get_engine().connect() as conn:
+            conn.execute(sqlalchemy.text("SELECT 1"))
+    except Exception as exc:  # the stage that needs it reconnects and reports
+        logging.getLogger(__name__).warning("database not reachable at worker start (%s)", type(exc).__name__)
 
 
 def _preload_or_log(*, warm: bool = True) -> None:
