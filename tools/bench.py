@@ -322,6 +322,12 @@ def main() -> int:
         help="WiCE-style audits (a reference per evidence sentence, references=evidence) in memory; 0: none",
     )
     ap.add_argument(
+        "--ref-heavy-references",
+        choices=("evidence", "full"),
+        default="evidence",
+        help="the config.references of the WiCE-style audits (full: every sentence decomposed, as before)",
+    )
+    ap.add_argument(
         "--repeated",
         type=int,
         default=1000,
@@ -336,7 +342,9 @@ def main() -> int:
         build_workload(args.audits, data_dir=args.data, cases_file=args.cases), keep / "workload.jsonl"
     )
     if args.ref_heavy:
-        _write(ref_heavy_workload(args.ref_heavy), keep / "ref-heavy.jsonl")
+        _write(
+            ref_heavy_workload(args.ref_heavy, references=args.ref_heavy_references), keep / "ref-heavy.jsonl"
+        )
     if args.repeated:
         _write(repeated_passages_workload(args.repeated), keep / "repeated.jsonl")
     env = dict(kv.split("=", 1) for kv in args.worker_env)
