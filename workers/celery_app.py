@@ -130,14 +130,12 @@ def _preload_models(**_: Any) -> None:
 
 
 def _connect_database() -> None:
-    """Open the pool process's first database connection and import what the stages import on
-    first use, so that the first audit does not pay for them; a database that does not answer
-    yet is left to the first task (logged)."""
+    """Open the pool process's first database connection, so that the first audit does not pay
+    for it; a database that does not answer yet is left to the first task (logged)."""
     import logging
 
     import sqlalchemy
 
-    import workers.pipeline  # noqa: F401 - imported by the first stage otherwise
     from workers.database import get_engine
 
     try:
