@@ -199,13 +199,23 @@ def prefetch(
     flags = list(lazy) if lazy is not None else [False] * len(audits)
     valid = [(r, list(refs), f) for (r, refs), f in zip(audits, flags, strict=True) if isinstance(r, str)]
     answers = decompose_many([r for r, _, _ in valid], roles=Role.RESPONSE)
-    wanted = [
-        t
+    kept = [
+        [
+            t
+            for t, keep in zip(refs, evidence_mask(claims, refs, lazy=f), strict=True)
+            if keep and isinstance(t, str)
+        ]
         for (_, refs, f), claims in zip(valid, answers, strict=True)
-        for t, wanted_here in zip(refs, evidence_mask(claims, refs, lazy=f), strict=True)
-        if wanted_here and isinstance(t, str)
     ]
-    decomposed = answers + decompose_many(wanted, roles=Role.REFERENCE)
+    claims_of = iter(decompose_many([t for texts in kept for t in texts], roles=Role.REFERENCE))
+    # the claims in the order of the texts (each audit's response, then its references), so that
+    # the model's batches, and with them the vectors to the last digit, do not depend on the
+    # response having been decomposed first
+    decomposed = [
+        c
+        for answer, texts in zip(answers, kept, strict=True)
+        for c in (answer, *(next(claims_of) for _ in texts))
+    ]
     parses.parse_many(c.text for claims in decomposed for c in claims)  # what the verdict checks read
     claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
     if claim_texts:
