@@ -93,9 +93,14 @@ def evidence_documents(docs: Sequence[Document], config: Mapping[str, Any] | Non
     decomposes offline and its options ask for the candidate evidence only (``references`` =
     ``evidence``); then the response and the references ``claims.audit.evidence_mask`` keeps,
     read off the response's claims (decomposed here; the process cache keeps them), as the
-    in-memory path does. A reference left out gets no claims and keeps its position."""
+    in-memory path does. A reference left out gets no claims and keeps its position. An invalid
+    config decomposes all documents (``claims.options.AuditOptions.from_config`` is the later
+    stages' to apply)."""
     docs = list(docs)
-    if not options_of(config).lazy_references or not components.offline_decomposer(config or {}):
+    # read leniently: an invalid config fails in the stage that reads the option it breaks (the
+    # match stage for a threshold), for this audit alone, not here for a whole bundle
+    lazy = (config or {}).get("references") == "evidence"
+    if not lazy or not components.offline_decomposer(config or {}):
         return docs
     response = next((d for d in docs if d.role == Role.RESPONSE.value), None)
     refs = sorted((d for d in docs if d.role == Role.REFERENCE.value), key=lambda d: d.position)
