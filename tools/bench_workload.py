@@ -9,6 +9,10 @@ Three kinds of audit:
 - **cases**: hand-written audits (the repository's ``examples/*.json``, plus a run_cases.py
   ``audits.jsonl`` when ``--cases`` names one).
 
+Two more workloads have figures of their own (``tools/bench.py``): reference-heavy WiCE-style
+audits (:func:`ref_heavy_workload`, one reference per evidence sentence) and audits over a few
+recurring passages (:func:`repeated_passages_workload`).
+
 Default data: ``tools/bench_data/factcheck_pairs.jsonl`` (245 pairs, every 7th line of
 Factcheck-Bench's ``stance_dev.jsonl``; Apache-2.0, Wang et al. 2023), checked in so that the
 benchmark runs on a fresh clone. ``--data DIR`` reads ``DIR/factcheck_gpt/stance_dev.jsonl``
