@@ -6,8 +6,11 @@ The API stores audits and enqueues their chains; it never imports ``openai`` or 
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import Depends, FastAPI
 
@@ -52,6 +55,19 @@ KEYED_ROUTERS = (
 )
 
 
+def _warm_connections(engine: Any) -> None:
+    """Open one database connection (kept in the pool) and the broker's publisher connection, so
+    that the first audit after start does not open them inside its request; errors are left to
+    that request (the database or the broker is down)."""
+    from sqlalchemy import text
+
+    from workers.port import warm_broker
+
+    with contextlib.suppress(Exception), engine.connect() as conn:
+        conn.execute(text("SELECT 1"))
+    warm_broker()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app; ``settings`` default: ``service.settings.get_settings()`` (the environment)."""
     settings = settings or get_settings()
@@ -71,6 +87,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         listener.start()
         settle_heap()  # the app's start-up objects out of the collector's full passes
+        # the first request's connections opened beside start-up, not in it (best effort)
+        threading.Thread(
+            target=_warm_connections, args=(engine,), name="warm-connections", daemon=True
+        ).start()
         try:
             yield
         finally:

@@ -99,6 +99,14 @@ class AuditConfig(BaseModel):
             "Default: the LLM_ON_ERROR setting (offline)."
         ),
     )
+    references: Literal["full", "evidence"] | None = Field(
+        None,
+        description=(
+            "full (default): every reference is decomposed, as a ground truth whose recall counts; "
+            "evidence: in an audit with 20 or more references, only those that can be evidence for "
+            "a response claim are decomposed (the others keep their index with no claims)."
+        ),
+    )
 
     @field_validator("*", mode="before")
     @classmethod

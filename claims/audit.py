@@ -20,6 +20,7 @@ from claims.decision import decide
 from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.labels import embedding_text
+from claims.lazy_references import evidence_references
 from claims.match import cosine_matrix
 from claims.options import AuditOptions
 from claims.score import score_audit
@@ -39,6 +40,7 @@ __all__ = [
     "AuditReport",
     "audit_texts",
     "prefetch",
+    "evidence_mask",
     "similarity_step",
     "ScoredClaims",
     "judge_step",
@@ -176,31 +178,60 @@ def score_step(
     )
 
 
-def prefetch(audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder) -> int:
-    """Decompose and embed the texts of several audits at once, so that ``audit_texts`` on each
+def prefetch(
+    audits: Sequence[tuple[str, Sequence[str]]], embedder: Embedder, *, lazy: Sequence[bool] | None = None
+) -> int:
+    """Decompose and embed the texts of several audits at once (the responses first, then the
+    references that ``evidence_mask`` keeps), so that ``audit_texts`` on each
     of them finds its claims and vectors cached: one ``nlp.pipe`` over the sentences of all the
     texts (``decompose_many``, whose cache keeps the claims) and one model call over every claim
     text not yet embedded (in batches sorted by length), instead of one small call per audit.
 
-    ``audits`` are ``(response, references)`` pairs; ``embedder`` must cache what it embeds
+    ``audits`` are ``(response, references)`` pairs; ``lazy`` says for each whether its options
+    decompose the candidate evidence only (``AuditOptions.lazy_references``; default: none of
+    them); ``embedder`` must cache what it embeds
     (a ``claims.embed.CachedEmbedder`` whose cache holds at least the batch), or the vectors
     are computed twice. Returns the number of claim texts sent to ``embedder`` (distinct, in
     order of first use). Verdicts and scores are those of ``audit_texts`` alone: the cache
     changes where work happens, not its result (a text's vector can differ from a per-audit
     call's in the 7th digit, as padding in a batch does; ``tools/compare_outputs.py``).
     """
-    readings = [
-        (t, Role.REFERENCE if k else Role.RESPONSE)
-        for response, refs in audits
-        for k, t in enumerate((response, *refs))
-        if isinstance(t, str)
+    flags = list(lazy) if lazy is not None else [False] * len(audits)
+    valid = [(r, list(refs), f) for (r, refs), f in zip(audits, flags, strict=True) if isinstance(r, str)]
+    answers = decompose_many([r for r, _, _ in valid], roles=Role.RESPONSE)
+    kept = [
+        [
+            t
+            for t, keep in zip(refs, evidence_mask(claims, refs, lazy=f), strict=True)
+            if keep and isinstance(t, str)
+        ]
+        for (_, refs, f), claims in zip(valid, answers, strict=True)
     ]
-    decomposed = decompose_many([t for t, _ in readings], roles=[r for _, r in readings])
+    claims_of = iter(decompose_many([t for texts in kept for t in texts], roles=Role.REFERENCE))
+    # the claims in the order of the texts (each audit's response, then its references), so that
+    # the model's batches, and with them the vectors to the last digit, do not depend on the
+    # response having been decomposed first
+    decomposed = [
+        c
+        for answer, texts in zip(answers, kept, strict=True)
+        for c in (answer, *(next(claims_of) for _ in texts))
+    ]
     parses.parse_many(c.text for claims in decomposed for c in claims)  # what the verdict checks read
     claim_texts = list(dict.fromkeys(embedding_text(c.text) for claims in decomposed for c in claims))
     if claim_texts:
         embedder.embed(claim_texts)
     return len(claim_texts)
+
+
+def evidence_mask(response_claims: Sequence[Claim], references: Sequence[str], *, lazy: bool) -> list[bool]:
+    """Whether to decompose each of ``references``: all True unless ``lazy`` (the audit's
+    ``references`` option is ``evidence``), then ``claims.lazy_references.evidence_references``
+    over the material response claims (still all True in an audit with few references)."""
+    if not lazy:
+        return [True] * len(references)
+    material_texts = [c.text for c in response_claims if c.kind is ClaimKind.MATERIAL]
+    chosen = evidence_references(material_texts, references)
+    return [chosen is None or k in chosen for k in range(len(references))]
 
 
 def audit_texts(
@@ -239,10 +270,14 @@ def audit_texts(
     response, refs = validate_inputs(response, list(references))
     opts = _with_overrides(options or AuditOptions(), threshold, case_insensitive, remove_punctuation)
     emb = embedder or default_embedder()
-    # one parser pass over the sentences of all texts (decompose_many batches nlp.pipe); the
+    # the response first: its claims choose the references to decompose in an audit with many
+    # (claims.lazy_references); one parser pass over those (decompose_many batches nlp.pipe); the
     # references' headings that state something are claims too
-    roles = [Role.RESPONSE] + [Role.REFERENCE] * len(refs)
-    response_claims, *per_reference = decompose_many([response, *refs], roles=roles)
+    response_claims = decompose_many([response], roles=Role.RESPONSE)[0]
+    mask = evidence_mask(response_claims, refs, lazy=opts.lazy_references)
+    per_reference = decompose_many(
+        [r if m else "" for r, m in zip(refs, mask, strict=True)], roles=Role.REFERENCE
+    )
     reference_claims = [
         ReferenceClaim(reference=i, claim=c) for i, claims in enumerate(per_reference) for c in claims
     ]

@@ -24,6 +24,11 @@ key                    default                     meaning
 ``llm_on_error``       settings ``llm_on_error``   ``offline``: when the LLM decomposer or judge
                        (``offline``)               fails, the offline result stands (and says so);
                                                    ``fail``: the audit fails with the LLM's error
+``references``         ``full``                    ``full``: every reference is decomposed (a
+                                                   ground truth: recall counts all of it);
+                                                   ``evidence``: in an audit with many references,
+                                                   only those that can be evidence for a response
+                                                   claim (``claims.lazy_references``)
 =====================  ==========================  ============================================
 
 ``settings`` is any object with the attributes ``decomposer``, ``judge``, ``embedder``,
@@ -45,6 +50,7 @@ __all__ = [
     "JUDGES",
     "EMBEDDERS",
     "ON_LLM_ERROR",
+    "REFERENCE_MODES",
     "DEFAULT_LLM_BAND",
     "CONFIG_KEYS",
     "AuditOptions",
@@ -55,6 +61,8 @@ JUDGES: tuple[str, ...] = ("none", "llm", "auto")
 EMBEDDERS: tuple[str, ...] = ("local", "openai")
 #: What an audit does when its LLM decomposer or judge fails: keep the offline result, or fail.
 ON_LLM_ERROR: tuple[str, ...] = ("offline", "fail")
+#: Which references an audit decomposes: all, or the candidate evidence (``claims.lazy_references``).
+REFERENCE_MODES: tuple[str, ...] = ("full", "evidence")
 
 #: Confidences in ``[low, high]`` count as uncertain under ``judge = "auto"``. A verdict's
 #: confidence is the calibrated probability that it is right (``claims.decision``), so every
@@ -75,6 +83,7 @@ CONFIG_KEYS: frozenset[str] = frozenset(
         "llm_model",
         "embedding_model",
         "llm_on_error",
+        "references",
     }
 )
 _CHOICES: dict[str, tuple[str, ...]] = {
@@ -82,6 +91,7 @@ _CHOICES: dict[str, tuple[str, ...]] = {
     "judge": JUDGES,
     "embedder": EMBEDDERS,
     "llm_on_error": ON_LLM_ERROR,
+    "references": REFERENCE_MODES,
 }
 
 
@@ -136,6 +146,8 @@ class AuditOptions:
         confidence lies in ``[low, high]`` (or has none) goes to the LLM judge.
     llm_on_error : str
         ``offline`` (the offline result stands when the LLM decomposer or judge fails) or ``fail``.
+    references : str
+        ``full`` (decompose every reference) or ``evidence`` (lazy: ``claims.lazy_references``).
     """
 
     threshold: float = DEFAULT_THRESHOLD
@@ -146,6 +158,7 @@ class AuditOptions:
     embedder: str = "local"
     llm_band: tuple[float, float] = DEFAULT_LLM_BAND
     llm_on_error: str = "offline"
+    references: str = "full"
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any] | None, settings: object | None = None) -> AuditOptions:
@@ -182,7 +195,14 @@ class AuditOptions:
             embedder=str(pick("embedder", "local")),
             llm_band=_band(pick("llm_band", DEFAULT_LLM_BAND), "config.llm_band"),
             llm_on_error=str(pick("llm_on_error", "offline")),
+            references=str(config.get("references") or "full"),
         )
+
+    @property
+    def lazy_references(self) -> bool:
+        """True when only the candidate evidence among many references is decomposed
+        (``references = "evidence"``, ``claims.lazy_references``)."""
+        return self.references == "evidence"
 
     @property
     def uses_llm_judge(self) -> bool:

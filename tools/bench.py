@@ -35,7 +35,17 @@ Figures are medians over the rounds. Ratios (higher is better):
 
 ``--keep DIR`` writes each round's result documents (``inprocess-N.jsonl``, ``queue-N.jsonl``)
 for ``tools/compare_outputs.py``. The last line printed is
-``queue_vs_inprocess=<r> inprocess_vs_raw=<r> first_audit_s=<s> single_p95_ms=<ms>``.
+``queue_vs_inprocess=<r> inprocess_vs_raw=<r> first_audit_s=<s> single_p95_ms=<ms>
+ref_heavy_audits_s=<r> repeated_passages_audits_s=<r> first_after_start_ratio=<r>``, where
+
+- ``ref_heavy_audits_s``: audits a second of ``--ref-heavy`` WiCE-style audits (one reference per
+  evidence sentence, config ``references = evidence``: lazy reference decomposition) in memory,
+  in the fresh process of step 1 (one process, fresh caches);
+- ``repeated_passages_audits_s``: audits a second of ``--repeated`` audits citing 5 of 20
+  recurring passages (``bench_workload.repeated_passages_workload``) through the queue, on the
+  last round's stack after its probes (its reference and embedding caches hold the probes only);
+- ``first_after_start_ratio``: ``warmup_ms`` (the first audit a fresh stack takes, sent as soon
+  as ``/healthz`` lists a worker) over the median of the probes on the idle stack.
 """
 
 from __future__ import annotations
@@ -59,7 +69,12 @@ sys.path.insert(0, str(HERE))
 
 import httpx  # noqa: E402
 from bench_stack import BenchStack  # noqa: E402
-from bench_workload import build_workload, probe_audit  # noqa: E402
+from bench_workload import (  # noqa: E402
+    build_workload,
+    probe_audit,
+    ref_heavy_workload,
+    repeated_passages_workload,
+)
 
 from claimaudit import Client  # noqa: E402
 from cli import stack  # noqa: E402
@@ -187,6 +202,8 @@ def _round(r: int, args: argparse.Namespace, workload: Path, bench: BenchStack, 
         str(keep / f"inprocess-{r}.jsonl"),
     ]
     cmd += ["--probes", str(args.probes), "--threads", args.threads]
+    if args.ref_heavy:
+        cmd += ["--ref-heavy", str(keep / "ref-heavy.jsonl")]
     inproc = json.loads(
         subprocess.run(cmd, check=True, capture_output=True, text=True).stdout.splitlines()[-1]
     )
@@ -203,8 +220,16 @@ def _round(r: int, args: argparse.Namespace, workload: Path, bench: BenchStack, 
     warm.pop("results")
     with httpx.Client(base_url=bench.api_url, timeout=600) as http:
         single = [_latency_ms(http, probe_audit(30_000 + 100 * r + i)) for i in range(args.probes)]
+    repeated = None
+    if args.repeated and r == args.repeats - 1:  # once: 1,000 audits take minutes
+        path = keep / "repeated.jsonl"
+        n_repeated = sum(1 for _ in path.open())
+        repeated = _queue_batch(bench, path, n_repeated, probe=None)
+        repeated.pop("results")
+        repeated["audits"] = n_repeated
     bench.stop_processes()  # nothing of this round runs during the next in-process measurement
     return {
+        "repeated": repeated,
         "inprocess": inproc,
         "cold": cold,
         "warm": warm,
@@ -257,6 +282,13 @@ def _summary(rounds: list[dict[str, Any]]) -> dict[str, float]:
         for proc in rounds[0][kind]["cpu_s"]:
             s[f"cpu_s_{kind}_{proc}"] = med(lambda x, k=kind, p=proc: x[k]["cpu_s"][p])
     s["loadavg_1min"] = med(lambda x: x["load"][0])
+    # the first audit a fresh worker takes (warmup_ms) against the median of the probes after it
+    s["first_after_start_ratio"] = med(lambda x: x["warmup_ms"] / _pct(x["single_ms"], 0.5))
+    if "ref_heavy_s" in rounds[0]["inprocess"]:
+        s["ref_heavy_audits_s"] = med(lambda x: ip(x)["ref_heavy_audits"] / ip(x)["ref_heavy_s"])
+    done = [x["repeated"] for x in rounds if x.get("repeated")]
+    if done:
+        s["repeated_passages_audits_s"] = float(statistics.median(d["audits"] / d["wall_s"] for d in done))
     return s
 
 
@@ -283,6 +315,24 @@ def main() -> int:
         help="folder with factcheck_gpt/stance_dev.jsonl (default: the checked-in sample)",
     )
     ap.add_argument("--cases", type=Path, help="a run_cases.py audits.jsonl to add to the workload")
+    ap.add_argument(
+        "--ref-heavy",
+        type=int,
+        default=40,
+        help="WiCE-style audits (a reference per evidence sentence, references=evidence) in memory; 0: none",
+    )
+    ap.add_argument(
+        "--ref-heavy-references",
+        choices=("evidence", "full"),
+        default="evidence",
+        help="the config.references of the WiCE-style audits (full: every sentence decomposed, as before)",
+    )
+    ap.add_argument(
+        "--repeated",
+        type=int,
+        default=1000,
+        help="audits of 5 of 20 recurring passages through the queue, in the last round; 0: none",
+    )
     ap.add_argument("--keep", type=Path, help="write workload, result documents and raw figures here")
     ap.add_argument("--worker-env", action="append", default=[], help="KEY=VALUE for the worker and API")
     args = ap.parse_args()
@@ -291,6 +341,12 @@ def main() -> int:
     workload = _write(
         build_workload(args.audits, data_dir=args.data, cases_file=args.cases), keep / "workload.jsonl"
     )
+    if args.ref_heavy:
+        _write(
+            ref_heavy_workload(args.ref_heavy, references=args.ref_heavy_references), keep / "ref-heavy.jsonl"
+        )
+    if args.repeated:
+        _write(repeated_passages_workload(args.repeated), keep / "repeated.jsonl")
     env = dict(kv.split("=", 1) for kv in args.worker_env)
     bench = BenchStack(concurrency=args.concurrency, env_extra=env)
     rounds = []
@@ -307,15 +363,17 @@ def main() -> int:
     for name, value in summary.items():
         print(f"{name:40s} {value:10.3f}")
     print(f"results in {keep}")
-    print(
-        f"queue_vs_inprocess={summary['queue_vs_inprocess']:.3f} "
-        f"inprocess_vs_raw={summary['inprocess_vs_raw']:.3f} "
-        f"first_audit_s={summary['first_audit_s']:.2f} single_p95_ms={summary['single_p95_ms']:.0f}"
-    )
     peaks = [r[k].get("rss_mb_max", {}) for r in rounds for k in ("cold", "warm") if k in r]
     worker = max((p.get("worker", 0.0) for p in peaks), default=float("nan"))
     api = max((p.get("api", 0.0) for p in peaks), default=float("nan"))
     print(f"worker_rss_mb_max={worker:.0f} api_rss_mb_max={api:.0f}")
+    extra = ("ref_heavy_audits_s", "repeated_passages_audits_s", "first_after_start_ratio")
+    print(
+        f"queue_vs_inprocess={summary['queue_vs_inprocess']:.3f} "
+        f"inprocess_vs_raw={summary['inprocess_vs_raw']:.3f} "
+        f"first_audit_s={summary['first_audit_s']:.2f} single_p95_ms={summary['single_p95_ms']:.0f} "
+        + " ".join(f"{k}={summary[k]:.3f}" for k in extra if k in summary)
+    )
     return 0
 
 

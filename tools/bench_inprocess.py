@@ -15,7 +15,10 @@ workload), it measures, and prints one JSON object on stdout:
   once, ``batch_size`` 64, sorted by length inside sentence-transformers), ``raw_texts``;
   ``raw_per_audit_s`` the same texts in the engine's own calls (one per chunk); ``raw_threads`` the raw
   time with each thread count of ``--threads``;
-- ``probe_ms``: the in-process time of each probe audit (``bench_workload.probe_audit``).
+- ``probe_ms``: the in-process time of each probe audit (``bench_workload.probe_audit``);
+- with ``--ref-heavy FILE``: ``ref_heavy_s`` and ``ref_heavy_audits``, the reference-heavy
+  workload (``bench_workload.ref_heavy_workload``) through the engine as ``engine_s``, with fresh
+  caches, its documents in ``OUT`` with ``.refheavy`` before the suffix.
 """
 
 from __future__ import annotations
@@ -105,6 +108,7 @@ def main() -> int:
     ap.add_argument("workload", type=Path)
     ap.add_argument("--output", type=Path, required=True)
     ap.add_argument("--probes", type=int, default=10)
+    ap.add_argument("--ref-heavy", type=Path, help="a second workload, timed alone (ref_heavy_s)")
     ap.add_argument(
         "--threads", default="", help="comma-separated torch thread counts to time the raw model with"
     )
@@ -122,6 +126,10 @@ def main() -> int:
     result["probe_ms"] = [
         _timed(lambda i=i: run_line(probe_audit(i), fresh))[0] * 1000 for i in range(args.probes)
     ]
+    if args.ref_heavy is not None:
+        heavy = [json.loads(x) for x in args.ref_heavy.read_text(encoding="utf-8").splitlines() if x.strip()]
+        timed = _engine(heavy, args.output.with_suffix(".refheavy.jsonl"))
+        result["ref_heavy_s"], result["ref_heavy_audits"] = timed["engine_s"], timed["audits"]
     print(json.dumps(result))
     return 0
 

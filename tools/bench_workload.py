@@ -9,6 +9,10 @@ Three kinds of audit:
 - **cases**: hand-written audits (the repository's ``examples/*.json``, plus a run_cases.py
   ``audits.jsonl`` when ``--cases`` names one).
 
+Two more workloads have figures of their own (``tools/bench.py``): reference-heavy WiCE-style
+audits (:func:`ref_heavy_workload`, one reference per evidence sentence) and audits over a few
+recurring passages (:func:`repeated_passages_workload`).
+
 Default data: ``tools/bench_data/factcheck_pairs.jsonl`` (245 pairs, every 7th line of
 Factcheck-Bench's ``stance_dev.jsonl``; Apache-2.0, Wang et al. 2023), checked in so that the
 benchmark runs on a fresh clone. ``--data DIR`` reads ``DIR/factcheck_gpt/stance_dev.jsonl``
@@ -18,13 +22,28 @@ instead (1,715 pairs). The same flags always give the same audits in the same or
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_PAIRS = ROOT / "tools" / "bench_data" / "factcheck_pairs.jsonl"
 
-__all__ = ["build_workload", "probe_audit", "read_pairs", "read_cases"]
+__all__ = [
+    "build_workload",
+    "probe_audit",
+    "read_pairs",
+    "read_cases",
+    "ref_heavy_workload",
+    "repeated_passages_workload",
+]
+
+#: The shared material beside the repository (``$CLAIMAUDIT_SHARED`` overrides it): the WiCE dev
+#: set of the reference-heavy workload, when present.
+SHARED = Path(os.environ.get("CLAIMAUDIT_SHARED") or ROOT.parent / "shared")
+#: Evidence sentences of a synthesised WiCE-like audit: about the WiCE dev set's mean (119.5
+#: sentences an audit over its 349 claims; median 83, at most 1,131).
+REF_HEAVY_SENTENCES = 120
 
 
 def read_pairs(data_dir: Path | None) -> list[dict[str, str]]:
@@ -122,3 +141,85 @@ def probe_audit(index: int) -> dict[str, Any]:
         "references": [f"The Halvorsen Bridge (span {index} m) opened to traffic on 12 May {year}."],
         "response": f"The Halvorsen Bridge, with a span of {index} m, opened in {year + 1}.",
     }
+
+
+def _sentences(text: str) -> list[str]:
+    """The sentences of an evidence text, split at ``. `` (enough for a synthesised workload)."""
+    parts = [p.strip() for p in text.replace("\n", " ").split(". ")]
+    return [p if p.endswith((".", "!", "?")) else p + "." for p in parts if len(p) > 3]
+
+
+def ref_heavy_workload(
+    n_audits: int, *, wice_file: Path | None = None, references: str = "evidence"
+) -> list[dict[str, Any]]:
+    """``n_audits`` WiCE-style audits: one claim as the response and one reference per evidence
+    sentence, with config ``{"references": references}`` (``evidence``: lazy reference
+    decomposition, ``claims.lazy_references``; ``full``: every sentence decomposed).
+
+    From ``wice_file`` (WiCE's ``claims_dev.jsonl``, Kamoi et al. 2023; default
+    ``SHARED/data/wice/claims_dev.jsonl`` when it exists): every ``len/n_audits``-th claim with
+    its evidence sentences as they are (119.5 a claim on average). Without the file, synthesised
+    from the pairs of :func:`read_pairs`: pair ``i``'s claim, and ``REF_HEAVY_SENTENCES``
+    sentences of the evidence of pairs ``i, i+1, ...`` (pair ``i``'s own first), so that the
+    benchmark runs on a fresh clone. Raises ``ValueError`` for ``n_audits < 1``.
+    """
+    if n_audits < 1:
+        raise ValueError("n_audits must be at least 1")
+    path = wice_file or SHARED / "data" / "wice" / "claims_dev.jsonl"
+    if path.is_file():
+        rows = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        step = max(1, len(rows) // n_audits)
+        picked = [rows[(k * step) % len(rows)] for k in range(n_audits)]
+        return [
+            {
+                "id": f"refheavy-{k}",
+                "references": list(r["evidence"]),
+                "response": r["claim"],
+                "config": {"references": references},
+            }
+            for k, r in enumerate(picked)
+        ]
+    pairs = read_pairs(None)
+    out = []
+    for k in range(n_audits):
+        refs: list[str] = []
+        j = k
+        while len(refs) < REF_HEAVY_SENTENCES:
+            refs += _sentences(pairs[j % len(pairs)]["evidence"])
+            j += 1
+        out.append(
+            {
+                "id": f"refheavy-{k}",
+                "references": refs[:REF_HEAVY_SENTENCES],
+                "response": pairs[k % len(pairs)]["claim"],
+                "config": {"references": references},
+            }
+        )
+    return out
+
+
+def repeated_passages_workload(
+    n_audits: int = 1000, *, passages: int = 20, per_audit: int = 5
+) -> list[dict[str, Any]]:
+    """``n_audits`` RAG audits over a small corpus: ``passages`` distinct evidence passages (the
+    first pairs of :func:`read_pairs`), each audit citing ``per_audit`` of them (audit ``k``:
+    passages ``k*3, k*3+1, ...`` modulo ``passages``, so that every passage recurs about
+    ``n_audits * per_audit / passages`` times) and stating the claims of its first two. The
+    response is varied by the audit's number so that no two audits are identical inputs.
+    Raises ``ValueError`` when ``per_audit > passages`` or the data has too few pairs."""
+    pairs = read_pairs(None)
+    if per_audit > passages or passages > len(pairs):
+        raise ValueError(f"{passages} passages of {per_audit} an audit from {len(pairs)} pairs")
+    corpus = pairs[:passages]
+    out = []
+    for k in range(n_audits):
+        group = [corpus[(k * 3 + m) % passages] for m in range(per_audit)]
+        claims = " ".join(p["claim"] for p in group[:2])
+        out.append(
+            {
+                "id": f"repeated-{k}",
+                "references": [p["evidence"] for p in group],
+                "response": f"{claims} This is answer number {k}.",
+            }
+        )
+    return out

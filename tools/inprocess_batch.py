@@ -70,15 +70,17 @@ def run_chunk(items: list[Any], embedder: Any) -> list[dict[str, Any]]:
     """Input lines (parsed) -> output documents, in order: the valid audits' texts are first
     decomposed and embedded together (``prefetch``), then each line runs alone (``run_line``)
     on the warm caches. Never raises: if the shared step fails, each line still runs alone."""
-    pairs = []
+    pairs, lazy = [], []
     for item in items:
         try:
             if isinstance(item, dict):
+                options = AuditOptions.from_config(item.get("config"))
                 pairs.append(validate_inputs(item.get("response"), item.get("references")))
-        except ValueError:
+                lazy.append(options.lazy_references)
+        except (ValueError, TypeError):
             continue  # run_line rejects it with the message
     try:
-        prefetch(pairs, embedder)
+        prefetch(pairs, embedder, lazy=lazy)
     except Exception:  # noqa: BLE001 - the per-line path reports what fails
         traceback.print_exc()
     return [

@@ -63,6 +63,7 @@ def _load_documents(session: Session, ids: Sequence[uuid.UUID]) -> _Documents:
     docs: dict[uuid.UUID, list[Document]] = {aid: [] for aid in audits}
     for doc in repo.get_documents_of(session, list(audits)):
         docs[doc.audit_id].append(doc)
+    docs = {aid: services.evidence_documents(ds, audits[aid].config) for aid, ds in docs.items()}
     known = reference_cache.cached_references(session, audits.values(), docs)
     todo = [d for aid, ds in docs.items() for d in ds if d.text not in known.get(aid, {})]
     components.prepare_decomposition(

@@ -35,19 +35,24 @@ __all__ = [
 ]
 
 
-def preload_local_models(config: Mapping[str, Any] | None = None) -> None:
+def preload_local_models(config: Mapping[str, Any] | None = None, *, warm: bool = True) -> None:
     """Load what the default audit needs (the local embedder, the spaCy parser) now, once per
     process, so that the first audit a worker takes does not pay for it; the LLM components
     (``EMBEDDER=openai``, ``DECOMPOSER=llm``) load nothing here. The language identifier
     (``py3langid``, about a second to load) is loaded for both: every text is checked. With both
     local components, one small audit then runs in memory (:func:`claims.runtime.warm_up`) so the
-    first real audit is as fast as the later ones. Then :func:`claims.runtime.settle_heap`."""
+    first real audit is as fast as the later ones (``warm=False``: not, as in the worker's main
+    process, which loads the models for its pool processes to inherit but runs no model: a process
+    forked after a model ran could inherit a thread pool that no longer exists). Then
+    :func:`claims.runtime.settle_heap`."""
+    from claims.engine_version import engine_version
     from claims.runtime import load_offline_models, settle_heap, warm_up
 
     cfg = resolve_llm_config(config or {}, get_settings())
     local_embedder, local_parser = cfg.embedder != "openai", cfg.decomposer != "llm"
     load_offline_models(embedder=local_embedder, parser=local_parser)
-    if local_embedder and local_parser:
+    engine_version()  # the reference cache's key: a hash of the engine's files (tens of ms), once
+    if warm and local_embedder and local_parser:
         warm_up()
     # the loaded models out of the collector's full passes (claims.runtime: 0.2-0.46 s a pass)
     settle_heap()

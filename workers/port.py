@@ -29,6 +29,7 @@ __all__ = [
     "enqueue_audits",
     "finish_run",
     "search_claims_remote",
+    "warm_broker",
 ]
 
 
@@ -39,6 +40,17 @@ def finish_run(run_id: uuid.UUID) -> None:
     complete runs instead."""
     with contextlib.suppress(Exception):
         app.send_task("runs.finish", args=[str(run_id)])
+
+
+def warm_broker() -> None:
+    """Open the publisher's broker connection and declare the audit queue now, so that the first
+    audit submitted after start does not pay for them (about 100 ms of the API's first
+    ``POST /audits`` on the development machine). Best effort: with the broker down nothing
+    happens (the first send then connects, or fails as it would have)."""
+    with contextlib.suppress(Exception), app.producer_or_acquire() as producer:
+        producer.connection.ensure_connection(max_retries=1)
+        for queue in app.conf.task_queues or ():
+            producer.maybe_declare(queue)
 
 
 def broker_url() -> str:

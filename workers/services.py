@@ -16,7 +16,8 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
-from claims.audit import judge_step, score_step, similarity_step
+from claims.audit import evidence_mask, judge_step, score_step, similarity_step
+from claims.decompose import decompose
 from claims.embed import CachedEmbedder
 from claims.labels import embedding_text
 from claims.options import AuditOptions
@@ -30,6 +31,7 @@ __all__ = [
     "PermanentStageError",
     "options_of",
     "claim_rows",
+    "evidence_documents",
     "decompose_audit",
     "embed_audit",
     "match_audit",
@@ -75,7 +77,7 @@ def decompose_audit(
     audit = repo.get_audit(session, audit_id)
     if audit is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
-    docs = {audit.id: list(repo.get_documents(session, audit_id))}
+    docs = {audit.id: evidence_documents(repo.get_documents(session, audit_id), audit.config)}
     known = reference_cache.cached_references(session, [audit], docs)
     cached = known.get(audit.id, {})
     todo = [d for d in docs[audit.id] if d.text not in cached]
@@ -84,6 +86,28 @@ def decompose_audit(
     reference_cache.remember_references(session, [audit], docs, known)
     repo.replace_claims(session, audit_id, rows)
     return len(rows)
+
+
+def evidence_documents(docs: Sequence[Document], config: Mapping[str, Any] | None) -> list[Document]:
+    """The documents of an audit to decompose, in their order: all of ``docs``, unless the audit
+    decomposes offline and its options ask for the candidate evidence only (``references`` =
+    ``evidence``); then the response and the references ``claims.audit.evidence_mask`` keeps,
+    read off the response's claims (decomposed here; the process cache keeps them), as the
+    in-memory path does. A reference left out gets no claims and keeps its position. An invalid
+    config decomposes all documents (``claims.options.AuditOptions.from_config`` is the later
+    stages' to apply)."""
+    docs = list(docs)
+    # read leniently: an invalid config fails in the stage that reads the option it breaks (the
+    # match stage for a threshold), for this audit alone, not here for a whole bundle
+    lazy = (config or {}).get("references") == "evidence"
+    if not lazy or not components.offline_decomposer(config or {}):
+        return docs
+    response = next((d for d in docs if d.role == Role.RESPONSE.value), None)
+    refs = sorted((d for d in docs if d.role == Role.REFERENCE.value), key=lambda d: d.position)
+    claims = decompose(response.text, role=Role.RESPONSE) if response is not None else []
+    mask = evidence_mask(claims, [d.text for d in refs], lazy=True)
+    left_out = {d.id for d, keep in zip(refs, mask, strict=True) if not keep}
+    return [d for d in docs if d.id not in left_out]
 
 
 def claim_rows(
