@@ -176,47 +176,22 @@ def _python_bin(name: str) -> str:
 SERVICES = ("worker", "beat", "api", "flower")
 
 
+def _supervised_celery(name: str, *args: str) -> list[str]:
+    """``celery -A workers.celery_app ARGS`` under ``cli.supervise NAME``, which starts it again
+    whenever it exits (backoff 1 s doubling to 60 s, logged)."""
+    celery = [_python_bin("celery"), "-A", "workers.celery_app", *args, "--loglevel", "INFO"]
+    return [sys.executable, "-m", "cli.supervise", name, "--", *celery]
+
+
 def service_command(name: str, config: StackConfig) -> list[str]:
     """The command line of one app process."""
     if name == "worker":
-        # cli.supervise restarts the worker whenever it exits (backoff 1 s doubling to 60 s, logged)
-        return [
-            sys.executable,
-            "-m",
-            "cli.supervise",
-            "worker",
-            "--",
-            _python_bin("celery"),
-            "-A",
-            "workers.celery_app",
-            "worker",
-            "-E",
-            "--loglevel",
-            "INFO",
-            "--concurrency",
-            str(config.concurrency),
-            "--prefetch-multiplier",
-            "1",
-            "--hostname",
-            worker_name(config),
-        ]
+        concurrency = ["--concurrency", str(config.concurrency), "--prefetch-multiplier", "1"]
+        return _supervised_celery("worker", "worker", "-E", *concurrency, "--hostname", worker_name(config))
     if name == "beat":
         # exactly one beat: runs.tick (scheduled runs) and audits.requeue_stale (the backstop sweep)
-        return [
-            sys.executable,
-            "-m",
-            "cli.supervise",
-            "beat",
-            "--",
-            _python_bin("celery"),
-            "-A",
-            "workers.celery_app",
-            "beat",
-            "--loglevel",
-            "INFO",
-            "--schedule",
-            str(state_dir() / "run" / "celerybeat-schedule"),
-        ]
+        schedule = str(state_dir() / "run" / "celerybeat-schedule")
+        return _supervised_celery("beat", "beat", "--schedule", schedule)
     if name == "api":
         return [
             _python_bin("uvicorn"),
