@@ -61,6 +61,8 @@ class Counterpart:
     word: str
     other: str
     agrees: bool
+    #: for a negation, the word it denies ("did not serve" -> "serve"; ``_denied_word``)
+    denied: str = ""
 
 
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -110,8 +112,10 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
             for form in _prefixed_forms(w):
                 text = _remove(claim[: m.start()] + form + claim[m.end() :], neg)
                 out.append(Counterpart(text, "negative prefix", f"not {m.group(0)}", form, True))
-    if negated and neg is not None:
-        out.append(Counterpart(_remove(claim, neg), "negation", neg.group(0).strip(), "affirmed", False))
+    limited = neg is not None and bool(set(_WORD.findall(claim[neg.end() :].lower())) & _TIME_LIMITS)
+    if negated and neg is not None and not limited:  # "did not arrive until 1570" is a time
+        affirmed = _remove(claim, neg)
+        out.append(Counterpart(affirmed, "negation", neg.group(0).strip(), "affirmed", False, _denied_word(claim)))
     return out
 
 
@@ -339,6 +343,15 @@ def decide_counterparts(
     return None
 
 
+def _affirms(cp: Counterpart, ref: str, share: float) -> bool:
+    """``ref`` affirms the negation counterpart ``cp``: it holds no negation word, states the
+    word the claim denies ("encoded" of "is not encoded") and the subject and ``share`` of the
+    topic of the affirmation (``_topic_stated``)."""
+    if _NEGATION_WORDS.search(ref) or (cp.denied and not _states_word(ref, cp.denied)):
+        return False
+    return _topic_stated(cp.text, ref, share)
+
+
 def _affirmed_word_for_word(
     index: int,
     cp: Counterpart,
@@ -346,13 +359,13 @@ def _affirmed_word_for_word(
     reference_claims: Sequence[ReferenceClaim],
     where: Callable[[int], str],
 ) -> Judgement | None:
-    """``contradicted`` when a candidate without a negation states the subject and every noun,
-    name, number and verb of the affirmation ``cp.text`` (``_topic_stated`` with share 1): the
+    """``contradicted`` when a candidate affirms ``cp`` with every noun, name, number and verb of
+    the affirmation ``cp.text`` (``_affirms`` with share 1): the
     affirmation in the claim's own words, though the claim's cosines fall short of a support
     ("did not win the cup" against "won the cup in 1986"); else None."""
     for j in top:
         ref = reference_claims[j].claim.text
-        if not _NEGATION_WORDS.search(ref) and _topic_stated(cp.text, ref, 1.0):
+        if _affirms(cp, ref, 1.0):
             reason = f"'{cp.word}' denies what {where(j)} affirms"
             return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
     return None
@@ -424,7 +437,7 @@ def _counterpart_judgement(
         if current.verdict is Verdict.SUPPORTED:
             return True, None
         return True, _said_the_same(index, cp, got, where)
-    if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
+    if cp.kind == "negation" and not _affirms(cp, ref, TOPIC_SHARE):
         return False, None
     if cp.kind == "negated opposite":
         # gradable opposites under negation: "not hot" neither states nor denies "cold"
