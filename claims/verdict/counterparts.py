@@ -115,7 +115,9 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     limited = neg is not None and bool(set(_WORD.findall(claim[neg.end() :].lower())) & _TIME_LIMITS)
     if negated and neg is not None and not limited:  # "did not arrive until 1570" is a time
         affirmed = _remove(claim, neg)
-        out.append(Counterpart(affirmed, "negation", neg.group(0).strip(), "affirmed", False, _denied_word(claim)))
+        out.append(
+            Counterpart(affirmed, "negation", neg.group(0).strip(), "affirmed", False, _denied_word(claim))
+        )
     return out
 
 
@@ -259,7 +261,9 @@ def _topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
     doc = parse(text)
     topic = [_stem(t.text) for t in doc or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
     topic = [t for t in topic if t not in _FUNCTION]
-    subj = [_stem(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")]
+    subj = [
+        _stem(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
+    ]
     if subj and subj[0] not in theirs:
         return False
     return sum(t in theirs for t in topic) >= share * len(topic)

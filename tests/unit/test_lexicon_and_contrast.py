@@ -122,20 +122,32 @@ ROWS = [
     ("Copper conducts electricity well.", "Copper conducts electricity well.", S),
     # a superlative against its opposite, the rest of the claim in other words; U when every
     # word had to be stated ("wings", "fur")
-    ("The swift is the slowest bird with long wings.",
-     "The swift is the fastest bird in level flight, with long wings and short legs.", C),
+    (
+        "The swift is the slowest bird with long wings.",
+        "The swift is the fastest bird in level flight, with long wings and short legs.",
+        C,
+    ),
     # a participle against its opposite of the same subject ("found" / "lost")
-    ("Fossils of the fern are lost in the rocks of the valley.",
-     "Fossils of the fern are found in the rocks of the eastern valley.", C),
+    (
+        "Fossils of the fern are lost in the rocks of the valley.",
+        "Fossils of the fern are found in the rocks of the eastern valley.",
+        C,
+    ),
     # "from A to B" with "to" under "from" in the parse
     ("The ferry sails from Bergen to Stavanger.", "The ferry sails from Stavanger to Bergen.", C),
     ("The ferry sails from Stavanger to Bergen.", "The ferry sails from Stavanger to Bergen.", S),
     # subject and object of a relative clause: the noun the clause is about
-    ("The Varga Observatory built Lena Varga in Pecs.",
-     "Lena Varga was an engineer who built the Varga Observatory in Pecs.", C),
+    (
+        "The Varga Observatory built Lena Varga in Pecs.",
+        "Lena Varga was an engineer who built the Varga Observatory in Pecs.",
+        C,
+    ),
     # a denial against a candidate stating every noun and verb of the affirmation
-    ("Norway did not host the Winter Olympics in 1994.",
-     "Norway hosted the Winter Olympics in 1994 at Lillehammer.", C),
+    (
+        "Norway did not host the Winter Olympics in 1994.",
+        "Norway hosted the Winter Olympics in 1994 at Lillehammer.",
+        C,
+    ),
 ]
 
 
