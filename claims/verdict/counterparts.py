@@ -337,7 +337,7 @@ def decide_counterparts(
                 continue
         elif not _states_word(candidates, cp.other):
             continue
-        decided, found = _counterpart_judgement(index, cp, current, reference_claims, judge_text, where)
+        decided, found = _counterpart_judgement(index, cp, current, reference_claims, top, judge_text, where)
         if decided:
             return found
         if cp.kind == "negation" and current.verdict is not Verdict.SUPPORTED:
@@ -423,14 +423,19 @@ def _counterpart_judgement(
     cp: Counterpart,
     current: Judgement,
     reference_claims: Sequence[ReferenceClaim],
+    top: list[int],
     judge_text: Callable[[str], Judgement],
     where: Callable[[int], str],
 ) -> tuple[bool, Judgement | None]:
     """What one counterpart text ``cp`` (``counterpart_texts``) finds, as ``(decided, verdict)``:
     ``(True, judgement)``; ``(True, None)`` for an agreeing counterpart of a supported claim
-    (``current`` stands, look no further); ``(False, None)`` when it finds nothing (try the next)."""
+    (``current`` stands, look no further); ``(False, None)`` when it finds nothing (try the next).
+    An opposite supported (or inferred) in other words is a conflict where a candidate of
+    ``top`` states the opposite word alike (``_opposite_stated``)."""
     got = judge_text(cp.text)
-    stated = (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind == "negation" else (Verdict.SUPPORTED,)
+    stated = (
+        (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind in ("negation", "opposite") else (Verdict.SUPPORTED,)
+    )
     if got.verdict not in stated or not got.evidence:
         return False, None
     j = got.evidence[0].claim_index
@@ -449,10 +454,26 @@ def _counterpart_judgement(
             return False, None
         reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
         return True, Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")
-    if cp.kind != "negation" and (_states_word(ref, cp.word) or not _stated_alike(cp.text, ref, cp.other)):
-        return False, None
+    evidence = got.evidence
+    if cp.kind != "negation":
+        found = _opposite_stated(cp, reference_claims, [j, *top])
+        if found is None:
+            return False, None
+        j, evidence = found, (_evidence(reference_claims, found, got.evidence[0].similarity),)
     if cp.kind == "negation":
         reason = f"'{cp.word}' denies what {where(j)} affirms"
     else:
         reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
-    return True, Judgement(index, Verdict.CONTRADICTED, got.evidence, reason, f"{cp.word} → {cp.other}")
+    return True, Judgement(index, Verdict.CONTRADICTED, evidence, reason, f"{cp.word} → {cp.other}")
+
+
+def _opposite_stated(
+    cp: Counterpart, reference_claims: Sequence[ReferenceClaim], order: list[int]
+) -> int | None:
+    """The first reference claim of ``order`` that states the opposite ``cp.other`` alike
+    (``_stated_alike``) and not the claim's own word; None when none does."""
+    for j in dict.fromkeys(order):
+        ref = reference_claims[j].claim.text
+        if not _states_word(ref, cp.word) and _stated_alike(cp.text, ref, cp.other):
+            return j
+    return None
