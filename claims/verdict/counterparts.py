@@ -231,6 +231,8 @@ def _stated_alike(text: str, ref: str, other: str) -> bool:
     return True
 
 
+#: parts of speech of spaCy that carry no occasion of their own
+_GRAMMAR = frozenset(["ADP", "DET", "CCONJ", "SCONJ", "PART", "PRON", "AUX", "PUNCT"])
 #: entity types of spaCy that date or count an occasion ("on mondays", "twice")
 _OCCASION_ENTITIES = frozenset(["DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY"])
 
@@ -243,6 +245,8 @@ def _other_occasion(text: str, theirs: set[str]) -> bool:
     for tok in parse(text) or ():
         if _stem(tok.text) in theirs or tok.lower_ in _FUNCTION or not tok.is_alpha and not tok.like_num:
             continue
+        if tok.pos_ in _GRAMMAR:
+            continue  # "of", "and", "its": no occasion of their own
         if tok.like_num or tok.pos_ in ("NUM", "PROPN") or tok.ent_type_ in _OCCASION_ENTITIES:
             return True
         if any(_stem(o.word) in theirs for o in lexicon.opposites(tok.lower_)):
