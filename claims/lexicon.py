@@ -37,7 +37,8 @@ class Opposite:
     "not X" states the opposite: open / closed), "gradable" (both may be false: hot / cold), or
     a kind of ``antonyms.tsv`` ("comparative", "direction", "outcome", "state"); ``source``:
     "hand", "wordnet" (a direct antonym), "wordnet-similar" (an indirect one, through a
-    similar-to cluster: "rapid" / "slow") or "wordnet-derived" (adverbs of an adjective pair)."""
+    similar-to cluster: "rapid" / "slow"), "wordnet-synset" (a synset-mate of a direct antonym:
+    "well" / "poorly", from "well" / "ill") or "wordnet-derived" (adverbs of an adjective pair)."""
 
     word: str
     pos: str
@@ -46,7 +47,7 @@ class Opposite:
 
 
 #: sources in the order their opposites are listed (the surest first)
-SOURCE_ORDER = ("hand", "wordnet", "wordnet-derived", "wordnet-similar")
+SOURCE_ORDER = ("hand", "wordnet", "wordnet-synset", "wordnet-derived", "wordnet-similar")
 
 _OPPOSITES: dict[str, list[Opposite]] = defaultdict(list)
 _CONVERSES: dict[str, list[str]] = defaultdict(list)

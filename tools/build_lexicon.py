@@ -24,6 +24,10 @@ unordered pair once, sorted):
 * source ``wordnet-similar``: indirect antonyms: a word of a satellite adjective synset (pointer
   ``&`` to its head) against the direct antonym of the head ("rapid" / "slow"), the satellite
   word's sense within ``MAX_SENSE``;
+* source ``wordnet-synset``: a word of the synset of a direct antonym against the other word of
+  the pair ("well" / "ill" gives "well" / "poorly", from the synset "ill, badly, poorly"), that
+  word's sense within ``MAX_SENSE`` and tagged ``MIN_TAGS`` times in SemCor; adjectives and
+  adverbs only (a verb synset is broad: "abolish" / "launch");
 * source ``wordnet-derived``: the adverbs derived from an antonym pair of adjectives (pointer
   ``\\``: "rapidly" / "slowly");
 * relation ``converse``, source ``hand``: ``CONVERSES`` (A bought from B = B sold to A);
@@ -252,6 +256,7 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
                 out.add(x, y, "antonym", pos, kind, source)
 
     direct: list[tuple[str, str, str, str]] = []  # (word, offset, antonym, offset) of adjectives
+    mates: list[tuple[str, str, str]] = []  # (word, a synset-mate of its antonym, part of speech)
     for pos in POS:
         words_of, pointers = db[pos]
         for symbol, off, src, target, tgt in pointers:
@@ -262,6 +267,15 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
                 antonym(a, b, pos, "wordnet")
             if pos == "adj":
                 direct.append((a, off, b, target))
+            for x, x_off, y, y_off in ((a, off, b, target), (b, target, a, off)) if pos != "verb" else ():
+                # y's synset-mates against x: "well" / "ill" gives "well" / "poorly"
+                if rank(pos, x, x_off) > MAX_SENSE[pos]:
+                    continue
+                for w in words_of[y_off]:
+                    if w != y and rank(pos, w, y_off) <= MAX_SENSE[pos] and common(pos, w, y_off):
+                        mates.append((x, w, pos))
+    for x, w, pos in mates:  # after every direct pair, which wins over a synset-mate
+        antonym(x, w, pos, "wordnet-synset")
     adj_words, adj_pointers = db["adj"]
     satellites = defaultdict(list)  # head offset -> its satellites' offsets
     for symbol, off, src, target, _ in adj_pointers:

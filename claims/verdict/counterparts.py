@@ -61,6 +61,8 @@ class Counterpart:
     word: str
     other: str
     agrees: bool
+    #: for a negation, the word it denies ("did not serve" -> "serve"; ``_denied_word``)
+    denied: str = ""
 
 
 _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
@@ -110,8 +112,12 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
             for form in _prefixed_forms(w):
                 text = _remove(claim[: m.start()] + form + claim[m.end() :], neg)
                 out.append(Counterpart(text, "negative prefix", f"not {m.group(0)}", form, True))
-    if negated and neg is not None:
-        out.append(Counterpart(_remove(claim, neg), "negation", neg.group(0).strip(), "affirmed", False))
+    limited = neg is not None and bool(set(_WORD.findall(claim[neg.end() :].lower())) & _TIME_LIMITS)
+    if negated and neg is not None and not limited:  # "did not arrive until 1570" is a time
+        affirmed = _remove(claim, neg)
+        out.append(
+            Counterpart(affirmed, "negation", neg.group(0).strip(), "affirmed", False, _denied_word(claim))
+        )
     return out
 
 
@@ -173,16 +179,47 @@ def _words(text: str) -> set[str]:
 _TIME_LIMITS = frozenset(["until", "till", "before", "after", "since", "prior"])
 
 
+#: the least share of a counterpart's words (``_words``) a reference claim states besides its
+#: anchors (``_anchors``): the rest may be said in other words ("the fastest animal with wings"
+#: / "the fastest animal on the planet")
+ALIKE_SHARE = 0.5
+#: the least share of the nouns, names, numbers and verbs of an affirmation that a reference
+#: claim states ("Honey does not spoil over time": "Honey spoils" states 2 of 3, no affirmation)
+TOPIC_SHARE = 0.75
+
+
+def _anchors(text: str, other: str) -> set[str]:
+    """The stems that tie the opposite word ``other`` to its subject in ``text``: the word, the
+    word it modifies or depends on (not an auxiliary: "the fastest animal" -> "animal", "conducts
+    electricity poorly" -> "conduct"), and the head of the sentence's subject; every stem of
+    ``text`` (``_words``) when the parse does not find the word."""
+    doc = parse(text)
+    tok = next((t for t in doc or () if t.lower_ == other.lower()), None)
+    if tok is None:
+        return _words(text)
+    out = {_stem(tok.text)}
+    if tok.head is not tok and tok.head.pos_ in ("NOUN", "PROPN", "VERB", "ADJ"):
+        out.add(_stem(tok.head.text))
+    root = tok.sent.root
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is not None and subj.pos_ in ("NOUN", "PROPN"):
+        out.add(_stem(subj.text))
+    return out - {_stem(w) for w in _FUNCTION}
+
+
 def _stated_alike(text: str, ref: str, other: str) -> bool:
-    """``ref`` states every word of ``text`` (``_words``) and nothing that could make it another
-    occasion: no time limit the text lacks ("unknown to science until 1990"), no verb under the
-    opposite word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in
-    the final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
+    """``ref`` states the anchors of the opposite word ``other`` in ``text`` (``_anchors``) and
+    ``ALIKE_SHARE`` of its words (``_words``), and nothing that could make it another occasion:
+    no time limit the text lacks ("unknown to science until 1990"), no verb under the opposite
+    word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in the
+    final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
     bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
     ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
     km/h")."""
     mine, theirs = _words(text), _words(ref)
-    if not mine <= theirs or (theirs - mine) & _TIME_LIMITS:
+    if not _anchors(text, other) <= theirs or (theirs - mine) & _TIME_LIMITS:
+        return False
+    if len(mine & theirs) < ALIKE_SHARE * len(mine) or _other_occasion(text, theirs):
         return False
     for tok in parse(ref) or ():
         if tok.lower_ != other.lower():
@@ -194,13 +231,46 @@ def _stated_alike(text: str, ref: str, other: str) -> bool:
     return True
 
 
-def _topic_stated(text: str, ref: str) -> bool:
-    """``ref`` states the nouns, names, numbers and verbs of ``text`` (stems): an affirmation of
-    all a denial is about ("Honey does not spoil over time" is about time too: "Honey spoils"
-    is no affirmation of it)."""
+#: parts of speech of spaCy that carry no occasion of their own
+_GRAMMAR = frozenset(["ADP", "DET", "CCONJ", "SCONJ", "PART", "PRON", "AUX", "PUNCT"])
+#: entity types of spaCy that date or count an occasion ("on mondays", "twice")
+_OCCASION_ENTITIES = frozenset(["DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY"])
+
+
+def _other_occasion(text: str, theirs: set[str]) -> bool:
+    """A word of ``text`` that the reference's stems ``theirs`` lack makes it another occasion: a
+    number, a name, a date or time, a word whose opposite the reference states ("in early trading" / "in late
+    trading"), or a word of an adverbial phrase whose preposition the reference states with
+    other words ("after a week" / "after two days")."""
+    for tok in parse(text) or ():
+        if _stem(tok.text) in theirs or tok.lower_ in _FUNCTION or not tok.is_alpha and not tok.like_num:
+            continue
+        if tok.pos_ in _GRAMMAR:
+            continue  # "of", "and", "its": no occasion of their own
+        if tok.like_num or tok.pos_ in ("NUM", "PROPN") or tok.ent_type_ in _OCCASION_ENTITIES:
+            return True
+        if any(_stem(o.word) in theirs for o in lexicon.opposites(tok.lower_)):
+            return True
+        prep = next((a for a in tok.ancestors if a.pos_ == "ADP"), None)
+        if prep is not None and prep.head.pos_ in ("VERB", "AUX") and prep.lower_ in theirs:
+            return True  # the same adverbial filled otherwise: "after a week" / "after two days"
+    return False
+
+
+def _topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
+    """``ref`` states the head of the subject of ``text`` and ``share`` of its nouns, names,
+    numbers and verbs (stems): an affirmation of what a denial is about ("Honey does not spoil
+    over time" is about time too: "Honey spoils" is no affirmation of it)."""
     theirs = _words(ref)
-    topic = [t for t in parse(text) or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
-    return all(_stem(t.text) in theirs for t in topic if t.lower_ not in _FUNCTION)
+    doc = parse(text)
+    topic = [_stem(t.text) for t in doc or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
+    topic = [t for t in topic if t not in _FUNCTION]
+    subj = [
+        _stem(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
+    ]
+    if subj and subj[0] not in theirs:
+        return False
+    return sum(t in theirs for t in topic) >= share * len(topic)
 
 
 def _states_word(text: str, word: str) -> bool:
@@ -271,9 +341,41 @@ def decide_counterparts(
                 continue
         elif not _states_word(candidates, cp.other):
             continue
-        decided, found = _counterpart_judgement(index, cp, current, reference_claims, judge_text, where)
+        decided, found = _counterpart_judgement(index, cp, current, reference_claims, top, judge_text, where)
         if decided:
             return found
+        if cp.kind == "negation" and current.verdict is not Verdict.SUPPORTED:
+            affirmed = _affirmed_word_for_word(index, cp, top, reference_claims, where)
+            if affirmed is not None:
+                return affirmed
+    return None
+
+
+def _affirms(cp: Counterpart, ref: str, share: float) -> bool:
+    """``ref`` affirms the negation counterpart ``cp``: it holds no negation word, states the
+    word the claim denies ("encoded" of "is not encoded") and the subject and ``share`` of the
+    topic of the affirmation (``_topic_stated``)."""
+    if _NEGATION_WORDS.search(ref) or (cp.denied and not _states_word(ref, cp.denied)):
+        return False
+    return _topic_stated(cp.text, ref, share)
+
+
+def _affirmed_word_for_word(
+    index: int,
+    cp: Counterpart,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """``contradicted`` when a candidate affirms ``cp`` with every noun, name, number and verb of
+    the affirmation ``cp.text`` (``_affirms`` with share 1): the
+    affirmation in the claim's own words, though the claim's cosines fall short of a support
+    ("did not win the cup" against "won the cup in 1986"); else None."""
+    for j in top:
+        ref = reference_claims[j].claim.text
+        if _affirms(cp, ref, 1.0):
+            reason = f"'{cp.word}' denies what {where(j)} affirms"
+            return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
     return None
 
 
@@ -325,14 +427,19 @@ def _counterpart_judgement(
     cp: Counterpart,
     current: Judgement,
     reference_claims: Sequence[ReferenceClaim],
+    top: list[int],
     judge_text: Callable[[str], Judgement],
     where: Callable[[int], str],
 ) -> tuple[bool, Judgement | None]:
     """What one counterpart text ``cp`` (``counterpart_texts``) finds, as ``(decided, verdict)``:
     ``(True, judgement)``; ``(True, None)`` for an agreeing counterpart of a supported claim
-    (``current`` stands, look no further); ``(False, None)`` when it finds nothing (try the next)."""
+    (``current`` stands, look no further); ``(False, None)`` when it finds nothing (try the next).
+    An opposite supported (or inferred) in other words is a conflict where a candidate of
+    ``top`` states the opposite word alike (``_opposite_stated``)."""
     got = judge_text(cp.text)
-    stated = (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind == "negation" else (Verdict.SUPPORTED,)
+    stated = (
+        (Verdict.SUPPORTED, Verdict.INFERRED) if cp.kind in ("negation", "opposite") else (Verdict.SUPPORTED,)
+    )
     if got.verdict not in stated or not got.evidence:
         return False, None
     j = got.evidence[0].claim_index
@@ -343,7 +450,7 @@ def _counterpart_judgement(
         if current.verdict is Verdict.SUPPORTED:
             return True, None
         return True, _said_the_same(index, cp, got, where)
-    if cp.kind == "negation" and (_NEGATION_WORDS.search(ref) or not _topic_stated(cp.text, ref)):
+    if cp.kind == "negation" and not _affirms(cp, ref, TOPIC_SHARE):
         return False, None
     if cp.kind == "negated opposite":
         # gradable opposites under negation: "not hot" neither states nor denies "cold"
@@ -351,10 +458,26 @@ def _counterpart_judgement(
             return False, None
         reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
         return True, Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")
-    if cp.kind != "negation" and (_states_word(ref, cp.word) or not _stated_alike(cp.text, ref, cp.other)):
-        return False, None
+    evidence = got.evidence
+    if cp.kind != "negation":
+        found = _opposite_stated(cp, reference_claims, [j, *top])
+        if found is None:
+            return False, None
+        j, evidence = found, (_evidence(reference_claims, found, got.evidence[0].similarity),)
     if cp.kind == "negation":
         reason = f"'{cp.word}' denies what {where(j)} affirms"
     else:
         reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
-    return True, Judgement(index, Verdict.CONTRADICTED, got.evidence, reason, f"{cp.word} → {cp.other}")
+    return True, Judgement(index, Verdict.CONTRADICTED, evidence, reason, f"{cp.word} → {cp.other}")
+
+
+def _opposite_stated(
+    cp: Counterpart, reference_claims: Sequence[ReferenceClaim], order: list[int]
+) -> int | None:
+    """The first reference claim of ``order`` that states the opposite ``cp.other`` alike
+    (``_stated_alike``) and not the claim's own word; None when none does."""
+    for j in dict.fromkeys(order):
+        ref = reference_claims[j].claim.text
+        if not _states_word(ref, cp.word) and _stated_alike(cp.text, ref, cp.other):
+            return j
+    return None

@@ -107,6 +107,12 @@ def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
     subj = _child(verb, "nsubj")
     if subj is None and verb.dep_ in ("advcl", "xcomp", "conj") and verb.head is not verb:
         subj = _child(verb.head, "nsubj")
+    if subj is not None and subj.tag_ in ("WP", "WDT") and verb.dep_ == "relcl":
+        # "Eisinga was an astronomer who built the planetarium": the noun the clause is about,
+        # the subject of a copula for its complement
+        subj = verb.head
+        if subj.dep_ == "attr":
+            subj = _child(subj.head, "nsubj") or subj
     return subj, _child(verb, "dobj")
 
 
@@ -121,8 +127,14 @@ for _w in sorted(lexicon.converse_words()):
 def _verb_relations(tok: Any, out: list[Relation]) -> None:
     word = tok.lower_
     agent, patient = _agent_patient(tok)
+    heads = [tok] + [c for c in tok.children if c.dep_ == "dobj"]  # "won the final against B"
     party_prep = next(
-        (c for c in tok.children if c.dep_ in ("prep", "dative") and c.lower_ in ("from", "to", "against")),
+        (
+            c
+            for h in heads
+            for c in h.children
+            if c.dep_ in ("prep", "dative") and c.lower_ in ("from", "to", "against")
+        ),
         None,
     )
     party = _child(party_prep, "pobj")
@@ -150,7 +162,9 @@ def relations(text: str) -> list[Relation]:
         if tok.pos_ in ("VERB", "AUX") and low not in ("divided", "subtracted"):
             _verb_relations(tok, out)
         if low == "from" and (a := _child(tok, "pobj")) is not None:
-            to = next((c for c in tok.head.children if c.lower_ in ("to", "into") and c.i > tok.i), None)
+            # "to" beside "from" (a child of the verb) or under it ("from Lyon to Paris")
+            ends = [*tok.children, *tok.head.children]
+            to = next((c for c in ends if c.lower_ in ("to", "into") and c.i > tok.i), None)
             if (
                 to is None
                 and tok.right_edge.i + 1 < len(doc)

@@ -49,6 +49,9 @@ def test_lexicon_relations() -> None:
     assert not lexicon.complementary("hot", "cold")
     assert "large" in lexicon.synonyms("big")
     assert lexicon.opposites("zzz") == () and lexicon.converses("zzz") == ()
+    # synset-mates of a direct antonym: "well" / "ill" in the synset "ill, badly, poorly"
+    assert "well" in [o.word for o in lexicon.opposites("poorly")]
+    assert lexicon.opposites("poorly")[0].source in ("wordnet", "wordnet-synset")
 
 
 def test_one_source_of_opposites() -> None:
@@ -113,6 +116,38 @@ ROWS = [
     ("Germany played Brazil in the final.", "Brazil played Germany in the final.", S),
     # "A over B" spelled as a ratio
     ("The ratio of women to men is 3 to 2.", "The ratio of men to women is 3 to 2.", C),
+    # an adverb against its opposite through a synset-mate of WordNet ("well" / "ill, poorly");
+    # U without the synset-mates (no pair in the lexicon)
+    ("Copper conducts electricity poorly.", "Copper conducts electricity well.", C),
+    ("Copper conducts electricity well.", "Copper conducts electricity well.", S),
+    # a superlative against its opposite, the rest of the claim in other words; U when every
+    # word had to be stated ("wings", "fur")
+    (
+        "The swift is the slowest bird with long wings.",
+        "The swift is the fastest bird in level flight, with long wings and short legs.",
+        C,
+    ),
+    # a participle against its opposite of the same subject ("found" / "lost")
+    (
+        "Fossils of the fern are lost in the rocks of the valley.",
+        "Fossils of the fern are found in the rocks of the eastern valley.",
+        C,
+    ),
+    # "from A to B" with "to" under "from" in the parse
+    ("The ferry sails from Bergen to Stavanger.", "The ferry sails from Stavanger to Bergen.", C),
+    ("The ferry sails from Stavanger to Bergen.", "The ferry sails from Stavanger to Bergen.", S),
+    # subject and object of a relative clause: the noun the clause is about
+    (
+        "The Varga Observatory built Lena Varga in Pecs.",
+        "Lena Varga was an engineer who built the Varga Observatory in Pecs.",
+        C,
+    ),
+    # a denial against a candidate stating every noun and verb of the affirmation
+    (
+        "Norway did not host the Winter Olympics in 1994.",
+        "Norway hosted the Winter Olympics in 1994 at Lillehammer.",
+        C,
+    ),
 ]
 
 
