@@ -13,6 +13,7 @@ from claims.types import ClaimKind, ReferenceClaim
 from claims.verdict.findings import _Conflict
 from claims.verdict.slot_names import one_name
 from claims.verdict.text import _clauses, subject_heads
+from claims.verdict.value_slots.align import aligned_conflict
 from claims.verdict.value_slots.reading import (
     PREFILTER,
     Statement,
@@ -125,9 +126,8 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
     best: tuple[float, int, _Conflict] | None = None
     for v in values:
         cov = _candidates(claim, v, values, refs)
-        if not cov:
-            continue
-        s = decide(v, _statements(claim, v, {j: refs[j] for j in cov}, cov))
+        found = _statements(claim, v, {j: refs[j] for j in cov}, cov) if cov else []
+        s = decide(v, found) if found else aligned_conflict(claim, v, values, refs)
         s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
         if s is not None and (best is None or s.cov > best[0]):
             kind = {"name": "entity", "number": _value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(

@@ -27,6 +27,7 @@ from claims.facets import (
     year_matches,
     year_overlaps,
 )
+from claims.facets.rounding import approximation_misses, is_approximation
 from claims.parses import parse
 from claims.spacy_pipeline import entity_type
 from claims.verdict.text import _clauses
@@ -94,8 +95,12 @@ class Value:
     q: Quantity | None = None
     d: DateFacet | None = None
     label: str = ""
-    #: an approximation or a range ("about 40", "around 1900", "1992–93"): never a conflict
+    #: an approximation or a range ("about 40", "around 1900", "1992–93"): a conflict only as
+    #: ``approx`` allows
     loose: bool = False
+    #: a number written as an approximation ("about 1.3 million"): it conflicts with a point
+    #: value it cannot approximate (``rounding.approximation_misses``)
+    approx: bool = False
     #: the word of a bound before it ("since", "before"; "" for a point): a bound conflicts only
     #: with a bound of the same word
     bound: str = ""
@@ -124,7 +129,10 @@ def fact_values(f: Facets) -> list[Value]:
         elif q.ordinal:
             out.append(Value("ordinal", q.text, q.start, q.end, q=q))
         elif q.slot:
-            out.append(Value("number", q.text, q.start, q.end, q=q, loose=q.loose or bool(q.bound)))
+            approx = is_approximation(f.text, q)
+            out.append(
+                Value("number", q.text, q.start, q.end, q=q, loose=q.loose or bool(q.bound), approx=approx)
+            )
     return out
 
 
@@ -159,7 +167,7 @@ def masked_tokens(text: str, values: Sequence[Value]) -> list[str]:
     return content_tokens(masked_text(text, values))
 
 
-def _token_at(doc: Any, start: int, end: int) -> Any | None:
+def token_at(doc: Any, start: int, end: int) -> Any | None:
     """The token that heads the characters ``start:end`` in the parse (None: no token there)."""
     toks = [t for t in doc if t.idx < end and t.idx + len(t) > start]
     ids = {t.i for t in toks}
@@ -179,7 +187,7 @@ def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | Non
     to when that noun is its object or complement ("won its seventh trophy"). None when the
     parse gives the value no head."""
     doc = parse(text)
-    tok = _token_at(doc, start, end) if doc is not None else None
+    tok = token_at(doc, start, end) if doc is not None else None
     while tok is not None and tok.dep_ == "conj" and tok.head.i != tok.i:
         tok = tok.head  # "in 2003 and 2005": the list's first value holds the slot
     if tok is None or tok.head.i == tok.i:
@@ -267,6 +275,10 @@ def agrees(v: Value, o: Value) -> bool:
         assert v.d is not None and o.d is not None
         return _date_conflict(v.d, o.d) is None or _date_states(v.d, o.d)
     assert v.q is not None and o.q is not None
+    if v.kind == "number" and v.approx != o.approx and slots_compatible(v.q, o.q):
+        a, p = (v, o) if v.approx else (o, v)  # "about 1.3 million" / "1.2 million"
+        assert a.q is not None and p.q is not None
+        return p.loose or not approximation_misses(a.q, p.q)
     if v.loose or o.loose or v.bound != o.bound:
         return True
     if v.kind == "year":
@@ -313,7 +325,7 @@ def listed(text: str, o: Value, kind: str) -> bool:
     if o.q is not None and (o.q.bound == "range" or o.q.lo is not None):
         return True
     doc = parse(text)
-    tok = _token_at(doc, o.start, o.end) if doc is not None else None
+    tok = token_at(doc, o.start, o.end) if doc is not None else None
     if tok is not None and (tok.dep_ == "conj" or any(k.dep_ == "conj" for k in tok.children)):
         return True
     slot = slot_of(text, o.start, o.end)
