@@ -137,9 +137,9 @@ def extract(text: str) -> Facets:
 
 #: markdown emphasis: runs of asterisks or backticks, double/triple underscores, and a single
 #: underscore at a word's edge (never inside snake_case); and the invisible format characters
-#: (Unicode category Cf: zero-width space, joiners, word joiner, byte-order mark, soft hyphen)
+#: (zero-width space, zero-width non-joiner and joiner, word joiner, byte-order mark)
 #: that would split "4\u200b20" into two numbers
-_EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)|[\u00ad\u200b-\u200d\u2060\ufeff]+")
+_EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)|[\u200b-\u200d\u2060\ufeff]+")
 
 
 def _without_emphasis(text: str) -> tuple[str, list[int]]:

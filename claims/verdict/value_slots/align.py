@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from claims.facets import Facets, TokenSet, content_tokens
+from claims.facets import Facets, TokenSet, content_tokens, slots_compatible
 from claims.parses import parse
 from claims.verdict.text import subject_heads
 from claims.verdict.value_slots.reading import (
@@ -81,6 +81,14 @@ def _on_predicate(text: str, v: Value) -> bool:
     return head.dep_ == "ROOT" and head.pos_ in ("VERB", "AUX")
 
 
+def _states_value(v: Value, o: Value) -> bool:
+    """``o`` is a point value that states ``v``'s value (after normalisation), a number of the
+    same slot ("five League titles" does not state "four titles" by being "five FA Cups")."""
+    if o.loose or o.bound or (v.q is not None and o.q is not None and not slots_compatible(v.q, o.q)):
+        return False
+    return agrees(v, o)
+
+
 def _in_slot(
     v: Value, mine: tuple[str, frozenset[str]], claim: str, text: str, o: Value, single: bool
 ) -> bool:
@@ -113,7 +121,7 @@ def aligned_statements(
     out: list[Statement] = []
     for j, c in zip(ids, coverage(tokens, [refs[j] for j in ids]), strict=True):
         found = reference_values(refs[j], v.kind)
-        if c >= ALIGN_VETO_COVER and any(agrees(v, o) for o in found):
+        if c >= ALIGN_VETO_COVER and any(_states_value(v, o) for o in found):
             return []
         held = TokenSet(content_tokens(refs[j]))
         if c < ALIGN_MIN_COVER or (subject and not any(t in held for t in subject)):
