@@ -81,6 +81,15 @@ def _on_predicate(text: str, v: Value) -> bool:
     return head.dep_ == "ROOT" and head.pos_ in ("VERB", "AUX")
 
 
+def _other_time(claim: str, text: str) -> bool:
+    """The claim dates its statement ("Between 1989 and 2005, Arsenal won four titles") and the
+    reference claim gives none of its years: a count or rank of another period ("has won 13
+    league titles" in all)."""
+    mine = reference_values(claim, "year")
+    theirs = reference_values(text, "year")
+    return bool(mine) and not any(agrees(y, x) for y in mine for x in theirs)
+
+
 def _states_value(v: Value, o: Value) -> bool:
     """``o`` is a point value that states ``v``'s value (after normalisation), a number of the
     same slot ("five League titles" does not state "four titles" by being "five FA Cups")."""
@@ -125,6 +134,8 @@ def aligned_statements(
             return []
         held = TokenSet(content_tokens(refs[j]))
         if c < ALIGN_MIN_COVER or (subject and not any(t in held for t in subject)):
+            continue
+        if v.kind in ("number", "ordinal") and _other_time(claim.text, refs[j]):
             continue
         for o in found:
             if _in_slot(v, mine, claim.text, refs[j], o, len(found) == 1) and not another_event(
