@@ -11,10 +11,10 @@ its values masked (``reading.coverage``):
 
 1. the claim holds one value of the kind (with two, which is which is the parse's question);
    not an approximation, a bound, an event's year or a name (names keep the exact pass);
-2. a reference claim covers ``ALIGN_MIN_COVER`` of the claim's masked words and names its
-   subject (``text.subject_heads``), and states a value of the kind in the same slot: both
-   values hang on a common word (``reading.same_slot``), or the reference claim states exactly
-   one value of the kind, as the claim does, and each is an argument or adjunct of its
+2. a reference claim names the claim's subject (``text.subject_heads``) and states a value of
+   the kind in the same slot: both values hang on a common word (``reading.same_slot``) and it
+   covers ``ALIGN_SLOT_COVER`` of the claim's masked words, or it covers ``ALIGN_MIN_COVER``,
+   states exactly one value of the kind, as the claim does, and each is an argument or adjunct of its
    sentence's main predicate (the time, amount or rank of the statement itself, not of a noun
    phrase or another clause inside it);
 3. the decision is the exact pass's (``reading.decide``: the claim's value stated, a list or a
@@ -51,6 +51,9 @@ from claims.verdict.value_slots.reading import (
 #: masked) to state the same statement with another value; the exact pass's ``MIN_CONTEXT``
 #: asks as much of the value's clause alone
 ALIGN_MIN_COVER = 0.75
+#: the least share when both values hang on a common word in the parse (``reading.same_slot``):
+#: the parse places the slot, the words need only say it is the same statement
+ALIGN_SLOT_COVER = 0.6
 #: a reference claim holding this share of the claim's masked words and the claim's value
 #: vetoes a conflict found elsewhere (the value is stated of a slot close enough)
 ALIGN_VETO_COVER = 0.5
@@ -133,14 +136,14 @@ def aligned_statements(
         if c >= ALIGN_VETO_COVER and any(_states_value(v, o) for o in found):
             return []
         held = TokenSet(content_tokens(refs[j]))
-        if c < ALIGN_MIN_COVER or (subject and not any(t in held for t in subject)):
+        if c < ALIGN_SLOT_COVER or (subject and not any(t in held for t in subject)):
             continue
         if v.kind in ("number", "ordinal") and _other_time(claim.text, refs[j]):
             continue
         for o in found:
-            if _in_slot(v, mine, claim.text, refs[j], o, len(found) == 1) and not another_event(
-                claim, v, refs[j], o
-            ):
+            if _in_slot(
+                v, mine, claim.text, refs[j], o, len(found) == 1 and c >= ALIGN_MIN_COVER
+            ) and not another_event(claim, v, refs[j], o):
                 out.append(Statement(j, o, float(c), listed(refs[j], o, v.kind)))
     return out
 

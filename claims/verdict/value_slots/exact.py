@@ -84,14 +84,18 @@ def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[st
 def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, str]) -> dict[int, float]:
     """The reference claims (index -> masked context coverage) that may state ``v``'s slot:
     a value of its kind (``PREFILTER``), ``MIN_CONTEXT`` of the claim's words around it
-    (``_local_tokens``), the claim's subject, its other names and its codes ("OB-17")."""
+    (``_local_tokens``), the claim's subject, the other names of ``v``'s clause and the claim's
+    codes ("OB-17")."""
     pattern = PREFILTER[v.kind]
     ids = [j for j, t in refs.items() if pattern.search(t)]
     tokens, subject = _local_tokens(claim, v, values)
     if not ids or len(tokens) < 2:
         return {}
     cov = coverage(tokens, [refs[j] for j in ids])
-    names = [words(o.text) for o in values if o.kind == "name" and o is not v]
+    # the names of the value's own clause ("In 2011 she returned to the Freer, where she is now
+    # the curator of Chinese Art": "Chinese" names no part of the return)
+    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    names = [words(o.text) for o in values if o.kind == "name" and o is not v and a <= o.start < b]
     # codes name the subject exactly: "OB-17" / "OB-71", "U-30" / "UB-30"
     codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
     keep = {}
