@@ -11,7 +11,8 @@ its values masked (``reading.coverage``):
 
 1. the claim holds one value of the kind (with two, which is which is the parse's question);
    not an approximation, a bound, an event's year or a name (names keep the exact pass);
-2. a reference claim names the claim's subject (``text.subject_heads``) and states a value of
+2. a reference claim names the claim's subject (``text.subject_heads``) and its codes ("SM
+   U-30", as the exact pass asks) and states a value of
    the kind in the same slot: both values hang on a common word (``reading.same_slot``) and it
    covers ``ALIGN_SLOT_COVER`` of the claim's masked words, or it covers ``ALIGN_MIN_COVER``,
    states exactly one value of the kind, as the claim does, and each is an argument or adjunct of its
@@ -127,6 +128,7 @@ def aligned_statements(
         return []
     tokens = _masked_words(claim, values)
     subject = subject_heads(claim.text)
+    codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
     ids = [j for j, t in refs.items() if PREFILTER[v.kind].search(t)]
     if len(tokens) < ALIGN_MIN_WORDS or not ids:
         return []
@@ -138,6 +140,8 @@ def aligned_statements(
         held = TokenSet(content_tokens(refs[j]))
         if c < ALIGN_SLOT_COVER or (subject and not any(t in held for t in subject)):
             continue
+        if not all(code in refs[j].lower() for code in codes):
+            continue  # another vessel, model or trial: "SM U-30" / "SM UB-30"
         if v.kind in ("number", "ordinal") and _other_time(claim.text, refs[j]):
             continue
         for o in found:
