@@ -9,15 +9,16 @@ Young Entrepreneur of the Year for 2013" / "was awarded Young Entrepreneur of th
 fails one of the two. Here the claim, every value masked, is set against every reference claim,
 its values masked (``reading.coverage``):
 
-1. the claim holds one value of the kind (with two, which is which is the parse's question);
-   not an approximation, a bound, an event's year or a name (names keep the exact pass);
+1. the claim holds one value of the kind (with two, which is which is the parse's question)
+   and ``ALIGN_MIN_WORDS`` masked words; not an approximation, a bound, an event's year or a
+   name (names keep the exact pass);
 2. a reference claim names the claim's subject (``text.subject_heads``) and its codes ("SM
-   U-30", as the exact pass asks) and states a value of
-   the kind in the same slot: both values hang on a common word (``reading.same_slot``) and it
-   covers ``ALIGN_SLOT_COVER`` of the claim's masked words, or it covers ``ALIGN_MIN_COVER``,
-   states exactly one value of the kind, as the claim does, and each is an argument or adjunct of its
-   sentence's main predicate (the time, amount or rank of the statement itself, not of a noun
-   phrase or another clause inside it);
+   U-30", as the exact pass asks) and states a value of the kind in the same slot: both values
+   hang on a common word (``reading.same_slot``) and it covers ``ALIGN_SLOT_COVER`` of the
+   claim's masked words, or it covers ``ALIGN_MIN_COVER``, states exactly one value of the
+   kind, as the claim does, and each is an argument or adjunct of its sentence's main
+   predicate (the time, amount or rank of the statement itself, not of a noun phrase or
+   another clause inside it); a count or rank the claim dates needs one of its years there;
 3. the decision is the exact pass's (``reading.decide``: the claim's value stated, a list or a
    range, several other values -> no conflict), and any reference claim that covers
    ``ALIGN_VETO_COVER`` of the masked words and states the claim's value (after normalisation)
@@ -58,8 +59,9 @@ ALIGN_SLOT_COVER = 0.6
 #: a reference claim holding this share of the claim's masked words and the claim's value
 #: vetoes a conflict found elsewhere (the value is stated of a slot close enough)
 ALIGN_VETO_COVER = 0.5
-#: the least number of masked content words a claim must have to be aligned at all
-ALIGN_MIN_WORDS = 3
+#: the least number of masked content words a claim must have to be aligned at all: with three
+#: ("'Square One' was released in 2016") two shared words place no slot (a namesake's release)
+ALIGN_MIN_WORDS = 4
 #: value kinds the aligned pass compares (names keep the exact pass: a name of another slot
 #: shares the claim's words as well as a rival does)
 ALIGN_KINDS = frozenset({"year", "date", "number", "ordinal"})
