@@ -4,7 +4,8 @@ The model sees values and names through a few numeric signals; these checks are 
 count written in words must be stated near it (``_number_words_stated``), a claim with a
 named subject must find its values stated with that subject (``_values_of_subject``), every
 name of the claim but a place must be named somewhere in the references (``_names_stated``), and
-so must every web address, DOI or e-mail address (``_identifiers_stated``).
+so must every web address, DOI or e-mail address (``_identifiers_stated``) and every date with
+a month (``dates_stated``).
 """
 
 from __future__ import annotations
@@ -26,6 +27,21 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 def _date_stated(d: DateFacet, e: DateFacet) -> bool:
     return all(getattr(d, k) is None or getattr(d, k) == getattr(e, k) for k in ("year", "month", "day"))
+
+
+def dates_stated(text: str, references: Sequence[str]) -> bool:
+    """Every date of ``text`` with a month ("July 2016", "August 15, 2017") is stated by a date
+    of one of the texts ``references``: its year, month and day where it gives them (the digits
+    of its year written elsewhere, which ``value_cov_any`` counts, state no month or day).
+
+    >>> dates_stated("He left in July 2016.", ["He left on 25 October 2016."])
+    False
+    """
+    dates = [d for d in extract(text).dates if d.month is not None]
+    if not dates:
+        return True
+    theirs = [e for t in references for e in extract(t).dates]
+    return all(any(_date_stated(d, e) for e in theirs) for d in dates)
 
 
 def _digits(text: str) -> set[str]:

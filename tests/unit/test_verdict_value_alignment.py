@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from claims.decision_guards import dates_stated
 from claims.facets import extract
 from claims.types import Claim, ReferenceClaim, Verdict
 from claims.verdict import judge
@@ -157,3 +158,29 @@ def test_one_value_in_other_unicode_forms(claim: str, reference: str, contradict
     verdict, reason = _verdict(claim, reference)
     assert (verdict is Verdict.CONTRADICTED) is contradicted, reason
     assert named in reason
+
+
+@pytest.mark.parametrize(
+    ("claim", "references", "stated"),
+    [
+        # the year's digits are in the references, the month is not: no support from the model
+        ("Lena Ortiz joined the Brenford Water Board in July 2016.", ["Posted on 25 October 2016."], False),
+        (
+            "The Kestrel Bridge opened on August 15, 2017.",
+            ["The Kestrel Bridge opened in August 2017."],
+            False,
+        ),
+        ("The Kestrel Bridge opened in August 2017.", ["The Kestrel Bridge opened on 22 August 2017."], True),
+        (
+            "The Kestrel Bridge opened in 2017.",
+            ["Posted on 22 August 2019."],
+            True,
+        ),  # no month: not this guard's
+    ],
+)
+def test_a_date_with_a_month_must_be_stated_for_the_model_to_support(
+    claim: str, references: list[str], stated: bool
+) -> None:
+    """``claims.decision_guards.dates_stated``: the guard that keeps the learned decision from
+    turning an unstated month or day into support (the year's digits written elsewhere)."""
+    assert dates_stated(claim, references) is stated
