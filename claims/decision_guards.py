@@ -31,8 +31,9 @@ def _date_stated(d: DateFacet, e: DateFacet) -> bool:
 
 def dates_stated(text: str, references: Sequence[str]) -> bool:
     """Every date of ``text`` with a month ("July 2016", "August 15, 2017") is stated by a date
-    of one of the texts ``references``: its year, month and day where it gives them (the digits
-    of its year written elsewhere, which ``value_cov_any`` counts, state no month or day).
+    of one of the texts ``references``: its month, and its day and year where it gives them (a
+    reference date without a year may state them; the digits of its year written elsewhere,
+    which ``value_cov_any`` counts, state no month or day).
 
     >>> dates_stated("He left in July 2016.", ["He left on 25 October 2016."])
     False
@@ -41,7 +42,13 @@ def dates_stated(text: str, references: Sequence[str]) -> bool:
     if not dates:
         return True
     theirs = [e for t in references for e in extract(t).dates]
-    return all(any(_date_stated(d, e) for e in theirs) for d in dates)
+    return all(any(_month_stated(d, e) for e in theirs) for d in dates)
+
+
+def _month_stated(d: DateFacet, e: DateFacet) -> bool:
+    """``e`` gives ``d``'s month and day (where ``d`` gives one), and its year or none ("May 2,
+    5 and 6" in a passage on 2018 states "May 2018")."""
+    return e.month == d.month and d.day in (None, e.day) and e.year in (None, d.year)
 
 
 def _digits(text: str) -> set[str]:
