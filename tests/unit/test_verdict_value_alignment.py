@@ -171,11 +171,14 @@ def test_one_value_in_other_unicode_forms(claim: str, reference: str, contradict
             False,
         ),
         ("The Kestrel Bridge opened in August 2017.", ["The Kestrel Bridge opened on 22 August 2017."], True),
+        # a reference date without a year may state the month
         (
-            "The Kestrel Bridge opened in 2017.",
-            ["Posted on 22 August 2019."],
+            "The Kestrel film was screened in Brenford in May 2018.",
+            ["Screenings are set for May 2, 5 and 6."],
             True,
-        ),  # no month: not this guard's
+        ),
+        # a date without a month is not this guard's
+        ("The Kestrel Bridge opened in 2017.", ["Posted on 22 August 2019."], True),
     ],
 )
 def test_a_date_with_a_month_must_be_stated_for_the_model_to_support(
