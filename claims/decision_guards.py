@@ -23,6 +23,11 @@ from claims.verdict.names import _entity_present, _name_keys, _scan_lower_words,
 from claims.verdict.text import subject_head
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+#: a month named in full, capitalised ("through October"; not "may")
+_MONTH_NAME = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December)\b"
+)
 
 
 def _date_stated(d: DateFacet, e: DateFacet) -> bool:
@@ -32,8 +37,9 @@ def _date_stated(d: DateFacet, e: DateFacet) -> bool:
 def dates_stated(text: str, references: Sequence[str]) -> bool:
     """Every date of ``text`` with a month ("July 2016", "August 15, 2017") is stated by a date
     of one of the texts ``references``: its month, and its day and year where it gives them (a
-    reference date without a year may state them; the digits of its year written elsewhere,
-    which ``value_cov_any`` counts, state no month or day).
+    reference date without a year may state them, and a month named alone, "will run through
+    October", a date without a day; the digits of its year written elsewhere, which
+    ``value_cov_any`` counts, state no month or day).
 
     >>> dates_stated("He left in July 2016.", ["He left on 25 October 2016."])
     False
@@ -42,7 +48,10 @@ def dates_stated(text: str, references: Sequence[str]) -> bool:
     if not dates:
         return True
     theirs = [e for t in references for e in extract(t).dates]
-    return all(any(_month_stated(d, e) for e in theirs) for d in dates)
+    months = {_MONTHS.index(m.group(1)[:3].lower()) + 1 for t in references for m in _MONTH_NAME.finditer(t)}
+    return all(
+        any(_month_stated(d, e) for e in theirs) or (d.day is None and d.month in months) for d in dates
+    )
 
 
 def _month_stated(d: DateFacet, e: DateFacet) -> bool:

@@ -74,6 +74,11 @@ def test_a_slot_the_reference_words_otherwise_is_contradicted(
             "Between 1990 and 2004, Hartley Rovers won four league titles.",
             "Hartley Rovers have won eleven league titles, a record six cups and two shields.",
         ),
+        # another team: the claim's object name is not in the reference claim
+        (
+            "On 20 October 2015, Tom Ellis signed to the Hartley Rovers reserve squad.",
+            "Tom Ellis was signed to the Bradford City reserve squad on 29 October 2013.",
+        ),
         # another vessel: the code differs
         (
             "The MV Tern-12 ferry was launched by the Halden yard on 3 May 1994.",
@@ -177,6 +182,9 @@ def test_one_value_in_other_unicode_forms(claim: str, reference: str, contradict
             ["Screenings are set for May 2, 5 and 6."],
             True,
         ),
+        # a month named alone states a date without a day, not one with a day
+        ("The Kestrel tour ended in October 2007.", ["The tour will run through October."], True),
+        ("The Kestrel tour ended on 6 October 2007.", ["The tour will run through October."], False),
         # a date without a month is not this guard's
         ("The Kestrel Bridge opened in 2017.", ["Posted on 22 August 2019."], True),
     ],

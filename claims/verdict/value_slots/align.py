@@ -12,8 +12,9 @@ its values masked (``reading.coverage``):
 1. the claim holds one value of the kind (with two, which is which is the parse's question)
    and ``ALIGN_MIN_WORDS`` masked words; not an approximation, a bound, an event's year or a
    name (names keep the exact pass);
-2. a reference claim names the claim's subject (``text.subject_heads``) and its codes ("SM
-   U-30", as the exact pass asks) and states a value of the kind in the same slot: both values
+2. a reference claim names the claim's subject (``text.subject_heads``), its other names (all
+   but a subject's: "they" may stand for the subject) and its codes ("SM U-30", as the exact
+   pass asks) and states a value of the kind in the same slot: both values
    hang on a common word (``reading.same_slot``) and it covers ``ALIGN_SLOT_COVER`` of the
    claim's masked words, or it covers ``ALIGN_MIN_COVER``, states exactly one value of the
    kind, as the claim does, and each is an argument or adjunct of its sentence's main
@@ -47,6 +48,7 @@ from claims.verdict.value_slots.reading import (
     same_slot,
     slot_of,
     token_at,
+    words,
 )
 
 #: least share of the claim's masked content words a reference claim must hold (its own values
@@ -131,6 +133,11 @@ def aligned_statements(
     tokens = _masked_words(claim, values)
     subject = subject_heads(claim.text)
     codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
+    names = [
+        words(o.text)
+        for o in values
+        if o.kind == "name" and (slot_of(claim.text, o.start, o.end) or ("",))[0] != "subj"
+    ]
     ids = [j for j, t in refs.items() if PREFILTER[v.kind].search(t)]
     if len(tokens) < ALIGN_MIN_WORDS or not ids:
         return []
@@ -144,6 +151,8 @@ def aligned_statements(
             continue
         if not all(code in refs[j].lower() for code in codes):
             continue  # another vessel, model or trial: "SM U-30" / "SM UB-30"
+        if not all(all(t in held for t in n) for n in names):
+            continue  # another team or party: "signed to the Colts" / "to the Panthers"
         if v.kind in ("number", "ordinal") and _other_time(claim.text, refs[j]):
             continue
         for o in found:
