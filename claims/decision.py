@@ -61,6 +61,7 @@ from claims.decision_guards import (
     _names_stated,
     _number_words_stated,
     _values_of_subject,
+    dates_stated,
 )
 from claims.facets import content_tokens
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
@@ -245,7 +246,7 @@ def _guards_hold(
     similarity: np.ndarray,
 ) -> bool:
     """``values_found`` of ``_decided`` for the judgement ``j`` of the claim ``text`` (``row`` its
-    features): every value, count, name and address of the claim is stated
+    features): every value, count, name, address and date of the claim is stated
     (``claims.decision_guards``). Only a rule ``unsupported`` is read: elsewhere True."""
     if j.verdict is not Verdict.UNSUPPORTED:
         return True
@@ -256,6 +257,7 @@ def _guards_hold(
         and _values_of_subject(text, near)
         and _names_stated(text, idx.doc, idx.doc_tokens)
         and _identifiers_stated(text, idx.doc)
+        and dates_stated(text, [rc.claim.text for rc in reference_claims])
     )
 
 

@@ -4,7 +4,8 @@ The model sees values and names through a few numeric signals; these checks are 
 count written in words must be stated near it (``_number_words_stated``), a claim with a
 named subject must find its values stated with that subject (``_values_of_subject``), every
 name of the claim but a place must be named somewhere in the references (``_names_stated``), and
-so must every web address, DOI or e-mail address (``_identifiers_stated``).
+so must every web address, DOI or e-mail address (``_identifiers_stated``) and every date with
+a month (``dates_stated``).
 """
 
 from __future__ import annotations
@@ -22,10 +23,41 @@ from claims.verdict.names import _entity_present, _name_keys, _scan_lower_words,
 from claims.verdict.text import subject_head
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+_MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+#: a month named in full, capitalised ("through October"; not "may")
+_MONTH_NAME = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December)\b"
+)
 
 
 def _date_stated(d: DateFacet, e: DateFacet) -> bool:
     return all(getattr(d, k) is None or getattr(d, k) == getattr(e, k) for k in ("year", "month", "day"))
+
+
+def dates_stated(text: str, references: Sequence[str]) -> bool:
+    """Every date of ``text`` with a month ("July 2016", "August 15, 2017") is stated by a date
+    of one of the texts ``references``: its month, and its day and year where it gives them (a
+    reference date without a year may state them, and a month named alone, "will run through
+    October", a date without a day; the digits of its year written elsewhere, which
+    ``value_cov_any`` counts, state no month or day).
+
+    >>> dates_stated("He left in July 2016.", ["He left on 25 October 2016."])
+    False
+    """
+    dates = [d for d in extract(text).dates if d.month is not None]
+    if not dates:
+        return True
+    theirs = [e for t in references for e in extract(t).dates]
+    months = {_MONTHS.index(m.group(1)[:3].lower()) + 1 for t in references for m in _MONTH_NAME.finditer(t)}
+    return all(
+        any(_month_stated(d, e) for e in theirs) or (d.day is None and d.month in months) for d in dates
+    )
+
+
+def _month_stated(d: DateFacet, e: DateFacet) -> bool:
+    """``e`` gives ``d``'s month and day (where ``d`` gives one), and its year or none ("May 2,
+    5 and 6" in a passage on 2018 states "May 2018")."""
+    return e.month == d.month and d.day in (None, e.day) and e.year in (None, d.year)
 
 
 def _digits(text: str) -> set[str]:

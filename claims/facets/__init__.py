@@ -45,6 +45,7 @@ This package holds ``extract`` and re-exports the names other modules use.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import replace
 from functools import lru_cache
 
@@ -124,8 +125,9 @@ def extract(text: str) -> Facets:
     >>> [(d.year, d.month, d.day) for d in f.dates], [(q.value, q.slot) for q in f.quantities]
     ([(1867, 7, 14)], [(4.0, 'n:delegation')])
 
-    Markdown emphasis ("**12 million**", "_about 40_", backticks) is ignored for analysis; the
-    spans of the facets stay exact in ``text``.
+    Markdown emphasis ("**12 million**", "_about 40_", backticks) and invisible format
+    characters (a zero-width space inside a number) are ignored for analysis; the spans of
+    the facets stay exact in ``text``.
     """
     plain, at = _without_emphasis(text)
     if plain == text:
@@ -134,27 +136,46 @@ def extract(text: str) -> Facets:
 
 
 #: markdown emphasis: runs of asterisks or backticks, double/triple underscores, and a single
-#: underscore at a word's edge (never inside snake_case)
-_EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)")
+#: underscore at a word's edge (never inside snake_case); and the invisible format characters
+#: (zero-width space, zero-width non-joiner and joiner, word joiner, byte-order mark)
+#: that would split "4\u200b20" into two numbers
+_EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)|[\u200b-\u200d\u2060\ufeff]+")
 
 
 def _without_emphasis(text: str) -> tuple[str, list[int]]:
-    """``text`` without markdown emphasis markers, and for every character of the result (and
-    its end) the index it came from in ``text``."""
+    """``text`` without markdown emphasis markers and invisible format characters, a letter and
+    the combining accents after it composed into one character (Unicode NFC: "Jose\u0301" is
+    "José"), and for every character of the result (and its end) the index it came from in
+    ``text``."""
     keep: list[int] = []
     pos = 0
     for m in _EMPHASIS.finditer(text):
         keep.extend(range(pos, m.start()))
         pos = m.end()
     keep.extend(range(pos, len(text)))
-    return "".join(text[i] for i in keep), keep + [len(text)]
+    chars: list[str] = []
+    at: list[int] = []
+    for i in keep:
+        if chars and unicodedata.combining(text[i]):
+            composed = unicodedata.normalize("NFC", chars[-1] + text[i])
+            if len(composed) == 1:
+                chars[-1] = composed  # the accent joins its letter; the letter keeps its index
+                continue
+        chars.append(text[i])
+        at.append(i)
+    return "".join(chars), at + [len(text)]
 
 
 def _remap(f: Facets, text: str, at: list[int]) -> Facets:
     """Facets of the emphasis-free text with their spans moved back into ``text``."""
 
     def span(s: int, e: int) -> tuple[int, int]:
-        return at[s], (at[e - 1] + 1 if e > s else at[s])
+        if e <= s:
+            return at[s], at[s]
+        end = at[e - 1] + 1
+        while end < len(text) and unicodedata.combining(text[end]):
+            end += 1  # the accents composed into the last character
+        return at[s], end
 
     quantities = [
         replace(q, start=span(q.start, q.end)[0], end=span(q.start, q.end)[1]) for q in f.quantities

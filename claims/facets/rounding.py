@@ -68,12 +68,31 @@ def is_approximation(text: str, q: Quantity) -> bool:
 
 def approximation_misses(approx: Quantity, point: Quantity) -> bool:
     """The point value lies outside what the approximation allows: more than its rounding step
-    and more than ``APPROX_TOLERANCE`` away ("about 3.4 million" / 2,148,271)."""
+    and more than ``APPROX_TOLERANCE`` away ("about 3.4 million" / 2,148,271), or a point
+    rounded with a magnitude word as finely as the approximation (or more finely) and a whole
+    step away from it
+    ("about 1.3 million" / "1.2 million": two values rounded alike that name different ones;
+    "about 1.2 million" / 1,215,000, "about 1.2 million" / "1.25 million" and "about 1,200
+    million" / "1,234 million" agree)."""
     if point.loose or point.bound or not approx.value:
         return False
     gap = abs(approx.value - point.value)
     step = rounding_step(approx) or 0.0
+    theirs = rounding_step(point)
+    coarse = step * _trailing_zeros(approx)  # "about 1,200 million": to the hundred million
+    if coarse and theirs is not None and theirs <= coarse * (1 + 1e-9) and gap >= coarse * (1 - 1e-9):
+        return True
     return gap > step and not math.isclose(approx.value, point.value, rel_tol=APPROX_TOLERANCE)
+
+
+def _trailing_zeros(q: Quantity) -> float:
+    """10 to the number of trailing zeros of a whole literal ("1,200 million" -> 100; "1.3
+    million", "1,234 million" -> 1): the precision an approximation is written to."""
+    m = _LITERAL.search(q.text)
+    if m is None or m.group(1):
+        return 1.0
+    digits = m.group(0).replace(",", "")
+    return 10.0 ** (len(digits) - len(digits.rstrip("0")))
 
 
 def approximations_apart(a: Quantity, b: Quantity) -> bool:

@@ -68,10 +68,12 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * value slots (``value_slots``, checked before the verdict steps, over every material reference
   claim, not only the nearest): a year, date, number with a slot, ordinal or name of the claim
   whose slot (the word it depends on in the parse, the same role for a name, the claim's other
-  words with the values masked) the evidence states with one other value -> contradicted; the
-  same value after normalisation, several values (a list, a range, two statements), a bound or
-  approximation, another event (a count of another year) or a place after a preposition of
-  place is no conflict;
+  words with the values masked) the evidence states with one other value -> contradicted; where
+  no reference claim holds the words of the value's clause, an aligned pass sets the claim with
+  its values masked against every reference claim with its values masked (``value_slots.align``);
+  the same value after normalisation, several values (a list, a range, two statements), a bound,
+  an approximation that may round the other value (not "about 1.3 million" / "1.2 million"),
+  another event (a count of another year) or a place after a preposition of place is no conflict;
 * polarity (``clause_checks._polarity``): denying frames ("It is false that", "There is no
   evidence that"), "no longer", "never"; a denial contradicts only a reference that states
   the same nouns affirmatively, and a negated claim is never supported by a reference claim

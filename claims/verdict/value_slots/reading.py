@@ -1,30 +1,8 @@
-"""Check: a value of the claim set against every statement of its slot in the whole evidence
-("made his debut in 1991" / "..., who joined Leeds in 1990, made his debut there in 1993").
+"""Reading the values of a text for the value-slot check: the values (years, dates, numbers,
+ordinals, names), the slot each fills in the parse, whether two values agree after normalisation,
+whether a reference value is one of several, and the decision over the statements of a slot.
 
-Part of ``claims.verdict`` (its docstring: the method). The pairwise checks compare a claim
-with its nearest reference claims as wholes; a changed value lowers that similarity, and a long
-sentence stating the slot among other facts is rarely nearest. This reads every material one:
-
-1. the claim's values (``claim_values``): years, calendar dates, numbers with a slot (unit or
-   counted noun), ordinals, and names (spaCy entities of the types in ``NAME_TYPES``);
-2. prefilter (numpy, all reference claims at once): a value of the same type (a year, a digit,
-   a month, an ordinal, a capitalised word), the claim's words other than its values covered to
-   ``MIN_CONTEXT`` by the reference claim's, the claim's other names all in it;
-3. slot (``claims.parses.parse``): the word the value depends on (its preposition's head, the
-   noun it counts or orders, its verb with that verb's object or complement) must be a word of
-   the reference clause holding its value; for a name also the same role;
-4. decision (``slot_conflict``): the slot stated with the claim's value anywhere (after
-   normalisation: units, rounding, number words, date precision, a year range) -> no conflict;
-   several values for the slot (a list or range in one clause, different values in different
-   statements: "visited in 2003 and 2005") -> none; exactly one other point value -> conflict.
-
-Not conflicts by construction: an approximation or a range on either side ("about 40", "around
-1900", "1992–93"), a bound against a point or a bound of another word ("before 1492" / "in
-1490"; "since 1938" / "since 1941" is a conflict), a number bound to another year than the
-claim's (``values._bound_year``) and a year of a count that differs (another measurement), a
-place name after a preposition of place (a place is stated at several granularities: "born in
-Kansas" / "born in Wichita"), names that share a word ("Kansas" / "Kansas City") or that the
-evidence writes as one name ("Daniel" / "LaRusso": "Daniel LaRusso"; ``slot_names``).
+Part of ``claims.verdict.value_slots`` (its docstring: the method).
 """
 
 from __future__ import annotations
@@ -49,21 +27,12 @@ from claims.facets import (
     year_matches,
     year_overlaps,
 )
+from claims.facets.rounding import approximation_misses, is_approximation
 from claims.parses import parse
 from claims.spacy_pipeline import entity_type
-from claims.types import ClaimKind, ReferenceClaim
-from claims.verdict.findings import _Conflict
-from claims.verdict.slot_names import one_name
-from claims.verdict.text import _clauses, subject_heads
-from claims.verdict.values import _bound_year, _date_conflict, _date_states, _is_dateline, _value_kind
+from claims.verdict.text import _clauses
+from claims.verdict.values import _bound_year, _date_conflict, _date_states
 
-#: least share of the claim's words other than its values that a reference claim must hold
-#: (its own values left out) to state the same statement with another value
-MIN_CONTEXT = 0.75
-#: a name's statement must hold every other word of the claim's clause (the same statement of
-#: another name, as the entity swap of ``roles`` asks)
-MIN_CONTEXT_NAME = 1.0
-#: the most words a name of a slot may have (longer spans are table rows and titles)
 MAX_NAME_WORDS = 5
 #: roles a name fills as an argument; a name modifying a noun ("the FIFA world cup") has no slot
 _NAME_ROLES = frozenset({"subj", "obj", "attr", "appos", "dative", "agent"})
@@ -110,7 +79,7 @@ _YEAR_BOUND = re.compile(
     r"\b(before|after|until|till|since|by|from|between|pre|post|within|over|under|at least|at most)[\s-]*$",
     re.I,
 )
-_PREFILTER = {"year": _YEAR, "date": _MONTH, "number": _DIGIT, "ordinal": _ORDINAL, "name": _CAPITAL}
+PREFILTER = {"year": _YEAR, "date": _MONTH, "number": _DIGIT, "ordinal": _ORDINAL, "name": _CAPITAL}
 
 
 @dataclass(frozen=True)
@@ -126,8 +95,12 @@ class Value:
     q: Quantity | None = None
     d: DateFacet | None = None
     label: str = ""
-    #: an approximation or a range ("about 40", "around 1900", "1992–93"): never a conflict
+    #: an approximation or a range ("about 40", "around 1900", "1992–93"): a conflict only as
+    #: ``approx`` allows
     loose: bool = False
+    #: a number written as an approximation ("about 1.3 million"): it conflicts with a point
+    #: value it cannot approximate (``rounding.approximation_misses``)
+    approx: bool = False
     #: the word of a bound before it ("since", "before"; "" for a point): a bound conflicts only
     #: with a bound of the same word
     bound: str = ""
@@ -137,7 +110,7 @@ def _inside(s: int, e: int, spans: Sequence[DateFacet]) -> bool:
     return any(d.start <= s and e <= d.end for d in spans)
 
 
-def _fact_values(f: Facets) -> list[Value]:
+def fact_values(f: Facets) -> list[Value]:
     """The years, dates with a month, numbers with a slot and ordinals of ``f`` (points only)."""
     out = [Value("date", d.text, d.start, d.end, d=d) for d in f.dates if d.month is not None]
     for d in f.dates:
@@ -156,11 +129,14 @@ def _fact_values(f: Facets) -> list[Value]:
         elif q.ordinal:
             out.append(Value("ordinal", q.text, q.start, q.end, q=q))
         elif q.slot:
-            out.append(Value("number", q.text, q.start, q.end, q=q, loose=q.loose or bool(q.bound)))
+            approx = is_approximation(f.text, q)
+            out.append(
+                Value("number", q.text, q.start, q.end, q=q, loose=q.loose or bool(q.bound), approx=approx)
+            )
     return out
 
 
-def _names(text: str) -> list[Value]:
+def names(text: str) -> list[Value]:
     """The names of ``text`` (spaCy entities of ``NAME_TYPES``)."""
     doc = parse(text)
     if doc is None or not len(doc):
@@ -175,18 +151,10 @@ def _names(text: str) -> list[Value]:
 
 def claim_values(text: str) -> list[Value]:
     """Every value of ``text`` the check compares (module docstring), in text order."""
-    return sorted(_fact_values(extract(text)) + _names(text), key=lambda v: v.start)
+    return sorted(fact_values(extract(text)) + names(text), key=lambda v: v.start)
 
 
-@lru_cache(maxsize=65536)
-def _values_of(text: str, kind: str) -> tuple[Value, ...]:
-    """The values of one kind in a reference claim (names only when asked for: a parse)."""
-    if kind == "name":
-        return tuple(_names(text))
-    return tuple(v for v in _fact_values(extract(text)) if v.kind == kind)
-
-
-def _masked_text(text: str, values: Sequence[Value]) -> str:
+def masked_text(text: str, values: Sequence[Value]) -> str:
     """``text`` with the spans of ``values`` blanked (same length, so offsets hold)."""
     chars = list(text)
     for v in values:
@@ -194,12 +162,12 @@ def _masked_text(text: str, values: Sequence[Value]) -> str:
     return "".join(chars)
 
 
-def _masked_tokens(text: str, values: Sequence[Value]) -> list[str]:
+def masked_tokens(text: str, values: Sequence[Value]) -> list[str]:
     """The content tokens of ``text`` outside the spans of ``values``."""
-    return content_tokens(_masked_text(text, values))
+    return content_tokens(masked_text(text, values))
 
 
-def _token_at(doc: Any, start: int, end: int) -> Any | None:
+def token_at(doc: Any, start: int, end: int) -> Any | None:
     """The token that heads the characters ``start:end`` in the parse (None: no token there)."""
     toks = [t for t in doc if t.idx < end and t.idx + len(t) > start]
     ids = {t.i for t in toks}
@@ -211,7 +179,7 @@ def _stems(tok: Any) -> set[str]:
 
 
 @lru_cache(maxsize=65536)
-def _slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | None:
+def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | None:
     """The role of the value at ``start:end`` of ``text`` ("subj", "obj", "prep:in", or the
     dependency label) and the stems of the words it depends on: the head of its preposition,
     the noun it counts or orders, the verb it is an argument of; a verb adds its object or
@@ -219,7 +187,7 @@ def _slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | No
     to when that noun is its object or complement ("won its seventh trophy"). None when the
     parse gives the value no head."""
     doc = parse(text)
-    tok = _token_at(doc, start, end) if doc is not None else None
+    tok = token_at(doc, start, end) if doc is not None else None
     while tok is not None and tok.dep_ == "conj" and tok.head.i != tok.i:
         tok = tok.head  # "in 2003 and 2005": the list's first value holds the slot
     if tok is None or tok.head.i == tok.i:
@@ -237,7 +205,7 @@ def _slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | No
     return (role, frozenset(anchors)) if anchors else None
 
 
-def _same_slot(v: Value, a: tuple[str, frozenset[str]], b: tuple[str, frozenset[str]]) -> bool:
+def same_slot(v: Value, a: tuple[str, frozenset[str]], b: tuple[str, frozenset[str]]) -> bool:
     """Two values fill the same slot: a word they depend on in common and, for a name, the same
     role (a subject is not an object; "born in X" / "died in X" have no word in common)."""
     if v.kind == "name" and a[0] != b[0]:
@@ -247,17 +215,17 @@ def _same_slot(v: Value, a: tuple[str, frozenset[str]], b: tuple[str, frozenset[
 
 
 @lru_cache(maxsize=65536)
-def _context(text: str) -> TokenSet:
+def context(text: str) -> TokenSet:
     """The content tokens of a reference claim outside its years, dates and numbers."""
-    return TokenSet(_masked_tokens(text, _fact_values(extract(text))))
+    return TokenSet(masked_tokens(text, fact_values(extract(text))))
 
 
-def _coverage(tokens: Sequence[str], texts: Sequence[str]) -> np.ndarray:
-    """Share of ``tokens`` held by each text's masked context (``_context``): shape
+def coverage(tokens: Sequence[str], texts: Sequence[str]) -> np.ndarray:
+    """Share of ``tokens`` held by each text's masked context (``context``): shape
     ``(len(texts),)``, float64 in [0, 1]."""
     if not tokens or not texts:
         return np.zeros(len(texts))
-    held = np.array([[t in _context(x) for t in tokens] for x in texts], dtype=bool)
+    held = np.array([[t in context(x) for t in tokens] for x in texts], dtype=bool)
     out: np.ndarray = held.mean(axis=1)
     return out
 
@@ -280,12 +248,12 @@ def _as_date(v: Value) -> Value | None:
 
 
 @lru_cache(maxsize=65536)
-def _reference_values(text: str, kind: str) -> tuple[Value, ...]:
+def reference_values(text: str, kind: str) -> tuple[Value, ...]:
     """The values of a reference claim that may state a claim's value of ``kind``: a year is
     stated by a year or a date's year, a date by a date or a year (to its precision)."""
     if kind == "name":
-        return tuple(_names(text))
-    found = _fact_values(extract(text))
+        return tuple(names(text))
+    found = fact_values(extract(text))
     out = [v for v in found if v.kind == kind]
     if kind == "year":
         out += [y for v in found if v.kind == "date" and (y := _as_year(v)) is not None]
@@ -294,19 +262,23 @@ def _reference_values(text: str, kind: str) -> tuple[Value, ...]:
     return tuple(out)
 
 
-def _words(text: str) -> set[str]:
+def words(text: str) -> set[str]:
     return set(content_tokens(text))
 
 
-def _agrees(v: Value, o: Value) -> bool:
+def agrees(v: Value, o: Value) -> bool:
     """``o`` states ``v``'s value after normalisation (units, rounding, number words, date
     precision, a year inside a range), or may state it (an approximation, a bound)."""
     if v.kind == "name":
-        return bool(_words(v.text) & _words(o.text))
+        return bool(words(v.text) & words(o.text))
     if v.kind == "date":
         assert v.d is not None and o.d is not None
         return _date_conflict(v.d, o.d) is None or _date_states(v.d, o.d)
     assert v.q is not None and o.q is not None
+    if v.kind == "number" and v.approx != o.approx and slots_compatible(v.q, o.q):
+        a, p = (v, o) if v.approx else (o, v)  # "about 1.3 million" / "1.2 million"
+        assert a.q is not None and p.q is not None
+        return p.loose or not approximation_misses(a.q, p.q)
     if v.loose or o.loose or v.bound != o.bound:
         return True
     if v.kind == "year":
@@ -318,23 +290,23 @@ def _agrees(v: Value, o: Value) -> bool:
     return quantity_matches(v.q, o.q) or quantity_matches(o.q, v.q)
 
 
-def _another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
+def another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
     """A number bound to another year than the claim's; a year or date of a count that differs
     ("120 staff in 2020" / "450 staff in 2023"), or of the claim's second or later event."""
     if v.kind in ("year", "date"):
-        mine, theirs = _fact_values(claim), _fact_values(extract(text))
+        mine, theirs = fact_values(claim), fact_values(extract(text))
         later = [x for x in mine if x.kind == "ordinal" and x.q and x.q.value >= 2]  # "her second son"
-        if later and not any(_agrees(x, y) for x in later for y in theirs if y.kind == "ordinal"):
+        if later and not any(agrees(x, y) for x in later for y in theirs if y.kind == "ordinal"):
             return True
         pairs = [(x, y) for x in mine for y in theirs if x.kind == y.kind == "number"]
-        return any(x.q and y.q and slots_compatible(x.q, y.q) and not _agrees(x, y) for x, y in pairs)
+        return any(x.q and y.q and slots_compatible(x.q, y.q) and not agrees(x, y) for x, y in pairs)
     if v.kind != "number" or v.q is None or o.q is None:
         return False
     mine, theirs = (
         _clause_years(claim.text, v),
-        _clause_years(text, o) or list(_reference_values(text, "year")),
+        _clause_years(text, o) or list(reference_values(text, "year")),
     )
-    if mine and not any(_agrees(x, y) for x in mine for y in theirs):  # "10 trophies between 1989
+    if mine and not any(agrees(x, y) for x in mine for y in theirs):  # "10 trophies between 1989
         return True  # and 2005" / "58 trophies"; "In 1995, he scored 12 goals" dates every clause
     a, b = _bound_year(claim, v.q), _bound_year(extract(text), o.q)
     return a is not None and b is not None and a != b
@@ -343,35 +315,35 @@ def _another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
 def _clause_years(text: str, v: Value) -> list[Value]:
     """The years of the clause of ``text`` that holds ``v`` (those of its dates too)."""
     a, b = next(((s, e) for s, e in _clauses(text) if s <= v.start < e), (0, len(text)))
-    return [y for y in _reference_values(text, "year") if a <= y.start < b]
+    return [y for y in reference_values(text, "year") if a <= y.start < b]
 
 
-def _listed(text: str, o: Value, kind: str) -> bool:
+def listed(text: str, o: Value, kind: str) -> bool:
     """``o`` is one of several values of one slot: coordinated in the parse ("in 2003 and 2005",
     "Lyon, Lille and Nantes"), the end of a range ("from 4 to 6 km", "1992–93"), or next to
     another value of its kind in the same slot in its clause."""
     if o.q is not None and (o.q.bound == "range" or o.q.lo is not None):
         return True
     doc = parse(text)
-    tok = _token_at(doc, o.start, o.end) if doc is not None else None
+    tok = token_at(doc, o.start, o.end) if doc is not None else None
     if tok is not None and (tok.dep_ == "conj" or any(k.dep_ == "conj" for k in tok.children)):
         return True
-    slot = _slot_of(text, o.start, o.end)
+    slot = slot_of(text, o.start, o.end)
     a, b = next(((s, e) for s, e in _clauses(text) if s <= o.start < e), (0, len(text)))
-    for x in _reference_values(text, kind):
-        other = _slot_of(text, x.start, x.end) if a <= x.start < b and x.text != o.text else None
-        if other is not None and slot is not None and _same_slot(o, slot, other):
+    for x in reference_values(text, kind):
+        other = slot_of(text, x.start, x.end) if a <= x.start < b and x.text != o.text else None
+        if other is not None and slot is not None and same_slot(o, slot, other):
             return True
     return False
 
 
-def _place(text: str, v: Value, slot: tuple[str, frozenset[str]]) -> bool:
+def place_slot(text: str, v: Value, slot: tuple[str, frozenset[str]]) -> bool:
     """A place name after a preposition of place: stated at any granularity."""
     return v.kind == "name" and v.label in _PLACE_TYPES and slot[0].removeprefix("prep:") in _PLACE_PREPS
 
 
 @dataclass(frozen=True)
-class _Statement:
+class Statement:
     """A reference claim ``j`` (context coverage ``cov``) stating the slot of a claim's value with ``o``."""
 
     j: int
@@ -380,35 +352,7 @@ class _Statement:
     listed: bool
 
 
-def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, float]) -> list[_Statement]:
-    """Every statement of ``v``'s slot among the candidate reference claims ``texts``."""
-    mine = _slot_of(claim.text, v.start, v.end)
-    if mine is None or _place(claim.text, v, mine) or _names_event_or_modifies(v, mine):
-        return []
-    out = []
-    for j, text in texts.items():
-        if v.kind == "name" and _names_it(text, v):
-            # its own name in its slot states the claim's value ("A is 30 m tall. B is 30 m tall.")
-            own = [o for o in _reference_values(text, "name") if _words(o.text) & _words(v.text)]
-            slots = [(o, _slot_of(text, o.start, o.end)) for o in own]
-            out += [_Statement(j, o, cov[j], False) for o, sl in slots if sl and _same_slot(v, mine, sl)]
-            continue
-        for o in _reference_values(text, v.kind):
-            theirs = _slot_of(text, o.start, o.end)
-            if theirs is None or not _same_slot(v, mine, theirs) or _another_event(claim, v, text, o):
-                continue
-            out.append(_Statement(j, o, cov[j], _listed(text, o, v.kind)))
-    return out
-
-
-def _names_it(text: str, v: Value) -> bool:
-    """The reference claim names ``v`` itself: how its names relate there (a symmetric relation,
-    swapped roles, a second name in another role) is for the role checks (``roles``,
-    ``counterparts``), not a rival value of the slot."""
-    return any(_words(o.text) & _words(v.text) for o in _reference_values(text, "name"))
-
-
-def _names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
+def names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
     """A year or date that names an event (``_EVENT_ROLES``), a name that is no argument
     (``_NAME_ROLES``): neither has a slot of its own."""
     if v.kind in ("year", "date"):
@@ -418,83 +362,12 @@ def _names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool
     return False
 
 
-def _decide(v: Value, found: list[_Statement]) -> _Statement | None:
+def decide(v: Value, found: list[Statement]) -> Statement | None:
     """The statement that contradicts ``v``: none states ``v``'s value, none lists several
     values, and all give one and the same other value (a single-valued slot)."""
-    if not found or any(_agrees(v, s.o) or s.listed for s in found):
+    if not found or any(agrees(v, s.o) or s.listed for s in found):
         return None
     values = {s.o.text.lower() for s in found}
-    if len(values) > 1 and not all(_agrees(found[0].o, s.o) for s in found[1:]):
+    if len(values) > 1 and not all(agrees(found[0].o, s.o) for s in found[1:]):
         return None
     return max(found, key=lambda s: s.cov)
-
-
-def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[str], tuple[str, ...]]:
-    """The words the statement of ``v``'s slot must share with the claim: the content tokens of
-    the claim's clause that holds ``v`` (``text._clauses``), its years, dates and numbers and
-    ``v`` itself masked, with the claim's subject (``subject_heads``; empty when ``v`` is in the
-    subject)."""
-    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
-    masked = _masked_text(claim.text, [v] + [o for o in values if o.kind != "name"])
-    subject = tuple(t for t in subject_heads(claim.text) if t not in _words(v.text))
-    if len(subject) < len(subject_heads(claim.text)):
-        subject = ()
-    return list(dict.fromkeys(content_tokens(masked[a:b]) + list(subject))), subject
-
-
-def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, str]) -> dict[int, float]:
-    """The reference claims (index -> masked context coverage) that may state ``v``'s slot:
-    a value of its kind (``_PREFILTER``), ``MIN_CONTEXT`` of the claim's words around it
-    (``_local_tokens``), the claim's subject, its other names and its codes ("OB-17")."""
-    pattern = _PREFILTER[v.kind]
-    ids = [j for j, t in refs.items() if pattern.search(t)]
-    tokens, subject = _local_tokens(claim, v, values)
-    if not ids or len(tokens) < 2:
-        return {}
-    cov = _coverage(tokens, [refs[j] for j in ids])
-    names = [_words(o.text) for o in values if o.kind == "name" and o is not v]
-    # codes name the subject exactly: "OB-17" / "OB-71", "U-30" / "UB-30"
-    codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
-    keep = {}
-    for j, c in zip(ids, cov, strict=True):
-        if c < (MIN_CONTEXT_NAME if v.kind == "name" else MIN_CONTEXT):
-            continue
-        words = TokenSet(content_tokens(refs[j]))
-        if (
-            all(code in refs[j].lower() for code in codes)
-            and all(all(t in words for t in n) for n in names)
-            and (not subject or any(t in words for t in subject))
-        ):
-            keep[j] = float(c)
-    return keep
-
-
-def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> tuple[int, _Conflict] | None:
-    """The reference claim (index into ``reference_claims``) that states the slot of one of the
-    claim's values with another, single value, and the conflict (span of that value in the
-    reference claim's text); None when there is none (module docstring). ``claim`` is the
-    claim's facets (``claims.facets.extract``); a negated claim is never compared. Needs spaCy."""
-    if claim.negated:
-        return None
-    values = claim_values(claim.text)
-    if not values:
-        return None
-    refs = {
-        j: rc.claim.text
-        for j, rc in enumerate(reference_claims)
-        if rc.claim.kind is ClaimKind.MATERIAL and not _is_dateline(rc.claim.text)
-    }
-    best: tuple[float, int, _Conflict] | None = None
-    for v in values:
-        cov = _candidates(claim, v, values, refs)
-        if not cov:
-            continue
-        s = _decide(v, _statements(claim, v, {j: refs[j] for j in cov}, cov))
-        s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
-        if s is not None and (best is None or s.cov > best[0]):
-            kind = {"name": "entity", "number": _value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
-                v.kind, v.kind
-            )
-            unit_only = v.kind == "number" and v.q is not None and s.o.q is not None and v.q.raw == s.o.q.raw
-            best = (s.cov, s.j, _Conflict(kind, v.text, s.o.text, s.o.start, s.o.end, unit_only))
-    return (best[1], best[2]) if best else None

@@ -1,0 +1,42 @@
+"""Check: a value of the claim set against every statement of its slot in the whole evidence
+("made his debut in 1991" / "..., who joined Leeds in 1990, made his debut there in 1993").
+
+Part of ``claims.verdict`` (its docstring: the method). The pairwise checks compare a claim
+with its nearest reference claims as wholes; a changed value lowers that similarity, and a long
+sentence stating the slot among other facts is rarely nearest. This reads every material one:
+
+1. the claim's values (``claim_values``): years, calendar dates, numbers with a slot (unit or
+   counted noun), ordinals, and names (spaCy entities of the types in ``NAME_TYPES``);
+2. prefilter (numpy, all reference claims at once): a value of the same type (a year, a digit,
+   a month, an ordinal, a capitalised word), the claim's words other than its values covered to
+   ``MIN_CONTEXT`` by the reference claim's, the other names of the value's clause all in it;
+3. slot (``claims.parses.parse``): the word the value depends on (its preposition's head, the
+   noun it counts or orders, its verb with that verb's object or complement) must be a word of
+   the reference clause holding its value; for a name also the same role;
+4. decision (``slot_conflict``): the slot stated with the claim's value anywhere (after
+   normalisation: units, rounding, number words, date precision, a year range) -> no conflict;
+   several values for the slot (a list or range in one clause, different values in different
+   statements: "visited in 2003 and 2005") -> none; exactly one other point value -> conflict;
+5. aligned pass (``align``), for a year, date, number or ordinal of which steps 2-3 find no
+   statement: the claim with its values masked against every reference claim with its values
+   masked; the same slot by the parse (a common word) at a lower coverage, or the one value of
+   the kind on both sides on each sentence's main predicate at ``MIN_CONTEXT``; decided as in 4.
+
+The modules: ``reading`` (values, slots, agreement, the decision), ``exact`` (steps 2-4 and
+``slot_conflict``), ``align`` (step 5).
+
+Not conflicts by construction: a range on either side ("around 1900", "1992–93"), an
+approximation that may round the other value ("about 40" / 43; but "about 1.3 million" / "1.2
+million", rounded alike and a step apart, conflict: ``rounding.approximation_misses``), a bound
+against a point or a bound of another word ("before 1492" / "in 1490"; "since 1938" / "since
+1941" is a conflict), a number bound to another year than the claim's (``values._bound_year``)
+and a year of a count that differs (another measurement), a place name after a preposition of
+place (a place is stated at several granularities: "born in Kansas" / "born in Wichita"), names
+that share a word ("Kansas" / "Kansas City") or that the evidence writes as one name ("Daniel" /
+"LaRusso": "Daniel LaRusso"; ``slot_names``).
+"""
+
+from claims.verdict.value_slots.exact import MIN_CONTEXT, MIN_CONTEXT_NAME, slot_conflict
+from claims.verdict.value_slots.reading import NAME_TYPES, Value, claim_values
+
+__all__ = ["MIN_CONTEXT", "MIN_CONTEXT_NAME", "NAME_TYPES", "Value", "claim_values", "slot_conflict"]

@@ -1,0 +1,170 @@
+"""The aligned pass of the value-slot check: a value's slot found by masked-value similarity over
+every reference claim, when the exact pass (``exact``) finds no statement of it.
+
+Part of ``claims.verdict.value_slots`` (its docstring: the method). The exact pass asks the
+reference claim to hold the words of the value's own clause and both values to hang on a common
+word in the parse; a reference sentence that words the slot otherwise ("raised the salary ... by
+13 percent" / "voted against increasing the salary ... by 19%"; "has taken out the title of
+Young Entrepreneur of the Year for 2013" / "was awarded Young Entrepreneur of the Year in 2016")
+fails one of the two. Here the claim, every value masked, is set against every reference claim,
+its values masked (``reading.coverage``):
+
+1. the claim holds one value of the kind (with two, which is which is the parse's question)
+   and ``ALIGN_MIN_WORDS`` masked words; not an approximation, a bound, an event's year or a
+   name (names keep the exact pass);
+2. a reference claim names the claim's subject (``text.subject_heads``), its other names (all
+   but a subject's: "they" may stand for the subject) and its codes ("SM U-30", as the exact
+   pass asks) and states a value of the kind in the same slot: both values
+   hang on a common word (``reading.same_slot``) and it covers ``ALIGN_SLOT_COVER`` of the
+   claim's masked words, or it covers ``ALIGN_MIN_COVER``, states exactly one value of the
+   kind, as the claim does, and each is an argument or adjunct of its sentence's main
+   predicate (the time, amount or rank of the statement itself, not of a noun phrase or
+   another clause inside it); a count or rank the claim dates needs one of its years there;
+3. the decision is the exact pass's (``reading.decide``: the claim's value stated, a list or a
+   range, several other values -> no conflict), and any reference claim that covers
+   ``ALIGN_VETO_COVER`` of the masked words and states the claim's value (after normalisation)
+   vetoes it: the value is stated of something close enough to be the same slot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from claims.facets import Facets, TokenSet, content_tokens, slots_compatible
+from claims.parses import parse
+from claims.verdict.text import subject_heads
+from claims.verdict.value_slots.reading import (
+    PREFILTER,
+    Statement,
+    Value,
+    agrees,
+    another_event,
+    coverage,
+    decide,
+    listed,
+    masked_text,
+    names_event_or_modifies,
+    reference_values,
+    same_slot,
+    slot_of,
+    token_at,
+    words,
+)
+
+#: least share of the claim's masked content words a reference claim must hold (its own values
+#: masked) to state the same statement with another value; the exact pass's ``MIN_CONTEXT``
+#: asks as much of the value's clause alone
+ALIGN_MIN_COVER = 0.75
+#: the least share when both values hang on a common word in the parse (``reading.same_slot``):
+#: the parse places the slot, the words need only say it is the same statement
+ALIGN_SLOT_COVER = 0.6
+#: a reference claim holding this share of the claim's masked words and the claim's value
+#: vetoes a conflict found elsewhere (the value is stated of a slot close enough)
+ALIGN_VETO_COVER = 0.5
+#: the least number of masked content words a claim must have to be aligned at all: with three
+#: ("'Square One' was released in 2016") two shared words place no slot (a namesake's release)
+ALIGN_MIN_WORDS = 4
+#: value kinds the aligned pass compares (names keep the exact pass: a name of another slot
+#: shares the claim's words as well as a rival does)
+ALIGN_KINDS = frozenset({"year", "date", "number", "ordinal"})
+
+
+def _masked_words(claim: Facets, values: Sequence[Value]) -> list[str]:
+    """The claim's content tokens, its years, dates, numbers and ordinals masked."""
+    masked = masked_text(claim.text, [o for o in values if o.kind != "name"])
+    return list(dict.fromkeys(content_tokens(masked)))
+
+
+def _on_predicate(text: str, v: Value) -> bool:
+    """``v`` is an argument or adjunct of the main predicate of ``text`` ("In 2016, Bakir was
+    awarded ...", "has taken out the title ... for 2013"), directly or through its preposition;
+    not a value inside a noun phrase or another clause ("the formation of the League in 1888")."""
+    doc = parse(text)
+    tok = token_at(doc, v.start, v.end) if doc is not None else None
+    while tok is not None and tok.dep_ == "conj" and tok.head.i != tok.i:
+        tok = tok.head
+    if tok is None or tok.head.i == tok.i:
+        return False
+    head = tok.head.head if tok.dep_ == "pobj" else tok.head
+    return head.dep_ == "ROOT" and head.pos_ in ("VERB", "AUX")
+
+
+def _other_time(claim: str, text: str) -> bool:
+    """The claim dates its statement ("Between 1989 and 2005, Arsenal won four titles") and the
+    reference claim gives none of its years: a count or rank of another period ("has won 13
+    league titles" in all)."""
+    mine = reference_values(claim, "year")
+    theirs = reference_values(text, "year")
+    return bool(mine) and not any(agrees(y, x) for y in mine for x in theirs)
+
+
+def _states_value(v: Value, o: Value) -> bool:
+    """``o`` is a point value that states ``v``'s value (after normalisation), a number of the
+    same slot ("five League titles" does not state "four titles" by being "five FA Cups")."""
+    if o.loose or o.bound or (v.q is not None and o.q is not None and not slots_compatible(v.q, o.q)):
+        return False
+    return agrees(v, o)
+
+
+def _in_slot(
+    v: Value, mine: tuple[str, frozenset[str]], claim: str, text: str, o: Value, single: bool
+) -> bool:
+    """``o`` of the reference claim ``text`` fills ``v``'s slot: a common word in the parse, or the
+    one value of the kind on both sides, each on its sentence's main predicate."""
+    theirs = slot_of(text, o.start, o.end)
+    if theirs is None:
+        return False
+    if same_slot(v, mine, theirs):
+        return True
+    return single and _on_predicate(claim, v) and _on_predicate(text, o)
+
+
+def aligned_statements(
+    claim: Facets, v: Value, values: Sequence[Value], refs: dict[int, str]
+) -> list[Statement]:
+    """The statements of ``v``'s slot in the reference claims ``refs`` (index -> text) found by
+    masked-value similarity (module docstring); empty when ``v`` is not compared here or a
+    reference claim close enough states ``v``'s value."""
+    mine = slot_of(claim.text, v.start, v.end)
+    if v.kind not in ALIGN_KINDS or v.loose or v.bound or mine is None or names_event_or_modifies(v, mine):
+        return []
+    if sum(o.kind == v.kind for o in values) != 1:
+        return []
+    tokens = _masked_words(claim, values)
+    subject = subject_heads(claim.text)
+    codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
+    names = [
+        words(o.text)
+        for o in values
+        if o.kind == "name" and (slot_of(claim.text, o.start, o.end) or ("",))[0] != "subj"
+    ]
+    ids = [j for j, t in refs.items() if PREFILTER[v.kind].search(t)]
+    if len(tokens) < ALIGN_MIN_WORDS or not ids:
+        return []
+    out: list[Statement] = []
+    for j, c in zip(ids, coverage(tokens, [refs[j] for j in ids]), strict=True):
+        found = reference_values(refs[j], v.kind)
+        if c >= ALIGN_VETO_COVER and any(_states_value(v, o) for o in found):
+            return []
+        held = TokenSet(content_tokens(refs[j]))
+        if c < ALIGN_SLOT_COVER or (subject and not any(t in held for t in subject)):
+            continue
+        if not all(code in refs[j].lower() for code in codes):
+            continue  # another vessel, model or trial: "SM U-30" / "SM UB-30"
+        if not all(all(t in held for t in n) for n in names):
+            continue  # another team or party: "signed to the Colts" / "to the Panthers"
+        if v.kind in ("number", "ordinal") and _other_time(claim.text, refs[j]):
+            continue
+        for o in found:
+            if _in_slot(
+                v, mine, claim.text, refs[j], o, len(found) == 1 and c >= ALIGN_MIN_COVER
+            ) and not another_event(claim, v, refs[j], o):
+                out.append(Statement(j, o, float(c), listed(refs[j], o, v.kind)))
+    return out
+
+
+def aligned_conflict(
+    claim: Facets, v: Value, values: Sequence[Value], refs: dict[int, str]
+) -> Statement | None:
+    """The statement of the aligned pass that contradicts ``v`` (``reading.decide``), or None."""
+    return decide(v, aligned_statements(claim, v, values, refs))

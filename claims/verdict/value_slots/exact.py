@@ -1,0 +1,142 @@
+"""The exact pass of the value-slot check: the statements of a value's slot among the reference
+claims that hold the words of the value's clause (``MIN_CONTEXT``), and ``slot_conflict``.
+
+Part of ``claims.verdict.value_slots`` (its docstring: the method).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from claims.facets import Facets, TokenSet, content_tokens
+from claims.types import ClaimKind, ReferenceClaim
+from claims.verdict.findings import _Conflict
+from claims.verdict.slot_names import one_name
+from claims.verdict.text import _clauses, subject_heads
+from claims.verdict.value_slots.align import aligned_conflict
+from claims.verdict.value_slots.reading import (
+    PREFILTER,
+    Statement,
+    Value,
+    another_event,
+    claim_values,
+    coverage,
+    decide,
+    listed,
+    masked_text,
+    names_event_or_modifies,
+    place_slot,
+    reference_values,
+    same_slot,
+    slot_of,
+    words,
+)
+from claims.verdict.values import _is_dateline, _value_kind
+
+MIN_CONTEXT = 0.75
+#: a name's statement must hold every other word of the claim's clause (the same statement of
+#: another name, as the entity swap of ``roles`` asks)
+MIN_CONTEXT_NAME = 1.0
+
+
+#: the most words a name of a slot may have (longer spans are table rows and titles)
+def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, float]) -> list[Statement]:
+    """Every statement of ``v``'s slot among the candidate reference claims ``texts``."""
+    mine = slot_of(claim.text, v.start, v.end)
+    if mine is None or place_slot(claim.text, v, mine) or names_event_or_modifies(v, mine):
+        return []
+    out = []
+    for j, text in texts.items():
+        if v.kind == "name" and _names_it(text, v):
+            # its own name in its slot states the claim's value ("A is 30 m tall. B is 30 m tall.")
+            own = [o for o in reference_values(text, "name") if words(o.text) & words(v.text)]
+            slots = [(o, slot_of(text, o.start, o.end)) for o in own]
+            out += [Statement(j, o, cov[j], False) for o, sl in slots if sl and same_slot(v, mine, sl)]
+            continue
+        for o in reference_values(text, v.kind):
+            theirs = slot_of(text, o.start, o.end)
+            if theirs is None or not same_slot(v, mine, theirs) or another_event(claim, v, text, o):
+                continue
+            out.append(Statement(j, o, cov[j], listed(text, o, v.kind)))
+    return out
+
+
+def _names_it(text: str, v: Value) -> bool:
+    """The reference claim names ``v`` itself: how its names relate there (a symmetric relation,
+    swapped roles, a second name in another role) is for the role checks (``roles``,
+    ``counterparts``), not a rival value of the slot."""
+    return any(words(o.text) & words(v.text) for o in reference_values(text, "name"))
+
+
+def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[str], tuple[str, ...]]:
+    """The words the statement of ``v``'s slot must share with the claim: the content tokens of
+    the claim's clause that holds ``v`` (``text._clauses``), its years, dates and numbers and
+    ``v`` itself masked, with the claim's subject (``subject_heads``; empty when ``v`` is in the
+    subject)."""
+    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    masked = masked_text(claim.text, [v] + [o for o in values if o.kind != "name"])
+    subject = tuple(t for t in subject_heads(claim.text) if t not in words(v.text))
+    if len(subject) < len(subject_heads(claim.text)):
+        subject = ()
+    return list(dict.fromkeys(content_tokens(masked[a:b]) + list(subject))), subject
+
+
+def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, str]) -> dict[int, float]:
+    """The reference claims (index -> masked context coverage) that may state ``v``'s slot:
+    a value of its kind (``PREFILTER``), ``MIN_CONTEXT`` of the claim's words around it
+    (``_local_tokens``), the claim's subject, the other names of ``v``'s clause and the claim's
+    codes ("OB-17")."""
+    pattern = PREFILTER[v.kind]
+    ids = [j for j, t in refs.items() if pattern.search(t)]
+    tokens, subject = _local_tokens(claim, v, values)
+    if not ids or len(tokens) < 2:
+        return {}
+    cov = coverage(tokens, [refs[j] for j in ids])
+    # the names of the value's own clause ("In 2011 she returned to the Freer, where she is now
+    # the curator of Chinese Art": "Chinese" names no part of the return)
+    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    names = [words(o.text) for o in values if o.kind == "name" and o is not v and a <= o.start < b]
+    # codes name the subject exactly: "OB-17" / "OB-71", "U-30" / "UB-30"
+    codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
+    keep = {}
+    for j, c in zip(ids, cov, strict=True):
+        if c < (MIN_CONTEXT_NAME if v.kind == "name" else MIN_CONTEXT):
+            continue
+        held = TokenSet(content_tokens(refs[j]))
+        if (
+            all(code in refs[j].lower() for code in codes)
+            and all(all(t in held for t in n) for n in names)
+            and (not subject or any(t in held for t in subject))
+        ):
+            keep[j] = float(c)
+    return keep
+
+
+def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> tuple[int, _Conflict] | None:
+    """The reference claim (index into ``reference_claims``) that states the slot of one of the
+    claim's values with another, single value, and the conflict (span of that value in the
+    reference claim's text); None when there is none (module docstring). ``claim`` is the
+    claim's facets (``claims.facets.extract``); a negated claim is never compared. Needs spaCy."""
+    if claim.negated:
+        return None
+    values = claim_values(claim.text)
+    if not values:
+        return None
+    refs = {
+        j: rc.claim.text
+        for j, rc in enumerate(reference_claims)
+        if rc.claim.kind is ClaimKind.MATERIAL and not _is_dateline(rc.claim.text)
+    }
+    best: tuple[float, int, _Conflict] | None = None
+    for v in values:
+        cov = _candidates(claim, v, values, refs)
+        found = _statements(claim, v, {j: refs[j] for j in cov}, cov) if cov else []
+        s = decide(v, found) if found else aligned_conflict(claim, v, values, refs)
+        s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
+        if s is not None and (best is None or s.cov > best[0]):
+            kind = {"name": "entity", "number": _value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
+                v.kind, v.kind
+            )
+            unit_only = v.kind == "number" and v.q is not None and s.o.q is not None and v.q.raw == s.o.q.raw
+            best = (s.cov, s.j, _Conflict(kind, v.text, s.o.text, s.o.start, s.o.end, unit_only))
+    return (best[1], best[2]) if best else None
