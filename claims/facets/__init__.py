@@ -142,11 +142,16 @@ def extract(text: str) -> Facets:
 _EMPHASIS = re.compile(r"\*+|`+|_{2,3}|(?<!\w)_(?=\w)|(?<=\w)_(?!\w)|[\u200b-\u200d\u2060\ufeff]+")
 
 
+#: the full-width forms of ASCII (U+FF01..U+FF5E: "１９９１", "４５，０００") and the ideographic
+#: space, each as its ASCII character (what Unicode NFKC maps them to, one character for one)
+_FULLWIDTH = {chr(c): chr(c - 0xFEE0) for c in range(0xFF01, 0xFF5F)} | {"\u3000": " "}
+
+
 def _without_emphasis(text: str) -> tuple[str, list[int]]:
     """``text`` without markdown emphasis markers and invisible format characters, a letter and
     the combining accents after it composed into one character (Unicode NFC: "Jose\u0301" is
-    "José"), and for every character of the result (and its end) the index it came from in
-    ``text``."""
+    "José"), full-width ASCII as ASCII ("１９９１" is "1991"), and for every character of the
+    result (and its end) the index it came from in ``text``."""
     keep: list[int] = []
     pos = 0
     for m in _EMPHASIS.finditer(text):
@@ -161,7 +166,7 @@ def _without_emphasis(text: str) -> tuple[str, list[int]]:
             if len(composed) == 1:
                 chars[-1] = composed  # the accent joins its letter; the letter keeps its index
                 continue
-        chars.append(text[i])
+        chars.append(_FULLWIDTH.get(text[i], text[i]))
         at.append(i)
     return "".join(chars), at + [len(text)]
 

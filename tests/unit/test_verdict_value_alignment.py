@@ -154,6 +154,11 @@ _ZWSP = "\u200b"
         ),
         # full-width digits are the same digits
         ("The Kestrel Bridge is ４２０ metres long.", "The Kestrel Bridge is 410 metres long.", True, "410"),
+        # ... with a full-width comma, and as a bare year (U+FF01..U+FF5E read as ASCII)
+        ("The arena holds ４５，０００ people.", "The arena holds 45,000 people.", False, ""),
+        ("The arena holds ４６，０００ people.", "The arena holds 45,000 people.", True, "45,000"),
+        ("Nightglass debuted in １９９１.", "Nightglass debuted in 1993.", True, "1993"),
+        ("Nightglass debuted in 1991.", "Nightglass debuted in １９９３.", True, "1991"),
         # a name with decomposed accents (NFD) is the same name, and its year still compared
         ("José Martí was born in 1853.", "Jose\u0301 Marti\u0301 was born in 1853.", False, ""),
         ("José Martí was born in 1855.", "Jose\u0301 Marti\u0301 was born in 1853.", True, "1853"),
