@@ -9,22 +9,49 @@ after a backoff: ``--backoff`` seconds (default 1), doubled after each exit up t
 ``.claimaudit/logs``), e.g. ``supervise worker: exited with code 1 after 3.2 s; restarting in
 2 s (restart 2)``.
 
-SIGTERM or SIGINT to the supervisor (``claimaudit down`` sends SIGTERM to the whole process
-group) stops it: the signal is passed on to the command, which is waited for (SIGKILL after
-``--stop-timeout`` seconds, default 30), and nothing is restarted.
+On Linux the command gets SIGTERM when the supervisor dies, even by ``kill -9`` (prctl
+``PR_SET_PDEATHSIG``), so no service outlives its supervisor. SIGTERM or SIGINT to the supervisor
+(``claimaudit down`` sends SIGTERM to the whole process group) stops it: the signal is passed on
+to the command, which is waited for (SIGKILL after ``--stop-timeout`` seconds, default 30), and
+nothing is restarted.
 """
 
 from __future__ import annotations
 
 import argparse
+import ctypes
+import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from types import FrameType
 
 __all__ = ["Supervisor", "main"]
+
+
+#: prctl(2) option: the signal the calling process gets when its parent dies
+_PR_SET_PDEATHSIG = 1
+
+
+def _dies_with(parent: int) -> None:
+    """In the child before ``exec``: ask Linux for SIGTERM when the supervisor dies (a ``kill -9``
+    of it gives the service no other sign; it would run on unsupervised, and the next
+    ``claimaudit up`` would start a second one), and exit if it is already gone."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _preexec() -> Callable[[], None] | None:
+    """:func:`_dies_with` this process, on Linux (elsewhere nothing)."""
+    if not sys.platform.startswith("linux"):
+        return None
+    parent = os.getpid()
+    return lambda: _dies_with(parent)
 
 
 def _say(name: str, text: str) -> None:
@@ -72,7 +99,7 @@ class Supervisor:
         code = 0
         while not self.stopping:
             started = time.monotonic()
-            self.child = subprocess.Popen(self.command)
+            self.child = subprocess.Popen(self.command, preexec_fn=_preexec())
             _say(self.name, f"started pid {self.child.pid}")
             while True:
                 try:

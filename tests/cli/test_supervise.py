@@ -50,3 +50,21 @@ def test_a_stop_stops_the_process_and_restarts_nothing(tmp_path: Path) -> None:
         not Path(f"/proc/{child_pid}").exists()
         or "Z" in Path(f"/proc/{child_pid}/stat").read_text().split(") ")[1][:1]
     )
+
+
+def test_a_killed_supervisor_takes_its_process_with_it(tmp_path: Path) -> None:
+    """``kill -9`` of the supervisor: its service gets SIGTERM (PR_SET_PDEATHSIG) instead of running
+    on unsupervised, where the next ``claimaudit up`` would start a second one."""
+    pidfile = tmp_path / "pid"
+    child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    proc = _supervise(tmp_path, child)
+    deadline = time.monotonic() + 20
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    child_pid = int(pidfile.read_text())
+    proc.kill()
+    proc.communicate(timeout=20)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{child_pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not Path(f"/proc/{child_pid}").exists(), "the service outlived its supervisor"
