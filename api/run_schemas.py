@@ -63,7 +63,9 @@ class RejectedLine(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    line: Annotated[int, Field(strict=True, ge=1)] | None = Field(None, description="1-based line number.")
+    line: Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)] | None = Field(
+        None, description="1-based line number (a Postgres integer)."
+    )
     id: Annotated[Text, Field(min_length=1, max_length=500)] | None = Field(
         None, description="Its item id, if any."
     )

@@ -250,3 +250,13 @@ def test_document_shows_the_effective_threshold(client: TestClient) -> None:
     custom = client.post("/audits", json={**VALID, "config": {"threshold": 0.5, "case_insensitive": True}})
     doc = client.get(f"/audits/{custom.json()['id']}").json()
     assert doc["effective_config"]["threshold"] == 0.5 and doc["effective_config"]["case_insensitive"] is True
+
+
+def test_a_rejected_line_number_beyond_a_postgres_integer_is_422(client: TestClient) -> None:
+    """Found by the OpenAPI fuzz test (schemathesis): ``line`` 2**31 was a 500 (integer out of range)."""
+    body = {"suite": "fuzz", "items": [], "rejected": [{"reason": "bad json", "line": 2**31}]}
+    resp = client.post("/runs", json=body)
+    assert resp.status_code == 422, resp.text
+    assert [".".join(str(p) for p in e["loc"]) for e in resp.json()["detail"]] == ["body.rejected.0.line"]
+    ok = {**body, "rejected": [{"reason": "bad json", "line": 2**31 - 1}]}
+    assert client.post("/runs", json=ok).status_code in (201, 202), "the largest line is stored"
