@@ -207,7 +207,8 @@ class Settings(BaseSettings):
     #: HNSW candidate list size for ``/claims/search`` (pgvector ``hnsw.ef_search``; pgvector's
     #: default 40). 400: recall@10 0.95 to 0.97 per tenant and filter on the 1M store of
     #: ``make bench-store``, 0.85 to 0.96 at 100 (docs/PERFORMANCE.md, "The claim store at 1M claims").
-    hnsw_ef_search: int = 400
+    #: pgvector accepts 1 to 1000; a value outside is an error at start, not at the first search.
+    hnsw_ef_search: int = Field(default=400, ge=1, le=1000)
     #: A tenant with at most this many claim vectors of the model is searched exactly (its rows
     #: read through the tenant index and sorted) instead of through the HNSW graph of every
     #: tenant; 0: never (``db.claim_search``; the crossover: docs/PERFORMANCE.md).
