@@ -19,6 +19,17 @@ def _supervise(tmp_path: Path, child: str, *options: str) -> subprocess.Popen[st
     )  # fmt: skip
 
 
+def _supervise_a_sleeper(tmp_path: Path) -> tuple[subprocess.Popen[str], int]:
+    """The supervisor of a process that writes its pid and sleeps, and that process's pid."""
+    pidfile = tmp_path / "pid"
+    child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+    proc = _supervise(tmp_path, child)
+    deadline = time.monotonic() + 20
+    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return proc, int(pidfile.read_text())
+
+
 def test_an_exited_process_is_restarted_with_backoff_and_logged(tmp_path: Path) -> None:
     starts = tmp_path / "starts"
     # each start appends a line, then the process dies with code 3 (a crash)
@@ -35,13 +46,7 @@ def test_an_exited_process_is_restarted_with_backoff_and_logged(tmp_path: Path) 
 
 
 def test_a_stop_stops_the_process_and_restarts_nothing(tmp_path: Path) -> None:
-    pidfile = tmp_path / "pid"
-    child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
-    proc = _supervise(tmp_path, child)
-    deadline = time.monotonic() + 20
-    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    child_pid = int(pidfile.read_text())
+    proc, child_pid = _supervise_a_sleeper(tmp_path)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=20)
     assert proc.returncode != 0 or "stopped" in err
@@ -55,13 +60,7 @@ def test_a_stop_stops_the_process_and_restarts_nothing(tmp_path: Path) -> None:
 def test_a_killed_supervisor_takes_its_process_with_it(tmp_path: Path) -> None:
     """``kill -9`` of the supervisor: its service gets SIGTERM (PR_SET_PDEATHSIG) instead of running
     on unsupervised, where the next ``claimaudit up`` would start a second one."""
-    pidfile = tmp_path / "pid"
-    child = f"import os, time; open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
-    proc = _supervise(tmp_path, child)
-    deadline = time.monotonic() + 20
-    while not (pidfile.exists() and pidfile.read_text()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    child_pid = int(pidfile.read_text())
+    proc, child_pid = _supervise_a_sleeper(tmp_path)
     proc.kill()
     proc.communicate(timeout=20)
     deadline = time.monotonic() + 10
