@@ -334,3 +334,24 @@ def test_converse_is_a_standing_finding() -> None:
     assert (j.verdict, j.finding) == (U, "converse")
     assert "converse" in STANDING_FINDINGS
     assert j.reason.startswith("the reference states the converse: 'Lung cancer causes smoking'")
+
+
+# a passive with an irregular participle is the same predicate as its active (WordNet 3.0's
+# verb.exc, tools/build_irregular_verbs.py): the roles are compared; without those rows
+# "beaten" was no form of "beat" and each swap below was `supported` at a cosine of 0.9+
+IRREGULAR_PASSIVES: list[Row] = [
+    ("Chelsea was beaten by Arsenal in the 2002 final.", "Chelsea beat Arsenal in the 2002 final.", {C}),
+    ("Chelsea was beaten by Arsenal in the 2002 final.", "Arsenal beat Chelsea in the 2002 final.", {S}),
+    ("The novel was written by Ana Ruiz in 1987.", "Ana Ruiz wrote the novel in 1987.", {S}),
+]
+
+
+@pytest.mark.parametrize("row", IRREGULAR_PASSIVES, ids=lambda r: r[0])
+def test_a_passive_with_an_irregular_participle_keeps_its_roles(row: Row) -> None:
+    _check(row)
+
+
+def test_the_irregular_forms_come_from_wordnet_and_leave_out_nouns_and_verbs() -> None:
+    rows = dict(line.split("\t") for line in data_lines_of("irregular_verbs.tsv"))
+    assert rows["beaten"] == "beat" and rows["went"] == "go" and rows["won"] == "win"
+    assert not {"left", "found", "saw", "felt", "ground"} & rows.keys()  # nouns or verbs themselves
