@@ -16,7 +16,6 @@ from fastapi import APIRouter, HTTPException, Request, status
 from pydantic import BaseModel, ConfigDict, Field
 
 from api import audit_service
-from api.audit_service import admit
 from api.auth import Caller, ReadCaller, WriteCaller
 from api.check_documents import correction_document
 from api.deps import SessionDep, SettingsDep
@@ -104,7 +103,7 @@ def _admit(
 ) -> None:
     """The audits a check creates through the admission path (``service.admission``): their config
     (models, endpoint, token budget) and the caller's audits per minute; raises the HTTP refusal."""
-    found = admit(caller, request, [{"config": config}] * count, session, settings)
+    found = audit_service.admit(caller, request, [{"config": config}] * count, session, settings)
     refused = next((r for r in found if r is not None), None)
     if refused is not None:
         raise refusal(refused)

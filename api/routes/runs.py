@@ -16,7 +16,6 @@ from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from api import audit_service
-from api.audit_service import admit
 from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import poll_url
@@ -114,7 +113,7 @@ def submit_run(
     label = req.label or slot_label(datetime.now(UTC))
     parsed = _parse_items(req.items)
     bodies = [p if isinstance(p, admission.Refusal) else p.body() for p in parsed]
-    found = admit(caller, request, bodies, session, settings, names=_names(req, label))
+    found = audit_service.admit(caller, request, bodies, session, settings, names=_names(req, label))
     valid: list[tuple[int, RunItemIn]] = []
     rejected: list[dict[str, Any]] = []
     for index, (item, refused) in enumerate(zip(parsed, found, strict=True)):
