@@ -48,6 +48,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -189,14 +190,14 @@ def figures(items: Sequence[Any], rows: Sequence[Row], expect: dict[str, dict[st
 def variants(rows: Sequence[Row]) -> dict[str, Callable[[], list[Row]]]:
     """Name -> rows of that ablation (features by family, then each rule finding seen)."""
     out: dict[str, Callable[[], list[Row]]] = {
-        f"feature:{fam}": (lambda cols=cols: without_columns(rows, cols)) for fam, cols in FAMILIES.items()
+        f"feature:{fam}": partial(without_columns, rows, cols) for fam, cols in FAMILIES.items()
     }
     findings = Counter(
         r["finding"] for r in rows
         if r.get("finding") and (r["rule"] in tv.CONFLICTS or r["finding"] in STANDING_FINDINGS)
     )  # fmt: skip
     for name, _ in findings.most_common():
-        out[f"finding:{name}"] = lambda name=name: without_finding(rows, name)
+        out[f"finding:{name}"] = partial(without_finding, rows, name)
     return out
 
 
