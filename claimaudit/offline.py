@@ -18,7 +18,7 @@ from claimaudit.models import AuditDocument
 __all__ = ["audit_offline", "OFFLINE_CONFIG_KEYS"]
 
 #: The config keys the in-memory engine uses (the LLM components need the service).
-OFFLINE_CONFIG_KEYS = frozenset({"threshold", "case_insensitive", "remove_punctuation"})
+OFFLINE_CONFIG_KEYS = frozenset({"threshold", "case_insensitive", "remove_punctuation", "references"})
 
 
 def quiet_model_loading() -> None:
@@ -44,10 +44,11 @@ def audit_offline(
     """Audit ``response`` against ``references`` in this process (the document of
     ``GET /audits/{id}`` without the database fields: ``id`` and the timestamps are None).
 
-    ``config``: only ``threshold`` (cosine in [-1, 1]), ``case_insensitive`` and
-    ``remove_punctuation``. Raises ``ValueError`` on invalid input or config (every reference
-    blank, another config key, a threshold out of range) and ``ClaimauditError`` when a local
-    model cannot be loaded (a broken install).
+    ``config``: only ``threshold`` (cosine in [-1, 1]), ``case_insensitive``,
+    ``remove_punctuation`` and ``references`` (``full`` or ``evidence``, ``claims.options``).
+    Raises ``ValueError`` on invalid input or config (every reference blank, another config key,
+    a threshold out of range, an unknown ``references`` mode) and ``ClaimauditError`` when a
+    local model cannot be loaded (a broken install).
     """
     quiet_model_loading()
     from claims.audit import audit_texts, report_to_dict
