@@ -27,6 +27,7 @@ from pydantic import (
     Tag,
     field_validator,
 )
+from pydantic.json_schema import SkipJsonSchema
 
 from claims.types import AuditStatus as AuditStatus
 from service.storable import NUL_MESSAGE as NUL_MESSAGE
@@ -57,21 +58,28 @@ NonBlankStr = Annotated[StrictStr, AfterValidator(_no_nul), AfterValidator(_non_
 
 
 class AuditConfig(BaseModel):
-    """Per-audit configuration; every key is optional, unknown keys are an error."""
+    """Per-audit configuration; every key is optional, unknown keys are an error, and an explicit
+    null is an error (omit the key for the default), so the schema shows no key as nullable."""
 
     model_config = ConfigDict(extra="forbid")
 
-    threshold: Annotated[float, Field(strict=True, ge=-1.0, le=1.0, allow_inf_nan=False)] | None = Field(
+    threshold: (
+        Annotated[float, Field(strict=True, ge=-1.0, le=1.0, allow_inf_nan=False)] | SkipJsonSchema[None]
+    ) = Field(
         None,
         description=(
             "Cosine threshold in [-1, 1] (finite; an integer is accepted); default: the engine's "
             "calibrated claims.match.DEFAULT_THRESHOLD. See README 'Per-audit config'."
         ),
     )
-    case_insensitive: StrictBool | None = Field(None, description="Levenshtein scores ignore case.")
-    remove_punctuation: StrictBool | None = Field(None, description="Levenshtein scores ignore punctuation.")
-    decomposer: Literal["offline", "llm"] | None = None
-    judge: Literal["none", "llm", "auto"] | None = Field(
+    case_insensitive: StrictBool | SkipJsonSchema[None] = Field(
+        None, description="Levenshtein scores ignore case."
+    )
+    remove_punctuation: StrictBool | SkipJsonSchema[None] = Field(
+        None, description="Levenshtein scores ignore punctuation."
+    )
+    decomposer: Literal["offline", "llm"] | SkipJsonSchema[None] = None
+    judge: Literal["none", "llm", "auto"] | SkipJsonSchema[None] = Field(
         None,
         description=(
             "LLM judge: none; llm (every material claim); auto (only claims whose confidence lies "
@@ -83,15 +91,15 @@ class AuditConfig(BaseModel):
             Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)],
             Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)],
         ]
-        | None
+        | SkipJsonSchema[None]
     ) = Field(
         None,
         description="[low, high] confidence band sent to the LLM judge under judge=auto; default LLM_BAND.",
     )
-    embedder: Literal["local", "openai"] | None = None
-    llm_model: NonBlankStr | None = None
-    embedding_model: NonBlankStr | None = None
-    llm_on_error: Literal["offline", "fail"] | None = Field(
+    embedder: Literal["local", "openai"] | SkipJsonSchema[None] = None
+    llm_model: NonBlankStr | SkipJsonSchema[None] = None
+    embedding_model: NonBlankStr | SkipJsonSchema[None] = None
+    llm_on_error: Literal["offline", "fail"] | SkipJsonSchema[None] = Field(
         None,
         description=(
             "When the LLM decomposer or judge fails: offline (the offline result stands, marked on "
@@ -99,7 +107,7 @@ class AuditConfig(BaseModel):
             "Default: the LLM_ON_ERROR setting (offline)."
         ),
     )
-    references: Literal["full", "evidence"] | None = Field(
+    references: Literal["full", "evidence"] | SkipJsonSchema[None] = Field(
         None,
         description=(
             "full (default): every reference is decomposed, as a ground truth whose recall counts; "
