@@ -4,21 +4,35 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, WithJsonSchema, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    WithJsonSchema,
+    field_validator,
+)
 
-from api.schemas import AuditConfig, AuditRequest, NonBlankStr, Text
+from api.schemas import AuditConfig, AuditRequest, NonBlankStr, no_nul, non_blank
 from claims.run_diff import Gate
 
 __all__ = ["RunItemIn", "RejectedLine", "RunRequest", "SuiteSource", "SuiteWebhook", "SuiteIn", "Name"]
 
 #: A suite name or run label: 1-200 characters, no NUL, no slash (``suite/label`` names a run).
-Name = Annotated[NonBlankStr, Field(max_length=200, pattern=r"^[^/]+$")]
+Name = Annotated[
+    StrictStr, Field(max_length=200, pattern=r"^[^/]+$"), AfterValidator(no_nul), AfterValidator(non_blank)
+]
+#: An item id: 1-500 characters, no NUL.
+ItemId = Annotated[StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul)]
 
 
 class RunItemIn(AuditRequest):
     """One item of a run: an audit plus the caller's item id (items of two runs match by id)."""
 
-    id: Annotated[Text, Field(min_length=1, max_length=500)] | StrictInt
+    id: ItemId | StrictInt
 
     def item_id(self) -> str:
         return str(self.id)
@@ -66,10 +80,8 @@ class RejectedLine(BaseModel):
     line: Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)] | None = Field(
         None, description="1-based line number (a Postgres integer)."
     )
-    id: Annotated[Text, Field(min_length=1, max_length=500)] | None = Field(
-        None, description="Its item id, if any."
-    )
-    reason: Annotated[NonBlankStr, Field(max_length=2000)]
+    id: ItemId | None = Field(None, description="Its item id, if any.")
+    reason: Annotated[StrictStr, Field(max_length=2000), AfterValidator(no_nul), AfterValidator(non_blank)]
 
     def key(self) -> str:
         """One row per line of a resumed batch: the item id, else ``line N``."""
@@ -83,7 +95,7 @@ class RunRequest(BaseModel):
 
     suite: Name
     label: Name | None = Field(None, description="Default: the current UTC time, e.g. 2026-11-30T02:00Z.")
-    source: Annotated[Text, Field(max_length=500)] = "api"
+    source: Annotated[StrictStr, Field(max_length=500), AfterValidator(no_nul)] = "api"
     items: list[RunItemAny] = Field(
         description="Run items {id, response, references, question?, metadata?, config?}; each is "
         "validated on its own (an invalid one is rejected, the others go on)."
@@ -118,7 +130,7 @@ class SuiteSource(BaseModel):
 class SuiteWebhook(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    url: Annotated[NonBlankStr, Field(pattern=r"^https?://")]
+    url: Annotated[StrictStr, Field(pattern=r"^https?://"), AfterValidator(no_nul), AfterValidator(non_blank)]
     secret: NonBlankStr | None = Field(None, description="HMAC-SHA256 key of the signature header.")
 
 

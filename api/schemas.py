@@ -39,22 +39,26 @@ from service.storable import value_problem as json_problem
 MAX_OFFSET = 2**31 - 1
 
 
-def _no_nul(value: str) -> str:
+def no_nul(value: str) -> str:
+    """``value`` unchanged; ``ValueError`` naming the problem when it holds a NUL or a lone surrogate."""
     problem = text_problem(value)
     if problem:
         raise ValueError(problem)
     return value
 
 
-def _non_blank(value: str) -> str:
+def non_blank(value: str) -> str:
+    """``value`` unchanged; ``ValueError`` when it is empty or whitespace only."""
     if not value.strip():
         raise ValueError("must not be empty or whitespace only")
     return value
 
 
-#: A string without NUL characters.
-Text = Annotated[StrictStr, AfterValidator(_no_nul)]
-NonBlankStr = Annotated[StrictStr, AfterValidator(_no_nul), AfterValidator(_non_blank)]
+#: A string without NUL characters. A length or pattern constraint goes BEFORE the validators
+#: (``Annotated[StrictStr, Field(max_length=N), AfterValidator(no_nul)]``): after them, pydantic
+#: checks it generically and its message speaks of "items", not characters.
+Text = Annotated[StrictStr, AfterValidator(no_nul)]
+NonBlankStr = Annotated[StrictStr, AfterValidator(no_nul), AfterValidator(non_blank)]
 
 
 class AuditConfig(BaseModel):
@@ -139,9 +143,15 @@ class ReferenceDocument(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Text = Field(description="The reference text.")
-    id: Annotated[Text, Field(max_length=500)] | None = Field(None, description="Your id of the document.")
-    url: Annotated[Text, Field(max_length=2000)] | None = Field(None, description="Where the document lives.")
-    title: Annotated[Text, Field(max_length=1000)] | None = Field(None, description="Its title.")
+    id: Annotated[StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul)] | None = Field(
+        None, description="Your id of the document (1-500 characters)."
+    )
+    url: Annotated[StrictStr, Field(min_length=1, max_length=2000), AfterValidator(no_nul)] | None = Field(
+        None, description="Where the document lives (1-2000 characters)."
+    )
+    title: Annotated[StrictStr, Field(min_length=1, max_length=1000), AfterValidator(no_nul)] | None = Field(
+        None, description="Its title (1-1000 characters)."
+    )
 
 
 def _reference_kind(value: Any) -> str | None:
@@ -223,7 +233,9 @@ class BatchItem(AuditRequest):
     """One item of ``POST /audits/batch``: an audit plus its optional idempotency key (at most
     ``MAX_IDEMPOTENCY_KEY`` characters, as the header)."""
 
-    idempotency_key: Annotated[Text, Field(max_length=MAX_IDEMPOTENCY_KEY)] | None = None
+    idempotency_key: (
+        Annotated[StrictStr, Field(max_length=MAX_IDEMPOTENCY_KEY), AfterValidator(no_nul)] | None
+    ) = None
 
 
 class AuditAccepted(BaseModel):
