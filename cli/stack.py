@@ -36,6 +36,7 @@ with pid files and logs under ``.claimaudit/`` -- see :func:`up`, :func:`down`, 
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -43,7 +44,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -389,18 +391,56 @@ def migrate(database_url: str) -> None:
         raise StackError(f"alembic upgrade head failed:\n{proc.stdout}\n{proc.stderr}")
 
 
+#: Longest wait, in seconds, for another ``up`` or ``down`` of the same state folder to finish.
+STACK_LOCK_WAIT_S = 600.0
+
+
+@contextmanager
+def stack_lock(wait_s: float = STACK_LOCK_WAIT_S) -> Iterator[None]:
+    """Hold ``<state>/run/stack.lock`` (``fcntl.flock``, exclusive) while the stack is changed.
+
+    A second ``up`` or ``down`` of the same state folder waits for the first and then finds what
+    it started (``up`` is idempotent), instead of racing it (two ``pg_ctl start`` on one data
+    folder). The lock goes with the process that holds it, so a killed ``up`` never leaves it
+    held. Raises ``StackError`` when another holds it for more than ``wait_s`` seconds.
+    """
+    path = state_dir() / "run" / "stack.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + wait_s
+    with path.open("a") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StackError(
+                        f"another `claimaudit up` or `down` has held {path} for over {wait_s:.0f} s"
+                    ) from None
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def up(config: StackConfig | None = None, *, progress: object = None) -> StackInfo:
     """Start (or find) Postgres, Redis, run migrations, then the worker, API and Flower; wait until healthy.
 
-    Idempotent: services already running (pid files under ``.claimaudit/run``) are kept.
-    ``progress`` is an optional callable taking a one-line message.
+    Idempotent: services already running (pid files under ``.claimaudit/run``) are kept. Two
+    ``up`` (or an ``up`` and a ``down``) of one state folder run one after the other
+    (:func:`stack_lock`). ``progress`` is an optional callable taking a one-line message.
 
     Raises
     ------
     StackError
         A service failed to start or to become healthy; the message has its log tail.
     """
-    config = config or StackConfig()
+    with stack_lock():
+        return _up(config or StackConfig(), progress)
+
+
+def _up(config: StackConfig, progress: object) -> StackInfo:
     say = progress if callable(progress) else (lambda _msg: None)
     pg_external = bool(os.environ.get("DATABASE_URL"))
     say("postgres")
@@ -496,6 +536,11 @@ def down() -> list[str]:
 
     External servers (``DATABASE_URL``/``REDIS_URL``, a Redis already on 6379) are left alone.
     """
+    with stack_lock():
+        return _down()
+
+
+def _down() -> list[str]:
     stopped: list[str] = []
     for name in reversed(SERVICES):
         pidfile = state_dir() / "run" / f"{name}.pid"
