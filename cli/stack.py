@@ -529,7 +529,9 @@ def _service_row(name: str, pid: int, info: StackInfo | None, config: StackConfi
     nothing), else ``healthy``/``unhealthy`` for the API (``/healthz``) and ``running``."""
     stopped = frozen(pid)
     if stopped:
-        return ServiceStatus(name, "frozen", f"pid {pid}; stopped (SIGSTOP): pid {', '.join(map(str, stopped))}")
+        return ServiceStatus(
+            name, "frozen", f"pid {pid}; stopped (SIGSTOP): pid {', '.join(map(str, stopped))}"
+        )
     if name == "api":
         url = info.api_url if info else config.api_url
         return ServiceStatus(name, "healthy" if api_healthy(url) else "unhealthy", f"pid {pid}, {url}")
@@ -570,5 +572,7 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     rows.append(ServiceStatus("redis", "running" if redis_ping(redis_url) else "stopped", redis_url))
     for name in SERVICES:
         pid = read_pid(state_dir() / "run" / f"{name}.pid")
-        rows.append(ServiceStatus(name, "stopped", "") if pid is None else _service_row(name, pid, info, config))
+        rows.append(
+            ServiceStatus(name, "stopped", "") if pid is None else _service_row(name, pid, info, config)
+        )
     return rows

@@ -28,7 +28,8 @@ restarts a worker that exits for any other reason.
 from __future__ import annotations
 
 import functools
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 import redis
 from kombu.transport import redis as kombu_redis
@@ -41,7 +42,7 @@ _MARK = "_claimaudit_detached_is_connection_error"
 def install() -> None:
     """Wrap ``kombu.transport.redis.Channel._connparams`` once (module docstring; the original is
     the wrapper's ``__wrapped__``); idempotent."""
-    original = kombu_redis.Channel._connparams
+    original = cast(Callable[..., Any], kombu_redis.Channel._connparams)
     if getattr(original, _MARK, False):
         return
 
@@ -52,4 +53,4 @@ def install() -> None:
         return original(self, asynchronous)
 
     setattr(_connparams, _MARK, True)
-    kombu_redis.Channel._connparams = _connparams
+    kombu_redis.Channel._connparams = _connparams  # type: ignore[method-assign]

@@ -41,7 +41,8 @@ SQL_LOGIN_STATEMENT_TIMEOUT = "60s"
 #: The line of 0011's function after which the new role gets its default.
 _AFTER = "'INHERIT CONNECTION LIMIT 10 PASSWORD %L', p_role, p_verifier);"
 _SET_TIMEOUT = (
-    f"\n    EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', p_role, '{SQL_LOGIN_STATEMENT_TIMEOUT}');"
+    "\n    EXECUTE format('ALTER ROLE %I SET statement_timeout = %L', p_role, "
+    f"'{SQL_LOGIN_STATEMENT_TIMEOUT}');"
 )
 
 #: ``{action}``: ``SET statement_timeout = '60s'`` or ``RESET statement_timeout``.

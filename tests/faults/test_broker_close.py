@@ -38,7 +38,9 @@ def _worker_like_connection(url: str) -> tuple[Connection, Any]:
     conn.connect()
     tasks = conn.default_channel
     queue = Queue("audits", Exchange("audits", "direct"), "audits")
-    conn.Producer(tasks).publish({"stage": "matching"}, exchange=queue.exchange, routing_key="audits", declare=[queue])
+    conn.Producer(tasks).publish(
+        {"stage": "matching"}, exchange=queue.exchange, routing_key="audits", declare=[queue]
+    )
     received: list[Any] = []
     conn.Consumer(queue, callbacks=[lambda _body, message: received.append(message)], channel=tasks).consume()
     conn.drain_events(timeout=5)
