@@ -85,6 +85,36 @@ def alive(pid: int) -> bool:
         return True
 
 
+def _state(pid: int) -> str:
+    """The one-letter state of ``pid`` in ``/proc/<pid>/stat`` (``proc(5)``); "" when unreadable."""
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(") ", 1)[1][:1]
+    except (OSError, IndexError):
+        return ""
+
+
+def _descendants(pid: int) -> list[int]:
+    """``pid``'s children, their children and so on (``/proc/<pid>/task/*/children``, Linux)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        for task in Path(f"/proc/{todo.pop()}/task").glob("*"):
+            with contextlib.suppress(OSError, ValueError):
+                kids = [int(k) for k in (task / "children").read_text().split()]
+                found += kids
+                todo += kids
+    return found
+
+
+def frozen(pid: int) -> list[int]:
+    """The processes of the tree led by ``pid`` (itself included) that are stopped (``SIGSTOP``,
+    ``SIGTSTP``, a debugger: state ``T`` or ``t`` in ``proc(5)``), in tree order; [] when none is
+    or where ``/proc`` does not exist. A stopped process still answers ``kill -0``, so
+    :func:`alive` calls it alive."""
+    return [p for p in [pid, *_descendants(pid)] if _state(p) in ("T", "t")]
+
+
 def terminate(pid: int, *, timeout: float = 20) -> None:
     """SIGTERM the process group led by ``pid`` (our processes start their own session), then SIGKILL."""
     for sig in (signal.SIGTERM, signal.SIGKILL):

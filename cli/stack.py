@@ -64,6 +64,7 @@ from cli.postgres import (
 from cli.processes import (
     StackError,
     alive,
+    frozen,
     port_open,
     read_pid,
     terminate,
@@ -567,6 +568,24 @@ class ServiceStatus:
     detail: str
 
 
+def _service_row(name: str, pid: int, info: StackInfo | None, config: StackConfig) -> ServiceStatus:
+    """The status of app service ``name`` whose pid file names the live process ``pid``: ``frozen``
+    when a process of its tree is stopped (``SIGSTOP``: it holds its leases and messages and does
+    nothing), else ``healthy``/``unhealthy`` for the API (``/healthz``) and ``running``."""
+    stopped = frozen(pid)
+    if stopped:
+        return ServiceStatus(
+            name, "frozen", f"pid {pid}; stopped (SIGSTOP): pid {', '.join(map(str, stopped))}"
+        )
+    if name == "api":
+        url = info.api_url if info else config.api_url
+        return ServiceStatus(name, "healthy" if api_healthy(url) else "unhealthy", f"pid {pid}, {url}")
+    if name == "flower":
+        url = (info.flower_url if info else None) or f"http://127.0.0.1:{config.flower_port}"
+        return ServiceStatus(name, "running", f"pid {pid}, {url}")
+    return ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / f'{name}.log'}")
+
+
 def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     """Health of each part of the local stack (does not start anything)."""
     config = config or StackConfig()
@@ -598,18 +617,7 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     rows.append(ServiceStatus("redis", "running" if redis_ping(redis_url) else "stopped", redis_url))
     for name in SERVICES:
         pid = read_pid(state_dir() / "run" / f"{name}.pid")
-        if pid is None:
-            rows.append(ServiceStatus(name, "stopped", ""))
-            continue
-        if name == "api":
-            url = info.api_url if info else config.api_url
-            healthy = api_healthy(url)
-            rows.append(ServiceStatus(name, "healthy" if healthy else "unhealthy", f"pid {pid}, {url}"))
-        elif name == "flower":
-            url = (info.flower_url if info else None) or f"http://127.0.0.1:{config.flower_port}"
-            rows.append(ServiceStatus(name, "running", f"pid {pid}, {url}"))
-        else:
-            rows.append(
-                ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / f'{name}.log'}")
-            )
+        rows.append(
+            ServiceStatus(name, "stopped", "") if pid is None else _service_row(name, pid, info, config)
+        )
     return rows

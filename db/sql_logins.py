@@ -11,8 +11,10 @@ executable by ``claimaudit_service`` only), so the migrations' role must be able
 
 The password is 24 random bytes (``secrets.token_urlsafe``), shown once; it reaches the server
 only as a SCRAM-SHA-256 verifier computed here by libpq (``PQencryptPasswordConn``), so it never
-appears in a statement or a server log. Revoking drops the role (its sessions are ended), or
-leaves it ``NOLOGIN`` without privileges when it cannot be dropped.
+appears in a statement or a server log. Its statements stop after 60 s: the role's default
+``statement_timeout`` (migration ``0020_sql_login_timeout``), which its own session may ``SET``.
+Revoking drops the role (its sessions are ended), or leaves it ``NOLOGIN`` without privileges
+when it cannot be dropped.
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ restarts or keeps polling; it must exceed the hard time limit of a stage (checke
 Sends: a chain's next link (sent by the worker after a stage committed) is retried by the
 publisher for about 2 min (``task_publish_retry_policy``); the API and the sweeper send with
 ``workers.pipeline.FAST_PUBLISH`` instead, and never wait for a broker that is down. A worker
-whose broker connection drops reconnects for ever (``broker_connection_max_retries=None``).
+whose broker connection drops reconnects for ever (``broker_connection_max_retries=None``), also
+when the drop leaves a channel on a detached transport (``workers.broker_close``).
 The sweeper (``workers.sweeper.SweeperStep``) runs in every worker's main process.
 """
 
@@ -32,8 +33,13 @@ from celery.signals import (
 from kombu.entity import Exchange, Queue
 
 from service.settings import get_settings
+from workers import broker_close
 
 __all__ = ["app"]
+
+# A Redis outage at the wrong moment of the consumer's event loop made kombu end the worker with
+# an AttributeError; it is a connection error instead, and the worker reconnects (workers/broker_close.py).
+broker_close.install()
 
 _settings = get_settings()
 

@@ -3,11 +3,15 @@ backoff; a stop of the supervisor stops the process and restarts nothing."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import signal
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -67,3 +71,35 @@ def test_a_killed_supervisor_takes_its_process_with_it(tmp_path: Path) -> None:
     while Path(f"/proc/{child_pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not Path(f"/proc/{child_pid}").exists(), "the service outlived its supervisor"
+
+
+def test_status_shows_a_sigstopped_worker_as_frozen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``claimaudit status`` of a worker whose process is stopped (SIGSTOP: it answers ``kill -0``
+    and does nothing) says ``frozen`` and names the stopped pid, and ``running`` again after
+    SIGCONT."""
+    from cli import processes, stack
+
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/none")  # not probed: "external"
+    monkeypatch.setenv("REDIS_URL", f"redis://127.0.0.1:{processes.free_port()}/0")  # nothing answers
+    proc, child_pid = _supervise_a_sleeper(tmp_path)
+    try:
+        (tmp_path / "state" / "run").mkdir(parents=True)
+        (tmp_path / "state" / "run" / "worker.pid").write_text(str(proc.pid))  # as ``up`` writes it
+
+        def worker() -> stack.ServiceStatus:
+            return next(row for row in stack.status() if row.name == "worker")
+
+        assert worker().state == "running"
+        os.kill(child_pid, signal.SIGSTOP)
+        time.sleep(0.5)  # the stop is delivered asynchronously
+        row = worker()
+        assert row.state == "frozen" and str(child_pid) in row.detail, row
+        os.kill(child_pid, signal.SIGCONT)
+        time.sleep(0.5)
+        assert worker().state == "running"
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(child_pid, signal.SIGCONT)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=20)

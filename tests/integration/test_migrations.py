@@ -7,6 +7,7 @@ from collections.abc import Callable
 import pytest
 import sqlalchemy
 from alembic import command
+from sqlalchemy.orm import Session
 
 from tests.conftest import alembic_config
 
@@ -90,3 +91,49 @@ def test_first_revision_creates_the_vector_extension(fresh_database: Callable[[s
     finally:
         engine.dispose()
     assert ext == "vector"
+
+
+def _role_timeout(engine: sqlalchemy.Engine, role: str) -> list[str]:
+    """The ``statement_timeout`` entries of ``role``'s defaults (``pg_db_role_setting``)."""
+    with engine.connect() as conn:
+        config = conn.execute(
+            sqlalchemy.text(
+                "SELECT s.setconfig FROM pg_db_role_setting s JOIN pg_roles r ON r.oid = s.setrole"
+                " WHERE r.rolname = :role AND s.setdatabase = 0"
+            ),
+            {"role": role},
+        ).scalar()
+    return [c for c in config or [] if c.startswith("statement_timeout=")]
+
+
+def test_sql_login_timeout_reaches_existing_logins_and_goes_with_the_downgrade(
+    fresh_database: Callable[[str], str],
+) -> None:
+    """0020_sql_login_timeout: a login made at 0019 gets ``statement_timeout=60s`` by the upgrade
+    (a new one by ``claimaudit_create_sql_login``), and the downgrade to 0019 removes both."""
+    from db import sql_logins
+
+    url = fresh_database("login_timeout")
+    cfg = alembic_config(url)
+    command.upgrade(cfg, "0019_reference_rollup")
+    engine = sqlalchemy.create_engine(url)
+    tenant = "mig-timeout"
+    made: list[str] = []
+    try:
+        with Session(engine) as session:
+            made.append(sql_logins.create_sql_login(session, tenant_id=tenant, name="old")[0].role)
+            session.commit()
+        assert _role_timeout(engine, made[0]) == []
+        command.upgrade(cfg, "0020_sql_login_timeout")
+        with Session(engine) as session:
+            made.append(sql_logins.create_sql_login(session, tenant_id=tenant, name="new")[0].role)
+            session.commit()
+        assert [_role_timeout(engine, r) for r in made] == [["statement_timeout=60s"]] * 2
+        command.downgrade(cfg, "0019_reference_rollup")
+        assert [_role_timeout(engine, r) for r in made] == [[], []]
+    finally:
+        with Session(engine) as session:
+            for role in made:
+                sql_logins.revoke_sql_login(session, role)
+            session.commit()
+        engine.dispose()

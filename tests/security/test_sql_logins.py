@@ -133,6 +133,18 @@ def _database(session: Any) -> str:
     return str(session.execute(sqlalchemy.text("SELECT current_database()")).scalar_one())
 
 
+def test_a_logins_statements_stop_at_its_statement_timeout(login_a: tuple[str, str]) -> None:
+    """Migration 0020_sql_login_timeout: a login's role default ``statement_timeout`` is 60 s
+    (``SQL_LOGIN_STATEMENT_TIMEOUT``; ``SHOW`` prints ``1min``), and a statement past a login's
+    timeout is cancelled (57014). The sleep is checked against a 1 s timeout set in the session,
+    the 60 s one would make the test a minute long."""
+    with psycopg.connect(login_a[1], autocommit=True) as conn:
+        assert conn.execute("SHOW statement_timeout").fetchone() == ("1min",)
+        conn.execute("SET statement_timeout = '1s'")
+        with pytest.raises(psycopg.errors.QueryCanceled):
+            conn.execute("SELECT pg_sleep(3)")
+
+
 def test_a_login_creates_no_temporary_table(login_a: tuple[str, str]) -> None:
     """``TEMPORARY`` is the deployment's only (migration 0018): a login creates no table at all."""
     with (
