@@ -23,7 +23,9 @@ from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.engine import make_engine, session_scope
+from db.tenancy import deployment_session
 from service import admission, metrics, schedule, source_policy
+from service.backlog import BacklogFull, check_backlog
 from service.runs import finish_run, submit_items
 from service.settings import Settings, get_settings
 from workers import webhooks
@@ -180,6 +182,24 @@ def _admit(
     return admitted, rejected
 
 
+def _backlog_full(factory: Any, tenant_id: str) -> BacklogFull | None:
+    """The refusal of the backlog bounds (``service.backlog``, the API's admission bounds) for a
+    scheduled run of ``tenant_id``, or None while the backlog is within them."""
+    settings = get_settings()
+    with session_scope(factory) as session, deployment_session(session) as everyone:
+        try:
+            check_backlog(
+                everyone,
+                tenant_id,
+                max_queued=settings.max_queued_audits,
+                max_queued_per_tenant=settings.max_queued_audits_per_tenant,
+                max_age_s=settings.max_backlog_age_s,
+            )
+        except BacklogFull as full:
+            return full
+    return None
+
+
 @task(name="runs.start", acks_late=True)
 def start(run_id: str) -> int:
     """Read the suite's source, sample it, store the run's items, audits and rejected rows, seal
@@ -190,6 +210,12 @@ def start(run_id: str) -> int:
     not a valid item is rejected with its line and reason (``run_rejections``), the others are
     audited; an unreadable source or a whole-run refusal fails the run with the reason (nothing
     stored half). Returns audits enqueued.
+
+    While the backlog is past one of the API's bounds (``MAX_QUEUED_AUDITS``,
+    ``MAX_QUEUED_AUDITS_PER_TENANT``, ``MAX_BACKLOG_AGE_S``) the run waits: nothing is read or
+    stored, the refusal is logged and counted (``claimaudit_admission_refusals_total{reason}``),
+    and ``runs.tick`` sends the start again once the run is ``RUNS_RESTART_AFTER_S`` old (then
+    every tick until it starts).
     """
     factory = get_session_factory()
     rid = uuid.UUID(run_id)
@@ -211,6 +237,11 @@ def start(run_id: str) -> int:
         label, name, tenant = run.label, run.suite, run.tenant_id
     if suite is None:
         _send("runs.finish", rid)
+        return 0
+    full = _backlog_full(factory, tenant)
+    if full is not None:
+        metrics.ADMISSION_REFUSALS.labels(full.reason).inc()
+        log.warning("run %s waits: %s; runs.tick starts it again later", run_id, full.detail)
         return 0
     try:
         items, rejected, lines = _load_items(kind, source, config, tenant, label, size)

@@ -130,3 +130,42 @@ def test_a_bad_row_of_a_scheduled_source_is_rejected_alone_and_the_others_are_au
         assert after is not None and after.error is None and after.sealed_at is not None
         rejected = [(r["line"], r["item_id"]) for r in runs_repo.list_rejections(s, run.id)]
     assert rejected == [(2, None), (3, None), (5, "q9")]
+
+
+def test_a_scheduled_run_waits_while_the_backlog_is_past_a_bound_and_starts_after(
+    session_factory: Any, redis_url: str, source_dir: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The API's backlog bounds hold for scheduled runs too: a run that finds the backlog full
+    stores nothing and stays unsealed (``runs.tick`` sends its start again), then starts once the
+    backlog is within the bounds."""
+    import json
+
+    from service.settings import get_settings
+    from workers.run_tasks import start
+
+    ref = "The Halvorsen Bridge opened to traffic on 12 May 1998."
+    rows = [{"id": f"q{i}", "response": "The bridge opened in 1998.", "references": [ref]} for i in range(2)]
+    (source_dir / "default").mkdir(exist_ok=True)
+    (source_dir / "default" / "two.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    runs = []
+    with session_scope(session_factory) as s:
+        for name in (f"sched-{uuid.uuid4().hex[:8]}", f"sched-{uuid.uuid4().hex[:8]}"):
+            suites.upsert_suite(
+                s, suites.SuiteSpec(name=name, cron="0 2 * * *", source_kind="jsonl", source="two.jsonl")
+            )
+            runs.append(runs_repo.get_or_create_run(s, suite=name, label="n1", source="schedule:jsonl")[0].id)
+    # the first run queues 2 audits (no worker consumes them in this process): the backlog is >= 2
+    assert start(str(runs[0])) == 2
+    monkeypatch.setenv("MAX_QUEUED_AUDITS", "2")
+    get_settings.cache_clear()
+    assert start(str(runs[1])) == 0
+    with session_scope(session_factory) as s:
+        waiting = runs_repo.get_run_any_tenant(s, runs[1])
+        assert waiting is not None and waiting.sealed_at is None and waiting.error is None
+        assert runs_repo.list_rejections(s, runs[1]) == []
+    monkeypatch.setenv("MAX_QUEUED_AUDITS", "0")  # the bound off again: the backlog is within it
+    get_settings.cache_clear()
+    assert start(str(runs[1])) == 2
+    with session_scope(session_factory) as s:
+        started = runs_repo.get_run_any_tenant(s, runs[1])
+        assert started is not None and started.sealed_at is not None
