@@ -89,6 +89,8 @@ def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path
     # a run that does not exist is the caller's mistake (2, README's exit codes), not an outage (3)
     missing = CliRunner().invoke(app, ["runs", "show", f"{suite}/no-such-night", "--api-url", live_api])
     assert missing.exit_code == 2, missing.output
+    missing = CliRunner().invoke(app, ["runs", "items", f"{suite}/no-such-night", "--api-url", live_api])
+    assert missing.exit_code == 2, missing.output
 
 
 def test_the_default_gate_fails_a_changed_year_and_passes_the_identical_night_after(
