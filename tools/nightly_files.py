@@ -66,7 +66,9 @@ def main() -> int:
     half = len(good) // 2
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "night1.jsonl").write_bytes(b"\n".join([*good[:half], BAD_LINE, *good[half:]]) + b"\n")
-    (args.out / "night2.jsonl").write_text("".join(json.dumps(it, ensure_ascii=False) + "\n" for it in night2))
+    (args.out / "night2.jsonl").write_text(
+        "".join(json.dumps(it, ensure_ascii=False) + "\n" for it in night2)
+    )
     print(
         f"night1: {len(good)} items and a line that is not UTF-8 (line {half + 1}); "
         f"night2: a year changed in {len(changed)} of {len(night2)} items"

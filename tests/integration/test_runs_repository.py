@@ -15,8 +15,7 @@ import pytest
 from sqlalchemy import update
 
 from db import repository as repo
-from db import retention, suites
-from db import run_items
+from db import retention, run_items, suites
 from db import runs as runs_repo
 from db.engine import session_scope
 from db.models import Audit
