@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
@@ -428,3 +428,15 @@ class AsyncRuns:
     async def compare(self, ref: str, base: str = "baseline", **limits: float | int | None) -> Comparison:
         """See :meth:`Runs.compare`."""
         return await self._client.run(_Ops.compare(ref, base, limits))
+
+    async def items(self, ref: str, *, documents: bool = False) -> AsyncIterator[dict[str, Any]]:
+        """See :meth:`Runs.items` (an async iterator: ``async for item in client.runs.items(ref)``)."""
+        run = await self.get(ref)
+        params = {"documents": "true"} if documents else {}
+        async with self._client._http.stream("GET", f"/runs/{run.id}/items", params=params) as resp:
+            if resp.status_code != 200:
+                await resp.aread()
+                raise error_for(resp)
+            async for line in resp.aiter_lines():
+                if line:
+                    yield json.loads(line)
