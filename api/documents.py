@@ -19,6 +19,7 @@ only when the client set them.
 
 from __future__ import annotations
 
+import json
 import uuid
 from collections.abc import Sequence
 from dataclasses import replace
@@ -35,7 +36,13 @@ from db import repository as repo
 from db.models import TERMINAL_STATUSES, Audit
 from service.llm_config import resolve_llm_config
 
-__all__ = ["audit_document", "audit_documents", "poll_url"]
+__all__ = ["audit_document", "audit_documents", "json_bytes", "poll_url"]
+
+
+def json_bytes(value: Any) -> bytes:
+    """``value`` as ``JSONResponse.render`` encodes it (compact, UTF-8, NaN refused): what a
+    streamed answer writes, piece by piece, so that it equals the answer rendered whole."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
 
 
 def poll_url(audit_id: uuid.UUID | str) -> str:

@@ -17,14 +17,16 @@ comes back as soon as it ends.
 from __future__ import annotations
 
 import asyncio
+import json
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from typing import Any, TypedDict, TypeVar, Unpack
 
 import httpx
 
 from claimaudit import _flows as flows
 from claimaudit._protocol import Attempts, Call, Flow, Pause, default_api_key, default_base_url
+from claimaudit.errors import error_for
 from claimaudit.models import (
     AuditAccepted,
     AuditDocument,
@@ -281,6 +283,21 @@ class Runs:
         ``limits`` override the suite's gate (``contradicted_share_rise=2.0``, ...)."""
         return self._client.run(_Ops.compare(ref, base, limits))
 
+    def items(self, ref: str, *, documents: bool = False) -> Iterator[dict[str, Any]]:
+        """Every item of run ``ref`` in item order, each as it arrives (``GET /runs/{id}/items``,
+        one JSON line an item: item_id, audit_id, status, error, scores, verdict counts,
+        poll_url; with ``documents``, ``document`` = what ``GET /audits/{id}`` answers). Neither
+        side holds the run: a night of 10,000 items is read line by line. Errors as every call."""
+        run = self.get(ref)
+        params = {"documents": "true"} if documents else {}
+        with self._client._http.stream("GET", f"/runs/{run.id}/items", params=params) as resp:
+            if resp.status_code != 200:
+                resp.read()
+                raise error_for(resp)
+            for line in resp.iter_lines():
+                if line:
+                    yield json.loads(line)
+
 
 class Suites:
     """``client.suites``: define, read and delete suites."""
@@ -411,3 +428,15 @@ class AsyncRuns:
     async def compare(self, ref: str, base: str = "baseline", **limits: float | int | None) -> Comparison:
         """See :meth:`Runs.compare`."""
         return await self._client.run(_Ops.compare(ref, base, limits))
+
+    async def items(self, ref: str, *, documents: bool = False) -> AsyncIterator[dict[str, Any]]:
+        """See :meth:`Runs.items` (an async iterator: ``async for item in client.runs.items(ref)``)."""
+        run = await self.get(ref)
+        params = {"documents": "true"} if documents else {}
+        async with self._client._http.stream("GET", f"/runs/{run.id}/items", params=params) as resp:
+            if resp.status_code != 200:
+                await resp.aread()
+                raise error_for(resp)
+            async for line in resp.aiter_lines():
+                if line:
+                    yield json.loads(line)

@@ -8,6 +8,7 @@ run ids or ``suite/label``; B may be omitted (with A) to compare A with its suit
 
 from __future__ import annotations
 
+import json
 import uuid
 from pathlib import Path
 from typing import Annotated, Any
@@ -129,6 +130,36 @@ def show(
         print_json(console, doc)
         return
     print_run(doc)
+
+
+@runs_app.command("items")
+def items(
+    ref: Annotated[str, typer.Argument(help="Run: id or suite/label.")],
+    output: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Write the JSON lines here (default: stdout).")
+    ] = None,
+    documents: Annotated[
+        bool, typer.Option(help="Add each item's full result document (what GET /audits/{id} answers).")
+    ] = False,
+    api_url: ApiUrl = None,
+) -> None:
+    """Every item of a run, one JSON line each, in item order: id, audit, status, scores, verdict
+    counts (streamed from GET /runs/{id}/items: written as it arrives, whatever the run's size)."""
+    try:
+        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
+            lines = client.runs.items(ref, documents=documents)
+            if output is None:
+                for item in lines:
+                    typer.echo(json.dumps(item, ensure_ascii=False))
+                return
+            n = 0
+            with output.open("w", encoding="utf-8") as fh:
+                for item in lines:
+                    fh.write(json.dumps(item, ensure_ascii=False) + "\n")
+                    n += 1
+    except ApiError as exc:
+        raise client_exit(exc) from exc
+    err.print(f"{n} items written to {esc(str(output))}", soft_wrap=True)
 
 
 def print_run(doc: dict[str, Any]) -> None:

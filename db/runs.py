@@ -52,7 +52,6 @@ __all__ = [
     "seal_run",
     "fail_run",
     "run_summary",
-    "list_run_audits",
     "previous_run",
     "record_claim_changes",
     "earlier_running_run",
@@ -296,31 +295,6 @@ def run_summary(session: Session, run_id: uuid.UUID) -> dict[str, Any]:
             if v != "outside_scope"
         },
     }
-
-
-def list_run_audits(
-    session: Session, run_id: uuid.UUID, *, limit: int = 50, offset: int = 0, tenant_id: str = "default"
-) -> tuple[list[dict[str, Any]], int]:
-    """The run's items in submission order, and their total. Each: item_id, audit_id, status,
-    error, claim_precision, claim_recall, claim_f1, and the verdict counts (null until done)."""
-    base = select(RunItem).where(RunItem.run_id == run_id, RunItem.tenant_id == tenant_id)
-    total = session.scalar(select(func.count()).select_from(base.subquery())) or 0
-    stmt = (
-        select(RunItem.item_id, RunItem.audit_id, Audit.status, Audit.error, ScoreRow)
-        .outerjoin(Audit, Audit.id == RunItem.audit_id)
-        .outerjoin(ScoreRow, ScoreRow.audit_id == Audit.id)
-        .where(RunItem.run_id == run_id, RunItem.tenant_id == tenant_id)
-        .order_by(RunItem.position)
-        .limit(limit)
-        .offset(offset)
-    )
-    items = []
-    for item_id, audit_id, status, error, score in session.execute(stmt).all():
-        entry: dict[str, Any] = {"item_id": item_id, "audit_id": audit_id, "status": status, "error": error}
-        for name in (*SUMMARY_SCORES, "response_claims", *SUMMARY_VERDICTS):
-            entry[name] = None if score is None else getattr(score, name)
-        items.append(entry)
-    return items, int(total)
 
 
 # --------------------------------------------------------------------------- finishing

@@ -13,12 +13,14 @@ N items (suite ``memory``). Then, against a fresh API process:
 - ``documents``: ``POST /audits/documents`` 100 ids at a time (what ``claimaudit batch`` and the
   Python client do to fetch results);
 - ``listing``: ``GET /audits?limit=500`` page by page;
-- ``run_items``: ``GET /runs/{id}?limit=500`` page by page.
+- ``run_items``: ``GET /runs/{id}?limit=500`` page by page;
+- ``run_stream``: ``GET /runs/{id}/items?documents=true``, every item with its document in one
+  streamed answer, read line by line (``received_mb`` -1: the revision has no such route).
 
 Prints one JSON line: per way, the RSS (MB) before, the peak (sampled every 50 ms) and after,
 the bytes received, and the SHA-256 of the documents in item order without their ids and
 timestamps (``documents_sha256``: equal before and after a change of how the answer is built
-means the same content).
+means the same content; ``run_stream_sha256`` the same of the streamed run items' documents).
 """
 
 from __future__ import annotations
@@ -177,6 +179,19 @@ def _documents(client: httpx.Client, ids: list[uuid.UUID], digest: Any) -> int:
     return received
 
 
+def _run_stream(client: httpx.Client, run_id: uuid.UUID, digest: Any) -> int:
+    """``GET /runs/{id}/items?documents=true`` read line by line; -1 when the API has no such route."""
+    received = 0
+    with client.stream("GET", f"/runs/{run_id}/items", params={"documents": "true"}) as resp:
+        if resp.status_code == 404:
+            return -1
+        resp.raise_for_status()
+        for line in resp.iter_lines():
+            received += len(line.encode()) + 1
+            digest.update(json.dumps(_content(json.loads(line)["document"]), sort_keys=True).encode())
+    return received
+
+
 def _pages(client: httpx.Client, path: str, key: str) -> int:
     received, offset = 0, 0
     while True:
@@ -218,11 +233,12 @@ def _fetch_all(
     """Each way of fetching the results against a fresh API process of the code in ``cwd``."""
     api, base = _start_api(env, cwd, Path(tempfile.mkdtemp()) / "api.log")
     out: dict[str, Any] = {}
-    digest = hashlib.sha256()
+    digest, streamed = hashlib.sha256(), hashlib.sha256()
     ways = {
         "documents": lambda c: _documents(c, ids, digest),
         "listing": lambda c: _pages(c, "/audits", "items"),
         "run_items": lambda c: _pages(c, f"/runs/{run_id}", "audits"),
+        "run_stream": lambda c: _run_stream(c, run_id, streamed),
     }
     try:
         with httpx.Client(base_url=base, headers=headers, timeout=300) as client:
@@ -241,6 +257,8 @@ def _fetch_all(
     finally:
         api.stop()
     out["documents_sha256"] = digest.hexdigest()
+    if out["run_stream"]["received_mb"] >= 0:
+        out["run_stream_sha256"] = streamed.hexdigest()
     return out
 
 

@@ -9,11 +9,10 @@ rows and documents of one group, never those of the whole answer. The bytes are 
 
 from __future__ import annotations
 
-import json
 import uuid
 from collections.abc import Iterator, Sequence
 from datetime import datetime
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Body
 from fastapi.responses import StreamingResponse
@@ -22,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from api.auth import ReadCaller
 from api.deps import SessionDep, SettingsDep
-from api.documents import audit_documents
+from api.documents import audit_documents, json_bytes
 from api.schemas import AuditStatus
 from db import repository as repo
 from db.models import Audit
@@ -65,11 +64,6 @@ def audit_statuses(
     return {"items": items, "missing": [i for i in wanted if i not in found]}
 
 
-def _json(value: Any) -> bytes:
-    """``value`` encoded as ``JSONResponse.render`` encodes it (compact, UTF-8, no NaN)."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":")).encode()
-
-
 def _stream_documents(
     session: Session, settings: object, audits: Sequence[Audit], missing: list[str], truncated: list[str]
 ) -> Iterator[bytes]:
@@ -79,10 +73,10 @@ def _stream_documents(
     for start in range(0, len(audits), DOCUMENT_GROUP):
         group = audits[start : start + DOCUMENT_GROUP]
         docs = audit_documents(session, group, settings)
-        body = b",".join(_json(docs[a.id]) for a in group)
+        body = b",".join(json_bytes(docs[a.id]) for a in group)
         yield body if start == 0 else b"," + body
         del docs, body
-    yield b'],"missing":' + _json(missing) + b',"truncated":' + _json(truncated) + b"}"
+    yield b'],"missing":' + json_bytes(missing) + b',"truncated":' + json_bytes(truncated) + b"}"
 
 
 @router.post(

@@ -8,22 +8,26 @@ with the webhook payloads). Every route reads the caller's tenant from its API k
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, status
+from fastapi.responses import StreamingResponse
 from pydantic import ValidationError
 from sqlalchemy.orm import Session
 
 from api import audit_service
 from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
-from api.documents import poll_url
+from api.documents import audit_documents, json_bytes, poll_url
 from api.errors import validation_text
 from api.run_schemas import RunItemIn, RunRequest
 from api.schemas import MAX_OFFSET
 from claims.run_diff import Gate
 from db import checks_repository as checks_repo
+from db import repository as repo
+from db import run_items
 from db import runs as runs_repo
 from db import suites as suites_repo
 from db.run_models import Run
@@ -204,10 +208,8 @@ def get_run(
 ) -> dict[str, Any]:
     """One run: its summary, its audits in item order (paginated) and its rejected lines."""
     run = _run_or_404(session, run_id, tenant)
-    items, total = runs_repo.list_run_audits(session, run.id, limit=limit, offset=offset, tenant_id=tenant)
-    for item in items:
-        item["audit_id"] = None if item["audit_id"] is None else str(item["audit_id"])
-        item["poll_url"] = None if item["audit_id"] is None else poll_url(item["audit_id"])
+    items, total = run_items.list_run_audits(session, run.id, limit=limit, offset=offset, tenant_id=tenant)
+    items = [_listed(item) for item in items]
     doc = _document(session, run)
     doc["audits"] = {"items": items, "total": total, "limit": limit, "offset": offset}
     doc["rejections"] = runs_repo.list_rejections(session, run.id, tenant_id=tenant)
@@ -216,6 +218,74 @@ def get_run(
         r.pop("kind"): r for r in checks_repo.run_canary_detection(session, run.id, tenant_id=tenant)
     }
     return doc
+
+
+def _listed(item: dict[str, Any]) -> dict[str, Any]:
+    """A run item as the API lists it: the audit id as a string, and its ``poll_url``."""
+    audit_id = None if item["audit_id"] is None else str(item["audit_id"])
+    return {**item, "audit_id": audit_id, "poll_url": None if audit_id is None else poll_url(audit_id)}
+
+
+#: Documents built and sent together by ``GET /runs/{id}/items?documents=true``.
+ITEM_DOCUMENT_GROUP = 10
+
+
+def _item_lines(
+    session: Session, settings: object, run_id: uuid.UUID, tenant: str, documents: bool
+) -> Iterator[bytes]:
+    """One JSON line per item of the run, read ``RUN_ITEMS_PAGE`` items a query; with
+    ``documents``, each item's document built ``ITEM_DOCUMENT_GROUP`` at a time."""
+    size = run_items.RUN_ITEMS_PAGE
+    step = ITEM_DOCUMENT_GROUP if documents else size
+    for page in run_items.run_audit_pages(session, run_id, page_size=size, tenant_id=tenant):
+        for start in range(0, len(page), step):
+            group = [_listed(item) for item in page[start : start + step]]
+            if documents:
+                group = _with_documents(session, settings, group, tenant)
+            yield b"".join(json_bytes(item) + b"\n" for item in group)
+
+
+def _with_documents(
+    session: Session, settings: object, items: list[dict[str, Any]], tenant: str
+) -> list[dict[str, Any]]:
+    """``items`` each with its ``document`` (``GET /audits/{id}``'s; null without an audit)."""
+    ids = [uuid.UUID(item["audit_id"]) for item in items if item["audit_id"] is not None]
+    docs = audit_documents(session, repo.get_audits(session, ids, tenant_id=tenant), settings)
+    return [
+        {**item, "document": None if item["audit_id"] is None else docs.get(uuid.UUID(item["audit_id"]))}
+        for item in items
+    ]
+
+
+@router.get(
+    "/{run_id}/items",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"application/x-ndjson": {}}, "description": "One JSON line per item (streamed)."},
+        404: {"description": "No such run."},
+    },
+)
+def stream_run_items(
+    run_id: uuid.UUID,
+    session: SessionDep,
+    settings: SettingsDep,
+    tenant: TenantDep,
+    documents: Annotated[
+        bool, Query(description="Add each item's `document`: what GET /audits/{id} answers (null: no audit).")
+    ] = False,
+) -> StreamingResponse:
+    """Every item of the run in item order, one JSON object a line (``application/x-ndjson``):
+    the entries of ``GET /runs/{id}``'s ``audits.items``, all of them, without pages to ask for.
+
+    Streamed: the items are read ``RUN_ITEMS_PAGE`` (500) a query by keyset (``db.run_items``)
+    and each page is sent before the next is read; with ``documents=true`` the documents are
+    built ``ITEM_DOCUMENT_GROUP`` (10) at a time. The API holds one page and one group, never the
+    run, however many items it has. Rejected lines are not items: ``GET /runs/{id}`` lists them.
+    """
+    run = _run_or_404(session, run_id, tenant)
+    return StreamingResponse(
+        _item_lines(session, settings, run.id, tenant, documents), media_type="application/x-ndjson"
+    )
 
 
 @router.get("/{run_id}/compare", responses={404: {"description": "No such run, or no previous run."}})

@@ -20,6 +20,7 @@ from api.ui.charts import histogram, verdict_bar
 from api.ui.legend import SCORE_DEFINITIONS
 from api.ui.pages import not_found, page
 from api.ui_auth import UiReader
+from db import run_items
 from db import runs as runs_repo
 from db.run_models import Run
 from service import runs as run_service
@@ -85,7 +86,7 @@ def run_page(run_id: str, request: Request, caller: UiReader, session: SessionDe
     if run is None:
         return not_found(request, f"run {run_id}")
     doc = _document(session, run)
-    items, total = runs_repo.list_run_audits(session, run.id, limit=MAX_ITEMS, tenant_id=tenant)
+    items, total = run_items.list_run_audits(session, run.id, limit=MAX_ITEMS, tenant_id=tenant)
     summary = doc["summary"] or {}
     baseline, chosen = runs_repo.baseline_run(session, run)
     compare = run_service.compare_runs(session, baseline, run) if baseline is not None else None

@@ -67,6 +67,19 @@ def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path
     assert [r["line"] for r in detail["rejections"]] == [2, 5]
     assert json.loads(summary.read_text())["counts"] == {"done": 3, "rejected": 2}
     assert table.read_text().count("\n") == 6  # the header and one row per line
+    # the run's items, streamed: each document is the one the batch wrote for its line
+    items_file = tmp_path / "items.jsonl"
+    args = ["runs", "items", f"{suite}/n1", "--documents", "-o", str(items_file), "--api-url", live_api]
+    listed = CliRunner().invoke(app, args)
+    assert listed.exit_code == 0, listed.output
+    items = [json.loads(x) for x in items_file.read_text().splitlines()]
+    assert [(i["item_id"], i["status"]) for i in items] == [
+        ("bridge", "done"),
+        ("prize", "done"),
+        ("river", "done"),
+    ]
+    assert [i["document"]["id"] for i in items] == [r["audit_id"] for r in out if r["status"] == "done"]
+    assert [i["document"]["claims"] for i in items] == [r["claims"] for r in out if r["status"] == "done"]
     again = _batch(live_api, src, suite, "n1", "--max-rejected", "1")  # resumed: nothing twice
     assert again.exit_code == 4, again.output
     with Client(live_api) as client:
@@ -75,6 +88,8 @@ def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path
     assert "line 2: line 2 is not UTF-8 text" in shown.stdout and "rejected lines (2)" in shown.stdout
     # a run that does not exist is the caller's mistake (2, README's exit codes), not an outage (3)
     missing = CliRunner().invoke(app, ["runs", "show", f"{suite}/no-such-night", "--api-url", live_api])
+    assert missing.exit_code == 2, missing.output
+    missing = CliRunner().invoke(app, ["runs", "items", f"{suite}/no-such-night", "--api-url", live_api])
     assert missing.exit_code == 2, missing.output
 
 

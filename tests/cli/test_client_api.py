@@ -13,6 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from claimaudit import AsyncClient, Client, models
+from claimaudit._flows import call
 from claimaudit.errors import AuthenticationError, InvalidRequest, NotFound, PayloadTooLarge
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
@@ -118,6 +119,18 @@ def test_runs_submit_list_get_and_compare(live_api: str) -> None:
             _wait_finished(client, f"{suite}/{label}")
         page = client.runs.list(suite=suite)
         comparison = client.runs.compare(f"{suite}/n2", "previous")
+        items = list(client.runs.items(f"{suite}/n2", documents=True))
+        with pytest.raises(NotFound):
+            list(client.runs.items(f"{suite}/n9"))
+
+    async def read_async() -> list[dict[str, Any]]:
+        async with AsyncClient(live_api) as aclient:
+            return [item async for item in aclient.runs.items(f"{suite}/n2", documents=True)]
+
+    assert asyncio.run(read_async()) == items
+    assert [(i["item_id"], i["status"], i["contradicted"]) for i in items] == [("bridge", "done", 1)]
+    with Client(live_api) as client:  # the document is what GET /audits/{id} answers
+        assert items[0]["document"] == client.run(call("GET", f"/audits/{items[0]['audit_id']}"))
     assert [r.label for r in page.items] == ["n2", "n1"]
     assert comparison.base.label == "n1" and comparison.new.label == "n2"
     assert [c["after"]["verdict"] for c in comparison.changed_claims] == ["contradicted"]

@@ -357,6 +357,9 @@ def _check_webhooks(http: httpx.Client, receiver: Receiver, first_id: str, secon
                 "problem share rose by 33.3 points (limit 2.0)",
             ]
             assert payload["links"]["compare"] == f"/runs/{second_id}/compare?with=baseline"
+            # ... and says which run it was compared with (the first, the last whose gate held)
+            baseline = payload["run"]["summary"]["baseline"]
+            assert (baseline["run_id"], baseline["chosen"]) == (first_id, "last run whose gate held")
     assert sorted(got) == sorted([("run.finished", first_id), ("run.quality_drop", second_id)])
     deliveries = http.get(f"/runs/{second_id}/deliveries").json()["items"]
     assert [(d["status"], d["attempts"], d["last_status_code"]) for d in deliveries] == [

@@ -15,7 +15,7 @@ import pytest
 from sqlalchemy import update
 
 from db import repository as repo
-from db import retention, suites
+from db import retention, run_items, suites
 from db import runs as runs_repo
 from db.engine import session_scope
 from db.models import Audit
@@ -142,7 +142,7 @@ def test_retention_deletes_old_finished_audits_and_runs_keep_their_summary(sessi
     with session_scope(session_factory) as s:
         assert repo.get_audit(s, old) is None  # type: ignore[arg-type]
         assert repo.get_audit(s, young) is not None  # type: ignore[arg-type]
-        items, total = runs_repo.list_run_audits(s, run.id)
+        items, total = run_items.list_run_audits(s, run.id)
         assert total == 2 and [i["audit_id"] for i in items] == [None, young]
         kept = runs_repo.get_run(s, run.id)
         assert kept is not None and kept.summary is not None and kept.summary["counts"]["failed"] == 2

@@ -3,6 +3,7 @@ HTTP through the API, a real Celery worker, real Postgres+pgvector and Redis."""
 
 from __future__ import annotations
 
+import json
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -182,11 +183,15 @@ def _runs(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     run_id = _b_run(client, b)
     assert client.get(f"/runs/{run_id}", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/compare", headers=a.headers).status_code == 404
+    assert client.get(f"/runs/{run_id}/items", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/deliveries", headers=a.headers).status_code == 404
     assert client.put(f"/runs/{run_id}/baseline", headers=a.headers).status_code == 404
     assert run_id not in {r["id"] for r in client.get("/runs", headers=a.headers).json()["items"]}
     # the run's audits are B's: B reads them, A gets 404
     (item,) = client.get(f"/runs/{run_id}", headers=b.headers).json()["audits"]["items"]
+    assert [
+        json.loads(x) for x in client.get(f"/runs/{run_id}/items", headers=b.headers).text.splitlines()
+    ] == [item]
     assert client.get(f"/audits/{item['audit_id']}", headers=b.headers).status_code == 200
     assert client.get(f"/audits/{item['audit_id']}", headers=a.headers).status_code == 404
     # the same suite and label in A make A's own run, never B's
@@ -417,6 +422,7 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/runs"): _runs,
     ("GET", "/runs/{run_id}"): _runs,
     ("GET", "/runs/{run_id}/compare"): _runs,
+    ("GET", "/runs/{run_id}/items"): _runs,
     ("GET", "/runs/{run_id}/deliveries"): _runs,
     ("PUT", "/runs/{run_id}/baseline"): _runs,
     ("PUT", "/suites/{name}"): _suites,
