@@ -91,6 +91,13 @@ class BenchStack:
             "AUTH": "disabled",
             "RATE_LIMIT_PER_SECOND": "0",
             "AUDITS_PER_MINUTE": "0",
+            "TENANT_RATE_LIMIT_PER_SECOND": "0",
+            "TENANT_AUDITS_PER_MINUTE": "0",
+            # nor the backlog bounds: its probe waits behind the whole workload on purpose
+            # (backlog_probe_ms); `make bench-load` sets the bounds it measures (env_extra)
+            "MAX_QUEUED_AUDITS": "0",
+            "MAX_QUEUED_AUDITS_PER_TENANT": "0",
+            "MAX_BACKLOG_AGE_S": "0",
             **self.env_extra,
         }
         self.logs.mkdir(parents=True, exist_ok=True)
