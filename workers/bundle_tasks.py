@@ -24,8 +24,16 @@ from celery import Task
 from workers import services
 from workers.bundle_stages import STAGES
 from workers.database import get_session_factory
-from workers.stage_runner import run_stage
+from workers.stage_runner import Work, run_stage
 from workers.tasks import STAGE_OPTIONS, stage_limits, task
+
+
+def _run(
+    task: Task, stage: str, audit_ids: list[str], work: Work, previous: str | None, last: str | None
+) -> None:
+    """``stage`` for the audits of a bundle, with its bundle steps; ``work``: one audit's stage
+    by the single-audit service (an audit that needs it, or each audit when the shared work fails)."""
+    run_stage(task, stage, audit_ids, work, bundle=STAGES[stage], previous=previous, last_error=last)
 
 
 @task(name="bundles.decompose", **STAGE_OPTIONS, **stage_limits("decomposing"))
@@ -37,15 +45,8 @@ def decompose(
     Idempotent and fenced per audit, as ``audits.decompose``.
     """
     factory = get_session_factory()
-    run_stage(
-        self,
-        "decomposing",
-        audit_ids,
-        lambda s, a: services.decompose_audit(s, a, factory=factory),
-        bundle=STAGES["decomposing"],
-        previous=previous,
-        last_error=last_error,
-    )
+    work: Work = lambda s, a: services.decompose_audit(s, a, factory=factory)  # noqa: E731
+    _run(self, "decomposing", audit_ids, work, previous, last_error)
 
 
 @task(name="bundles.embed", **STAGE_OPTIONS, **stage_limits("embedding"))
@@ -55,15 +56,8 @@ def embed(
     """Embed the claims of each audit of the bundle (one model call through the shared embedding
     cache, one write). Idempotent and fenced per audit, as ``audits.embed``."""
     factory = get_session_factory()
-    run_stage(
-        self,
-        "embedding",
-        audit_ids,
-        lambda s, a: services.embed_audit(s, a, factory=factory),
-        bundle=STAGES["embedding"],
-        previous=previous,
-        last_error=last_error,
-    )
+    work: Work = lambda s, a: services.embed_audit(s, a, factory=factory)  # noqa: E731
+    _run(self, "embedding", audit_ids, work, previous, last_error)
 
 
 @task(name="bundles.match", **STAGE_OPTIONS, **stage_limits("matching"))
@@ -73,15 +67,8 @@ def match(
     """Judge the response claims of each audit of the bundle (their rows read in one set of
     queries, one write). Idempotent and fenced per audit, as ``audits.match``."""
     factory = get_session_factory()
-    run_stage(
-        self,
-        "matching",
-        audit_ids,
-        lambda s, a: services.match_audit(s, a, factory=factory),
-        bundle=STAGES["matching"],
-        previous=previous,
-        last_error=last_error,
-    )
+    work: Work = lambda s, a: services.match_audit(s, a, factory=factory)  # noqa: E731
+    _run(self, "matching", audit_ids, work, previous, last_error)
 
 
 @task(name="bundles.score", **STAGE_OPTIONS, **stage_limits("scoring"))
@@ -90,15 +77,7 @@ def score(
 ) -> None:
     """Score each audit of the bundle and mark it done (one read, one write). Idempotent and
     fenced per audit, as ``audits.score``."""
-    run_stage(
-        self,
-        "scoring",
-        audit_ids,
-        services.score_audit_stage,
-        bundle=STAGES["scoring"],
-        previous=previous,
-        last_error=last_error,
-    )
+    _run(self, "scoring", audit_ids, services.score_audit_stage, previous, last_error)
 
 
 __all__ = ["decompose", "embed", "match", "score"]
