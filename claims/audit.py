@@ -30,6 +30,7 @@ from claims.types import (
     Claim,
     ClaimKind,
     Judgement,
+    MatchSummary,
     ReferenceClaim,
     Role,
     Verdict,
@@ -158,13 +159,14 @@ def score_step(
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     judgements: Sequence[Judgement],
-    similarity: np.ndarray,
+    similarity: np.ndarray | MatchSummary,
     *,
     response_text: str,
     reference_texts: Sequence[str],
     options: AuditOptions,
 ) -> AuditResult:
-    """Every score of the audit (``claims.score.score_audit``) with the audit's options."""
+    """Every score of the audit (``claims.score.score_audit``) with the audit's options;
+    ``similarity``: the cosine matrix or the match stage's stored ``MatchSummary`` of it."""
     return score_audit(
         list(response_claims),
         list(reference_claims),

@@ -52,12 +52,15 @@ from claims.types import (
     ClaimKind,
     EditOp,
     Judgement,
+    MatchSummary,
     ReferenceClaim,
     Verdict,
 )
 
 __all__ = [
     "COUNT_NAMES",
+    "MatchSummary",
+    "match_summary",
     "claim_edit_script",
     "claim_f1",
     "claim_overlap",
@@ -82,6 +85,64 @@ def _best_cosines(similarity: np.ndarray, rows: list[int], cols: list[int]) -> n
     sim = np.asarray(similarity, dtype=np.float64)[np.ix_(rows, cols)]
     best: np.ndarray = sim.max(axis=1)
     return best
+
+
+def match_summary(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    judgements: Sequence[Judgement],
+    similarity: np.ndarray,
+) -> MatchSummary:
+    """The :class:`MatchSummary` of an audit from its cosine matrix and final judgements.
+
+    Raises ``ValueError`` if ``similarity`` does not have shape
+    ``(len(response_claims), len(reference_claims))``.
+
+    >>> from claims.types import Claim, ReferenceClaim
+    >>> r = [Claim("a", 0, 1), Claim("b", 2, 3)]
+    >>> f = [ReferenceClaim(0, Claim("a", 0, 1)), ReferenceClaim(0, Claim("c", 2, 3))]
+    >>> match_summary(r, f, [], np.array([[0.9, 0.1], [0.3, 0.5]])).best
+    (0.9, 0.5)
+    """
+    sim = _checked(similarity, response_claims, reference_claims)
+    cols = _material_cols(reference_claims)
+    if cols and len(response_claims):
+        best: tuple[float | None, ...] = tuple(float(b) for b in sim[:, cols].max(axis=1))
+    else:
+        best = (None,) * len(response_claims)
+    return MatchSummary(best, _substitutions(response_claims, reference_claims, judgements, sim))
+
+
+def _checked(
+    similarity: np.ndarray, response_claims: Sequence[Claim], reference_claims: Sequence[ReferenceClaim]
+) -> np.ndarray:
+    sim = np.asarray(similarity, dtype=np.float64)
+    if sim.shape != (len(response_claims), len(reference_claims)):
+        raise ValueError(
+            f"similarity has shape {sim.shape}, expected ({len(response_claims)}, {len(reference_claims)})"
+        )
+    return sim
+
+
+def _summary_best(summary: MatchSummary, rows: list[int]) -> np.ndarray | None:
+    """The best cosines of ``rows`` as ``_best_cosines`` gives them (float64, in row order)."""
+    if not rows or summary.best[rows[0]] is None:
+        return None
+    return np.array([summary.best[i] for i in rows], dtype=np.float64)
+
+
+def _overlap(best: np.ndarray | None, rows: list[int], threshold: float) -> float | None:
+    if not rows:
+        return None
+    if best is None:
+        return 0.0
+    return float(np.count_nonzero(best >= threshold - 1e-9)) / len(rows)
+
+
+def _similarity(best: np.ndarray | None) -> float | None:
+    if best is None:
+        return None
+    return float(min(1.0, max(0.0, float(best.mean()))))
 
 
 def claim_overlap(
@@ -111,12 +172,7 @@ def claim_overlap(
     0.5
     """
     rows = _material_rows(response_claims)
-    if not rows:
-        return None
-    best = _best_cosines(similarity, rows, _material_cols(reference_claims))
-    if best is None:
-        return 0.0
-    return float(np.count_nonzero(best >= threshold - 1e-9)) / len(rows)
+    return _overlap(_best_cosines(similarity, rows, _material_cols(reference_claims)), rows, threshold)
 
 
 def claim_similarity(
@@ -136,10 +192,9 @@ def claim_similarity(
     >>> round(claim_similarity(r, f, np.array([[0.9], [0.3]])), 6)  # (0.9 + 0.3) / 2
     0.6
     """
-    best = _best_cosines(similarity, _material_rows(response_claims), _material_cols(reference_claims))
-    if best is None:
-        return None
-    return float(min(1.0, max(0.0, float(best.mean()))))
+    return _similarity(
+        _best_cosines(similarity, _material_rows(response_claims), _material_cols(reference_claims))
+    )
 
 
 def _judged(judgements: Sequence[Judgement], response_claims: Sequence[Claim]) -> list[Judgement]:
@@ -221,25 +276,16 @@ def claim_f1(precision: float | None, recall: float | None) -> float | None:
     return 2 * precision * recall / (precision + recall)
 
 
-def claim_edit_script(
+def _substitutions(
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     judgements: Sequence[Judgement],
-    similarity: np.ndarray,
-) -> tuple[tuple[EditOp, ...], dict[str, int]]:
-    """The ordered claim edit script turning the response's claims into the references'.
-
-    Substitutions pair each contradicted / qualification_dropped response claim one-to-one
-    with a reference claim (Hungarian alignment, ``claims.match.align``, on the cosines, with
-    the claim's own first evidence strongly preferred); unsupported claims are deleted;
-    material reference claims neither covered by support nor substituted are inserted.
-    Operations come in response order, then the inserts in reference order.
-
-    Returns
-    -------
-    (ops, tally) where ``tally`` has keys ``kept``, ``substituted``, ``deleted``, ``inserted``.
-    """
-    sim = np.asarray(similarity, dtype=np.float64)
+    sim: np.ndarray,
+) -> dict[int, int]:
+    """The edit script's one-to-one pairing (response index -> reference index) of each
+    contradicted / qualification_dropped response claim with a material reference claim not
+    covered by support (Hungarian, ``claims.match.align``, on the cosines, the claim's own first
+    evidence strongly preferred)."""
     cols = _material_cols(reference_claims)
     covered = _covered(response_claims, reference_claims, judgements)
     judged = sorted(_judged(judgements, response_claims), key=lambda j: j.response_index)
@@ -255,6 +301,37 @@ def claim_edit_script(
                 score[a, b] = s + (10.0 if c == first else 0.0)
         for a, b in align(score):
             pairing[subs[a].response_index] = free[b]
+    return pairing
+
+
+def claim_edit_script(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    judgements: Sequence[Judgement],
+    similarity: np.ndarray | MatchSummary,
+) -> tuple[tuple[EditOp, ...], dict[str, int]]:
+    """The ordered claim edit script turning the response's claims into the references'.
+
+    Substitutions pair each contradicted / qualification_dropped response claim one-to-one
+    with a reference claim (Hungarian alignment, ``claims.match.align``, on the cosines, with
+    the claim's own first evidence strongly preferred); unsupported claims are deleted;
+    material reference claims neither covered by support nor substituted are inserted.
+    Operations come in response order, then the inserts in reference order.
+
+    ``similarity``: the cosine matrix, or the audit's :class:`MatchSummary` (its pairing).
+
+    Returns
+    -------
+    (ops, tally) where ``tally`` has keys ``kept``, ``substituted``, ``deleted``, ``inserted``.
+    """
+    if isinstance(similarity, MatchSummary):
+        pairing = dict(similarity.substitutes)
+    else:
+        sim = np.asarray(similarity, dtype=np.float64)
+        pairing = _substitutions(response_claims, reference_claims, judgements, sim)
+    cols = _material_cols(reference_claims)
+    covered = _covered(response_claims, reference_claims, judgements)
+    judged = sorted(_judged(judgements, response_claims), key=lambda j: j.response_index)
     ops: list[EditOp] = []
     tally = {"kept": 0, "substituted": 0, "deleted": 0, "inserted": 0}
     for j in judged:
@@ -289,7 +366,7 @@ def score_audit(
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
     judgements: Sequence[Judgement],
-    similarity: np.ndarray,
+    similarity: np.ndarray | MatchSummary,
     *,
     response_text: str,
     reference_texts: Sequence[str],
@@ -307,8 +384,9 @@ def score_audit(
         The flat list of reference claims (indices match ``similarity``'s columns).
     judgements : sequence of Judgement
         ``claims.verdict.judge``'s output, one per response claim.
-    similarity : ndarray, float, shape (len(response_claims), len(reference_claims))
-        Cosines in [-1, 1].
+    similarity : ndarray, float, shape (len(response_claims), len(reference_claims)), or MatchSummary
+        Cosines in [-1, 1], or what the scores read of them (:func:`match_summary`, stored by
+        the match stage): the result is the same.
     response_text, reference_texts : str, sequence of str, keyword-only
         Raw texts for the Levenshtein scores.
     threshold : float, keyword-only
@@ -325,7 +403,8 @@ def score_audit(
     Raises
     ------
     ValueError
-        If ``similarity`` does not have shape ``(len(response_claims), len(reference_claims))``.
+        If ``similarity`` does not have shape ``(len(response_claims), len(reference_claims))``,
+        or a summary does not have one best cosine per response claim.
 
     Examples
     --------
@@ -337,11 +416,12 @@ def score_audit(
     >>> (res.scores.claim_precision, res.scores.claim_recall, res.scores.claim_edit_distance)
     (1.0, 1.0, 0)
     """
-    sim = np.asarray(similarity, dtype=np.float64)
-    if sim.shape != (len(response_claims), len(reference_claims)):
-        raise ValueError(
-            f"similarity has shape {sim.shape}, expected ({len(response_claims)}, {len(reference_claims)})"
-        )
+    if isinstance(similarity, MatchSummary):
+        summary = similarity
+        if len(summary.best) != len(response_claims):
+            raise ValueError(f"summary has {len(summary.best)} best cosines, expected {len(response_claims)}")
+    else:
+        summary = match_summary(response_claims, reference_claims, judgements, similarity)
     rows = _material_rows(response_claims)
     cols = _material_cols(reference_claims)
     judged = _judged(judgements, response_claims)
@@ -354,7 +434,8 @@ def score_audit(
 
     precision = claim_precision(response_claims, judgements)
     recall = claim_recall(response_claims, reference_claims, judgements)
-    ops, tally = claim_edit_script(response_claims, reference_claims, judgements, sim)
+    ops, tally = claim_edit_script(response_claims, reference_claims, judgements, summary)
+    best = _summary_best(summary, rows)
     distance = tally["substituted"] + tally["deleted"] + tally["inserted"]
     total = distance + tally["kept"]
     lev = levenshtein(
@@ -364,8 +445,8 @@ def score_audit(
         remove_punctuation=remove_punctuation,
     )
     scores = AuditScores(
-        claim_overlap=claim_overlap(response_claims, reference_claims, sim, threshold=threshold),
-        claim_similarity=claim_similarity(response_claims, reference_claims, sim),
+        claim_overlap=_overlap(best, rows, threshold),
+        claim_similarity=_similarity(best),
         claim_precision=precision,
         claim_recall=recall,
         claim_f1=claim_f1(precision, recall),

@@ -10,6 +10,7 @@ character span ``[start, end)`` of the claim's evidence in the original text.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
 
@@ -240,3 +241,24 @@ SCORE_NAMES: tuple[str, ...] = tuple(f.name for f in fields(AuditScores))
 
 #: Count names in display order: material claims per role, then one per verdict.
 COUNT_NAMES: tuple[str, ...] = ("response_claims", "reference_claims", *(v.value for v in Verdict))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """All that the scores read of an audit's cosine matrix, taken from it once where the matrix
+    is computed (``claims.score.match_summary``; the match stage stores it with the verdicts and
+    ``claims.score.score_audit`` reads it instead of the matrix). Its size grows with the
+    response claims, not with the reference claims.
+
+    Attributes
+    ----------
+    best : tuple of float or None, one per response claim (in order)
+        The claim's best cosine, in [-1, 1], over the material reference claims (the float32
+        matrix value as a float); None for every claim when there is no material reference claim.
+    substitutes : mapping int -> int
+        The edit script's substitutions: response claim index -> reference claim index (flat
+        list), the one-to-one pairing of ``claims.score.claim_edit_script``.
+    """
+
+    best: tuple[float | None, ...]
+    substitutes: Mapping[int, int]

@@ -25,6 +25,7 @@ from claims.types import (
     EditOp,
     Evidence,
     Judgement,
+    MatchSummary,
     ReferenceClaim,
     Verdict,
 )
@@ -45,7 +46,9 @@ class AuditState:
 
     ``response_rows[i]`` is the row of ``response_claims[i]``; ``reference_rows[j]`` the row of
     ``reference_claims[j]`` (the flat reference list). ``judgements`` is None before the match
-    stage stored verdicts; ``result`` None before the score stage.
+    stage stored verdicts; ``result`` None before the score stage. ``match_summary``: what the
+    match stage stored of the cosine matrix for the scores, None when verdicts were not read or
+    were stored without it (``claims.score.MatchSummary``).
     """
 
     audit: Audit
@@ -62,6 +65,7 @@ class AuditState:
     #: Per reference index, the caller's names of its source document: ``{"id", "url", "title"}``,
     #: each None when not sent (a reference sent as a plain string has all three None).
     reference_sources: list[dict[str, str | None]] = field(default_factory=list)
+    match_summary: MatchSummary | None = None
 
     def vectors(self, role: str) -> np.ndarray:
         """Stored vectors of one role's claims, float32 ``(n, dim)``; raises if any is missing."""
@@ -198,7 +202,32 @@ def _state_of(rows: _AuditRows) -> AuditState:
             for d in rows.docs
             if d.role == "reference"
         ],
+        match_summary=_summary_of(rows.verdicts, response_rows, reference_rows),
     )
+
+
+def _summary_of(
+    verdicts: Sequence[VerdictRow], response_rows: list[ClaimRow], reference_rows: list[ClaimRow]
+) -> MatchSummary | None:
+    """The stored ``MatchSummary``; None when a response claim has no verdict or the verdicts
+    were written without it (a best cosine missing while there are material reference claims,
+    or a substitute that is not a reference claim of the audit)."""
+    by_claim = {v.claim_id: v for v in verdicts}
+    if len(by_claim) != len(response_rows) or any(r.id not in by_claim for r in response_rows):
+        return None
+    stored = [by_claim[r.id] for r in response_rows]
+    material = any(r.kind == ClaimKind.MATERIAL.value for r in reference_rows)
+    if material and any(v.best_similarity is None for v in stored):
+        return None
+    ref_index = {r.id: j for j, r in enumerate(reference_rows)}
+    substitutes: dict[int, int] = {}
+    for i, v in enumerate(stored):
+        if v.substitute_claim_id is not None:
+            if v.substitute_claim_id not in ref_index:
+                return None
+            substitutes[i] = ref_index[v.substitute_claim_id]
+    best = tuple(v.best_similarity if material else None for v in stored)
+    return MatchSummary(best, substitutes)
 
 
 def _judgements_of(

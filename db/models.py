@@ -264,6 +264,13 @@ class VerdictRow(Base):
     #: Calibrated probability in [0, 1] that the verdict is right (``claims.decision``); NULL when
     #: no calibrated decision gave one (migration 0003).
     confidence: Mapped[float | None] = mapped_column(Float)
+    #: The claim's best cosine in [-1, 1] over the audit's material reference claims; NULL when
+    #: it has none (``claims.score.MatchSummary``, written by the match stage, read by the score
+    #: stage instead of the cosine matrix; migration 0022).
+    best_similarity: Mapped[float | None] = mapped_column(Float)
+    #: The reference claim (``claims.id``) the edit script substitutes for this claim; NULL for a
+    #: claim it does not substitute (``claims.score.MatchSummary``; migration 0022).
+    substitute_claim_id: Mapped[int | None] = mapped_column(BigInteger)
 
 
 class EvidenceRow(Base):

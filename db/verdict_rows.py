@@ -31,7 +31,10 @@ from db.statements import chunks
 @dataclass(frozen=True, slots=True)
 class NewVerdict:
     """A verdict to store: response claim id; evidence as (reference claim id, similarity), best
-    first; ``confidence`` the calibrated probability in [0, 1] that the verdict is right, or None."""
+    first; ``confidence`` the calibrated probability in [0, 1] that the verdict is right, or None;
+    ``best_similarity`` and ``substitute_claim_id`` the claim's part of the audit's
+    ``claims.score.MatchSummary`` (best cosine over the material reference claims; the reference
+    claim id the edit script substitutes for it), or None."""
 
     claim_id: int
     verdict: str
@@ -39,6 +42,8 @@ class NewVerdict:
     change: str | None
     evidence: Sequence[tuple[int, float]] = ()
     confidence: float | None = None
+    best_similarity: float | None = None
+    substitute_claim_id: int | None = None
 
 
 _INSERT_EVIDENCE = text(
@@ -76,11 +81,13 @@ def replace_verdicts_of(
             "reason": v.reason,
             "change": v.change,
             "confidence": None if v.confidence is None else float(v.confidence),
+            "best_similarity": None if v.best_similarity is None else float(v.best_similarity),
+            "substitute_claim_id": v.substitute_claim_id,
         }
         for aid, v in pairs
     ]
     by_claim: dict[int, int] = {}
-    for chunk in chunks(rows):  # bind parameters: 6 per row
+    for chunk in chunks(rows):  # bind parameters: 8 per row
         stmt = insert(VerdictRow).values(list(chunk)).returning(VerdictRow.id, VerdictRow.claim_id)
         by_claim.update({claim_id: vid for vid, claim_id in session.execute(stmt).all()})
     evidence = [

@@ -1,6 +1,6 @@
 """What follows the end of audits: their metrics, and the finish of each run they completed.
 
-Called by the stage tasks (``workers.tasks.audits_ended``) after an audit's final state is
+Called by the stage tasks (``workers.stage_runner.audits_ended``) after an audit's final state is
 committed; best effort there (a lost run finish is re-sent by the ``runs.tick`` schedule).
 """
 

@@ -145,7 +145,7 @@ def _verdicts(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> li
     if options.judge != "none":
         raise OwnRun(aid)  # the LLM judge reviews through the single-audit service
     similarity, _model = services.similarity_of(state)
-    return services.verdict_rows(state, services.offline_judgements(state, similarity, options))
+    return services.verdict_rows(state, services.offline_judgements(state, similarity, options), similarity)
 
 
 #: The bundle steps of each stage (``db.models.STAGES`` names).
@@ -154,7 +154,8 @@ STAGES: dict[str, BundleStage] = {
     "embedding": BundleStage(_load_vectors, _embeddings, _write_embeddings),
     "matching": BundleStage(_load_states_to_judge, _verdicts, repo.replace_verdicts_of),
     "scoring": BundleStage(
-        partial(repo.load_audit_states, scores=False),  # the stage replaces the score rows
+        # the stage replaces the score rows; it reads the match summary, not the vectors
+        partial(repo.load_audit_states, scores=False, vectors=False),
         lambda states, aid: services.score_of(_state(states, aid)),
         repo.upsert_scores_of,
     ),

@@ -21,7 +21,8 @@ from claims.decompose import decompose
 from claims.embed import CachedEmbedder
 from claims.labels import embedding_text
 from claims.options import AuditOptions
-from claims.types import Claim, Judgement, Role
+from claims.score import match_summary
+from claims.types import Claim, Judgement, MatchSummary, Role
 from db import repository as repo
 from db.models import Document
 from service.settings import get_settings
@@ -37,6 +38,7 @@ __all__ = [
     "match_audit",
     "score_audit_stage",
     "score_of",
+    "model_of",
     "similarity_of",
     "verdict_rows",
     "offline_judgements",
@@ -62,9 +64,16 @@ def options_of(config: Mapping[str, Any] | None) -> AuditOptions:
 
 
 def _state(
-    session: Session, audit_id: uuid.UUID, *, verdicts: bool = True, scores: bool = True
+    session: Session,
+    audit_id: uuid.UUID,
+    *,
+    verdicts: bool = True,
+    scores: bool = True,
+    vectors: bool = True,
 ) -> repo.AuditState:
-    state = repo.load_audit_states(session, [audit_id], verdicts=verdicts, scores=scores).get(audit_id)
+    state = repo.load_audit_states(
+        session, [audit_id], verdicts=verdicts, scores=scores, vectors=vectors
+    ).get(audit_id)
     if state is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
     return state
@@ -173,9 +182,9 @@ def embed_audit(
     return embedder.model_name
 
 
-def similarity_of(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
-    """The audit's cosine matrix ``(n_response, n_reference)`` float32 and its embedding model;
-    raises ``PermanentStageError`` for claims without a vector or with vectors of two models."""
+def model_of(state: repo.AuditState) -> str | None:
+    """The embedding model of the audit's claims (None without claims); raises
+    ``PermanentStageError`` for claims without a vector or with vectors of two models."""
     models = {r.embedding_model for r in state.response_rows + state.reference_rows}
     if None in models:
         raise PermanentStageError("some claims have no embedding (the embed stage did not run)")
@@ -184,7 +193,13 @@ def similarity_of(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
             f"claims embedded with different models {sorted(str(m) for m in models)}; "
             "matching never mixes models"
         )
-    model = next(iter(models), None)
+    return next(iter(models), None)
+
+
+def similarity_of(state: repo.AuditState) -> tuple[np.ndarray, str | None]:
+    """The audit's cosine matrix ``(n_response, n_reference)`` float32 and its embedding model;
+    raises ``PermanentStageError`` as :func:`model_of`."""
+    model = model_of(state)
     return similarity_step(state.vectors(Role.RESPONSE.value), state.vectors(Role.REFERENCE.value)), model
 
 
@@ -193,10 +208,11 @@ def match_audit(
 ) -> int:
     """Judge every response claim against the reference claims; replace the audit's verdicts.
 
-    Steps: the cosine matrix (an exact scan of this audit's stored vectors, computed once), the
-    rule verdicts and the calibrated decision (``claims.audit.judge_step``), then the LLM judge
-    when the audit asks for one (``judge = llm``: every claim; ``auto``: the uncertain ones).
-    Returns the number of verdicts.
+    Steps: the cosine matrix (an exact scan of this audit's stored vectors, computed once: only
+    here), the rule verdicts and the calibrated decision (``claims.audit.judge_step``), then the
+    LLM judge when the audit asks for one (``judge = llm``: every claim; ``auto``: the uncertain
+    ones). Each verdict row carries its claim's part of the ``claims.score.MatchSummary``, what
+    the score stage reads instead of the matrix. Returns the number of verdicts.
     """
     state = _state(session, audit_id, verdicts=False, scores=False)  # this stage replaces both
     options = options_of(state.audit.config)
@@ -212,7 +228,7 @@ def match_audit(
         judgements,
         factory=factory,
     )
-    verdicts = verdict_rows(state, judgements)
+    verdicts = verdict_rows(state, judgements, similarity)
     repo.replace_verdicts(session, audit_id, verdicts)
     return len(verdicts)
 
@@ -231,8 +247,12 @@ def offline_judgements(
     )
 
 
-def verdict_rows(state: repo.AuditState, judgements: Sequence[Judgement]) -> list[repo.NewVerdict]:
-    """The verdict rows of an audit's judgements (``repo.replace_verdicts``)."""
+def verdict_rows(
+    state: repo.AuditState, judgements: Sequence[Judgement], similarity: np.ndarray
+) -> list[repo.NewVerdict]:
+    """The verdict rows of an audit's final judgements (``repo.replace_verdicts``), each with its
+    claim's part of the audit's ``claims.score.match_summary`` (from ``similarity``)."""
+    summary = match_summary(state.response_claims, state.reference_claims, judgements, similarity)
     return [
         repo.NewVerdict(
             claim_id=state.response_rows[j.response_index].id,
@@ -241,29 +261,43 @@ def verdict_rows(state: repo.AuditState, judgements: Sequence[Judgement]) -> lis
             change=j.change,
             evidence=[(state.reference_rows[e.claim_index].id, float(e.similarity)) for e in j.evidence],
             confidence=j.confidence,
+            best_similarity=summary.best[j.response_index],
+            substitute_claim_id=_substitute_id(state, summary, j.response_index),
         )
         for j in judgements
     ]
 
 
+def _substitute_id(state: repo.AuditState, summary: MatchSummary, index: int) -> int | None:
+    column = summary.substitutes.get(index)
+    return None if column is None else state.reference_rows[column].id
+
+
 def score_audit_stage(session: Session, audit_id: uuid.UUID) -> None:
-    """Score the audit from its stored claims, vectors and verdicts; upsert its score row."""
-    state = _state(session, audit_id, scores=False)  # this stage replaces the score row
+    """Score the audit from its stored claims, verdicts and match summary (the vectors are not
+    read); upsert its score row."""
+    state = _state(session, audit_id, scores=False, vectors=False)  # this stage replaces the score row
     repo.upsert_scores_of(session, {audit_id: score_of(state)})
 
 
 def score_of(state: repo.AuditState) -> repo.NewScore:
-    """The score row of an audit from its stored claims, vectors and verdicts; raises
-    ``PermanentStageError`` when the match stage stored no verdicts."""
+    """The score row of an audit from its stored claims and verdicts, with the match summary the
+    match stage stored beside them (``state.match_summary``): the cosine matrix is not computed
+    again. Verdicts stored without a summary (matched before it was stored) are scored from the
+    matrix of the stored vectors, with the same result. Raises ``PermanentStageError`` when the
+    match stage stored no verdicts, or as :func:`model_of`."""
     if state.judgements is None and state.response_claims:
         raise PermanentStageError("no verdicts stored (the match stage did not run)")
     options = options_of(state.audit.config)
-    similarity, model = similarity_of(state)
+    model = model_of(state)
+    cosines: np.ndarray | MatchSummary | None = state.match_summary
+    if cosines is None:
+        cosines, model = similarity_of(state)
     result = score_step(
         state.response_claims,
         state.reference_claims,
         state.judgements or [],
-        similarity,
+        cosines,
         response_text=state.response_text,
         reference_texts=state.reference_texts,
         options=options,

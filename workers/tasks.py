@@ -1,55 +1,37 @@
 """Celery tasks: thin, named, idempotent; arguments are ids (strings), never objects or vectors.
 
-Each stage task (``_run_stage``; ``previous`` and ``last_error`` are set only on a retry: the
-token of the try before, whose lease the retry may take over, and its error, which the crash-loop
-guard (``STAGE_MAX_RUNS``) reports instead of hiding it):
-
-1. takes the stage's lease with a new fencing token (``db.leases.begin_stage``, own transaction);
-   a finished audit, an audit past this stage, or a stage held by another live run stops the
-   chain with ``Ignore`` (the sweeper re-sends the stage if that run dies);
-2. runs the stage service in one transaction, with a heartbeat renewing the lease, that ends
-   with the fenced ``finish_stage``: a run that lost its lease rolls back and changes nothing;
-3. on a transient error (``workers.errors.TRANSIENT_ERRORS``) gives the lease back and retries
-   with the backoff of ``workers.retry`` (``TASK_MAX_RETRIES``: at least 181 s in all); on the
-   soft time limit runs once more, then fails; any other error marks the audit ``failed`` with
-   a readable reason (only while this run still holds it).
+Each stage task (``audits.decompose``, ``audits.embed``, ``audits.match``, ``audits.score``) runs
+its stage service for one audit through the stage runner (``workers.stage_runner.run_stage``:
+lease, heartbeat, fenced commit, retry, failure), as the bundle tasks (``workers.bundle_tasks``)
+do for a bundle. ``previous`` and ``last_error`` are set only on a retry: the token of the try
+before, whose lease the retry may take over, and its error, which the crash-loop guard
+(``STAGE_MAX_RUNS``) reports instead of hiding it.
 
 ``audits.fail`` is the chain's error callback: it marks the audit failed only for the failing
 stage's own, non-transient error (a broker error while sending the next link, after the stage
 committed, changes nothing: the audit waits for the sweeper). When it cannot write, the audit's
 lease expires and the sweeper runs the stage again, so no audit is left in limbo.
-
-Test hook: ``CLAIMAUDIT_TEST_STAGE_DELAY="embedding:5,matching:1"`` sleeps that many seconds
-after a stage is marked started (used by the fault tests; never set it in production); with
-``CLAIMAUDIT_TEST_STAGE_DELAY_ONCE=<path>`` only the first process to create that file sleeps
-(it writes its pid there).
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import time
 import uuid
 from collections.abc import Callable
-from typing import Any, NoReturn, cast
+from typing import Any, cast
 
 from celery import Task
-from celery.exceptions import Ignore, Retry, SoftTimeLimitExceeded
-from sqlalchemy.orm import Session
 
 from db import leases
 from db import repository as repo
 from db.engine import session_scope
-from service import metrics
 from service.settings import get_settings
 from workers import services
-from workers.audit_end import after_audits
 from workers.celery_app import app
 from workers.database import get_session_factory
 from workers.errors import TRANSIENT_ERRORS, describe, is_transient
-from workers.heartbeat import Heartbeat
-from workers.retry import backoff_s
+from workers.stage_runner import StageFailed, audit_ended, run_stage
 
 log = logging.getLogger(__name__)
 
@@ -82,187 +64,6 @@ TASK_STAGE = {
 }
 
 
-class StaleRun(RuntimeError):
-    """This run no longer holds its audit (its lease expired and another run took over)."""
-
-
-class StageFailed(RuntimeError):
-    """A stage's own error, already recorded under its fencing token (``record_failure``): the
-    chain's error callback must not record it again without the token, which would fail an audit
-    that another run has meanwhile taken over."""
-
-
-def stage_delay_for_tests(stage: str) -> None:
-    spec = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY", "")
-    marker = os.environ.get("CLAIMAUDIT_TEST_STAGE_DELAY_ONCE")  # a path: sleep only if it does not exist
-    for item in filter(None, (part.strip() for part in spec.split(","))):
-        name, _, seconds = item.partition(":")
-        if name != stage:
-            continue
-        if marker:
-            try:
-                with open(marker, "x") as f:
-                    f.write(str(os.getpid()))
-            except FileExistsError:
-                return
-        time.sleep(float(seconds or 0))
-
-
-def record_failure(aid: uuid.UUID, stage: str, error: str, token: uuid.UUID | None) -> None:
-    """Mark the audit failed (while ``token`` holds it); a database error is logged, not raised:
-    the audit's lease then expires and the sweeper runs the stage again."""
-    try:
-        with session_scope(get_session_factory()) as session:
-            failed = leases.fail_stage(session, aid, stage, error, token=token)
-        if failed:
-            audit_ended(aid, "failed")
-    except TRANSIENT_ERRORS as exc:
-        log.error("audit %s: could not record its failure (%s); left to the sweeper", aid, type(exc).__name__)
-
-
-def _resend_lost_link(aid: uuid.UUID, stage: str, status: str | None) -> None:
-    """A redelivered message whose stage already committed: its first delivery died after the
-    commit and perhaps before the chain sent the next link, which would leave the audit waiting
-    until its pending deadline (REQUEUE_AFTER_S). Send the chain from the current stage at once; if
-    the link did go out, the duplicate finds the stage held or done and stops (fencing). After
-    scoring the lost link is the method checks' ``checks.after_done`` (idempotent)."""
-    from workers.pipeline import AFTER_DONE_PRIORITY, AFTER_DONE_TASK, TASK_OF_STATUS, enqueue_audit
-
-    first = TASK_OF_STATUS.get(status or "")
-    if first is None and not (status == "done" and stage == "scoring"):
-        return
-    try:
-        if first is None:  # scoring committed, the method checks after it may not have been sent
-            app.send_task(AFTER_DONE_TASK, args=(str(aid),), priority=AFTER_DONE_PRIORITY)
-        else:
-            enqueue_audit(aid, first=first)
-        log.info(
-            "audit %s: %s was redelivered after its commit; chain sent again from %s", aid, stage, status
-        )
-    except Exception as exc:  # broker down: the pending deadline and the sweeper still apply
-        log.warning("audit %s: could not resend from %s (%s)", aid, status, type(exc).__name__)
-
-
-def _begin(
-    stage: str,
-    aid: uuid.UUID,
-    previous: str | None,
-    *,
-    redelivered: bool = False,
-    last_error: str | None = None,
-) -> leases.StageStart:
-    prev = uuid.UUID(previous) if previous else None
-    with session_scope(get_session_factory()) as session:
-        start = leases.begin_stage(session, aid, stage, lease_s=_settings.stage_lease_s, previous=prev)
-    if start.outcome in (leases.Outcome.AHEAD, leases.Outcome.FINISHED) and redelivered:
-        _resend_lost_link(aid, stage, start.status)
-    if start.outcome is not leases.Outcome.STARTED:
-        log.info(
-            "audit %s: %s not run (%s, status %s); chain stopped",
-            aid,
-            stage,
-            start.outcome.value,
-            start.status,
-        )
-        raise Ignore()
-    if start.runs > _settings.stage_max_runs:
-        # the crash-loop guard: a known error of the run before (carried by the retry) is kept
-        guard = (
-            f"the stage started {start.runs} times without finishing "
-            f"(STAGE_MAX_RUNS={_settings.stage_max_runs})"
-        )
-        error = f"{last_error} ({guard})" if last_error else f"{stage} failed: {guard}"
-        record_failure(aid, stage, error, start.token)
-        raise Ignore()
-    return start
-
-
-def _retry(task: Task, stage: str, aid: uuid.UUID, token: uuid.UUID | None, exc: BaseException) -> NoReturn:
-    retries = int(task.request.retries)
-    if retries >= int(task.max_retries):
-        reason = f"{describe(stage, exc)} (still failing after {retries} retries)"
-        log.error("audit %s: %s", aid, reason)
-        record_failure(aid, stage, reason, token)
-        raise exc
-    countdown = backoff_s(retries)
-    if token is not None:
-        try:  # give the lease back so that the retry can take it at once
-            with session_scope(get_session_factory()) as session:
-                leases.release_stage(session, aid, token, pending_s=countdown + _settings.stage_lease_s)
-        except TRANSIENT_ERRORS:
-            pass  # the lease expires by itself
-    log.warning(
-        "audit %s: %s hit %s; retry %d in %.1f s", aid, stage, type(exc).__name__, retries + 1, countdown
-    )
-    # the retry carries this try's token: when the lease could not be given back (database
-    # down), the retry takes it over at once instead of waiting for it to expire
-    kwargs = {"previous": str(token) if token else None, "last_error": describe(stage, exc)}
-    raise task.retry(args=(str(aid),), kwargs=kwargs, exc=exc, countdown=countdown)
-
-
-def _timed_out(
-    task: Task, stage: str, aid: uuid.UUID, start: leases.StageStart, exc: BaseException
-) -> NoReturn:
-    assert start.token is not None
-    limit = _settings.time_limits(stage)[0]
-    if start.runs < 2:
-        log.warning("audit %s: %s over the soft time limit (%.0f s); running it once more", aid, stage, limit)
-        _retry(task, stage, aid, start.token, exc)
-    reason = (
-        f"{stage} failed: over the time limit of {limit:.0f} s twice "
-        "(server setting STAGE_SOFT_TIME_LIMIT_S / STAGE_TIME_LIMITS)"
-    )
-    record_failure(aid, stage, reason, start.token)
-    raise StageFailed(reason) from exc
-
-
-def _run_stage(
-    task: Task,
-    stage: str,
-    audit_id: str,
-    work: Callable[[Session, uuid.UUID], Any],
-    previous: str | None,
-    last_error: str | None = None,
-) -> None:
-    aid = uuid.UUID(audit_id)
-    factory = get_session_factory()
-    start: leases.StageStart | None = None
-    began = time.monotonic()
-    try:
-        redelivered = bool((task.request.delivery_info or {}).get("redelivered"))
-        start = _begin(stage, aid, previous, redelivered=redelivered, last_error=last_error)
-        token = start.token
-        assert token is not None
-        with (
-            Heartbeat(factory, aid, token, lease_s=_settings.stage_lease_s),
-            session_scope(factory) as session,
-        ):
-            stage_delay_for_tests(stage)  # a slow stage: the heartbeat keeps its lease
-            work(session, aid)
-            if not leases.finish_stage(session, aid, stage, token, pending_s=_settings.requeue_after_s):
-                raise StaleRun(f"run {token} lost its lease")
-        stage_delay_for_tests(f"{stage}-committed")  # tests: die between the commit and the next link's send
-        metrics.STAGE_SECONDS.labels(stage).observe(time.monotonic() - began)
-    except (Ignore, Retry):
-        raise
-    except StaleRun:
-        log.warning("audit %s: a stale run of %s finished late; its writes were rolled back", audit_id, stage)
-        raise Ignore() from None
-    except SoftTimeLimitExceeded as exc:
-        if start is None:  # over the limit before the lease was taken: just try again
-            _retry(task, stage, aid, None, exc)
-        _timed_out(task, stage, aid, start, exc)
-    except TRANSIENT_ERRORS as exc:
-        # before the lease was taken (begin failed), keep carrying the earlier try's token
-        token = start.token if start is not None else (uuid.UUID(previous) if previous else None)
-        _retry(task, stage, aid, token, exc)
-    except Exception as exc:
-        log.exception("audit %s failed in %s", audit_id, stage)
-        reason = describe(stage, exc)
-        record_failure(aid, stage, reason, None if start is None else start.token)
-        raise StageFailed(reason) from exc
-
-
 @task(name="audits.decompose", **STAGE_OPTIONS, **stage_limits("decomposing"))
 def decompose(self: Task, audit_id: str, previous: str | None = None, last_error: str | None = None) -> None:
     """Decompose the audit's documents into claims.
@@ -270,13 +71,13 @@ def decompose(self: Task, audit_id: str, previous: str | None = None, last_error
     Idempotent: replaces the audit's claims (and anything derived from them); fenced.
     Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
-    _run_stage(
+    run_stage(
         self,
         "decomposing",
         audit_id,
         lambda s, a: services.decompose_audit(s, a, factory=get_session_factory()),
-        previous,
-        last_error,
+        previous=previous,
+        last_error=last_error,
     )
 
 
@@ -287,13 +88,13 @@ def embed(self: Task, audit_id: str, previous: str | None = None, last_error: st
     Idempotent: overwrites each claim's vector; fenced.
     Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
-    _run_stage(
+    run_stage(
         self,
         "embedding",
         audit_id,
         lambda s, a: services.embed_audit(s, a, factory=get_session_factory()),
-        previous,
-        last_error,
+        previous=previous,
+        last_error=last_error,
     )
 
 
@@ -304,13 +105,13 @@ def match(self: Task, audit_id: str, previous: str | None = None, last_error: st
     Idempotent: replaces the audit's verdicts and evidence; fenced.
     Retries: transient database/broker/LLM errors, capped exponential backoff with jitter.
     """
-    _run_stage(
+    run_stage(
         self,
         "matching",
         audit_id,
         lambda s, a: services.match_audit(s, a, factory=get_session_factory()),
-        previous,
-        last_error,
+        previous=previous,
+        last_error=last_error,
     )
 
 
@@ -321,26 +122,7 @@ def score(self: Task, audit_id: str, previous: str | None = None, last_error: st
     Idempotent: upserts the audit's score row.
     Retries: transient database/broker errors, capped exponential backoff with jitter.
     """
-    _run_stage(self, "scoring", audit_id, services.score_audit_stage, previous, last_error)
-    audit_ended(uuid.UUID(audit_id), "done")
-
-
-def audit_ended(aid: uuid.UUID, status: str) -> None:
-    """Metrics of the ended audit, and its run's finish when it was the run's last audit.
-
-    Best effort: the audit's state is committed already; a lost run finish is re-sent by ``runs.tick``.
-    """
-    audits_ended([aid], status)
-
-
-def audits_ended(aids: list[uuid.UUID], status: str) -> None:
-    """:func:`audit_ended` of several audits (a bundle) in one transaction."""
-    if not aids:
-        return
-    try:
-        after_audits(aids, status)
-    except Exception:
-        log.exception("%d audits: metrics or run finish after %s failed", len(aids), status)
+    run_stage(self, "scoring", audit_id, services.score_audit_stage, previous=previous, last_error=last_error)
 
 
 #: Attempts of ``audits.fail`` to write before it leaves the audit to the sweeper.

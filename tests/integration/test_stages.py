@@ -365,6 +365,7 @@ def test_the_match_bundle_parses_its_claims_in_one_pass(session_factory: Any) ->
     with session_factory() as s:
         one = repo.load_audit_state(s, aid)
     assert one is not None
-    judgements = services.offline_judgements(one, services.similarity_of(one)[0], services.options_of({}))
-    alone = services.verdict_rows(one, judgements)
-    assert [(v.verdict, v.reason) for v in bundled] == [(v.verdict, v.reason) for v in alone]
+    similarity = services.similarity_of(one)[0]
+    judgements = services.offline_judgements(one, similarity, services.options_of({}))
+    alone = services.verdict_rows(one, judgements, similarity)
+    assert bundled == alone

@@ -17,6 +17,7 @@ from claims.score import (
     claim_precision,
     claim_recall,
     claim_similarity,
+    match_summary,
     score_audit,
 )
 from claims.types import (
@@ -25,6 +26,7 @@ from claims.types import (
     ClaimKind,
     Evidence,
     Judgement,
+    MatchSummary,
     ReferenceClaim,
     Verdict,
 )
@@ -56,7 +58,7 @@ def _j(i: int, v: Verdict, *cols: int) -> Judgement:
 
 
 def _score(
-    resp: list[Claim], refs: list[ReferenceClaim], js: list[Judgement], sim: np.ndarray
+    resp: list[Claim], refs: list[ReferenceClaim], js: list[Judgement], sim: np.ndarray | MatchSummary
 ) -> AuditResult:
     return score_audit(resp, refs, js, sim, response_text="abc", reference_texts=["abd"], threshold=0.75)
 
@@ -267,3 +269,51 @@ def test_levenshtein_passes_through() -> None:
     assert res.scores.claim_edit_distance is None
     assert res.scores.normalized_claim_edit_distance is None
     assert res.scores.claim_recall is None
+
+
+def _random_audit(
+    rng: np.random.Generator,
+) -> tuple[list[Claim], list[ReferenceClaim], list[Judgement], np.ndarray]:
+    n, m = int(rng.integers(0, 7)), int(rng.integers(0, 9))
+    resp = _claims(n, outside=tuple(i for i in range(n) if rng.random() < 0.2))
+    refs = [
+        ReferenceClaim(
+            0,
+            Claim(
+                f"f{j}",
+                0,
+                2,
+                ClaimKind.OUTSIDE_SCOPE if rng.random() < 0.2 else ClaimKind.MATERIAL,
+                position=j,
+            ),
+        )
+        for j in range(m)
+    ]
+    verdicts = (S, INF, C, Q, U, OUT)
+    js = [
+        _j(
+            i,
+            verdicts[int(rng.integers(0, 6))],
+            *(rng.choice(m, int(rng.integers(0, min(m, 2) + 1)), replace=False).tolist() if m else ()),
+        )
+        for i in range(n)
+    ]
+    sim = rng.uniform(-1, 1, (n, m)).astype(np.float32)
+    return resp, refs, js, sim
+
+
+def test_scores_from_the_match_summary_equal_scores_from_the_matrix() -> None:
+    """What the match stage stores (``match_summary``) gives the matrix's result to the last bit:
+    one best cosine per response claim (however many reference claims) and the edit script's
+    pairing. 300 random audits with every verdict, outside-scope claims on both sides and empty
+    sides; the substitutions are checked to occur."""
+    rng = np.random.default_rng(7)
+    substituted = 0
+    for _ in range(300):
+        resp, refs, js, sim = _random_audit(rng)
+        summary = match_summary(resp, refs, js, sim)
+        assert len(summary.best) == len(resp)
+        from_matrix = _score(resp, refs, js, sim)
+        assert _score(resp, refs, js, summary) == from_matrix
+        substituted += sum(op.op == "substitute" for op in from_matrix.edit_script)
+    assert substituted > 50
