@@ -22,11 +22,12 @@ Decision, per material response claim with balanced score ``s`` and probability 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
   confidence is the rule's precision measured on the labelled data; so does an ``unsupported``
   whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action, a degree
-  the reference does not grade, the same statement of a rival name, a negated gradable word
-  against its opposite, a negated claim no reference claim denies), and a ``supported`` with
+  the reference does not grade, a converse relation, a negated gradable word against its
+  opposite, a negated claim no reference claim denies), and a ``supported`` with
   the finding "counterpart" (the evidence states the claim in words the lexicon equates: a
   converse, "not closed" / "open", "not able" / "unable"; ``claims.verdict.counterparts``),
-  whose confidence is then ``p``;
+  whose confidence is then ``p``. (A rival name's finding, "rival", is read by the score like
+  any ``unsupported``: standing, it lowered the out-of-fold figures, ``tools/ablate.py``);
 - otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
   disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
   ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
@@ -84,7 +85,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 #: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
 #: about wording, do not see; "converse", the evidence states the claim's relation the other way
 #: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either
-STANDING_FINDINGS = frozenset({"object", "degree", "rival", "converse", "gradable", "denial", "counterpart"})
+STANDING_FINDINGS = frozenset({"object", "degree", "converse", "gradable", "denial", "counterpart"})
 
 
 @dataclass(frozen=True, slots=True)

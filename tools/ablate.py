@@ -82,7 +82,6 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "negation": ("neg_mismatch",),
     "fuzzy": ("fuzz_best",),
     "names": ("name_cov",),
-    "ambiguity": ("ambiguous",),
     "size": ("log_len", "log_refs"),
     "rule": tuple(f"rule_{v.value}" for v in RULE_VERDICTS),
 }  # fmt: skip
@@ -223,8 +222,11 @@ def main() -> int:
     ap.add_argument("--json", type=Path, help="write every row's figures here")
     args = ap.parse_args()
     np.random.seed(args.seed)
-    items = tv.load_items(args.shared, args.limit, args.synthetic, args.seed) + format_items(args.shared)
-    rows, expect = tv.build_rows(items, args.cache), expectations(args.shared)
+    # the training items first, as train_verdict.py builds them (so both share the engine cache)
+    train_items = tv.load_items(args.shared, args.limit, args.synthetic, args.seed)
+    items = train_items + format_items(args.shared)
+    rows = tv.build_rows(train_items, args.cache) + tv.build_rows(items[len(train_items) :], args.cache)
+    expect = expectations(args.shared)
     trainable = [r for r in rows if r["dataset"] != "formats"]
     margin = tv.choose_margin(items, trainable, out_of_fold(trainable, args.folds, args.seed)[0])[
         "rule_margin"
