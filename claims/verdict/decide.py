@@ -214,7 +214,9 @@ def _key_value(k: _Case) -> Judgement | None:
         where = k.where(found.j, found.start, found.end)
         why = f"{found.label.lower()} {found.reference_value} stated by {where}"
         return Judgement(k.index, Verdict.SUPPORTED, ev, why, finding="key_value")
-    conflict = _Conflict(found.label.lower(), found.response_value, found.reference_value, found.start, found.end)
+    conflict = _Conflict(
+        found.label.lower(), found.response_value, found.reference_value, found.start, found.end
+    )
     reason, change = _describe_conflict(conflict, k.reference_claims[found.j], k.reference_texts)
     return Judgement(k.index, Verdict.CONTRADICTED, ev, reason, change)
 

@@ -37,7 +37,9 @@ __all__ = ["KeyValueFinding", "key_value_finding"]
 #: characters between the predicate word and a value slot that count as "next to it"
 NEAR_CHARS = 40
 #: words of a predicate phrase that name no attribute
-_GENERIC = frozenset({"has", "have", "had", "is", "are", "was", "were", "be", "the", "a", "an", "in", "of", "by"})
+_GENERIC = frozenset(
+    {"has", "have", "had", "is", "are", "was", "were", "be", "the", "a", "an", "in", "of", "by"}
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,7 +91,11 @@ def _number_slots(v: Facets, ref: Facets, stems: Sequence[str], near: Sequence[t
     if named:
         return named
     if mine.slot and ":" not in mine.slot:  # a unit family ("area", "length", "power")
-        return [q for q in ref.quantities if q.slot == mine.slot and _distance((q.start, q.end), near) <= NEAR_CHARS]
+        return [
+            q
+            for q in ref.quantities
+            if q.slot == mine.slot and _distance((q.start, q.end), near) <= NEAR_CHARS
+        ]
     bare = [q for q in ref.quantities if not q.slot and _distance((q.start, q.end), near) <= NEAR_CHARS]
     return sorted(bare, key=lambda q: _distance((q.start, q.end), near))[:1]
 
@@ -99,7 +105,9 @@ def _same_number(a: object, b: object) -> bool:
     return abs(x - y) <= 1e-9 * max(abs(x), abs(y), 1.0)
 
 
-def _numbers(j: int, label: str, value: str, v: Facets, ref: Facets, near: list, stems: list) -> list[KeyValueFinding]:
+def _numbers(
+    j: int, label: str, value: str, v: Facets, ref: Facets, near: list, stems: list
+) -> list[KeyValueFinding]:
     out = []
     for q in _number_slots(v, ref, stems, near):
         if _same_number(v.quantities[0], q) and q.bound in ("", "upto"):

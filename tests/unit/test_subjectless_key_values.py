@@ -135,4 +135,3 @@ def test_label_parts_reads_subject_label_and_value() -> None:
     assert label_parts("Kestrel Robotics, founded: 2005.") == ("Kestrel Robotics", "founded", "2005")
     assert label_parts("Population: 8,400.") == ("", "Population", "8,400")
     assert label_parts("The bridge opened in 1983.") is None
-
