@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.facets import Facets, content_spans, extract, token_match
+from claims.facets.types import Quantity
 from claims.labels import label_parts, predicate_phrase
 from claims.types import ClaimKind, ReferenceClaim
 
@@ -73,15 +74,18 @@ def _distance(span: tuple[int, int], spans: Sequence[tuple[int, int]]) -> int:
     return min((max(s - span[1], span[0] - e, 0) for s, e in spans), default=10**9)
 
 
-def _slot_words(q: object) -> list[str]:
-    slot = str(getattr(q, "slot", ""))
-    words = [str(t) for t in getattr(q, "nouns", ())]
+_Span = tuple[int, int]
+
+
+def _slot_words(q: Quantity) -> list[str]:
+    slot = q.slot
+    words = list(q.nouns)
     if ":" in slot:
         words += [t for t, _, _ in content_spans(slot.split(":", 1)[1].replace("_", " "))]
     return words
 
 
-def _number_slots(v: Facets, ref: Facets, stems: Sequence[str], near: Sequence[tuple[int, int]]) -> list:
+def _number_slots(v: Facets, ref: Facets, stems: Sequence[str], near: Sequence[_Span]) -> list[Quantity]:
     """The reference quantities in the slot of the claim's (first) number."""
     mine = v.quantities[0]
     if mine.slot == "year":
@@ -100,13 +104,13 @@ def _number_slots(v: Facets, ref: Facets, stems: Sequence[str], near: Sequence[t
     return sorted(bare, key=lambda q: _distance((q.start, q.end), near))[:1]
 
 
-def _same_number(a: object, b: object) -> bool:
-    x, y = float(getattr(a, "value", 0.0)), float(getattr(b, "value", 0.0))
+def _same_number(a: Quantity, b: Quantity) -> bool:
+    x, y = a.value, b.value
     return abs(x - y) <= 1e-9 * max(abs(x), abs(y), 1.0)
 
 
 def _numbers(
-    j: int, label: str, value: str, v: Facets, ref: Facets, near: list, stems: list
+    j: int, label: str, value: str, v: Facets, ref: Facets, near: list[_Span], stems: list[str]
 ) -> list[KeyValueFinding]:
     out = []
     for q in _number_slots(v, ref, stems, near):
@@ -117,7 +121,9 @@ def _numbers(
     return out
 
 
-def _dates(j: int, label: str, value: str, v: Facets, ref: Facets, near: list) -> list[KeyValueFinding]:
+def _dates(
+    j: int, label: str, value: str, v: Facets, ref: Facets, near: list[_Span]
+) -> list[KeyValueFinding]:
     mine = v.dates[0]
     out = []
     for d in ref.dates:
@@ -136,7 +142,9 @@ def _same_name(a: str, b: str) -> bool:
     return x == y or x in y.split() or y in x.split() or (len(x) > 3 and len(y) > 3 and (x in y or y in x))
 
 
-def _names(j: int, label: str, value: str, v: Facets, ref: Facets, near: list) -> list[KeyValueFinding]:
+def _names(
+    j: int, label: str, value: str, v: Facets, ref: Facets, near: list[_Span]
+) -> list[KeyValueFinding]:
     mine = v.entities[0][0]
     close = [(n, s, e) for n, s, e in ref.entities if _distance((s, e), near) <= NEAR_CHARS]
     if any(_same_name(mine, n) for n, _, _ in close):
