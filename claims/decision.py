@@ -84,8 +84,13 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 #: not undo; "degree", the nearest reference states the claim's quantifier or superlative weaker
 #: (``claims.verdict.degree``: "the most effective" / "an effective"), which the signals, all
 #: about wording, do not see; "converse", the evidence states the claim's relation the other way
-#: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either
-STANDING_FINDINGS = frozenset({"object", "degree", "converse", "gradable", "denial", "counterpart"})
+#: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either;
+#: "key_value", a subjectless "Label: value" claim whose value the slot of the label's
+#: predicate holds (``claims.verdict.key_values``), which the cosine of a subjectless text
+#: with a sentence underrates
+STANDING_FINDINGS = frozenset(
+    {"object", "degree", "converse", "gradable", "denial", "counterpart", "key_value"}
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -43,6 +43,22 @@ def _phrase(label: str) -> str | None:
     return LABEL_PREDICATES.get(key) or LABEL_PREDICATES.get(key.rstrip("s"))
 
 
+def predicate_phrase(label: str) -> str | None:
+    """The predicate phrase of ``label`` in ``claims/data/label_predicates.tsv`` ("Architect" ->
+    "was designed by", "Population" -> "has {v} inhabitants"); None for a label not listed."""
+    return _phrase(label)
+
+
+def label_parts(text: str) -> tuple[str, str, str] | None:
+    """``(subject, label, value)`` of a label-style claim ("Kestrel Robotics, founded: 2005." ->
+    ``("Kestrel Robotics", "founded", "2005")``; ``subject`` is ``""`` for "Population: 8,400.");
+    None for any other text."""
+    m = _LABEL_RE.match(text.strip())
+    if m is None:
+        return None
+    return (m.group("subject") or "").strip(), m.group("label").strip(), m.group("value").strip()
+
+
 @lru_cache(maxsize=65536)
 def label_sentence(text: str) -> str | None:
     """The sentence a label-style claim states (module docstring); None for any other text."""

@@ -366,8 +366,9 @@ def claim_verdicts(
         m = margin if r["rule"] in ("supported", "inferred") else -margin
         if r["rule"] in CONFLICTS:
             out.append((r["rule"], prec.get(r["rule"], 0.5)))
-        elif r.get("finding") in STANDING_FINDINGS:
-            out.append(("unsupported", float(1 - pi)))
+        elif r.get("finding") in STANDING_FINDINGS:  # stands, whichever way it points ("counterpart")
+            stands = "supported" if r["rule"] in ("supported", "inferred") else "unsupported"
+            out.append((stands, float(pi if stands == "supported" else 1 - pi)))
         elif si >= SUPPORT_THRESHOLD - m:
             out.append(("supported", float(pi)))
         else:

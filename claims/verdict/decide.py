@@ -20,6 +20,7 @@ from claims.verdict.contradictions import _contradictions
 from claims.verdict.counterparts import decide_counterparts
 from claims.verdict.findings import _Conflict, _Pair
 from claims.verdict.infer import _infer
+from claims.verdict.key_values import key_value_finding
 from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
 from claims.verdict.recase import recase
 from claims.verdict.roles import (
@@ -200,6 +201,26 @@ def _inferred(k: _Case) -> Judgement | None:
     )
 
 
+def _key_value(k: _Case) -> Judgement | None:
+    """A subjectless "Label: value" claim whose predicate a reference claim states with a value
+    slot (``claims.verdict.key_values``): supported when the slot holds its value, contradicted
+    when it holds another."""
+    found = key_value_finding(k.claim.text, k.reference_claims)
+    if found is None:
+        return None
+    cos = next((p.cos for p in k.pairs if p.j == found.j), 0.0)
+    ev = (_evidence(k.reference_claims, found.j, cos),)
+    if found.same:
+        where = k.where(found.j, found.start, found.end)
+        why = f"{found.label.lower()} {found.reference_value} stated by {where}"
+        return Judgement(k.index, Verdict.SUPPORTED, ev, why, finding="key_value")
+    conflict = _Conflict(
+        found.label.lower(), found.response_value, found.reference_value, found.start, found.end
+    )
+    reason, change = _describe_conflict(conflict, k.reference_claims[found.j], k.reference_texts)
+    return Judgement(k.index, Verdict.CONTRADICTED, ev, reason, change)
+
+
 def _rival_statement(k: _Case, p: _Pair) -> bool:
     """The reference claim lacks one of the claim's names, names another in the same role (the
     agent, or the patient: ``roles.entity_role``), and states the rest of the claim's predicate
@@ -277,6 +298,7 @@ _VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
     _qualification_dropped,
     _contradicted,
     _inferred,
+    _key_value,
 )
 
 

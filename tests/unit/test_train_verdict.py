@@ -78,6 +78,15 @@ def test_claim_verdicts_follow_the_decision() -> None:
     assert out[3] == ("unsupported", pytest.approx(0.8))  # 0.35 < 0.4: demoted
 
 
+def test_a_standing_finding_stands_whichever_way_it_points() -> None:
+    # claims.decision.decide keeps a standing finding's verdict: "object" on an unsupported rule
+    # verdict, "counterpart" on a supported one, whatever the score says
+    rows = [{"rule": "unsupported", "finding": "object"}, {"rule": "supported", "finding": "counterpart"}]
+    out = tv.claim_verdicts(rows, np.array([0.9, 0.1]), np.array([0.9, 0.2]), {}, 0.0)
+    assert out[0] == ("unsupported", pytest.approx(0.1))
+    assert out[1] == ("supported", pytest.approx(0.2))
+
+
 def test_audit_predictions_map_like_run_label_eval() -> None:
     rows = [{"item": "a"}, {"item": "a"}, {"item": "b"}, {"item": "c"}]
     verdicts = [("supported", 0.8), ("unsupported", 0.7), ("supported", 0.6), ("contradicted", 0.9)]

@@ -248,3 +248,23 @@ def test_decision_keeps_unstated_names_and_addresses_unsupported(
     response: str, refs: list[str], expected: Verdict
 ) -> None:
     assert _decide(response, refs) is expected
+
+
+@pytest.mark.parametrize(
+    ("name", "stated"),
+    [
+        ("Shizuoka Prefecture", "The command is headquartered at Hamamatsu, Shizuoka."),
+        ("Moscow Oblast", "The plant is in Podolsk, Moscow."),
+        ("Zurich Canton", "The bank moved to Zurich in 1998."),
+        ("Hackney Borough", "The market is held in Hackney."),
+    ],
+)
+def test_an_administrative_designator_does_not_tell_a_place_name_apart(name: str, stated: str) -> None:
+    # claims/data/name_heads.txt: "Shizuoka" names Shizuoka Prefecture as "Halvorsen" names
+    # the Halvorsen Bridge; another first word still does not ("Aichi Prefecture")
+    from claims.facets import content_tokens
+    from claims.verdict.names import _entity_present, _lower_words
+
+    words, stems = _lower_words(stated), content_tokens(stated)
+    assert _entity_present(name, words, stems)
+    assert not _entity_present("Aichi " + name.split()[1], words, stems)
