@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from claims import lexicon
 from claims.facets import (
     ANTONYMS,
     Facets,
@@ -19,7 +20,6 @@ from claims.facets import (
     negation_frame,
     token_match,
 )
-from claims import lexicon
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
 from claims.verdict.findings import _Conflict, _Pair

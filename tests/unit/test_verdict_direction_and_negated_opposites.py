@@ -22,7 +22,7 @@ import pytest
 
 from claims.types import Claim, ReferenceClaim, Verdict
 from claims.verdict import judge
-from tests.unit.verdict_rows import C, S, U, Row, check_row, judge_claim
+from tests.unit.verdict_rows import C, Row, S, U, check_row, judge_claim
 
 REVERSED_PATHS: list[Row] = [
     # a period read backwards: the years the other way round, whatever the verb or noun
