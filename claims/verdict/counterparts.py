@@ -33,12 +33,12 @@ from claims.facets.vocabulary import _stem
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.order import (
-    Relation,
     converse_keys,
     converse_texts,
     order_agrees,
     order_conflict,
     relations,
+    swap_reason,
 )
 from claims.verdict.reasons import _evidence
 
@@ -399,22 +399,9 @@ def _roles_swapped(
     for j in top:
         found = order_conflict(text, reference_claims[j].claim.text)
         if found is not None:
-            reason = _swap_reason(*found, where(j))
+            reason = swap_reason(*found, where(j))
             return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
     return None
-
-
-def _swap_reason(mine: Relation, theirs: Relation, where: str) -> str:
-    """The reason of a swap: the two sides as each text writes them, and the relation words."""
-    if mine.key.startswith("dir:"):
-        return (
-            f"direction reversed: from '{mine.names[0]}' to '{mine.names[1]}', where {where} states "
-            f"from '{theirs.names[0]}' to '{theirs.names[1]}'"
-        )
-    return (
-        f"roles swapped: '{mine.names[0]}' and '{mine.names[1]}' ('{mine.word}') stand the other "
-        f"way round in {where} ('{theirs.word}')"
-    )
 
 
 def _converse_support(
