@@ -184,6 +184,9 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
             other = patient  # two names: "Acme bought Corvin" / "Corvin bought Acme"
         for key, rev, _ in _canonical(_stem(word), tuple(_stem(c) for c in conv), "v"):
             _add(out, key, agent, other, rev, word)
+        if _stem(word) in _OUTCOME and _named(agent) and _named(patient):
+            # the verb's own order, no converse: "Arsenal won the FA Cup" / "FA Cup won Arsenal"
+            _add(out, f"v:{_stem(word)}", agent, patient, False, word)
     elif _stem(word) not in _SYMMETRIC and _named(agent) and _named(patient):
         _add(out, f"v:{_stem(word)}", agent, patient, False, word)
 

@@ -131,3 +131,17 @@ def test_reasons_quote_only_the_two_texts(response: str, reference: str) -> None
     for quoted in re.findall(r"'([^']+)'", reason):
         assert set(re.findall(r"[\w-]+", quoted.lower())) <= words, reason
     assert "roles swapped" not in reason or "not" not in response.split()
+
+
+#: the subject and object of "won" / "lost" between two names trade places: the verb's own order
+OUTCOME_SWAPS: list[Row] = [
+    ("FA Cup won Arsenal in 1993.", "Arsenal won the FA Cup in 1993.", {C}),
+    ("Arsenal won the FA Cup in 1993.", "Arsenal won the FA Cup in 1993.", {S}),
+    # the contest is no party: no order between "won the final" and "lost the final"
+    ("Federer won the final.", "Nadal lost the final to Federer.", {S, U}),
+]
+
+
+@pytest.mark.parametrize("row", OUTCOME_SWAPS, ids=lambda r: f"{r[0]} / {r[1]}")
+def test_outcome_verbs_between_names(row: Row) -> None:
+    check_row(row)
