@@ -455,14 +455,12 @@ def _counterpart_judgement(
     if cp.kind == "negation" and not _affirms(cp, ref, TOPIC_SHARE):
         return False, None
     if cp.kind == "negated opposite":
-        # gradable opposites under negation: "not hot" neither states nor denies "cold"; only a
-        # reference claim that says the opposite word, not the claim's own ("does not open on
-        # Mondays" read against itself as "closes on Mondays"), takes the support away
+        # gradable opposites under negation: "not hot" neither states nor denies "cold"; a
+        # reference claim that denies the claim's own word states the claim itself ("does not
+        # open on Mondays" read against itself as "closes on Mondays"): no veto
         own = cp.word.removeprefix("not ")
-        if (
-            current.verdict is not Verdict.SUPPORTED
-            or not _states_word(ref, cp.other)
-            or _states_word(ref, own)
+        if current.verdict is not Verdict.SUPPORTED or (
+            _NEGATION_WORDS.search(ref) and _states_word(ref, own)
         ):
             return False, None
         reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
