@@ -10,6 +10,7 @@ import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
+from claims import lexicon
 from claims.facets import (
     ANTONYMS,
     Facets,
@@ -140,7 +141,7 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
         return
     if neg_clause.negated and _NO_LONGER.search(c.text[n_s:n_e]) and not _present_tense(r.text):
         return  # "Ana Ruiz was the CEO" / "... is no longer the CEO": the past is not denied
-    if _negated_antonym(r, c):
+    if _negated_antonym(r, c, c.text[n_s:n_e]):
         # a double negation agrees: "did not decrease" / "increased", "It is false that it
         # is closed" / "it is open" (``claims/data/antonyms.tsv``)
         return
@@ -231,16 +232,45 @@ def _present_tense(text: str) -> bool:
     )
 
 
-def _negated_antonym(r: Facets, c: Facets) -> bool:
+def _negated_antonym(r: Facets, c: Facets, clause: str = "") -> bool:
     """A word of the claim has its antonym, and not itself, in any form among the words of ``c``
-    (``claims.facets.ANTONYMS``): with opposite polarity the two state the same thing."""
+    (``claims.facets.ANTONYMS``): with opposite polarity the two state the same thing. The
+    opposites of the whole lexicon (``claims.lexicon.opposites``: "not well" / "poorly", "not
+    often" / "rarely") count only between the claim and the clause of ``c`` that covers it
+    (``clause``; all of ``c`` when empty) stating the same words but for the pair: a claim is not
+    read against an opposite said of something else ("does not open on Mondays" / "closes at 5
+    pm")."""
     c_stems = content_tokens(c.text)
 
-    def stated(word: str) -> bool:  # in any form ("decrease" / "decreased")
-        stems = content_tokens(word)
-        return bool(stems) and any(token_match(stems[0], t) for t in c_stems)
+    def stated(word: str, stems: Sequence[str] = c_stems) -> bool:  # in any form ("decreased")
+        mine = content_tokens(word)
+        return bool(mine) and any(token_match(mine[0], t) for t in stems)
 
-    return any(not stated(w) and any(stated(a) for a in ANTONYMS.get(w, ())) for w in r.words)
+    if any(not stated(w) and any(stated(a) for a in ANTONYMS.get(w, ())) for w in r.words):
+        return True
+    return _lexicon_opposite_in_place(r, content_tokens(clause or c.text))
+
+
+def _lexicon_opposite_in_place(r: Facets, theirs: Sequence[str]) -> bool:
+    """A word of the claim stands in ``theirs`` (the content tokens of one clause) as one of its
+    opposites of ``claims.lexicon``, and every other content word of either is the other's
+    (``token_match``): the two say the same but for the pair."""
+    mine = content_tokens(r.text)
+    for w in r.words:
+        own = content_tokens(w)
+        if not own or any(token_match(own[0], t) for t in theirs):
+            continue
+        for o in lexicon.opposites(w.lower()):
+            other = content_tokens(o.word)
+            if not other or not any(token_match(other[0], t) for t in theirs):
+                continue
+            rest_r = [t for t in mine if not token_match(t, own[0])]
+            rest_c = [t for t in theirs if not token_match(t, other[0])]
+            if all(any(token_match(x, y) for y in rest_c) for x in rest_r) and all(
+                any(token_match(y, x) for x in rest_r) for y in rest_c
+            ):
+                return True
+    return False
 
 
 def _load_synonym_groups() -> tuple[frozenset[str], ...]:

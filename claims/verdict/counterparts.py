@@ -32,7 +32,14 @@ from claims import lexicon
 from claims.facets.vocabulary import _stem
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
-from claims.verdict.order import converse_texts, order_agrees, order_conflict, relations
+from claims.verdict.order import (
+    converse_keys,
+    converse_texts,
+    order_agrees,
+    order_conflict,
+    relations,
+    swap_reason,
+)
 from claims.verdict.reasons import _evidence
 
 __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
@@ -328,11 +335,10 @@ def decide_counterparts(
         conversed = _converse_support(index, text, candidates, judge_text, where)
         if conversed is not None:
             return conversed
-    read_both_ways = {
-        r.word
-        for r in relations(text)
-        if any(r.key == t.key for j in top for t in relations(reference_claims[j].claim.text))
-    }
+    theirs = {t.key for j in top for t in relations(reference_claims[j].claim.text)}
+    theirs |= {k for j in top for k in converse_keys(reference_claims[j].claim.text)}
+    mine = [(r.key, r.word) for r in relations(text)] + list(converse_keys(text).items())
+    read_both_ways = {word.lower() for key, word in mine if key in theirs}
     for cp in counterpart_texts(text):
         if cp.word.lower() in read_both_ways:
             continue  # one relation read from its two sides: the order check's
@@ -393,11 +399,7 @@ def _roles_swapped(
     for j in top:
         found = order_conflict(text, reference_claims[j].claim.text)
         if found is not None:
-            mine, theirs = found
-            reason = (
-                f"roles swapped: '{mine.first}' and '{mine.second}' ('{mine.word}') stand the other "
-                f"way round in {where(j)} ('{theirs.word}')"
-            )
+            reason = swap_reason(*found, where(j))
             return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
     return None
 
@@ -453,8 +455,13 @@ def _counterpart_judgement(
     if cp.kind == "negation" and not _affirms(cp, ref, TOPIC_SHARE):
         return False, None
     if cp.kind == "negated opposite":
-        # gradable opposites under negation: "not hot" neither states nor denies "cold"
-        if current.verdict is not Verdict.SUPPORTED:
+        # gradable opposites under negation: "not hot" neither states nor denies "cold"; a
+        # reference claim that denies the claim's own word states the claim itself ("does not
+        # open on Mondays" read against itself as "closes on Mondays"): no veto
+        own = cp.word.removeprefix("not ")
+        if current.verdict is not Verdict.SUPPORTED or (
+            _NEGATION_WORDS.search(ref) and _states_word(ref, own)
+        ):
             return False, None
         reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
         return True, Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")

@@ -58,6 +58,9 @@ class Quantifier:
     #: stems of the verb the quantified noun is the subject of and of that verb's object ("Few
     #: residents own bicycles": ("own", "bicycl")); empty elsewhere
     context: tuple[str, ...] = ()
+    #: the quantifier is denied ("not often", "not all voters", "does not run often"): "not
+    #: often" says less than some strength rather than a strength, so the scale rules do not read it
+    denied: bool = False
 
 
 def _target(tok: Any, scale: str) -> Any | None:
@@ -110,8 +113,18 @@ def quantifiers(text: str) -> tuple[Quantifier, ...]:
         stem = first_stem(target) if target is not None else None
         if stem is not None:
             end = tok.idx + len(tok.text)
-            out.append(Quantifier(text[start:end], scale, strength, stem, start, end, _context(target)))
+            q = Quantifier(text[start:end], scale, strength, stem, start, end, _context(target), _denied(tok))
+            out.append(q)
     return tuple(out)
+
+
+def _denied(tok: Any) -> bool:
+    """A "not" right before the quantifier ("not often", "not all") or a negation of the verb an
+    adverb of frequency modifies ("does not run often")."""
+    if tok.i > 0 and tok.doc[tok.i - 1].dep_ == "neg":
+        return True
+    head = tok.head if tok.dep_ == "advmod" else None
+    return head is not None and any(k.dep_ == "neg" for k in head.children)
 
 
 def compare_quantifiers(claim: str, reference: str) -> tuple[str, Quantifier, Quantifier] | None:
@@ -126,6 +139,8 @@ def compare_quantifiers(claim: str, reference: str) -> tuple[str, Quantifier, Qu
         for o in theirs:
             if o.scale != q.scale or not token_match(q.target, o.target) or o.strength == q.strength:
                 continue
+            if q.denied or o.denied:
+                continue  # "not often" / "rarely": the polarity and opposite checks read it
             if not _same_context(q.context, o.context):
                 continue
             if min(q.strength, o.strength) == 1 and max(q.strength, o.strength) >= 3:

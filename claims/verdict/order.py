@@ -5,15 +5,17 @@
 A relation: the parties of a verb with a converse of ``claims.lexicon`` (subject, and the
 "from" / "to" / "against" party or the object: "A bought X from B", "A beat B"), subject and
 object of a verb between two names (symmetric verbs of ``claims/data/symmetric_relations.tsv``
-have none), "from A to B", "A divided by B", "the ratio of A to B", "subtract A from B", the two
-sides of a "than" comparison, "A is the parent of B", "A is above B". Converse words name one
-relation read from its two sides, so the key of a relation names the pair of words, and a word
-that is not the first of its pair reads its sides reversed ("B sold X to A" is "A bought X from
-B").
+have none), "from A to B" (either word first; between nouns, or between values: two years are a
+period, keyed "dir:period" whatever word they hang on), "A divided by B", "the ratio of A to B",
+"subtract A from B", the two sides of a "than" comparison, "A is the parent of B", "A is above
+B". Converse words name one relation read from its two sides, so the key of a relation names the
+pair of words, and a word that is not the first of its pair reads its sides reversed ("B sold X
+to A" is "A bought X from B").
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +23,15 @@ from claims import lexicon
 from claims.facets.vocabulary import _data_rows, _stem
 from claims.parses import parse
 
-__all__ = ["Relation", "relations", "converse_texts", "order_agrees", "order_conflict"]
+__all__ = [
+    "Relation",
+    "relations",
+    "converse_keys",
+    "converse_texts",
+    "order_agrees",
+    "order_conflict",
+    "swap_reason",
+]
 
 #: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
 _SYMMETRIC = frozenset(
@@ -47,6 +57,9 @@ class Relation:
     #: the relation word, and the converse word ("" when none): what ``converse_text`` rewrites
     spans: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0), (0, 0))
     converse: str = ""
+    #: the words of ``first`` and ``second`` as the text writes them ("Italy", "1990"): what a
+    #: reason names
+    names: tuple[str, str] = ("", "")
 
 
 def _noun_key(tok: Any) -> str:
@@ -65,6 +78,13 @@ def _named(tok: Any | None) -> bool:
 
 def _nominal(tok: Any | None) -> bool:
     return tok is not None and tok.pos_ in ("NOUN", "PROPN") and not tok.like_num
+
+
+def _surface(tok: Any) -> str:
+    """A side's words as written: the noun with its compound modifiers ("FA Cup"), or a value
+    with its numeric modifiers ("10 dollars")."""
+    parts = [c for c in tok.children if c.dep_ in ("compound", "nummod")] + [tok]
+    return " ".join(p.text for p in sorted(parts, key=lambda t: t.i))
 
 
 def _canonical(word: str, converses: tuple[str, ...], prefix: str) -> list[tuple[str, bool, str]]:
@@ -94,7 +114,8 @@ def _add(
         if x != y:
             word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
             spans = (_span(a), _span(b), word_span)
-            out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse))
+            names = (_surface(b), _surface(a)) if reverse else (_surface(a), _surface(b))
+            out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse, names))
 
 
 def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
@@ -116,16 +137,31 @@ def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
     return subj, _child(verb, "dobj")
 
 
-#: verbs whose other party is their object ("A beat B", "A preceded B"), as stems
-_OBJECT_PARTY = frozenset(_stem(w) for w in ("beat", "defeated", "preceded", "followed"))
+#: verbs whose other party is their object ("A beat B", "A preceded B", "A employs B"), as
+#: stems; the other verbs with a converse name their other party with "from", "to" or "against"
+#: ("A bought X from B", "B lost to A"), and their object is the thing that changes hands or the
+#: occasion ("won the final"), no party
+_OBJECT_PARTY = frozenset(
+    _stem(w) for w in ("beat", "defeated", "preceded", "followed", "exceeds", "trails", "employs")
+)
+#: verbs of an outcome, whose object is the contest ("won the Cup"), never the other party
+_OUTCOME = frozenset(_stem(w) for w in ("win", "won", "wins", "lose", "lost", "loses"))
 #: verb stem -> the converse forms of a lexicon row with that stem ("defeating" -> "lost")
 _CONVERSE_STEMS: dict[str, tuple[str, ...]] = {}
 for _w in sorted(lexicon.converse_words()):
     _CONVERSE_STEMS.setdefault(_stem(_w), lexicon.converses(_w))
 
 
+def _negated(verb: Any) -> bool:
+    """The verb is denied ("did not beat"): a denied relation has no order ("A did not beat B" is
+    not "B beat A")."""
+    return any(c.dep_ == "neg" for c in verb.children)
+
+
 def _verb_relations(tok: Any, out: list[Relation]) -> None:
     word = tok.lower_
+    if _negated(tok):
+        return
     agent, patient = _agent_patient(tok)
     heads = [tok] + [c for c in tok.children if c.dep_ == "dobj"]  # "won the final against B"
     party_prep = next(
@@ -137,20 +173,86 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
         ),
         None,
     )
-    party = _child(party_prep, "pobj")
+    # the party of a preposition, or a dative noun ("Ann lent Bo the car")
+    party = _child(party_prep, "pobj") or next(
+        (c for c in tok.children if c.dep_ == "dative" and c.pos_ != "ADP"), None
+    )
     conv = lexicon.converses(word) or _CONVERSE_STEMS.get(_stem(word), ())
     if conv:
-        other = (
-            party
-            if party is not None and word not in ("beat", "defeated", "preceded", "followed")
-            else patient
-        )
-        if other is None:
-            other = party
+        other = patient if _stem(word) in _OBJECT_PARTY else party
+        if other is None and _stem(word) not in _OUTCOME and _named(agent) and _named(patient):
+            other = patient  # two names: "Acme bought Corvin" / "Corvin bought Acme"
         for key, rev, _ in _canonical(_stem(word), tuple(_stem(c) for c in conv), "v"):
             _add(out, key, agent, other, rev, word)
+        if _stem(word) in _OUTCOME and _named(agent) and _named(patient):
+            # the verb's own order, no converse: "Arsenal won the FA Cup" / "FA Cup won Arsenal"
+            _add(out, f"v:{_stem(word)}", agent, patient, False, word)
     elif _stem(word) not in _SYMMETRIC and _named(agent) and _named(patient):
         _add(out, f"v:{_stem(word)}", agent, patient, False, word)
+
+
+def _to_of(frm: Any, doc: Any) -> Any | None:
+    """The "to" (or "into") that ends the path that ``frm`` starts: under it or beside it, after
+    it ("from Lyon to Paris") or before it ("moved to Paris from Lyon"), or right after its
+    phrase; None when there is none."""
+    ends = [*frm.children, *(c for c in frm.head.children if c is not frm)]
+    after = next((c for c in ends if c.lower_ in ("to", "into") and c.i > frm.i), None)
+    if after is not None:
+        return after
+    nxt = frm.right_edge.i + 1
+    if nxt < len(doc) and doc[nxt].lower_ in ("to", "into"):
+        return doc[nxt]
+    return next((c for c in frm.head.children if c.lower_ in ("to", "into") and c.i < frm.i), None)
+
+
+#: a year: "from 1990 to 1995" names a period, whatever the verb or noun it hangs on
+_YEAR = re.compile(r"^(?:1[0-9]|20)[0-9]{2}$")
+
+
+def _value(tok: Any | None) -> bool:
+    """``tok`` is a number ("1990") or a noun counted by one ("10 dollars", "5 %")."""
+    return tok is not None and (
+        tok.like_num or (tok.pos_ in ("NOUN", "SYM") and any(c.dep_ == "nummod" for c in tok.children))
+    )
+
+
+def _value_key(tok: Any) -> str:
+    return " ".join(
+        _stem(t.text)
+        for t in sorted([*(c for c in tok.children if c.dep_ == "nummod"), tok], key=lambda t: t.i)
+    )
+
+
+def _from_to(frm: Any, doc: Any, out: list[Relation]) -> None:
+    """The path "from A to B" (either word first): between two nouns, keyed by the word it hangs
+    on ("dir:move"); between two values, keyed alike, or "dir:period" between two years (a
+    period read the other way round is the same period reversed, whatever its head)."""
+    to = _to_of(frm, doc)
+    a, b = _child(frm, "pobj"), _child(to, "pobj")
+    if a is None or b is None:
+        return
+    if not (_value(a) and _value(b)):
+        _add(out, f"dir:{_stem(frm.head.text)}", a, b, False, "from … to")
+        return
+    x, y = _value_key(a), _value_key(b)
+    if x == y:
+        return
+    key = "dir:period" if _YEAR.match(a.text) and _YEAR.match(b.text) else f"dir:{_stem(frm.head.text)}"
+    spans = (_span(a), _span(b), (0, 0))
+    out.append(Relation(key, x, y, "from … to", spans, "", (_surface(a), _surface(b))))
+
+
+def converse_keys(text: str) -> dict[str, str]:
+    """Relation key -> word for every verb of ``text`` with a converse in ``claims.lexicon``,
+    whether or not the parse names both its parties ("Federer won the final": "v:lose|win" ->
+    "won"): a word of one relation read from its two sides."""
+    out: dict[str, str] = {}
+    for tok in parse(text) or ():
+        conv = lexicon.converses(tok.lower_) or _CONVERSE_STEMS.get(_stem(tok.text), ())
+        if tok.pos_ in ("VERB", "AUX") and conv:
+            for key, _, _ in _canonical(_stem(tok.text), tuple(_stem(c) for c in conv), "v"):
+                out[key] = tok.text
+    return out
 
 
 def relations(text: str) -> list[Relation]:
@@ -161,18 +263,8 @@ def relations(text: str) -> list[Relation]:
         low = tok.lower_
         if tok.pos_ in ("VERB", "AUX") and low not in ("divided", "subtracted"):
             _verb_relations(tok, out)
-        if low == "from" and (a := _child(tok, "pobj")) is not None:
-            # "to" beside "from" (a child of the verb) or under it ("from Lyon to Paris")
-            ends = [*tok.children, *tok.head.children]
-            to = next((c for c in ends if c.lower_ in ("to", "into") and c.i > tok.i), None)
-            if (
-                to is None
-                and tok.right_edge.i + 1 < len(doc)
-                and doc[tok.right_edge.i + 1].lower_ in ("to", "into")
-            ):
-                to = doc[tok.right_edge.i + 1]
-            if to is not None and tok.head.lower_ not in ("subtract", "subtracted"):
-                _add(out, f"dir:{_stem(tok.head.text)}", a, _child(to, "pobj"), False, "from … to")
+        if low == "from" and tok.head.lower_ not in ("subtract", "subtracted"):
+            _from_to(tok, doc, out)
         if low == "divided" and (by := _child(tok, "agent", "prep")) is not None:
             a = tok.head if tok.dep_ in ("acl", "amod") else _child(tok, "nsubjpass", "nsubj")
             _add(out, "op:divide", a, _child(by, "pobj"), False, "divided by")
@@ -253,3 +345,17 @@ def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | No
         if other and not same:
             return m, other[0]
     return None
+
+
+def swap_reason(mine: Relation, theirs: Relation, where: str) -> str:
+    """The reason of an ``order_conflict``: the two sides as each text writes them and the
+    relation words; ``where``: the reference claim's locator text."""
+    if mine.key.startswith("dir:"):
+        return (
+            f"direction reversed: from '{mine.names[0]}' to '{mine.names[1]}', where {where} states "
+            f"from '{theirs.names[0]}' to '{theirs.names[1]}'"
+        )
+    return (
+        f"roles swapped: '{mine.names[0]}' and '{mine.names[1]}' ('{mine.word}') stand the other "
+        f"way round in {where} ('{theirs.word}')"
+    )
