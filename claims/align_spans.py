@@ -74,7 +74,7 @@ def _exact(source: str, claim: str, hint: int) -> tuple[int, int] | None:
     return index[pos], index[pos + len(norm_claim) - 1] + 1
 
 
-def _widen(source: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
+def widen(source: str, start: int, end: int, lo: int, hi: int) -> tuple[int, int]:
     """Extend ``[start, end)`` to whole words, staying inside ``[lo, hi)``; strip blanks."""
     while start > lo and _WORD.match(source[start - 1]) and _WORD.match(source[start]):
         start -= 1
@@ -187,7 +187,7 @@ def align_span(source: str, claim: str, *, hint: int = 0) -> SpanAlignment:
     assert best is not None
     (coverage, ratio, _), s, e, lo, hi = best
     if coverage >= MIN_COVERAGE and lo < hi:
-        start, end = _widen(source, lo, hi, s, e)
+        start, end = widen(source, lo, hi, s, e)
         if start < end:
             return SpanAlignment(start, end, round(100.0 * coverage, 6), "partial")
     return SpanAlignment(s, e, float(ratio), "sentence")

@@ -58,11 +58,11 @@ from claims.decision_features import (
     surface_word,
 )
 from claims.decision_guards import (
-    _identifiers_stated,
-    _names_stated,
-    _number_words_stated,
-    _values_of_subject,
     dates_stated,
+    identifiers_stated,
+    names_stated,
+    number_words_stated,
+    values_of_subject,
 )
 from claims.facets import content_tokens
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
@@ -194,8 +194,8 @@ def _decided(
     """One material judgement after the decision (rule conflicts stand); ``s`` balanced score,
     ``p`` calibrated P(support). A claim with a number or date found nowhere in the references
     (``values_found`` False: feature ``value_cov_any`` < 1), or with a name (places aside) or
-    an address the references never give (``decision_guards._names_stated``,
-    ``_identifiers_stated``), is never turned into support: an unstated value, name or address
+    an address the references never give (``decision_guards.names_stated``,
+    ``identifiers_stated``), is never turned into support: an unstated value, name or address
     is not entailed, however close the wording. A rule support that is ``verified`` (every
     value of the claim stated as a facet, every content word in one reference claim:
     ``_verified``) stands: the model's doubt there is the wording of a value
@@ -259,10 +259,10 @@ def _guards_hold(
     near = _near_texts(j, reference_claims, similarity)
     return (
         bool(row[FEATURE_NAMES.index("value_cov_any")] >= 1.0)
-        and _number_words_stated(text, near)
-        and _values_of_subject(text, near)
-        and _names_stated(text, idx.doc, idx.doc_tokens)
-        and _identifiers_stated(text, idx.doc)
+        and number_words_stated(text, near)
+        and values_of_subject(text, near)
+        and names_stated(text, idx.doc, idx.doc_tokens)
+        and identifiers_stated(text, idx.doc)
         and dates_stated(text, [rc.claim.text for rc in reference_claims])
     )
 

@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 from rapidfuzz import fuzz
 
-from claims.decision_guards import _date_stated, _digits
+from claims.decision_guards import date_stated, find_digits
 from claims.facets import (
     UNITS,
     Facets,
@@ -135,14 +135,14 @@ def _value_coverage(
         return 0.0, 1.0, 1.0
     others = [_facets(t) for t in near]
     near_q = [any(quantity_matches(q, o) for g in others for o in g.quantities) for q in f.quantities]
-    near_d = [any(_date_stated(d, e) for g in others for e in g.dates) for d in f.dates]
+    near_d = [any(date_stated(d, e) for g in others for e in g.dates) for d in f.dates]
     texts = [q.text for q in f.quantities] + [d.text for d in f.dates]
-    digits = [_digits(t) <= doc_numbers for t in texts]
+    digits = [find_digits(t) <= doc_numbers for t in texts]
     found = [a or b for a, b in zip(near_q + near_d, digits, strict=True)]
     return 1.0, sum(near_q + near_d) / values, sum(found) / values
 
 
-def _coverage(tokens: Sequence[str], other: Iterable[str]) -> float:
+def coverage_of(tokens: Sequence[str], other: Iterable[str]) -> float:
     """Share of ``tokens`` that ``claims.facets.token_match`` some token of ``other`` (1 if none)."""
     if not tokens:
         return 1.0
@@ -169,7 +169,7 @@ def _lexical_best(tokens: Sequence[str], claim_tokens: Sequence[Sequence[str]]) 
     best, best_cov = 0, -1.0
     for k, other in enumerate(claim_tokens):
         if other:
-            cov = _coverage(tokens, other)
+            cov = coverage_of(tokens, other)
             if cov > best_cov:
                 best, best_cov = k, cov
     return best, max(best_cov, 0.0)
@@ -193,7 +193,7 @@ def _claim_row(
     best_tokens = idx.claim_tokens[int(order[0])] if order.size else []
     top_tokens = [t for j in order for t in idx.claim_tokens[int(j)]]
     best_text = refs[int(order[0])].claim.text if order.size else ""
-    cov_best = _coverage(tokens, best_tokens)
+    cov_best = coverage_of(tokens, best_tokens)
     near = np.argsort(-sims)[:VALUE_TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
     has_value, value_cov, value_cov_any = _value_coverage(
         text, [refs[int(k)].claim.text for k in near], idx.doc_numbers
@@ -205,8 +205,10 @@ def _claim_row(
         cos2,
         cos1 - cos2,
         cov_best,
-        _coverage(tokens, top_tokens),
-        _coverage(tokens, idx.doc_tokens) if len(idx.doc_tokens) < 20000 else _coverage(tokens, top_tokens),
+        coverage_of(tokens, top_tokens),
+        coverage_of(tokens, idx.doc_tokens)
+        if len(idx.doc_tokens) < 20000
+        else coverage_of(tokens, top_tokens),
         float(min(5, len(missing_tokens(tokens, idx.doc_tokens)))),
         has_value,
         value_cov,
@@ -218,7 +220,7 @@ def _claim_row(
         (sum(n in idx.doc_lower for n in names) / len(names)) if names else 1.0,
         lex[1],
         float(sims[lex[0]]) if sims.size else 0.0,
-        _coverage(best_tokens, tokens) if best_tokens else 0.0,
+        coverage_of(best_tokens, tokens) if best_tokens else 0.0,
         math.log1p(int((sims >= NEAR_COSINE).sum())),
         math.log1p(sims.size),
         *_rule_onehot(judgement.verdict),

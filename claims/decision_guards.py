@@ -1,10 +1,10 @@
 """Guards of the learned decision (``claims.decision``): what the model may not turn into support.
 
 The model sees values and names through a few numeric signals; these checks are exact. A claim's
-count written in words must be stated near it (``_number_words_stated``), a claim with a
-named subject must find its values stated with that subject (``_values_of_subject``), every
-name of the claim but a place must be named somewhere in the references (``_names_stated``), and
-so must every web address, DOI or e-mail address (``_identifiers_stated``) and every date with
+count written in words must be stated near it (``number_words_stated``), a claim with a
+named subject must find its values stated with that subject (``values_of_subject``), every
+name of the claim but a place must be named somewhere in the references (``names_stated``), and
+so must every web address, DOI or e-mail address (``identifiers_stated``) and every date with
 a month (``dates_stated``).
 """
 
@@ -19,7 +19,7 @@ from claims.facets.entities import is_weak_entity
 from claims.facets.identifiers import identifiers, mentioned
 from claims.parses import parse
 from claims.spacy_pipeline import entity_type
-from claims.verdict.names import _entity_present, _name_keys, _scan_lower_words, name_heads
+from claims.verdict.names import entity_present, name_heads, name_keys, scan_lower_words
 from claims.verdict.text import subject_head
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
@@ -30,7 +30,7 @@ _MONTH_NAME = re.compile(
 )
 
 
-def _date_stated(d: DateFacet, e: DateFacet) -> bool:
+def date_stated(d: DateFacet, e: DateFacet) -> bool:
     return all(getattr(d, k) is None or getattr(d, k) == getattr(e, k) for k in ("year", "month", "day"))
 
 
@@ -60,22 +60,22 @@ def _month_stated(d: DateFacet, e: DateFacet) -> bool:
     return e.month == d.month and d.day in (None, e.day) and e.year in (None, d.year)
 
 
-def _digits(text: str) -> set[str]:
+def find_digits(text: str) -> set[str]:
     return {m.replace(",", "") for m in _NUMBER.findall(text)}
 
 
-def _number_words_stated(text: str, near: Sequence[str]) -> bool:
+def number_words_stated(text: str, near: Sequence[str]) -> bool:
     """Every count the claim writes in words ("six lanes"; ordinals aside) is stated by one of
     the texts ``near``, compared as facets or by its number ("nine" / "9 am"): a number word
     has no digits to find elsewhere."""
-    words = [q for q in extract(text).quantities if not _digits(q.text) and not q.ordinal]
+    words = [q for q in extract(text).quantities if not find_digits(q.text) and not q.ordinal]
     if not words:
         return True
     others = [extract(t) for t in near]
     return all(any(_same_number(q, o) for g in others for o in g.quantities) for q in words)
 
 
-def _values_of_subject(text: str, near: Sequence[str]) -> bool:
+def values_of_subject(text: str, near: Sequence[str]) -> bool:
     """A claim with a named subject ("The Halvorsen Bridge has six lanes") and values, whose
     values a near text states of another named subject ("The Sandvik Bridge has six lanes", "The
     study of OB-17 enrolled 76 patients" for "The OB-71 trial ..."), has one of the texts ``near``
@@ -97,7 +97,7 @@ def _values_of_subject(text: str, near: Sequence[str]) -> bool:
 def _states_values(f: Facets, g: Facets) -> bool:
     """Every number and date of ``f`` is stated in ``g``."""
     values = all(any(quantity_matches(q, o) for o in g.quantities) for q in f.quantities)
-    return values and all(any(_date_stated(d, e) for e in g.dates) for d in f.dates)
+    return values and all(any(date_stated(d, e) for e in g.dates) for d in f.dates)
 
 
 def _rival_name(text: str, name: str) -> bool:
@@ -129,10 +129,10 @@ def _same_number(q: Quantity, o: Quantity) -> bool:
     )
 
 
-def _names_stated(text: str, doc: str, doc_tokens: list[str]) -> bool:
+def names_stated(text: str, doc: str, doc_tokens: list[str]) -> bool:
     """Every name of the claim is named somewhere in the references, places aside: ``doc`` their
     text, ``doc_tokens`` its content tokens. A name is named in full or in short as the rule
-    checks read it (``names._entity_present`` over the text's words and acronyms, not strict:
+    checks read it (``names.entity_present`` over the text's words and acronyms, not strict:
     "Halvorsen" or "the suspension bridge" names the Halvorsen Bridge, "the Sandvik Tunnel" does
     not); a weak sentence-initial word (``is_weak_entity``) need not be.
 
@@ -149,7 +149,7 @@ def _names_stated(text: str, doc: str, doc_tokens: list[str]) -> bool:
         return True
     words, names = _doc_names(doc)
     return all(
-        _entity_present(e, words, doc_tokens, names, strict=False) or (not _exact_name(e) and _place(text, s))
+        entity_present(e, words, doc_tokens, names, strict=False) or (not _exact_name(e) and _place(text, s))
         for e, s, en in entities
         if not is_weak_entity(text, (e, s, en))
     )
@@ -158,8 +158,8 @@ def _names_stated(text: str, doc: str, doc_tokens: list[str]) -> bool:
 @lru_cache(maxsize=64)
 def _doc_names(doc: str) -> tuple[frozenset[str], frozenset[str]]:
     """The lower-case words and the acronyms and initialisms of the references' text ``doc``
-    (``names._scan_lower_words``, ``names._name_keys``), once per audit."""
-    return _scan_lower_words(doc), _name_keys(doc)
+    (``names.scan_lower_words``, ``names.name_keys``), once per audit."""
+    return scan_lower_words(doc), name_keys(doc)
 
 
 def _exact_name(name: str) -> bool:
@@ -175,7 +175,7 @@ def _place(text: str, start: int) -> bool:
     return tok is not None and entity_type(tok) in ("GPE", "LOC")
 
 
-def _identifiers_stated(text: str, doc: str) -> bool:
+def identifiers_stated(text: str, doc: str) -> bool:
     """Every web address, DOI, arXiv number or e-mail address of the claim
     (``claims.facets.identifiers``) is named in ``doc``, the references' text, in any of its forms
     (``identifiers.mentioned``). The model's features leave an address's digits out, so a cited

@@ -31,7 +31,7 @@ from claims import lexicon
 
 __all__ = ["CANARY_KINDS", "FAULT_KINDS", "Perturbation", "perturb"]
 
-_YEAR = re.compile(r"\b(1[5-9]\d{2}|20[0-4]\d)\b")
+YEAR = re.compile(r"\b(1[5-9]\d{2}|20[0-4]\d)\b")
 _NUMBER = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d,])")
 _AUX = re.compile(r"\b(is|are|was|were|has|have|had|can|could|will|would|should|did|does|do)\b")
 _NEGATED = re.compile(r"\b(is|are|was|were|has|have|had|can|could|will|would|should|did|does|do) not\b")
@@ -62,7 +62,7 @@ class Perturbation:
 
 
 def _year(text: str, rng: random.Random, _pool: Sequence[str]) -> tuple[str, str] | None:
-    m = _YEAR.search(text)
+    m = YEAR.search(text)
     if not m:
         return None
     new = str(int(m.group(1)) + rng.choice([-3, -2, -1, 1, 2, 3]))
@@ -70,7 +70,7 @@ def _year(text: str, rng: random.Random, _pool: Sequence[str]) -> tuple[str, str
 
 
 def _number(text: str, rng: random.Random, _pool: Sequence[str]) -> tuple[str, str] | None:
-    hits = [m for m in _NUMBER.finditer(text) if not _YEAR.fullmatch(m.group(1))]
+    hits = [m for m in _NUMBER.finditer(text) if not YEAR.fullmatch(m.group(1))]
     if not hits:
         return None
     m = rng.choice(hits)
@@ -80,7 +80,7 @@ def _number(text: str, rng: random.Random, _pool: Sequence[str]) -> tuple[str, s
     return text[: m.start(1)] + new + text[m.end(1) :], f"{m.group(1)} → {new}"
 
 
-def _negation(text: str, _rng: random.Random, _pool: Sequence[str]) -> tuple[str, str] | None:
+def negation_of(text: str, _rng: random.Random, _pool: Sequence[str]) -> tuple[str, str] | None:
     neg = _NEGATED.search(text)
     if neg:
         return text[: neg.end(1)] + text[neg.end(1) + 4 :], "negation removed"
@@ -142,7 +142,7 @@ def _date_parts(text: str, rng: random.Random) -> list[tuple[int, int, str]]:
         parts.append((m.start(day), m.end(day), str(new_day)))
         i = _MONTHS.index(m.group(month))
         parts.append((m.start(month), m.end(month), _MONTHS[(i + rng.choice([1, 2, 3, 4])) % 12]))
-    for m in _YEAR.finditer(text):
+    for m in YEAR.finditer(text):
         parts.append((m.start(1), m.end(1), str(int(m.group(1)) + rng.choice([-3, -2, -1, 1, 2, 3]))))
     return parts
 
@@ -170,7 +170,7 @@ def _names(text: str) -> list[re.Match[str]]:
     return [m for m in _NAME.finditer(text) if not set(m.group(0).split()) & _CALENDAR]
 
 
-def _entity_swap(text: str, rng: random.Random, pool: Sequence[str]) -> tuple[str, str] | None:
+def entity_swap_of(text: str, rng: random.Random, pool: Sequence[str]) -> tuple[str, str] | None:
     """``entity`` without calendar words: a name replaced by a name of the pool sharing no word with it."""
     names = _names(text)
     if not names:
@@ -194,7 +194,7 @@ def _roles(text: str, _rng: random.Random, _pool: Sequence[str]) -> tuple[str, s
     numbers = [
         m
         for m in _NUMBER.finditer(text)
-        if not _YEAR.fullmatch(m.group(1)) and not text[: m.start()][-1:].isalpha()
+        if not YEAR.fullmatch(m.group(1)) and not text[: m.start()][-1:].isalpha()
     ]
     for i, a in enumerate(numbers):
         other = next((b for b in numbers[i + 1 :] if b.group(0) != a.group(0)), None)
@@ -229,7 +229,7 @@ def _hedge(text: str, rng: random.Random, _pool: Sequence[str]) -> tuple[str, st
 _KINDS: dict[str, Callable[[str, random.Random, Sequence[str]], tuple[str, str] | None]] = {
     "number": _number,
     "year": _year,
-    "negation": _negation,
+    "negation": negation_of,
     "entity": _entity,
     "antonym": _antonym,
     "qualifier": _qualifier,
@@ -237,7 +237,7 @@ _KINDS: dict[str, Callable[[str, random.Random, Sequence[str]], tuple[str, str] 
     "roles": _roles,
     "addition": _addition,
     "hedge": _hedge,
-    "entity_swap": _entity_swap,
+    "entity_swap": entity_swap_of,
 }
 #: The kinds ``tools/train_verdict.py`` draws synthetic negatives from (do not reorder or extend:
 #: the trainer's random draws, and so its shipped model, depend on this tuple).

@@ -182,7 +182,7 @@ class Judgement:
     #: None for outside_scope claims and before the decision runs
     confidence: float | None = None
     #: the kind of rule finding that made an ``unsupported`` verdict: "object" (the reference
-    #: states the claim's verb with another object, ``claims.verdict.clause_checks._object_swap``),
+    #: states the claim's verb with another object, ``claims.verdict.clause_checks.object_swap_of``),
     #: "slot" (another word in its place), "converse" (the claim's relation the other way round,
     #: ``claims.verdict.roles.converse_relation``), "degree", "rival", "gradable" (a negated
     #: gradable word against its opposite: "not hot" / "cold", ``claims.verdict.counterparts``),

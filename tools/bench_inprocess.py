@@ -64,7 +64,7 @@ def _timed(fn: Any) -> tuple[float, float, Any]:
 
 
 def _engine(items: list[dict[str, Any]], output: Path) -> dict[str, Any]:
-    decompose_module._CACHE.clear()
+    decompose_module.CACHE.clear()
     parses.clear()
     recording = Recording(default_embedder())
     embedder = CachedEmbedder(recording, InMemoryEmbeddingCache())

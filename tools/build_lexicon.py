@@ -175,7 +175,7 @@ def _tag_counts(lines: list[str]) -> dict[tuple[str, str, str], int]:
     return counts
 
 
-def _data_rows(name: str) -> list[list[str]]:
+def data_rows(name: str) -> list[list[str]]:
     rows = (DATA / name).read_text(encoding="utf-8").splitlines()
     return [r.split("\t") for r in rows if r.strip() and not r.startswith("#")]
 
@@ -223,10 +223,10 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
     """The rows of the output file (module docstring), sorted."""
     out = _Rows()
     complementary = {frozenset(p.split()) for p in COMPLEMENTARY}
-    for a, b, kind in _data_rows("antonyms.tsv"):
+    for a, b, kind in data_rows("antonyms.tsv"):
         out.add(a, b, "antonym", "", _hand_kind(a, b, kind, complementary), "hand")
     stop = set((DATA / "stopwords.txt").read_text(encoding="utf-8").split())
-    prefixes = tuple(r[0] for r in _data_rows("negative_prefixes.tsv"))
+    prefixes = tuple(r[0] for r in data_rows("negative_prefixes.tsv"))
     with tarfile.open(sdist) as tar:
         db = {pos: _synsets(_read(tar, f"data.{pos}")) for pos in POS}
         ranks = {pos: _sense_ranks(_read(tar, f"index.{pos}")) for pos in POS}

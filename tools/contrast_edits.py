@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claims import lexicon
-from claims.verdict.lexical import _unprefixed
+from claims.verdict.lexical import unprefixed
 
 __all__ = ["KINDS", "Edit", "Kind", "Skip", "edit_kind", "generate"]
 
@@ -127,7 +127,7 @@ def _chars(span: Any) -> tuple[int, int]:
     return span.idx, span.idx + len(span.text)
 
 
-def _subtree(tok: Any) -> Any:
+def subtree_ids(tok: Any) -> Any:
     """The contiguous span of ``tok``'s subtree."""
     return tok.doc[tok.left_edge.i : tok.right_edge.i + 1]
 
@@ -253,7 +253,7 @@ def role_swap(doc: Any) -> Edit | Skip:
         obj = _child(agent, "pobj") if agent is not None else None
     if subj is None or obj is None or not (_named(subj) and _named(obj)):
         return Skip("no named subject and object")
-    text = _swap(doc, _subtree(subj), _subtree(obj))
+    text = _swap(doc, subtree_ids(subj), subtree_ids(obj))
     return Edit(text, f"{subj.text} <-> {obj.text}") if text else Skip("same words")
 
 
@@ -265,12 +265,12 @@ def direction(doc: Any) -> Edit | Skip:
             continue
         for other in tok.head.children:
             if other.lower_ in ("to", "into") and other.i > tok.i and (b := _child(other, "pobj")):
-                text = _swap(doc, _subtree(a), _subtree(b))
+                text = _swap(doc, subtree_ids(a), subtree_ids(b))
                 if text:
                     return Edit(text, f"from {a.text} to {b.text} reversed")
         nxt = tok.doc[tok.right_edge.i + 1] if tok.right_edge.i + 1 < len(doc) else None
         if nxt is not None and nxt.lower_ in ("to", "into") and (b := _child(nxt, "pobj")):
-            text = _swap(doc, _subtree(a), _subtree(b))
+            text = _swap(doc, subtree_ids(a), subtree_ids(b))
             if text:
                 return Edit(text, f"from {a.text} to {b.text} reversed")
     return Skip("no from ... to")
@@ -285,8 +285,8 @@ def operand_swap(doc: Any) -> Edit | Skip:
             b = _child(by, "pobj")
             a = tok.head if tok.dep_ in ("acl", "amod") else _child(tok, "nsubjpass", "nsubj")
             if a is not None and b is not None:
-                a_span = doc[a.left_edge.i : tok.i] if tok.dep_ == "acl" else _subtree(a)
-                text = _swap(doc, a_span, _subtree(b))
+                a_span = doc[a.left_edge.i : tok.i] if tok.dep_ == "acl" else subtree_ids(a)
+                text = _swap(doc, a_span, subtree_ids(b))
                 if text:
                     return Edit(text, f"{a_span.text} / {b.text} swapped")
         if low in ("ratio", "subtract", "subtracted"):
@@ -297,7 +297,7 @@ def operand_swap(doc: Any) -> Edit | Skip:
                 second = next((c for c in a.children if c.lower_ in ("to", "from")), None)
             b = _child(second, "pobj") if second is not None else None
             if a is not None and b is not None:
-                text = _swap(doc, _subtree(a), _subtree(b))
+                text = _swap(doc, subtree_ids(a), subtree_ids(b))
                 if text:
                     return Edit(text, f"{a.text} / {b.text} swapped")
     return Skip("no operands")
@@ -343,7 +343,7 @@ def than_swap(doc: Any) -> Edit | Skip:
     if sides is None:
         return Skip("no than comparison")
     _, a, b = sides
-    text = _swap(doc, _subtree(a), _subtree(b))
+    text = _swap(doc, subtree_ids(a), subtree_ids(b))
     return Edit(text, f"{a.text} <-> {b.text}") if text else Skip("same words")
 
 
@@ -436,7 +436,7 @@ def converse(doc: Any) -> Edit | Skip:
 
 def _swap_with(doc: Any, a: Any, b: Any, extra: list[tuple[int, int, str]]) -> str | None:
     """The text with the subtrees of ``a`` and ``b`` exchanged and the ``extra`` spans replaced."""
-    sa, sb = _subtree(a), _subtree(b)
+    sa, sb = subtree_ids(a), subtree_ids(b)
     (s1, e1), (s2, e2) = _chars(sa), _chars(sb)
     if not (e1 <= s2 or e2 <= s1) or sa.text.lower() == sb.text.lower():
         return None
@@ -458,7 +458,7 @@ def passive(doc: Any) -> Edit | Skip:
         return Skip("pronoun subject or object")
     if not root.lower_.endswith("ed"):
         return Skip("irregular verb")
-    sa, so = _subtree(subj), _subtree(obj)
+    sa, so = subtree_ids(subj), subtree_ids(obj)
     if so.start != root.i + 1 or sa.end != root.i:
         return Skip("subject or object not next to the verb")
     be = "were" if obj.tag_ in ("NNS", "NNPS") or _child(obj, "conj") is not None else "was"
@@ -490,7 +490,7 @@ def not_prefix(doc: Any) -> Edit | Skip:
     for tok in doc:
         if tok.pos_ != "ADJ" or tok.dep_ != "acomp":
             continue
-        bare = _unprefixed(tok.lower_)
+        bare = unprefixed(tok.lower_)
         if bare is not None:
             return Edit(
                 _replace(doc, [(tok.idx, tok.idx + len(tok), f"not {bare}")]), f"{tok.text} -> not {bare}"

@@ -78,18 +78,18 @@ _MONTHS = [
     "December",
 ]
 _NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
-_YEAR = re.compile(r"(?<![\d.,])(1[5-9]\d\d|20\d\d)(?![\d.,]\d)")
+YEAR = re.compile(r"(?<![\d.,])(1[5-9]\d\d|20\d\d)(?![\d.,]\d)")
 _SMALL = {w: i for i, w in enumerate(NUMBER_WORDS[:21]) if i >= 2}
 _BY_VALUE = {i: w for w, i in _SMALL.items()}
 
 
 @lru_cache(maxsize=256)
-def _evidence(text: str) -> Any:
+def evidence_at(text: str) -> Any:
     """The evidence's facets and spaCy parse (the first 20,000 characters), cached."""
     return extract(text), _nlp()(text[:20000])
 
 
-def _digits(q: Quantity) -> re.Match[str] | None:
+def find_digits(q: Quantity) -> re.Match[str] | None:
     """The number written in digits inside a quantity's text."""
     return _NUMBER.search(q.text)
 
@@ -123,7 +123,7 @@ def _quantities(doc: Any, *, years: bool = False) -> list[Quantity]:
     return [
         q
         for q in f.quantities
-        if (q.slot == "year") == years and not q.ordinal and not q.loose and q.lo is None and _digits(q)
+        if (q.slot == "year") == years and not q.ordinal and not q.loose and q.lo is None and find_digits(q)
     ]
 
 
@@ -153,7 +153,7 @@ def number_swap(doc: Any, evidence: str) -> Edit | Skip:
         return Skip("no number in digits")
     stated = _stated_numbers(evidence)
     for q in qs:
-        m = _digits(q)
+        m = find_digits(q)
         assert m is not None
         old = _as_float(m.group())
         if old not in stated:
@@ -171,10 +171,10 @@ def number_swap(doc: Any, evidence: str) -> Edit | Skip:
 @edit_kind("year_swap", "contrast", evidence=True)
 def year_swap(doc: Any, evidence: str) -> Edit | Skip:
     """A year the evidence states changed to one it does not ("1998" -> "2001")."""
-    years = list(_YEAR.finditer(doc.text))
+    years = list(YEAR.finditer(doc.text))
     if not years:
         return Skip("no year")
-    stated = {int(m.group()) for m in _YEAR.finditer(evidence)}
+    stated = {int(m.group()) for m in YEAR.finditer(evidence)}
     for m in years:
         old = int(m.group())
         if old not in stated:
@@ -235,7 +235,7 @@ def day_month_swap(doc: Any, evidence: str) -> Edit | Skip:
 
 def _unit_at(doc: Any, q: Quantity) -> tuple[int, int, str] | None:
     """(start, end, unit word) of a swappable unit right after the quantity's number."""
-    m = _digits(q)
+    m = find_digits(q)
     if m is None:
         return None
     rest = doc.text[q.start + m.end() :]
@@ -290,7 +290,7 @@ def ordinal_swap(doc: Any, evidence: str) -> Edit | Skip:
     ords = [(t, v) for t, v in ords if not (t.pos_ == "ADV" and t.head.pos_ == "VERB" and t.i < t.head.i)]
     if not ords:
         return Skip("ordinal used as an adverb")  # "Arsenal first reached ..."
-    stated = {v for t in _evidence(evidence)[1] if (v := _ordinal_value(t.text)) is not None}
+    stated = {v for t in evidence_at(evidence)[1] if (v := _ordinal_value(t.text)) is not None}
     for tok, value in ords:
         if value not in stated:
             continue
@@ -386,7 +386,7 @@ def name_swap(doc: Any, evidence: str) -> Edit | Skip:
     names = [e for e in doc.ents if e.label_ in NAME_TYPES]
     if not names:
         return Skip("no name")
-    ev = _evidence(evidence)[1]
+    ev = evidence_at(evidence)[1]
     claim_words = set().union(*(_words(e.text) for e in names))
     stated = [e for e in names if e.text in evidence]
     if not stated:
@@ -435,7 +435,7 @@ def unit_conversion(doc: Any) -> Edit | Skip:
     significant figures: "12 km" -> "7.46 miles")."""
     for q in _quantities(doc):
         found = _unit_at(doc, q)
-        m = _digits(q)
+        m = find_digits(q)
         if found is None or m is None:
             continue
         _start, end, unit = found
@@ -455,7 +455,7 @@ def about_rounding(doc: Any) -> Edit | Skip:
     """A number of three or more significant figures rounded to two, with "about" ("1,234" ->
     "about 1,200"; "37.6" -> "about 38"); years and dates left out."""
     for q in _quantities(doc):
-        m = _digits(q)
+        m = find_digits(q)
         if m is None or _in_date(doc, q.start, q.end):
             continue
         old = _as_float(m.group())

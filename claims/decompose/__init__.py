@@ -37,7 +37,7 @@ batch of texts; each step and each part of the clause split is a module of this 
 
 from __future__ import annotations
 
-from claims.decompose.pipeline import _CACHE as _CACHE  # the cache, for tests and benchmarks to clear
+from claims.decompose.pipeline import CACHE as CACHE  # the cache, for tests and benchmarks to clear
 from claims.decompose.pipeline import decompose, decompose_many
 from claims.dedupe import DEDUP_RATIO
 from claims.scope import is_outside_scope, outside_scope_reason

@@ -6,31 +6,31 @@ from __future__ import annotations
 
 from typing import Any
 
-from claims.decompose.inflect import _past
-from claims.decompose.modifiers import _detach_modifiers
+from claims.decompose.inflect import past_tense
+from claims.decompose.modifiers import detach_modifiers
 from claims.decompose.tree import (
-    _CLAUSE_END,
-    _clause_tokens,
-    _is_proper,
-    _np_text,
-    _Piece,
-    _render,
-    _subject,
-    _subtree,
-    _trimmable,
+    CLAUSE_END,
+    Piece,
+    clause_tokens,
+    is_proper,
+    np_text,
+    render,
+    subject_of,
+    subtree_ids,
+    trimmable,
 )
 
 #: subordinators of a temporal clause that holds a fact of its own ("when she was 17");
 #: conditional and causal clauses ("if", "because") stay with their main clause, whose
 #: truth depends on them
-_TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as", "since", "until", "once", "whenever"})
+TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as", "since", "until", "once", "whenever"})
 
 
 def _set_off(tok: Any, doc: Any) -> bool:
     """The clause of ``tok`` stands between commas (or the sentence edges)."""
     left, right = tok.left_edge.i - 1, tok.right_edge.i + 1
     left_ok = left < 0 or doc[left].text in {",", "-", "\u2013", "\u2014", "("}
-    right_ok = right >= len(doc) or doc[right].text in _CLAUSE_END
+    right_ok = right >= len(doc) or doc[right].text in CLAUSE_END
     return left_ok and right_ok
 
 
@@ -40,7 +40,7 @@ def _is_past(verb: Any) -> bool:
     )
 
 
-def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> _Piece:
+def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> Piece:
     """A participial clause as a claim about the main clause's subject: "marking her debut"
     -> "<subject> marked her debut"; "built in 1990" -> "<subject> was built in 1990"."""
     doc = part.doc
@@ -48,31 +48,31 @@ def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> _Piec
     if part.tag_ == "VBN":
         word = f"{'were' if plural else 'was'} {part.text.lower()}"
     elif past:
-        word = _past(part.text)
+        word = past_tense(part.text)
     else:
         word = f"{'are' if plural else 'is'} {part.text.lower()}"
-    subject = subj.text if subj.pos_ == "PRON" else _np_text(subj)
-    toks = {i for i in toks if not (_trimmable(doc[i]) and (i == min(toks) or i == max(toks)))}
-    return _Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
+    subject = subj.text if subj.pos_ == "PRON" else np_text(subj)
+    toks = {i for i in toks if not (trimmable(doc[i]) and (i == min(toks) or i == max(toks)))}
+    return Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
 
 
-def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[_Piece]:
+def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[Piece]:
     """The claims of a past temporal clause (``sub``: its tokens; ``mark``: "when", ...)."""
     doc = verb.doc
-    inner = sub - _subtree(mark)
-    inner, nested = _detach_adverbials(clause, inner, doc, root_subj)
-    inner = {i for i in inner if not (_trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
+    inner = sub - subtree_ids(mark)
+    inner, nested = detach_adverbials(clause, inner, doc, root_subj)
+    inner = {i for i in inner if not (trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
     if _is_state(clause):
         # a state holds at the time of the main event: "she was 17" -> "<she> was 17 when
         # <X's first role came>"; the main clause stands without it
-        return [_Piece(frozenset(inner), suffix=f"{mark.lower_} {_core(verb, doc, root_subj)}"), *nested]
+        return [Piece(frozenset(inner), suffix=f"{mark.lower_} {_core(verb, doc, root_subj)}"), *nested]
     # an event in a temporal clause is a fact of its own ("when she won the Varga Prize" ->
     # "<she> won the Varga Prize"); the main clause keeps it, whole, as its anchor ("X was
     # 21 when she won the Varga Prize")
-    return [_Piece(frozenset(inner)), *nested]
+    return [Piece(frozenset(inner)), *nested]
 
 
-def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past: bool) -> list[_Piece]:
+def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past: bool) -> list[Piece]:
     """The claims of a set-off participial clause ``part`` (``sub``: its tokens)."""
     doc = verb.doc
     finite_conj = _finite_conj(part)
@@ -80,12 +80,12 @@ def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past
         return [_participle_piece(part, sub, root_subj, past)]
     # "closed in 1968, reopened in 1994 and now serves ...": a misparsed coordination of
     # finite verbs, one claim per verb with the subject
-    subject = _np_text(root_subj) if root_subj.pos_ != "PRON" else root_subj.text
+    subject = np_text(root_subj) if root_subj.pos_ != "PRON" else root_subj.text
     out = []
     for head in [part, *finite_conj]:
-        own = (_clause_tokens(head) if head is part else _subtree(head)) & sub
-        own -= {i for i in own if _trimmable(doc[i]) and (i == min(own) or i == max(own))}
-        out.append(_Piece(frozenset(own), prefix=subject))
+        own = (clause_tokens(head) if head is part else subtree_ids(head)) & sub
+        own -= {i for i in own if trimmable(doc[i]) and (i == min(own) or i == max(own))}
+        out.append(Piece(frozenset(own), prefix=subject))
     return out
 
 
@@ -93,9 +93,9 @@ def _finite_conj(verb: Any) -> list[Any]:
     return [k for k in verb.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
 
 
-def _detach_adverbials(
+def detach_adverbials(
     verb: Any, toks: set[int], doc: Any, root_subj: Any | None
-) -> tuple[set[int], list[_Piece]]:
+) -> tuple[set[int], list[Piece]]:
     """Take temporal clauses with their own subject and comma-set participial clauses out of
     ``verb``'s clause (``toks``); return the rest and one piece per clause taken.
 
@@ -103,19 +103,19 @@ def _detach_adverbials(
     into "X came in 2006", "She was 17", "X marked her debut"; conditional and causal
     clauses stay (the main clause is not a fact without them).
     """
-    pieces: list[_Piece] = []
+    pieces: list[Piece] = []
     past = _is_past(verb)
     for a in verb.children:
         if a.dep_ != "advcl" or a.i not in toks:
             continue
-        sub = _subtree(a) & toks
+        sub = subtree_ids(a) & toks
         marks = [c for c in a.children if c.dep_ in {"mark", "advmod"} and c.i < a.i]
         # only a past clause is one event ("when he won the 1932 Grand Prix"); a present one
         # states a rule or a condition ("when it is disturbed", "once an animal is slaughtered")
         temporal = (
             len(marks) == 1
-            and marks[0].lower_ in _TEMPORAL_MARKS
-            and _subject(a) is not None
+            and marks[0].lower_ in TEMPORAL_MARKS
+            and subject_of(a) is not None
             and _is_past(a)
             and past
         )
@@ -126,7 +126,7 @@ def _detach_adverbials(
         elif (
             not marks
             and a.tag_ in {"VBG", "VBN"}
-            and _subject(a) is None
+            and subject_of(a) is None
             and root_subj is not None
             and _set_off(a, doc)
             # "Using X, developers ...": a means; "appeared in a film about X, titled Y": a
@@ -161,14 +161,14 @@ def _core(verb: Any, doc: Any, shared_subj: Any | None = None) -> str:
     verb without a subject of its own takes ``shared_subj`` ("He moved to Paris and opened a
     bakery when he was 20": "he opened a bakery", not "opened a bakery")."""
     keep = {verb.i}
-    if verb.dep_ == "conj" and shared_subj is not None and _subject(verb) is None:
-        keep |= _detach_modifiers(_subtree(shared_subj), doc)[0]
+    if verb.dep_ == "conj" and shared_subj is not None and subject_of(verb) is None:
+        keep |= detach_modifiers(subtree_ids(shared_subj), doc)[0]
     for c in verb.children:
         if c.dep_ in _CORE_DEPS:
-            sub = _subtree(c)
+            sub = subtree_ids(c)
             if c.dep_ in {"nsubj", "nsubjpass"}:
-                sub, _ = _detach_modifiers(sub, doc)
+                sub, _ = detach_modifiers(sub, doc)
             keep |= sub
-    out = _render(doc, _Piece(frozenset(keep)))
+    out = render(doc, Piece(frozenset(keep)))
     first = doc[min(keep)]
-    return out if _is_proper(doc, first.i) else out[:1].lower() + out[1:]
+    return out if is_proper(doc, first.i) else out[:1].lower() + out[1:]

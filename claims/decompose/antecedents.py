@@ -1,4 +1,4 @@
-"""Rewriting, antecedents: the subjects and people named so far in a text (``_Antecedents``),
+"""Rewriting, antecedents: the subjects and people named so far in a text (``Antecedents``),
 and the sex a person's name says (``claims/data/first_names.tsv``), for he / she / it."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from claims.decompose.mentions import _core_mention
+from claims.decompose.mentions import core_mention
 from claims.decompose.words import word_list
 from claims.facets.vocabulary import data_lines
 from claims.spacy_pipeline import entity_type
@@ -17,7 +17,7 @@ from claims.types import odd_input
 
 
 @dataclass(slots=True)
-class _Antecedents:
+class Antecedents:
     """The subjects named so far: the last one, the last one containing a proper noun (used
     for he / she, which refer to people, i.e. names), and the last one that is no person (used
     for it / its: "It will be widened" never means the engineer named just before).
@@ -36,7 +36,7 @@ class _Antecedents:
     #: definite descriptions resolved in this text, lower case -> the name (a subject carried
     #: over to a coordinated verb is the description's text)
     described_as: dict[str, str] = field(default_factory=dict)
-    #: the names of people whose sex ``_sex`` knows, anywhere in the sentences so far, oldest first
+    #: the names of people whose sex ``sex_of`` knows, anywhere in the sentences so far, oldest first
     people: list[str] = field(default_factory=list)
     named_at: int = 0  # len(people) when ``named`` was set
     #: subject name -> a function giving its entity type (asked only by ``described``)
@@ -52,16 +52,16 @@ class _Antecedents:
         None, the pronoun stays, rather than a guess."""
         named = self.named
         if named is None:
-            return next((p for p in reversed(self.people) if _sex(p) == want), None)
-        sex = _sex(named)
-        since = next((p for p in reversed(self.people[self.named_at :]) if _sex(p) == want), None)
+            return next((p for p in reversed(self.people) if sex_of(p) == want), None)
+        sex = sex_of(named)
+        since = next((p for p in reversed(self.people[self.named_at :]) if sex_of(p) == want), None)
         if sex is None and (self._plural(named) or not self._person(named)):
             return since
         if sex is None:
             return named if since is None else None
         if sex == want:
             return named
-        return next((p for p in reversed(self.people) if _sex(p) == want), None)
+        return next((p for p in reversed(self.people) if sex_of(p) == want), None)
 
     def _plural(self, mention: str) -> bool:
         return next((pl for m, _, pl in reversed(self.seen) if m == mention), False)
@@ -129,14 +129,14 @@ class _Antecedents:
         of section "organisation" ("the company") also fit a name of any length that spaCy's
         entity recogniser calls an organisation or gives no type ("Tesla"), if no name fits by
         its last word."""
-        heads = _description_heads()[0].get(head, frozenset({head}))
+        heads = description_heads()[0].get(head, frozenset({head}))
         persons = {mention: person for mention, person, _ in self.seen}
         fits = {
             name
             for name in self.names
             if len(words := re.findall(r"[\w'-]+", name.lower())) > 1 and words[-1] in heads
         }
-        if not fits and head in _description_heads()[2]:
+        if not fits and head in description_heads()[2]:
             # "Tesla was founded in 2003. The company ...": a name the recogniser calls an
             # organisation or leaves untyped (it misses "Tesla" there), no first name of a
             # person, for the heads listed in section "organisation"
@@ -146,7 +146,7 @@ class _Antecedents:
                 name
                 for name in self.names
                 if name in self.types
-                and _sex(name) is None
+                and sex_of(name) is None
                 and name.split()[-1][:1].isupper()
                 and self.types[name]() in ("ORG", "")
             }
@@ -170,12 +170,12 @@ def _first_names() -> dict[str, str]:
     return dict(line.split("\t", 1) for _, line in data_lines("first_names.tsv"))
 
 
-def _sex(mention: str) -> str | None:
+def sex_of(mention: str) -> str | None:
     """The sex a person's name says by its title or first name ("Mrs Dalloway", "Ada Lovelace"
     -> "f"; "Charles Babbage" -> "m"); None when neither tells (most names of things, names
     given to both sexes, names the list lacks).
 
-    >>> _sex("Ada Lovelace"), _sex("Sir Tim Berners-Lee"), _sex("The Kestrel Bridge")
+    >>> sex_of("Ada Lovelace"), sex_of("Sir Tim Berners-Lee"), sex_of("The Kestrel Bridge")
     ('f', 'm', None)
     """
     for word in mention.split():
@@ -187,7 +187,7 @@ def _sex(mention: str) -> str | None:
     return None
 
 
-def _note_people(doc: Any, ante: _Antecedents) -> None:
+def note_people(doc: Any, ante: Antecedents) -> None:
     """Add the names of people in ``doc`` (any role, not only subjects) to ``ante.people``."""
     for tok, mention in _named_people(doc):
         # "Florence", "Virginia": a first name that is also a place is no person there
@@ -196,8 +196,8 @@ def _note_people(doc: Any, ante: _Antecedents) -> None:
             ante.people.append(mention)
 
 
-def _names_people(doc: Any) -> bool:
-    """``doc`` has a name ``_note_people`` asks the entity recogniser about (False on odd
+def names_people(doc: Any) -> bool:
+    """``doc`` has a name ``note_people`` asks the entity recogniser about (False on odd
     input that fails here: the text's own fallback in ``_decompose_batch`` handles it)."""
     try:
         return next(_named_people(doc), None) is not None
@@ -208,17 +208,17 @@ def _names_people(doc: Any) -> bool:
 
 
 def _named_people(doc: Any) -> Iterator[tuple[Any, str]]:
-    """(proper-noun head, its mention) of ``doc`` whose name says a sex (``_sex``): the names
-    ``_note_people`` asks the entity recogniser about."""
+    """(proper-noun head, its mention) of ``doc`` whose name says a sex (``sex_of``): the names
+    ``note_people`` asks the entity recogniser about."""
     for tok in doc:
         if tok.pos_ == "PROPN" and tok.dep_ not in ("compound", "flat"):
-            mention = _core_mention(tok)
-            if _sex(mention) is not None:
+            mention = core_mention(tok)
+            if sex_of(mention) is not None:
                 yield tok, mention
 
 
 @lru_cache(maxsize=1)
-def _description_heads() -> tuple[dict[str, frozenset[str]], frozenset[str], frozenset[str]]:
+def description_heads() -> tuple[dict[str, frozenset[str]], frozenset[str], frozenset[str]]:
     """(head noun -> the last words of names it can describe, the modifiers that set a thing
     apart: section "contrast", the heads that describe an organisation of any name: section
     "organisation") of ``claims/data/definite_descriptions.tsv``."""

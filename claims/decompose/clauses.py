@@ -1,4 +1,4 @@
-"""Clause split, the step's entry point ``_split_sentence``: a parsed sentence into pieces, one
+"""Clause split, the step's entry point ``split_sentence``: a parsed sentence into pieces, one
 per coordinated verb phrase with the shared subject, auxiliaries, hedges and complements
 carried over, plus the pieces of ``claims.decompose.coordination`` and
 ``claims.decompose.modifiers``."""
@@ -8,20 +8,20 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from claims.decompose.adverbials import _TEMPORAL_MARKS, _detach_adverbials
-from claims.decompose.coordination import _coordinated_pieces, _respective_pieces
-from claims.decompose.mentions import _first_word
-from claims.decompose.modifiers import _detach_modifiers, _modifier_pieces
+from claims.decompose.adverbials import TEMPORAL_MARKS, detach_adverbials
+from claims.decompose.coordination import coordinated_pieces, respective_pieces
+from claims.decompose.mentions import first_word
+from claims.decompose.modifiers import detach_modifiers, modifier_pieces
 from claims.decompose.tree import (
-    _after_nor,
-    _clause_heads,
-    _clause_tokens,
-    _is_proper,
-    _is_verb_conj,
-    _Piece,
-    _render,
-    _subject,
-    _subtree,
+    Piece,
+    after_nor,
+    clause_heads,
+    clause_tokens,
+    is_proper,
+    is_verb_conj,
+    render,
+    subject_of,
+    subtree_ids,
 )
 from claims.decompose.words import word_list
 
@@ -38,9 +38,9 @@ def _shared_complements(v: Any) -> set[int]:
         or any(k.dep_ == "cc" and k.lower_ in ("but", "yet") for k in v.children)
     ):
         return set()
-    c = next((k for k in v.children if _is_verb_conj(k)), None)
+    c = next((k for k in v.children if is_verb_conj(k)), None)
     while c is not None and not _complements(c):
-        c = next((k for k in c.children if _is_verb_conj(k)), None)
+        c = next((k for k in c.children if is_verb_conj(k)), None)
     if c is None or any(
         k.dep_ in _OWN_CLAUSE_DEPS or (k.i < c.i and k.dep_ not in ("cc", "punct")) for k in c.children
     ):
@@ -51,7 +51,7 @@ def _shared_complements(v: Any) -> set[int]:
     shared = [
         k for k in _complements(c) if k.dep_ == "agent" or (k.dep_ == "prep" and k.lower_ in _SHARED_PREPS)
     ]
-    return {i for k in shared for i in _subtree(k)}
+    return {i for k in shared for i in subtree_ids(k)}
 
 
 #: prepositions whose phrase a bare passive participle shares with the next ("born and raised in")
@@ -116,7 +116,7 @@ def _shared_lead(root: Any, subj: Any, v: Any, *, sources_only: bool = False) ->
     """What the root's coordinated verb ``v`` shares besides the subject: the lead-in set off
     before the subject ("According to Reuters,", "Unless treated,", "Until 2015,"), and hedging
     adverbs between the subject and the root ("allegedly"). A temporal clause ("When she was
-    17,") is a claim of its own (``_detach_adverbials``), not a lead-in; so is a lead-in without
+    17,") is a claim of its own (``detach_adverbials``), not a lead-in; so is a lead-in without
     its comma. A time or place lead-in stays with the first verb when ``v`` sets its own ("In
     2010, Smith joined Google and later founded a startup in 2015"). ``sources_only``: only an
     "According to ..." lead-in (for a clause with a subject of its own)."""
@@ -128,7 +128,7 @@ def _shared_lead(root: Any, subj: Any, v: Any, *, sources_only: bool = False) ->
         if k.i < subj.left_edge.i
         and k.dep_ in ("prep", "advcl", "advmod", "npadvmod")
         and doc[k.right_edge.i + 1].text == ","
-        and not any(m.dep_ in ("mark", "advmod") and m.lower_ in _TEMPORAL_MARKS for m in k.children)
+        and not any(m.dep_ in ("mark", "advmod") and m.lower_ in TEMPORAL_MARKS for m in k.children)
         and not (own_setting and k.dep_ != "advcl" and k.lower_ != "according")
         and (k.lower_ == "according" or not sources_only)
     ]
@@ -164,19 +164,19 @@ def _own_setting(v: Any) -> bool:
 _OWN_CLAUSE_DEPS = frozenset({"aux", "auxpass", "nsubj", "nsubjpass", "expl"})
 
 
-def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
+def _clause_pieces(doc: Any, v: Any, root: Any) -> list[Piece]:
     """The claims of one clause head ``v``: the clause itself (split per coordinated object),
     then its adverbial clauses, then its nouns' appositions and relative clauses."""
-    root_subj = _subject(root)
-    toks = _clause_tokens(v) | _shared_complements(v)
-    own_subj = _subject(v)
+    root_subj = subject_of(root)
+    toks = clause_tokens(v) | _shared_complements(v)
+    own_subj = subject_of(v)
     prefix = ""
     if own_subj is None and v is not root and root_subj is not None:
         # carry the shared subject ("It was completed ... and [it] is 520 metres long")
-        prefix_toks, _ = _detach_modifiers(_subtree(root_subj), doc)
-        subject = _render(doc, _Piece(frozenset(prefix_toks)))
+        prefix_toks, _ = detach_modifiers(subtree_ids(root_subj), doc)
+        subject = render(doc, Piece(frozenset(prefix_toks)))
         lead, hedges = _shared_lead(root, root_subj, v)
-        if lead and not _is_proper(doc, min(prefix_toks)):
+        if lead and not is_proper(doc, min(prefix_toks)):
             subject = subject[:1].lower() + subject[1:]
         prefix = " ".join(filter(None, (lead, subject, hedges, _shared_auxiliaries(v))))
     elif own_subj is not None and v is not root and root_subj is not None:
@@ -184,13 +184,13 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         # profits rose": not the bare "Profits rose.")
         prefix = _shared_lead(root, root_subj, v, sources_only=True)[0]
     # subjects' appositions / participial clauses become claims of their own
-    toks, mods = _detach_modifiers(toks, doc)
+    toks, mods = detach_modifiers(toks, doc)
     sentence_level = v is root and not prefix
     denial = next((m for _, m in mods if _denies_the_clause(m)), None) if sentence_level else None
     judged = _judging_noun(v) if sentence_level else None
     if judged is not None:
         # "Bats are blind, a common myth (that persists today)" -> "It is false that bats are blind"
-        toks -= _subtree(judged) | {judged.left_edge.i - 1}
+        toks -= subtree_ids(judged) | {judged.left_edge.i - 1}
         prefix = "It is false that"
     elif denial is not None:
         # "X is visible from space, which is a common myth" -> "It is false that X is visible
@@ -199,20 +199,20 @@ def _clause_pieces(doc: Any, v: Any, root: Any) -> list[_Piece]:
         prefix = "It is false that"
     # temporal clauses ("when she was 17") and set-off participles ("..., marking her
     # debut in ...") become claims of their own
-    toks, adverbials = _detach_adverbials(v, toks, doc, root_subj)
-    imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == _first_word(doc)
+    toks, adverbials = detach_adverbials(v, toks, doc, root_subj)
+    imperative = v is root and own_subj is None and v.tag_ == "VB" and v.i == first_word(doc)
     pieces = (
-        _respective_pieces(v, toks, prefix)
-        or _coordinated_pieces(v, toks, prefix, imperative)
-        or [_Piece(frozenset(toks), prefix=prefix, imperative=imperative)]
+        respective_pieces(v, toks, prefix)
+        or coordinated_pieces(v, toks, prefix, imperative)
+        or [Piece(frozenset(toks), prefix=prefix, imperative=imperative)]
     )
     pieces = [
         replace(p, prefix=f"{p.prefix},") if p.prefix and _set_off_after_cc(v, p) else p for p in pieces
     ]
-    return [_denied_by_nor(v, p) for p in pieces] + adverbials + _modifier_pieces(doc, mods)
+    return [_denied_by_nor(v, p) for p in pieces] + adverbials + modifier_pieces(doc, mods)
 
 
-def _set_off_after_cc(v: Any, piece: _Piece) -> bool:
+def _set_off_after_cc(v: Any, piece: Piece) -> bool:
     """The clause of ``v`` opens with a phrase set off by commas right after its conjunction
     ("and, two years later, became its captain"): the carried subject takes the opening comma
     ("He, two years later, became its captain", not "He two years later, became ...")."""
@@ -251,12 +251,12 @@ def _denies_the_clause(m: Any) -> bool:
     return any(k.dep_ in ("attr", "acomp") and k.lower_ in _DENYING_WORDS for k in m.children)
 
 
-def _denied_by_nor(v: Any, piece: _Piece) -> _Piece:
+def _denied_by_nor(v: Any, piece: Piece) -> Piece:
     """A clause after "nor" with its auxiliary before the subject denies: "The company did not
     acquire Slack, nor did it announce layoffs" -> "It did not announce layoffs" (not "Did it
     announce layoffs", the opposite claim)."""
-    nor = v.dep_ == "conj" and _after_nor(v)
-    subj = _subject(v)
+    nor = v.dep_ == "conj" and after_nor(v)
+    subj = subject_of(v)
     aux = next((k for k in v.children if k.dep_ == "aux" and subj is not None and k.i < subj.i), None)
     if not nor or aux is None or aux.i not in piece.tokens:
         return piece
@@ -279,7 +279,7 @@ def _clause_reference(subj: Any | None) -> bool:
     return subj is not None and subj.pos_ == "PRON" and subj.lower_ in _CLAUSE_DEMONSTRATIVES
 
 
-def _judges_statement(subj: Any) -> bool:
+def judges_statement(subj: Any) -> bool:
     """True when a demonstrative subject's predicate judges a statement ("That is false.",
     "This is a myth."): its antecedent is a clause, so no noun may replace it."""
     if subj.lower_ not in _CLAUSE_DEMONSTRATIVES:
@@ -288,17 +288,17 @@ def _judges_statement(subj: Any) -> bool:
     return any(p.lower_ in _TRUTH_WORDS for p in preds)
 
 
-def _split_sentence(doc: Any) -> list[_Piece]:
+def split_sentence(doc: Any) -> list[Piece]:
     """Clauses of one parsed sentence (at least one piece covering the sentence)."""
     all_tokens = frozenset(t.i for t in doc if not t.is_space)
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if len(roots) != 1:
-        return [_Piece(all_tokens)]
-    heads = _clause_heads(roots[0])
-    if any(v is not roots[0] and _clause_reference(_subject(v)) for v in heads):
+        return [Piece(all_tokens)]
+    heads = clause_heads(roots[0])
+    if any(v is not roots[0] and _clause_reference(subject_of(v)) for v in heads):
         # "..., but that is false": the clause judges the clause before it; apart, neither
         # half says what the sentence says, so the sentence stays whole
-        return [_Piece(all_tokens)]
+        return [Piece(all_tokens)]
     pieces = [p for v in heads for p in _clause_pieces(doc, v, roots[0])]
     pieces = [p for p in pieces if any(not doc[i].is_punct for i in p.tokens)]
     # a bare subject ("The bridge.") is no claim: a piece without a verb and without a
@@ -310,6 +310,6 @@ def _split_sentence(doc: Any) -> list[_Piece]:
         if any(doc[i].pos_ in {"NUM", "PROPN"} for i in dropped):
             # a verb misread as a noun ("The monitor refreshes at 144 Hz and costs $300":
             # "refreshes" NNS) would take its values with it: the sentence stays whole
-            return [_Piece(all_tokens)]
+            return [Piece(all_tokens)]
         pieces = with_verb
-    return pieces or [_Piece(all_tokens)]
+    return pieces or [Piece(all_tokens)]

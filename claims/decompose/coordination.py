@@ -7,22 +7,22 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from claims.decompose.inflect import _singular_noun
-from claims.decompose.modifiers import _shared_article
-from claims.decompose.tree import _list_heads, _noun_conjuncts, _own_span, _Piece, _subject, _subtree
+from claims.decompose.inflect import singular_noun
+from claims.decompose.modifiers import shared_article
+from claims.decompose.tree import Piece, list_heads, noun_conjuncts, own_span, subject_of, subtree_ids
 from claims.decompose.words import word_list
 
 
-def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -> list[_Piece]:
+def coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -> list[Piece]:
     """One piece per member of a coordinated object or complement, or ``[]`` if none.
 
     A range ("between €12 and €18") is one value, not a list; a comma inside the first
     member's own modifiers means a misparsed modifier list ("a dance-pop, hip hop and R&B
     song"), which stays whole."""
-    for c in _list_heads(v, toks):
+    for c in list_heads(v, toks):
         if _enumerates(v, c):
             continue
-        conj = _noun_conjuncts(c)
+        conj = noun_conjuncts(c)
         # (not the hyphen of "Wi-Fi")
         listed_mods = any(k.dep_ == "punct" and k.i < c.i and k.text not in ("-", "‐") for k in c.children)
         ranged = c.head.lower_ == "between" or any(k.lower_ == "between" for k in c.children)
@@ -30,22 +30,22 @@ def _coordinated_pieces(v: Any, toks: set[int], prefix: str, imperative: bool) -
             continue
         all_conj_toks: set[int] = set()
         for k in conj:
-            all_conj_toks |= _subtree(k)
+            all_conj_toks |= subtree_ids(k)
         for cc in c.children:
             if cc.dep_ in {"cc", "punct", "preconj"} and cc.i > c.i:
-                all_conj_toks |= _subtree(cc)
+                all_conj_toks |= subtree_ids(cc)
         # "was both a painter and an engineer": "both" goes with the list
         base = (
             toks
-            - (_subtree(c) | all_conj_toks)
+            - (subtree_ids(c) | all_conj_toks)
             - {k.i for k in v.children if k.lower_ == "both" and k.i < c.i}
         )
         pieces = [
-            _Piece(
-                frozenset(base | _own_span(member)),
+            Piece(
+                frozenset(base | own_span(member)),
                 prefix=prefix,
                 imperative=imperative,
-                replace=_shared_article(c, member),
+                replace=shared_article(c, member),
             )
             for member in [c, *conj]
         ]
@@ -73,7 +73,7 @@ def _splittable(v: Any, members: list[Any]) -> bool:
     return words <= _SPLIT_CONJUNCTIONS | {"or"} and "either" not in words and _negated(v)
 
 
-_BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+BE = frozenset({"is", "are", "was", "were", "be", "been", "being"})
 
 
 def _enumerates(v: Any, c: Any) -> bool:
@@ -81,15 +81,15 @@ def _enumerates(v: Any, c: Any) -> bool:
     three primary colors are red, yellow and blue", "The ingredients are flour, water and
     salt"): apart, "The three primary colors are red" reads false. Such a list stays whole; a
     list of names is split ("The founders were Erik Hersman, ..."), each name checked."""
-    subj = _subject(v)
-    if v.lower_ not in _BE or c.pos_ == "PROPN" or subj is None or subj.tag_ not in ("NNS", "NNPS"):
+    subj = subject_of(v)
+    if v.lower_ not in BE or c.pos_ == "PROPN" or subj is None or subj.tag_ not in ("NNS", "NNPS"):
         return False
     # adjectives enumerate only a counted subject ("The three primary colors are red, ..."):
     # "The bridges are long and narrow" says both of every bridge
     return c.dep_ == "attr" or (c.dep_ == "acomp" and any(k.dep_ == "nummod" for k in subj.children))
 
 
-def _contrasted(v: Any, member: Any, piece: _Piece) -> _Piece:
+def _contrasted(v: Any, member: Any, piece: Piece) -> Piece:
     """A member after "but" in a denied clause holds ("not a planet but a dwarf planet"). A
     member denied by "but not" denies the clause: "supports Wi-Fi 6 but not Bluetooth 5.3"
     -> "The phone does not support ..." is said as "It is not the case that the phone supports
@@ -124,7 +124,7 @@ def _lists_in(toks: set[int], doc: Any) -> list[list[Any]]:
     return [
         [t, *conj]
         for t in (doc[i] for i in sorted(toks))
-        if t.dep_ != "conj" and (conj := _noun_conjuncts(t)) and all(k.i in toks for k in conj)
+        if t.dep_ != "conj" and (conj := noun_conjuncts(t)) and all(k.i in toks for k in conj)
     ]
 
 
@@ -140,19 +140,19 @@ def _third_person(verb: Any) -> str:
     return text[:-1] + "ies" if re.search(r"[^aeiou]y$", low) else text + "s"
 
 
-_SCALE_WORDS = word_list("scale")
+SCALE_WORDS = word_list("scale")
 
 
 def _shares_a_scale(members: list[Any]) -> bool:
     """A list of numbers whose last member's scale word goes for all ("2 and 3 million")."""
     last = members[-1]
     after = last.doc[last.i + 1] if last.i + 1 < len(last.doc) else None
-    return last.lower_ in _SCALE_WORDS or bool(
-        last.like_num and after is not None and after.lower_ in _SCALE_WORDS
+    return last.lower_ in SCALE_WORDS or bool(
+        last.like_num and after is not None and after.lower_ in SCALE_WORDS
     )
 
 
-def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
+def respective_pieces(v: Any, toks: set[int], prefix: str) -> list[Piece]:
     """One piece per position of lists paired by "respectively": "Alice and Bob were born in
     1990 and 1992, respectively" -> "Alice was born in 1990", "Bob was born in 1992" (whole, the
     claim pairs nothing: against "Alice was born in 1992" both years are found). Two lists of the
@@ -170,7 +170,7 @@ def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
     if (
         len(paired) != 2
         or len(lists) > 2
-        or _subject(v) is None
+        or subject_of(v) is None
         or any(_shares_a_scale(m) for m in paired)
         or any(
             m[0].dep_ in ("nmod", "compound", "amod", "poss") for m in paired
@@ -178,22 +178,22 @@ def _respective_pieces(v: Any, toks: set[int], prefix: str) -> list[_Piece]:
     ):
         # three lists, a misparse without a subject, or "2 and 3 million dollars" (the scale
         # goes for both): the sentence stays whole rather than pair the wrong words
-        return [_Piece(frozenset(toks), prefix=prefix)]
+        return [Piece(frozenset(toks), prefix=prefix)]
     listed: set[int] = {resp.i} | ({resp.i - 1} if doc[resp.i - 1].is_punct else set())
     for members in paired:
         for m in members:
-            listed |= _subtree(m)
+            listed |= subtree_ids(m)
     base = toks - listed
-    subject = _subject(v)
+    subject = subject_of(v)
     plural = [a for a in (v, *v.children) if a.i in base and a.dep_ in ("ROOT", "aux", "auxpass", "conj")]
     agree = subject is not None and any(subject.i == members[0].i for members in paired)
     replace = tuple((a.i, _third_person(a)) for a in plural if agree and _third_person(a) != a.text)
     # "Paris and Rome are the capitals of ..." -> "Paris is the capital of ..."
     nouns = [k for k in v.children if agree and k.dep_ == "attr" and k.tag_ == "NNS" and k.i in base]
-    replace += tuple((k.i, _singular_noun(k.text)) for k in nouns)
+    replace += tuple((k.i, singular_noun(k.text)) for k in nouns)
     return [
-        _Piece(
-            frozenset(base.union(*(_own_span(members[n]) for members in paired))),
+        Piece(
+            frozenset(base.union(*(own_span(members[n]) for members in paired))),
             prefix=prefix,
             replace=replace,
         )

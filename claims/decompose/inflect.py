@@ -9,7 +9,7 @@ import re
 from claims.facets.vocabulary import data_lines
 
 
-def _singular_noun(word: str) -> str:
+def singular_noun(word: str) -> str:
     """The singular of a regular plural noun ("capitals" -> "capital", "cities" -> "city")."""
     if re.search(r"[^aeiou]ies$", word):
         return word[:-3] + "y"
@@ -18,7 +18,7 @@ def _singular_noun(word: str) -> str:
     return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
 
 
-def _indefinite(word: str) -> str:
+def indefinite_article(word: str) -> str:
     """ "a" or "an" before ``word``, by its spelling: "an actress", "a university", "an hour"."""
     low = word.lower()
     if low.startswith(_A_BEFORE_VOWEL):
@@ -47,7 +47,7 @@ _IRREGULAR_PAST: dict[str, str] = {
 }
 
 
-def _past(gerund: str) -> str:
+def past_tense(gerund: str) -> str:
     """Simple past of an ``-ing`` form ("marking" -> "marked", "stopping" -> "stopped",
     "producing" -> "produced", "studying" -> "studied"); irregular verbs from a table."""
     low = gerund.lower()
@@ -61,5 +61,5 @@ def _past(gerund: str) -> str:
     return stem + "ed"
 
 
-def _possessive(name: str) -> str:
+def possessive_form(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")

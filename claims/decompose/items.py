@@ -1,9 +1,9 @@
 """Structure and sentence steps: a text's blocks (``claims.blocks``) and sentences
-(``claims.sentences``) as items in document order: sentences to parse (``_Sentence``), claims
-taken whole (``_Raw``: other languages, too long to parse, structured facts, out-of-scope
-leads) and context (``_Context``: headings). In a reference (``evidence``), a heading that
+(``claims.sentences``) as items in document order: sentences to parse (``ItemSentence``), claims
+taken whole (``Raw``: other languages, too long to parse, structured facts, out-of-scope
+leads) and context (``Context``: headings). In a reference (``evidence``), a heading that
 states something (``claims.blocks.context.heading_states``) is also read as a sentence: evidence
-as well as context. ``_clean`` drops citation marks and clutter."""
+as well as context. ``clean`` drops citation marks and clutter."""
 
 from __future__ import annotations
 
@@ -35,7 +35,7 @@ _CITATION = re.compile(r"(?<=[\w.,;:!?)\"'’”])(?:\[\d{1,3}(?:\s*[,–-]\s*\d
 
 
 @dataclass(frozen=True, slots=True)
-class _Raw:
+class Raw:
     text: str
     start: int
     end: int
@@ -52,7 +52,7 @@ def _parse_ok(sentence: str) -> bool:
 
 
 @dataclass(frozen=True, slots=True)
-class _Sentence:
+class ItemSentence:
     """One sentence to parse: its source span and the lead-in parsed before it (a list's
     "The hotel has"); ``analysis`` is what the parser reads."""
 
@@ -67,22 +67,22 @@ class _Sentence:
 
 
 @dataclass(frozen=True, slots=True)
-class _Context:
+class Context:
     """A heading or lead-in: names what follows (an antecedent), never a claim."""
 
     text: str
 
 
-_Item = _Sentence | _Raw | _Context
+Item = ItemSentence | Raw | Context
 
 
-def _plain_claim(text: str, start: int, end: int) -> _Raw | None:
+def plain_claim(text: str, start: int, end: int) -> Raw | None:
     """A sentence taken whole (another language, or too long to parse)."""
-    cleaned = _clean(text[start:end])
+    cleaned = clean(text[start:end])
     if not cleaned:
         return None
     kind = ClaimKind.OUTSIDE_SCOPE if is_outside_scope(cleaned) else ClaimKind.MATERIAL
-    return _Raw(cleaned, start, end, kind, False)
+    return Raw(cleaned, start, end, kind, False)
 
 
 #: a meta lead-in before the answer proper ("Here is a short summary: the shipyard ...")
@@ -108,22 +108,22 @@ _COURTESY_LEAD = re.compile(
 )
 
 
-def _lead_off(text: str, s: int, e: int) -> tuple[_Raw | None, int]:
+def _lead_off(text: str, s: int, e: int) -> tuple[Raw | None, int]:
     """Split a meta lead-in ("Here is a summary:") or a courtesy/apology ("Sorry,") off the
     sentence ``text[s:e]``: the out-of-scope lead (or ``None``) and the new start."""
     for pattern in (_META_LEAD, _COURTESY_LEAD):
         lead = pattern.match(text, s, e)
         rest = text[lead.end() : e] if lead else ""
         # "Sorry, I don't know": a lead before what is itself out of scope stays with it
-        if lead and _clean(rest) and (pattern is _META_LEAD or not is_outside_scope(rest)):
+        if lead and clean(rest) and (pattern is _META_LEAD or not is_outside_scope(rest)):
             head = text[s : lead.end()].rstrip()
-            return _Raw(head.strip(), s, s + len(head), _OUT, False), lead.end()
+            return Raw(head.strip(), s, s + len(head), OUT, False), lead.end()
     return None, s
 
 
-def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Item]:
+def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[Item]:
     spans = split_sentences(text[block.start : block.end], language=lang)
-    out: list[_Item] = []
+    out: list[Item] = []
     for k, (s, e) in enumerate(spans):
         s, e = s + block.start, e + block.start
         if english and k:
@@ -132,15 +132,15 @@ def _prose_items(text: str, block: Block, english: bool, lang: str) -> list[_Ite
         if lead is not None:
             out.append(lead)
         if english and _parse_ok(text[s:e]):
-            out.append(_Sentence(s, e, text[s:e]))
+            out.append(ItemSentence(s, e, text[s:e]))
         else:
-            raw = _plain_claim(text, s, e)
+            raw = plain_claim(text, s, e)
             if raw is not None:
                 out.append(raw)
     return out
 
 
-def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[_Item]:
+def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[Item]:
     """The statement of the yes/no question at ``text[qs:qe]`` answered by the sentence at
     ``text[s:e]`` ("Does Jupiter have a solid surface? No."; ``claims.answers``), its span from the
     question's auxiliary to the answer word; nothing when it is no answered question."""
@@ -151,15 +151,15 @@ def _answer_item(text: str, qs: int, qe: int, s: int, e: int) -> list[_Item]:
     if found is None:
         return []
     statement, offset, answer_end = found
-    return [_Raw(statement, qs + offset, s + answer_end, ClaimKind.MATERIAL, False)]
+    return [Raw(statement, qs + offset, s + answer_end, ClaimKind.MATERIAL, False)]
 
 
-def _heading_items(text: str, block: Block, english: bool, lang: str, evidence: bool) -> list[_Item]:
+def _heading_items(text: str, block: Block, english: bool, lang: str, evidence: bool) -> list[Item]:
     """A heading's items: context for what follows (the subject it names); in a reference
     (``evidence``) a heading that states something is a sentence as well, read as a text of
     headings alone is (``claims.blocks.layout``): "AIR TRAINING COMMAND (HQ: Hamamatsu,
     Shizuoka)" is evidence that the command's headquarters are at Hamamatsu."""
-    out: list[_Item] = [_Context(block.text)] if block.text.strip() else []
+    out: list[Item] = [Context(block.text)] if block.text.strip() else []
     if evidence and heading_states(text[block.start : block.end]):
         out.extend(_prose_items(text, Block("prose", block.start, block.end), english, lang))
     return out
@@ -167,7 +167,7 @@ def _heading_items(text: str, block: Block, english: bool, lang: str, evidence: 
 
 def _block_items(
     text: str, source: str, block: Block, english: bool, lang: str, evidence: bool = False
-) -> list[_Item]:
+) -> list[Item]:
     """The items of one structural block (see ``claims.blocks``); ``text`` is ``source`` with
     its markup and citation marks blanked; ``evidence``: ``source`` is a reference."""
     if block.kind == "prose":
@@ -176,14 +176,14 @@ def _block_items(
         return _heading_items(text, block, english, lang, evidence)
     if block.kind == "outside":
         return [
-            _Raw(source[block.start : block.end].strip() or block.reason, block.start, block.end, _OUT, False)
+            Raw(source[block.start : block.end].strip() or block.reason, block.start, block.end, OUT, False)
         ]
     if block.kind == "fact":
-        claim = _clean(block.text)
+        claim = clean(block.text)
         if not claim:
             return []
         claim = claim if claim.endswith((".", "!", "?", "。")) else claim + "."
-        return [_Raw(claim, block.start, block.end, ClaimKind.MATERIAL, False)]
+        return [Raw(claim, block.start, block.end, ClaimKind.MATERIAL, False)]
     # a list item: with its lead-in when that is English prose the item continues; an item
     # with no lead-in is a paragraph of its own (a numbered passage of several sentences)
     if not block.lead:
@@ -191,15 +191,15 @@ def _block_items(
     item = text[block.start : block.end]
     analysis = f"{block.lead} {item}" if block.lead else item
     if english and _parse_ok(analysis):
-        return [_Sentence(block.start, block.end, analysis, len(block.lead) + 1 if block.lead else 0)]
-    raw = _plain_claim(text, block.start, block.end)
+        return [ItemSentence(block.start, block.end, analysis, len(block.lead) + 1 if block.lead else 0)]
+    raw = plain_claim(text, block.start, block.end)
     return [raw] if raw is not None else []
 
 
-_OUT = ClaimKind.OUTSIDE_SCOPE
+OUT = ClaimKind.OUTSIDE_SCOPE
 
 
-def _prepare(text: str, evidence: bool = False) -> list[_Item]:
+def prepare(text: str, evidence: bool = False) -> list[Item]:
     """Structure, language and sentences of ``text`` as items in document order; ``evidence``:
     ``text`` is a reference, whose headings that state something are sentences as well."""
     found = layout(text)
@@ -207,13 +207,13 @@ def _prepare(text: str, evidence: bool = False) -> list[_Item]:
     prose = " ".join(masked[b.start : b.end] for b in found.blocks if b.kind in {"prose", "item"})
     lang = detect_language(prose) if prose.strip() else "en"
     english = lang == "en"
-    items: list[_Item] = []
+    items: list[Item] = []
     for block in found.blocks:
         items.extend(_block_items(masked, text, block, english, lang, evidence))
     return items
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
     """Drop citation marks and wiki clutter; '' when nothing worth a claim is left."""
     out = re.sub(r"\s{2,}", " ", _CLUTTER.sub(" ", text)).strip()
     out = re.sub(r"\s+([,.;:!?])", r"\1", out)
@@ -222,6 +222,6 @@ def _clean(text: str) -> str:
     return out[:1].upper() + out[1:]
 
 
-def _fallback(text: str) -> list[_Raw]:
+def fallback(text: str) -> list[Raw]:
     """Sentence-level claims: the answer when the structured path fails on odd input."""
-    return [r for s, e in split_sentences(text) if (r := _plain_claim(text, s, e)) is not None]
+    return [r for s, e in split_sentences(text) if (r := plain_claim(text, s, e)) is not None]

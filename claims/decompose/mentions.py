@@ -1,14 +1,14 @@
 """Mentions of a subject as text: the noun phrase a later pronoun or definite description is
-replaced by (``_mention``), and its core without clauses and appositions (``_core_mention``)."""
+replaced by (``mention_text``), and its core without clauses and appositions (``core_mention``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from claims.decompose.tree import _Piece, _render
+from claims.decompose.tree import Piece, render
 
 
-def _first_word(doc: Any) -> int:
+def first_word(doc: Any) -> int:
     for t in doc:
         if not (t.is_punct or t.is_space):
             return int(t.i)
@@ -26,7 +26,7 @@ def _of_name(prep: Any) -> bool:
     )
 
 
-def _core_mention(tok: Any) -> str:
+def core_mention(tok: Any) -> str:
     """Short name for an antecedent: a proper-noun head with its determiner and proper-noun
     compounds ("The Kestrel Bridge", "OB-17"), the name in a restrictive apposition ("the
     cellist Ines Marlow" -> "Ines Marlow"), else the whole mention ("the annual fee")."""
@@ -47,16 +47,16 @@ def _core_mention(tok: Any) -> str:
             return str(doc[lo : hi + 1].text)
     for c in tok.children:
         if c.dep_ == "appos" and c.pos_ == "PROPN" and not (c.i > 0 and doc[c.i - 1].text == ","):
-            return _core_mention(c)
-    return _mention(tok)
+            return core_mention(c)
+    return mention_text(tok)
 
 
-def _preconj(tok: Any) -> bool:
+def is_preconjunction(tok: Any) -> bool:
     """``tok`` opens with "both", "either" or "neither" (a ``preconj``)."""
     return any(c.dep_ == "preconj" for c in tok.children)
 
 
-def _mention(tok: Any, *, conjuncts: bool = False) -> str:
+def mention_text(tok: Any, *, conjuncts: bool = False) -> str:
     """The subject's mention: its noun phrase with determiners, modifiers, restrictive
     appositions and prepositional phrases, without clauses, set-off appositions and (unless
     ``conjuncts``) conjuncts."""
@@ -67,4 +67,4 @@ def _mention(tok: Any, *, conjuncts: bool = False) -> str:
             c.dep_ == "appos" and c.i > 0 and doc[c.i - 1].text == ","
         ):
             keep -= {t.i for t in c.subtree}
-    return _render(doc, _Piece(frozenset(keep)))
+    return render(doc, Piece(frozenset(keep)))

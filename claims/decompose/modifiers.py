@@ -6,18 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from claims.decompose.inflect import _indefinite, _past, _possessive
+from claims.decompose.inflect import indefinite_article, past_tense, possessive_form
 from claims.decompose.tree import (
-    _CLAUSE_END,
-    _MOD_CLAUSE,
-    _PLACE,
-    _RELATIVE,
-    _clause_tokens,
-    _is_verb_conj,
-    _np_text,
-    _own_span,
-    _Piece,
-    _subtree,
+    CLAUSE_END,
+    MOD_CLAUSE,
+    PLACE,
+    RELATIVE,
+    Piece,
+    clause_tokens,
+    is_verb_conj,
+    np_text,
+    own_span,
+    subtree_ids,
 )
 from claims.decompose.words import word_list
 from claims.spacy_pipeline import entity_type
@@ -35,7 +35,7 @@ def _describing_appos(noun: Any, appos: Any, doc: Any) -> bool:
     return bool(
         appos.pos_ == "NOUN"
         and not any(k.dep_ == "conj" for k in appos.children)
-        and entity_type(noun) not in _PLACE - {"FAC"}
+        and entity_type(noun) not in PLACE - {"FAC"}
         and any(k.dep_ == "det" for k in appos.children)
         and not any(doc[k].dep_ == "cc" for k in range(appos.left_edge.i, appos.right_edge.i + 1))
     )
@@ -56,7 +56,7 @@ def _event_which(noun: Any, clause: Any) -> bool:
     return noun.pos_ == "NUM" or (noun.dep_ == "pobj" and clause.lower_ in _CONSEQUENCE_VERBS)
 
 
-def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[Any, Any]]]:
+def detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[Any, Any]]]:
     """Remove non-restrictive (comma-set) appositions and participial/relative clauses from
     ``toks``; return the rest and the ``(noun, modifier)`` pairs removed."""
     mods: list[tuple[Any, Any]] = []
@@ -64,7 +64,7 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
         if noun.pos_ not in {"NOUN", "PROPN", "NUM"} or noun.i not in toks:
             continue
         for c in noun.children:
-            if c.dep_ not in _MOD_CLAUSE | {"appos"} or c.i not in toks or c.i < noun.i:
+            if c.dep_ not in MOD_CLAUSE | {"appos"} or c.i not in toks or c.i < noun.i:
                 continue
             if c.dep_ == "appos" and not _describing_appos(noun, c, doc) or _event_which(noun, c):
                 continue
@@ -73,7 +73,7 @@ def _detach_modifiers(toks: set[int], doc: Any) -> tuple[set[int], list[tuple[An
                 continue
             right = c.right_edge.i + 1
             # a set-off clause ends at a comma, a dash or the end of the sentence
-            if right < len(doc) and doc[right].text not in _CLAUSE_END:
+            if right < len(doc) and doc[right].text not in CLAUSE_END:
                 continue
             toks -= {t.i for t in c.subtree}
             for p in (left, c.right_edge.i + 1):
@@ -92,7 +92,7 @@ def _where_place(noun: Any, clause: Any) -> Any:
     return names[-1] if names else noun
 
 
-def _shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
+def shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
     """The indefinite article a singular list member shares with the first: "is an American
     model, actress, and reality television personality" -> "is an actress", "is a reality
     television personality" (not "is actress"). As a replacement of the member's first word."""
@@ -103,19 +103,19 @@ def _shared_article(first: Any, member: Any) -> tuple[tuple[int, str], ...]:
         or not any(k.dep_ == "det" and k.lower_ in ("a", "an") for k in first.children)
     ):
         return ()
-    start = min(_own_span(member))
+    start = min(own_span(member))
     word = member.doc[start]
     if word.dep_ in ("det", "poss", "nummod") or not word.text[:1].isalpha():
         return ()
-    return ((start, f"{_indefinite(word.text)} {word.text}"),)
+    return ((start, f"{indefinite_article(word.text)} {word.text}"),)
 
 
-def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
-    """Claims from appositions and clauses detached from their noun (``_detach_modifiers``)."""
-    pieces: list[_Piece] = []
+def modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[Piece]:
+    """Claims from appositions and clauses detached from their noun (``detach_modifiers``)."""
+    pieces: list[Piece] = []
     for noun, m in mods:
-        head = _np_text(noun)
-        mt = _own_span(m) if m.dep_ == "appos" else _subtree(m)
+        head = np_text(noun)
+        mt = own_span(m) if m.dep_ == "appos" else subtree_ids(m)
         if m.dep_ == "appos":
             # a reduced relative inside the apposition ("a 610-metre span designed by
             # Per Lunde") describes the same thing: a claim of its own about the noun
@@ -123,13 +123,13 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
             pieces.extend(inner)
         # the clause's own relative pronoun goes; a nested clause keeps its own ("aims to
         # champion initiatives that call for trust")
-        own = {m.i, *(k.i for k in m.children if _is_verb_conj(k))}
+        own = {m.i, *(k.i for k in m.children if is_verb_conj(k))}
         mt = {
             i
             for i in mt
             if not (
                 doc[i].dep_ in {"nsubj", "nsubjpass", "dobj"}
-                and doc[i].lower_ in _RELATIVE
+                and doc[i].lower_ in RELATIVE
                 and doc[i].head.i in own
             )
         }
@@ -140,26 +140,26 @@ def _modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[_Piece]:
         if relative is not None:
             pieces.append(relative)
         elif m.dep_ == "appos":
-            pieces.append(_Piece(frozenset(mt), prefix=f"{head} is"))
+            pieces.append(Piece(frozenset(mt), prefix=f"{head} is"))
         elif m.dep_ == "acl" and m.tag_ == "VBN":
-            pieces.append(_Piece(frozenset(mt), prefix=f"{head} was"))
+            pieces.append(Piece(frozenset(mt), prefix=f"{head} was"))
         elif m.dep_ == "acl" and m.tag_ == "VBG":
-            pieces.append(_Piece(frozenset(mt), prefix=f"{head}"))
+            pieces.append(Piece(frozenset(mt), prefix=f"{head}"))
         else:
             # a clause misparsed as the subject's modifier may hold coordinated verbs
             # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
             # one claim per verb, each with the subject
-            conj_verbs = [k for k in m.children if _is_verb_conj(k)]
+            conj_verbs = [k for k in m.children if is_verb_conj(k)]
             if conj_verbs:
-                pieces.append(_Piece(frozenset(mt & _clause_tokens(m)), prefix=head))
+                pieces.append(Piece(frozenset(mt & clause_tokens(m)), prefix=head))
                 for k in conj_verbs:
-                    pieces.append(_Piece(frozenset(mt & _clause_tokens(k)), prefix=head))
+                    pieces.append(Piece(frozenset(mt & clause_tokens(k)), prefix=head))
             else:
-                pieces.append(_Piece(frozenset(mt), prefix=head))
+                pieces.append(Piece(frozenset(mt), prefix=head))
     return pieces
 
 
-def _relative_piece(noun: Any, m: Any, mt: set[int], head: str, own: set[int]) -> _Piece | None:
+def _relative_piece(noun: Any, m: Any, mt: set[int], head: str, own: set[int]) -> Piece | None:
     """The claim of a relative clause ``m`` on ``noun`` (its tokens ``mt``, relative pronoun
     gone) that needs more than the noun put before it: a possessive "whose", a "when"/"where"
     of a time or place, or an object pronoun; None for the other clauses."""
@@ -169,42 +169,42 @@ def _relative_piece(noun: Any, m: Any, mt: set[int], head: str, own: set[int]) -
     if whose is not None:
         # "the Bristol Choral Society, whose concerts are held in Bath" -> "The Bristol
         # Choral Society's concerts are held in Bath"
-        return _Piece(frozenset(mt), replace=((whose.i, _possessive(head)),))
+        return Piece(frozenset(mt), replace=((whose.i, possessive_form(head)),))
     if when is not None:
         # "since 2011, when it was created" -> "it was created in 2011" (not "2011 when ...")
         place = _where_place(noun, m) if when.lower_ == "where" else noun
         prep = place.head.lower_ if place.dep_ == "pobj" and place.head.lower_ in ("in", "on", "at") else "in"
-        return _Piece(frozenset(mt - {when.i}), suffix=f"{prep} {_np_text(place)}")
+        return Piece(frozenset(mt - {when.i}), suffix=f"{prep} {np_text(place)}")
     obj = _relative_object(m)
     if obj is not None:
         # "The Model T, which Ford introduced in 1908" -> "Ford introduced the Model T in
         # 1908" (not "The Model T Ford introduced in 1908")
         named = head[:1].lower() + head[1:] if head.split()[0] in ("The", "A", "An") else head
-        return _Piece(frozenset(mt - {obj.i}), replace=((m.i, f"{m.text} {named}"),))
+        return Piece(frozenset(mt - {obj.i}), replace=((m.i, f"{m.text} {named}"),))
     return None
 
 
 def _relative_object(clause: Any) -> Any | None:
     """The relative pronoun that is the object of a relative clause with a subject of its own
     ("which" in "which Ford introduced in 1908"), or None."""
-    if not any(k.dep_ in ("nsubj", "nsubjpass") and k.lower_ not in _RELATIVE for k in clause.children):
+    if not any(k.dep_ in ("nsubj", "nsubjpass") and k.lower_ not in RELATIVE for k in clause.children):
         return None
     return next(
-        (k for k in clause.children if k.dep_ == "dobj" and k.lower_ in _RELATIVE and k.i < clause.i), None
+        (k for k in clause.children if k.dep_ == "dobj" and k.lower_ in RELATIVE and k.i < clause.i), None
     )
 
 
-def _appos_relatives(appos: Any, toks: set[int], head: str) -> tuple[set[int], list[_Piece]]:
+def _appos_relatives(appos: Any, toks: set[int], head: str) -> tuple[set[int], list[Piece]]:
     """Reduced relatives on an apposition's noun ("a span designed by Per Lunde") as claims
     about the noun the apposition describes ("<head> was designed by Per Lunde")."""
-    out: list[_Piece] = []
+    out: list[Piece] = []
     for c in appos.children:
         if c.dep_ != "acl" or c.i < appos.i or c.tag_ not in {"VBN", "VBG"}:
             continue
-        sub = _subtree(c) & toks
+        sub = subtree_ids(c) & toks
         toks = toks - sub
         if c.tag_ == "VBN":
-            out.append(_Piece(frozenset(sub), prefix=f"{head} was"))
+            out.append(Piece(frozenset(sub), prefix=f"{head} was"))
         else:
-            out.append(_Piece(frozenset(sub), prefix=head, replace=((c.i, _past(c.text)),)))
+            out.append(Piece(frozenset(sub), prefix=head, replace=((c.i, past_tense(c.text)),)))
     return toks, out

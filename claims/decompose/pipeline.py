@@ -10,9 +10,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from claims.decompose.antecedents import _names_people
-from claims.decompose.assemble import _assemble
-from claims.decompose.items import _fallback, _Item, _prepare, _Raw, _Sentence
+from claims.decompose.antecedents import names_people
+from claims.decompose.assemble import assemble_items
+from claims.decompose.items import Item, ItemSentence, Raw, fallback, prepare
 from claims.dedupe import dedupe
 from claims.parse_repairs import repair_many
 from claims.parses import remember
@@ -21,14 +21,14 @@ from claims.types import Claim, Role, odd_input
 
 #: most recent decompositions by text, each by reading (``evidence`` False: a response, True: a
 #: reference), as the same reference is audited again and again
-_CACHE: dict[str, dict[bool, tuple[Claim, ...]]] = {}
+CACHE: dict[str, dict[bool, tuple[Claim, ...]]] = {}
 _CACHE_SIZE = 4096
 _cache_lock = threading.Lock()
 
 
 def _parsed_sentences(nlp: Any, sentences: list[str]) -> list[Any | None]:
     """Repaired parses of ``sentences`` (``repair_many``) from one ``nlp.pipe``, the entity
-    recogniser run on those whose people ``_note_people`` will ask about. When the batch fails
+    recogniser run on those whose people ``note_people`` will ask about. When the batch fails
     on odd input, each sentence is parsed and repaired alone, and one that fails again is None
     (its text gets sentence-level claims), so that one sentence never fails the others of the
     batch (audits of other users in a bundle)."""
@@ -39,7 +39,7 @@ def _parsed_sentences(nlp: Any, sentences: list[str]) -> list[Any | None]:
             raise
         docs = [_parsed_alone(nlp, sentence) for sentence in sentences]
     try:
-        recognise([doc for doc in docs if doc is not None and _names_people(doc)])
+        recognise([doc for doc in docs if doc is not None and names_people(doc)])
     except Exception as exc:  # entity_type then runs the recogniser one parse at a time
         if not odd_input(exc):
             raise
@@ -64,9 +64,9 @@ class _Batch:
 
     texts: list[str]
     evidence: list[bool] = field(default_factory=list)
-    items: list[list[_Item] | None] = field(default_factory=list)
+    items: list[list[Item] | None] = field(default_factory=list)
     docs: list[dict[int, Any]] = field(default_factory=list)
-    raws: list[list[_Raw]] = field(default_factory=list)
+    raws: list[list[Raw]] = field(default_factory=list)
     claims: list[tuple[Claim, ...]] = field(default_factory=list)
 
 
@@ -97,7 +97,7 @@ def _structure(batch: _Batch) -> None:
     """Blocks, language and sentences of each text (``claims.decompose.items``)."""
     for text, evidence in zip(batch.texts, batch.evidence, strict=True):
         try:
-            batch.items.append(_prepare(text, evidence))
+            batch.items.append(prepare(text, evidence))
         except Exception as exc:  # never fail on odd input
             if not odd_input(exc):
                 raise
@@ -111,7 +111,7 @@ def _parse(batch: _Batch) -> None:
         for t, items in enumerate(batch.items)
         if items is not None
         for k, item in enumerate(items)
-        if isinstance(item, _Sentence)
+        if isinstance(item, ItemSentence)
     ]
     batch.docs = [{} for _ in batch.texts]
     nlp = parser() if jobs else None
@@ -125,18 +125,18 @@ def _parse(batch: _Batch) -> None:
             remember(doc.text, doc)
 
 
-def _clauses(batch: _Batch) -> None:
+def clause_spans(batch: _Batch) -> None:
     """Clause split, rewriting and scope of each text's items (``claims.decompose.assemble``);
     sentence-level claims where that fails on odd input or yields nothing."""
     for text, items, parsed in zip(batch.texts, batch.items, batch.docs, strict=True):
         try:
-            raw = _assemble(items, parsed) if items is not None else _fallback(text)
+            raw = assemble_items(items, parsed) if items is not None else fallback(text)
         except Exception as exc:  # never fail on odd input: fall back to sentence-level claims
             if not odd_input(exc):
                 raise
-            raw = _fallback(text)
+            raw = fallback(text)
         if not raw:  # structure that yields nothing (invalid JSON, say): sentence claims
-            raw = _fallback(text)
+            raw = fallback(text)
         batch.raws.append(raw)
 
 
@@ -150,7 +150,7 @@ PIPELINE = Compose(
     [
         Step("structure and sentences", _structure),
         Step("parse", _parse),
-        Step("clauses, rewriting and scope", _clauses),
+        Step("clauses, rewriting and scope", clause_spans),
         Step("dedupe", _dedupe),
     ]
 )
@@ -196,19 +196,19 @@ def decompose_many(
     """
     wanted = _readings(list(texts), roles)
     with _cache_lock:
-        todo = list(dict.fromkeys(w for w in wanted if w[0].strip() and w[1] not in _CACHE.get(w[0], {})))
+        todo = list(dict.fromkeys(w for w in wanted if w[0].strip() and w[1] not in CACHE.get(w[0], {})))
     found: dict[tuple[str, bool], tuple[Claim, ...]] = {}
     if todo:
         done = _decompose_batch([t for t, _ in todo], [e for _, e in todo])
         found.update(zip(todo, done, strict=True))
     with _cache_lock:
         for (t, e), claims in found.items():
-            if t not in _CACHE and len(_CACHE) >= _CACHE_SIZE:
-                _CACHE.pop(next(iter(_CACHE)))
-            _CACHE.setdefault(t, {})[e] = claims
+            if t not in CACHE and len(CACHE) >= _CACHE_SIZE:
+                CACHE.pop(next(iter(CACHE)))
+            CACHE.setdefault(t, {})[e] = claims
         for t, e in wanted:
-            if (t, e) not in found and e in _CACHE.get(t, {}):
-                found[(t, e)] = _CACHE[t][e]
+            if (t, e) not in found and e in CACHE.get(t, {}):
+                found[(t, e)] = CACHE[t][e]
     return [list(found.get(w, ())) for w in wanted]
 
 

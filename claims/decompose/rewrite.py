@@ -10,24 +10,24 @@ from dataclasses import replace
 from functools import partial
 from typing import Any
 
-from claims.decompose.antecedents import _Antecedents, _description_heads, _sex
-from claims.decompose.clauses import _judges_statement
-from claims.decompose.coordination import _BE
-from claims.decompose.inflect import _possessive
-from claims.decompose.mentions import _core_mention, _mention, _preconj
-from claims.decompose.tree import _PRONOUN_POSS, _PRONOUN_SUBJ, _SUBJ, _is_person, _Piece, _render
+from claims.decompose.antecedents import Antecedents, description_heads, sex_of
+from claims.decompose.clauses import judges_statement
+from claims.decompose.coordination import BE
+from claims.decompose.inflect import possessive_form
+from claims.decompose.mentions import core_mention, is_preconjunction, mention_text
+from claims.decompose.tree import PRONOUN_POSS, PRONOUN_SUBJ, SUBJ, Piece, is_person, render
 from claims.decompose.words import word_list
 from claims.spacy_pipeline import entity_type
 
 
-def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piece | None:
+def _definite_description(subj: Any, piece: Piece, ante: Antecedents) -> Piece | None:
     """The piece with its subject "the [adjectives/nouns] <head>" bound to the name it points
     back to: "The bridge is long" -> "The Halvorsen Bridge is long"; with modifiers the name's
     words join them ("The suspension bridge carries four lanes" -> "The Halvorsen suspension
     bridge carries four lanes", so the claim keeps what the description says). None: not such a
     subject (plural, a name, a possessive, a clause or phrase after the head, a contrasting or
     superlative modifier such as "new", "other", "longest", "only", a copula naming it), or not
-    exactly one earlier subject name fits (``_Antecedents.described``)."""
+    exactly one earlier subject name fits (``Antecedents.described``)."""
     if subj.pos_ != "NOUN" or subj.tag_ != "NN":
         return None
     kids = list(subj.children)
@@ -38,7 +38,7 @@ def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piec
     if any(c.dep_ not in {"amod", "compound"} or c.i > subj.i for c in mods):
         return None
     words = [t for t in subj.subtree if t.i != det[0].i]
-    contrast = _description_heads()[1]
+    contrast = description_heads()[1]
     if any(t.pos_ == "PROPN" or t.lower_ in contrast or t.tag_ in {"JJS", "RBS"} for t in words):
         return None  # a name of its own, "the new bridge", "the longest bridge", "the only bridge"
     if subj.head.lemma_ == "be" and any(c.dep_ == "attr" for c in subj.head.children):
@@ -53,7 +53,7 @@ def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piec
         lead = " ".join(name_words[:-1])
         repl = dict(piece.replace) | {det[0].i: lead if lead.lower().startswith("the ") else f"the {lead}"}
         tokens = piece.tokens
-        name = _render(subj.doc, _Piece(frozenset(t.i for t in subj.subtree), replace=tuple(repl.items())))
+        name = render(subj.doc, Piece(frozenset(t.i for t in subj.subtree), replace=tuple(repl.items())))
     else:
         repl = dict(piece.replace) | {subj.i: name}
         tokens = piece.tokens - {det[0].i}
@@ -61,14 +61,14 @@ def _definite_description(subj: Any, piece: _Piece, ante: _Antecedents) -> _Piec
     return replace(piece, tokens=tokens, replace=tuple(sorted(repl.items())))
 
 
-def _piece_subject(doc: Any, piece: _Piece) -> Any | None:
+def _piece_subject(doc: Any, piece: Piece) -> Any | None:
     """The subject of the piece's own clause: of its root or a coordinated verb, or of a
     temporal clause split off on its own."""
     for i in sorted(piece.tokens):
         t = doc[i]
         head = t.head
         top = head.dep_ in {"ROOT", "conj"} or (head.dep_ == "advcl" and head.head.i not in piece.tokens)
-        if t.dep_ in _SUBJ and head.i in piece.tokens and top:
+        if t.dep_ in SUBJ and head.i in piece.tokens and top:
             return t
     return None
 
@@ -93,9 +93,9 @@ def _expletive(subj: Any) -> bool:
     return dummy_it or any(c.dep_ in {"relcl", "acl"} for c in subj.children)
 
 
-def _resolve(
-    doc: Any, piece: _Piece, ante: _Antecedents
-) -> tuple[_Piece, bool, tuple[str, bool, Callable[[], bool], bool, Callable[[], str]] | None]:
+def resolve(
+    doc: Any, piece: Piece, ante: Antecedents
+) -> tuple[Piece, bool, tuple[str, bool, Callable[[], bool], bool, Callable[[], str]] | None]:
     """Replace a subject pronoun (or a possessive pronoun in the subject) by its antecedent.
 
     Returns the piece, whether a pronoun stayed unresolved (ambiguous), and the subject
@@ -104,7 +104,7 @@ def _resolve(
     """
     if piece.prefix:
         low = piece.prefix.lower()
-        if low in _PRONOUN_SUBJ:
+        if low in PRONOUN_SUBJ:
             target = ante.pick(low)
             return (replace(piece, prefix=target), False, None) if target else (piece, True, None)
         if low in ante.described_as:
@@ -116,11 +116,11 @@ def _resolve(
         return piece, False, None
     if subj.pos_ == "PRON":
         ambiguous = False
-        if _judges_statement(subj):
+        if judges_statement(subj):
             ambiguous = True
-        elif subj.lower_ in _PRONOUN_SUBJ and not _expletive(subj):
+        elif subj.lower_ in PRONOUN_SUBJ and not _expletive(subj):
             target = (_people_before(subj) if subj.lower_ == "they" else None) or ante.pick(
-                subj.lower_, copula=subj.head.lower_ in _BE and not _explains(subj.head)
+                subj.lower_, copula=subj.head.lower_ in BE and not _explains(subj.head)
             )
             if target:
                 repl[subj.i] = target
@@ -131,21 +131,21 @@ def _resolve(
     if described is not None:
         return described, False, None
     ambiguous = _resolve_possessives(subj, piece, ante, repl)
-    mention = _core_mention(subj)
+    mention = core_mention(subj)
     proper = any(doc[i].pos_ == "PROPN" for i in range(subj.left_edge.i, subj.right_edge.i + 1))
-    person = partial(_is_person, subj)
+    person = partial(is_person, subj)
     owner = next((c for c in subj.children if c.dep_ == "poss" and c.pos_ == "PROPN"), None)
     if owner is not None and subj.pos_ != "PROPN":
         # "Nadia Kors's first role came ... when she was 17": she/he point at the owner
-        ante.update(_core_mention(owner), True, partial(_is_person, owner))
+        ante.update(core_mention(owner), True, partial(is_person, owner))
         proper = False
     plural = _plural_subject(subj)
-    if any(ch.lower_ in _PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
+    if any(ch.lower_ in PRONOUN_POSS for ch in subj.children if ch.dep_ == "poss"):
         mention_out = None  # "its study" names nothing new worth pointing back to
     elif any(c.dep_ == "conj" for c in subj.children):
         # "they" = "Clijsters and Henin"; "Neither Clijsters nor Henin" names no "they"
         joined = all(c.lower_ == "and" for c in subj.children if c.dep_ == "cc")
-        mention_out = _mention(subj, conjuncts=True) if joined and not _preconj(subj) else None
+        mention_out = mention_text(subj, conjuncts=True) if joined and not is_preconjunction(subj) else None
     else:
         mention_out = mention
     return (
@@ -159,7 +159,7 @@ def _people_before(pronoun: Any) -> str | None:
     """Two or more people named together earlier in the pronoun's sentence, in any role: "they"
     points at them ("Google was founded by Larry Page and Sergey Brin while they were students"
     is no "Google were students"); None when the sentence names no such list. People are names
-    whose first name or title tells a sex (``_sex``) or that spaCy calls a person."""
+    whose first name or title tells a sex (``sex_of``) or that spaCy calls a person."""
     for tok in pronoun.doc[: pronoun.i]:
         if tok.pos_ != "PROPN" or tok.dep_ in ("compound", "flat", "conj"):
             continue
@@ -167,8 +167,8 @@ def _people_before(pronoun: Any) -> str | None:
             tok,
             *(k for k in tok.children if k.dep_ == "conj" and k.pos_ == "PROPN" and k.i < pronoun.i),
         ]
-        if len(members) > 1 and all(_sex(_core_mention(m)) is not None or _is_person(m) for m in members):
-            return _mention(tok, conjuncts=True)
+        if len(members) > 1 and all(sex_of(core_mention(m)) is not None or is_person(m) for m in members):
+            return mention_text(tok, conjuncts=True)
     return None
 
 
@@ -199,10 +199,10 @@ def _resolve_possessives(subj: Any, piece: Any, ante: Any, repl: dict[int, str])
     ``repl`` (token index -> text); True when one has no antecedent (the claim is ambiguous)."""
     ambiguous = False
     for c in subj.children:
-        if c.dep_ == "poss" and c.lower_ in _PRONOUN_POSS and c.i in piece.tokens:
+        if c.dep_ == "poss" and c.lower_ in PRONOUN_POSS and c.i in piece.tokens:
             target = ante.pick(c.lower_)
             if target:
-                repl[c.i] = _possessive(target)
+                repl[c.i] = possessive_form(target)
             else:
                 ambiguous = True
     return ambiguous

@@ -1,4 +1,4 @@
-"""Parse-tree helpers of the clause split: a clause (``_Piece``), token sets of subtrees and
+"""Parse-tree helpers of the clause split: a clause (``Piece``), token sets of subtrees and
 clauses, coordination tests, and rendering a piece back to text. Tokens are spaCy tokens of
 one sentence parsed by ``claims.spacy_pipeline.parser``."""
 
@@ -11,22 +11,22 @@ from typing import Any
 from claims.spacy_pipeline import entity_type
 
 
-def _is_person(tok: Any) -> bool:
+def is_person(tok: Any) -> bool:
     return entity_type(tok) == "PERSON"
 
 
-_SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
-_CLAUSE_END = {",", ".", ";", "!", "?", "-", "\u2013", "\u2014", ")"}
-_PLACE = {"GPE", "LOC", "FAC"}
+SUBJ = {"nsubj", "nsubjpass", "csubj", "expl"}
+CLAUSE_END = {",", ".", ";", "!", "?", "-", "\u2013", "\u2014", ")"}
+PLACE = {"GPE", "LOC", "FAC"}
 _CLAUSE_DEPS = {"conj"}
-_MOD_CLAUSE = {"acl", "relcl"}
-_PRONOUN_SUBJ = {"he", "she", "it", "they", "this", "that", "these", "those"}
-_PRONOUN_POSS = {"his", "her", "its", "their"}
-_RELATIVE = {"who", "which", "that", "whom", "whose", "where", "when"}
+MOD_CLAUSE = {"acl", "relcl"}
+PRONOUN_SUBJ = {"he", "she", "it", "they", "this", "that", "these", "those"}
+PRONOUN_POSS = {"his", "her", "its", "their"}
+RELATIVE = {"who", "which", "that", "whom", "whose", "where", "when"}
 
 
 @dataclass(frozen=True, slots=True)
-class _Piece:
+class Piece:
     """One clause: token indices taken from the sentence, plus replacements."""
 
     tokens: frozenset[int]
@@ -36,34 +36,34 @@ class _Piece:
     imperative: bool = False
 
 
-def _subtree(tok: Any) -> set[int]:
+def subtree_ids(tok: Any) -> set[int]:
     return {t.i for t in tok.subtree}
 
 
-def _noun_conjuncts(tok: Any) -> list[Any]:
+def noun_conjuncts(tok: Any) -> list[Any]:
     out = []
     for c in tok.children:
-        if c.dep_ == "conj" and c.pos_ in {"NOUN", "PROPN", "NUM", "ADJ", "PRON"} and not _after_nor(c):
+        if c.dep_ == "conj" and c.pos_ in {"NOUN", "PROPN", "NUM", "ADJ", "PRON"} and not after_nor(c):
             # "sells neither cars nor bikes" stays whole: apart it would say "sells bikes"
             out.append(c)
-            out.extend(_noun_conjuncts(c))
+            out.extend(noun_conjuncts(c))
     return out
 
 
-def _own_span(tok: Any) -> set[int]:
+def own_span(tok: Any) -> set[int]:
     """A conjunct's own material: its subtree without further conjuncts, cc and commas."""
     drop: set[int] = set()
     for c in tok.children:
         if c.dep_ == "conj" or c.dep_ == "cc" or (c.dep_ == "punct" and c.i > tok.i):
-            drop |= _subtree(c)
+            drop |= subtree_ids(c)
         if c.dep_ == "preconj":
-            drop |= _subtree(c)
-    return _subtree(tok) - drop
+            drop |= subtree_ids(c)
+    return subtree_ids(tok) - drop
 
 
-def _subject(verb: Any) -> Any | None:
+def subject_of(verb: Any) -> Any | None:
     for c in verb.children:
-        if c.dep_ in _SUBJ:
+        if c.dep_ in SUBJ:
             return c
     return None
 
@@ -82,19 +82,19 @@ def _cc_before(conj: Any) -> Any | None:
     return tok if tok is not None and tok.dep_ == "cc" else None
 
 
-def _clause_tokens(verb: Any) -> set[int]:
+def clause_tokens(verb: Any) -> set[int]:
     """The verb's subtree minus coordinated clauses (and their cc/punct) and noun modifiers'
     clauses that become claims of their own. A conjunction the parser hung on a word of the
     clause, right before a coordinated clause ("tracks the music you listen to and
     automatically adds it", "was re-elected in 2004 and co-wrote"), goes with its comma: kept,
     it ended the claim with "and."."""
-    toks = _subtree(verb)
-    has_verb_conj = any(_is_verb_conj(d) for d in verb.children)
+    toks = subtree_ids(verb)
+    has_verb_conj = any(is_verb_conj(d) for d in verb.children)
     doc = verb.doc
     for c in verb.children:
-        if _is_verb_conj(c) or (c.dep_ == "cc" and has_verb_conj):
-            toks -= _subtree(c)
-            cc = _cc_before(c) if _is_verb_conj(c) else None
+        if is_verb_conj(c) or (c.dep_ == "cc" and has_verb_conj):
+            toks -= subtree_ids(c)
+            cc = _cc_before(c) if is_verb_conj(c) else None
             # a joining word (a merged title labelled "cc", "Faith and Devotion", is none)
             if cc is not None and cc.i in toks and cc.pos_ == "CCONJ" and cc.lower_ in _AND_LIKE:
                 toks.discard(cc.i)
@@ -103,12 +103,12 @@ def _clause_tokens(verb: Any) -> set[int]:
     return toks
 
 
-def _trimmable(tok: Any) -> bool:
+def trimmable(tok: Any) -> bool:
     """Punctuation a claim may lose at its edges; a unit written as a sign ("4.5%") is none."""
     return bool(tok.is_punct) and tok.text not in ("%", "‰", "°")
 
 
-def _render(doc: Any, piece: _Piece) -> str:
+def render(doc: Any, piece: Piece) -> str:
     repl = dict(piece.replace)
     parts: list[str] = []
     idx = sorted(piece.tokens)
@@ -128,7 +128,7 @@ def _render(doc: Any, piece: _Piece) -> str:
     out = re.sub(r"^[,;:\s]+|[,;:\s]+$", "", out)
     out = re.sub(r",\s*([.!?])$", r"\1", out)
     if piece.prefix:
-        if out[:1].isupper() and not _is_proper(doc, idx[0]):
+        if out[:1].isupper() and not is_proper(doc, idx[0]):
             out = out[:1].lower() + out[1:]
         out = f"{piece.prefix} {out}"
     if piece.suffix:
@@ -136,11 +136,11 @@ def _render(doc: Any, piece: _Piece) -> str:
     return out[:1].upper() + out[1:] if out else out
 
 
-def _is_proper(doc: Any, i: int) -> bool:
+def is_proper(doc: Any, i: int) -> bool:
     return bool(doc[i].pos_ == "PROPN" or doc[i].text == "I")
 
 
-def _np_text(tok: Any) -> str:
+def np_text(tok: Any) -> str:
     """The noun phrase headed by ``tok`` without clauses, appositions and conjuncts."""
     keep = {tok.i}
     for c in tok.children:
@@ -162,13 +162,13 @@ def _np_text(tok: Any) -> str:
             # a name's number: "The iPhone 15, which was released in 2023" is about the iPhone 15
             or (c.i == tok.i + 1 and c.dep_ == "nummod" and tok.pos_ == "PROPN")
         ):
-            keep |= _subtree(c)
+            keep |= subtree_ids(c)
     lo, hi = min(keep), max(keep)
     span = tok.doc[lo : hi + 1]
     return str(span.text)
 
 
-def _is_verb_conj(tok: Any) -> bool:
+def is_verb_conj(tok: Any) -> bool:
     """A coordinated verb, also one tagged as a noun but taking an object ("holds 3,000
     paintings but displays only 400": "displays" NNS with a dobj). Not after "nor" without a
     subject of its own: "He was neither arrested nor charged" stays one (denied) claim, where
@@ -178,8 +178,8 @@ def _is_verb_conj(tok: Any) -> bool:
         and (tok.pos_ in {"VERB", "AUX"} or any(k.dep_ == "dobj" for k in tok.children))
         and _joined(tok)
         and not _stranded_before(tok)
-        and not (_after_nor(tok) and _subject(tok) is None)
-        and not (_after_or(tok) and _subject(tok) is None)
+        and not (after_nor(tok) and subject_of(tok) is None)
+        and not (_after_or(tok) and subject_of(tok) is None)
     )
 
 
@@ -187,7 +187,7 @@ def _stranded_before(conj: Any) -> bool:
     """The clause before ``conj`` ends in a preposition without its object, which it shares with
     ``conj``'s ("Many shops depend on and sell the brand", "applied for, and won, the grant"):
     apart, "Many shops depend on." says nothing, so the sentence stays whole."""
-    if _subject(conj) is not None:  # "... holding the edges in but, as it spins, stuff wants ..."
+    if subject_of(conj) is not None:  # "... holding the edges in but, as it spins, stuff wants ..."
         return False
     doc = conj.doc
     k = conj.left_edge.i - 1
@@ -225,7 +225,7 @@ def _after_or(tok: Any) -> bool:
     return _after_cc(tok, "or")
 
 
-def _after_nor(tok: Any) -> bool:
+def after_nor(tok: Any) -> bool:
     """``tok`` is a conjunct after "nor" (a "cc" "nor" on its head, before it)."""
     return _after_cc(tok, "nor")
 
@@ -240,20 +240,20 @@ def _after_cc(tok: Any, word: str) -> bool:
     return cc is not None and cc.lower_ == word
 
 
-def _clause_heads(root: Any) -> list[Any]:
+def clause_heads(root: Any) -> list[Any]:
     """The root and every verb coordinated with it, in tree order."""
     verbs = [root]
     stack = [root]
     while stack:
         v = stack.pop()
         for c in v.children:
-            if _is_verb_conj(c):
+            if is_verb_conj(c):
                 verbs.append(c)
                 stack.append(c)
     return verbs
 
 
-def _list_heads(v: Any, toks: set[int]) -> list[Any]:
+def list_heads(v: Any, toks: set[int]) -> list[Any]:
     """Where a coordinated list may sit: the verb's objects and complements. A list inside a
     prepositional phrase stays whole: common nouns there usually restrict ("a professor of
     linguistics and computer science"), and names are often a place hierarchy misparsed as a

@@ -57,11 +57,11 @@ from claims.facets.comparisons import (
     year_matches,
     year_overlaps,
 )
-from claims.facets.dates import _find_dates
-from claims.facets.entities import _find_entities, is_weak_entity, squash_abbreviations
-from claims.facets.polarity import HEDGES, NEGATIONS, _hedges, _negation, _without_frame, negation_frame
-from claims.facets.quantities import QUANTITY_RECOGNISERS, _find_quantities, _with_intervals
-from claims.facets.scores import _scores
+from claims.facets.dates import find_dates
+from claims.facets.entities import find_entities, is_weak_entity, squash_abbreviations
+from claims.facets.polarity import HEDGES, NEGATIONS, find_hedges, negation_frame, negation_of, without_frame
+from claims.facets.quantities import QUANTITY_RECOGNISERS, find_quantities, with_intervals
+from claims.facets.scores import find_scores
 from claims.facets.spans import Recogniser
 from claims.facets.tokens import TokenSet, content_spans, content_tokens, token_match
 from claims.facets.types import DateFacet, Facets, Quantity
@@ -204,19 +204,19 @@ def _remap(f: Facets, text: str, at: list[int]) -> Facets:
 def _extract_plain(text: str) -> Facets:
     """``extract`` of a text without markdown emphasis."""
     taken: list[tuple[int, int]] = []
-    scores = _scores(text, taken)  # before dates: "3-1" in a match report is no day and month
-    dates = _find_dates(text, taken)
-    quantities = scores + _find_quantities(text, taken)
-    neg, cue = _negation(text)
+    scores = find_scores(text, taken)  # before dates: "3-1" in a match report is no day and month
+    dates = find_dates(text, taken)
+    quantities = scores + find_quantities(text, taken)
+    neg, cue = negation_of(text)
     words = frozenset(w.lower() for w in re.findall(r"[A-Za-z]+", text))
     return Facets(
         text=text,
-        quantities=_with_intervals(text, sorted(quantities, key=lambda q: q.start)),
+        quantities=with_intervals(text, sorted(quantities, key=lambda q: q.start)),
         dates=dates,
-        entities=_find_entities(text),
-        tokens=content_tokens(_without_frame(text)),
+        entities=find_entities(text),
+        tokens=content_tokens(without_frame(text)),
         negated=neg,
         negation_cue=cue,
-        hedges=_hedges(text),
+        hedges=find_hedges(text),
         words=words,
     )

@@ -53,7 +53,7 @@ def _people(a: str, b: str) -> bool:
     return a in _PEOPLE and any(token_match(b, x) for x in _PERSON_NOUNS)
 
 
-def _span(q: Quantity) -> tuple[float, float]:
+def span_of(q: Quantity) -> tuple[float, float]:
     return (q.lo, q.hi) if q.lo is not None and q.hi is not None else (q.raw, q.raw)
 
 
@@ -62,7 +62,7 @@ def year_matches(a: Quantity, b: Quantity) -> bool:
     ``b`` inside the range ``a`` ("in the 16th century" is stated by "in 1570"); a point year
     that starts or ends the range ``b`` ("from 1939" by "1939–1975"); or a point year inside
     a range of at most two calendar years (a season such as "1992–93")."""
-    (alo, ahi), (blo, bhi) = _span(a), _span(b)
+    (alo, ahi), (blo, bhi) = span_of(a), span_of(b)
     if (alo, ahi) == (blo, bhi):
         return True
     if alo < ahi and alo <= blo and bhi <= ahi:
@@ -74,7 +74,7 @@ def year_matches(a: Quantity, b: Quantity) -> bool:
 
 def year_overlaps(a: Quantity, b: Quantity) -> bool:
     """The two years or ranges share at least one year (then they never conflict)."""
-    (alo, ahi), (blo, bhi) = _span(a), _span(b)
+    (alo, ahi), (blo, bhi) = span_of(a), span_of(b)
     return alo <= bhi and blo <= ahi
 
 

@@ -4,7 +4,7 @@ Recognises calendar dates ("14 July 1867", "July 14, 1867", "July 1867", German 
 1867"; ISO ``1867-07-14`` and numeric ``14/07/1867`` parsed by ``dateparser``), centuries
 ("15th century" = 1401-1500, BCE negative), decades ("1990s"), year ranges ("1992–93",
 "1939 to 1975"), times of day in minutes after midnight ("8 pm", "20:00", "noon"), and
-decides when a four-digit number is a year (``_is_year``).
+decides when a four-digit number is a year (``is_year``).
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from claims.facets.spans import _free, _overlaps, _take
+from claims.facets.spans import free, overlaps, take
 from claims.facets.types import DateFacet, Quantity
-from claims.facets.vocabulary import _MONTH_RE, _ORDINAL_CENTURY, MONTHS
+from claims.facets.vocabulary import MONTH_RE, MONTHS, ORDINAL_CENTURY
 from claims.types import ModelUnavailable, passing_fault
 
 #: a determiner or possessive before a year used as a modifier ("the 2011 album", "its 1993 tour")
@@ -31,15 +31,15 @@ _DATE_PATTERNS = [
     # 14 July 1867, 14th of July, 1867, 4 July, 14. Juli 1867 (German)
     re.compile(
         r"\b(?P<d>\d{1,2})(?:st|nd|rd|th|\.)?\s+(?:of\s+)?(?P<mon>"
-        + _MONTH_RE
+        + MONTH_RE
         + r")(?:,?\s+(?P<y>\d{3,4}))?\b"
     ),
     # July 14, 1867 / July 14th 1867 / July 14
     re.compile(
-        r"\b(?P<mon>" + _MONTH_RE + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{3,4}))?\b"
+        r"\b(?P<mon>" + MONTH_RE + r")\s+(?P<d>\d{1,2})(?:st|nd|rd|th)?(?![\d:])(?:,?\s+(?P<y>\d{3,4}))?\b"
     ),
     # July 1867
-    re.compile(r"\b(?P<mon>" + _MONTH_RE + r"),?\s+(?P<y>\d{4})\b"),
+    re.compile(r"\b(?P<mon>" + MONTH_RE + r"),?\s+(?P<y>\d{4})\b"),
     # ISO 1867-07-14 (also opening a timestamp, 2018-03-07T07:25) and numeric 14/07/1867,
     # 07/14/1867 (dateparser decides)
     re.compile(r"\b(?P<iso>\d{4}-\d{1,2}-\d{1,2}|\d{1,2}[/.]\d{1,2}[/.]\d{4})(?:\b|(?=T\d))"),
@@ -67,11 +67,11 @@ def _dateparser_parse(s: str) -> tuple[int, int, int] | None:
     return d.year, d.month, d.day
 
 
-def _find_dates(text: str, taken: list[tuple[int, int]]) -> list[DateFacet]:
+def find_dates(text: str, taken: list[tuple[int, int]]) -> list[DateFacet]:
     out: list[DateFacet] = []
     for pat in _DATE_PATTERNS:
         for m in pat.finditer(text):
-            if _overlaps(m.start(), m.end(), taken):
+            if overlaps(m.start(), m.end(), taken):
                 continue
             gd = m.groupdict()
             if gd.get("iso"):
@@ -107,14 +107,14 @@ _TEMPORAL_BEFORE = re.compile(
 
 _CENTURY_RE = re.compile(
     r"\b(?:(?P<n>\d{1,2})(?:st|nd|rd|th)|(?P<w>"
-    + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True))
+    + "|".join(sorted(ORDINAL_CENTURY, key=len, reverse=True))
     + r"))[\s-]+century\b(?P<bce>\s*(?:BCE|BC|B\.C\.)\b)?",
     re.I,
 )
 _DECADE_RE = re.compile(r"(?<![\w.,-])(?P<y>1\d{3}|20\d{2})['’]?s\b")
 
 
-def _is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
+def is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
     """A four-digit number 1000-2100 without a unit is a year: alone ("in 2011"), after a
     temporal word before a noun ("in 2006 Announced"), or as a modifier after a determiner
     ("the 2011 album", "Low Tide's 1993 tour"; but "the 2000 runners", a round number before a
@@ -152,17 +152,17 @@ def _period_loose(text: str, start: int, end: int) -> bool:
     )
 
 
-def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Centuries as year ranges: "15th century" = 1401-1500, "the sixteenth century", BCE negative
     (definite ends: two centuries that share no year conflict; ``loose`` only as
     ``_period_loose`` says)."""
     out: list[Quantity] = []
-    for m in _free(_CENTURY_RE, text, taken):
-        n = int(m.group("n")) if m.group("n") else _ORDINAL_CENTURY[m.group("w").lower()]
+    for m in free(_CENTURY_RE, text, taken):
+        n = int(m.group("n")) if m.group("n") else ORDINAL_CENTURY[m.group("w").lower()]
         lo, hi = (n - 1) * 100 + 1, n * 100
         if m.group("bce"):
             lo, hi = -hi, -lo
-        _take(
+        take(
             out,
             taken,
             Quantity(
@@ -181,14 +181,14 @@ def _centuries(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     return out
 
 
-def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Decades and centuries written as years: "1990s" = 1990-1999, "1500s" = 1500-1599 (definite
-    ends, as ``_centuries``)."""
+    ends, as ``find_centuries``)."""
     out: list[Quantity] = []
-    for m in _free(_DECADE_RE, text, taken):
+    for m in free(_DECADE_RE, text, taken):
         y = int(m.group("y"))
         hi = y + (99 if y % 100 == 0 else 9)
-        _take(
+        take(
             out,
             taken,
             Quantity(
@@ -207,10 +207,10 @@ def _decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     return out
 
 
-def _year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Year ranges: "1992–93", "1898-1980", "1939 to 1975" (never backwards)."""
     out: list[Quantity] = []
-    for m in _free(_YEAR_RANGE, text, taken):
+    for m in free(_YEAR_RANGE, text, taken):
         a, b = int(m.group("a")), m.group("b")
         hi = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
         if hi >= a:
@@ -226,7 +226,7 @@ def _year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
                 float(hi),
                 loose=True,
             )
-            _take(out, taken, q)
+            take(out, taken, q)
     return out
 
 
@@ -242,13 +242,13 @@ def _minutes(m: re.Match[str]) -> int | None:
     return (h % 12 + (12 if m.group("ap").lower().startswith("p") else 0)) * 60 + mi
 
 
-def _times_of_day(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def times_of_day(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Times of day in minutes after midnight (slot ``time``): "8 pm" = 1200, "20:00", "noon"."""
     out: list[Quantity] = []
-    for m in _free(_TIME_RE, text, taken):
+    for m in free(_TIME_RE, text, taken):
         minutes = _minutes(m)
         if minutes is not None:
-            _take(
+            take(
                 out,
                 taken,
                 Quantity(float(minutes), float(minutes), "time", "", m.group(0), m.start(), m.end()),

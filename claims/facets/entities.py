@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from claims.facets.vocabulary import _ENTITY_STOP, MONTHS, UNITS
+from claims.facets.vocabulary import ENTITY_STOP, MONTHS, UNITS
 
 _ENTITY_RE = re.compile(
     # a name starts a word, one lower-case letter before its capital included ("iPhone",
@@ -17,7 +17,7 @@ _ENTITY_RE = re.compile(
 )
 
 
-def _find_entities(text: str) -> list[tuple[str, int, int]]:
+def find_entities(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     for m in _ENTITY_RE.finditer(text):
         s, e = m.start(), m.end()
@@ -26,9 +26,7 @@ def _find_entities(text: str) -> list[tuple[str, int, int]]:
             continue  # the F of "100 °F" is a unit
         toks = surface.split()
         # drop leading stopword-like capitalised words ("The", "In", ...)
-        while toks and (
-            toks[0].strip("'’") in _ENTITY_STOP or toks[0].lower() in MONTHS or toks[0].isdigit()
-        ):
+        while toks and (toks[0].strip("'’") in ENTITY_STOP or toks[0].lower() in MONTHS or toks[0].isdigit()):
             s = text.index(toks[0], s) + len(toks[0])
             toks = toks[1:]
             while s < e and text[s].isspace():

@@ -12,7 +12,7 @@ from claims.facets.vocabulary import (
     SCALES,
     STOPWORDS,
     UNITS,
-    _stem,
+    stem_of,
 )
 
 _UNIT_KEYS = sorted(UNITS, key=len, reverse=True)
@@ -24,21 +24,21 @@ _AGE_AFTER = re.compile(
     re.I,
 )
 #: "at 17" ends a clause or is followed by a person's clause: an age ("signed at 17, he ...")
-_AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
-_AT_AGE_AFTER = re.compile(r"\s*(?:[,.;:)]|$|\s*(?:when|after|before|he|she|they|in|with|and)\b)", re.I)
+AT_AGE_BEFORE = re.compile(r"\bat\s+$", re.I)
+AT_AGE_AFTER = re.compile(r"\s*(?:[,.;:)]|$|\s*(?:when|after|before|he|she|they|in|with|and)\b)", re.I)
 
 
-_AGE_BEFORE = re.compile(r"\b(?:aged|age of|age)\s*$", re.I)
+AGE_BEFORE = re.compile(r"\b(?:aged|age of|age)\s*$", re.I)
 
 
-def _nouns_after(text: str, end: int) -> tuple[str, ...]:
+def nouns_after(text: str, end: int) -> tuple[str, ...]:
     """Stems of up to three lower-case non-stopwords right after ``end`` (the noun phrase)."""
     out: list[str] = []
     for w in re.findall(r"[A-Za-z][A-Za-z\-]*|\S", text[end : end + 60])[:3]:
         lw = w.lower()
         if not w.isalpha() or w[0].isupper() or lw in STOPWORDS:
             break
-        out.append(_stem(lw))
+        out.append(stem_of(lw))
     return tuple(out)
 
 
@@ -93,7 +93,7 @@ _GERMAN_TEXT = re.compile(r"\b(?:der|das|und|ist|hat|wurde|wurden|nicht|eine|ein
 _COUNTED = re.compile(r"[\s-]+(?:[a-z][a-z\-]*\s+){0,1}?(?P<noun>[^\W\d_][^\W\d_]+)(?![^\W\d_])")
 
 
-def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
+def slot_after(text: str, end: int) -> tuple[str, str, float, int]:
     """Unit or counted noun right after a number ending at ``end``.
 
     Returns (slot, display unit, factor, end of the unit); slot ``""`` when none.
@@ -131,13 +131,13 @@ def _slot_after(text: str, end: int) -> tuple[str, str, float, int]:
                 continue
             if _GERMAN_TEXT.search(text):
                 # German nouns are capitalised: "4 Etagen" counts floors, "1921 gebaut" nothing
-                return ("n:" + _stem(lw), lw, 1.0, end) if w[0].isupper() else ("", "", 1.0, end)
+                return ("n:" + stem_of(lw), lw, 1.0, end) if w[0].isupper() else ("", "", 1.0, end)
             if w[0].isupper():
                 # "two Michelin stars", "five Grand Slam titles" count stars and titles;
                 # "2006 Announced", "3 Musketeers" count nothing
                 noun = _noun_after_name(text, m.end(), text[:end])
-                return ("n:" + _stem(noun), noun, 1.0, end) if noun else ("", "", 1.0, end)
-            return "n:" + _stem(lw), lw, 1.0, end
+                return ("n:" + stem_of(noun), noun, 1.0, end) if noun else ("", "", 1.0, end)
+            return "n:" + stem_of(lw), lw, 1.0, end
     return "", "", 1.0, end
 
 
@@ -154,11 +154,11 @@ _COPULA_SUBJECT = re.compile(
 )
 
 
-def _of_slot(before: str) -> str:
+def of_slot(before: str) -> str:
     """The slot of a bare number after "<noun> of" ("a capacity of 50,000" -> ``of:capacity``),
     or after "is" with that noun as the subject ("The capacity of the stadium is 50,000"), so
     that "a capacity of 5,000" is a rival; "" when none."""
     m = _NOUN_OF.search(before) or _COPULA_SUBJECT.search(before[-200:])
     if m is None or m.group(1).lower() in STOPWORDS:
         return ""
-    return "of:" + _stem(m.group(1).lower())
+    return "of:" + stem_of(m.group(1).lower())

@@ -9,16 +9,16 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from claims.facets.number_slots import _AGE_BEFORE, _nouns_after, _slot_after
-from claims.facets.spans import _free, _loose, _overlaps, _take
+from claims.facets.number_slots import AGE_BEFORE, nouns_after, slot_after
+from claims.facets.spans import free, is_loose, overlaps, take
 from claims.facets.types import Quantity
 from claims.facets.vocabulary import (
-    _ORDINAL_CENTURY,
-    _SCALE_WORDS,
     FRACTION_WORDS,
     NUMBER_WORDS,
-    _data_rows,
-    _stem,
+    ORDINAL_CENTURY,
+    SCALE_WORDS,
+    data_rows,
+    stem_of,
 )
 from claims.types import ModelUnavailable, passing_fault
 
@@ -70,19 +70,19 @@ def _ratio_term(term: str) -> float | None:
 
 
 _ORDINAL_WORD_RE = re.compile(
-    r"\b(?:" + "|".join(sorted(_ORDINAL_CENTURY, key=len, reverse=True)) + r")\b", re.I
+    r"\b(?:" + "|".join(sorted(ORDINAL_CENTURY, key=len, reverse=True)) + r")\b", re.I
 )
 
 
-def _find_ordinal_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_ordinal_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Ordinal words ("second", "twenty-first") as ordinal quantities, slotted by the noun after
     them like digit ordinals ("third floor" -> ``n:floor``); "finished second" has no slot."""
     out: list[Quantity] = []
     for m in _ORDINAL_WORD_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken) or re.match(r"[\s-]+century\b", text[m.end() :], re.I):
+        if overlaps(m.start(), m.end(), taken) or re.match(r"[\s-]+century\b", text[m.end() :], re.I):
             continue
-        n = float(_ORDINAL_CENTURY[m.group(0).lower()])
-        slot, unit, _, _ = _slot_after(text, m.end())
+        n = float(ORDINAL_CENTURY[m.group(0).lower()])
+        slot, unit, _, _ = slot_after(text, m.end())
         if not slot.startswith("n:"):
             slot, unit = "", ""
         out.append(Quantity(n, n, slot, unit, m.group(0), m.start(), m.end(), ordinal=True))
@@ -90,13 +90,13 @@ def _find_ordinal_words(text: str, taken: list[tuple[int, int]]) -> list[Quantit
     return out
 
 
-def _find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Ratios in words, as a share in the ``percent`` slot: "one in four" = 0.25, "3 out of 10"
     = 0.3, "one of every five" = 0.2. The denominator is at least 2 and at least the
     numerator; a year ("3 in 2020") is never a denominator (at most three digits)."""
     out: list[Quantity] = []
     for m in _RATIO_RE.finditer(text):
-        if _overlaps(m.start(), m.end(), taken):
+        if overlaps(m.start(), m.end(), taken):
             continue
         a, b = _ratio_term(m.group("a")), _ratio_term(m.group("b"))
         if a is None or b is None or b < 2 or a > b:
@@ -110,22 +110,22 @@ def _find_ratios(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
                 m.group(0),
                 m.start(),
                 m.end(),
-                loose=_loose(text, m.start()),
+                loose=is_loose(text, m.start()),
             )
         )
         taken.append((m.start(), m.end()))
     return out
 
 
-def _fraction_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def fraction_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Fractions in words as shares (slot ``percent``): "half" = 0.5, "two thirds"."""
     out: list[Quantity] = []
-    for m in _free(_FRACTION_RE, text, taken):
+    for m in free(_FRACTION_RE, text, taken):
         v = FRACTION_WORDS[m.group(0).lower()]
         quantity = Quantity(
-            v, v, "percent", "fraction", m.group(0), m.start(), m.end(), loose=_loose(text, m.start())
+            v, v, "percent", "fraction", m.group(0), m.start(), m.end(), loose=is_loose(text, m.start())
         )
-        _take(out, taken, quantity)
+        take(out, taken, quantity)
     return out
 
 
@@ -144,13 +144,13 @@ def _distributive(text: str, start: int, end: int) -> bool:
     return bool(_FROM.search(text[:start]) and _DISTRIBUTIVE.match(text, end))
 
 
-def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Spelled-out numbers ("three floors", "twenty-three years old"; number-parser)."""
     out: list[Quantity] = []
     for m in _NUM_WORD_RE.finditer(text):
         s, e = m.start(), m.end()
         low = m.group(0).strip().lower()
-        if not low or _overlaps(s, e, taken) or low in _SCALE_WORDS or low == "hundred":
+        if not low or overlaps(s, e, taken) or low in SCALE_WORDS or low == "hundred":
             continue
         wv = _parse_number_words(low)
         if wv is None or (
@@ -158,57 +158,57 @@ def _number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
             and (_ONE_NOT_COUNTED.match(text[e:]) or _distributive(text, s, e) or _NO_ONE.search(text[:s]))
         ):
             continue
-        slot, unit, factor, uend = _slot_after(text, e)
-        if slot == "" and _AGE_BEFORE.search(text[:s]):
+        slot, unit, factor, uend = slot_after(text, e)
+        if slot == "" and AGE_BEFORE.search(text[:s]):
             slot, unit = "age", "years old"
-        q = Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=_loose(text, s),
-                     nouns=_nouns_after(text, e))  # fmt: skip
-        _take(out, taken, q)
+        q = Quantity(wv * factor, wv, slot, unit, text[s:uend].strip(), s, uend, loose=is_loose(text, s),
+                     nouns=nouns_after(text, e))  # fmt: skip
+        take(out, taken, q)
     return out
 
 
-_GERMAN_NUMBERS = {w: float(v) for w, v in _data_rows("number_words_de.tsv", 2)}
+_GERMAN_NUMBERS = {w: float(v) for w, v in data_rows("number_words_de.tsv", 2)}
 _GERMAN_RE = re.compile(r"\b(?:" + "|".join(_GERMAN_NUMBERS) + r")\b", re.I)
 
 
-def _german_number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def german_number_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """German number words ("vier Etagen"; ``claims/data/number_words_de.tsv``), slotted by the
     noun after them like English ones."""
     out: list[Quantity] = []
-    for m in _free(_GERMAN_RE, text, taken):
+    for m in free(_GERMAN_RE, text, taken):
         v = _GERMAN_NUMBERS[m.group(0).lower()]
-        slot, unit, factor, uend = _slot_after(text, m.end())
+        slot, unit, factor, uend = slot_after(text, m.end())
         q = Quantity(v * factor, v, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
-                     nouns=_nouns_after(text, m.end()))  # fmt: skip
-        _take(out, taken, q)
+                     nouns=nouns_after(text, m.end()))  # fmt: skip
+        take(out, taken, q)
     return out
 
 
 _PAIR_RE = re.compile(r"\b(?:a|one|the)\s+pair\s+of\b", re.I)
 
 
-def _pair_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def pair_words(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """ "a pair of" counts two: "a pair of merging black holes" states the "two black holes" of
     a claim ("a couple of" is vaguer, and is no value)."""
     out: list[Quantity] = []
-    for m in _free(_PAIR_RE, text, taken):
+    for m in free(_PAIR_RE, text, taken):
         if re.match(
             r"\s*(?:jeans|trousers|pants|shorts|tights|scissors|glasses|spectacles|pliers|tongs|binoculars)\b",
             text[m.end() :],
             re.I,
         ):
             continue  # one item: "a pair of jeans"
-        slot, unit, factor, uend = _slot_after(text, m.end())
+        slot, unit, factor, uend = slot_after(text, m.end())
         q = Quantity(2.0 * factor, 2.0, slot, unit, text[m.start() : uend].strip(), m.start(), uend,
-                     nouns=_nouns_after(text, m.end()))  # fmt: skip
-        _take(out, taken, q)
+                     nouns=nouns_after(text, m.end()))  # fmt: skip
+        take(out, taken, q)
     return out
 
 
-def _factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def factor_verbs(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Multiplicative verbs are numbers: "doubled" = 2 times, "tripled" = 3, "halved" = 0.5."""
     out: list[Quantity] = []
-    for m in _free(_FACTOR_VERB_RE, text, taken):
+    for m in free(_FACTOR_VERB_RE, text, taken):
         f = _FACTOR_VERBS[m.group(1).lower()]
-        _take(out, taken, Quantity(f, f, "n:" + _stem("times"), "times", m.group(0), m.start(), m.end()))
+        take(out, taken, Quantity(f, f, "n:" + stem_of("times"), "times", m.group(0), m.start(), m.end()))
     return out

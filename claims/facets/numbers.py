@@ -8,26 +8,26 @@ from __future__ import annotations
 import math
 import re
 
-from claims.facets.dates import _is_year
+from claims.facets.dates import is_year
 from claims.facets.number_slots import (
-    _AGE_BEFORE,
-    _AT_AGE_AFTER,
-    _AT_AGE_BEFORE,
-    _nouns_after,
-    _of_slot,
-    _slot_after,
+    AGE_BEFORE,
+    AT_AGE_AFTER,
+    AT_AGE_BEFORE,
+    nouns_after,
+    of_slot,
+    slot_after,
 )
-from claims.facets.spans import _loose, _overlaps, _take
+from claims.facets.spans import is_loose, overlaps, take
 from claims.facets.types import Quantity
 from claims.facets.vocabulary import (
-    _CURRENCY_CODE_BEFORE,
-    _DECIMAL_COMMA,
-    _ENTITY_STOP,
-    _SCALE_WORDS,
+    CURRENCY_CODE_BEFORE,
     CURRENCY_SYMBOLS,
+    DECIMAL_COMMA,
+    ENTITY_STOP,
     MONTHS,
+    SCALE_WORDS,
     SCALES,
-    _currency_slot,
+    currency_slot,
 )
 
 _EURO_GROUPED = re.compile(r"\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+")
@@ -53,7 +53,7 @@ def _to_float(s: str) -> float | None:
 
 _NUM_RE = re.compile(
     r"(?P<cur>[$€£¥])?\s?(?:(?<![A-Za-z0-9_.\-/])|(?<=[\s(\[][-−])|(?<=\d[-–—]))(?P<num>"
-    + _DECIMAL_COMMA
+    + DECIMAL_COMMA
     + "|"
     + _SPACE_GROUPED.pattern
     + r"|\d{1,3}(?:\.\d{3}){2,}(?:,\d+)?|\d{1,3}(?:\.\d{3})+,\d+"
@@ -83,7 +83,7 @@ def _sign(text: str, m: re.Match[str]) -> bool | None:
     if (
         _currency_code(text, m) is None
         and prev
-        and prev.group(1) not in _ENTITY_STOP
+        and prev.group(1) not in ENTITY_STOP
         and prev.group(1).lower() not in MONTHS
         and not re.fullmatch(r"1[89]\d{2}|20\d{2}", m.group("num"))
     ):
@@ -99,7 +99,7 @@ _GLUED_SUFFIX = re.compile(
 def _currency_code(text: str, m: re.Match[str]) -> re.Match[str] | None:
     """The ISO code written before the digits of ``m`` ("USD 640"), when no symbol is."""
     s = m.start("num")
-    return None if m.group("cur") else _CURRENCY_CODE_BEFORE.search(text[max(0, s - 5) : s])
+    return None if m.group("cur") else CURRENCY_CODE_BEFORE.search(text[max(0, s - 5) : s])
 
 
 def _magnitude(text: str, m: re.Match[str], raw: float) -> tuple[float, int, bool]:
@@ -110,9 +110,7 @@ def _magnitude(text: str, m: re.Match[str], raw: float) -> tuple[float, int, boo
     if ordinal:
         end += 2
     sm = _SCALE_RE.match(text, end)
-    if sm and (
-        sm.group("scale").lower() in _SCALE_WORDS or m.group("cur") or not sm.group(0).startswith(" ")
-    ):
+    if sm and (sm.group("scale").lower() in SCALE_WORDS or m.group("cur") or not sm.group(0).startswith(" ")):
         return raw * SCALES[sm.group("scale").lower()], sm.end(), ordinal
     return raw, end, ordinal
 
@@ -120,16 +118,16 @@ def _magnitude(text: str, m: re.Match[str], raw: float) -> tuple[float, int, boo
 def _digit_slot(text: str, m: re.Match[str], s: int, end: int) -> tuple[str, str, float, int, int]:
     """(slot, unit, factor, start, end) of a number: its unit or counted noun, an age ("aged
     17", "at 17"), a currency symbol or code before it; ``start`` includes that symbol."""
-    slot, unit, factor, uend = _slot_after(text, end)
-    if slot == "" and _AGE_BEFORE.search(text[:s]):
+    slot, unit, factor, uend = slot_after(text, end)
+    if slot == "" and AGE_BEFORE.search(text[:s]):
         slot, unit = "age", "years old"
-    if slot == "" and _AT_AGE_BEFORE.search(text[:s]) and _AT_AGE_AFTER.match(text, uend):
+    if slot == "" and AT_AGE_BEFORE.search(text[:s]) and AT_AGE_AFTER.match(text, uend):
         slot, unit = "age", "years old"
     code = _currency_code(text, m)
     if m.group("cur"):
         return CURRENCY_SYMBOLS[m.group("cur")], m.group("cur"), 1.0, m.start(), uend
     if code is not None:
-        return _currency_slot(code.group("code")), code.group("code"), 1.0, max(0, s - 5) + code.start(), uend
+        return currency_slot(code.group("code")), code.group("code"), 1.0, max(0, s - 5) + code.start(), uend
     return slot, unit, factor, s, uend
 
 
@@ -144,10 +142,10 @@ def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
         raw, s = -raw, s - 1
     raw, end, ordinal = _magnitude(text, m, raw)
     slot, unit, factor, qs, uend = _digit_slot(text, m, s, end)
-    if _is_year(text, m.group("num"), s, slot, unit):
+    if is_year(text, m.group("num"), s, slot, unit):
         slot, unit, uend = "year", "", max(uend, e)
     elif slot == "":
-        slot = _of_slot(text[:qs])
+        slot = of_slot(text[:qs])
     value = raw * factor
     if not math.isfinite(value):
         return None  # a magnitude past what a float holds ("9e307 billion"): not compared
@@ -155,20 +153,20 @@ def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
         value = (raw - 32.0) * 5.0 / 9.0
     if slot.startswith("temperature"):
         slot = "temperature"
-    loose = _loose(text, qs, year=slot == "year")
-    nouns = _nouns_after(text, uend)
+    loose = is_loose(text, qs, year=slot == "year")
+    nouns = nouns_after(text, uend)
     return Quantity(
         value, raw, slot, unit, text[qs:uend].strip(), qs, uend, loose=loose, nouns=nouns, ordinal=ordinal
     )
 
 
-def _digits(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_digits(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Numbers in digits with their magnitude, unit or counted noun, sign and currency."""
     out: list[Quantity] = []
     for m in _NUM_RE.finditer(text):
-        if _overlaps(m.start("num"), m.end("num"), taken):
+        if overlaps(m.start("num"), m.end("num"), taken):
             continue
         q = _digit_quantity(text, m)
         if q is not None:
-            _take(out, taken, q)
+            take(out, taken, q)
     return out

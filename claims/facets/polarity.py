@@ -90,7 +90,7 @@ def negation_frame(text: str) -> tuple[int, int] | None:
     return (m.start(), m.end()) if m else None
 
 
-def _negation(text: str) -> tuple[bool, str]:
+def negation_of(text: str) -> tuple[bool, str]:
     """Whether ``text`` is negated, and the cue. "not only", "not until" / "not ... until"
     (a time, not a denial) and "no doubt" do not negate; a denying frame ("It is false that")
     does."""
@@ -133,7 +133,7 @@ _FUNCTION_IS_TO = re.compile(
 )
 
 
-def _hedges(text: str) -> list[tuple[str, str, int, int]]:
+def find_hedges(text: str) -> list[tuple[str, str, int, int]]:
     out: list[tuple[str, str, int, int]] = []
     for pat, label in HEDGES:
         for m in pat.finditer(text):
@@ -149,7 +149,7 @@ def _hedges(text: str) -> list[tuple[str, str, int, int]]:
     return out
 
 
-def _without_frame(text: str) -> str:
+def without_frame(text: str) -> str:
     """``text`` with a denying frame blanked out (its words are not the claim's content)."""
     span = negation_frame(text)
     return text if span is None else text[: span[0]] + " " * (span[1] - span[0]) + text[span[1] :]

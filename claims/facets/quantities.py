@@ -1,8 +1,8 @@
 """Every quantity of a text: the recognisers run in order, then ranges and bounds.
 
 ``QUANTITY_RECOGNISERS`` lists the value recognisers (``claims.facets.dates``,
-``claims.facets.numbers``, ``claims.facets.number_words``); ``_find_quantities`` runs them in
-that order, each skipping the spans an earlier one took. ``_with_intervals`` then marks
+``claims.facets.numbers``, ``claims.facets.number_words``); ``find_quantities`` runs them in
+that order, each skipping the spans an earlier one took. ``with_intervals`` then marks
 ranges ("between 4 and 6 hours", "4-6 hours") and bounds ("up to 60 °C", "at least 18", "more
 than 500") with ``bound`` and ``interval``; a change ("rose from 5% to 8%") is no range.
 """
@@ -13,20 +13,20 @@ import math
 import re
 from dataclasses import replace
 
-from claims.facets.dates import _centuries, _decades, _times_of_day, _year_ranges
+from claims.facets.dates import find_centuries, find_decades, times_of_day, year_ranges
 from claims.facets.number_words import (
-    _factor_verbs,
-    _find_ordinal_words,
-    _find_ratios,
-    _fraction_words,
-    _german_number_words,
-    _number_words,
-    _pair_words,
+    factor_verbs,
+    find_number_words,
+    find_ordinal_words,
+    find_ratios,
+    fraction_words,
+    german_number_words,
+    pair_words,
 )
-from claims.facets.numbers import _digits
+from claims.facets.numbers import find_digits
 from claims.facets.spans import Recogniser
 from claims.facets.types import Quantity
-from claims.facets.vocabulary import _SCALE_WORDS, SCALES
+from claims.facets.vocabulary import SCALE_WORDS, SCALES
 
 _BOUND_BEFORE: list[tuple[re.Pattern[str], str]] = [
     (re.compile(p + r"\s*$", re.I), kind)
@@ -55,7 +55,7 @@ def _rescaled(q: Quantity, like: Quantity) -> Quantity:
     """The slot-less ``q`` read in the unit of ``like`` (the other end of its range: "between 4
     and 6 hours" gives 4 hours, "between 2 and 3 million dollars" 2 million dollars)."""
     raw = q.raw
-    scale = next((w for w in _SCALE_WORDS if re.search(rf"\b{w}\b", like.text, re.I)), None)
+    scale = next((w for w in SCALE_WORDS if re.search(rf"\b{w}\b", like.text, re.I)), None)
     if scale and not re.search(rf"\b{scale}\b", q.text, re.I):
         raw *= SCALES[scale]
     if like.unit == "°F":
@@ -65,7 +65,7 @@ def _rescaled(q: Quantity, like: Quantity) -> Quantity:
     return replace(q, value=value, raw=raw, slot=like.slot, unit=like.unit, nouns=like.nouns)
 
 
-def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
+def with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
     """Mark ranges ("between 4 and 6 hours", "from -20 °C to 50 °C", "4-6 hours") and bounds
     ("up to 60 °C", "at least 18 years", "more than 500 people") with ``bound`` and ``interval``
     (see ``Quantity``); a number without a slot only by a strict bound ("over 18", "under 18").
@@ -101,24 +101,24 @@ def _with_intervals(text: str, quantities: list[Quantity]) -> list[Quantity]:
     return out
 
 
-#: the value recognisers, run in this order by ``_find_quantities``
+#: the value recognisers, run in this order by ``find_quantities``
 QUANTITY_RECOGNISERS: tuple[Recogniser, ...] = (
-    _centuries,
-    _decades,
-    _year_ranges,
-    _times_of_day,
-    _find_ratios,
-    _fraction_words,
-    _digits,
-    _find_ordinal_words,
-    _number_words,
-    _german_number_words,
-    _pair_words,
-    _factor_verbs,
+    find_centuries,
+    find_decades,
+    year_ranges,
+    times_of_day,
+    find_ratios,
+    fraction_words,
+    find_digits,
+    find_ordinal_words,
+    find_number_words,
+    german_number_words,
+    pair_words,
+    factor_verbs,
 )
 
 
-def _find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_quantities(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Every quantity of ``text``: the recognisers of ``QUANTITY_RECOGNISERS`` in turn, then
     durations told in two units joined into one ("2 hours 30 minutes" = 2.5 hours)."""
     out: list[Quantity] = []

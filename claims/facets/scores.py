@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from claims.facets.spans import _free, _take
+from claims.facets.spans import free, take
 from claims.facets.types import Quantity
 from claims.facets.vocabulary import STOPWORDS, UNITS, data_lines
 
@@ -42,14 +42,14 @@ def score_value(a: int, b: int) -> float:
     return float(hi * 1000 + lo)
 
 
-def _scores(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
+def find_scores(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
     """Scores of ``text`` (module docstring); none when the sentence has no score word."""
     out: list[Quantity] = []
     if not _has_score_word(text):
         return out
-    for m in _free(_SCORE_RE, text, taken):
+    for m in free(_SCORE_RE, text, taken):
         if _unit_after(text, m.end()):
             continue
         v = score_value(int(m.group(1)), int(m.group(2)))
-        _take(out, taken, Quantity(v, v, "score", "", m.group(0), m.start(), m.end()))
+        take(out, taken, Quantity(v, v, "score", "", m.group(0), m.start(), m.end()))
     return out

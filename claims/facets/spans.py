@@ -1,8 +1,8 @@
 """What the quantity recognisers share: the spans already taken, and approximation.
 
 A recogniser (``Recogniser``) finds one kind of value in a text, skips the character spans
-an earlier recogniser took (``_overlaps``, ``_free``) and takes its own (``_take``).
-``_loose`` tells an approximate or bounded value by the words before it ("about 40",
+an earlier recogniser took (``overlaps``, ``free``) and takes its own (``take``).
+``is_loose`` tells an approximate or bounded value by the words before it ("about 40",
 "before 1492").
 """
 
@@ -14,18 +14,18 @@ from collections.abc import Callable, Iterator
 from claims.facets.types import Quantity
 
 
-def _overlaps(s: int, e: int, taken: list[tuple[int, int]]) -> bool:
+def overlaps(s: int, e: int, taken: list[tuple[int, int]]) -> bool:
     return any(s < te and ts < e for ts, te in taken)
 
 
-def _free(pattern: re.Pattern[str], text: str, taken: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
+def free(pattern: re.Pattern[str], text: str, taken: list[tuple[int, int]]) -> Iterator[re.Match[str]]:
     """Matches of ``pattern`` in ``text`` that overlap no span already taken."""
     for m in pattern.finditer(text):
-        if not _overlaps(m.start(), m.end(), taken):
+        if not overlaps(m.start(), m.end(), taken):
             yield m
 
 
-def _take(out: list[Quantity], taken: list[tuple[int, int]], q: Quantity) -> None:
+def take(out: list[Quantity], taken: list[tuple[int, int]], q: Quantity) -> None:
     out.append(q)
     taken.append((q.start, q.end))
 
@@ -42,7 +42,7 @@ _YEAR_BOUND_BEFORE = re.compile(
 )
 
 
-def _loose(text: str, start: int, *, year: bool = False) -> bool:
+def is_loose(text: str, start: int, *, year: bool = False) -> bool:
     before = text[max(0, start - 25) : start]
     if _APPROX_BEFORE.search(before):
         return True

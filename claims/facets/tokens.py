@@ -1,6 +1,6 @@
 """Content tokens of a claim and the match of two tokens.
 
-``content_tokens`` lower-cases and crudely stems the words of a text (``vocabulary._stem``),
+``content_tokens`` lower-cases and crudely stems the words of a text (``vocabulary.stem_of``),
 dropping stopwords (``claims/data/stopwords.txt``), numbers, number and scale words and unit
 words; ``token_match`` says when two such tokens are the same word.
 """
@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from claims.facets.vocabulary import NUMBER_WORDS, SCALES, STOPWORDS, UNITS, _data_rows, _stem
+from claims.facets.vocabulary import NUMBER_WORDS, SCALES, STOPWORDS, UNITS, data_rows, stem_of
 
 _WORD = re.compile(
     # a digit ordinal is one word: the "st" of "1st" is no content word
@@ -24,7 +24,7 @@ _NON_CONTENT = (
     | frozenset(SCALES)
     | frozenset(u for u in UNITS if " " not in u and u != "in")
     | frozenset({"year-old", "years-old", "half", "third", "quarter", "thirds", "quarters", "percent", "old"})
-    | frozenset(w for w, _ in _data_rows("number_words_de.tsv", 2))
+    | frozenset(w for w, _ in data_rows("number_words_de.tsv", 2))
 )
 
 
@@ -88,7 +88,7 @@ def _scan(text: str) -> tuple[tuple[str, int, int], ...]:
             continue
         for part in lw.split("-"):
             if part and part not in STOPWORDS:
-                out.append((_stem(part), m.start(), m.end()))
+                out.append((stem_of(part), m.start(), m.end()))
     return tuple(out)
 
 

@@ -9,7 +9,7 @@ and the crude stemmer the word lists are stored in.
 Sources: the tables written in this module, and the data files under ``claims/data/`` (written
 for claimaudit, Apache-2.0; see each file's header): ``stopwords.txt``,
 ``entity_stopwords.txt``, ``antonyms.tsv`` and ``dimension_words.tsv``, read by
-``_data_words`` / ``_data_rows``.
+``_data_words`` / ``data_rows``.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from importlib import resources
 
 def _data_words(name: str) -> list[str]:
     """The words of ``claims/data/<name>``, one per line (``#`` starts a comment)."""
-    return [row[0] for row in _data_rows(name, 1)]
+    return [row[0] for row in data_rows(name, 1)]
 
 
 def data_lines(name: str) -> list[tuple[int, str]]:
@@ -31,7 +31,7 @@ def data_lines(name: str) -> list[tuple[int, str]]:
     return [(n, line) for n, line in lines if line]
 
 
-def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
+def data_rows(name: str, width: int) -> list[tuple[str, ...]]:
     """Rows of the tab-separated word list ``claims/data/<name>`` (``#`` starts a comment;
     blank lines skipped). Each row has exactly ``width`` fields; raises ValueError otherwise."""
     rows = []
@@ -44,10 +44,10 @@ def _data_rows(name: str, width: int) -> list[tuple[str, ...]]:
 
 
 #: irregular past forms -> their base ("won" -> "win"; ``claims/data/irregular_verbs.tsv``)
-_IRREGULAR_VERBS: dict[str, str] = dict(_data_rows("irregular_verbs.tsv", 2))  # type: ignore[arg-type]
+_IRREGULAR_VERBS: dict[str, str] = dict(data_rows("irregular_verbs.tsv", 2))  # type: ignore[arg-type]
 
 
-def _stem(w: str) -> str:
+def stem_of(w: str) -> str:
     """Crude stem of a word (the form the word lists and content tokens are compared in):
     lower-cased, a possessive and one suffix dropped, at least three characters kept
     ("enrolled" -> "enroll", "studies" -> "study"). A plural "-es" goes only after a sibilant
@@ -89,7 +89,7 @@ MONTHS = {
     "januar": 1, "jänner": 1, "februar": 2, "märz": 3, "maerz": 3, "mai": 5, "juni": 6, "juli": 7,
     "oktober": 10, "okt": 10, "dezember": 12, "dez": 12,
 }  # fmt: skip
-_MONTH_RE = (
+MONTH_RE = (
     r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
     r"Januar|Jänner|Februar|März|Maerz|Mai|Juni|Juli|Oktober|Dezember|"
     r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept|Sep|Oct|Okt|Nov|Dec|Dez)\.?"
@@ -206,10 +206,10 @@ _units("percent", "por ciento|pour cent|per cento|％|パーセント", 0.01, "%
 
 CURRENCY_SYMBOLS = {"$": "currency_usd", "€": "currency_eur", "£": "currency_gbp", "¥": "currency_jpy"}
 #: ISO 4217 codes written before an amount ("USD 640,000,000", "EUR 4.500.000")
-_CURRENCY_CODE_BEFORE = re.compile(r"\b(?P<code>USD|US\$|EUR|GBP|JPY|CHF|CAD|AUD|NOK|SEK|DKK|CNY|INR)\s?$")
+CURRENCY_CODE_BEFORE = re.compile(r"\b(?P<code>USD|US\$|EUR|GBP|JPY|CHF|CAD|AUD|NOK|SEK|DKK|CNY|INR)\s?$")
 
 
-def _currency_slot(code: str) -> str:
+def currency_slot(code: str) -> str:
     """``"USD"`` -> ``"currency_usd"`` (``"US$"`` too)."""
     return "currency_" + code.replace("US$", "USD").lower()
 
@@ -221,13 +221,13 @@ SCALES = {
     # because it collides with English "billion"
     "tausend": 1e3, "millionen": 1e6, "mio": 1e6, "milliarde": 1e9, "milliarden": 1e9, "mrd": 1e9,
 }  # fmt: skip
-_SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn", "tausend", "millionen", "mio",
+SCALE_WORDS = ("thousand", "million", "billion", "trillion", "bn", "mn", "tausend", "millionen", "mio",
                 "milliarde", "milliarden", "mrd")  # fmt: skip
 #: a decimal comma ("3,5 Millionen", "12,50 €", "4,2 %"): one or two digits after the comma,
 #: read as decimals only before a scale word, a currency or a percent sign
 #: a decimal comma ("2,4 %", "1,2 Kilometer"): one or two digits after the comma, before a
 #: magnitude, currency, percent or unit (a comma before three digits groups thousands)
-_DECIMAL_COMMA = (
+DECIMAL_COMMA = (
     r"\d+,\d{1,2}(?=\s?(?i:thousand|million|billion|tausend|millionen|milliarden?|mio|mrd|euros?|eur"
     r"|dollars?|usd|prozent|percent|"
     + "|".join(re.escape(u) for u in sorted((u for u in UNITS if len(u) > 1), key=len, reverse=True))
@@ -281,7 +281,7 @@ FRACTION_WORDS = {
 }  # fmt: skip
 
 #: ordinal words up to 21 -> value (centuries: "fifteenth century"; ordinals: "third floor")
-_ORDINAL_CENTURY = {
+ORDINAL_CENTURY = {
     "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
     "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14,
     "fifteenth": 15, "sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19,
@@ -295,7 +295,7 @@ STOPWORDS: frozenset[str] = frozenset(_data_words("stopwords.txt"))
 #: the rows of the project's lexicon ``claims/data/lexicon.tsv`` (built by
 #: ``tools/build_lexicon.py``; read through ``claims.lexicon``): word, other, relation, part of
 #: speech, kind, source
-LEXICON_ROWS: list[tuple[str, ...]] = _data_rows("lexicon.tsv", 6)
+LEXICON_ROWS: list[tuple[str, ...]] = data_rows("lexicon.tsv", 6)
 
 
 def _load_antonyms() -> dict[str, frozenset[str]]:
@@ -324,7 +324,8 @@ def antonym_kind(a: str, b: str) -> str | None:
 def _load_dimension_words() -> dict[str, frozenset[str]]:
     """Slot family -> stems of the words naming it (``claims/data/dimension_words.tsv``)."""
     return {
-        fam: frozenset(_stem(w) for w in words.split()) for fam, words in _data_rows("dimension_words.tsv", 2)
+        fam: frozenset(stem_of(w) for w in words.split())
+        for fam, words in data_rows("dimension_words.tsv", 2)
     }
 
 
@@ -362,4 +363,4 @@ def _load_wordnet_antonyms() -> dict[str, dict[str, frozenset[str]]]:
 #: (``claims.verdict.lexical``), which asks that both words say something of the same noun
 WORDNET_ANTONYMS: dict[str, dict[str, frozenset[str]]] = _load_wordnet_antonyms()
 
-_ENTITY_STOP: frozenset[str] = frozenset(_data_words("entity_stopwords.txt"))
+ENTITY_STOP: frozenset[str] = frozenset(_data_words("entity_stopwords.txt"))

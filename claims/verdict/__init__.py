@@ -49,21 +49,21 @@ threshold separates support from contradiction. For each material response claim
        dateline ("May 20, 2019") dates the report it heads, and its cosine with any claim is
        low (0.17 with "... head coach since 2019"); it joins on the value. A date may be
        stated in parts: its month and day by a year-less date ("from March 4th"), its year by
-       another claim (the dateline). A dateline (``_is_dateline``: a calendar date and at most
+       another claim (the dateline). A dateline (``is_dateline``: a calendar date and at most
        one other word) gives the report's date, so its date never conflicts with the claim's.
    ``unsupported``
        otherwise (the nearest reference claims are listed as evidence for display only).
    ``outside_scope``
        ``claim.kind == outside_scope``.
 
-Checks (each a small function in this package; findings are frozen ``_Conflict`` values):
+Checks (each a small function in this package; findings are frozen ``Conflict`` values):
 
 * values (``quantity_checks``): quantities per slot, years (a value bound to its year), dates part by
-  part, range membership (``values._range_relation``: a value, a range end or a reached
+  part, range membership (``values.range_relation``: a value, a range end or a reached
   maximum outside the range or bound the reference states is contradicted; inside is only
-  not stated), another currency for the same amount (``rivals._both_currencies``: "$45" /
+  not stated), another currency for the same amount (``rivals.both_currencies``: "$45" /
   "€45"), ordinals (another ordinal, words or digits, in the same slot or next to the
-  same content word conflicts: ``rivals._ordinal_rival``); bounds from opposite sides with no
+  same content word conflicts: ``rivals.ordinal_rival``); bounds from opposite sides with no
   value in common ("over 18" / "under 18") conflict, a tighter bound states a looser one;
 * value slots (``value_slots``, checked before the verdict steps, over every material reference
   claim, not only the nearest): a year, date, number with a slot, ordinal or name of the claim
@@ -74,13 +74,13 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
   the same value after normalisation, several values (a list, a range, two statements), a bound,
   an approximation that may round the other value (not "about 1.3 million" / "1.2 million"),
   another event (a count of another year) or a place after a preposition of place is no conflict;
-* polarity (``clause_checks._polarity``): denying frames ("It is false that", "There is no
+* polarity (``clause_checks.check_polarity``): denying frames ("It is false that", "There is no
   evidence that"), "no longer", "never"; a denial contradicts only a reference that states
   the same nouns affirmatively, and a negated claim is never supported by a reference claim
   without a denial (absence is not denial: such a claim is unsupported);
-* predicate (``clause_checks._predicate_swap``): another verb between the same participants,
+* predicate (``clause_checks.predicate_swap_of``): another verb between the same participants,
   no synonym of ``claims/data/predicate_synonyms.txt`` ("sued" / "hired") -> unsupported;
-* object (``clause_checks._object_swap``): the same subject and root verb with another direct
+* object (``clause_checks.object_swap_of``): the same subject and root verb with another direct
   object ("carries a railway line" / "carries two lanes of road traffic") -> unsupported; at a
   high cosine a claim none of whose predicate words (besides its names) is stated only shares
   the topic and is not supported either (``decide._supports``);
@@ -110,7 +110,7 @@ Checks (each a small function in this package; findings are frozen ``_Conflict``
 * scores and rounding (``claims.facets.scores``, ``claims.facets.rounding``): "7-0" / "7-1" are
   two values of the slot ``score``; "2.1 million" states what it rounds (2,148,271), and an
   approximation that misses a point value by more than its step and 10 % conflicts
-  (``rivals._approximation_rival``: "about 3.4 million" / 2,148,271);
+  (``rivals.approximation_rival``: "about 3.4 million" / 2,148,271);
 * label-style claims (``claims.labels``): "HQ: Bergen" is judged (and embedded) as "headquartered
   in Bergen.", so attribute and value meet the reference's predicate and value;
 * names in lower case (``recase``): "in sydney" is "in Sydney"; in a claim written in lower case
@@ -153,9 +153,9 @@ check).
 from __future__ import annotations
 
 from claims.verdict.clause_checks import same_predicate
-from claims.verdict.compare import _PAIR_CHECKS, _compare
+from claims.verdict.compare import PAIR_CHECKS, compare_facets
 from claims.verdict.decide import judge, judge_one
-from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.findings import Conflict, Pair
 from claims.verdict.text import subject_head, subject_heads, subject_modifier
 from claims.verdict.thresholds import (
     COVERAGE_INFERRED,
@@ -197,8 +197,8 @@ __all__ = [
     "COVERAGE_POLARITY",
     "SUBJECT_MARGIN",
     "COVERAGE_INFERRED",
-    "_PAIR_CHECKS",
-    "_Conflict",
-    "_Pair",
-    "_compare",
+    "PAIR_CHECKS",
+    "Conflict",
+    "Pair",
+    "compare_facets",
 ]

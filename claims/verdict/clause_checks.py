@@ -22,9 +22,9 @@ from claims.facets import (
 )
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
-from claims.verdict.findings import _Conflict, _Pair
-from claims.verdict.text import _clauses, _coverage, verb_adjunct_tokens
-from claims.verdict.thresholds import _T
+from claims.verdict.findings import Conflict, Pair
+from claims.verdict.text import clause_spans, coverage_of, verb_adjunct_tokens
+from claims.verdict.thresholds import T
 
 
 @lru_cache(maxsize=65536)
@@ -55,7 +55,7 @@ def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, floa
     """The clause of ``c`` that covers most of the claim's tokens (the shortest at equal
     coverage): its span, that coverage and its facets."""
     n_s, n_e, n_cov = max(
-        ((a, b, _coverage(r_tokens, content_tokens(c.text[a:b]))[0]) for a, b in _clauses(c.text)),
+        ((a, b, coverage_of(r_tokens, content_tokens(c.text[a:b]))[0]) for a, b in clause_spans(c.text)),
         key=lambda t: (t[2], -(t[1] - t[0])),
     )
     return n_s, n_e, n_cov, (extract(c.text[n_s:n_e]) if (n_s, n_e) != (0, len(c.text)) else c)
@@ -123,7 +123,7 @@ def _denied_in_words(r: Facets, c: Facets) -> bool:
     return False
 
 
-def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
+def check_polarity(pair: Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
     """Set ``pair.polarity_flip`` / ``polarity_mismatch`` (check: polarity).
 
     A flip needs the clause of ``c`` that covers the claim to be about the claim and little else
@@ -148,22 +148,22 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     # a negated claim needs a denial somewhere in the reference claim (one in another clause
     # than the best-covering one still may state it: "While X, by itself, will not react ...")
     pair.polarity_mismatch = r.negated and not c.negated
-    back, _ = _coverage(neg_clause.tokens, r.tokens)
+    back, _ = coverage_of(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     flat = _flat_denial_core(r, r_tokens, c, neg_clause)
     if flat is not None:
         # a flat denial, with no word the claim lacks, denies the claim's verb whatever its
         # agent or extent: "Honey does not spoil" / "Honey spoils over time"
-        n_cov, _ = _coverage(flat, content_tokens(c.text[n_s:n_e]))
+        n_cov, _ = coverage_of(flat, content_tokens(c.text[n_s:n_e]))
         pair.denial_coverage = n_cov
-    topic_cov, _ = _coverage(_topic_tokens(r, flat or r_tokens), neg_clause.tokens)
-    denial = local and n_cov >= _T.coverage_polarity and topic_cov >= 1.0
-    if not (denial and back >= _T.polarity_back_coverage):
+    topic_cov, _ = coverage_of(_topic_tokens(r, flat or r_tokens), neg_clause.tokens)
+    denial = local and n_cov >= T.coverage_polarity and topic_cov >= 1.0
+    if not (denial and back >= T.polarity_back_coverage):
         # a clause that denies the claim's words among more of its own ("Copper cannot displace
         # iron from its salt solution as iron is more reactive ...") is no flip, but no support;
         # nor is a denial of all the claim's topic words but those of its verb's adjuncts
         # ("The bridge was not damaged by the flood" / "The bridge was damaged by the storm")
-        core_topic_cov, _ = _coverage(
+        core_topic_cov, _ = coverage_of(
             _topic_tokens(r, _denied_core(r, r_tokens, neg_clause)), neg_clause.tokens
         )
         pair.polarity_mismatch = pair.polarity_mismatch or (
@@ -174,7 +174,7 @@ def _polarity(pair: _Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> Non
     cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
     where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1
     st = n_s + where if where >= 0 else n_s
-    pair.polarity_flip = _Conflict(
+    pair.polarity_flip = Conflict(
         "negation",
         r.negation_cue or "affirmed",
         neg_clause.negation_cue or "affirmed",
@@ -210,7 +210,7 @@ def _flat_denial_core(r: Facets, r_tokens: Sequence[str], c: Facets, neg_clause:
     otherwise or when the claim has no such adjunct."""
     if r.negated or not neg_clause.negated or _MODALS.search(c.text) or _MODALS.search(r.text):
         return None
-    if _coverage(content_tokens(c.text), r.tokens)[0] < 1.0 or _present_tense(r.text) != _present_tense(
+    if coverage_of(content_tokens(c.text), r.tokens)[0] < 1.0 or _present_tense(r.text) != _present_tense(
         c.text
     ):
         return None
@@ -331,9 +331,9 @@ class PredicateSet:
         return not mine.isdisjoint(self._groups)
 
 
-def _predicate_swap(
+def predicate_swap_of(
     r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str], clause: tuple[int, int]
-) -> _Conflict | None:
+) -> Conflict | None:
     """Check: predicate. Every content word of the claim is stated by ``c`` except its verb(s),
     and ``c`` puts a verb the claim lacks, no synonym of it, between the same participants:
     another action ("the Shipyard sued the welder" vs "the Shipyard hired the welder"). The
@@ -343,14 +343,14 @@ def _predicate_swap(
     before its verb and one it has after it, at most ``PREDICATE_SWAP_MAX_GAP`` content words
     from them. Needs spaCy's tags."""
     missing = [t for t in r_tokens if t not in covered]
-    if not 1 <= len(missing) <= _T.predicate_swap_max_verbs or (r.negated and _denied_in_words(r, c)):
+    if not 1 <= len(missing) <= T.predicate_swap_max_verbs or (r.negated and _denied_in_words(r, c)):
         return None  # "not allowed" / "prohibited" is the same predicate denied
     r_tags = _tagged_tokens(r.text)
     if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
         return None
     cs, ce = clause
     text = c.text[cs:ce]
-    if _coverage([t for t in r_tokens if t not in missing], content_tokens(text))[0] < 1.0:
+    if coverage_of([t for t in r_tokens if t not in missing], content_tokens(text))[0] < 1.0:
         return None
     at = next(i for i, (t, _) in enumerate(r_tags) if t == missing[0])
     left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
@@ -365,7 +365,7 @@ def _predicate_swap(
         m = next(iter(_words_with_stems(text, {verb})), None)
         start, end = (cs + m.start(), cs + m.end()) if m else (cs, ce)
         mine = next((w.group(0) for w in _words_with_stems(r.text, {missing[0]})), "")
-        return _Conflict("predicate", mine or missing[0], c.text[start:end], start, end)
+        return Conflict("predicate", mine or missing[0], c.text[start:end], start, end)
     return None
 
 
@@ -375,9 +375,7 @@ def _between(tags: Sequence[tuple[str, str]], i: int, left: Sequence[str], right
     toks = [t for t, _ in tags]
     lefts = [j for j in range(i) if any(token_match(toks[j], x) for x in left)]
     rights = [j for j in range(i + 1, len(toks)) if any(token_match(toks[j], x) for x in right)]
-    return (
-        bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= _T.predicate_swap_max_gap
-    )
+    return bool(lefts and rights) and (i - max(lefts) - 1) + (min(rights) - i - 1) <= T.predicate_swap_max_gap
 
 
 @lru_cache(maxsize=65536)
@@ -399,7 +397,7 @@ def _verb_object(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | No
     return verb[0], before, words
 
 
-def _object_swap(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int]) -> _Conflict | None:
+def object_swap_of(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int]) -> Conflict | None:
     """Check: object. The claim's words before its root verb are stated by ``c`` (``covered``),
     the root verb of the clause of ``c`` that covers the claim is the claim's (or a synonym,
     ``same_predicate``) with a direct object of its own, and none of the nouns of the claim's
@@ -425,7 +423,7 @@ def _object_swap(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int
     spans = _words_with_stems(text, set(theirs[2]))
     start, end = (cs + spans[0].start(), cs + spans[-1].end()) if spans else (cs, ce)
     surface = " ".join(m.group(0) for m in _words_with_stems(r.text, set(objects)))
-    return _Conflict("object", surface or " ".join(objects), c.text[start:end], start, end)
+    return Conflict("object", surface or " ".join(objects), c.text[start:end], start, end)
 
 
 def _words_with_stems(text: str, stems: set[str]) -> list[re.Match[str]]:

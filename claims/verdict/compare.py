@@ -1,4 +1,4 @@
-"""One (claim, reference claim) pair compared: the checks of ``_PAIR_CHECKS`` run in one loop.
+"""One (claim, reference claim) pair compared: the checks of ``PAIR_CHECKS`` run in one loop.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -17,33 +17,33 @@ from claims.facets import (
     values_equal,
 )
 from claims.facets.identifiers import identifiers, mentioned, same_identifier
-from claims.verdict.clause_checks import _object_swap, _polarity, _predicate_swap
-from claims.verdict.context import _Context, _context
+from claims.verdict.clause_checks import check_polarity, object_swap_of, predicate_swap_of
+from claims.verdict.context import Context, context_of
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
 from claims.verdict.events import event_coverage
-from claims.verdict.findings import _MONTH_DAY, _YEAR, _Conflict, _Pair
+from claims.verdict.findings import MONTH_DAY, YEAR, Conflict, Pair
 from claims.verdict.lexical import antonym_flip, ended_state
-from claims.verdict.names import _entity_key, _entity_present, _lower_words, _name_keys, alias_stated
+from claims.verdict.names import alias_stated, entity_key, entity_present, lower_words, name_keys
 from claims.verdict.offices import office_change
-from claims.verdict.quantity_checks import _check_quantities, _years_of
+from claims.verdict.quantity_checks import check_quantities, years_of
 from claims.verdict.roles import converse_relation
 from claims.verdict.slots import slot_swap
 from claims.verdict.text import (
-    _coverage,
-    _named_subject,
-    _other_modifier,
-    _widen,
+    coverage_of,
+    named_subject,
+    other_modifier,
     subject_heads,
     subject_modifier,
+    widen,
 )
 from claims.verdict.values import (
-    _RELATIVE_YEAR,
-    _date_conflict,
-    _date_states,
+    RELATIVE_YEAR,
+    date_conflict,
+    date_states,
 )
 
 
-def _check_subject_head(pair: _Pair, x: _Context) -> None:
+def _check_subject_head(pair: Pair, x: Context) -> None:
     """Check: subject. The claim's subject head is stated by the reference claim
     (``pair.head_covered``; see ``subject_head``): the head itself, a short form of its name
     ("the DNC"), or another word of its name when the reference's subject is no other name;
@@ -56,32 +56,32 @@ def _check_subject_head(pair: _Pair, x: _Context) -> None:
     def stated(h: str) -> bool:
         return any(token_match(h, t) for t in x.c_stems) or h in x.c_words
 
-    short = any(heads[0] in content_tokens(e) and _entity_key(e) in x.names_c for e, _, _ in r.entities)
+    short = any(heads[0] in content_tokens(e) and entity_key(e) in x.names_c for e, _, _ in r.entities)
     pair.head_covered = (
-        stated(heads[0]) or short or (any(stated(h) for h in heads[1:]) and not _named_subject(c.text))
+        stated(heads[0]) or short or (any(stated(h) for h in heads[1:]) and not named_subject(c.text))
     )
     mod = subject_modifier(r.text)
-    if pair.head_covered and mod and not stated(mod) and _other_modifier(c.text, heads[0], mod):
+    if pair.head_covered and mod and not stated(mod) and other_modifier(c.text, heads[0], mod):
         pair.head_covered = False
 
 
-def _check_entities(pair: _Pair, x: _Context) -> None:
+def _check_entities(pair: Pair, x: Context) -> None:
     """Check: entities. Which of the claim's names the reference claim states (in full or in
     short), which it lacks (weak sentence-initial words excepted), which names it adds, and how
     much of the claim's predicate (its words other than names) it covers."""
     r, c = x.r, x.c
-    r_words, names_r = _lower_words(r.text), _name_keys(r.text)
+    r_words, names_r = lower_words(r.text), name_keys(r.text)
     pair.entities_extra = [
         e
         for e, s, en in c.entities
-        if not _entity_present(e, r_words, r.tokens, names_r) and not is_weak_entity(c.text, (e, s, en))
+        if not entity_present(e, r_words, r.tokens, names_r) and not is_weak_entity(c.text, (e, s, en))
     ]
     # a rival name (not a code such as "E39") in the reference: the claim's names must then be
     # stated by the words that tell them apart ("Marit Larsen" / "Marit Olsen")
     strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
     for ent_t in r.entities:
         ent = ent_t[0]
-        if _entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict) or alias_stated(
+        if entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict) or alias_stated(
             r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems
         ):
             pair.stated.add("e:" + ent.lower())
@@ -91,10 +91,10 @@ def _check_entities(pair: _Pair, x: _Context) -> None:
     ent_tokens = set(content_tokens(" ".join(e for e, _, _ in r.entities)))
     predicate = [t for t in x.r_tokens if t not in ent_tokens]
     pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
-    pair.relative_time = bool(_RELATIVE_YEAR.search(c.text))
+    pair.relative_time = bool(RELATIVE_YEAR.search(c.text))
 
 
-def _check_identifiers(pair: _Pair, x: _Context) -> None:
+def _check_identifiers(pair: Pair, x: Context) -> None:
     """Check: web addresses, DOIs, arXiv numbers and e-mail addresses
     (``claims.facets.identifiers``), which name one thing exactly, as a number does. Each of the
     claim's is stated when the reference claim names the same resource (``mentioned``); else an
@@ -109,62 +109,62 @@ def _check_identifiers(pair: _Pair, x: _Context) -> None:
             pair.stated.add("u:" + ident.text.lower())
         elif others:
             o = others[0]
-            pair.conflicts.append(_Conflict("identifier", ident.text, o.text, o.start, o.end))
+            pair.conflicts.append(Conflict("identifier", ident.text, o.text, o.start, o.end))
         else:
             pair.missing.append(ident.text)
 
 
-def _check_dates(pair: _Pair, x: _Context) -> None:
-    """Check: dates, part by part (``_date_states``, ``_date_conflict``). A dateline's date is
+def _check_dates(pair: Pair, x: Context) -> None:
+    """Check: dates, part by part (``date_states``, ``date_conflict``). A dateline's date is
     the report's, not the event's: it never conflicts. A date may be stated in parts: its
     month and day by a year-less date ("November 2"), its year by the report's dateline;
-    ``_infer`` joins the parts. Alone, either part leaves the date missing, never a conflict."""
+    ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict."""
     c = x.c
-    c_years = _years_of(c)
+    c_years = years_of(c)
     for d in x.r.dates:
         key = "d:" + d.text.lower()
-        if any(_date_states(d, e) for e in c.dates):
+        if any(date_states(d, e) for e in c.dates):
             pair.stated.add(key)
             pair.dated |= x.dateline
             continue
         clash = next(
-            ((part, e) for e in (c.dates if not x.dateline else ()) if (part := _date_conflict(d, e))), None
+            ((part, e) for e in (c.dates if not x.dateline else ()) if (part := date_conflict(d, e))), None
         )
         if clash is None and d.year is not None:
             if d.month is not None and any(
                 e.year is None and e.month == d.month and (d.day is None or e.day == d.day) for e in c.dates
             ):
-                pair.stated.add(key + _MONTH_DAY)
+                pair.stated.add(key + MONTH_DAY)
             if x.dateline and any(values_equal(y.raw, d.year) for y in c_years):
-                pair.stated.add(key + _YEAR)
+                pair.stated.add(key + YEAR)
                 pair.dated = True
         if clash is not None:
             part, e = clash
             pair.conflicts.append(
-                _Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
+                Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
             )
         else:
             pair.missing.append(d.text)
 
 
-def _check_polarity(pair: _Pair, x: _Context) -> None:
-    """Check: polarity (``_polarity``)."""
-    _polarity(pair, x.r, x.c, x.r_tokens)
+def _check_polarity(pair: Pair, x: Context) -> None:
+    """Check: polarity (``check_polarity``)."""
+    check_polarity(pair, x.r, x.c, x.r_tokens)
 
 
-def _check_predicate(pair: _Pair, x: _Context) -> None:
-    """Check: predicate, object and other slots (``_predicate_swap``, ``_object_swap``,
+def _check_predicate(pair: Pair, x: Context) -> None:
+    """Check: predicate, object and other slots (``predicate_swap_of``, ``object_swap_of``,
     ``slots.slot_swap``), and the converse of the claim's relation (``roles.converse_relation``)."""
-    pair.predicate_swap = _predicate_swap(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
+    pair.predicate_swap = predicate_swap_of(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
     if pair.predicate_swap is None and pair.coverage < 1.0:
-        pair.object_swap = _object_swap(x.r, x.c, pair.tokens_covered, x.clause) or slot_swap(
+        pair.object_swap = object_swap_of(x.r, x.c, pair.tokens_covered, x.clause) or slot_swap(
             x.r, x.clause_text, x.clause[0], pair.tokens_covered
         )
     elif pair.predicate_swap is None:
         pair.object_swap = converse_relation(pair, x.r, x.c)
 
 
-def _check_antonyms(pair: _Pair, x: _Context) -> None:
+def _check_antonyms(pair: Pair, x: Context) -> None:
     """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``; antonyms of two
     occasions are another action: ``pair.predicate_swap``), and a state given as current that
     the reference says has ended (``lexical.ended_state``)."""
@@ -179,11 +179,11 @@ def _check_antonyms(pair: _Pair, x: _Context) -> None:
         # a role or state that has ended ("the former CEO", "was CEO until 2019"); the
         # reference's own past words are no words the claim lacks
         word, theirs, s, e = ended
-        pair.comparative_flip = _Conflict("ended", word, theirs, s, e)
-        pair.flip_coverage, _ = _coverage(x.r_tokens, x.c_stems)
+        pair.comparative_flip = Conflict("ended", word, theirs, s, e)
+        pair.flip_coverage, _ = coverage_of(x.r_tokens, x.c_stems)
 
 
-def _check_hedges(pair: _Pair, x: _Context) -> None:
+def _check_hedges(pair: Pair, x: Context) -> None:
     """Check: modality and hedge. The covering clause qualifies what the claim states flatly
     (planned to, reportedly, may, in one city, ...); "can" keeps the modality of "may"; an
     approximation ("about 5") is dropped only when the claim states that number exactly."""
@@ -206,7 +206,7 @@ def _check_hedges(pair: _Pair, x: _Context) -> None:
         return
 
 
-def _check_degree(pair: _Pair, x: _Context) -> None:
+def _check_degree(pair: Pair, x: Context) -> None:
     """Check: quantifier and degree (``claims.verdict.degree``). Quantifiers that exclude each
     other ("few" / "most") are a flip. A universal claim against a weaker quantifier ("all" /
     "some"), and "the largest" against "one of the largest", drop a qualification; another rank
@@ -219,11 +219,11 @@ def _check_degree(pair: _Pair, x: _Context) -> None:
         kind, q, o = found
         o = replace(o, start=o.start + x.clause[0], end=o.end + x.clause[0])
         if kind == "conflict" and pair.comparative_flip is None:
-            pair.comparative_flip = _Conflict("quantifier", q.word, o.word, o.start, o.end)
+            pair.comparative_flip = Conflict("quantifier", q.word, o.word, o.start, o.end)
             own = set(content_tokens(q.word))  # "rarely" itself is no word the reference must cover
             # covered by the clause itself: "Few own bicycles, but most own cars" is no flip of
             # "Most own cars"
-            pair.flip_coverage, _ = _coverage(
+            pair.flip_coverage, _ = coverage_of(
                 [t for t in x.r_tokens if t not in own], content_tokens(x.clause_text)
             )
         elif kind == "qualified" and pair.hedge_dropped is None:
@@ -234,9 +234,9 @@ def _check_degree(pair: _Pair, x: _Context) -> None:
     ranked = superlative_rank(x.r.text, x.c.text) if pair.comparative_flip is None else None
     if ranked is not None:
         # "the largest" / "the second largest": another rank of the same superlative
-        pair.comparative_flip = _Conflict("rank", ranked[0], ranked[1], ranked[2], ranked[3])
+        pair.comparative_flip = Conflict("rank", ranked[0], ranked[1], ranked[2], ranked[3])
         own = set(content_tokens(f"{ranked[0]} {ranked[1]}"))
-        pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], content_tokens(x.c.text))
+        pair.flip_coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], content_tokens(x.c.text))
     one_of = one_of_dropped(x.r.text, x.c.text) if pair.hedge_dropped is None else None
     if one_of is not None:
         pair.hedge_dropped = ("limited", *one_of)
@@ -246,7 +246,7 @@ def _check_degree(pair: _Pair, x: _Context) -> None:
         pair.degree_gap = True
 
 
-def _check_office(pair: _Pair, x: _Context) -> None:
+def _check_office(pair: Pair, x: Context) -> None:
     """Check: the office a title names (``claims.verdict.offices``). Another office ("president"
     / "vice president") is a flip; a qualification of the reference's office the claim drops
     ("CEO" / "acting CEO") drops a qualification; a qualification the claim adds ("acting CEO" /
@@ -257,11 +257,11 @@ def _check_office(pair: _Pair, x: _Context) -> None:
     if found is None:
         return
     if found.kind == "other" and pair.comparative_flip is None:
-        pair.comparative_flip = _Conflict(
+        pair.comparative_flip = Conflict(
             "office", found.claim_words, found.reference_words, found.start, found.end
         )
         own = set(content_tokens(f"{found.claim_words} {found.reference_words}"))
-        pair.flip_coverage, _ = _coverage([t for t in x.r_tokens if t not in own], x.c_stems)
+        pair.flip_coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], x.c_stems)
     elif found.kind == "qualified" and pair.hedge_dropped is None:
         pair.hedge_dropped = ("office", found.reference_words, found.start, found.end)
     elif found.kind in ("more", "unstated"):
@@ -269,24 +269,24 @@ def _check_office(pair: _Pair, x: _Context) -> None:
         pair.degree_gap = True
 
 
-def _keep_clause_conflicts(pair: _Pair, x: _Context) -> None:
+def _keep_clause_conflicts(pair: Pair, x: Context) -> None:
     """A different value outside the clause that covers the claim (widened over value-only
-    clauses, ``_widen``) belongs to another statement: the claim's value is then simply not
+    clauses, ``widen``) belongs to another statement: the claim's value is then simply not
     stated (missing), never a conflict. Dates and addresses are exempt (an address's own
     brackets or punctuation split no clause: "wiki/Mercury_(element)")."""
     pair.subject_coverage = max(pair.coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0])
-    ws, we = _widen(x.c.text, *x.clause)
+    ws, we = widen(x.c.text, *x.clause)
     inside = [k for k in pair.conflicts if ws <= k.start and k.end <= we or k.kind in ("date", "identifier")]
     pair.missing.extend(k.response_value for k in pair.conflicts if k not in inside)
     pair.conflicts = inside
 
 
-#: the checks of one (claim, reference claim) pair, run in this order by ``_compare``; each
+#: the checks of one (claim, reference claim) pair, run in this order by ``compare_facets``; each
 #: reads the context and records its findings on the pair
-_PAIR_CHECKS: tuple[Callable[[_Pair, _Context], None], ...] = (
+PAIR_CHECKS: tuple[Callable[[Pair, Context], None], ...] = (
     _check_subject_head,
     _check_entities,
-    _check_quantities,
+    check_quantities,
     _check_identifiers,
     _check_dates,
     _check_polarity,
@@ -299,12 +299,12 @@ _PAIR_CHECKS: tuple[Callable[[_Pair, _Context], None], ...] = (
 )
 
 
-def _compare(r: Facets, c: Facets, cos: float, j: int) -> _Pair:
+def compare_facets(r: Facets, c: Facets, cos: float, j: int) -> Pair:
     """Compare the claim's facets ``r`` with the reference claim's ``c`` (cosine ``cos``, index
-    ``j``): every check of ``_PAIR_CHECKS`` in turn."""
-    x = _context(r, c)
-    coverage, covered = _coverage(x.r_tokens, x.c_stems)
-    pair = _Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
-    for check in _PAIR_CHECKS:
+    ``j``): every check of ``PAIR_CHECKS`` in turn."""
+    x = context_of(r, c)
+    coverage, covered = coverage_of(x.r_tokens, x.c_stems)
+    pair = Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
+    for check in PAIR_CHECKS:
         check(pair, x)
     return pair

@@ -1,4 +1,4 @@
-"""What the checks of one (claim, reference claim) pair read (``_Context``), built once per pair.
+"""What the checks of one (claim, reference claim) pair read (``Context``), built once per pair.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -7,17 +7,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from claims.facets import Facets, extract
-from claims.verdict.names import _lower_words, _name_keys
-from claims.verdict.text import _best_clause
-from claims.verdict.values import _is_dateline, _stated_dimensions, _word_tokens
+from claims.verdict.names import lower_words, name_keys
+from claims.verdict.text import best_clause
+from claims.verdict.values import is_dateline, stated_dimensions, word_tokens
 
 
 @dataclass(frozen=True)
-class _Context:
+class Context:
     """What every check of one (claim, reference claim) pair reads: both facets, the claim's
     word tokens (values excluded), the reference's stems (with the dimensions its values
     state), its lower-case words and name keys, and the clause of the reference that covers
-    the claim best (``_best_clause``)."""
+    the claim best (``best_clause``)."""
 
     r: Facets
     c: Facets
@@ -39,18 +39,18 @@ class _Context:
         return extract(text) if text != self.c.text else self.c
 
 
-def _context(r: Facets, c: Facets) -> _Context:
+def context_of(r: Facets, c: Facets) -> Context:
     # values (numbers, dates with their month names) are compared as facets, not as words
-    r_tokens = _word_tokens(r)
-    cs, ce, ccov = _best_clause(r_tokens, c.text)
-    return _Context(
+    r_tokens = word_tokens(r)
+    cs, ce, ccov = best_clause(r_tokens, c.text)
+    return Context(
         r,
         c,
         r_tokens,
-        c.tokens + _stated_dimensions(r, c),
-        _lower_words(c.text),
-        _name_keys(c.text),
-        _is_dateline(c.text),
+        c.tokens + stated_dimensions(r, c),
+        lower_words(c.text),
+        name_keys(c.text),
+        is_dateline(c.text),
         (cs, ce),
         ccov,
     )

@@ -1,5 +1,5 @@
 """Candidate contradictions of one claim, best first: value conflicts, swapped entities and roles,
-and flips of polarity or comparison (``_contradictions``).
+and flips of polarity or comparison (``find_contradictions``).
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -10,73 +10,73 @@ from collections.abc import Sequence
 
 from claims.facets import Facets, extract
 from claims.types import ReferenceClaim
-from claims.verdict.findings import _Conflict, _Pair
+from claims.verdict.findings import Conflict, Pair
 from claims.verdict.roles import (
-    _argument_swap,
-    _converse,
-    _entity_swap,
-    _head_swap,
-    _role_swap,
-    _subject_agrees,
+    argument_swap,
+    entity_swap_of,
+    head_swap_of,
+    is_converse,
+    role_swap,
+    subject_agrees,
 )
-from claims.verdict.thresholds import _T
+from claims.verdict.thresholds import T
 
 
-def _contradictions(
-    r: Facets, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
-) -> list[tuple[float, _Pair, _Conflict]]:
+def find_contradictions(
+    r: Facets, pairs: list[Pair], reference_claims: Sequence[ReferenceClaim]
+) -> list[tuple[float, Pair, Conflict]]:
     """Candidate contradictions (relevance, pair, conflict), best first (module docstring)."""
-    found: list[tuple[float, _Pair, _Conflict]] = []
+    found: list[tuple[float, Pair, Conflict]] = []
     for p in pairs:
         c = extract(reference_claims[p.j].claim.text)
-        if p.conflicts and not p.missing and _subject_agrees(p, r, counted_slot=_counted(r, p.conflicts[0])):
+        if p.conflicts and not p.missing and subject_agrees(p, r, counted_slot=_counted(r, p.conflicts[0])):
             found.append((p.relevance, p, p.conflicts[0]))
             continue
-        swap = _entity_swap(p, r, c)
+        swap = entity_swap_of(p, r, c)
         if (
             swap is not None
             and not p.missing
             and not p.conflicts
-            and _subject_agrees(p, r, conflict_entity=swap.response_value)
+            and subject_agrees(p, r, conflict_entity=swap.response_value)
         ):
             found.append((p.relevance, p, swap))
             continue
         head_swap = (
-            _distractor_free(_head_swap(p, r, c), pairs, reference_claims)
-            or _role_swap(p, r, c)
-            or _argument_swap(p, r, c)
+            _distractor_free(head_swap_of(p, r, c), pairs, reference_claims)
+            or role_swap(p, r, c)
+            or argument_swap(p, r, c)
         )
         if head_swap is not None and not p.missing and not p.conflicts:
             found.append((p.relevance, p, head_swap))
             continue
-        if p.entities_missing or p.missing or p.cos < _T.flip_min_cosine:
+        if p.entities_missing or p.missing or p.cos < T.flip_min_cosine:
             continue
         if (
             p.polarity_flip is not None
-            and max(p.subject_coverage, p.denial_coverage) >= _T.coverage_polarity
-            and max(p.coverage, p.denial_coverage) >= _T.coverage_polarity
+            and max(p.subject_coverage, p.denial_coverage) >= T.coverage_polarity
+            and max(p.coverage, p.denial_coverage) >= T.coverage_polarity
         ):
-            found.append((p.relevance - _T.flip_rank_penalty, p, p.polarity_flip))
+            found.append((p.relevance - T.flip_rank_penalty, p, p.polarity_flip))
         elif (
             p.comparative_flip is not None
-            and p.flip_coverage >= _T.coverage_polarity
+            and p.flip_coverage >= T.coverage_polarity
             # another year or date is another event: "closed in 2005" / "opened in 1998"
             and not any(k.kind in ("year", "date") for k in p.conflicts)
-            and not _converse(r, c)  # "A is more X than B" / "B is less X than A" agree
+            and not is_converse(r, c)  # "A is more X than B" / "B is less X than A" agree
         ):
-            found.append((p.relevance - _T.flip_rank_penalty, p, p.comparative_flip))
+            found.append((p.relevance - T.flip_rank_penalty, p, p.comparative_flip))
     found.sort(key=lambda t: t[0], reverse=True)
     return found
 
 
-def _counted(r: Facets, conflict: _Conflict) -> bool:
+def _counted(r: Facets, conflict: Conflict) -> bool:
     """The conflict is between counts of one noun: the claim's value has a noun slot ("n:...")."""
     return any(q.text == conflict.response_value and q.slot.startswith("n:") for q in r.quantities)
 
 
 def _distractor_free(
-    swap: _Conflict | None, pairs: list[_Pair], reference_claims: Sequence[ReferenceClaim]
-) -> _Conflict | None:
+    swap: Conflict | None, pairs: list[Pair], reference_claims: Sequence[ReferenceClaim]
+) -> Conflict | None:
     """A subject swap ("The Halvorsen Bridge has six lanes" / "The Sandvik Bridge has six
     lanes") only while the references say nothing else of the claim's subject: when another
     candidate names it ("The Halvorsen Bridge opened in 1981"), the swapped claim is about

@@ -29,7 +29,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from claims import lexicon
-from claims.facets.vocabulary import _stem
+from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.order import (
@@ -40,7 +40,7 @@ from claims.verdict.order import (
     relations,
     swap_reason,
 )
-from claims.verdict.reasons import _evidence
+from claims.verdict.reasons import evidence_at
 
 __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
 
@@ -76,19 +76,19 @@ _WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
 def _prefixed_forms(word: str) -> list[str]:
-    from claims.verdict.lexical import _unprefixed
+    from claims.verdict.lexical import unprefixed
 
     forms = [p + word for p in ("un", "in", "im", "il", "ir", "non", "non-", "dis")]
-    return [f for f in forms if _unprefixed(f) == word]
+    return [f for f in forms if unprefixed(f) == word]
 
 
 def _opposites(word: str) -> list[lexicon.Opposite]:
     """The lexicon's opposites of ``word`` and its negative-prefix forms ("able" / "unable",
     ``claims/data/negative_prefixes.tsv``: complementary)."""
-    from claims.verdict.lexical import _unprefixed
+    from claims.verdict.lexical import unprefixed
 
     found = list(lexicon.opposites(word))
-    bare = _unprefixed(word)
+    bare = unprefixed(word)
     forms = [bare] if bare else _prefixed_forms(word)
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
 
@@ -179,7 +179,7 @@ _FUNCTION = frozenset(
 def _words(text: str) -> set[str]:
     """The stems of ``text``'s words, articles and auxiliaries apart (prepositions kept: "in the
     final" and "until the final" differ)."""
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION}
+    return {stem_of(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION}
 
 
 #: words that limit a state in time: "unbeaten until the final" does not deny "beaten in it"
@@ -204,14 +204,14 @@ def _anchors(text: str, other: str) -> set[str]:
     tok = next((t for t in doc or () if t.lower_ == other.lower()), None)
     if tok is None:
         return _words(text)
-    out = {_stem(tok.text)}
+    out = {stem_of(tok.text)}
     if tok.head is not tok and tok.head.pos_ in ("NOUN", "PROPN", "VERB", "ADJ"):
-        out.add(_stem(tok.head.text))
+        out.add(stem_of(tok.head.text))
     root = tok.sent.root
     subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     if subj is not None and subj.pos_ in ("NOUN", "PROPN"):
-        out.add(_stem(subj.text))
-    return out - {_stem(w) for w in _FUNCTION}
+        out.add(stem_of(subj.text))
+    return out - {stem_of(w) for w in _FUNCTION}
 
 
 def _stated_alike(text: str, ref: str, other: str) -> bool:
@@ -233,7 +233,7 @@ def _stated_alike(text: str, ref: str, other: str) -> bool:
             continue
         if tok.dep_ == "amod" and tok.tag_ not in _GRADED:
             return False  # said of another thing: "replaced a narrow ferry crossing"
-        if any(t.pos_ == "VERB" and t is not tok and _stem(t.text) not in mine for t in tok.subtree):
+        if any(t.pos_ == "VERB" and t is not tok and stem_of(t.text) not in mine for t in tok.subtree):
             return False
     return True
 
@@ -250,13 +250,13 @@ def _other_occasion(text: str, theirs: set[str]) -> bool:
     trading"), or a word of an adverbial phrase whose preposition the reference states with
     other words ("after a week" / "after two days")."""
     for tok in parse(text) or ():
-        if _stem(tok.text) in theirs or tok.lower_ in _FUNCTION or not tok.is_alpha and not tok.like_num:
+        if stem_of(tok.text) in theirs or tok.lower_ in _FUNCTION or not tok.is_alpha and not tok.like_num:
             continue
         if tok.pos_ in _GRAMMAR:
             continue  # "of", "and", "its": no occasion of their own
         if tok.like_num or tok.pos_ in ("NUM", "PROPN") or tok.ent_type_ in _OCCASION_ENTITIES:
             return True
-        if any(_stem(o.word) in theirs for o in lexicon.opposites(tok.lower_)):
+        if any(stem_of(o.word) in theirs for o in lexicon.opposites(tok.lower_)):
             return True
         prep = next((a for a in tok.ancestors if a.pos_ == "ADP"), None)
         if prep is not None and prep.head.pos_ in ("VERB", "AUX") and prep.lower_ in theirs:
@@ -270,10 +270,10 @@ def _topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
     over time" is about time too: "Honey spoils" is no affirmation of it)."""
     theirs = _words(ref)
     doc = parse(text)
-    topic = [_stem(t.text) for t in doc or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
+    topic = [stem_of(t.text) for t in doc or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
     topic = [t for t in topic if t not in _FUNCTION]
     subj = [
-        _stem(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
+        stem_of(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
     ]
     if subj and subj[0] not in theirs:
         return False
@@ -282,8 +282,8 @@ def _topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
 
 def _states_word(text: str, word: str) -> bool:
     """``text`` holds ``word`` in some form (its stem among the stems of its words)."""
-    stem = _stem(word)
-    return any(_stem(w) == stem for w in _WORD.findall(text))
+    stem = stem_of(word)
+    return any(stem_of(w) == stem for w in _WORD.findall(text))
 
 
 def _agreeing(
@@ -381,7 +381,7 @@ def _affirmed_word_for_word(
         ref = reference_claims[j].claim.text
         if _affirms(cp, ref, 1.0):
             reason = f"'{cp.word}' denies what {where(j)} affirms"
-            return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
+            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None
 
 
@@ -400,7 +400,7 @@ def _roles_swapped(
         found = order_conflict(text, reference_claims[j].claim.text)
         if found is not None:
             reason = swap_reason(*found, where(j))
-            return Judgement(index, Verdict.CONTRADICTED, (_evidence(reference_claims, j, 0.0),), reason)
+            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None
 
 
@@ -470,7 +470,7 @@ def _counterpart_judgement(
         found = _opposite_stated(cp, reference_claims, [j, *top])
         if found is None:
             return False, None
-        j, evidence = found, (_evidence(reference_claims, found, got.evidence[0].similarity),)
+        j, evidence = found, (evidence_at(reference_claims, found, got.evidence[0].similarity),)
     if cp.kind == "negation":
         reason = f"'{cp.word}' denies what {where(j)} affirms"
     else:

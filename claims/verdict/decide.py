@@ -15,26 +15,26 @@ from claims.facets import Facets, extract
 from claims.labels import embedding_text
 from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
-from claims.verdict.compare import _compare
-from claims.verdict.contradictions import _contradictions
+from claims.verdict.compare import compare_facets
+from claims.verdict.contradictions import find_contradictions
 from claims.verdict.counterparts import decide_counterparts
-from claims.verdict.findings import _Conflict, _Pair
-from claims.verdict.infer import _infer
+from claims.verdict.findings import Conflict, Pair
+from claims.verdict.infer import infer_pairs
 from claims.verdict.key_values import key_value_finding
-from claims.verdict.reasons import _describe_conflict, _evidence, _hedge_change, _where
+from claims.verdict.reasons import describe_conflict, evidence_at, hedge_change, where_stated
 from claims.verdict.recase import recase
 from claims.verdict.roles import (
     entity_role,
 )
-from claims.verdict.text import _head_word, subject_head
-from claims.verdict.thresholds import _T
+from claims.verdict.text import head_word, subject_head
+from claims.verdict.thresholds import T
 from claims.verdict.value_slots import slot_conflict
-from claims.verdict.values import _shares_value
+from claims.verdict.values import shares_value
 
 # ---------------------------------------------------------------- judging
 
 
-def _supports(p: _Pair, threshold: float) -> bool:
+def _supports(p: Pair, threshold: float) -> bool:
     """One reference claim states the response claim (facets clean, see module docstring).
 
     Routes, all needing clean facets: a cosine of at least ``SUPPORT_COSINE`` with
@@ -51,21 +51,21 @@ def _supports(p: _Pair, threshold: float) -> bool:
         return False
     if not p.head_covered:
         return False
-    if p.cos < _T.min_cos_support:
+    if p.cos < T.min_cos_support:
         return False
     shift = threshold - DEFAULT_THRESHOLD
-    if p.cos >= _T.support_cosine + shift and p.coverage >= _T.support_min_coverage:
+    if p.cos >= T.support_cosine + shift and p.coverage >= T.support_min_coverage:
         return True
     if (
-        p.cos >= _T.support_cosine_high + shift
-        and p.coverage >= _T.support_min_coverage_high_cos
+        p.cos >= T.support_cosine_high + shift
+        and p.coverage >= T.support_min_coverage_high_cos
         and (p.predicate_coverage > 0.0 or p.predicate_size < 2)
     ):
         return True
     facts = [k for k in p.stated if k.startswith(("q:", "d:"))]
-    if facts and p.coverage >= _T.coverage_support_facts:
+    if facts and p.coverage >= T.coverage_support_facts:
         return True
-    return p.coverage >= _T.coverage_support
+    return p.coverage >= T.coverage_support
 
 
 @dataclass(frozen=True)
@@ -77,15 +77,15 @@ class _Case:
     index: int
     claim: Claim
     r: Facets
-    pairs: list[_Pair]
-    found: list[tuple[float, _Pair, _Conflict]]
+    pairs: list[Pair]
+    found: list[tuple[float, Pair, Conflict]]
     reference_claims: Sequence[ReferenceClaim]
     reference_texts: Sequence[str] | None
     threshold: float
 
     def where(self, j: int, start: int = 0, end: int | None = None) -> str:
         rc = self.reference_claims[j]
-        return _where(rc, start, len(rc.claim.text) if end is None else end, self.reference_texts)
+        return where_stated(rc, start, len(rc.claim.text) if end is None else end, self.reference_texts)
 
 
 def _candidates(
@@ -100,20 +100,20 @@ def _candidates(
 
     def relevance(j: int) -> float:
         lex = fuzz.token_set_ratio(text, reference_claims[j].claim.text.lower()) / 100.0
-        return float(row[j]) + _T.lexical_weight * lex
+        return float(row[j]) + T.lexical_weight * lex
 
     rel = sorted(((relevance(j), j) for j in cols), reverse=True)
-    top = [j for _, j in rel[: _T.top_k]]
+    top = [j for _, j in rel[: T.top_k]]
     if r.quantities or r.dates:
-        for _, j in rel[_T.top_k :]:
-            if len(top) >= _T.top_k + _T.facet_candidates:
+        for _, j in rel[T.top_k :]:
+            if len(top) >= T.top_k + T.facet_candidates:
                 break
-            if _shares_value(r, extract(reference_claims[j].claim.text)):
+            if shares_value(r, extract(reference_claims[j].claim.text)):
                 top.append(j)
     return top
 
 
-def _best(pairs: list[_Pair]) -> _Pair:
+def _best(pairs: list[Pair]) -> Pair:
     return max(pairs, key=lambda p: (p.cos, p.coverage))
 
 
@@ -128,13 +128,13 @@ def _supported(k: _Case) -> Judgement | None:
         for p in k.pairs
         if _supports(p, k.threshold) and p.hedge_dropped is None and id(p) not in conflicted
     ]
-    if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + _T.subject_margin):
+    if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + T.subject_margin):
         return None
     best = _best(sup)
     return Judgement(
         k.index,
         Verdict.SUPPORTED,
-        (_evidence(k.reference_claims, best.j, best.cos),),
+        (evidence_at(k.reference_claims, best.j, best.cos),),
         f"stated by {k.where(best.j)} (cosine {best.cos:.2f})",
     )
 
@@ -150,21 +150,21 @@ def _qualification_dropped(k: _Case) -> Judgement | None:
     return Judgement(
         k.index,
         Verdict.QUALIFICATION_DROPPED,
-        (_evidence(k.reference_claims, best.j, best.cos),),
+        (evidence_at(k.reference_claims, best.j, best.cos),),
         f"the reference qualifies it ({label}: {surface!r}, {k.where(best.j, s, e)}); "
         "the response states it flatly",
-        _hedge_change(k.claim.text, k.reference_claims[best.j].claim.text, s, e),
+        hedge_change(k.claim.text, k.reference_claims[best.j].claim.text, s, e),
     )
 
 
 def _contradicted(k: _Case) -> Judgement | None:
-    """The best contradiction found (``_contradictions``), the conflicting claim cited first."""
+    """The best contradiction found (``find_contradictions``), the conflicting claim cited first."""
     if not k.found:
         return None
     _, p, conflict = k.found[0]
-    reason, change = _describe_conflict(conflict, k.reference_claims[p.j], k.reference_texts)
+    reason, change = describe_conflict(conflict, k.reference_claims[p.j], k.reference_texts)
     return Judgement(
-        k.index, Verdict.CONTRADICTED, (_evidence(k.reference_claims, p.j, p.cos),), reason, change
+        k.index, Verdict.CONTRADICTED, (evidence_at(k.reference_claims, p.j, p.cos),), reason, change
     )
 
 
@@ -178,23 +178,25 @@ def _value_contradicted(k: _Case) -> Judgement | None:
     j, conflict = found
     if any(p.j == j and c.start <= conflict.start < c.end for _, p, c in k.found):
         return None  # the pairwise check found the same value: ``_contradicted`` words it
-    reason, change = _describe_conflict(conflict, k.reference_claims[j], k.reference_texts)
+    reason, change = describe_conflict(conflict, k.reference_claims[j], k.reference_texts)
     cos = next((p.cos for p in k.pairs if p.j == j), 0.0)
-    return Judgement(k.index, Verdict.CONTRADICTED, (_evidence(k.reference_claims, j, cos),), reason, change)
+    return Judgement(
+        k.index, Verdict.CONTRADICTED, (evidence_at(k.reference_claims, j, cos),), reason, change
+    )
 
 
 def _inferred(k: _Case) -> Judgement | None:
-    """Two or more reference claims together state the claim (``_infer``), unless one of them
+    """Two or more reference claims together state the claim (``infer_pairs``), unless one of them
     states the claim's predicate of a rival name ("Senator Ortiz introduced the bill" against
     "Senator Hale introduced the bill": that "Senator Hale co-sponsored it" adds the name does
     not make Hale the one who introduced it)."""
     if any(_rival_statement(k, p) for p in k.pairs):
         return None
     heads = {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
-    inferred = _infer(k.r, k.pairs, heads)
+    inferred = infer_pairs(k.r, k.pairs, heads)
     if not inferred:
         return None
-    ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in inferred)
+    ev = tuple(evidence_at(k.reference_claims, p.j, p.cos) for p in inferred)
     parts = " + ".join(k.where(p.j) for p in inferred)
     return Judgement(
         k.index, Verdict.INFERRED, ev, f"follows from {len(inferred)} reference claims together: {parts}"
@@ -209,19 +211,19 @@ def _key_value(k: _Case) -> Judgement | None:
     if found is None:
         return None
     cos = next((p.cos for p in k.pairs if p.j == found.j), 0.0)
-    ev = (_evidence(k.reference_claims, found.j, cos),)
+    ev = (evidence_at(k.reference_claims, found.j, cos),)
     if found.same:
         where = k.where(found.j, found.start, found.end)
         why = f"{found.label.lower()} {found.reference_value} stated by {where}"
         return Judgement(k.index, Verdict.SUPPORTED, ev, why, finding="key_value")
-    conflict = _Conflict(
+    conflict = Conflict(
         found.label.lower(), found.response_value, found.reference_value, found.start, found.end
     )
-    reason, change = _describe_conflict(conflict, k.reference_claims[found.j], k.reference_texts)
+    reason, change = describe_conflict(conflict, k.reference_claims[found.j], k.reference_texts)
     return Judgement(k.index, Verdict.CONTRADICTED, ev, reason, change)
 
 
-def _rival_statement(k: _Case, p: _Pair) -> bool:
+def _rival_statement(k: _Case, p: Pair) -> bool:
     """The reference claim lacks one of the claim's names, names another in the same role (the
     agent, or the patient: ``roles.entity_role``), and states the rest of the claim's predicate
     at an inference's cosine: the same statement of someone else ("Lisa Holm won the 2019
@@ -231,8 +233,8 @@ def _rival_statement(k: _Case, p: _Pair) -> bool:
         p.entities_missing
         and p.entities_extra
         and p.predicate_size
-        and p.predicate_coverage >= _T.coverage_predicate
-        and p.cos >= _T.inferred_min_cosine
+        and p.predicate_coverage >= T.coverage_predicate
+        and p.cos >= T.inferred_min_cosine
     ):
         return False
     ref = k.reference_claims[p.j].claim.text
@@ -247,7 +249,7 @@ def _unsupported(k: _Case) -> Judgement:
     """Unsupported, the nearest reference claims listed for display, the reason naming what the
     most relevant one lacks (a value, a name, the subject, the action, a denial)."""
     near = sorted(k.pairs, key=lambda p: p.cos, reverse=True)[:3]
-    ev = tuple(_evidence(k.reference_claims, p.j, p.cos) for p in near)
+    ev = tuple(evidence_at(k.reference_claims, p.j, p.cos) for p in near)
     why, finding = "no reference claim states it", None
     rival = next((p for p in sorted(k.pairs, key=lambda p: -p.cos) if _rival_statement(k, p)), None)
     if rival is not None:
@@ -262,7 +264,7 @@ def _unsupported(k: _Case) -> Judgement:
         p0 = max(k.pairs, key=lambda p: p.relevance)
         gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
         if not p0.head_covered and not gaps:
-            why = f"no reference claim is about the same subject ({_head_word(k.claim.text)!r})"
+            why = f"no reference claim is about the same subject ({head_word(k.claim.text)!r})"
         if gaps:
             why = f"no reference claim states {', '.join(repr(g) for g in gaps[:3])}"
             finding = "degree" if p0.degree_gap else None
@@ -328,8 +330,8 @@ def judge_one(
     # names written in lower case take their capitals ("in sydney"), so the name checks see them
     text = recase(embedding_text(claim.text), [reference_claims[j].claim.text for j in top])
     r = extract(text) if text != claim.text else r
-    pairs = [_compare(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
-    found = _contradictions(r, pairs, reference_claims)
+    pairs = [compare_facets(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
+    found = find_contradictions(r, pairs, reference_claims)
     case = _Case(index, claim, r, pairs, found, reference_claims, reference_texts, threshold)
     judgement = next((j for step in _VERDICT_STEPS if (j := step(case)) is not None), None)
     judgement = judgement or _unsupported(case)

@@ -29,13 +29,13 @@ from functools import lru_cache
 from typing import Any
 
 from claims.facets import content_tokens, token_match
-from claims.facets.vocabulary import _data_rows
+from claims.facets.vocabulary import data_rows
 from claims.parses import parse
 from claims.verdict.slots import first_stem
 
 #: quantifier -> (scale, strength)
 QUANTIFIERS: dict[str, tuple[str, int]] = {
-    word: (scale, int(strength)) for word, scale, strength in _data_rows("quantifiers.tsv", 3)
+    word: (scale, int(strength)) for word, scale, strength in data_rows("quantifiers.tsv", 3)
 }
 _ANY_QUANTIFIER = re.compile(r"\b(?:" + "|".join(sorted(QUANTIFIERS, key=len, reverse=True)) + r")\b", re.I)
 _SUPERLATIVE = re.compile(r"\b(?:most|least|\w{3,}est|best|worst)\b", re.I)
@@ -76,7 +76,7 @@ def _target(tok: Any, scale: str) -> Any | None:
     return next((k for k in of.children if k.dep_ == "pobj"), None) if of is not None else None
 
 
-def _context(target: Any) -> tuple[str, ...]:
+def context_of(target: Any) -> tuple[str, ...]:
     """The verb and object stems of a quantified subject (``Quantifier.context``)."""
     if target.dep_ not in ("nsubj", "nsubjpass") or target.head.pos_ not in ("VERB", "AUX"):
         return ()
@@ -113,7 +113,9 @@ def quantifiers(text: str) -> tuple[Quantifier, ...]:
         stem = first_stem(target) if target is not None else None
         if stem is not None:
             end = tok.idx + len(tok.text)
-            q = Quantifier(text[start:end], scale, strength, stem, start, end, _context(target), _denied(tok))
+            q = Quantifier(
+                text[start:end], scale, strength, stem, start, end, context_of(target), _denied(tok)
+            )
             out.append(q)
     return tuple(out)
 

@@ -1,4 +1,4 @@
-"""Findings of the checks (frozen ``_Conflict``) and the per-pair record ``_Pair`` they fill.
+"""Findings of the checks (frozen ``Conflict``) and the per-pair record ``Pair`` they fill.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -8,14 +8,14 @@ import re
 from dataclasses import dataclass, field
 
 #: a clause boundary; a comma or colon inside a number ("1,420", "10:30") is none
-_CLAUSE_SPLIT = re.compile(
+CLAUSE_SPLIT = re.compile(
     r"\s*(?:[;()\[\]]|(?<!\d)[,:]|[,:](?!\d)|\s[–—-]\s"
     r"|\s(?:but|and|while|whereas|although|though|which|who|because)\s)\s*"
 )
 
 
 @dataclass(frozen=True)
-class _Conflict:
+class Conflict:
     #: "year", "date", "time", "number", unit family, "entity", "negation", "comparative",
     #: "antonym", "quantifier", "ended", "bound", "slot", "identifier"
     kind: str
@@ -27,19 +27,19 @@ class _Conflict:
 
 
 @dataclass
-class _Pair:
+class Pair:
     j: int
     cos: float
     coverage: float
     subject_coverage: float
-    conflicts: list[_Conflict] = field(default_factory=list)
+    conflicts: list[Conflict] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     stated: set[str] = field(default_factory=set)  # keys of the response facets this claim states
     tokens_covered: set[str] = field(default_factory=set)
     entities_missing: list[str] = field(default_factory=list)
     entities_present: list[str] = field(default_factory=list)
     entities_extra: list[str] = field(default_factory=list)
-    polarity_flip: _Conflict | None = None
+    polarity_flip: Conflict | None = None
     #: the claim is negated and the reference clause is not, without a flip: a negated claim is
     #: supported only by a negated reference ("X does not offer mortgages" vs "X offers loans")
     polarity_mismatch: bool = False
@@ -47,11 +47,11 @@ class _Pair:
     #: antonym or a negative prefix)
     reference_negated: bool = False
     #: the claim's verb replaced by another verb between the same words ("hired" / "sued")
-    predicate_swap: _Conflict | None = None
+    predicate_swap: Conflict | None = None
     #: the claim's verb stated with another object ("carries a railway line" / "two lanes"), or
     #: another word of the claim replaced in its place (kind "slot": "with aspirin" / "with ibuprofen")
-    object_swap: _Conflict | None = None
-    comparative_flip: _Conflict | None = None
+    object_swap: Conflict | None = None
+    comparative_flip: Conflict | None = None
     hedge_dropped: tuple[str, str, int, int] | None = None
     flip_coverage: float = 0.0  # coverage without the comparative word itself
     #: coverage of a flat denial without the claim's verb adjuncts (``clause_checks._denied_core``:
@@ -62,7 +62,7 @@ class _Pair:
     #: a missing quantifier or superlative the reference does not grade (``_check_degree``)
     degree_gap: bool = False
     head_covered: bool = True  # the claim's subject head is stated by the reference claim
-    dated: bool = False  # a dateline (``_is_dateline``) that states the claim's year or date
+    dated: bool = False  # a dateline (``is_dateline``) that states the claim's year or date
     relative_time: bool = False  # the reference claim dates by "last year", "two years ago", ...
 
     @property
@@ -70,4 +70,4 @@ class _Pair:
         return self.cos + self.coverage
 
 
-_MONTH_DAY, _YEAR = "#md", "#y"  # suffixes of the keys of a date's two parts
+MONTH_DAY, YEAR = "#md", "#y"  # suffixes of the keys of a date's two parts

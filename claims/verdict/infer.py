@@ -9,15 +9,15 @@ from collections.abc import Mapping
 from claims.facets import (
     Facets,
 )
-from claims.verdict.findings import _MONTH_DAY, _YEAR, _Pair
+from claims.verdict.findings import MONTH_DAY, YEAR, Pair
 from claims.verdict.text import subject_head
-from claims.verdict.thresholds import _T
-from claims.verdict.values import _word_tokens
+from claims.verdict.thresholds import T
+from claims.verdict.values import word_tokens
 
 
 def _all_stated(needed: set[str], have: set[str]) -> bool:
     """Every needed facet key is stated, a date also by its month/day and year parts."""
-    return all(k in have or (k + _MONTH_DAY in have and k + _YEAR in have) for k in needed)
+    return all(k in have or (k + MONTH_DAY in have and k + YEAR in have) for k in needed)
 
 
 def _needed_facets(r: Facets) -> set[str]:
@@ -28,7 +28,7 @@ def _needed_facets(r: Facets) -> set[str]:
     return needed | {"e:" + e.lower() for e, _, _ in r.entities}
 
 
-def _usable(p: _Pair) -> bool:
+def _usable(p: Pair) -> bool:
     """A pair may join an inference: no finding against the claim, and a cosine of at least
     ``inferred_min_cosine`` — except a reference claim that states the claim's year or date
     with a calendar date: a dateline ("May 20, 2019", "PUBLISHED: 2018-03-07") dates the
@@ -41,25 +41,25 @@ def _usable(p: _Pair) -> bool:
         and p.comparative_flip is None
         and p.hedge_dropped is None
     )
-    return clean and (p.cos >= _T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
+    return clean and (p.cos >= T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
 
 
-def _cover(usable: list[_Pair], needed: set[str], words: set[str]) -> tuple[list[_Pair], set[str], set[str]]:
+def _cover(usable: list[Pair], needed: set[str], words: set[str]) -> tuple[list[Pair], set[str], set[str]]:
     """Greedy set cover: up to ``inferred_max_claims`` pairs, each the one that adds most
     (``inferred_facet_gain`` per facet, ``inferred_word_gain`` per word), until the facets
     and ``coverage_inferred`` of the words are stated. Returns the chosen pairs and the facet
     keys and words they state together."""
-    chosen: list[_Pair] = []
+    chosen: list[Pair] = []
     have_f: set[str] = set()
     have_t: set[str] = set()
-    for _ in range(_T.inferred_max_claims):
+    for _ in range(T.inferred_max_claims):
         best, gain = None, 0.0
         for p in usable:
             if p in chosen:
                 continue
             g = (
-                len(p.stated - have_f) * _T.inferred_facet_gain
-                + len(p.tokens_covered - have_t) * _T.inferred_word_gain
+                len(p.stated - have_f) * T.inferred_facet_gain
+                + len(p.tokens_covered - have_t) * T.inferred_word_gain
             )
             if g > gain:
                 best, gain = p, g
@@ -68,12 +68,12 @@ def _cover(usable: list[_Pair], needed: set[str], words: set[str]) -> tuple[list
         chosen.append(best)
         have_f |= best.stated
         have_t |= best.tokens_covered
-        if _all_stated(needed, have_f) and len(have_t) >= _T.coverage_inferred * len(words):
+        if _all_stated(needed, have_f) and len(have_t) >= T.coverage_inferred * len(words):
             break
     return chosen, have_f, have_t
 
 
-def _each_adds(chosen: list[_Pair]) -> bool:
+def _each_adds(chosen: list[Pair]) -> bool:
     """Every chosen claim adds a facet or a word the others lack (otherwise fewer suffice)."""
     for p in chosen:
         others: set[str] = set().union(*(o.stated for o in chosen if o is not p))
@@ -84,7 +84,7 @@ def _each_adds(chosen: list[_Pair]) -> bool:
     return True
 
 
-def _about_subject(r: Facets, chosen: list[_Pair], heads: Mapping[int, str | None]) -> bool:
+def _about_subject(r: Facets, chosen: list[Pair], heads: Mapping[int, str | None]) -> bool:
     """No claim of an inference that gives a value or date of the claim is about another
     subject: its own subject head (``heads[j]``) other than the claim's, and the claim's head not
     in it. A value of another subject joined with the claim's name from a third claim ("The
@@ -93,7 +93,7 @@ def _about_subject(r: Facets, chosen: list[_Pair], heads: Mapping[int, str | Non
     race became a handicap event") may give the value."""
     head = subject_head(r.text)
 
-    def other_subject(p: _Pair) -> bool:
+    def other_subject(p: Pair) -> bool:
         gives_value = any(k.startswith(("q:", "d:")) for k in p.stated)
         own = heads.get(p.j)
         return gives_value and not p.head_covered and not p.dated and own is not None and own != head
@@ -101,13 +101,13 @@ def _about_subject(r: Facets, chosen: list[_Pair], heads: Mapping[int, str | Non
     return head is None or not any(other_subject(p) for p in chosen)
 
 
-def _infer(r: Facets, pairs: list[_Pair], heads: Mapping[int, str | None]) -> list[_Pair]:
+def infer_pairs(r: Facets, pairs: list[Pair], heads: Mapping[int, str | None]) -> list[Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims
     (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
     words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
     2019. Last year, the club hired ...": the dateline's year is not the event's)."""
     needed = _needed_facets(r)
-    words = set(_word_tokens(r))
+    words = set(word_tokens(r))
     usable = [p for p in pairs if _usable(p)]
     if len(usable) < 2:
         return []
@@ -118,6 +118,6 @@ def _infer(r: Facets, pairs: list[_Pair], heads: Mapping[int, str | None]) -> li
         return []
     if r.negated and not any(p.reference_negated for p in chosen):
         return []  # a denial is inferred only with a denial among the claims (absence is not denial)
-    if words and len(have_t & words) < _T.coverage_inferred * len(words):
+    if words and len(have_t & words) < T.coverage_inferred * len(words):
         return []
     return chosen if _each_adds(chosen) and _about_subject(r, chosen, heads) else []

@@ -30,15 +30,15 @@ from claims.facets import (
     token_match,
     values_equal,
 )
-from claims.facets.vocabulary import WORDNET_ANTONYMS, _data_rows, _stem, data_lines
+from claims.facets.vocabulary import WORDNET_ANTONYMS, data_lines, data_rows, stem_of
 from claims.parses import parse
-from claims.verdict.findings import _Conflict
-from claims.verdict.text import _coverage
+from claims.verdict.findings import Conflict
+from claims.verdict.text import coverage_of
 
 #: (prefix, the bare words it denies; empty: any word of 4+ letters)
 _PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
     (prefix, () if endings == "*" else tuple(endings.split()))
-    for prefix, endings in _data_rows("negative_prefixes.tsv", 2)
+    for prefix, endings in data_rows("negative_prefixes.tsv", 2)
 )
 _NOT_DENIALS = frozenset(w for _, line in data_lines("not_denials.txt") for w in line.split())
 #: a time limit: "unbeaten until the final" does not deny "beaten in the final"
@@ -46,7 +46,7 @@ _TIME_LIMIT = re.compile(r"\b(?:until|till|before|prior to)\b", re.IGNORECASE)
 _WORDS = re.compile(r"[a-z]+(?:-[a-z]+)*")
 
 
-def _unprefixed(word: str) -> str | None:
+def unprefixed(word: str) -> str | None:
     """The bare word when ``word`` is a negative form ("unsafe" -> "safe", "non-renewable" ->
     "renewable"); None when it is none (or a listed look-alike)."""
     if word in _NOT_DENIALS:
@@ -74,20 +74,20 @@ def negative_form(word: str, text: str) -> str | None:
     if len(word) < 4 or not word.replace("-", "").isalpha():
         return None
     roots, words = _words_of(text)
-    root = _stem(word)
+    root = stem_of(word)
     if root in roots:
         return None
-    bare = _unprefixed(word)
-    bare_root = _stem(bare) if bare is not None else None
+    bare = unprefixed(word)
+    bare_root = stem_of(bare) if bare is not None else None
     return next((w for w, w_root, w_bare_root in words if root == w_bare_root or w_root == bare_root), None)
 
 
 @lru_cache(maxsize=16384)
 def _words_of(text: str) -> tuple[frozenset[str], tuple[tuple[str, str, str | None], ...]]:
     """The roots of the words of ``text``, and each word with its root and, when it is a
-    negative form, the root of its bare word (``_unprefixed``)."""
+    negative form, the root of its bare word (``unprefixed``)."""
     words = _WORDS.findall(text.lower())
-    out = tuple((w, _stem(w), _stem(b) if (b := _unprefixed(w)) is not None else None) for w in words)
+    out = tuple((w, stem_of(w), stem_of(b) if (b := unprefixed(w)) is not None else None) for w in words)
     return frozenset(r for _, r, _ in out), out
 
 
@@ -106,10 +106,10 @@ def _described(text: str, word: str) -> str | None:
         if t.lower_ != last or t.pos_ != "ADJ":
             continue
         if t.dep_ == "amod" and t.head.pos_ in ("NOUN", "PROPN"):
-            return _stem(t.head.lower_)
+            return stem_of(t.head.lower_)
         subject = next((k for k in t.head.children if k.dep_ in ("nsubj", "nsubjpass")), None)
         if t.dep_ in ("acomp", "attr", "oprd") and subject is not None:
-            return _stem(subject.lower_)
+            return stem_of(subject.lower_)
     return None
 
 
@@ -168,7 +168,7 @@ def _other_occasion(claim: str, word: str, clause: str, hit: str) -> bool:
         return True
     if ours.unmatched(theirs) and theirs.unmatched(ours):
         return True
-    own, other = ours.all_words - {_stem(word.lower())}, theirs.all_words - {_stem(hit.lower())}
+    own, other = ours.all_words - {stem_of(word.lower())}, theirs.all_words - {stem_of(hit.lower())}
     return bool(own - other) and bool(other - own)
 
 
@@ -222,7 +222,7 @@ def _circumstances(text: str, verb: str) -> _Circumstances:
     in_value = {t.i for t in doc if any(v.start <= t.idx < v.end for v in values)}
 
     def stems(tokens: Any) -> frozenset[str]:
-        return frozenset(_stem(t.lower_) for t in tokens if t.pos_ in _CONTENT_POS and t.i not in in_value)
+        return frozenset(stem_of(t.lower_) for t in tokens if t.pos_ in _CONTENT_POS and t.i not in in_value)
 
     tok = next((t for t in doc if t.lower_ == verb and t.pos_ in ("VERB", "AUX")), None)
     phrases = [
@@ -237,7 +237,7 @@ def _circumstances(text: str, verb: str) -> _Circumstances:
     return _Circumstances(
         stems(x for k in phrases for x in k.subtree),
         tuple(v for v in values if any(s <= v.start < e for s, e in spans)),
-        frozenset(_stem(v.lower_) for v in verbs if v.pos_ in ("VERB", "AUX")),
+        frozenset(stem_of(v.lower_) for v in verbs if v.pos_ in ("VERB", "AUX")),
         stems(doc),
         facets,
     )
@@ -295,9 +295,9 @@ def _verb_roles(text: str, verb: str) -> _Roles | None:
         if subject.dep_ == "nsubjpass" or any(k.dep_ == "auxpass" for k in t.children):
             by = next((k for k in t.children if k.dep_ == "agent"), None)
             agent = next((k for k in by.children if k.dep_ == "pobj"), None) if by is not None else None
-            return (_stem(agent.lower_) if agent is not None else None), _stem(subject.lower_)
+            return (stem_of(agent.lower_) if agent is not None else None), stem_of(subject.lower_)
         obj = next((k for k in t.children if k.dep_ == "dobj"), None)
-        return _stem(subject.lower_), (_stem(obj.lower_) if obj is not None else None)
+        return stem_of(subject.lower_), (stem_of(obj.lower_) if obj is not None else None)
     return None
 
 
@@ -339,7 +339,7 @@ def _in_bound(word: str, text: str) -> bool:
 
 def antonym_flip(
     r: Facets, clause: str, clause_facets: Facets, start: int, r_tokens: Sequence[str]
-) -> tuple[_Conflict, float] | None:
+) -> tuple[Conflict, float] | None:
     """Check: antonym, comparative and negative prefix. A word of the claim ``r`` whose antonym
     (``claims.facets.ANTONYMS``) or negative form (``_denial``), and not the word itself, is in
     ``clause`` (the reference's covering clause, at ``start`` in its claim) is a flip: the
@@ -350,7 +350,7 @@ def antonym_flip(
     without either, or when the two differ in negation ("not allowed" / "prohibited" agree)."""
     words = clause_facets.words
     hyphenated = [w for w, _, bare in _words_of(r.text)[1] if bare is not None and "-" in w]
-    other_action: tuple[_Conflict, float] | None = None
+    other_action: tuple[Conflict, float] | None = None
     for w in [*r.words, *hyphenated]:
         if _in_bound(w, r.text):
             continue  # "at least 18" / "at most 18": bounds, compared as values (quantity_checks)
@@ -371,13 +371,13 @@ def antonym_flip(
         m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
         st = start + (m.start() if m else 0)
         stem = content_tokens(w)[0] if content_tokens(w) else w
-        covered, _ = _coverage([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
+        covered, _ = coverage_of([t for t in r_tokens if not token_match(t, stem)], content_tokens(clause))
         if _other_agents(r.text, w, clause, hit) or _other_occasion(r.text, w, clause, hit):
             if _is_verb(r.text, w):  # two adjectives of two things are no action ("scarce in the north")
-                other_action = other_action or (_Conflict("predicate", w, hit, st, st + len(hit)), covered)
+                other_action = other_action or (Conflict("predicate", w, hit, st, st + len(hit)), covered)
             continue
         label = "comparative" if antonym_kind(w, hit) == "comparative" else "antonym"
-        return _Conflict(label, w, hit, st, st + len(hit)), covered
+        return Conflict(label, w, hit, st, st + len(hit)), covered
     return other_action
 
 

@@ -35,7 +35,7 @@ _SHORT_NAMES = {"us": "united states", "uk": "united kingdom", "un": "united nat
 
 
 @lru_cache(maxsize=65536)
-def _name_keys(text: str) -> frozenset[str]:
+def name_keys(text: str) -> frozenset[str]:
     """How ``text`` can name an organisation in short: its acronyms (words of three or more
     capitals: "DNC", "WHO"; never the ordinary word "who") and the initialisms of its runs of
     three or more capitalised words ("Democratic National Committee" -> "dnc"), lower-cased."""
@@ -62,7 +62,7 @@ def _name_keys(text: str) -> frozenset[str]:
     return frozenset(keys)
 
 
-def _entity_key(entity: str) -> str:
+def entity_key(entity: str) -> str:
     """The short form an entity is matched by: its own acronym ("NAHL") or its initialism."""
     e = squash_abbreviations(entity).strip()
     low = e.lower().removeprefix("the ")
@@ -77,24 +77,24 @@ _POSSESSIVE = re.compile(r"['’]s?$")
 _NAME_WORD = re.compile(r"[\w'’\-#+]+")
 
 
-def _lower_words(text: str) -> frozenset[str]:
+def lower_words(text: str) -> frozenset[str]:
     """The lower-case words of ``text`` (possessive "'s" dropped, abbreviations squashed); cached
     for claim-sized texts (``CACHED_CHARS``): a reference claim's text is read for every response
     claim it is compared with."""
-    return _cached_lower_words(text) if len(text) <= CACHED_CHARS else _scan_lower_words(text)
+    return _cached_lower_words(text) if len(text) <= CACHED_CHARS else scan_lower_words(text)
 
 
 @lru_cache(maxsize=65536)
 def _cached_lower_words(text: str) -> frozenset[str]:
-    return _scan_lower_words(text)
+    return scan_lower_words(text)
 
 
-def _scan_lower_words(text: str) -> frozenset[str]:
+def scan_lower_words(text: str) -> frozenset[str]:
     text = squash_abbreviations(text)
     return frozenset(_POSSESSIVE.sub("", w.lower()) for w in _NAME_WORD.findall(text))
 
 
-def _entity_present(
+def entity_present(
     entity: str,
     words: frozenset[str] | set[str],
     stems: list[str],
@@ -103,10 +103,10 @@ def _entity_present(
     strict: bool = True,
 ) -> bool:
     """``entity`` is named among ``words`` / ``stems``, or in short: its acronym or initialism
-    is one of ``names`` (``_name_keys`` of the other text: "the DNC" names the Democratic
+    is one of ``names`` (``name_keys`` of the other text: "the DNC" names the Democratic
     National Committee and the other way round). ``strict`` (the other text names something
     itself): the words that tell the name apart must be stated, not only its designator."""
-    key = _entity_key(entity)
+    key = entity_key(entity)
     if key and key in names:
         return True
     toks = [

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from claims import lexicon
-from claims.facets.vocabulary import _data_rows, _stem
+from claims.facets.vocabulary import data_rows, stem_of
 from claims.parses import parse
 
 __all__ = [
@@ -35,8 +35,8 @@ __all__ = [
 
 #: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
 _SYMMETRIC = frozenset(
-    _stem(w)
-    for kind, words in _data_rows("symmetric_relations.tsv", 2)
+    stem_of(w)
+    for kind, words in data_rows("symmetric_relations.tsv", 2)
     if kind == "verb"
     for w in words.split()
 )
@@ -62,10 +62,10 @@ class Relation:
     names: tuple[str, str] = ("", "")
 
 
-def _noun_key(tok: Any) -> str:
+def noun_key(tok: Any) -> str:
     """A noun's key: its stem with the stems of its compound modifiers ("stock market")."""
     parts = [c for c in tok.children if c.dep_ == "compound"] + [tok]
-    return " ".join(_stem(p.text) for p in sorted(parts, key=lambda t: t.i))
+    return " ".join(stem_of(p.text) for p in sorted(parts, key=lambda t: t.i))
 
 
 def _child(tok: Any, *deps: str) -> Any | None:
@@ -93,7 +93,7 @@ def _canonical(word: str, converses: tuple[str, ...], prefix: str) -> list[tuple
     return [(f"{prefix}:{min(word, c)}|{max(word, c)}", word > c, c) for c in converses]
 
 
-def _span(tok: Any) -> tuple[int, int]:
+def span_of(tok: Any) -> tuple[int, int]:
     """The character span of a noun with its modifiers (its subtree)."""
     left, right = tok.left_edge, tok.right_edge
     return left.idx, right.idx + len(right.text)
@@ -110,10 +110,10 @@ def _add(
     converse: str = "",
 ) -> None:
     if _nominal(a) and _nominal(b):
-        x, y = _noun_key(a), _noun_key(b)
+        x, y = noun_key(a), noun_key(b)
         if x != y:
             word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
-            spans = (_span(a), _span(b), word_span)
+            spans = (span_of(a), span_of(b), word_span)
             names = (_surface(b), _surface(a)) if reverse else (_surface(a), _surface(b))
             out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse, names))
 
@@ -142,14 +142,14 @@ def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
 #: ("A bought X from B", "B lost to A"), and their object is the thing that changes hands or the
 #: occasion ("won the final"), no party
 _OBJECT_PARTY = frozenset(
-    _stem(w) for w in ("beat", "defeated", "preceded", "followed", "exceeds", "trails", "employs")
+    stem_of(w) for w in ("beat", "defeated", "preceded", "followed", "exceeds", "trails", "employs")
 )
 #: verbs of an outcome, whose object is the contest ("won the Cup"), never the other party
-_OUTCOME = frozenset(_stem(w) for w in ("win", "won", "wins", "lose", "lost", "loses"))
+_OUTCOME = frozenset(stem_of(w) for w in ("win", "won", "wins", "lose", "lost", "loses"))
 #: verb stem -> the converse forms of a lexicon row with that stem ("defeating" -> "lost")
 _CONVERSE_STEMS: dict[str, tuple[str, ...]] = {}
 for _w in sorted(lexicon.converse_words()):
-    _CONVERSE_STEMS.setdefault(_stem(_w), lexicon.converses(_w))
+    _CONVERSE_STEMS.setdefault(stem_of(_w), lexicon.converses(_w))
 
 
 def _negated(verb: Any) -> bool:
@@ -177,18 +177,18 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
     party = _child(party_prep, "pobj") or next(
         (c for c in tok.children if c.dep_ == "dative" and c.pos_ != "ADP"), None
     )
-    conv = lexicon.converses(word) or _CONVERSE_STEMS.get(_stem(word), ())
+    conv = lexicon.converses(word) or _CONVERSE_STEMS.get(stem_of(word), ())
     if conv:
-        other = patient if _stem(word) in _OBJECT_PARTY else party
-        if other is None and _stem(word) not in _OUTCOME and _named(agent) and _named(patient):
+        other = patient if stem_of(word) in _OBJECT_PARTY else party
+        if other is None and stem_of(word) not in _OUTCOME and _named(agent) and _named(patient):
             other = patient  # two names: "Acme bought Corvin" / "Corvin bought Acme"
-        for key, rev, _ in _canonical(_stem(word), tuple(_stem(c) for c in conv), "v"):
+        for key, rev, _ in _canonical(stem_of(word), tuple(stem_of(c) for c in conv), "v"):
             _add(out, key, agent, other, rev, word)
-        if _stem(word) in _OUTCOME and _named(agent) and _named(patient):
+        if stem_of(word) in _OUTCOME and _named(agent) and _named(patient):
             # the verb's own order, no converse: "Arsenal won the FA Cup" / "FA Cup won Arsenal"
-            _add(out, f"v:{_stem(word)}", agent, patient, False, word)
-    elif _stem(word) not in _SYMMETRIC and _named(agent) and _named(patient):
-        _add(out, f"v:{_stem(word)}", agent, patient, False, word)
+            _add(out, f"v:{stem_of(word)}", agent, patient, False, word)
+    elif stem_of(word) not in _SYMMETRIC and _named(agent) and _named(patient):
+        _add(out, f"v:{stem_of(word)}", agent, patient, False, word)
 
 
 def _to_of(frm: Any, doc: Any) -> Any | None:
@@ -206,7 +206,7 @@ def _to_of(frm: Any, doc: Any) -> Any | None:
 
 
 #: a year: "from 1990 to 1995" names a period, whatever the verb or noun it hangs on
-_YEAR = re.compile(r"^(?:1[0-9]|20)[0-9]{2}$")
+YEAR = re.compile(r"^(?:1[0-9]|20)[0-9]{2}$")
 
 
 def _value(tok: Any | None) -> bool:
@@ -218,7 +218,7 @@ def _value(tok: Any | None) -> bool:
 
 def _value_key(tok: Any) -> str:
     return " ".join(
-        _stem(t.text)
+        stem_of(t.text)
         for t in sorted([*(c for c in tok.children if c.dep_ == "nummod"), tok], key=lambda t: t.i)
     )
 
@@ -232,13 +232,13 @@ def _from_to(frm: Any, doc: Any, out: list[Relation]) -> None:
     if a is None or b is None:
         return
     if not (_value(a) and _value(b)):
-        _add(out, f"dir:{_stem(frm.head.text)}", a, b, False, "from … to")
+        _add(out, f"dir:{stem_of(frm.head.text)}", a, b, False, "from … to")
         return
     x, y = _value_key(a), _value_key(b)
     if x == y:
         return
-    key = "dir:period" if _YEAR.match(a.text) and _YEAR.match(b.text) else f"dir:{_stem(frm.head.text)}"
-    spans = (_span(a), _span(b), (0, 0))
+    key = "dir:period" if YEAR.match(a.text) and YEAR.match(b.text) else f"dir:{stem_of(frm.head.text)}"
+    spans = (span_of(a), span_of(b), (0, 0))
     out.append(Relation(key, x, y, "from … to", spans, "", (_surface(a), _surface(b))))
 
 
@@ -248,9 +248,9 @@ def converse_keys(text: str) -> dict[str, str]:
     "won"): a word of one relation read from its two sides."""
     out: dict[str, str] = {}
     for tok in parse(text) or ():
-        conv = lexicon.converses(tok.lower_) or _CONVERSE_STEMS.get(_stem(tok.text), ())
+        conv = lexicon.converses(tok.lower_) or _CONVERSE_STEMS.get(stem_of(tok.text), ())
         if tok.pos_ in ("VERB", "AUX") and conv:
-            for key, _, _ in _canonical(_stem(tok.text), tuple(_stem(c) for c in conv), "v"):
+            for key, _, _ in _canonical(stem_of(tok.text), tuple(stem_of(c) for c in conv), "v"):
                 out[key] = tok.text
     return out
 

@@ -1,5 +1,5 @@
 """Checks on numbers: values, years, ranges and bounds of the claim against the reference claim
-(``_check_quantities``, one of ``compare._PAIR_CHECKS``).
+(``check_quantities``, one of ``compare.PAIR_CHECKS``).
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -20,28 +20,28 @@ from claims.facets import (
     year_matches,
     year_overlaps,
 )
-from claims.verdict.context import _Context
+from claims.verdict.context import Context
 from claims.verdict.events import event_coverage
-from claims.verdict.findings import _Conflict, _Pair
-from claims.verdict.rivals import _approximation_rival, _both_currencies, _ordinal_rival, _other_measure
+from claims.verdict.findings import Conflict, Pair
+from claims.verdict.rivals import approximation_rival, both_currencies, ordinal_rival, other_measure
 from claims.verdict.values import (
-    _bound_year,
-    _ordinal_word,
-    _range_relation,
-    _range_span,
-    _value_kind,
-    _year_like,
+    bound_year,
+    ordinal_word,
+    range_relation,
+    range_span,
+    value_kind,
+    year_like,
 )
 
 
-def _years_of(c: Facets) -> list[Quantity]:
+def years_of(c: Facets) -> list[Quantity]:
     """The reference claim's years: year quantities and the years of its dates."""
-    return [q for q in c.quantities if _year_like(q)] + [
+    return [q for q in c.quantities if year_like(q)] + [
         Quantity(float(d.year), float(d.year), "year", "", d.text, d.start, d.end) for d in c.dates if d.year
     ]
 
 
-def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) -> None:
+def _check_year(pair: Pair, x: Context, q: Quantity, c_years: list[Quantity]) -> None:
     """Check: year. Stated by the same year or range; only point years conflict, and only
     with point years that share no year with it."""
     if any(year_matches(q, y) for y in c_years):
@@ -53,7 +53,7 @@ def _check_year(pair: _Pair, x: _Context, q: Quantity, c_years: list[Quantity]) 
     ]
     if rivals and not any(year_overlaps(q, y) for y in c_years):
         y = rivals[0]
-        pair.conflicts.append(_Conflict("year", q.text, y.text, y.start, y.end))
+        pair.conflicts.append(Conflict("year", q.text, y.text, y.start, y.end))
     else:
         pair.missing.append(q.text)
 
@@ -74,10 +74,10 @@ def _at_edge(a: Quantity, b: Quantity) -> bool:
 _ONE_SIDED = frozenset({"above", "below", "atleast", "upto"})
 
 
-def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
-    """Check: range membership (``_range_relation``). True when it decided the value: inside a
+def _check_range(pair: Pair, x: Context, q: Quantity) -> bool:
+    """Check: range membership (``range_relation``). True when it decided the value: inside a
     stated range it is missing (not stated, not contradicted), outside it conflicts."""
-    relation, o = _range_relation(q, x.c)
+    relation, o = range_relation(q, x.c)
     if relation == "outside" and o is not None and q.bound in _ONE_SIDED and o.bound in _ONE_SIDED:
         # two bounds: compared by ``_check_opposite_bound`` alone (a bound of another scope,
         # ``_other_scope``, is not stated, never outside)
@@ -87,8 +87,8 @@ def _check_range(pair: _Pair, x: _Context, q: Quantity) -> bool:
         pair.missing.append(q.text)
         return True
     if relation == "outside" and o is not None:
-        s, e = _range_span(x.c, o)
-        pair.conflicts.append(_Conflict("range", q.text, x.c.text[s:e], s, e))
+        s, e = range_span(x.c, o)
+        pair.conflicts.append(Conflict("range", q.text, x.c.text[s:e], s, e))
         return True
     return False
 
@@ -107,10 +107,10 @@ def _bound_words(text: str, q: Quantity) -> str:
     return f"{words.group(1)} {q.text}" if words else q.text
 
 
-def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
+def _check_opposite_bound(pair: Pair, x: Context, q: Quantity) -> bool:
     """Check: a bound of the claim against a bound of the reference from the other side with no
     value in common ("over 18" / "under 18"; ``opposite_bounds``). True when it found one."""
-    o = next((o for o in x.c.quantities if not _year_like(o) and opposite_bounds(q, o)), None)
+    o = next((o for o in x.c.quantities if not year_like(o) and opposite_bounds(q, o)), None)
     if o is None or _other_scope(x, q, o):
         return False
     if not q.slot and not o.slot:
@@ -119,19 +119,19 @@ def _check_opposite_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
         pair.missing.append(q.text)
         return True
     pair.conflicts.append(
-        _Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
+        Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
     )
     _cover_bound_words(pair, x, q)
     return True
 
 
-def _other_scope(x: _Context, q: Quantity, o: Quantity) -> bool:
+def _other_scope(x: Context, q: Quantity, o: Quantity) -> bool:
     """The reference's bound ``o`` is said of another scope than the claim's bound ``q``: a
     content word of the reference claim that is none of the claim's, or one of the claim's that
     is none of the reference claim's, outside the bounds' own words ("fewer than 5,000 people in Europe" /
     "over 10,000 people"; "Drivers going over 30 mph are fined" / "The speed limit is under 30
     mph"). A bound limits exactly what it is said of, so another scope or
-    subject is no conflict (a point value keeps the looser test of ``_subject_agrees``)."""
+    subject is no conflict (a point value keeps the looser test of ``subject_agrees``)."""
     mine, theirs = [*x.r.tokens, *x.r_tokens], content_tokens(x.c.text)
     own, own_r = _own_words(x.c.text, o), _own_words(x.r.text, q)
     if any(t not in own and not any(token_match(t, m) for m in mine) for t in theirs):
@@ -146,7 +146,7 @@ def _own_words(text: str, q: Quantity) -> set[str]:
     return set(content_tokens(words.group(1))) if words else set()
 
 
-def _cover_bound_words(pair: _Pair, x: _Context, q: Quantity) -> None:
+def _cover_bound_words(pair: Pair, x: Context, q: Quantity) -> None:
     """The words of the claim's bound ("exceeds", "more than") were compared as the bound: they
     are no predicate word the reference lacks ("exceeds 80 °C" / "stays below 80 °C")."""
     own = _own_words(x.r.text, q) & set(x.r_tokens)
@@ -159,7 +159,7 @@ def _cover_bound_words(pair: _Pair, x: _Context, q: Quantity) -> None:
     pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
 
 
-def _narrower(x: _Context, q: Quantity, o: Quantity) -> bool:
+def _narrower(x: Context, q: Quantity, o: Quantity) -> bool:
     """The reference counts a narrower kind than the claim: a word between its number and the
     claim's counted noun that the claim lacks ("18 gold medals" against "over 20 medals")."""
     if not q.slot.startswith("n:"):
@@ -169,7 +169,7 @@ def _narrower(x: _Context, q: Quantity, o: Quantity) -> bool:
     return noun is not None and any(t not in x.r_tokens for t, _, _ in words[:noun])
 
 
-def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
+def _check_bound(pair: Pair, x: Context, q: Quantity) -> bool:
     """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
     reference's point values of the same slot. A point past the bound conflicts ("$9.8
     million"); one inside is no conflict (``quantity_matches`` states "over"/"below"/"at least"
@@ -180,8 +180,8 @@ def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
         o
         for o in x.c.quantities
         if not o.bound
-        and not _year_like(o)
-        and (not o.slot or slots_compatible(q, o) or _both_currencies(q, o))
+        and not year_like(o)
+        and (not o.slot or slots_compatible(q, o) or both_currencies(q, o))
     ]
     if not points:
         return False
@@ -193,44 +193,42 @@ def _check_bound(pair: _Pair, x: _Context, q: Quantity) -> bool:
         # "18 gold medals and 7 silver medals")
         return False
     o = points[0]
-    pair.conflicts.append(_Conflict("bound", _bound_words(x.r.text, q), o.text, o.start, o.end))
+    pair.conflicts.append(Conflict("bound", _bound_words(x.r.text, q), o.text, o.start, o.end))
     return True
 
 
-def _check_year_binding(pair: _Pair, x: _Context, q: Quantity, q_year: float) -> None:
+def _check_year_binding(pair: Pair, x: Context, q: Quantity, q_year: float) -> None:
     """Check: a value bound to a year. The value is there but bound to another year: the
     number of that year in the reference (same slot) conflicts; without one the claim's
     pairing is not stated."""
     c = x.c
     bound = [
-        o
-        for o in c.quantities
-        if not _year_like(o) and slots_compatible(q, o) and _bound_year(c, o) == q_year
+        o for o in c.quantities if not year_like(o) and slots_compatible(q, o) and bound_year(c, o) == q_year
     ]
     if bound and not q.loose and not bound[0].loose:
         o = bound[0]
-        kind = _value_kind(q, o)
+        kind = value_kind(q, o)
         pair.conflicts.append(
-            _Conflict(kind, f"{q.text} in {q_year:g}", f"{o.text} in {q_year:g}", o.start, o.end)
+            Conflict(kind, f"{q.text} in {q_year:g}", f"{o.text} in {q_year:g}", o.start, o.end)
         )
     else:
         pair.missing.append(f"{q.text} in {q_year:g}")
 
 
-def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
+def _check_value(pair: Pair, x: Context, q: Quantity) -> None:
     """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
     year); else a range decides (``_check_range``); else another exact value of the slot
     conflicts; else the value is missing. An ordinal is compared only where the reference
-    states an ordinal, and an ordinal word only ever states (``_ordinal_word``)."""
+    states an ordinal, and an ordinal word only ever states (``ordinal_word``)."""
     c = x.c
     if q.ordinal and not any(o.ordinal for o in c.quantities):
         return
-    same = [o for o in c.quantities if not _year_like(o) and quantity_matches(q, o)]
-    rival = None if same or not q.ordinal else _ordinal_rival(x.r.text, q, c)
+    same = [o for o in c.quantities if not year_like(o) and quantity_matches(q, o)]
+    rival = None if same or not q.ordinal else ordinal_rival(x.r.text, q, c)
     if rival is not None:
-        pair.conflicts.append(_Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
+        pair.conflicts.append(Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
         return
-    if _ordinal_word(q) and not same:
+    if ordinal_word(q) and not same:
         return
     if not same and _check_opposite_bound(pair, x, q):
         return
@@ -238,8 +236,8 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
         return
     if not same and _check_range(pair, x, q):
         return
-    q_year = _bound_year(x.r, q)
-    if same and (q_year is None or any(_bound_year(c, o) in (None, q_year) for o in same)):
+    q_year = bound_year(x.r, q)
+    if same and (q_year is None or any(bound_year(c, o) in (None, q_year) for o in same)):
         pair.stated.add("q:" + q.text.lower())
         if q.bound and any(o.bound for o in same):
             _cover_bound_words(pair, x, q)
@@ -250,19 +248,17 @@ def _check_value(pair: _Pair, x: _Context, q: Quantity) -> None:
     rivals = [
         o
         for o in c.quantities
-        if (slots_compatible(q, o) or q.slot == o.slot == "time" or _both_currencies(q, o))
-        and ((not q.loose and not o.loose) or _approximation_rival(x.r.text, q, x.c.text, o))
-        and not _other_measure(x.r.text, q, x.c.text, o)
+        if (slots_compatible(q, o) or q.slot == o.slot == "time" or both_currencies(q, o))
+        and ((not q.loose and not o.loose) or approximation_rival(x.r.text, q, x.c.text, o))
+        and not other_measure(x.r.text, q, x.c.text, o)
     ]
     zero = None if rivals else _zero_subject(x, q)
     if rivals:
         o = rivals[0]
         unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
-        pair.conflicts.append(
-            _Conflict(_value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only)
-        )
+        pair.conflicts.append(Conflict(value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only))
     elif zero is not None:
-        pair.conflicts.append(_Conflict("number", q.text, zero.group(0), zero.start(), zero.end()))
+        pair.conflicts.append(Conflict("number", q.text, zero.group(0), zero.start(), zero.end()))
     else:
         pair.missing.append(q.text)
 
@@ -276,13 +272,13 @@ _ZERO = re.compile(
 )
 
 
-def _zero_subject(x: _Context, q: Quantity) -> re.Match[str] | None:
+def _zero_subject(x: Context, q: Quantity) -> re.Match[str] | None:
     """The reference claim's subject that counts nobody ("No one was killed in the fire")
     against the claim's count of its subject ("Two firefighters were killed in the fire"):
     the count opens the claim (after an article or "only") and is at least one, a noun after
     "No" is the claim's counted noun ("No passengers", not "No residents"), the verb after the
     subject is a word of the claim, and the rest of the claim's words are the reference's
-    (checked by ``_subject_agrees`` on the conflict)."""
+    (checked by ``subject_agrees`` on the conflict)."""
     if (
         q.bound
         or q.value < 1
@@ -311,12 +307,12 @@ def _zero_subject(x: _Context, q: Quantity) -> re.Match[str] | None:
     return zero if same else None
 
 
-def _check_quantities(pair: _Pair, x: _Context) -> None:
+def check_quantities(pair: Pair, x: Context) -> None:
     """Check: quantities and years, one per value of the claim (``_check_year``,
     ``_check_value``)."""
-    c_years = _years_of(x.c)
+    c_years = years_of(x.c)
     for q in x.r.quantities:
-        if _year_like(q):
+        if year_like(q):
             _check_year(pair, x, q, c_years)
         else:
             _check_value(pair, x, q)

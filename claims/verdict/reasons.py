@@ -12,7 +12,7 @@ from claims.facets import (
     token_match,
 )
 from claims.types import Evidence, ReferenceClaim
-from claims.verdict.findings import _Conflict
+from claims.verdict.findings import Conflict
 
 # ---------------------------------------------------------------- evidence & reasons
 
@@ -41,12 +41,12 @@ def _locate(rc: ReferenceClaim, start: int, end: int, texts: Sequence[str] | Non
     return c.start, c.end
 
 
-def _evidence(reference_claims: Sequence[ReferenceClaim], j: int, cos: float) -> Evidence:
+def evidence_at(reference_claims: Sequence[ReferenceClaim], j: int, cos: float) -> Evidence:
     rc = reference_claims[j]
     return Evidence(rc.reference, j, rc.claim.start, rc.claim.end, rc.claim.text, float(cos))
 
 
-def _where(rc: ReferenceClaim, start: int, end: int, texts: Sequence[str] | None = None) -> str:
+def where_stated(rc: ReferenceClaim, start: int, end: int, texts: Sequence[str] | None = None) -> str:
     s, e = _locate(rc, start, end, texts)
     return f"reference {rc.reference}, chars {s}–{e}"
 
@@ -66,9 +66,9 @@ _REASONS = {
 }
 
 
-def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | None) -> tuple[str, str]:
+def describe_conflict(k: Conflict, rc: ReferenceClaim, texts: Sequence[str] | None) -> tuple[str, str]:
     """The reason and the change ("2001 → 2004") of the conflict ``k``."""
-    where = _where(rc, k.start, k.end, texts)
+    where = where_stated(rc, k.start, k.end, texts)
     label = k.kind
     if k.unit_only and k.kind not in _REASONS and k.kind not in ("comparative", "antonym", "entity"):
         label = "currency" if k.kind == "amount" else "unit"
@@ -77,7 +77,7 @@ def _describe_conflict(k: _Conflict, rc: ReferenceClaim, texts: Sequence[str] | 
     return reason, f"{k.response_value} → {k.reference_value}"
 
 
-def _hedge_change(claim_text: str, ref_text: str, start: int, end: int) -> str:
+def hedge_change(claim_text: str, ref_text: str, start: int, end: int) -> str:
     """``"enrolled → planned to enrol"``: the claim's word for the hedged predicate, and the
     reference's hedge with that predicate (or the hedge alone)."""
     m = re.match(r"\s*([\w,.'’%$€£-]+)", ref_text[end:])

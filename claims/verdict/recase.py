@@ -24,8 +24,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from claims.facets import MONTHS, STOPWORDS, UNITS, content_tokens, extract, is_weak_entity
-from claims.verdict.roles import _word_before
-from claims.verdict.text import _coverage
+from claims.verdict.roles import word_before
+from claims.verdict.text import coverage_of
 
 _WORD = r"[a-z][a-z'’-]*"
 #: at most this many lower-case words fill a name's slot ("rosa feld")
@@ -43,7 +43,7 @@ def _names(reference: str, single_words: bool = True) -> tuple[tuple[str, str], 
         if not single_words and " " not in e[0]:
             continue
         if not is_weak_entity(reference, e) and re.fullmatch(r"[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*", e[0]):
-            out.append((e[0], _word_before(reference, e[1])))
+            out.append((e[0], word_before(reference, e[1])))
     return tuple(out)
 
 
@@ -121,7 +121,7 @@ def _rival_names(text: str, references: Sequence[str]) -> str:
             if run & set(ref_tokens):
                 continue
             rest = [t for t in content_tokens(text) if t not in run]
-            if rest and _coverage(rest, ref_tokens)[0] >= 1.0:
+            if rest and coverage_of(rest, ref_tokens)[0] >= 1.0:
                 return _capitalise(text, *span)
     return text
 

@@ -21,7 +21,7 @@ def _ordinal_neighbours(text: str, start: int, end: int) -> set[str]:
     return set(content(text[:start])[-1:] + content(text[end:])[:1])
 
 
-def _ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
+def ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
     """Another ordinal of ``c`` in the same position as the claim's ordinal ``q`` (words or
     digits: "finished second" / "finished 3rd", "the third largest" / "the second largest"):
     the same slot, or the same content word next to it. None when there is none."""
@@ -34,13 +34,13 @@ def _ordinal_rival(r_text: str, q: Quantity, c: Facets) -> Quantity | None:
     return None
 
 
-def _both_currencies(q: Quantity, o: Quantity) -> bool:
+def both_currencies(q: Quantity, o: Quantity) -> bool:
     """Two amounts of money in different currencies ("$45" / "€45"): the same slot, the price,
     so another currency conflicts like another value (``_check_value``)."""
     return q.slot.startswith("currency") and o.slot.startswith("currency") and q.slot != o.slot
 
 
-def _approximation_rival(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
+def approximation_rival(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
     """An approximation on one side too far from a point value on the other to approximate
     it ("about 3.4 million" / 2,148,271), or from an approximation on the other ("about 2
     million" / "about 20 million"): a conflict like two points (``approximation_misses``,
@@ -75,7 +75,7 @@ def _measure(text: str, q: Quantity) -> str | None:
     return _MEASURES.get(before.group(1)) if before is not None else None
 
 
-def _other_measure(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
+def other_measure(r_text: str, q: Quantity, c_text: str, o: Quantity) -> bool:
     """Two lengths that name two measures ("The lake is 30 km long" / "The lake is 45 km wide"):
     two values of two quantities, never rivals."""
     ours, theirs = _measure(r_text, q), _measure(c_text, o)

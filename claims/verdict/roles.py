@@ -13,25 +13,25 @@ from claims.facets import (
     is_weak_entity,
     token_match,
 )
-from claims.facets.vocabulary import ANTONYMS, _data_rows
+from claims.facets.vocabulary import ANTONYMS, data_rows
 from claims.parses import parse
-from claims.verdict.findings import _Conflict, _Pair
-from claims.verdict.names import _entity_present, _lower_words, _name_keys
+from claims.verdict.findings import Conflict, Pair
+from claims.verdict.names import entity_present, lower_words, name_keys
 from claims.verdict.one_way import (
-    _ONE_WAY_STEMS,
-    _ONE_WAY_VERBS,
-    _noun_key,
-    _one_way_roles,
-    _span,
+    ONE_WAY_STEMS,
+    ONE_WAY_VERBS,
+    noun_key,
+    one_way_roles,
+    span_of,
     verb_arguments,
     verb_key,
 )
-from claims.verdict.text import _coverage, subject_head
-from claims.verdict.thresholds import _T
+from claims.verdict.text import coverage_of, subject_head
+from claims.verdict.thresholds import T
 
 
-def _subject_agrees(
-    p: _Pair, r: Facets, conflict_entity: str | None = None, *, counted_slot: bool = False
+def subject_agrees(
+    p: Pair, r: Facets, conflict_entity: str | None = None, *, counted_slot: bool = False
 ) -> bool:
     """Same subject: the claim's entities are in the reference claim — or some are, and the
     reference claim names no entity the claim lacks (a different subject such as OB-71 vs
@@ -44,10 +44,10 @@ def _subject_agrees(
         return False
     # the predicate ("won", "enrolled", "long") must be the same: a year of another event is
     # not a conflicting year
-    needed = _T.coverage_predicate_counted if counted_slot else _T.coverage_predicate
+    needed = T.coverage_predicate_counted if counted_slot else T.coverage_predicate
     if p.predicate_size and p.predicate_coverage < needed:
         return False
-    if not p.predicate_size and p.cos < _T.cosine_without_predicate:
+    if not p.predicate_size and p.cos < T.cosine_without_predicate:
         return False
     subject_coverage = p.subject_coverage
     if conflict_entity is not None:
@@ -58,11 +58,9 @@ def _subject_agrees(
         if rest:
             subject_coverage = max(subject_coverage, sum(t in p.tokens_covered for t in rest) / len(rest))
     if not r.entities:
-        return (
-            subject_coverage >= _T.coverage_subject_without_names or p.cos >= _T.cosine_subject_without_names
-        )
-    return subject_coverage >= _T.coverage_subject or (
-        subject_coverage >= _T.coverage_subject_partial and p.cos >= _T.cosine_subject_partial
+        return subject_coverage >= T.coverage_subject_without_names or p.cos >= T.cosine_subject_without_names
+    return subject_coverage >= T.coverage_subject or (
+        subject_coverage >= T.coverage_subject_partial and p.cos >= T.cosine_subject_partial
     )
 
 
@@ -70,7 +68,7 @@ def _subject_agrees(
 _ADJUNCT_PREPOSITIONS = frozenset({"in", "at", "on", "near", "during", "from", "to"})
 
 
-def _adjunct(r: Facets, entity: str, p: _Pair) -> bool:
+def _adjunct(r: Facets, entity: str, p: Pair) -> bool:
     """The claim's name ``entity`` only says where or when ("The treaty was signed in Paris in
     1921"), and the reference claim is about the claim's subject (``head_covered``) and names
     nobody else: the detail it lacks does not make it another event, so "signed in 1922"
@@ -78,10 +76,10 @@ def _adjunct(r: Facets, entity: str, p: _Pair) -> bool:
     if not p.head_covered or p.entities_extra:
         return False
     starts = [s for e, s, _ in r.entities if e == entity]
-    return bool(starts) and all(_word_before(r.text, s) in _ADJUNCT_PREPOSITIONS for s in starts)
+    return bool(starts) and all(word_before(r.text, s) in _ADJUNCT_PREPOSITIONS for s in starts)
 
 
-def _word_before(text: str, pos: int) -> str:
+def word_before(text: str, pos: int) -> str:
     """The word right before ``pos``, articles skipped ("chaired by the X" -> "by")."""
     words = [w.lower() for w in re.findall(r"[\w'’-]+", text[:pos])]
     while words and words[-1] in ("the", "a", "an"):
@@ -89,7 +87,7 @@ def _word_before(text: str, pos: int) -> str:
     return words[-1] if words else ""
 
 
-def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+def head_swap_of(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """Another proper noun as the subject head with everything else the same ("Lyon is the
     capital of France" vs "Paris is the capital of France"): an entity conflict. A changed
     common noun ("museum" vs "library") is only not support (see ``_supports``)."""
@@ -104,14 +102,14 @@ def _head_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
         return None
     r_rest = [t for t in r.tokens if t != rh]
     c_rest = [t for t in c.tokens if t != ch]
-    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0 or _coverage(c_rest, r_rest)[0] < 1.0:
+    if not r_rest or coverage_of(r_rest, c_rest)[0] < 1.0 or coverage_of(c_rest, r_rest)[0] < 1.0:
         return None
-    return _Conflict("entity", r_ent[0], c_ent[0], c_ent[1], c_ent[2])
+    return Conflict("entity", r_ent[0], c_ent[0], c_ent[1], c_ent[2])
 
 
 #: relations whose two sides can be swapped (``claims/data/symmetric_relations.tsv``): all the
 #: words, their stems for the content words between two names, and the verbs alone
-_SYMMETRIC_ROWS = _data_rows("symmetric_relations.tsv", 2)
+_SYMMETRIC_ROWS = data_rows("symmetric_relations.tsv", 2)
 _SYMMETRIC_WORDS = frozenset(w for _, words in _SYMMETRIC_ROWS for w in words.split())
 _SYMMETRIC = frozenset(content_tokens(" ".join(_SYMMETRIC_WORDS)))
 #: the verbs of the verb rows alone, as ``verb_arguments`` keys them (``converse_relation``), and
@@ -124,7 +122,7 @@ _SYMMETRIC_PREPS = (
     frozenset({"with", "between", "alongside", "near", "beside", "next", "opposite"}) & _SYMMETRIC_WORDS
 )
 #: the one-way verbs (``claims/data/one_way_verbs.txt``), keyed alike
-_ONE_WAY_KEYS = frozenset(verb_key(w) for w in _ONE_WAY_VERBS)
+_ONE_WAY_KEYS = frozenset(verb_key(w) for w in ONE_WAY_VERBS)
 #: an equative comparison ("as tall as", "as widely used as") is symmetric too
 _AS_AS = re.compile(r"\bas\s+(?:\w+\s+){1,2}?as\b", re.IGNORECASE)
 
@@ -142,23 +140,23 @@ def _same_relation(between_r: str, between_c: str) -> bool:
     tr, tc = content_tokens(between_r), content_tokens(between_c)
     if not tr or not tc or tr[0] != tc[0] or not set(tr) <= set(tc) or set(tr) & _SYMMETRIC:
         return False
-    wr, wc = _lower_words(between_r) - _ARTICLES, _lower_words(between_c) - _ARTICLES
+    wr, wc = lower_words(between_r) - _ARTICLES, lower_words(between_c) - _ARTICLES
     if wr & _SYMMETRIC_WORDS or _AS_AS.search(between_r):
         return False
     return wr <= wc and not (wc - wr) & _PASSIVE and not (wr & _PASSIVE) - wc
 
 
-def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+def role_swap(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """The same entities in another order with the same words around them ("Brazil beat
     Germany" vs "Germany beat Brazil"): the roles are swapped."""
     if p.entities_missing or p.missing or p.conflicts or len(r.entities) < 2:
         return None
     ents = r.entities
-    c_words = _lower_words(c.text)
+    c_words = lower_words(c.text)
     found = []
     for e, _, _ in ents:
         hit = next((x for x in c.entities if x[0].lower() == e.lower()), None)
-        if hit is None or not _entity_present(e, c_words, c.tokens, _name_keys(c.text)):
+        if hit is None or not entity_present(e, c_words, c.tokens, name_keys(c.text)):
             return None
         found.append(hit)
     if [x[1] for x in found] == sorted(x[1] for x in found):
@@ -170,26 +168,26 @@ def _role_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     ent_tokens = set(content_tokens(" ".join(e for e, _, _ in ents)))
     r_rest = [t for t in r.tokens if t not in ent_tokens]
     c_rest = [t for t in c.tokens if t not in ent_tokens]
-    if not r_rest or _coverage(r_rest, c_rest)[0] < 1.0:
+    if not r_rest or coverage_of(r_rest, c_rest)[0] < 1.0:
         return None
     # the reference may describe the second party ("bought the software firm Corvin Group"):
     # its extra words must all lie between the two entities
     between_c = set(content_tokens(c.text[c_two[0][2] : c_two[1][1]]))
-    _, r_in_c = _coverage(c_rest, r_rest)
+    _, r_in_c = coverage_of(c_rest, r_rest)
     if any(t not in r_in_c and t not in between_c for t in c_rest):
         return None
     order_r = " … ".join(e for e, _, _ in ents)
     order_c = " … ".join(x[0] for x in sorted(found, key=lambda x: x[1]))
     start, end = min(x[1] for x in found), max(x[2] for x in found)
-    return _Conflict("roles", order_r, order_c, start, end)
+    return Conflict("roles", order_r, order_c, start, end)
 
 
-def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+def argument_swap(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """Check: roles of common nouns. The claim's subject and object (or the two sides of its
     comparison) trade places in the reference claim around the same one-way relation ("Copper
     can displace iron" vs "iron can displace copper"; "Copper is more reactive than iron" vs
-    "iron is more reactive than copper"): the roles are swapped, as ``_role_swap`` finds for
-    names. Read from spaCy's parse (``_one_way_roles``): a comparison with "than", or a verb of
+    "iron is more reactive than copper"): the roles are swapped, as ``role_swap`` finds for
+    names. Read from spaCy's parse (``one_way_roles``): a comparison with "than", or a verb of
     ``claims/data/one_way_verbs.txt`` ("displaced", "acquired", "overtook") with its subject and
     direct object, or its agent and passive subject ("was acquired by"), the verbs of one line
     one relation; around any other verb both directions can be true ("The officer praised the
@@ -199,16 +197,16 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     directions swaps nothing."""
     # every content word stated, but for the verb itself: "bought" and "acquired" are one
     # relation (a line of one_way_verbs.txt)
-    unstated = [t for t in r.tokens if t not in p.tokens_covered and t not in _ONE_WAY_STEMS]
-    if p.missing or p.conflicts or unstated or p.cos < _T.entity_swap_cosine or r.negated or c.negated:
+    unstated = [t for t in r.tokens if t not in p.tokens_covered and t not in ONE_WAY_STEMS]
+    if p.missing or p.conflicts or unstated or p.cos < T.entity_swap_cosine or r.negated or c.negated:
         return None
-    theirs = _one_way_roles(c.text)
-    for relation, subject, obj, (rs, re_), (ro, roe) in _one_way_roles(r.text):
+    theirs = one_way_roles(c.text)
+    for relation, subject, obj, (rs, re_), (ro, roe) in one_way_roles(r.text):
         swapped = next((t for t in theirs if t[:3] == (relation, obj, subject)), None)
         if swapped is None or (relation, subject, obj) in {t[:3] for t in theirs}:
             continue
         (s_start, s_end), (o_start, o_end) = swapped[3], swapped[4]
-        return _Conflict(
+        return Conflict(
             "roles",
             f"{r.text[rs:re_]} … {r.text[ro:roe]}",
             f"{c.text[s_start:s_end]} … {c.text[o_start:o_end]}",
@@ -218,29 +216,32 @@ def _argument_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
     return None
 
 
-def converse_relation(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+def converse_relation(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """Check: converse. The claim's subject and object trade places in the reference around the
-    same verb, one neither one-way (``_argument_swap``: a contradiction) nor symmetric
+    same verb, one neither one-way (``argument_swap``: a contradiction) nor symmetric
     (``claims/data/symmetric_relations.tsv``: the same statement): "Smoking causes cancer" /
     "Cancer causes smoking", "The mayor sued the newspaper" / "The newspaper sued the mayor".
     Both may be true, but the reference states only the other direction: a conflict of kind
     "converse" (the claim is unsupported). Every content word of the claim stated, neither text
     negated, and the reference does not state the claim's direction too (``verb_arguments``)."""
-    if p.missing or p.conflicts or r.negated or c.negated or p.cos < _T.entity_swap_cosine:
+    if p.missing or p.conflicts or r.negated or c.negated or p.cos < T.entity_swap_cosine:
         return None
     if any(t not in p.tokens_covered for t in r.tokens):
         return None
-    theirs = [(rel, _noun_key(s), _noun_key(o), s, o) for rel, s, o in verb_arguments(c.text)]
+    theirs = [(rel, noun_key(s), noun_key(o), s, o) for rel, s, o in verb_arguments(c.text)]
     for relation, subject, obj in verb_arguments(r.text):
         verb, *prep = relation.split()
         if verb in _ONE_WAY_KEYS or verb in _SYMMETRIC_VERB_KEYS or set(prep) & _SYMMETRIC_PREPS:
-            continue  # one-way: a contradiction (``_argument_swap``); "played", "sits beside": symmetric
-        ours = (relation, _noun_key(subject), _noun_key(obj))
+            continue  # one-way: a contradiction (``argument_swap``); "played", "sits beside": symmetric
+        ours = (relation, noun_key(subject), noun_key(obj))
         swapped = next((t for t in theirs if t[:3] == (ours[0], ours[2], ours[1])), None)
         if swapped is None or ours[1] == ours[2] or ours in {t[:3] for t in theirs}:
             continue
-        (rs, re_), (cs, ce) = _outer(_span(subject), _span(obj)), _outer(_span(swapped[3]), _span(swapped[4]))
-        return _Conflict("converse", r.text[rs:re_], c.text[cs:ce], cs, ce)
+        (rs, re_), (cs, ce) = (
+            _outer(span_of(subject), span_of(obj)),
+            _outer(span_of(swapped[3]), span_of(swapped[4])),
+        )
+        return Conflict("converse", r.text[rs:re_], c.text[cs:ce], cs, ce)
     return None
 
 
@@ -250,13 +251,13 @@ def _outer(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int]:
     return min(a[0], b[0]), max(a[1], b[1])
 
 
-def _converse(r: Facets, c: Facets) -> bool:
+def is_converse(r: Facets, c: Facets) -> bool:
     """The reference states the claim's comparison from the other side: "A is more X than B" /
     "B is less X than A", "A is larger than B" / "B is smaller than A" (read from the parse,
-    ``_one_way_roles``; antonyms of ``claims.facets.ANTONYMS``)."""
+    ``one_way_roles``; antonyms of ``claims.facets.ANTONYMS``)."""
     other = {"more": "less", "less": "more"}
-    theirs = {t[:3] for t in _one_way_roles(c.text)}
-    for relation, subject, obj, _, _ in _one_way_roles(r.text):
+    theirs = {t[:3] for t in one_way_roles(c.text)}
+    for relation, subject, obj, _, _ in one_way_roles(r.text):
         kind, _, rest = relation.partition(":")
         degree, _, adjective = rest.partition(":")
         if kind != "c":
@@ -299,10 +300,10 @@ def _may_name_same(a: str, b: str) -> bool:
 def _slot(text: str, start: int, end: int) -> tuple[str, list[str], list[str]]:
     """The slot of a name at ``text[start:end]``: the word before it (articles skipped) and the
     nearest content words before and after it."""
-    return _word_before(text, start), content_tokens(text[:start])[-1:], content_tokens(text[end:])[:1]
+    return word_before(text, start), content_tokens(text[:start])[-1:], content_tokens(text[end:])[:1]
 
 
-def _slot_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+def _slot_swap(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """Check: a name in another slot. Every name of the claim is in the reference claim, but one
     that is not its subject stands in a slot (same word before it, same content words on both
     sides) that the reference fills with a name the claim lacks (``pair.entities_extra``), while
@@ -325,7 +326,7 @@ def _slot_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
                 and _same_slot(mine, _slot(c.text, s, en))
                 and all(x < s for x, _ in found)
             ):
-                return _Conflict("entity", ent, e, s, en)
+                return Conflict("entity", ent, e, s, en)
     return None
 
 
@@ -337,44 +338,44 @@ def _same_slot(a: tuple[str, list[str], list[str]], b: tuple[str, list[str], lis
     )  # fmt: skip
 
 
-def _entity_swap(p: _Pair, r: Facets, c: Facets) -> _Conflict | None:
+def entity_swap_of(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """A response entity replaced by another entity of the reference in the same role
     (``_slot_swap`` when the reference states the claim's name elsewhere)."""
     if not p.entities_missing:
         swap = _slot_swap(p, r, c)
-        return swap if swap is not None and p.cos >= _T.entity_swap_cosine else None
+        return swap if swap is not None and p.cos >= T.entity_swap_cosine else None
     if len(p.entities_missing) != 1:
         return None
     ent = p.entities_missing[0]
     r_ent = next((e for e in r.entities if e[0] == ent), None)
     if r_ent is None:
         return None
-    r_words = _lower_words(r.text)
+    r_words = lower_words(r.text)
     stems = r.tokens
     # a weak entity (an ordinary word opening the sentence: "Class and type ...") is no rival name
     extras = [
         e
         for e in c.entities
-        if not _entity_present(e[0], r_words, stems, _name_keys(r.text)) and not is_weak_entity(c.text, e)
+        if not entity_present(e[0], r_words, stems, name_keys(r.text)) and not is_weak_entity(c.text, e)
     ]
     if not extras:
         return None
     ent_tokens = set(content_tokens(ent))
     rest = [t for t in r.tokens if t not in ent_tokens]
-    cov, _ = _coverage(rest, c.tokens)
+    cov, _ = coverage_of(rest, c.tokens)
     before_r = [t for t in content_tokens(r.text[: r_ent[1]])][-1:]
-    word_r = _word_before(r.text, r_ent[1])
+    word_r = word_before(r.text, r_ent[1])
     for e, s, en in extras:
         before_c = [t for t in content_tokens(c.text[:s])][-1:]
         same_role = bool(before_r and before_c and token_match(before_r[0], before_c[0]))
-        same_role = same_role and word_r == _word_before(c.text, s)
-        if same_role and cov >= _T.entity_swap_coverage and p.cos >= _T.entity_swap_cosine:
-            return _Conflict("entity", ent, e, s, en)
+        same_role = same_role and word_r == word_before(c.text, s)
+        if same_role and cov >= T.entity_swap_coverage and p.cos >= T.entity_swap_cosine:
+            return Conflict("entity", ent, e, s, en)
         # check: attribution. Both open their sentence (the agent) and every other word of the
         # claim is stated: "Olav Brandt proposed X" vs "Lena Varga proposed X"
-        opening = not before_r and not before_c and not word_r and not _word_before(c.text, s)
-        if opening and cov >= 1.0 and p.cos >= _T.entity_swap_cosine and not _may_name_same(ent, e):
-            return _Conflict("entity", ent, e, s, en)
+        opening = not before_r and not before_c and not word_r and not word_before(c.text, s)
+        if opening and cov >= 1.0 and p.cos >= T.entity_swap_cosine and not _may_name_same(ent, e):
+            return Conflict("entity", ent, e, s, en)
     return None
 
 

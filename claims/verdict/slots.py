@@ -3,7 +3,7 @@
 "is the son of" / "is the grandson of").
 
 Part of ``claims.verdict`` (see its docstring for the method). The direct object has its own
-check (``clause_checks._object_swap``); this one covers the other places a word fills in spaCy's
+check (``clause_checks.object_swap_of``); this one covers the other places a word fills in spaCy's
 parse (``claims.parses.parse``):
 
 - the object of a preposition other than one of place or time, under the same head word;
@@ -26,7 +26,7 @@ from typing import Any
 
 from claims.facets import Facets, content_tokens, token_match
 from claims.parses import parse
-from claims.verdict.findings import _Conflict
+from claims.verdict.findings import Conflict
 
 #: the most claim words a slot swap may leave unstated (the swapped word and one modifier)
 MAX_MISSING = 2
@@ -83,7 +83,7 @@ def _same_slot(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return a[1] == b[1]
 
 
-def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str]) -> _Conflict | None:
+def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str]) -> Conflict | None:
     """The claim's word whose place the reference clause (``clause_text``, at ``clause_start``
     in its claim) fills with another word, as a conflict of kind "slot" (span in the reference
     claim); None when the claim leaves more than ``MAX_MISSING`` words unstated or no missing word
@@ -112,5 +112,5 @@ def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str])
             ):
                 continue
             start = clause_start + o.idx
-            return _Conflict("slot", tok.text, o.text, start, start + len(o.text))
+            return Conflict("slot", tok.text, o.text, start, start + len(o.text))
     return None

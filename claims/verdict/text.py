@@ -15,10 +15,10 @@ from claims.facets import (
 )
 from claims.facets.vocabulary import MONTHS
 from claims.parses import parse
-from claims.verdict.findings import _CLAUSE_SPLIT
+from claims.verdict.findings import CLAUSE_SPLIT
 
 
-def _coverage(tokens: Sequence[str], other: Sequence[str]) -> tuple[float, set[str]]:
+def coverage_of(tokens: Sequence[str], other: Sequence[str]) -> tuple[float, set[str]]:
     if not tokens:
         return 1.0, set()
     index = TokenSet(other)
@@ -26,10 +26,10 @@ def _coverage(tokens: Sequence[str], other: Sequence[str]) -> tuple[float, set[s
     return sum(1 for t in tokens if t in covered) / len(tokens), covered
 
 
-def _clauses(text: str) -> list[tuple[int, int]]:
+def clause_spans(text: str) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     pos = 0
-    for m in _CLAUSE_SPLIT.finditer(text):
+    for m in CLAUSE_SPLIT.finditer(text):
         if m.start() > pos:
             spans.append((pos, m.start()))
         pos = m.end()
@@ -38,25 +38,25 @@ def _clauses(text: str) -> list[tuple[int, int]]:
     return spans or [(0, len(text))]
 
 
-def _best_clause(r_tokens: Sequence[str], text: str) -> tuple[int, int, float]:
+def best_clause(r_tokens: Sequence[str], text: str) -> tuple[int, int, float]:
     """Clause of ``text`` covering most of the response tokens; extended leftwards over
     clauses that add coverage (subject in the first clause, predicate in the second)."""
-    spans = _clauses(text)
+    spans = clause_spans(text)
     best = (0, len(text), -1.0)
     for a in range(len(spans)):
         for b in range(a, min(len(spans), a + 3)):
             s, e = spans[a][0], spans[b][1]
-            cov, _ = _coverage(r_tokens, content_tokens(text[s:e]))
+            cov, _ = coverage_of(r_tokens, content_tokens(text[s:e]))
             # prefer short windows at equal coverage
             if cov > best[2] + 1e-9:
                 best = (s, e, cov)
     return best
 
 
-def _widen(text: str, start: int, end: int) -> tuple[int, int]:
+def widen(text: str, start: int, end: int) -> tuple[int, int]:
     """Extend a clause window over neighbouring clauses that carry (almost) no content words of
     their own, e.g. a fronted "In 2004," or a trailing "in 1998"."""
-    spans = _clauses(text)
+    spans = clause_spans(text)
     for a, b in spans:
         if (
             b <= start
@@ -88,16 +88,16 @@ def subject_head(text: str) -> str | None:
     when that word is an adjective ("The busy centre works" -> "centre", see
     ``subject_modifier``). None when the sentence opens with a pronoun or has no content word
     before its first number. Cached."""
-    return _subject(text)[0]
+    return subject_of(text)[0]
 
 
 def subject_modifier(text: str) -> str | None:
     """The adjective ``subject_head`` skipped ("The busy centre works" -> "busy"), else None."""
-    return _subject(text)[1]
+    return subject_of(text)[1]
 
 
 @lru_cache(maxsize=65536)
-def _subject(text: str) -> tuple[str | None, str | None]:
+def subject_of(text: str) -> tuple[str | None, str | None]:
     body = _FRONTED.sub("", text, count=1)
     first = re.match(r"\s*([\w'’-]+)\s+([\w'’-]+)", body)
     if first is None or first.group(1).lower() in _PRONOUNS:
@@ -139,7 +139,7 @@ def _noun_head(body: str, first: str) -> str:
     return head[0] if head else first
 
 
-def _other_modifier(text: str, head: str, modifier: str) -> bool:
+def other_modifier(text: str, head: str, modifier: str) -> bool:
     """``text`` modifies ``head`` with another adjective or noun than ``modifier`` (spaCy's
     parse): "The old bridge" for the claim's "new bridge" is a different subject; "The bridge"
     has no modifier."""
@@ -182,7 +182,7 @@ def subject_heads(text: str) -> tuple[str, ...]:
     return tuple(heads)
 
 
-def _named_subject(text: str) -> bool:
+def named_subject(text: str) -> bool:
     """The subject is a name of two or more capitalised words ("The Kestrel Bridge ...")."""
     if subject_head(text) is None:
         return False
@@ -192,7 +192,7 @@ def _named_subject(text: str) -> bool:
     return len(words) >= 2 and words[0][:1].isupper() and words[1][:1].isupper()
 
 
-def _head_word(text: str) -> str:
+def head_word(text: str) -> str:
     """The surface word of ``subject_head(text)`` (for reasons)."""
     head = subject_head(text) or ""
     body = _FRONTED.sub("", text, count=1)

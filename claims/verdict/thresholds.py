@@ -84,18 +84,18 @@ class Thresholds:
 
 #: the thresholds in use.
 THRESHOLDS = Thresholds()
-_T = THRESHOLDS
+T = THRESHOLDS
 #: read-only aliases of ``THRESHOLDS`` fields, for importers and the docstrings that name them.
-TOP_K = _T.top_k
-SUPPORT_COSINE = _T.support_cosine
-SUPPORT_MIN_COVERAGE = _T.support_min_coverage
-SUPPORT_COSINE_HIGH = _T.support_cosine_high
-SUPPORT_MIN_COVERAGE_HIGH_COS = _T.support_min_coverage_high_cos
-COVERAGE_SUPPORT = _T.coverage_support
-COVERAGE_SUPPORT_FACTS = _T.coverage_support_facts
-MIN_COS_SUPPORT = _T.min_cos_support
-COVERAGE_SUBJECT = _T.coverage_subject
-COVERAGE_PREDICATE = _T.coverage_predicate
-COVERAGE_POLARITY = _T.coverage_polarity
-SUBJECT_MARGIN = _T.subject_margin
-COVERAGE_INFERRED = _T.coverage_inferred
+TOP_K = T.top_k
+SUPPORT_COSINE = T.support_cosine
+SUPPORT_MIN_COVERAGE = T.support_min_coverage
+SUPPORT_COSINE_HIGH = T.support_cosine_high
+SUPPORT_MIN_COVERAGE_HIGH_COS = T.support_min_coverage_high_cos
+COVERAGE_SUPPORT = T.coverage_support
+COVERAGE_SUPPORT_FACTS = T.coverage_support_facts
+MIN_COS_SUPPORT = T.min_cos_support
+COVERAGE_SUBJECT = T.coverage_subject
+COVERAGE_PREDICATE = T.coverage_predicate
+COVERAGE_POLARITY = T.coverage_polarity
+SUBJECT_MARGIN = T.subject_margin
+COVERAGE_INFERRED = T.coverage_inferred

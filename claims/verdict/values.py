@@ -18,21 +18,21 @@ from claims.facets import (
     slots_compatible,
     year_matches,
 )
-from claims.verdict.text import _clauses
-from claims.verdict.thresholds import _T
+from claims.verdict.text import clause_spans
+from claims.verdict.thresholds import T
 
 
-def _year_like(q: Quantity) -> bool:
+def year_like(q: Quantity) -> bool:
     return q.slot == "year"
 
 
-def _date_states(d: DateFacet, e: DateFacet) -> bool:
+def date_states(d: DateFacet, e: DateFacet) -> bool:
     return all(
         getattr(d, part) is None or getattr(d, part) == getattr(e, part) for part in ("year", "month", "day")
     )
 
 
-def _date_conflict(d: DateFacet, e: DateFacet) -> str | None:
+def date_conflict(d: DateFacet, e: DateFacet) -> str | None:
     """Name of the first date part where both have a value and they differ (None: no conflict)."""
     if d.year is not None and e.year is not None and d.year != e.year:
         return "year"
@@ -45,7 +45,7 @@ def _date_conflict(d: DateFacet, e: DateFacet) -> str | None:
     return None
 
 
-def _value_kind(q: Quantity, o: Quantity) -> str:
+def value_kind(q: Quantity, o: Quantity) -> str:
     """Readable name of the slot of a value conflict ("number of employees", "percentage")."""
     kind = q.slot if q.slot in ("age", "time", "score") else "number"
     if q.slot.startswith("n:"):
@@ -61,14 +61,14 @@ def _value_kind(q: Quantity, o: Quantity) -> str:
     return kind
 
 
-def _bound_year(f: Facets, q: Quantity) -> float | None:
+def bound_year(f: Facets, q: Quantity) -> float | None:
     """The year a number belongs to: the nearest point year (or dated year) in the same clause
     ("120 employees in 2020 and 450 employees in 2023" binds 120 to 2020, 450 to 2023).
     None when the clause has no year or the number is not bound to one (a fronted "In 2020,"
     is another clause and then applies to every number)."""
-    for a, b in _clauses(f.text):
+    for a, b in clause_spans(f.text):
         if a <= q.start and q.end <= b:
-            years = [(y.start, y.end, y.raw) for y in f.quantities if _year_like(y) and y.lo is None]
+            years = [(y.start, y.end, y.raw) for y in f.quantities if year_like(y) and y.lo is None]
             years += [(d.start, d.end, float(d.year)) for d in f.dates if d.year]
             inside = [(s, e, v) for s, e, v in years if a <= s and e <= b]
             if not inside:
@@ -80,24 +80,24 @@ def _bound_year(f: Facets, q: Quantity) -> float | None:
 
 def _value_tokens(f: Facets) -> set[str]:
     """The content tokens of ``f``'s values: its numbers and dates (with their month names)."""
-    values = [q.text for q in f.quantities if not _ordinal_word(q)] + [d.text for d in f.dates]
+    values = [q.text for q in f.quantities if not ordinal_word(q)] + [d.text for d in f.dates]
     return set(content_tokens(" ".join(values)))
 
 
-def _ordinal_word(q: Quantity) -> bool:
+def ordinal_word(q: Quantity) -> bool:
     """An ordinal in words ("second", "first"): compared as a value where the reference states it
     (so "2nd" is "second"), otherwise as a word; never missing, never a conflict."""
     return q.ordinal and q.text[:1].isalpha()
 
 
-def _word_tokens(r: Facets) -> list[str]:
+def word_tokens(r: Facets) -> list[str]:
     """The claim's content tokens other than its values: values are compared as facets, not
     as words."""
     values = _value_tokens(r)
     return [t for t in r.tokens if t not in values] or r.tokens
 
 
-def _stated_dimensions(r: Facets, c: Facets) -> list[str]:
+def stated_dimensions(r: Facets, c: Facets) -> list[str]:
     """The claim's words that name the dimension of a value ``c`` states in that dimension
     ("temperatures" is stated by "between -20 °C and 50 °C"; ``claims/data/dimension_words.tsv``)."""
     dims: set[str] = set()
@@ -106,7 +106,7 @@ def _stated_dimensions(r: Facets, c: Facets) -> list[str]:
     return sorted({t for t in r.tokens if t in dims and t not in c.tokens})
 
 
-_RELATIVE_YEAR = re.compile(
+RELATIVE_YEAR = re.compile(
     r"\b(?:(?:last|next|previous|following|coming|past)\s+(?:year|season|decade)|years?\s+(?:ago|earlier|later|before)"
     r"|the\s+year\s+(?:before|after))\b",
     re.I,
@@ -117,7 +117,7 @@ _DATELINE_WORDS = frozenset(
 
 
 @lru_cache(maxsize=65536)
-def _is_dateline(text: str) -> bool:
+def is_dateline(text: str) -> bool:
     """A calendar date with at most one other word besides weekdays and times ("May 20, 2019",
     "Updated: Friday 23 March 2018 10:15 AM", "Published 2018-03-07T07:25"): the date of the
     report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline).
@@ -131,11 +131,11 @@ def _is_dateline(text: str) -> bool:
 
 
 def _inside(v: float, lo: float, hi: float) -> bool:
-    eps = _T.range_tolerance * max(1.0, abs(v))
+    eps = T.range_tolerance * max(1.0, abs(v))
     return lo - eps <= v <= hi + eps
 
 
-def _range_relation(q: Quantity, c: Facets) -> tuple[str, Quantity | None]:
+def range_relation(q: Quantity, c: Facets) -> tuple[str, Quantity | None]:
     """How the claim's value ``q`` relates to the ranges and bounds the reference states in the
     same slot (``Quantity.interval``): ``("inside", o)`` when it lies in one of them,
     ``("outside", o)`` when it lies in none, ``("", None)`` when there is none or the claim's
@@ -157,7 +157,7 @@ def _range_relation(q: Quantity, c: Facets) -> tuple[str, Quantity | None]:
     return "outside", ranged[0]
 
 
-def _range_span(c: Facets, o: Quantity) -> tuple[int, int]:
+def range_span(c: Facets, o: Quantity) -> tuple[int, int]:
     """Span in ``c.text`` of the range or bound ``o`` belongs to (both ends of a range, and the
     word that opens it: "between -20 °C and 50 °C", "up to 60 °C")."""
     ends = [x for x in c.quantities if x.interval == o.interval and x.bound == o.bound]
@@ -168,7 +168,7 @@ def _range_span(c: Facets, o: Quantity) -> tuple[int, int]:
     return (m.start() if m else start), end
 
 
-def _shares_value(r: Facets, c: Facets) -> bool:
+def shares_value(r: Facets, c: Facets) -> bool:
     """The claim and the reference claim share a value: a year, a quantity, or a date (one in
     the claim's year: a dateline can give the year of "November 2")."""
     years = [q for q in c.quantities if q.slot == "year"]
@@ -180,7 +180,7 @@ def _shares_value(r: Facets, c: Facets) -> bool:
             return True
     # a calendar date in the claim's year (a dateline can give the year of "November 2")
     return any(
-        _date_states(d, e) or (d.year is not None and e.year == d.year and e.month is not None)
+        date_states(d, e) or (d.year is not None and e.year == d.year and e.month is not None)
         for d in r.dates
         for e in c.dates
     )

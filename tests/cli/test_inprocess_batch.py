@@ -69,7 +69,7 @@ def _clear_caches() -> None:
     from claims import decompose as dec
     from claims import parses
 
-    dec._CACHE.clear()
+    dec.CACHE.clear()
     parses.clear()
 
 

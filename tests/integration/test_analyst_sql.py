@@ -174,7 +174,7 @@ def _least_confident(store: Store, rows: list[dict[str, Any]]) -> None:
     assert len(rows) == min(20, n)
 
 
-def _contradictions(store: Store, rows: list[dict[str, Any]]) -> None:
+def find_contradictions(store: Store, rows: list[dict[str, Any]]) -> None:
     assert {r["audit_id"] for r in rows} == {
         store.audits[(ACME, "r2", "q1")],
         store.audits[(ACME, "r2", "q2")],
@@ -267,7 +267,7 @@ CHECKS: dict[str, Callable[[Store, list[dict[str, Any]]], None]] = {
     "reference claims most often contradicted this week": _contradicted_reference_claims,
     "audits with the lowest precision today": _lowest_precision,
     "least confident verdicts of today's audits": _least_confident,
-    "contradictions with the claim's span": _contradictions,
+    "contradictions with the claim's span": find_contradictions,
     "verdict mix and latency per UTC day": _daily,
     "per model and prompt version": _per_model,
     "one model's contradicted claims": _one_model,

@@ -10,7 +10,7 @@ RESPONSE = (
 )
 
 
-def _span(part: str) -> tuple[int, int]:
+def span_of(part: str) -> tuple[int, int]:
     at = RESPONSE.index(part)
     return at, at + len(part)
 
@@ -18,12 +18,12 @@ def _span(part: str) -> tuple[int, int]:
 # spans as the offline decomposer gives them for examples/02_wrong_date.json
 CLAIMS = [
     Claim(
-        "The Halvorsen Bridge opened on 12 May 1989.", *_span("The Halvorsen Bridge opened on 12 May 1989.")
+        "The Halvorsen Bridge opened on 12 May 1989.", *span_of("The Halvorsen Bridge opened on 12 May 1989.")
     ),
-    Claim("The Halvorsen Bridge is 1,420 metres long.", *_span("It is 1,420 metres long"), position=1),
+    Claim("The Halvorsen Bridge is 1,420 metres long.", *span_of("It is 1,420 metres long"), position=1),
     Claim(
         "The Halvorsen Bridge carries six lanes of traffic.",
-        *_span("carries six lanes of traffic"),
+        *span_of("carries six lanes of traffic"),
         position=2,
     ),
 ]

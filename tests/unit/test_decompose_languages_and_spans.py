@@ -173,7 +173,7 @@ def test_other_languages_get_sentence_level_claims_without_the_english_parser(
         raise AssertionError("the English parser ran on non-English text")
 
     monkeypatch.setattr(pipeline, "parser", no_parser)
-    dec._CACHE.clear()
+    dec.CACHE.clear()
     claims = decompose(text)
     assert [c.text for c in claims] == expected
     assert all(c.kind is ClaimKind.MATERIAL for c in claims)
@@ -191,7 +191,7 @@ def test_greetings_in_other_languages_are_outside_scope() -> None:
 def test_decompose_many_runs_the_parser_once_and_equals_decompose(monkeypatch: pytest.MonkeyPatch) -> None:
     texts = ["The hall seats 400 people. It opened in 1990.", "Der Saal hat 400 Plätze.", "Hi!", ""]
     expected = [decompose(t) for t in texts]
-    dec._CACHE.clear()
+    dec.CACHE.clear()
     nlp = dec.parser()
     calls: list[int] = []
 

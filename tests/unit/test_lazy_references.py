@@ -87,11 +87,11 @@ def test_lazy_audit_judges_against_the_evidence_and_leaves_the_rest_without_clai
 
 
 def test_prefetch_decomposes_only_the_kept_references() -> None:
-    from claims.decompose import _CACHE
+    from claims.decompose import CACHE
 
     refs = [f"{r} Note {k}." for k, r in enumerate(_references())]  # texts no other test decomposed
     embedder = CachedEmbedder(default_embedder(), InMemoryEmbeddingCache())
     prefetch([("The Halvorsen Bridge opened in 2001.", refs)], embedder, lazy=[True])
-    decomposed = [r for r in refs if True in _CACHE.get(r, {})]
+    decomposed = [r for r in refs if True in CACHE.get(r, {})]
     assert refs[17] in decomposed
     assert len(decomposed) <= PER_CLAIM + VALUE_EXTRA

@@ -26,7 +26,7 @@ SENTENCES = [
 
 
 def _fresh(text: str) -> None:
-    dec._CACHE.pop(text, None)
+    dec.CACHE.pop(text, None)
     parses.clear()
 
 
@@ -251,12 +251,12 @@ def test_a_passing_fault_is_not_taken_for_odd_input(
     def faulty(text: str, evidence: bool = False) -> Any:
         raise fault
 
-    monkeypatch.setattr(pipeline, "_prepare", faulty)
+    monkeypatch.setattr(pipeline, "prepare", faulty)
     text = "The Kestrel Bridge opened in 1998, and it has four lanes."
-    dec._CACHE.pop(text, None)
+    dec.CACHE.pop(text, None)
     with pytest.raises(type(fault)):
         decompose_many([text])
-    assert text not in dec._CACHE
+    assert text not in dec.CACHE
 
 
 def _raise(fault: BaseException) -> Any:
@@ -295,10 +295,10 @@ def test_a_passing_fault_inside_a_fallback_guard_is_raised(
     else:
         monkeypatch.setattr(pipeline, "repair_many", _raise(fault))
     text = "Ines Marlow opened the Kestrel Bridge in 1998. She was its first engineer."
-    dec._CACHE.pop(text, None)
+    dec.CACHE.pop(text, None)
     with pytest.raises(type(fault)):
         decompose_many([text])
-    assert text not in dec._CACHE
+    assert text not in dec.CACHE
 
 
 def test_parse_many_raises_a_passing_fault(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -346,7 +346,7 @@ def test_a_sentence_whose_repairs_fail_does_not_fail_the_batch(monkeypatch: pyte
     expected = [c.text for c in decompose(fine)]
     monkeypatch.setattr(pipeline, "repair_many", picky)
     for text in (odd, fine):
-        dec._CACHE.pop(text, None)
+        dec.CACHE.pop(text, None)
     got = decompose_many([odd, fine])
     assert [c.text for c in got[0]] == [odd]
     assert [c.text for c in got[1]] == expected and len(expected) == 2
@@ -383,10 +383,10 @@ def test_a_wrapped_time_limit_in_the_repairs_is_raised_and_not_cached(
     sentence-level fallback stays in the decomposition cache."""
     monkeypatch.setattr(pipeline, "repair_many", _raise(_wrapped(SoftTimeLimitExceeded())))
     text = "The Varga mill was rebuilt in 1902, and it grinds rye in winter."
-    dec._CACHE.pop(text, None)
+    dec.CACHE.pop(text, None)
     with pytest.raises(ValueError):
         decompose_many([text])
-    assert text not in dec._CACHE
+    assert text not in dec.CACHE
 
 
 @pytest.mark.parametrize(
@@ -422,11 +422,11 @@ def test_the_batch_entity_recogniser_failing_on_odd_input_fails_no_text(
     # the batched recogniser is a warm-up: on odd input each parse runs its own when asked
     # (entity_type), so the claims are those of the usual path ("She" resolved to the person)
     text = "Ines Marlow opened the Varga bridge in 1998. She was its first engineer."
-    dec._CACHE.pop(text, None)
+    dec.CACHE.pop(text, None)
     parses.clear()
     expected = [c.text for c in decompose_many([text])[0]]
     assert any(c.startswith("Ines Marlow was") for c in expected), expected
     monkeypatch.setattr(pipeline, "recognise", _raise(ValueError("odd input")))
-    dec._CACHE.pop(text, None)
+    dec.CACHE.pop(text, None)
     parses.clear()
     assert [c.text for c in decompose_many([text])[0]] == expected

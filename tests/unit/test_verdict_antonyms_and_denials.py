@@ -13,7 +13,7 @@ different values. A verb pair whose agents are each the other's other party, wit
 patient, tells one event from its two sides and is no flip (this also holds for the hand-written
 pairs: "bought" / "sold").
 
-**Flat denials** (check: polarity; ``claims.verdict.clause_checks._polarity``). The rule: a
+**Flat denials** (check: polarity; ``claims.verdict.clause_checks.check_polarity``). The rule: a
 reference claim that denies the claim's verb, whose every content word is the claim's, with no
 modal or future on either side and in the same tense, denies it whatever its agent ("by the
 storm") or extent ("over time"), so those words are not needed for the flip (``contradicted``);
@@ -135,7 +135,7 @@ HAND_PAIRS: list[Row] = [
     ("The team lost its coach in 2019.", "The team won the cup in 2019.", {U}),
 ]
 
-# two lengths that name two measures are two quantities (``rivals._other_measure``): before,
+# two lengths that name two measures are two quantities (``rivals.other_measure``): before,
 # "30 km long" / "45 km wide" was `contradicted` (one slot, length)
 MEASURES: list[Row] = [
     ("The lake is 30 km long.", "The lake is 45 km wide.", {U}),

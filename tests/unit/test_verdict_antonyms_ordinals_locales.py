@@ -178,7 +178,7 @@ def test_direction_verbs_contradict(row: Row) -> None:
     _check(row)
 
 
-# ordinals (``compare._ordinal_rival``): another ordinal, in words or digits, in the same
+# ordinals (``compare.ordinal_rival``): another ordinal, in words or digits, in the same
 # position (the same slot, or the same content word next to it) -> contradicted; the same
 # ordinal in another form states it; an ordinal in another position is no conflict.
 ORDINAL: list[Row] = [
@@ -226,7 +226,7 @@ def test_ordinal_conflict(row: Row) -> None:
     _check(row)
 
 
-# European numbers (``claims.facets.vocabulary._DECIMAL_COMMA``, German scale words in ``SCALES``): a
+# European numbers (``claims.facets.vocabulary.DECIMAL_COMMA``, German scale words in ``SCALES``): a
 # decimal comma before a scale word, currency or percent is a decimal point, so "3,5 Millionen
 # Euro" is 3,500,000 euros; another amount in the same slot conflicts, an equal one states.
 EURO_NUMBERS: list[Row] = [
@@ -274,7 +274,7 @@ def test_european_numbers(row: Row) -> None:
     _check(row)
 
 
-# German negation cues (``claims.facets.polarity._negation``: nicht, nie, kein-; German function words
+# German negation cues (``claims.facets.polarity.negation_of``: nicht, nie, kein-; German function words
 # in claims/data/stopwords.txt, so the cue is not an uncovered content word): a denial of the
 # same statement contradicts it either way; "nicht nur" (not only) does not negate.
 GERMAN_NEGATION: list[Row] = [
@@ -364,7 +364,7 @@ def test_german_dates(row: Row) -> None:
     _check(row)
 
 
-# currencies (``compare._both_currencies``): another currency for the same price is another
+# currencies (``compare.both_currencies``): another currency for the same price is another
 # value in the same slot -> contradicted ("currency $45 ≠ €45"); a symbol, code or word of the
 # same currency states it.
 CURRENCY: list[Row] = [

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from claims.facets.vocabulary import _stem
+from claims.facets.vocabulary import stem_of
 from claims.types import Claim, ReferenceClaim, Verdict
 from claims.verdict import judge, same_predicate
 
@@ -32,7 +32,7 @@ def _check(rows: list[tuple[str, str, str, set[Verdict]]]) -> None:
 
 
 # antonyms (claims/data/antonyms.tsv, kind "state"): the opposite state of the same subject
-# is the comparative/antonym flip of ``_compare`` -> contradicted; the same word is support.
+# is the comparative/antonym flip of ``compare_facets`` -> contradicted; the same word is support.
 ANTONYM_STATE = [
     (
         "open/closed",
@@ -74,7 +74,7 @@ def test_antonym_state(row: tuple[str, str, str, set[Verdict]]) -> None:
     _check([row])
 
 
-# predicate (``_predicate_swap``): every word stated but the verb, another verb in the
+# predicate (``predicate_swap_of``): every word stated but the verb, another verb in the
 # reference -> unsupported (both actions can be true, so never contradicted by this check);
 # a synonym of claims/data/predicate_synonyms.txt is the same predicate -> supported.
 PREDICATE_SWAP = [
@@ -121,12 +121,12 @@ def test_predicate_swap(row: tuple[str, str, str, set[Verdict]]) -> None:
 def test_same_predicate_reads_the_synonym_groups() -> None:
     # claims/data/predicate_synonyms.txt: "bought acquired purchased ..." is one group; the
     # arguments are stems ("bought" is "buy", claims/data/irregular_verbs.tsv)
-    assert same_predicate(_stem("bought"), "acquir")
+    assert same_predicate(stem_of("bought"), "acquir")
     assert same_predicate("founded", "establish")
     assert not same_predicate("sued", "hired")
 
 
-# polarity (``_polarity``): a denying frame, "no longer" and "never" negate the claim; the
+# polarity (``check_polarity``): a denying frame, "no longer" and "never" negate the claim; the
 # reference states the same nouns affirmatively -> contradicted.
 NEGATION = [
     (
@@ -167,7 +167,7 @@ def test_negation_frames(row: tuple[str, str, str, set[Verdict]]) -> None:
     _check([row])
 
 
-# absence is not denial (``_polarity``): a negated claim contradicts only a reference that
+# absence is not denial (``check_polarity``): a negated claim contradicts only a reference that
 # affirms the same nouns; a reference about other things leaves it unsupported, never
 # supported (a negated claim needs a negated reference).
 ABSENCE = [
@@ -211,7 +211,7 @@ def test_absence_is_not_denial(row: tuple[str, str, str, set[Verdict]]) -> None:
     _check([row])
 
 
-# attribution (``_entity_swap``, opening agent): another named agent opens the reference with
+# attribution (``entity_swap_of``, opening agent): another named agent opens the reference with
 # every other word of the claim -> contradicted; names that may be one party are not swapped.
 ATTRIBUTION = [
     ("designed", "Ida Holm designed the new harbour plan.", "Per Aune designed the new harbour plan.", {C}),
@@ -237,12 +237,12 @@ def test_attribution_swap(row: tuple[str, str, str, set[Verdict]]) -> None:
 
 def test_attribution_to_the_opponent_is_never_inferred() -> None:
     # the proposal is Varga's; Brandt only voted against it: the two claims together must not
-    # make "Brandt proposed" inferred (``_entity_swap`` finds the agent swapped first)
+    # make "Brandt proposed" inferred (``entity_swap_of`` finds the agent swapped first)
     refs = ["Ada Lind proposed a new bus route to Vell.", "Jon Sten voted against the proposal."]
     assert _verdict("Jon Sten proposed a new bus route to Vell.", refs) in {C, U}
 
 
-# roles (``_role_swap`` / ``_same_relation``): the same two parties in the other order around
+# roles (``role_swap`` / ``_same_relation``): the same two parties in the other order around
 # the same relation word, the reference adding a description of a party -> contradicted; a
 # passive or a symmetric relation keeps the roles.
 ROLES = [
@@ -278,7 +278,7 @@ def test_role_swap_with_description(row: tuple[str, str, str, set[Verdict]]) -> 
     _check([row])
 
 
-# range membership (``_range_relation``): a value, a range end or a reached maximum outside
+# range membership (``range_relation``): a value, a range end or a reached maximum outside
 # the range or bound the reference states (same slot) -> contradicted; inside -> never
 # contradicted (and not supported: the range does not state the point).
 RANGES = [

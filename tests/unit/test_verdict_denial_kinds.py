@@ -37,7 +37,7 @@ def test_determiner_negation(row: Row) -> None:
 
 
 # a clause that denies the claim's words among more words of its own is no flip (too little of
-# it is the claim's), but it is no support either (clause_checks._polarity): "Copper cannot
+# it is the claim's), but it is no support either (clause_checks.check_polarity): "Copper cannot
 # displace iron from its salt solution as iron is more reactive ..." supported "Copper can
 # displace iron from its salt solution"
 DENIAL_IN_A_LONGER_CLAUSE: list[Row] = [

@@ -263,8 +263,8 @@ def test_an_administrative_designator_does_not_tell_a_place_name_apart(name: str
     # claims/data/name_heads.txt: "Shizuoka" names Shizuoka Prefecture as "Halvorsen" names
     # the Halvorsen Bridge; another first word still does not ("Aichi Prefecture")
     from claims.facets import content_tokens
-    from claims.verdict.names import _entity_present, _lower_words
+    from claims.verdict.names import entity_present, lower_words
 
-    words, stems = _lower_words(stated), content_tokens(stated)
-    assert _entity_present(name, words, stems)
-    assert not _entity_present("Aichi " + name.split()[1], words, stems)
+    words, stems = lower_words(stated), content_tokens(stated)
+    assert entity_present(name, words, stems)
+    assert not entity_present("Aichi " + name.split()[1], words, stems)

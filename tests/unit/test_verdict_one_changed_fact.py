@@ -171,7 +171,7 @@ FACETS = [
     ("negative number", "The air was -5 °C at night.", [("-5 °C", -5.0, "temperature")]),
     ("fahrenheit in celsius", "It was 212 °F.", [("212 °F", 100.0, "temperature")]),
     ("percentage points", "Turnout rose 1.1 percentage points.", [("1.1 percentage points", 1.1, "pp")]),
-    # a range's lower end is read in the unit of its upper end (claims.facets.quantities._with_intervals)
+    # a range's lower end is read in the unit of its upper end (claims.facets.quantities.with_intervals)
     ("range dash is not a minus", "between 3 - 5 people", [("3", 3.0, "n:people"), ("5", 5.0, "n:people")]),
     ("factor verb", "Sales halved.", [("halved", 0.5, "n:time")]),
 ]

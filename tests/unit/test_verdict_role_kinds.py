@@ -120,7 +120,7 @@ def test_subject_of_evidence(row: Row) -> None:
     check_row(row)
 
 
-# the same subject and verb with another object is not support (clause_checks._object_swap),
+# the same subject and verb with another object is not support (clause_checks.object_swap_of),
 # and at a high cosine a claim none of whose predicate words is stated only shares the topic
 # (decide._supports); both are unsupported, not contradicted: the bridge may carry both.
 # Kind: the shared case mixed_paragraph ("also carries a railway line"), own sentences here.
@@ -190,7 +190,7 @@ def test_name_in_another_slot(row: Row) -> None:
 
 
 # the claim's subject and object (or the sides of its comparison) traded around the same one-way
-# relation is a role swap (roles._argument_swap, read from spaCy's parse): "Copper can displace
+# relation is a role swap (roles.argument_swap, read from spaCy's parse): "Copper can displace
 # iron" / "iron can displace copper" was supported at cosine 0.97. A symmetric verb
 # (claims/data/symmetric_relations.tsv), a relation that is no verb with an object or comparison
 # ("is the inverse of", "sits beside", "plus"), a change of voice, a denial on both sides, a
@@ -263,7 +263,7 @@ def test_parenthesised_short_forms(row: Row) -> None:
 
 
 # the plural of a noun ending in "e" keeps its stem ("genes" -> "gene", not "gen";
-# claims.facets.vocabulary._stem): Factcheck-GPT "Genes are responsible for the production of
+# claims.facets.vocabulary.stem_of): Factcheck-GPT "Genes are responsible for the production of
 # proteins" / "A gene is a DNA sequence that encodes either RNA or a protein" (gold support) had
 # "no reference claim about the same subject"; a sibilant plural still drops "-es"
 PLURAL_STEMS: list[Row] = [
@@ -331,7 +331,7 @@ def test_place_and_time_fill_no_common_slot() -> None:
 
 # a rival name in the same role contradicts at the cosine such short sentences have (0.59-0.68
 # with all-MiniLM-L6-v2): the rival is the conflict, so the subject coverage leaves it out
-# (claims.verdict.roles._subject_agrees); a name in another role does not
+# (claims.verdict.roles.subject_agrees); a name in another role does not
 RIVAL_NAMES_AT_MODEST_COSINE: list[tuple[str, str, set[Verdict]]] = [
     ("The jury was chaired by Paul Reyes.", "The jury was chaired by Teodor Halm.", {C}),
     ("The Varga Prize was won by Ines Marlow.", "The Varga Prize was won by Anna Berg.", {C}),
@@ -372,7 +372,7 @@ def test_passive_and_synonym_swaps(row: Row) -> None:
 
 
 # a one-way verb that spaCy reads as a noun ("Copper displaces iron": a compound) still has its
-# neighbours as subject and object (claims.verdict.one_way._one_way_roles; a Factcheck-GPT kind:
+# neighbours as subject and object (claims.verdict.one_way.one_way_roles; a Factcheck-GPT kind:
 # the swapped reaction is not supported at cosine 0.99)
 MISREAD_ONE_WAY: list[Row] = [
     ("Copper displaces iron from copper sulfate.", "Iron displaces copper from copper sulfate.", {C}),

@@ -34,7 +34,7 @@ def test_same_predicate_two_of_three(row: Row) -> None:
     check_row(row)
 
 
-# ordinals and scores are one slot each (claims.verdict.compare._ordinal_rival: the nearest content
+# ordinals and scores are one slot each (claims.verdict.compare.ordinal_rival: the nearest content
 # words beside the ordinal; claims.facets.scores: "7-0" is one value in the slot "score")
 ORDINALS_AND_SCORES: list[Row] = [
     ("Norway finished first in the medal table.", "Norway finished second in the medal table.", {C}),
@@ -184,7 +184,7 @@ def test_distributive_one_is_no_count() -> None:
     ]
 
 
-# "a pair of" counts two (claims.facets.number_words._pair_words): Factcheck-GPT's "the merging of
+# "a pair of" counts two (claims.facets.number_words.pair_words): Factcheck-GPT's "the merging of
 # two supermassive black holes" against "a pair of merging ... binary black holes" (gold support)
 # lacked the value 'two'; another count against the pair conflicts
 PAIRS: list[Row] = [
@@ -239,7 +239,7 @@ def test_value_slots(row: Row) -> None:
 
 
 # "The <noun> of X is N": the subject's noun is the number's slot, as in "a <noun> of N"
-# (claims.facets.number_slots._of_slot), so another number is a conflict (not unsupported: a bare
+# (claims.facets.number_slots.of_slot), so another number is a conflict (not unsupported: a bare
 # number had no slot); another subject's number or a person's age stays apart
 COPULA_SLOTS: list[Row] = [
     ("The population of Vossa is 3.4 million.", "The population of Vossa is 3.1 million.", {C}),

@@ -29,7 +29,7 @@ Not conflicts by construction: a range on either side ("around 1900", "1992–93
 approximation that may round the other value ("about 40" / 43; but "about 1.3 million" / "1.2
 million", rounded alike and a step apart, conflict: ``rounding.approximation_misses``), a bound
 against a point or a bound of another word ("before 1492" / "in 1490"; "since 1938" / "since
-1941" is a conflict), a number bound to another year than the claim's (``values._bound_year``)
+1941" is a conflict), a number bound to another year than the claim's (``values.bound_year``)
 and a year of a count that differs (another measurement), a place name after a preposition of
 place (a place is stated at several granularities: "born in Kansas" / "born in Wichita"), names
 that share a word ("Kansas" / "Kansas City") or that the evidence writes as one name ("Daniel" /

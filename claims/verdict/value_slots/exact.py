@@ -10,9 +10,9 @@ from collections.abc import Sequence
 
 from claims.facets import Facets, TokenSet, content_tokens
 from claims.types import ClaimKind, ReferenceClaim
-from claims.verdict.findings import _Conflict
+from claims.verdict.findings import Conflict
 from claims.verdict.slot_names import one_name
-from claims.verdict.text import _clauses, subject_heads
+from claims.verdict.text import clause_spans, subject_heads
 from claims.verdict.value_slots.align import aligned_conflict
 from claims.verdict.value_slots.reading import (
     PREFILTER,
@@ -31,7 +31,7 @@ from claims.verdict.value_slots.reading import (
     slot_of,
     words,
 )
-from claims.verdict.values import _is_dateline, _value_kind
+from claims.verdict.values import is_dateline, value_kind
 
 MIN_CONTEXT = 0.75
 #: a name's statement must hold every other word of the claim's clause (the same statement of
@@ -70,10 +70,10 @@ def _names_it(text: str, v: Value) -> bool:
 
 def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[str], tuple[str, ...]]:
     """The words the statement of ``v``'s slot must share with the claim: the content tokens of
-    the claim's clause that holds ``v`` (``text._clauses``), its years, dates and numbers and
+    the claim's clause that holds ``v`` (``text.clause_spans``), its years, dates and numbers and
     ``v`` itself masked, with the claim's subject (``subject_heads``; empty when ``v`` is in the
     subject)."""
-    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    a, b = next(((s, e) for s, e in clause_spans(claim.text) if s <= v.start < e), (0, len(claim.text)))
     masked = masked_text(claim.text, [v] + [o for o in values if o.kind != "name"])
     subject = tuple(t for t in subject_heads(claim.text) if t not in words(v.text))
     if len(subject) < len(subject_heads(claim.text)):
@@ -94,7 +94,7 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
     cov = coverage(tokens, [refs[j] for j in ids])
     # the names of the value's own clause ("In 2011 she returned to the Freer, where she is now
     # the curator of Chinese Art": "Chinese" names no part of the return)
-    a, b = next(((s, e) for s, e in _clauses(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    a, b = next(((s, e) for s, e in clause_spans(claim.text) if s <= v.start < e), (0, len(claim.text)))
     names = [words(o.text) for o in values if o.kind == "name" and o is not v and a <= o.start < b]
     # codes name the subject exactly: "OB-17" / "OB-71", "U-30" / "UB-30"
     codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
@@ -112,7 +112,7 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
     return keep
 
 
-def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> tuple[int, _Conflict] | None:
+def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> tuple[int, Conflict] | None:
     """The reference claim (index into ``reference_claims``) that states the slot of one of the
     claim's values with another, single value, and the conflict (span of that value in the
     reference claim's text); None when there is none (module docstring). ``claim`` is the
@@ -125,18 +125,18 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
     refs = {
         j: rc.claim.text
         for j, rc in enumerate(reference_claims)
-        if rc.claim.kind is ClaimKind.MATERIAL and not _is_dateline(rc.claim.text)
+        if rc.claim.kind is ClaimKind.MATERIAL and not is_dateline(rc.claim.text)
     }
-    best: tuple[float, int, _Conflict] | None = None
+    best: tuple[float, int, Conflict] | None = None
     for v in values:
         cov = _candidates(claim, v, values, refs)
         found = _statements(claim, v, {j: refs[j] for j in cov}, cov) if cov else []
         s = decide(v, found) if found else aligned_conflict(claim, v, values, refs)
         s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
         if s is not None and (best is None or s.cov > best[0]):
-            kind = {"name": "entity", "number": _value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
+            kind = {"name": "entity", "number": value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
                 v.kind, v.kind
             )
             unit_only = v.kind == "number" and v.q is not None and s.o.q is not None and v.q.raw == s.o.q.raw
-            best = (s.cov, s.j, _Conflict(kind, v.text, s.o.text, s.o.start, s.o.end, unit_only))
+            best = (s.cov, s.j, Conflict(kind, v.text, s.o.text, s.o.start, s.o.end, unit_only))
     return (best[1], best[2]) if best else None

@@ -30,8 +30,8 @@ from claims.facets import (
 from claims.facets.rounding import approximation_misses, is_approximation
 from claims.parses import parse
 from claims.spacy_pipeline import entity_type
-from claims.verdict.text import _clauses
-from claims.verdict.values import _bound_year, _date_conflict, _date_states
+from claims.verdict.text import clause_spans
+from claims.verdict.values import bound_year, date_conflict, date_states
 
 MAX_NAME_WORDS = 5
 #: roles a name fills as an argument; a name modifying a noun ("the FIFA world cup") has no slot
@@ -56,7 +56,7 @@ _ROLES = {
     "poss": "poss",
 }
 
-_YEAR = re.compile(r"\b(?:1[0-9]|20)\d\d\b")
+YEAR = re.compile(r"\b(?:1[0-9]|20)\d\d\b")
 _DIGIT = re.compile(r"\d")
 _MONTH = re.compile(r"\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)[a-z]*\b\.?", re.I)
 _ORDINAL = re.compile(
@@ -79,7 +79,7 @@ _YEAR_BOUND = re.compile(
     r"\b(before|after|until|till|since|by|from|between|pre|post|within|over|under|at least|at most)[\s-]*$",
     re.I,
 )
-PREFILTER = {"year": _YEAR, "date": _MONTH, "number": _DIGIT, "ordinal": _ORDINAL, "name": _CAPITAL}
+PREFILTER = {"year": YEAR, "date": _MONTH, "number": _DIGIT, "ordinal": _ORDINAL, "name": _CAPITAL}
 
 
 @dataclass(frozen=True)
@@ -273,7 +273,7 @@ def agrees(v: Value, o: Value) -> bool:
         return bool(words(v.text) & words(o.text))
     if v.kind == "date":
         assert v.d is not None and o.d is not None
-        return _date_conflict(v.d, o.d) is None or _date_states(v.d, o.d)
+        return date_conflict(v.d, o.d) is None or date_states(v.d, o.d)
     assert v.q is not None and o.q is not None
     if v.kind == "number" and v.approx != o.approx and slots_compatible(v.q, o.q):
         a, p = (v, o) if v.approx else (o, v)  # "about 1.3 million" / "1.2 million"
@@ -308,13 +308,13 @@ def another_event(claim: Facets, v: Value, text: str, o: Value) -> bool:
     )
     if mine and not any(agrees(x, y) for x in mine for y in theirs):  # "10 trophies between 1989
         return True  # and 2005" / "58 trophies"; "In 1995, he scored 12 goals" dates every clause
-    a, b = _bound_year(claim, v.q), _bound_year(extract(text), o.q)
+    a, b = bound_year(claim, v.q), bound_year(extract(text), o.q)
     return a is not None and b is not None and a != b
 
 
 def _clause_years(text: str, v: Value) -> list[Value]:
     """The years of the clause of ``text`` that holds ``v`` (those of its dates too)."""
-    a, b = next(((s, e) for s, e in _clauses(text) if s <= v.start < e), (0, len(text)))
+    a, b = next(((s, e) for s, e in clause_spans(text) if s <= v.start < e), (0, len(text)))
     return [y for y in reference_values(text, "year") if a <= y.start < b]
 
 
@@ -329,7 +329,7 @@ def listed(text: str, o: Value, kind: str) -> bool:
     if tok is not None and (tok.dep_ == "conj" or any(k.dep_ == "conj" for k in tok.children)):
         return True
     slot = slot_of(text, o.start, o.end)
-    a, b = next(((s, e) for s, e in _clauses(text) if s <= o.start < e), (0, len(text)))
+    a, b = next(((s, e) for s, e in clause_spans(text) if s <= o.start < e), (0, len(text)))
     for x in reference_values(text, kind):
         other = slot_of(text, x.start, x.end) if a <= x.start < b and x.text != o.text else None
         if other is not None and slot is not None and same_slot(o, slot, other):
