@@ -42,8 +42,6 @@ Prints one line per row and ends with the full engine's line.
 
 from __future__ import annotations
 
-import argparse
-import importlib.util
 import json
 import sys
 from collections import Counter
@@ -60,17 +58,8 @@ sys.path.insert(0, str(ROOT))
 from claims.decision import FEATURE_NAMES, STANDING_FINDINGS  # noqa: E402
 from claims.decision_features import RULE_VERDICTS  # noqa: E402
 
-
-def _train_verdict() -> Any:
-    spec = importlib.util.spec_from_file_location("train_verdict", ROOT / "tools" / "train_verdict.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_verdict"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tv = _train_verdict()
+sys.path.insert(0, str(ROOT / "tools"))
+import train_verdict as tv  # noqa: E402
 
 #: Feature families: the columns each signal of ``claims.decision_features`` produces.
 FAMILIES: dict[str, tuple[str, ...]] = {
@@ -211,13 +200,7 @@ def delta(base: dict[str, Any], other: dict[str, Any]) -> dict[str, float | int]
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
-    ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--synthetic", type=int, default=300, help="synthetic positive/negative pairs of each")
-    ap.add_argument("--limit", type=int, help="first N items of each dev set (smoke runs)")
-    ap.add_argument("--cache", type=Path, help="folder for embeddings and engine rows between runs")
+    ap = tv.data_arguments(__doc__)
     ap.add_argument("--only", nargs="*", help="run only these ablations (names as printed)")
     ap.add_argument("--json", type=Path, help="write every row's figures here")
     args = ap.parse_args()

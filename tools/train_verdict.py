@@ -558,14 +558,22 @@ def report(
 # ---------------------------------------------------------------- main
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def data_arguments(description: str | None) -> argparse.ArgumentParser:
+    """A parser with the options of the data, folds and engine cache (shared by tools/ablate.py)."""
+    ap = argparse.ArgumentParser(
+        description=description, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     ap.add_argument("--shared", type=Path, default=ROOT.parent / "shared")
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--synthetic", type=int, default=300, help="synthetic positive/negative pairs of each")
     ap.add_argument("--limit", type=int, help="first N items of each dev set (smoke runs)")
     ap.add_argument("--cache", type=Path, help="folder for embeddings and engine rows between runs")
+    return ap
+
+
+def main() -> int:
+    ap = data_arguments(__doc__)
     ap.add_argument("--out", type=Path, default=ROOT / "claims/data/verdict_model.json")
     ap.add_argument("--report", type=Path, default=ROOT / "docs/verdict_training.json")
     args = ap.parse_args()

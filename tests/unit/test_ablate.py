@@ -6,27 +6,14 @@ Expected values are worked out by hand from each function's docstring.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import pytest
+
+from tests.tool_modules import load_tool
 
 pytest.importorskip("sklearn")
 
 
-def _tool() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "tools" / "ablate.py"
-    spec = importlib.util.spec_from_file_location("ablate", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["ablate"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-ab = _tool()
+ab = load_tool("ablate")
 N = len(ab.FEATURE_NAMES)
 
 

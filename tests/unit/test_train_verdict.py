@@ -5,28 +5,15 @@ Expected values are worked out by hand from each function's documented definitio
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-from types import ModuleType
-
 import numpy as np
 import pytest
+
+from tests.tool_modules import load_tool
 
 pytest.importorskip("sklearn")
 
 
-def _tool() -> ModuleType:
-    path = Path(__file__).resolve().parents[2] / "tools" / "train_verdict.py"
-    spec = importlib.util.spec_from_file_location("train_verdict", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["train_verdict"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-tv = _tool()
+tv = load_tool("train_verdict")
 
 
 def _item(gold: str, rules: list[dict[str, object]] | None = None) -> object:
