@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import signal
 import socket
@@ -10,6 +11,8 @@ import subprocess
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+
+from cli.paths import state_dir
 
 
 class StackError(RuntimeError):
@@ -143,3 +146,36 @@ def temporary_env(**values: str) -> Iterator[None]:
                 os.environ.pop(k, None)
             else:
                 os.environ[k] = v
+
+
+#: Longest wait, in seconds, for another ``up`` or ``down`` of the same state folder to finish.
+STACK_LOCK_WAIT_S = 600.0
+
+
+@contextlib.contextmanager
+def stack_lock(wait_s: float = STACK_LOCK_WAIT_S) -> Iterator[None]:
+    """Hold ``<state>/run/stack.lock`` (``fcntl.flock``, exclusive) while the stack is changed.
+
+    A second ``up`` or ``down`` of the same state folder waits for the first and then finds what
+    it started (``up`` is idempotent), instead of racing it (two ``pg_ctl start`` on one data
+    folder). The lock goes with the process that holds it, so a killed ``up`` never leaves it
+    held. Raises ``StackError`` when another holds it for more than ``wait_s`` seconds.
+    """
+    path = state_dir() / "run" / "stack.lock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    deadline = time.monotonic() + wait_s
+    with path.open("a") as handle:
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise StackError(
+                        f"another `claimaudit up` or `down` has held {path} for over {wait_s:.0f} s"
+                    ) from None
+                time.sleep(0.2)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

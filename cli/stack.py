@@ -36,7 +36,6 @@ with pid files and logs under ``.claimaudit/`` -- see :func:`up`, :func:`down`, 
 
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
@@ -44,8 +43,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -67,6 +65,7 @@ from cli.processes import (
     frozen,
     port_open,
     read_pid,
+    stack_lock,
     terminate,
 )
 from cli.redis_server import (
@@ -390,39 +389,6 @@ def migrate(database_url: str) -> None:
     )
     if proc.returncode != 0:
         raise StackError(f"alembic upgrade head failed:\n{proc.stdout}\n{proc.stderr}")
-
-
-#: Longest wait, in seconds, for another ``up`` or ``down`` of the same state folder to finish.
-STACK_LOCK_WAIT_S = 600.0
-
-
-@contextmanager
-def stack_lock(wait_s: float = STACK_LOCK_WAIT_S) -> Iterator[None]:
-    """Hold ``<state>/run/stack.lock`` (``fcntl.flock``, exclusive) while the stack is changed.
-
-    A second ``up`` or ``down`` of the same state folder waits for the first and then finds what
-    it started (``up`` is idempotent), instead of racing it (two ``pg_ctl start`` on one data
-    folder). The lock goes with the process that holds it, so a killed ``up`` never leaves it
-    held. Raises ``StackError`` when another holds it for more than ``wait_s`` seconds.
-    """
-    path = state_dir() / "run" / "stack.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    deadline = time.monotonic() + wait_s
-    with path.open("a") as handle:
-        while True:
-            try:
-                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise StackError(
-                        f"another `claimaudit up` or `down` has held {path} for over {wait_s:.0f} s"
-                    ) from None
-                time.sleep(0.2)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def up(config: StackConfig | None = None, *, progress: object = None) -> StackInfo:

@@ -1,5 +1,5 @@
 """Two `claimaudit up` of one state folder at once: the second waits for the first
-(``cli.stack.stack_lock``) and finds its services, instead of a second ``pg_ctl start`` on the
+(``cli.processes.stack_lock``) and finds its services, instead of a second ``pg_ctl start`` on the
 same data folder failing. Also the lock on its own: held by another process, it makes a second
 holder wait, and gives up with a clear error after its wait."""
 
@@ -18,7 +18,7 @@ from cli import paths, processes, stack
 
 CLAIMAUDIT = str(Path(sys.executable).parent / "claimaudit")
 HOLD = (
-    "import sys, time; from cli.stack import stack_lock\n"
+    "import sys, time; from cli.processes import stack_lock\n"
     "with stack_lock():\n    print('held', flush=True); time.sleep(float(sys.argv[1]))\n"
 )
 
@@ -35,9 +35,9 @@ def test_the_lock_waits_for_another_holder_and_gives_up_after_its_wait(tmp_path:
     holder = _holder(tmp_path, 3.0)
     held_at = time.monotonic()
     with processes.temporary_env(CLAIMAUDIT_STATE_DIR=str(tmp_path)):
-        with pytest.raises(stack.StackError, match="has held"), stack.stack_lock(wait_s=0.5):
+        with pytest.raises(stack.StackError, match="has held"), processes.stack_lock(wait_s=0.5):
             pass
-        with stack.stack_lock(wait_s=30):  # granted once the holder lets go, after its 3 s
+        with processes.stack_lock(wait_s=30):  # granted once the holder lets go, after its 3 s
             assert time.monotonic() - held_at >= 2.9
     holder.wait(timeout=10)
 
