@@ -350,6 +350,6 @@ def validation_text(exc: ValidationError) -> str:
     """A pydantic error as one line, ``"loc: message; loc: message"`` (an item's refusal text)."""
     parts = []
     for err in exc.errors(include_url=False):
-        loc = ".".join(str(p) for p in err["loc"])
+        loc = ".".join(str(p) for p in err["loc"] if not (isinstance(p, str) and _INTERNAL_LOC.match(p)))
         parts.append(f"{loc}: {err['msg']}" if loc else str(err["msg"]))
     return "; ".join(parts)

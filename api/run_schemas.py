@@ -25,8 +25,10 @@ __all__ = ["RunItemIn", "RejectedLine", "RunRequest", "SuiteSource", "SuiteWebho
 Name = Annotated[
     StrictStr, Field(max_length=200, pattern=r"^[^/]+$"), AfterValidator(no_nul), AfterValidator(non_blank)
 ]
-#: An item id: 1-500 characters, no NUL.
-ItemId = Annotated[StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul)]
+#: An item id: 1-500 characters, not blank, no NUL.
+ItemId = Annotated[
+    StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul), AfterValidator(non_blank)
+]
 
 
 class RunItemIn(AuditRequest):
@@ -80,7 +82,9 @@ class RejectedLine(BaseModel):
     line: Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)] | None = Field(
         None, description="1-based line number (a Postgres integer)."
     )
-    id: ItemId | None = Field(None, description="Its item id, if any.")
+    id: Annotated[StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul)] | None = Field(
+        None, description="Its item id, if any (as the line gave it)."
+    )
     reason: Annotated[StrictStr, Field(max_length=2000), AfterValidator(no_nul), AfterValidator(non_blank)]
 
     def key(self) -> str:

@@ -143,15 +143,24 @@ class ReferenceDocument(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: Text = Field(description="The reference text.")
-    id: Annotated[StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul)] | None = Field(
-        None, description="Your id of the document (1-500 characters)."
-    )
-    url: Annotated[StrictStr, Field(min_length=1, max_length=2000), AfterValidator(no_nul)] | None = Field(
-        None, description="Where the document lives (1-2000 characters)."
-    )
-    title: Annotated[StrictStr, Field(min_length=1, max_length=1000), AfterValidator(no_nul)] | None = Field(
-        None, description="Its title (1-1000 characters)."
-    )
+    id: (
+        Annotated[
+            StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul), AfterValidator(non_blank)
+        ]
+        | None
+    ) = Field(None, description="Your id of the document (1-500 characters).")
+    url: (
+        Annotated[
+            StrictStr, Field(min_length=1, max_length=2000), AfterValidator(no_nul), AfterValidator(non_blank)
+        ]
+        | None
+    ) = Field(None, description="Where the document lives (1-2000 characters).")
+    title: (
+        Annotated[
+            StrictStr, Field(min_length=1, max_length=1000), AfterValidator(no_nul), AfterValidator(non_blank)
+        ]
+        | None
+    ) = Field(None, description="Its title (1-1000 characters).")
 
 
 def _reference_kind(value: Any) -> str | None:

@@ -87,9 +87,10 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 #: round ("Cancer causes smoking"), which the wording's cosine (0.99) does not see either;
 #: "key_value", a subjectless "Label: value" claim whose value the slot of the label's
 #: predicate holds (``claims.verdict.key_values``), which the cosine of a subjectless text
-#: with a sentence underrates
+#: with a sentence underrates; "verbatim", a claim a reference claim states word for word
+#: (``claims.verdict.decide.stated_verbatim``), entailed by identity
 STANDING_FINDINGS = frozenset(
-    {"object", "degree", "converse", "gradable", "denial", "counterpart", "key_value"}
+    {"object", "degree", "converse", "gradable", "denial", "counterpart", "key_value", "verbatim"}
 )
 
 

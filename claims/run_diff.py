@@ -294,8 +294,17 @@ def diff_runs(
 
 
 def check_gate(diff: RunDiff, gate: Gate) -> list[str]:
-    """The limits of ``gate`` that ``diff`` crossed, as readable messages (empty: the gate holds)."""
+    """The limits of ``gate`` that ``diff`` crossed, as readable messages (empty: the gate holds).
+
+    A comparison in which no item of the new run matches an item of the base run (their ids
+    differ: the input changed, or lines were numbered differently) compares nothing, so it
+    crosses the gate: a gate that holds must have compared something."""
     crossed: list[str] = []
+    if diff.items_compared == 0 and diff.items_removed:
+        crossed.append(
+            f"no item matches an item of the baseline ({len(diff.items_added)} new, "
+            f"{len(diff.items_removed)} gone): nothing was compared"
+        )
     for name, limit in (("contradicted", gate.contradicted_share_rise), ("problem", gate.problem_share_rise)):
         rise = diff.shares[name]["delta_points"]
         if limit is not None and rise is not None and rise > limit:

@@ -188,7 +188,8 @@ class Judgement:
     #: gradable word against its opposite: "not hot" / "cold", ``claims.verdict.counterparts``),
     #: "denial" (a negated claim that no reference claim denies: absence is no denial);
     #: for a ``supported`` verdict, "counterpart" (stated in words the lexicon equates: a
-    #: converse, "not closed" / "open"); None otherwise. Those of
+    #: converse, "not closed" / "open"), "key_value" or "verbatim" (a reference claim states it
+    #: word for word); None otherwise. Those of
     #: ``claims.decision.STANDING_FINDINGS`` the learned decision may not overturn
     finding: str | None = None
 

@@ -304,6 +304,22 @@ _VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
 )
 
 
+def _verbatim_key(text: str) -> str:
+    return " ".join(text.casefold().split()).rstrip(" .;:!")
+
+
+def stated_verbatim(text: str, reference_claims: Sequence[ReferenceClaim]) -> int | None:
+    """The index of the first material reference claim with the same text as ``text`` (case,
+    runs of white space and a final stop ignored), or None. Such a claim is entailed by
+    identity; no facet check may contradict it (an audit of a text against itself is all
+    ``supported``)."""
+    key = _verbatim_key(text)
+    for j, rc in enumerate(reference_claims):
+        if rc.claim.kind is ClaimKind.MATERIAL and _verbatim_key(rc.claim.text) == key:
+            return j
+    return None
+
+
 def judge_one(
     index: int,
     claim: Claim,
@@ -323,6 +339,14 @@ def judge_one(
         return Judgement(index, Verdict.OUTSIDE_SCOPE, (), f"not a factual claim ({why})")
     if not any(rc.claim.kind is ClaimKind.MATERIAL for rc in reference_claims):
         return Judgement(index, Verdict.UNSUPPORTED, (), "the references contain no factual claim")
+    same = stated_verbatim(claim.text, reference_claims)
+    if same is not None:  # a claim the reference states word for word is supported, whatever else it says
+        rc = reference_claims[same]
+        where = where_stated(rc, 0, len(rc.claim.text), reference_texts)
+        evidence = (evidence_at(reference_claims, same, float(row[same])),)
+        return Judgement(
+            index, Verdict.SUPPORTED, evidence, f"stated word for word ({where})", finding="verbatim"
+        )
     r = extract(claim.text)
     top = _candidates(r, claim, reference_claims, row)
     # names written in lower case take their capitals ("in sydney"), so the name checks see them

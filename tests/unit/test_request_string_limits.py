@@ -44,9 +44,19 @@ def test_a_long_string_is_refused_in_characters(
 
 
 @pytest.mark.parametrize("field", ["id", "url", "title"])
-def test_an_empty_reference_name_is_refused(field: str) -> None:
-    with pytest.raises(ValidationError, match="at least 1 character"):
-        AuditRequest.model_validate(_document(**{field: ""}))
+@pytest.mark.parametrize(("value", "message"), [("", "at least 1 character"), ("  ", "whitespace only")])
+def test_an_empty_or_blank_reference_name_is_refused(field: str, value: str, message: str) -> None:
+    with pytest.raises(ValidationError, match=message):
+        AuditRequest.model_validate(_document(**{field: value}))
+
+
+def test_a_blank_run_item_id_is_refused_and_its_message_names_no_validator() -> None:
+    from api.errors import validation_text
+
+    with pytest.raises(ValidationError) as err:
+        RunItemIn.model_validate(AUDIT | {"id": "  "})
+    text = validation_text(err.value)
+    assert "whitespace only" in text and "function-after" not in text, text
 
 
 @pytest.mark.parametrize(

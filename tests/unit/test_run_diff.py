@@ -113,6 +113,16 @@ def test_gate(gate: Gate, crossed: list[str]) -> None:
     assert check_gate(diff_runs(base, new), gate) == crossed
 
 
+def test_a_comparison_of_disjoint_runs_crosses_the_gate() -> None:
+    # every item id changed: 0 compared, so no share or score could rise; the gate must not hold
+    base = [item("a", [claim("One.")]), item("b", [claim("Two.")])]
+    new = [item("x", [claim("One.", "contradicted")])]
+    assert check_gate(diff_runs(base, new), Gate()) == [
+        "no item matches an item of the baseline (1 new, 2 gone): nothing was compared"
+    ]
+    assert check_gate(diff_runs([], new), Gate()) == []  # an empty baseline: nothing to hold against
+
+
 @pytest.mark.parametrize(
     ("data", "message"),
     [
