@@ -22,12 +22,12 @@ Decision, per material response claim with balanced score ``s`` and probability 
 - a rule ``contradicted`` or ``qualification_dropped`` stands (exact rules stay rules); its
   confidence is the rule's precision measured on the labelled data; so does an ``unsupported``
   whose ``finding`` is in ``STANDING_FINDINGS`` (another object for the same action, a degree
-  the reference does not grade, a converse relation, a negated gradable word against its
-  opposite, a negated claim no reference claim denies), and a ``supported`` with
+  the reference does not grade, the same statement of a rival name, a converse relation, a
+  negated gradable word against its opposite, a negated claim no reference claim denies), and
+  a ``supported`` with
   the finding "counterpart" (the evidence states the claim in words the lexicon equates: a
   converse, "not closed" / "open", "not able" / "unable"; ``claims.verdict.counterparts``),
-  whose confidence is then ``p``. (A rival name's finding, "rival", is read by the score like
-  any ``unsupported``: standing, it lowered the out-of-fold figures, ``tools/ablate.py``);
+  whose confidence is then ``p``;
 - otherwise the rule verdict (supported/inferred or unsupported) stands unless the score
   disagrees by more than ``rule_margin``: a rule support becomes ``unsupported`` when
   ``s < support_threshold - rule_margin``, a rule ``unsupported`` becomes ``supported`` when
@@ -90,7 +90,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 #: with a sentence underrates; "verbatim", a claim a reference claim states word for word
 #: (``claims.verdict.decide.stated_verbatim``), entailed by identity
 STANDING_FINDINGS = frozenset(
-    {"object", "degree", "converse", "gradable", "denial", "counterpart", "key_value", "verbatim"}
+    {"object", "degree", "rival", "converse", "gradable", "denial", "counterpart", "key_value", "verbatim"}
 )
 
 

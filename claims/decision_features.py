@@ -68,6 +68,7 @@ FEATURE_NAMES: tuple[str, ...] = (
     "fuzz_best",  # rapidfuzz token_set_ratio with the best reference claim, in [0, 1]
     "cos_x_cov",  # cos1 * cov_best
     "name_cov",  # share of the claim's capitalised names found in the references
+    "ambiguous",  # an unresolved pronoun
     "cov_lex",  # best coverage of the claim's content words by any one reference claim
     "cos_lex",  # cosine with that (lexically best) reference claim
     "prec_best",  # share of the best reference claim's content words found in the claim
@@ -181,6 +182,7 @@ def _rule_onehot(verdict: Verdict) -> list[float]:
 
 def _claim_row(
     text: str,
+    ambiguous: bool,
     sims: np.ndarray,
     judgement: Judgement,
     refs: Sequence[ReferenceClaim],
@@ -218,6 +220,7 @@ def _claim_row(
         fuzz.token_set_ratio(text, best_text) / 100.0,
         cos1 * cov_best,
         (sum(n in idx.doc_lower for n in names) / len(names)) if names else 1.0,
+        1.0 if ambiguous else 0.0,
         lex[1],
         float(sims[lex[0]]) if sims.size else 0.0,
         coverage_of(best_tokens, tokens) if best_tokens else 0.0,
@@ -262,5 +265,5 @@ def indexed_features(
     for j in judgements:
         c = response_claims[j.response_index]
         sims = similarity[j.response_index] if similarity.shape[1] else np.zeros(0, dtype=np.float32)
-        rows.append(_claim_row(embedding_text(c.text), sims, j, reference_claims, idx))
+        rows.append(_claim_row(embedding_text(c.text), bool(c.ambiguous), sims, j, reference_claims, idx))
     return np.asarray(rows, dtype=np.float64).reshape(len(rows), len(FEATURE_NAMES))

@@ -71,6 +71,7 @@ FAMILIES: dict[str, tuple[str, ...]] = {
     "negation": ("neg_mismatch",),
     "fuzzy": ("fuzz_best",),
     "names": ("name_cov",),
+    "ambiguity": ("ambiguous",),
     "size": ("log_len", "log_refs"),
     "rule": tuple(f"rule_{v.value}" for v in RULE_VERDICTS),
 }  # fmt: skip
