@@ -27,7 +27,6 @@ from pydantic import (
     Tag,
     field_validator,
 )
-from pydantic.json_schema import SkipJsonSchema
 
 from claims.types import AuditStatus as AuditStatus
 from service.storable import NUL_MESSAGE as NUL_MESSAGE
@@ -61,29 +60,36 @@ Text = Annotated[StrictStr, AfterValidator(no_nul)]
 NonBlankStr = Annotated[StrictStr, AfterValidator(no_nul), AfterValidator(non_blank)]
 
 
+def _without_null(schema: dict[str, Any]) -> None:
+    """Drop ``null`` from every property's ``anyOf`` (``X | None`` fields that refuse an explicit
+    null: ``AuditConfig._not_null``), so the schema says what the API accepts; validation, and
+    its single error for a wrong type, are unchanged."""
+    for prop in schema.get("properties", {}).values():
+        options = [o for o in prop.get("anyOf", []) if o != {"type": "null"}]
+        if "anyOf" in prop and len(options) == 1:
+            del prop["anyOf"]
+            prop.update(options[0])
+        elif "anyOf" in prop:
+            prop["anyOf"] = options
+
+
 class AuditConfig(BaseModel):
     """Per-audit configuration; every key is optional, unknown keys are an error, and an explicit
     null is an error (omit the key for the default), so the schema shows no key as nullable."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", json_schema_extra=_without_null)
 
-    threshold: (
-        Annotated[float, Field(strict=True, ge=-1.0, le=1.0, allow_inf_nan=False)] | SkipJsonSchema[None]
-    ) = Field(
+    threshold: Annotated[float, Field(strict=True, ge=-1.0, le=1.0, allow_inf_nan=False)] | None = Field(
         None,
         description=(
             "Cosine threshold in [-1, 1] (finite; an integer is accepted); default: the engine's "
             "calibrated claims.match.DEFAULT_THRESHOLD. See README 'Per-audit config'."
         ),
     )
-    case_insensitive: StrictBool | SkipJsonSchema[None] = Field(
-        None, description="Levenshtein scores ignore case."
-    )
-    remove_punctuation: StrictBool | SkipJsonSchema[None] = Field(
-        None, description="Levenshtein scores ignore punctuation."
-    )
-    decomposer: Literal["offline", "llm"] | SkipJsonSchema[None] = None
-    judge: Literal["none", "llm", "auto"] | SkipJsonSchema[None] = Field(
+    case_insensitive: StrictBool | None = Field(None, description="Levenshtein scores ignore case.")
+    remove_punctuation: StrictBool | None = Field(None, description="Levenshtein scores ignore punctuation.")
+    decomposer: Literal["offline", "llm"] | None = None
+    judge: Literal["none", "llm", "auto"] | None = Field(
         None,
         description=(
             "LLM judge: none; llm (every material claim); auto (only claims whose confidence lies "
@@ -95,15 +101,15 @@ class AuditConfig(BaseModel):
             Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)],
             Annotated[float, Field(strict=True, ge=0.0, le=1.0, allow_inf_nan=False)],
         ]
-        | SkipJsonSchema[None]
+        | None
     ) = Field(
         None,
         description="[low, high] confidence band sent to the LLM judge under judge=auto; default LLM_BAND.",
     )
-    embedder: Literal["local", "openai"] | SkipJsonSchema[None] = None
-    llm_model: NonBlankStr | SkipJsonSchema[None] = None
-    embedding_model: NonBlankStr | SkipJsonSchema[None] = None
-    llm_on_error: Literal["offline", "fail"] | SkipJsonSchema[None] = Field(
+    embedder: Literal["local", "openai"] | None = None
+    llm_model: NonBlankStr | None = None
+    embedding_model: NonBlankStr | None = None
+    llm_on_error: Literal["offline", "fail"] | None = Field(
         None,
         description=(
             "When the LLM decomposer or judge fails: offline (the offline result stands, marked on "
@@ -111,7 +117,7 @@ class AuditConfig(BaseModel):
             "Default: the LLM_ON_ERROR setting (offline)."
         ),
     )
-    references: Literal["full", "evidence"] | SkipJsonSchema[None] = Field(
+    references: Literal["full", "evidence"] | None = Field(
         None,
         description=(
             "full (default): every reference is decomposed, as a ground truth whose recall counts; "
