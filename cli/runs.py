@@ -159,6 +159,8 @@ def items(
                     n += 1
     except ApiError as exc:
         raise client_exit(exc) from exc
+    except OSError as exc:  # an output file that cannot be written is a usage error, not a traceback
+        raise _fail(f"cannot write {output}: {exc.strerror or exc}") from None
     err.print(f"{n} items written to {esc(str(output))}", soft_wrap=True)
 
 

@@ -91,6 +91,11 @@ def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path
     assert missing.exit_code == 2, missing.output
     missing = CliRunner().invoke(app, ["runs", "items", f"{suite}/no-such-night", "--api-url", live_api])
     assert missing.exit_code == 2, missing.output
+    # an output file that cannot be written is a usage error (2) with a message, not a traceback (1)
+    unwritable = tmp_path / "no-such-folder" / "items.jsonl"
+    args = ["runs", "items", f"{suite}/n1", "-o", str(unwritable), "--api-url", live_api]
+    bad_output = CliRunner().invoke(app, args)
+    assert bad_output.exit_code == 2 and "cannot write" in bad_output.output, bad_output.output
 
 
 def test_the_default_gate_fails_a_changed_year_and_passes_the_identical_night_after(
