@@ -182,9 +182,17 @@ def _admit(
     return admitted, rejected
 
 
-def _backlog_full(factory: Any, tenant_id: str) -> BacklogFull | None:
-    """The refusal of the backlog bounds (``service.backlog``, the API's admission bounds) for a
-    scheduled run of ``tenant_id``, or None while the backlog is within them."""
+def _backlog_full(factory: Any, tenant_id: str, run_id: str) -> bool:
+    """Whether the backlog is past one of the API's admission bounds (``service.backlog``) for a
+    scheduled run of ``tenant_id``; a refusal is counted and logged (the run waits)."""
+    full = _backlog_refusal(factory, tenant_id)
+    if full is not None:
+        metrics.ADMISSION_REFUSALS.labels(full.reason).inc()
+        log.warning("run %s waits: %s; runs.tick starts it again later", run_id, full.detail)
+    return full is not None
+
+
+def _backlog_refusal(factory: Any, tenant_id: str) -> BacklogFull | None:
     settings = get_settings()
     with session_scope(factory) as session, deployment_session(session) as everyone:
         try:
@@ -238,10 +246,7 @@ def start(run_id: str) -> int:
     if suite is None:
         _send("runs.finish", rid)
         return 0
-    full = _backlog_full(factory, tenant)
-    if full is not None:
-        metrics.ADMISSION_REFUSALS.labels(full.reason).inc()
-        log.warning("run %s waits: %s; runs.tick starts it again later", run_id, full.detail)
+    if _backlog_full(factory, tenant, run_id):
         return 0
     try:
         items, rejected, lines = _load_items(kind, source, config, tenant, label, size)
