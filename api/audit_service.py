@@ -128,6 +128,8 @@ def admit(
             **options,
         )
     except admission.Refused as exc:
+        if session is not None:
+            session.rollback()  # nothing to store: let go of the admission lock now
         if exc.refusal.reason is not None:
             metrics.ADMISSION_REFUSALS.labels(exc.refusal.reason).inc()
         raise refusal(exc.refusal) from None

@@ -16,7 +16,11 @@ from sqlalchemy.orm import Session
 
 from db.models import TERMINAL_STATUSES, Audit
 
-__all__ = ["Backlog", "measure", "drain_rate"]
+__all__ = ["ADMISSION_LOCK", "Backlog", "admission_lock", "measure", "drain_rate"]
+
+#: The key of the transaction-level advisory lock that serialises admission
+#: (``admission_lock``); any fixed 64-bit number no other code of this database takes.
+ADMISSION_LOCK = 0x636C61696D6164
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,3 +63,14 @@ def drain_rate(session: Session, window_s: float) -> float:
     since = func.now() - timedelta(seconds=window_s)
     n = session.execute(select(func.count()).where(Audit.finished_at >= since)).scalar_one()
     return int(n) / window_s
+
+
+def admission_lock(session: Session) -> None:
+    """Wait for, then hold until ``session``'s transaction ends (commit or rollback), the
+    deployment's admission lock (``pg_advisory_xact_lock(ADMISSION_LOCK)``).
+
+    Taken before a request counts the backlog and released by the commit of its audits, so the
+    next request's count sees them: count and insert are one step, whatever the number of API
+    processes. Needs no privilege (advisory locks are open to every role, row-level security does
+    not apply)."""
+    session.execute(select(func.pg_advisory_xact_lock(ADMISSION_LOCK)))

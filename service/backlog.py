@@ -15,9 +15,12 @@ bounds (``service.settings``; 0 turns a bound off):
 - ``MAX_QUEUED_AUDITS_PER_TENANT``: the caller's tenant holds this many or more → 429, reason
   ``tenant_backlog`` (one tenant's flood fills its own quota, not the queue in front of the others).
 
-A request is admitted while the backlog is below a bound, whatever its number of audits, so a
-batch may overshoot a bound by at most ``MAX_BATCH`` audits; a batch larger than a bound still
-passes when the queue is short.
+A request of ``incoming`` audits passes a count bound only when all of it fits (queued +
+``incoming`` <= the bound), except into an empty backlog (the deployment's, or the tenant's for
+the tenant bound): a batch larger than a bound passes only then, and is the one way past it.
+The API serialises admission (``db.backlog.admission_lock``: the count and the insert of one
+request happen before the next request counts), so concurrent requests never pass a count bound
+together.
 
 ``Retry-After`` is the time the excess takes to drain at the measured drain rate: the audits
 past the bound (over the count bound, older than the age bound, or beyond what drains within
@@ -92,6 +95,10 @@ def retry_after(excess: int, rate: float) -> int:
     return max(1, min(RETRY_AFTER_MAX_S, math.ceil(max(1, excess) / rate)))
 
 
+def _more(incoming: int) -> str:
+    return f" and {incoming} more in this request" if incoming > 1 else ""
+
+
 def check_backlog(
     session: Session,
     tenant_id: str,
@@ -99,9 +106,12 @@ def check_backlog(
     max_queued: int,
     max_queued_per_tenant: int,
     max_age_s: float,
+    incoming: int = 1,
 ) -> Backlog:
-    """Raise ``BacklogFull`` when the backlog is past a bound (module docstring; 0: no bound),
-    else return it. Reads only; the caller stores nothing when it raises."""
+    """Raise ``BacklogFull`` when the backlog is past a bound or ``incoming`` more audits (>= 1)
+    would pass a count bound (module docstring; 0: no bound), else return it. With the default
+    ``incoming=1`` a count bound refuses from ``queued >= bound`` on (what ``/readyz`` reports).
+    Reads only; the caller stores nothing when it raises."""
     if max_queued <= 0 and max_queued_per_tenant <= 0 and max_age_s <= 0:
         return Backlog(0, 0, None, 0)
     backlog = measure(session, tenant_id, max_age_s=max_age_s)
@@ -122,18 +132,22 @@ def check_backlog(
             f"{max_age_s:g} s (server setting MAX_BACKLOG_AGE_S)"
         )
         refusal = (503, "backlog_age", backlog.queued - math.floor(max_age_s * rate), detail)
-    elif max_queued > 0 and backlog.queued >= max_queued:
+    elif max_queued > 0 and backlog.queued + incoming > max_queued:
         detail = (
-            f"the backlog is full: {backlog.queued} audits queued, the bound is {max_queued} "
-            "(server setting MAX_QUEUED_AUDITS)"
+            f"the backlog is full: {backlog.queued} audits queued{_more(incoming)}, the bound is "
+            f"{max_queued} (server setting MAX_QUEUED_AUDITS)"
         )
-        refusal = (503, "backlog", backlog.queued - max_queued + 1, detail)
-    elif max_queued_per_tenant > 0 and backlog.tenant_queued >= max_queued_per_tenant:
+        refusal = (503, "backlog", backlog.queued + incoming - max_queued, detail)
+    elif (
+        max_queued_per_tenant > 0
+        and backlog.tenant_queued > 0
+        and backlog.tenant_queued + incoming > max_queued_per_tenant
+    ):
         detail = (
-            f"your tenant has {backlog.tenant_queued} audits queued, the bound is "
+            f"your tenant has {backlog.tenant_queued} audits queued{_more(incoming)}, the bound is "
             f"{max_queued_per_tenant} (server setting MAX_QUEUED_AUDITS_PER_TENANT)"
         )
-        refusal = (429, "tenant_backlog", backlog.tenant_queued - max_queued_per_tenant + 1, detail)
+        refusal = (429, "tenant_backlog", backlog.tenant_queued + incoming - max_queued_per_tenant, detail)
     if refusal is None:
         return backlog
     status_code, reason, excess, detail = refusal
