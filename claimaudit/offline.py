@@ -15,7 +15,7 @@ from typing import Any
 from claimaudit.errors import ClaimauditError
 from claimaudit.models import AuditDocument
 
-__all__ = ["audit_offline", "OFFLINE_CONFIG_KEYS"]
+__all__ = ["audit_offline", "checked_config", "OFFLINE_CONFIG_KEYS"]
 
 #: The config keys the in-memory engine uses (the LLM components need the service).
 OFFLINE_CONFIG_KEYS = frozenset({"threshold", "case_insensitive", "remove_punctuation", "references"})
@@ -46,8 +46,9 @@ def audit_offline(
 
     ``config``: only ``threshold`` (cosine in [-1, 1]), ``case_insensitive``,
     ``remove_punctuation`` and ``references`` (``full`` or ``evidence``, ``claims.options``).
-    Raises ``ValueError`` on invalid input or config (every reference blank, another config key,
-    a threshold out of range, an unknown ``references`` mode) and ``ClaimauditError`` when a
+    Raises ``ValueError`` on invalid input or config (every reference blank, a config the API
+    refuses (``checked_config``: an unknown key, a wrong type, an explicit null, a threshold out
+    of range, an unknown ``references`` mode) or one that needs the service) and ``ClaimauditError`` when a
     local model cannot be loaded (a broken install).
     """
     quiet_model_loading()
@@ -55,7 +56,7 @@ def audit_offline(
     from claims.options import AuditOptions
     from claims.types import ModelUnavailable
 
-    cfg = dict(config or {})
+    cfg = checked_config(config)
     unknown = sorted(set(cfg) - OFFLINE_CONFIG_KEYS)
     if unknown:
         raise ValueError(f"config: offline audits use only {sorted(OFFLINE_CONFIG_KEYS)}; got {unknown}")
@@ -65,5 +66,38 @@ def audit_offline(
     except ModelUnavailable as exc:
         raise ClaimauditError(f"{exc} (reinstall claimaudit)") from exc
     doc = report_to_dict(report, list(references), response)
-    doc.update(question=question, config=cfg)
+    # the keys of GET /audits/{id} (api.documents): the database fields None, the rest as the
+    # API works them out for the same config
+    doc.update(
+        id=None,
+        stage=None,
+        created_at=None,
+        finished_at=None,
+        question=question,
+        metadata=None,
+        config=cfg,
+        threshold=options.threshold,
+        references=[{"index": i} for i in range(len(references))],
+        effective_config=options.effective_config(cfg),
+    )
     return AuditDocument.model_validate(doc)
+
+
+def checked_config(config: Mapping[str, Any] | None) -> dict[str, Any]:
+    """``config`` checked by the API's own model (``api.schemas.AuditConfig``: unknown keys, types,
+    ranges, an explicit null), as the API stores it (the keys sent). Raises ``ValueError`` naming
+    each bad key (``config.threshold: ...``) as the API's 422 does."""
+    from pydantic import ValidationError
+
+    from api.schemas import AuditConfig
+
+    if config is not None and not isinstance(config, Mapping):
+        raise ValueError(f"config: must be a JSON object, got {type(config).__name__}")
+    try:
+        model = AuditConfig.model_validate(dict(config or {}))
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False)
+        raise ValueError(
+            "; ".join(f"config.{'.'.join(str(p) for p in e['loc'])}: {e['msg']}" for e in errors)
+        ) from None
+    return model.model_dump(exclude_unset=True)
