@@ -120,6 +120,14 @@ def _pg_running(bin_dir: Path, data_dir: Path, user: str | None) -> bool:
     return proc.returncode == 0
 
 
+def postmaster_pid(data_dir: Path) -> int | None:
+    """The postmaster's pid, line 1 of ``postmaster.pid`` in ``data_dir``; None when unreadable."""
+    try:
+        return int((data_dir / "postmaster.pid").read_text().splitlines()[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def postmaster_port(data_dir: Path) -> int | None:
     try:
         lines = (data_dir / "postmaster.pid").read_text().splitlines()

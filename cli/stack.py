@@ -46,6 +46,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -56,6 +57,7 @@ from cli.postgres import (
     ensure_postgres,
     normalise_database_url,
     postgres_running,
+    postmaster_pid,
     postmaster_port,
     stop_postgres,
 )
@@ -552,6 +554,40 @@ def _service_row(name: str, pid: int, info: StackInfo | None, config: StackConfi
     return ServiceStatus(name, "running", f"pid {pid}, log {state_dir() / 'logs' / f'{name}.log'}")
 
 
+def _stopped(pid: int | None) -> str | None:
+    """``"stopped (SIGSTOP): pid ..."`` when a process of the tree led by ``pid`` is stopped
+    (``cli.processes.frozen``), else None."""
+    stopped = frozen(pid) if pid is not None else []
+    return f"stopped (SIGSTOP): pid {', '.join(map(str, stopped))}" if stopped else None
+
+
+def _postgres_row(data_dir: Path) -> ServiceStatus:
+    """The running local cluster in ``data_dir``: ``frozen`` when its postmaster or a backend is
+    stopped (``pg_ctl status`` still says running: the pid answers ``kill -0``; new connections
+    hang), else ``running``."""
+    where = f"127.0.0.1:{postmaster_port(data_dir)} ({data_dir})"
+    stopped = _stopped(postmaster_pid(data_dir))
+    return (
+        ServiceStatus("postgres", "frozen", f"{where}; {stopped}")
+        if stopped
+        else ServiceStatus("postgres", "running", where)
+    )
+
+
+def _redis_row(redis_url: str) -> ServiceStatus:
+    """Redis at ``redis_url``: ``running`` when it answers a PING, else ``frozen`` when the stack's
+    Redis on that port (its pid file) is stopped, else ``stopped``."""
+    if redis_ping(redis_url):
+        return ServiceStatus("redis", "running", redis_url)
+    port = urlsplit(redis_url).port or 6379  # the scheme's default port
+    stopped = _stopped(read_pid(redis_pidfile(port)))
+    return (
+        ServiceStatus("redis", "frozen", f"{redis_url}; {stopped}")
+        if stopped
+        else ServiceStatus("redis", "stopped", redis_url)
+    )
+
+
 def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     """Health of each part of the local stack (does not start anything)."""
     config = config or StackConfig()
@@ -567,20 +603,15 @@ def status(config: StackConfig | None = None) -> list[ServiceStatus]:
             running = False
             rows.append(ServiceStatus("postgres", "error", str(exc)))
         else:
-            port = postmaster_port(data_dir) if running else None
             rows.append(
-                ServiceStatus(
-                    "postgres",
-                    "running" if running else "stopped",
-                    f"127.0.0.1:{port} ({data_dir})" if running else str(data_dir),
-                )
+                _postgres_row(data_dir) if running else ServiceStatus("postgres", "stopped", str(data_dir))
             )
     redis_url = (
         (info.redis_url if info else None)
         or os.environ.get("REDIS_URL")
         or f"redis://127.0.0.1:6379/{DEFAULT_REDIS_DB}"
     )
-    rows.append(ServiceStatus("redis", "running" if redis_ping(redis_url) else "stopped", redis_url))
+    rows.append(_redis_row(redis_url))
     for name in SERVICES:
         pid = read_pid(state_dir() / "run" / f"{name}.pid")
         rows.append(

@@ -71,6 +71,66 @@ def test_stopped_cluster_is_restarted(pg_dir: Path) -> None:
         assert conn.execute("SELECT 1").fetchone() == (1,)
 
 
+def _row(name: str) -> stack.ServiceStatus:
+    return next(row for row in stack.status() if row.name == name)
+
+
+def test_status_shows_a_sigstopped_postgres_as_frozen(
+    pg_dir: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A stopped postmaster (SIGSTOP) still answers ``kill -0``, so ``pg_ctl status`` says running
+    while every new connection hangs: ``claimaudit status`` says ``frozen`` and names the pid, and
+    ``running`` again after SIGCONT (as for the app services, tests/cli/test_supervise.py)."""
+    import signal
+    import time
+
+    stack.ensure_postgres(pg_dir, TEST_PG_PORT)
+    monkeypatch.setattr(stack, "default_pg_dir", lambda: pg_dir)
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path / "state"))  # no pid files, no stack info
+    monkeypatch.setenv("REDIS_URL", f"redis://127.0.0.1:{processes.free_port()}/0")  # nothing answers
+    pid = _postmaster_pid(pg_dir)
+    assert _row("postgres").state == "running"
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        time.sleep(0.5)  # the stop is delivered asynchronously
+        row = _row("postgres")
+        assert row.state == "frozen" and f"pid {pid}" in row.detail, row
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    time.sleep(0.5)
+    assert _row("postgres").state == "running"
+
+
+def test_status_shows_a_sigstopped_redis_as_frozen(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The stack's Redis stopped (SIGSTOP) answers no PING but its pid is alive: ``frozen``, not
+    ``stopped``; ``running`` again after SIGCONT."""
+    import signal
+    import time
+
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/none")  # not probed: "external"
+    port = processes.free_port()
+    from cli.redis_server import start_redis, stop_redis
+
+    url = start_redis(port)
+    monkeypatch.setenv("REDIS_URL", url)
+    try:
+        assert _row("redis").state == "running"
+        pid = processes.read_pid(stack.redis_pidfile(port))
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            time.sleep(0.5)
+            row = _row("redis")
+            assert row.state == "frozen" and f"pid {pid}" in row.detail, row
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        time.sleep(0.5)
+        assert _row("redis").state == "running"
+    finally:
+        stop_redis(port)
+
+
 def test_database_url_overrides_everything(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, database_url: str
 ) -> None:
