@@ -290,7 +290,16 @@ class Runs:
         side holds the run: a night of 10,000 items is read line by line. Errors as every call."""
         run = self.get(ref)
         params = {"documents": "true"} if documents else {}
-        with self._client._http.stream("GET", f"/runs/{run.id}/items", params=params) as resp:
+        yield from self._lines(f"/runs/{run.id}/items", params)
+
+    def rejections(self, ref: str) -> Iterator[dict[str, Any]]:
+        """Every rejected line of run ``ref`` (``{line, item_id, reason}``, by line number), each as
+        it arrives (``GET /runs/{id}/rejections``; ``GET /runs/{id}`` holds only the first 100).
+        ``ref``: a run id or ``suite/label``. Errors as every call."""
+        yield from self._lines(f"/runs/{self.get(ref).id}/rejections", {})
+
+    def _lines(self, path: str, params: dict[str, str]) -> Iterator[dict[str, Any]]:
+        with self._client._http.stream("GET", path, params=params) as resp:
             if resp.status_code != 200:
                 resp.read()
                 raise error_for(resp)
@@ -433,7 +442,17 @@ class AsyncRuns:
         """See :meth:`Runs.items` (an async iterator: ``async for item in client.runs.items(ref)``)."""
         run = await self.get(ref)
         params = {"documents": "true"} if documents else {}
-        async with self._client._http.stream("GET", f"/runs/{run.id}/items", params=params) as resp:
+        async for line in self._lines(f"/runs/{run.id}/items", params):
+            yield line
+
+    async def rejections(self, ref: str) -> AsyncIterator[dict[str, Any]]:
+        """See :meth:`Runs.rejections` (an async iterator)."""
+        run = await self.get(ref)
+        async for line in self._lines(f"/runs/{run.id}/rejections", {}):
+            yield line
+
+    async def _lines(self, path: str, params: dict[str, str]) -> AsyncIterator[dict[str, Any]]:
+        async with self._client._http.stream("GET", path, params=params) as resp:
             if resp.status_code != 200:
                 await resp.aread()
                 raise error_for(resp)

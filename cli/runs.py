@@ -123,6 +123,9 @@ def show(
         with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             run = resolve_run(client, ref)
             doc = client.run(call("GET", f"/runs/{run['id']}", params={"limit": 1}))
+            if doc.get("rejections_total", 0) > len(doc.get("rejections") or []):
+                # GET /runs/{id} holds the first page: every rejected line is streamed
+                doc["rejections"] = list(client.runs.rejections(str(run["id"])))
     except ApiError as exc:
         raise client_exit(exc) from exc
     doc.pop("audits", None)

@@ -206,13 +206,17 @@ def get_run(
     limit: Annotated[int, Query(ge=1, le=500)] = 100,
     offset: Annotated[int, Query(ge=0, le=MAX_OFFSET)] = 0,
 ) -> dict[str, Any]:
-    """One run: its summary, its audits in item order (paginated) and its rejected lines."""
+    """One run: its summary, its audits in item order (paginated), and its rejected lines: the
+    first ``REJECTIONS_PAGE`` (100) in ``rejections`` and their count in ``rejections_total``
+    (``GET /runs/{id}/rejections`` streams them all)."""
     run = _run_or_404(session, run_id, tenant)
     items, total = run_items.list_run_audits(session, run.id, limit=limit, offset=offset, tenant_id=tenant)
     items = [_listed(item) for item in items]
     doc = _document(session, run)
     doc["audits"] = {"items": items, "total": total, "limit": limit, "offset": offset}
-    doc["rejections"] = runs_repo.list_rejections(session, run.id, tenant_id=tenant)
+    doc["rejections"], doc["rejections_total"] = run_items.first_rejections(
+        session, run.id, limit=run_items.REJECTIONS_PAGE, tenant_id=tenant
+    )
     # the suite's ``canaries: N`` (method checks): detection per fault kind, live (canaries are no run items)
     doc["canaries"] = {
         r.pop("kind"): r for r in checks_repo.run_canary_detection(session, run.id, tenant_id=tenant)
@@ -280,12 +284,38 @@ def stream_run_items(
     Streamed: the items are read ``RUN_ITEMS_PAGE`` (500) a query by keyset (``db.run_items``)
     and each page is sent before the next is read; with ``documents=true`` the documents are
     built ``ITEM_DOCUMENT_GROUP`` (10) at a time. The API holds one page and one group, never the
-    run, however many items it has. Rejected lines are not items: ``GET /runs/{id}`` lists them.
+    run, however many items it has. Rejected lines are not items: ``GET /runs/{id}/rejections``
+    streams them.
     """
     run = _run_or_404(session, run_id, tenant)
     return StreamingResponse(
         _item_lines(session, settings, run.id, tenant, documents), media_type="application/x-ndjson"
     )
+
+
+def _rejection_lines(session: Session, run_id: uuid.UUID, tenant: str) -> Iterator[bytes]:
+    pages = run_items.rejection_pages(session, run_id, page_size=run_items.RUN_ITEMS_PAGE, tenant_id=tenant)
+    for page in pages:
+        yield b"".join(json_bytes(r) + b"\n" for r in page)
+
+
+@router.get(
+    "/{run_id}/rejections",
+    response_class=StreamingResponse,
+    responses={
+        200: {"content": {"application/x-ndjson": {}}, "description": "One JSON line per rejected line."},
+        404: {"description": "No such run."},
+    },
+)
+def stream_run_rejections(run_id: uuid.UUID, session: SessionDep, tenant: TenantDep) -> StreamingResponse:
+    """Every rejected line of the run, one JSON object a line (``application/x-ndjson``):
+    ``{line, item_id, reason}``, by line number (lines without one last), the order of
+    ``GET /runs/{id}``'s first page ``rejections``, all of them.
+
+    Streamed as ``GET /runs/{id}/items``: ``RUN_ITEMS_PAGE`` (500) rejections a query by keyset,
+    each page sent before the next is read."""
+    run = _run_or_404(session, run_id, tenant)
+    return StreamingResponse(_rejection_lines(session, run.id, tenant), media_type="application/x-ndjson")
 
 
 @router.get("/{run_id}/compare", responses={404: {"description": "No such run, or no previous run."}})

@@ -48,7 +48,9 @@ def _batch(live_api: str, src: Path, suite: str, label: str, *extra: str) -> Any
     return CliRunner().invoke(app, [*args, "--stall-timeout", "300", *extra])
 
 
-def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path) -> None:
+def test_bad_lines_are_rejected_counted_and_listed(
+    live_api: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     suite = f"nightly-{uuid.uuid4().hex[:8]}"
     src = _night(tmp_path / "n1.jsonl", GOOD, bad=True)
     summary, table = tmp_path / "summary.json", tmp_path / "night.csv"
@@ -86,6 +88,17 @@ def test_bad_lines_are_rejected_counted_and_listed(live_api: str, tmp_path: Path
         assert client.runs.get(f"{suite}/n1").summary["counts"]["rejected"] == 2  # type: ignore[index]
     shown = CliRunner().invoke(app, ["runs", "show", f"{suite}/n1", "--api-url", live_api])
     assert "line 2: line 2 is not UTF-8 text" in shown.stdout and "rejected lines (2)" in shown.stdout
+    # GET /runs/{id} holds a first page of rejections (here 1 of the 2); the rest are streamed,
+    # and `runs show` still lists every one (the API serves from this process: live_api)
+    from db import run_items
+
+    monkeypatch.setattr(run_items, "REJECTIONS_PAGE", 1)
+    with Client(live_api) as client:
+        first = client.run(call("GET", f"/runs/{run.id}"))
+        assert [r["line"] for r in first["rejections"]] == [2] and first["rejections_total"] == 2
+        assert [r["line"] for r in client.runs.rejections(f"{suite}/n1")] == [2, 5]
+    shown = CliRunner().invoke(app, ["runs", "show", f"{suite}/n1", "--api-url", live_api])
+    assert "rejected lines (2)" in shown.stdout and "line 5: line 5: no id" in shown.stdout, shown.stdout
     # a run that does not exist is the caller's mistake (2, README's exit codes), not an outage (3)
     missing = CliRunner().invoke(app, ["runs", "show", f"{suite}/no-such-night", "--api-url", live_api])
     assert missing.exit_code == 2, missing.output

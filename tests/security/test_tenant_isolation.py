@@ -184,6 +184,7 @@ def _runs(client: Any, a: Tenant, _b_id: str, b: Tenant) -> None:
     assert client.get(f"/runs/{run_id}", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/compare", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/items", headers=a.headers).status_code == 404
+    assert client.get(f"/runs/{run_id}/rejections", headers=a.headers).status_code == 404
     assert client.get(f"/runs/{run_id}/deliveries", headers=a.headers).status_code == 404
     assert client.put(f"/runs/{run_id}/baseline", headers=a.headers).status_code == 404
     assert run_id not in {r["id"] for r in client.get("/runs", headers=a.headers).json()["items"]}
@@ -425,6 +426,7 @@ ATTACKS: dict[tuple[str, str], Callable[[Any, Tenant, str, Tenant], None]] = {
     ("GET", "/runs/{run_id}"): _runs,
     ("GET", "/runs/{run_id}/compare"): _runs,
     ("GET", "/runs/{run_id}/items"): _runs,
+    ("GET", "/runs/{run_id}/rejections"): _runs,
     ("GET", "/runs/{run_id}/deliveries"): _runs,
     ("PUT", "/runs/{run_id}/baseline"): _runs,
     ("PUT", "/suites/{name}"): _suites,
