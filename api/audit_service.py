@@ -116,7 +116,7 @@ def admit(
     ``claimaudit_admission_refusals_total{reason}`` when it has a reason."""
     checks = list(options.pop("checks", ()))
     if session is not None:
-        checks.append(backlog_check(session, settings))
+        checks.append(backlog_check(session, settings, getattr(request.app.state, "backlog_engine", None)))
     try:
         return admission.admit(
             submitter(caller),

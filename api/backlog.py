@@ -15,10 +15,10 @@ refusal with a reason is counted in ``claimaudit_admission_refusals_total{reason
 
 from __future__ import annotations
 
+from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
 from db.backlog import admission_lock
-from db.tenancy import deployment_session
 from service import admission
 from service.backlog import BacklogFull, check_backlog
 from service.settings import Settings
@@ -26,26 +26,25 @@ from service.settings import Settings
 __all__ = ["backlog_check"]
 
 
-def backlog_check(session: Session, settings: Settings) -> admission.Check:
+def backlog_check(session: Session, settings: Settings, engine: Engine | None = None) -> admission.Check:
     """The admission check of the backlog bounds of ``settings``: a refusal when the backlog is
     past a bound, or the request's ``count`` audits would pass a count bound
     (``service.backlog.check_backlog``), else None; nothing when the request admits no audit.
 
     With a count bound set, it first takes the admission lock in ``session``
     (``db.backlog.admission_lock``), held until the caller commits the audits it stores (or rolls
-    back): concurrent requests are counted one after the other. Reads in a session of its own
-    bound to no tenant (``session`` is bound to the caller's: under row-level security it sees
-    only its rows), whose connection is taken before the lock."""
+    back): concurrent requests are counted one after the other. Reads in a session of its own on
+    ``engine`` (default: ``session``'s), bound to no tenant (``session`` is bound to the caller's:
+    under row-level security it sees only its rows). The API passes an engine with a pool of its
+    own, so the lock's holder never waits for a connection held by the requests behind it."""
 
     def check(submitter: admission.Submitter, count: int) -> admission.Refusal | None:
         if count == 0:
             return None
+        if settings.max_queued_audits > 0 or settings.max_queued_audits_per_tenant > 0:
+            admission_lock(session)
         try:
-            with deployment_session(session) as everyone:
-                if settings.max_queued_audits > 0 or settings.max_queued_audits_per_tenant > 0:
-                    # the second connection first: the lock's holder never waits on the pool
-                    everyone.connection().exec_driver_sql("SELECT 1")
-                    admission_lock(session)
+            with Session(engine or session.get_bind()) as everyone:
                 check_backlog(
                     everyone,
                     submitter.tenant_id,

@@ -79,6 +79,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         pool_timeout=10,
         connect_args={"connect_timeout": 5},
     )
+    # the backlog counts of admission (api.backlog), on a pool of their own: the holder of the
+    # admission lock never waits for a connection held by the requests queued behind it
+    backlog_engine = make_engine(
+        settings.database_url,
+        pool_size=2,
+        max_overflow=8,
+        pool_timeout=10,
+        connect_args={"connect_timeout": 5},
+    )
 
     # wakes long polls (GET /audits/{id}?wait=S) when an audit ends: Postgres NOTIFY
     listener = AuditEndListener(settings.database_url)
@@ -96,6 +105,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             listener.stop()
             engine.dispose()
+            backlog_engine.dispose()
 
     app = FastAPI(
         title="claimaudit",
@@ -109,6 +119,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.settings = settings
     app.state.engine = engine
+    app.state.backlog_engine = backlog_engine
     app.state.session_factory = make_session_factory(engine)
     app.state.audit_listener = listener
     errors.install(
