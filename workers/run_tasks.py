@@ -22,6 +22,7 @@ from db import leases
 from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
+from db.backlog import admission_lock
 from db.engine import make_engine, session_scope
 from db.tenancy import deployment_session
 from service import admission, metrics, schedule, source_policy
@@ -182,18 +183,18 @@ def _admit(
     return admitted, rejected
 
 
-def _backlog_full(factory: Any, tenant_id: str, run_id: str) -> bool:
-    """Whether the backlog is past one of the API's admission bounds (``service.backlog``) for a
-    scheduled run of ``tenant_id``; a refusal is counted and logged (the run waits)."""
-    full = _backlog_refusal(factory, tenant_id)
-    if full is not None:
-        metrics.ADMISSION_REFUSALS.labels(full.reason).inc()
-        log.warning("run %s waits: %s; runs.tick starts it again later", run_id, full.detail)
-    return full is not None
-
-
-def _backlog_refusal(factory: Any, tenant_id: str) -> BacklogFull | None:
+def _backlog_full(
+    factory: Any, tenant_id: str, run_id: str, *, lock_in: Session | None = None, incoming: int = 1
+) -> bool:
+    """Whether the backlog is past one of the API's admission bounds (``service.backlog``), or
+    ``incoming`` more audits would pass a count bound, for a scheduled run of ``tenant_id``; a
+    refusal is counted and logged (the run waits). ``lock_in``: the session that will store the
+    audits takes the admission lock first (``db.backlog.admission_lock``, released by its commit),
+    so the count and the insert are one step, as in the API."""
     settings = get_settings()
+    if lock_in is not None and (settings.max_queued_audits > 0 or settings.max_queued_audits_per_tenant > 0):
+        admission_lock(lock_in)
+    full = None
     with session_scope(factory) as session, deployment_session(session) as everyone:
         try:
             check_backlog(
@@ -202,10 +203,14 @@ def _backlog_refusal(factory: Any, tenant_id: str) -> BacklogFull | None:
                 max_queued=settings.max_queued_audits,
                 max_queued_per_tenant=settings.max_queued_audits_per_tenant,
                 max_age_s=settings.max_backlog_age_s,
+                incoming=max(1, incoming),
             )
-        except BacklogFull as full:
-            return full
-    return None
+        except BacklogFull as exc:
+            full = exc
+    if full is not None:
+        metrics.ADMISSION_REFUSALS.labels(full.reason).inc()
+        log.warning("run %s waits: %s; runs.tick starts it again later", run_id, full.detail)
+    return full is not None
 
 
 @task(name="runs.start", acks_late=True)
@@ -258,6 +263,9 @@ def start(run_id: str) -> int:
         _send("runs.finish", rid)
         return 0
     with session_scope(factory) as session:
+        # counted again with the run's audits, under the admission lock held to this commit
+        if _backlog_full(factory, tenant, run_id, lock_in=session, incoming=len(items)):
+            return 0
         run, _, results = submit_items(
             session, suite=name, label=label, source="", items=items, tenant_id=tenant
         )

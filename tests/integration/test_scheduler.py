@@ -163,6 +163,17 @@ def test_a_scheduled_run_waits_while_the_backlog_is_past_a_bound_and_starts_afte
         waiting = runs_repo.get_run_any_tenant(s, runs[1])
         assert waiting is not None and waiting.sealed_at is None and waiting.error is None
         assert runs_repo.list_rejections(s, runs[1]) == []
+    # a bound one above the backlog: the pre-check passes, but the run's 2 audits would pass it;
+    # counted again with them under the admission lock, the run waits (service.backlog)
+    from db.backlog import measure
+
+    with session_factory() as s:
+        queued = measure(s).queued
+    monkeypatch.setenv("MAX_QUEUED_AUDITS", str(queued + 1))
+    get_settings.cache_clear()
+    assert start(str(runs[1])) == 0
+    with session_factory() as s:
+        assert measure(s).queued == queued  # nothing stored
     monkeypatch.setenv("MAX_QUEUED_AUDITS", "0")  # the bound off again: the backlog is within it
     get_settings.cache_clear()
     assert start(str(runs[1])) == 2
