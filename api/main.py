@@ -13,6 +13,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import Depends, FastAPI
+from sqlalchemy import Engine
 
 from api import errors
 from api.auth import authenticate
@@ -68,26 +69,32 @@ def _warm_connections(engine: Any) -> None:
     warm_broker()
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app; ``settings`` default: ``service.settings.get_settings()`` (the environment)."""
-    settings = settings or get_settings()
-    # connect_timeout: a database that is down answers 503 in seconds, not after the OS's TCP timeout
-    engine = make_engine(
+def _engines(settings: Settings) -> tuple[Engine, Engine]:
+    """The requests' engine (20 connections at most) and the one of admission's backlog counts
+    (``api.backlog``: 10 at most), a pool of its own so that the holder of the admission lock never
+    waits for a connection held by the requests queued behind it. ``connect_timeout``: a database
+    that is down answers 503 in seconds, not after the OS's TCP timeout."""
+    requests = make_engine(
         settings.database_url,
         pool_size=10,
         max_overflow=10,
         pool_timeout=10,
         connect_args={"connect_timeout": 5},
     )
-    # the backlog counts of admission (api.backlog), on a pool of their own: the holder of the
-    # admission lock never waits for a connection held by the requests queued behind it
-    backlog_engine = make_engine(
+    backlog = make_engine(
         settings.database_url,
         pool_size=2,
         max_overflow=8,
         pool_timeout=10,
         connect_args={"connect_timeout": 5},
     )
+    return requests, backlog
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app; ``settings`` default: ``service.settings.get_settings()`` (the environment)."""
+    settings = settings or get_settings()
+    engine, backlog_engine = _engines(settings)
 
     # wakes long polls (GET /audits/{id}?wait=S) when an audit ends: Postgres NOTIFY
     listener = AuditEndListener(settings.database_url)
