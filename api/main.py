@@ -74,21 +74,17 @@ def _engines(settings: Settings) -> tuple[Engine, Engine]:
     (``api.backlog``: 10 at most), a pool of its own so that the holder of the admission lock never
     waits for a connection held by the requests queued behind it. ``connect_timeout``: a database
     that is down answers 503 in seconds, not after the OS's TCP timeout."""
-    requests = make_engine(
-        settings.database_url,
-        pool_size=10,
-        max_overflow=10,
-        pool_timeout=10,
-        connect_args={"connect_timeout": 5},
-    )
-    backlog = make_engine(
-        settings.database_url,
-        pool_size=2,
-        max_overflow=8,
-        pool_timeout=10,
-        connect_args={"connect_timeout": 5},
-    )
-    return requests, backlog
+
+    def engine(pool_size: int, max_overflow: int) -> Engine:
+        return make_engine(
+            settings.database_url,
+            pool_size=pool_size,
+            max_overflow=max_overflow,
+            pool_timeout=10,
+            connect_args={"connect_timeout": 5},
+        )
+
+    return engine(10, 10), engine(2, 8)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:
