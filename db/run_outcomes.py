@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from dataclasses import replace
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -13,12 +14,15 @@ from db.models import Audit, ClaimRow, Document, EvidenceRow, ScoreRow, VerdictR
 from db.run_models import RunItem
 from db.runs import SUMMARY_SCORES, SUMMARY_VERDICTS
 
-__all__ = ["run_outcomes"]
+__all__ = ["run_outcomes", "with_claims"]
 
 
-def run_outcomes(session: Session, run_id: uuid.UUID, *, tenant_id: str = "default") -> list[ItemOutcome]:
-    """Every item of the run as ``claims.run_diff.ItemOutcome``: status, scores, verdict counts and
-    its response claims with verdict, reason and best evidence text (3 queries)."""
+def run_outcomes(
+    session: Session, run_id: uuid.UUID, *, tenant_id: str = "default", claims: bool = True
+) -> list[ItemOutcome]:
+    """Every item of the run as ``claims.run_diff.ItemOutcome``, in submission order: status,
+    scores, verdict counts and, with ``claims``, its response claims with verdict, reason and best
+    evidence text (2 queries; 1 without claims: then ``claims`` is empty, see :func:`with_claims`)."""
     rows = session.execute(
         select(RunItem.item_id, RunItem.audit_id, Audit.status, ScoreRow)
         .outerjoin(Audit, Audit.id == RunItem.audit_id)
@@ -27,7 +31,7 @@ def run_outcomes(session: Session, run_id: uuid.UUID, *, tenant_id: str = "defau
         .order_by(RunItem.position)
     ).all()
     audit_ids = [r[1] for r in rows if r[1] is not None]
-    claims = _response_claims(session, audit_ids)
+    found = _response_claims(session, audit_ids) if claims else {}
     out = []
     for item_id, audit_id, status, score in rows:
         scores = {n: (None if score is None else getattr(score, n)) for n in SUMMARY_SCORES}
@@ -40,10 +44,23 @@ def run_outcomes(session: Session, run_id: uuid.UUID, *, tenant_id: str = "defau
                 status=status or "missing",
                 scores=scores,
                 counts=counts,
-                claims=tuple(claims.get(audit_id, ())) if audit_id is not None else (),
+                claims=tuple(found.get(audit_id, ())) if audit_id is not None else (),
             )
         )
     return out
+
+
+def with_claims(session: Session, items: Sequence[ItemOutcome]) -> list[ItemOutcome]:
+    """``items`` each with its audit's response claims (as :func:`run_outcomes` reads them), read
+    in one query for these items only."""
+    ids = [uuid.UUID(i.audit_id) for i in items if i.audit_id is not None]
+    found = _response_claims(session, ids)
+    return [
+        item
+        if item.audit_id is None
+        else replace(item, claims=tuple(found.get(uuid.UUID(item.audit_id), ())))
+        for item in items
+    ]
 
 
 def _response_claims(session: Session, audit_ids: Sequence[uuid.UUID]) -> dict[uuid.UUID, list[ItemClaim]]:

@@ -10,7 +10,7 @@ import hashlib
 import json
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -33,6 +33,8 @@ __all__ = [
     "run_document",
     "finish_run",
     "compare_runs",
+    "DIFF_CHUNK",
+    "diff_two_runs",
     "diff_document",
     "baseline_document",
 ]
@@ -161,7 +163,7 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     crossed: list[str] = []
     comparison = None
     if base is not None:
-        diff = _diff(session, base, run)
+        diff = diff_two_runs(session, base, run)
         crossed = check_gate(diff, gate)
         comparison = _brief(diff)
     summary.update(
@@ -203,10 +205,35 @@ def baseline_document(base: Run | None, chosen: str) -> dict[str, Any] | None:
     return {"run_id": str(base.id), "label": base.label, "chosen": chosen}
 
 
-def _diff(session: Session, base: Run, new: Run) -> RunDiff:
-    return diff_runs(
-        run_outcomes.run_outcomes(session, base.id, tenant_id=base.tenant_id),
-        run_outcomes.run_outcomes(session, new.id, tenant_id=new.tenant_id),
+#: Matched items whose claims a comparison reads and holds at once (:func:`diff_two_runs`).
+DIFF_CHUNK = 200
+
+
+def diff_two_runs(session: Session, base: Run, new: Run) -> RunDiff:
+    """``claims.run_diff.diff_runs`` of the two runs, without holding either run's claims: the
+    items' statuses, scores and counts are read whole (one row an item), then the response claims
+    of ``DIFF_CHUNK`` matched items of each run at a time (new-run order), each chunk's claim
+    changes kept and its claims let go. The same ``RunDiff`` as ``diff_runs`` of both runs read
+    whole: claim pairing is per item, and every other field comes from the claimless items."""
+    before = run_outcomes.run_outcomes(session, base.id, tenant_id=base.tenant_id, claims=False)
+    after = run_outcomes.run_outcomes(session, new.id, tenant_id=new.tenant_id, claims=False)
+    whole = diff_runs(before, after)
+    by_id = {item.item_id: item for item in before}
+    both = [(by_id[item.item_id], item) for item in after if item.item_id in by_id]
+    changed: list[ClaimChange] = []
+    added: list[ClaimChange] = []
+    vanished: list[ClaimChange] = []
+    for start in range(0, len(both), DIFF_CHUNK):
+        chunk = both[start : start + DIFF_CHUNK]
+        part = diff_runs(
+            run_outcomes.with_claims(session, [a for a, _ in chunk]),
+            run_outcomes.with_claims(session, [b for _, b in chunk]),
+        )
+        changed += part.changed_claims
+        added += part.new_claims
+        vanished += part.vanished_claims
+    return replace(
+        whole, changed_claims=tuple(changed), new_claims=tuple(added), vanished_claims=tuple(vanished)
     )
 
 
@@ -232,7 +259,7 @@ def compare_runs(
     if gate is None:
         suite = suites_repo.get_suite(session, new.suite, tenant_id=new.tenant_id)
         gate = Gate.from_dict(suite.gate if suite is not None else None)
-    diff = _diff(session, base, new)
+    diff = diff_two_runs(session, base, new)
     doc = diff_document(diff)
     crossed = check_gate(diff, gate)
     doc.update(
