@@ -233,12 +233,15 @@ def key_value_finding(
     if not stems or not (v.quantities or v.dates or v.entities):
         return None
     found: list[KeyValueFinding] = []
+    about: list[tuple[int, list[_Span]]] = []
     for j, rc in enumerate(reference_claims):
         if rc.claim.kind is not ClaimKind.MATERIAL:
             continue
         own = subject_spans(subject, rc.claim.text) if with_subject else None
         if with_subject and own is None:
             continue
+        if own is not None:
+            about.append((j, own))
         near = _predicate_spans(rc.claim.text, stems)
         if not near and not (with_subject and v.quantities):
             continue
@@ -249,4 +252,76 @@ def key_value_finding(
             found += _dates(j, label, value, v, ref, near)
         else:
             found += _names(j, label, value, v, ref, near, own)
+    if with_subject and not found and about:
+        return _borrowed_slot(label, value, v, reference_claims, about)
     return next((f for f in found if f.same), found[0] if found else None)
+
+
+#: a value of a reference claim: (kind "q" | "d" | "e", its facet, start, end, surface)
+_Value = tuple[str, object, int, int, str]
+
+
+def _values(text: str, own: Sequence[_Span] = ()) -> list[tuple[tuple[str, str, str], _Value]]:
+    """The values of the reference claim ``text`` with their slot: (kind, the quantity's slot,
+    the content word before the value: "hold" of "holds 18,200 spectators"), the names of
+    ``own`` (the subject) left out; a value with no content word before it has no slot."""
+    f = extract(text)
+    words = content_spans(text)
+    out: list[tuple[tuple[str, str, str], _Value]] = []
+    found: list[_Value] = [("q", q, q.start, q.end, q.text) for q in f.quantities]
+    found += [("d", d, d.start, d.end, d.text) for d in f.dates]
+    found += [
+        ("e", n, s, e, n) for n, s, e in f.entities if not any(s < oe and os < e for os, oe in own)
+    ]
+    for value in found:
+        before = [t for t, _, e in words if e <= value[2]]
+        if before:
+            slot = value[1].slot if value[0] == "q" else ""  # type: ignore[attr-defined]
+            out.append(((value[0], slot, before[-1]), value))
+    return out
+
+
+def _holds(kind: str, v: Facets, fact: object) -> bool | None:
+    """Whether the reference value ``fact`` is the claim's value (True), another point value
+    (False), or neither (None: an approximation, a bound, a date of other parts)."""
+    if kind == "q":
+        q, mine = fact, v.quantities[0]
+        assert isinstance(q, Quantity)
+        if _same_number(mine, q) and q.bound in ("", "upto"):
+            return True
+        return None if (q.loose or q.bound or mine.loose or mine.bound) else False
+    if kind == "d":
+        mine = v.dates[0]
+        parts = [(mine.year, fact.year), (mine.month, fact.month), (mine.day, fact.day)]  # type: ignore[attr-defined]
+        both = [(a, b) for a, b in parts if a is not None and b is not None]
+        return all(a == b for a, b in both) if both else None
+    return _same_name(v.entities[0][0], str(fact))
+
+
+def _borrowed_slot(
+    label: str,
+    value: str,
+    v: Facets,
+    reference_claims: Sequence[ReferenceClaim],
+    about: Sequence[tuple[int, list[_Span]]],
+) -> KeyValueFinding | None:
+    """A claim's value that the references state of another subject, in a slot that a reference
+    claim about the claim's subject fills with another value: "Ravnsborg Arena, capacity:
+    25,000." against "Solvang Stadium holds 25,000 spectators" and "Ravnsborg Arena holds 18,200
+    spectators" (the slot: the quantity's slot and the content word before the value, "hold").
+    The label need not name the reference's predicate; the parallel statement of the other
+    subject shows which slot the value fills. None when no such pair is found."""
+    kind = "q" if v.quantities else "d" if v.dates else "e"
+    mine = {j for j, _ in about}
+    slots = set()
+    for j, rc in enumerate(reference_claims):
+        if j in mine or rc.claim.kind is not ClaimKind.MATERIAL:
+            continue
+        slots |= {key for key, val in _values(rc.claim.text) if key[0] == kind and _holds(kind, v, val[1])}
+    if not slots:
+        return None
+    for j, own in about:
+        for key, (_, fact, start, end, surface) in _values(reference_claims[j].claim.text, own):
+            if key in slots and _holds(kind, v, fact) is False:
+                return KeyValueFinding(j, False, label, value, surface, start, end)
+    return None
