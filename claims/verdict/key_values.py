@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.facets import Facets, content_spans, extract, token_match
-from claims.facets.types import Quantity
+from claims.facets.types import DateFacet, Quantity
 from claims.facets.vocabulary import dimension_stems
 from claims.labels import label_parts, predicate_phrase
 from claims.types import ClaimKind, ReferenceClaim
@@ -190,8 +190,11 @@ def _dates(
 
 
 def _same_name(a: str, b: str) -> bool:
+    """The same name, or one name's words inside the other's ("Norsk Stal" / "Norsk Stal AS",
+    "Berg" / "Jonas Berg"); whole words only ("Sala" is not "Uppsala")."""
     x, y = a.casefold(), b.casefold()
-    return x == y or x in y.split() or y in x.split() or (len(x) > 3 and len(y) > 3 and (x in y or y in x))
+    short, long_ = (x, y) if len(x) <= len(y) else (y, x)
+    return bool(short) and re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long_) is not None
 
 
 def _names(
@@ -270,13 +273,11 @@ def _values(text: str, own: Sequence[_Span] = ()) -> list[tuple[tuple[str, str, 
     out: list[tuple[tuple[str, str, str], _Value]] = []
     found: list[_Value] = [("q", q, q.start, q.end, q.text) for q in f.quantities]
     found += [("d", d, d.start, d.end, d.text) for d in f.dates]
-    found += [
-        ("e", n, s, e, n) for n, s, e in f.entities if not any(s < oe and os < e for os, oe in own)
-    ]
+    found += [("e", n, s, e, n) for n, s, e in f.entities if not any(s < oe and os < e for os, oe in own)]
     for value in found:
         before = [t for t, _, e in words if e <= value[2]]
         if before:
-            slot = value[1].slot if value[0] == "q" else ""  # type: ignore[attr-defined]
+            slot = value[1].slot if isinstance(value[1], Quantity) else ""
             out.append(((value[0], slot, before[-1]), value))
     return out
 
@@ -284,18 +285,17 @@ def _values(text: str, own: Sequence[_Span] = ()) -> list[tuple[tuple[str, str, 
 def _holds(kind: str, v: Facets, fact: object) -> bool | None:
     """Whether the reference value ``fact`` is the claim's value (True), another point value
     (False), or neither (None: an approximation, a bound, a date of other parts)."""
-    if kind == "q":
-        q, mine = fact, v.quantities[0]
-        assert isinstance(q, Quantity)
-        if _same_number(mine, q) and q.bound in ("", "upto"):
+    if kind == "q" and isinstance(fact, Quantity):
+        mine = v.quantities[0]
+        if _same_number(mine, fact) and fact.bound in ("", "upto"):
             return True
-        return None if (q.loose or q.bound or mine.loose or mine.bound) else False
-    if kind == "d":
-        mine = v.dates[0]
-        parts = [(mine.year, fact.year), (mine.month, fact.month), (mine.day, fact.day)]  # type: ignore[attr-defined]
+        return None if (fact.loose or fact.bound or mine.loose or mine.bound) else False
+    if kind == "d" and isinstance(fact, DateFacet):
+        day = v.dates[0]
+        parts = [(day.year, fact.year), (day.month, fact.month), (day.day, fact.day)]
         both = [(a, b) for a, b in parts if a is not None and b is not None]
         return all(a == b for a, b in both) if both else None
-    return _same_name(v.entities[0][0], str(fact))
+    return _same_name(v.entities[0][0], str(fact)) if kind == "e" else None
 
 
 def _borrowed_slot(
