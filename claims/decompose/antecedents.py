@@ -74,17 +74,10 @@ class Antecedents:
     @property
     def thing(self) -> str | None:
         """The last subject "it" can point at: a singular that is no person ("The Romans built
-        the Colosseum. It ..." never means the Romans). A singular subject that only the entity
-        recogniser calls a person, with no first name or title that says so ("MS Kongsfjord
-        was built in 2002. It ..."), may be what "it" means: None then (the pronoun stays),
-        rather than an older subject."""
+        the Colosseum. It ..." never means the Romans)."""
         for mention, person, plural in reversed(self.seen):
-            if plural:
-                continue
-            if not (person() if callable(person) else person):
+            if not plural and not (person() if callable(person) else person):
                 return mention
-            if sex_of(mention) is None:
-                return None
         return None
 
     @property
@@ -182,16 +175,12 @@ def sex_of(mention: str) -> str | None:
     -> "f"; "Charles Babbage" -> "m"); None when neither tells (most names of things, names
     given to both sexes, names the list lacks).
 
-    A title written in capitals is an abbreviation, no title: "MS Nordlys" is a motor ship.
-
     >>> sex_of("Ada Lovelace"), sex_of("Sir Tim Berners-Lee"), sex_of("The Kestrel Bridge")
     ('f', 'm', None)
-    >>> sex_of("Ms Lind"), sex_of("MS Nordlys")
-    ('f', None)
     """
     for word in mention.split():
         low = word.lower().rstrip(".")
-        if low in _TITLES and not word.rstrip(".").isupper():
+        if low in _TITLES:
             return _TITLES[low]
         if low != "the":
             return _first_names().get(word.capitalize())
