@@ -124,6 +124,20 @@ def _humanise(key: str) -> str:
     return re.sub(r"\s+", " ", words).strip().lower()
 
 
+#: a key written as a name: capitalised words with blanks between them ("Ness Bridge", "Oslo")
+_NAME_KEY = re.compile(r"[A-Z0-9][\w.'\u2019&-]*(?: [\w.'\u2019&-]+)*")
+
+
+def _subject_key(key: str) -> str:
+    """A parent key read as the subject of the leaves under it: a name keeps its capitals
+    ("Clara Nyberg", not "Clara nyberg"); an identifier is humanised ("skarvik_ferry" ->
+    "skarvik ferry", ``_humanise``)."""
+    key = " ".join(key.split())
+    if _NAME_KEY.fullmatch(key) and not re.search(r"[a-z][A-Z]", key):
+        return key
+    return _humanise(key)
+
+
 def _scalar_text(value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -189,7 +203,9 @@ def _walk(
     for n, (key, kstart, value) in enumerate(node.members):
         if n == named and (top or in_array):
             continue
-        _walk(value, [*path, _humanise(key)], ctx, out, kstart, in_array=False, top=False)
+        # the first key under no subject names the subject: it keeps a name's capitals
+        step = _subject_key(key) if not path and not ctx and value.kind != "scalar" else _humanise(key)
+        _walk(value, [*path, step], ctx, out, kstart, in_array=False, top=False)
 
 
 def json_blocks(text: str) -> list[Block] | None:

@@ -44,6 +44,33 @@ _LEADS_INTO = _LISTS | {"table", "fence"}
 _MAX_MARKER = 999
 _WORD = re.compile(r"\w")
 _ORDERED = re.compile(r"\s*(\d{1,9})[.)]")
+#: the level of a paragraph of bold words alone ("**Oslo**" over its list): below every heading
+_EMPHASIS_LEVEL = 7
+#: most words of such a title
+_TITLE_WORDS = 10
+
+
+def emphasis_title(inline: SyntaxTreeNode, words: str) -> bool:
+    """A paragraph that is one short line in bold or italics and nothing else ("**Oslo**",
+    "*Harbour Lights:*"), no sentence (no final "." "!" "?", at most ``_TITLE_WORDS`` words):
+    a title over the blocks that follow it, read as a heading below every Markdown heading.
+    ``inline``: the paragraph's inline node; ``words``: its text with the markup blanked."""
+    token = inline.token
+    if token is None or not token.children or not 0 < len(words.split()) <= _TITLE_WORDS:
+        return False
+    if words.rstrip().endswith((".", "!", "?")):
+        return False
+    depth, inside = 0, False
+    for child in token.children:
+        if child.type in {"strong_open", "em_open"}:
+            depth += 1
+        elif child.type in {"strong_close", "em_close"}:
+            depth -= 1
+        elif child.type == "text" and depth > 0:
+            inside = inside or bool(_WORD.search(child.content))
+        elif child.type != "text" or child.content.strip() not in {"", ":"}:
+            return False  # words outside the emphasis, a line break, code, a link
+    return inside
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,11 +151,15 @@ class _Walker:
     def heading(self, node: SyntaxTreeNode) -> None:
         level = int(node.tag[1:]) if node.tag[1:].isdigit() else 6
         info = self.inline(node.children[0]) if node.children else None
-        self.headings = [(lv, s) for lv, s in self.headings if lv < level]
+        self.section(level, info, *self.lines(node))
+
+    def section(self, level: int, info: _Inline | None, s: int, e: int) -> None:
+        """A heading of ``level`` over ``text[s:e]``: it closes the sections of its level and
+        below and names the subject of what follows (``section_subject``)."""
+        self.headings = [(lv, sub) for lv, sub in self.headings if lv < level]
         if info is None:
             return
         self.headings.append((level, section_subject(info.text)))
-        s, e = self.lines(node)
         for i in [*range(s, info.start), *range(info.end, e)]:  # the "#" marks
             self.plain[i] = " "
         self.out.append(Block("heading", s, e, text=lead_topic(info.text)))
@@ -145,6 +176,9 @@ class _Walker:
         tree = json_tree(self.text, info.start, info.end) if raw.lstrip()[:1] in "{[" else None
         if tree is not None:
             self.out.extend(leaf_facts(tree, self.subject()))
+            return ""
+        if nxt is not None and emphasis_title(node.children[0], info.text):
+            self.section(_EMPHASIS_LEVEL, info, info.start, info.end)
             return ""
         last = raw.rstrip().rfind("\n") + 1
         if nxt is not None and nxt.type in _LEADS_INTO and is_lead(raw[last:]):

@@ -142,9 +142,9 @@ def modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[Piece]:
         elif m.dep_ == "appos":
             pieces.append(Piece(frozenset(mt), prefix=f"{head} is"))
         elif m.dep_ == "acl" and m.tag_ == "VBN":
-            pieces.append(Piece(frozenset(mt), prefix=f"{head} was"))
+            pieces.append(Piece(frozenset(mt), prefix=f"{_described(noun) or head} was"))
         elif m.dep_ == "acl" and m.tag_ == "VBG":
-            pieces.append(Piece(frozenset(mt), prefix=f"{head}"))
+            pieces.append(Piece(frozenset(mt), prefix=f"{_described(noun) or head}"))
         else:
             # a clause misparsed as the subject's modifier may hold coordinated verbs
             # ("The bridge, designed by ..., opened in 1998 and is 1,420 metres long"):
@@ -157,6 +157,19 @@ def modifier_pieces(doc: Any, mods: list[tuple[Any, Any]]) -> list[Piece]:
             else:
                 pieces.append(Piece(frozenset(mt), prefix=head))
     return pieces
+
+
+def _described(noun: Any) -> str | None:
+    """The subject a predicate noun describes: "Northbound" of "Northbound is an album by The
+    Drifts, released in 2008" (the participle is about the album, which is Northbound); None
+    for a noun in any other role, or a subject that is a pronoun."""
+    verb = noun.head
+    if noun.dep_ != "attr" or verb.lemma_ != "be":
+        return None
+    subj = next((k for k in verb.children if k.dep_ == "nsubj"), None)
+    if subj is None or subj.pos_ == "PRON":
+        return None
+    return np_text(subj)
 
 
 def _relative_piece(noun: Any, m: Any, mt: set[int], head: str, own: set[int]) -> Piece | None:

@@ -113,6 +113,11 @@ Checks (each a small function in this package; findings are frozen ``Conflict`` 
   (``rivals.approximation_rival``: "about 3.4 million" / 2,148,271);
 * label-style claims (``claims.labels``): "HQ: Bergen" is judged (and embedded) as "headquartered
   in Bergen.", so attribute and value meet the reference's predicate and value;
+* key-value claims (``key_values``): "Oslo, population: 291,000." (a table row, a list item, a
+  JSON leaf) is judged first against the reference claims about its subject that state the
+  label's predicate with a value in its slot: the same value -> supported, another point value
+  -> contradicted, though the value is stated of another subject (a swapped row); a subjectless
+  "Population: 8,400." against every reference claim, after the other steps;
 * names in lower case (``recase``): "in sydney" is "in Sydney"; in a claim written in lower case
   the words in the slot of a reference's name are a name ("in melbourne" / "in Sydney");
 * subject of the evidence: an inference needs its value-giving claims about the claim's subject

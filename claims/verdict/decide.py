@@ -203,11 +203,8 @@ def _inferred(k: _Case) -> Judgement | None:
     )
 
 
-def _key_value(k: _Case) -> Judgement | None:
-    """A subjectless "Label: value" claim whose predicate a reference claim states with a value
-    slot (``claims.verdict.key_values``): supported when the slot holds its value, contradicted
-    when it holds another."""
-    found = key_value_finding(k.claim.text, k.reference_claims)
+def _key_value_judgement(k: _Case, with_subject: bool) -> Judgement | None:
+    found = key_value_finding(k.claim.text, k.reference_claims, with_subject=with_subject)
     if found is None:
         return None
     cos = next((p.cos for p in k.pairs if p.j == found.j), 0.0)
@@ -221,6 +218,22 @@ def _key_value(k: _Case) -> Judgement | None:
     )
     reason, change = describe_conflict(conflict, k.reference_claims[found.j], k.reference_texts)
     return Judgement(k.index, Verdict.CONTRADICTED, ev, reason, change)
+
+
+def _key_value(k: _Case) -> Judgement | None:
+    """A subjectless "Label: value" claim whose predicate a reference claim states with a value
+    slot (``claims.verdict.key_values``): supported when the slot holds its value, contradicted
+    when it holds another."""
+    return _key_value_judgement(k, with_subject=False)
+
+
+def _subject_key_value(k: _Case) -> Judgement | None:
+    """A "<subject>, <label>: <value>" claim (a table row, a list item under its heading, a
+    JSON record) judged against the reference claims about its subject that state the label's
+    predicate with a value slot (``claims.verdict.key_values``), before any other step: the
+    same value stated of another subject (the next row) is no support, and the value stated of
+    the subject decides."""
+    return _key_value_judgement(k, with_subject=True)
 
 
 def _rival_statement(k: _Case, p: Pair) -> bool:
@@ -295,6 +308,7 @@ _SWAP_FINDINGS = {"object": ("object", "another object"), "converse": ("converse
 
 #: the verdict steps, in the order of the module docstring; the first that applies decides
 _VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
+    _subject_key_value,
     _value_contradicted,
     _supported,
     _qualification_dropped,

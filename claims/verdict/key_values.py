@@ -1,11 +1,12 @@
-"""Key-value claims with no subject, judged by predicate and value.
+"""Key-value claims, judged by subject, predicate and value.
 
-A single JSON or YAML object with no name field, or a "Label: value" / "**Label:** value" list
-with no heading or lead-in that names a subject, gives claims such as "Population: 8,400." or
-"Architect: Jonas Berg." (``claims.blocks``). Such a claim says only that the attribute its
-label names has the value; it names no subject, so a reference claim "about the same subject"
-cannot be asked for. :func:`key_value_finding` compares it with every material reference
-claim that states the label's predicate (a content word of the label, or of its predicate
+A list item, a table cell or a JSON/YAML leaf gives a claim ``"[<subject>, ]<label>: <value>."``
+(``claims.blocks``): "Oslo, population: 709,000.", "Kestrel Robotics, founder: Mara Lind.", or,
+with no heading, lead-in or name field to name a subject, "Population: 8,400.". Such a claim
+says that the attribute its label names has the value for its subject. :func:`key_value_finding`
+compares it with the material reference claims about the same subject (every name word of the
+subject in the claim's text, :func:`subject_spans`; every reference claim when the claim names
+no subject) that state the label's predicate (a content word of the label, or of its predicate
 phrase in ``claims/data/label_predicates.tsv``: "architect" -> "designed") with a value slot of
 the value's kind next to it:
 
@@ -18,6 +19,13 @@ the value's kind next to it:
   steps decide) when no reference claim states the predicate with a slot of that kind, or the
   slot's value is an approximation or a bound that the value lies within.
 
+The subject restriction is what tells rows apart: in a table of three cities, "Oslo,
+population: 291,000." is contradicted by "Oslo has a population of 709,000", though "Bergen has a
+population of 291,000" holds the same number for another subject. A name value of a claim with
+a subject is compared with the names next to the predicate other than the subject's own, and
+contradicts only when there is exactly one ("born in Uppsala" against "Umeå"; "born in Uppsala
+and raised in Lund" is no contradiction of "Lund").
+
 The claim's text is never rewritten (it names no entity the response does not); the reason
 names the label, the two values and where the reference states its value.
 """
@@ -29,18 +37,46 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from claims.facets import Facets, content_spans, extract, token_match
-from claims.facets.types import Quantity
+from claims.facets.types import DateFacet, Quantity
+from claims.facets.vocabulary import dimension_stems
 from claims.labels import label_parts, predicate_phrase
 from claims.types import ClaimKind, ReferenceClaim
 
-__all__ = ["KeyValueFinding", "key_value_finding"]
+__all__ = ["KeyValueFinding", "key_value_finding", "subject_spans"]
 
 #: characters between the predicate word and a value slot that count as "next to it"
 NEAR_CHARS = 40
+#: longest label of a claim with a subject read as a key-value claim (``claims.blocks.context.key_value``
+#: allows five words; a longer "label" is a clause of a sentence)
+_MAX_LABEL_WORDS = 5
 #: words of a predicate phrase that name no attribute
 _GENERIC = frozenset(
     {"has", "have", "had", "is", "are", "was", "were", "be", "the", "a", "an", "in", "of", "by"}
 )
+#: words of a subject that name nothing of their own ("The Salt Road": "Salt", "Road")
+_SUBJECT_STOP = frozenset({"the", "a", "an", "of", "and", "in", "on", "at", "for", "to", "de", "la", "le"})
+_WORD = re.compile(r"[^\W_][\w'\u2019.&-]*")
+
+
+def subject_spans(subject: str, text: str) -> list[tuple[int, int]] | None:
+    """Where ``text`` names ``subject``: the spans of the subject's name words (its words with a
+    capital or a digit, "Neptune" of "Neptune planet"; all its content words when none has one,
+    "hotel" of "the hotel"), matched as whole words in any case; ``None`` when one is missing.
+    A subject of no such word is named everywhere (``[]``).
+
+    >>> subject_spans("The Salt Road", "The Salt Road was written by Ines Varga.")
+    [(4, 8), (9, 13)]
+    """
+    words = [w.rstrip(".'\u2019") for w in _WORD.findall(subject)]
+    words = [w for w in words if w and w.casefold() not in _SUBJECT_STOP]
+    names = [w for w in words if w[:1].isupper() or w[:1].isdigit()]
+    spans = []
+    for w in names or words:
+        m = re.search(rf"(?<![\w-]){re.escape(w)}(?![\w-])", text, re.IGNORECASE)
+        if m is None:
+            return None
+        spans.append(m.span())
+    return spans
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +140,21 @@ def _number_slots(v: Facets, ref: Facets, stems: Sequence[str], near: Sequence[_
     return sorted(bare, key=lambda q: _distance((q.start, q.end), near))[:1]
 
 
+def _dimension_slots(label: str, v: Facets, ref: Facets) -> list[Quantity]:
+    """The one reference quantity of the unit family that the label names ("height" and "1,717
+    metres": the one length of "Storhorn rises to 1,987 metres"), for a reference claim that has
+    no word of the label's predicate; none when the label names no dimension of the value's
+    unit (``claims/data/dimension_words.tsv``) or the claim holds several such quantities."""
+    mine = v.quantities[0]
+    if not mine.slot or ":" in mine.slot:
+        return []
+    stems = dimension_stems(mine.slot)
+    if not any(t in stems for t, _, _ in content_spans(label)):
+        return []
+    same = [q for q in ref.quantities if q.slot == mine.slot]
+    return same if len(same) == 1 else []
+
+
 def _same_number(a: Quantity, b: Quantity) -> bool:
     x, y = a.value, b.value
     return abs(x - y) <= 1e-9 * max(abs(x), abs(y), 1.0)
@@ -113,7 +164,8 @@ def _numbers(
     j: int, label: str, value: str, v: Facets, ref: Facets, near: list[_Span], stems: list[str]
 ) -> list[KeyValueFinding]:
     out = []
-    for q in _number_slots(v, ref, stems, near):
+    slots = _number_slots(v, ref, stems, near) if near else _dimension_slots(label, v, ref)
+    for q in slots:
         if _same_number(v.quantities[0], q) and q.bound in ("", "upto"):
             out.append(KeyValueFinding(j, True, label, value, q.text, q.start, q.end))
         elif not (q.loose or q.bound or v.quantities[0].loose or v.quantities[0].bound):
@@ -138,43 +190,63 @@ def _dates(
 
 
 def _same_name(a: str, b: str) -> bool:
+    """The same name, or one name's words inside the other's ("Norsk Stal" / "Norsk Stal AS",
+    "Berg" / "Jonas Berg"); whole words only ("Sala" is not "Uppsala")."""
     x, y = a.casefold(), b.casefold()
-    return x == y or x in y.split() or y in x.split() or (len(x) > 3 and len(y) > 3 and (x in y or y in x))
+    short, long_ = (x, y) if len(x) <= len(y) else (y, x)
+    return bool(short) and re.search(rf"(?<!\w){re.escape(short)}(?!\w)", long_) is not None
 
 
 def _names(
-    j: int, label: str, value: str, v: Facets, ref: Facets, near: list[_Span]
+    j: int, label: str, value: str, v: Facets, ref: Facets, near: list[_Span], own: list[_Span] | None
 ) -> list[KeyValueFinding]:
+    """``own``: the spans of the claim's subject in the reference claim (``None`` when the
+    claim has no subject): names there are the subject, not a value."""
     mine = v.entities[0][0]
-    close = [(n, s, e) for n, s, e in ref.entities if _distance((s, e), near) <= NEAR_CHARS]
+    close = [
+        (n, s, e)
+        for n, s, e in ref.entities
+        if _distance((s, e), near) <= NEAR_CHARS and not any(s < oe and os < e for os, oe in own or ())
+    ]
     if any(_same_name(mine, n) for n, _, _ in close):
         n, s, e = next(x for x in close if _same_name(mine, x[0]))
         return [KeyValueFinding(j, True, label, value, n, s, e)]
-    if not close:
+    if not close or (own is not None and len(close) > 1):
         return []
     n, s, e = min(close, key=lambda x: _distance((x[1], x[2]), near))
     return [KeyValueFinding(j, False, label, value, n, s, e)]
 
 
-def key_value_finding(claim_text: str, reference_claims: Sequence[ReferenceClaim]) -> KeyValueFinding | None:
-    """What the references state in the slot of the subjectless key-value claim ``claim_text``
-    (module notes): the first reference claim that holds its value, else the first that holds
-    another point value; None for any other claim, or when no reference claim states the
-    label's predicate with a slot of the value's kind."""
+def key_value_finding(
+    claim_text: str, reference_claims: Sequence[ReferenceClaim], *, with_subject: bool = False
+) -> KeyValueFinding | None:
+    """What the references state in the slot of the key-value claim ``claim_text`` (module
+    notes): the first reference claim about its subject that holds its value, else the first
+    that holds another point value; None for any other claim, or when no such reference claim
+    states the label's predicate with a slot of the value's kind. ``with_subject``: judge the
+    claims that name a subject ("Oslo, population: 709,000."), else those that name none."""
     parts = label_parts(claim_text)
-    if parts is None or parts[0]:
+    if parts is None or bool(parts[0]) is not with_subject:
         return None
-    _, label, value = parts
+    subject, label, value = parts
+    if len(label.split()) > _MAX_LABEL_WORDS:
+        return None
     v = extract(value)
     stems = _predicate_stems(label)
     if not stems or not (v.quantities or v.dates or v.entities):
         return None
     found: list[KeyValueFinding] = []
+    about: list[tuple[int, list[_Span]]] = []
     for j, rc in enumerate(reference_claims):
         if rc.claim.kind is not ClaimKind.MATERIAL:
             continue
+        own = subject_spans(subject, rc.claim.text) if with_subject else None
+        if with_subject and own is None:
+            continue
+        if own is not None:
+            about.append((j, own))
         near = _predicate_spans(rc.claim.text, stems)
-        if not near:
+        if not near and not (with_subject and v.quantities):
             continue
         ref = extract(rc.claim.text)
         if v.quantities:
@@ -182,5 +254,74 @@ def key_value_finding(claim_text: str, reference_claims: Sequence[ReferenceClaim
         elif v.dates:
             found += _dates(j, label, value, v, ref, near)
         else:
-            found += _names(j, label, value, v, ref, near)
+            found += _names(j, label, value, v, ref, near, own)
+    if with_subject and not found and about:
+        return _borrowed_slot(label, value, v, reference_claims, about)
     return next((f for f in found if f.same), found[0] if found else None)
+
+
+#: a value of a reference claim: (kind "q" | "d" | "e", its facet, start, end, surface)
+_Value = tuple[str, object, int, int, str]
+
+
+def _values(text: str, own: Sequence[_Span] = ()) -> list[tuple[tuple[str, str, str], _Value]]:
+    """The values of the reference claim ``text`` with their slot: (kind, the quantity's slot,
+    the content word before the value: "hold" of "holds 18,200 spectators"), the names of
+    ``own`` (the subject) left out; a value with no content word before it has no slot."""
+    f = extract(text)
+    words = content_spans(text)
+    out: list[tuple[tuple[str, str, str], _Value]] = []
+    found: list[_Value] = [("q", q, q.start, q.end, q.text) for q in f.quantities]
+    found += [("d", d, d.start, d.end, d.text) for d in f.dates]
+    found += [("e", n, s, e, n) for n, s, e in f.entities if not any(s < oe and os < e for os, oe in own)]
+    for value in found:
+        before = [t for t, _, e in words if e <= value[2]]
+        if before:
+            slot = value[1].slot if isinstance(value[1], Quantity) else ""
+            out.append(((value[0], slot, before[-1]), value))
+    return out
+
+
+def _holds(kind: str, v: Facets, fact: object) -> bool | None:
+    """Whether the reference value ``fact`` is the claim's value (True), another point value
+    (False), or neither (None: an approximation, a bound, a date of other parts)."""
+    if kind == "q" and isinstance(fact, Quantity):
+        mine = v.quantities[0]
+        if _same_number(mine, fact) and fact.bound in ("", "upto"):
+            return True
+        return None if (fact.loose or fact.bound or mine.loose or mine.bound) else False
+    if kind == "d" and isinstance(fact, DateFacet):
+        day = v.dates[0]
+        parts = [(day.year, fact.year), (day.month, fact.month), (day.day, fact.day)]
+        both = [(a, b) for a, b in parts if a is not None and b is not None]
+        return all(a == b for a, b in both) if both else None
+    return _same_name(v.entities[0][0], str(fact)) if kind == "e" else None
+
+
+def _borrowed_slot(
+    label: str,
+    value: str,
+    v: Facets,
+    reference_claims: Sequence[ReferenceClaim],
+    about: Sequence[tuple[int, list[_Span]]],
+) -> KeyValueFinding | None:
+    """A claim's value that the references state of another subject, in a slot that a reference
+    claim about the claim's subject fills with another value: "Ravnsborg Arena, capacity:
+    25,000." against "Solvang Stadium holds 25,000 spectators" and "Ravnsborg Arena holds 18,200
+    spectators" (the slot: the quantity's slot and the content word before the value, "hold").
+    The label need not name the reference's predicate; the parallel statement of the other
+    subject shows which slot the value fills. None when no such pair is found."""
+    kind = "q" if v.quantities else "d" if v.dates else "e"
+    mine = {j for j, _ in about}
+    slots = set()
+    for j, rc in enumerate(reference_claims):
+        if j in mine or rc.claim.kind is not ClaimKind.MATERIAL:
+            continue
+        slots |= {key for key, val in _values(rc.claim.text) if key[0] == kind and _holds(kind, v, val[1])}
+    if not slots:
+        return None
+    for j, own in about:
+        for key, (_, fact, start, end, surface) in _values(reference_claims[j].claim.text, own):
+            if key in slots and _holds(kind, v, fact) is False:
+                return KeyValueFinding(j, False, label, value, surface, start, end)
+    return None
