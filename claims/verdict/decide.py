@@ -229,10 +229,18 @@ def _key_value(k: _Case) -> Judgement | None:
 def _name_rival(k: _Case, p: Pair) -> tuple[str, str] | None:
     """The claim's name and the other name that the reference claim of ``p`` puts in its slot,
     not naming the claim's name there (``value_slots.rival_name``: "Anna Berg finished second"
-    / "Maria Lind finished second, behind Anna Berg"); such a claim does not state it."""
+    / "Maria Lind finished second, behind Anna Berg"); such a claim does not state it. A rival
+    that the reference document does not write in the claim's span (a pronoun the rewriting
+    resolved: "it is widely used" -> "Conclusion is widely used") is none."""
     texts = [rc.claim.text for rc in k.reference_claims]
     found = rival_name(k.r.text, texts[p.j], texts)
-    return None if found is None else (found[0].text, found[1].text)
+    if found is None:
+        return None
+    rc = k.reference_claims[p.j]
+    if k.reference_texts is not None and 0 <= rc.reference < len(k.reference_texts):
+        if found[1].text not in k.reference_texts[rc.reference][rc.claim.start : rc.claim.end]:
+            return None
+    return found[0].text, found[1].text
 
 
 def _rival_statement(k: _Case, p: Pair) -> bool:
