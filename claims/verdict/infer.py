@@ -8,7 +8,6 @@ from collections.abc import Mapping
 
 from claims.facets import (
     Facets,
-    content_tokens,
 )
 from claims.verdict.findings import MONTH_DAY, YEAR, Pair
 from claims.verdict.text import subject_head
@@ -102,21 +101,10 @@ def _about_subject(r: Facets, chosen: list[Pair], heads: Mapping[int, str | None
     return head is None or not any(other_subject(p) for p in chosen)
 
 
-def _more_than_a_name(r: Facets, p: Pair) -> bool:
-    """The reference claim of ``p`` states something of the claim besides its names: a value, a
-    date or a word outside them. A claim that only mentions a name ("It neighbors the states
-    of Alabama, Florida and Tennessee") does not join it to what the others state of another
-    ("Georgia's climate and soil suit peaches" is no inference of "Alabama's climate suits
-    peaches"); a name is stated with some of what the claim says of it."""
-    names = {t for e, _, _ in r.entities for t in content_tokens(e)}
-    return any(not k.startswith("e:") for k in p.stated) or bool(p.tokens_covered - names)
-
-
 def infer_pairs(r: Facets, pairs: list[Pair], heads: Mapping[int, str | None]) -> list[Pair]:
     """Greedy set cover of the claim's facets and content words by 2-3 reference claims
     (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
-    words, when one would suffice, when one states nothing of the claim but a name
-    (``_more_than_a_name``), or when a dateline's year meets a relative time ("May 20,
+    words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
     2019. Last year, the club hired ...": the dateline's year is not the event's)."""
     needed = _needed_facets(r)
     words = set(word_tokens(r))
@@ -131,7 +119,5 @@ def infer_pairs(r: Facets, pairs: list[Pair], heads: Mapping[int, str | None]) -
     if r.negated and not any(p.reference_negated for p in chosen):
         return []  # a denial is inferred only with a denial among the claims (absence is not denial)
     if words and len(have_t & words) < T.coverage_inferred * len(words):
-        return []
-    if not all(_more_than_a_name(r, p) for p in chosen):
         return []
     return chosen if _each_adds(chosen) and _about_subject(r, chosen, heads) else []

@@ -110,31 +110,3 @@ def test_the_losing_side_of_the_stated_match_is_no_support() -> None:
     [j] = judge([Claim(claim, 0, len(claim))], refs, np.array([[0.7]]))
     assert j.verdict is Verdict.CONTRADICTED, j.reason
     assert "Belgium" in j.reason and "France" in j.reason
-
-
-@pytest.mark.parametrize(
-    "first",
-    [
-        "The warm climate and rich soil of Georgia suit the growing of peaches.",
-        "The state has a warm climate and rich soil for growing peaches.",
-    ],
-)
-def test_a_claim_that_only_mentions_the_name_joins_no_inference(first: str) -> None:
-    """The second reference claim states nothing of the claim but its name (cosines 0.55 and
-    0.45: no support alone, both usable in an inference): the claim's name is not joined to
-    what the first states of another state (``infer._more_than_a_name``)."""
-    claim = "Alabama has a warm climate and rich soil for growing peaches."
-    refs = _refs([first, "It neighbors the states of Alabama, Florida and Tennessee."])
-    [j] = judge([Claim(claim, 0, len(claim))], refs, np.array([[0.55, 0.45]]))
-    assert j.verdict is not Verdict.INFERRED, j.reason
-
-
-def test_a_claim_that_states_more_than_the_name_still_joins_an_inference() -> None:
-    """The second reference claim gives the name with a word of the claim ("producer"): the two
-    together still state the claim (cosines 0.55 and 0.45)."""
-    claim = "Ultra is an album produced by Tim Simenon in 1997."
-    refs = _refs(
-        ["The album Ultra was released in April 1997.", "The band held recording sessions with producer Tim Simenon."]
-    )
-    [j] = judge([Claim(claim, 0, len(claim))], refs, np.array([[0.55, 0.45]]))
-    assert j.verdict is Verdict.INFERRED, j.reason
