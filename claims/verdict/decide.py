@@ -236,10 +236,10 @@ def _name_rival(k: _Case, p: Pair) -> tuple[str, str] | None:
     found = rival_name(k.r.text, texts[p.j], texts)
     if found is None:
         return None
-    rc = k.reference_claims[p.j]
-    if k.reference_texts is not None and 0 <= rc.reference < len(k.reference_texts):
-        if found[1].text not in k.reference_texts[rc.reference][rc.claim.start : rc.claim.end]:
-            return None
+    rc, docs = k.reference_claims[p.j], k.reference_texts
+    written = docs[rc.reference][rc.claim.start : rc.claim.end] if docs and rc.reference < len(docs) else None
+    if written is not None and found[1].text not in written:
+        return None
     return found[0].text, found[1].text
 
 

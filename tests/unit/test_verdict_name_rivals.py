@@ -33,7 +33,11 @@ def _rival(claim: str, text: str, *others: str) -> tuple[str, str] | None:
             "Maria Lind finished second in the 2003 Oslo marathon, behind Anna Berg of Sweden.",
             ("Anna Berg", "Maria Lind"),
         ),
-        ("Anna Berg won the race.", "Maria Lind won the race, ahead of Anna Berg.", ("Anna Berg", "Maria Lind")),
+        (
+            "Anna Berg won the race.",
+            "Maria Lind won the race, ahead of Anna Berg.",
+            ("Anna Berg", "Maria Lind"),
+        ),
         # the claim's name is the club joined, not the one who made the debut
         (
             "Hartley Rovers made his league debut in 1993.",

@@ -47,8 +47,7 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
     mine = names(claim)
     if not mine:
         return None
-    theirs = [(o, slot_of(text, o.start, o.end)) for o in names(text)]
-    theirs = [(o, sl) for o, sl in theirs if sl is not None]
+    theirs = [(o, sl) for o in names(text) if (sl := slot_of(text, o.start, o.end)) is not None]
     if not theirs:
         return None
     claim_words = words(claim)  # the parse may miss a name of the claim ("Ana Lopez married")
