@@ -72,8 +72,13 @@ def test_another_name_in_the_slot_is_a_rival(claim: str, reference: str, want: t
         ),
         # a short form of the same name
         ("The DNC approved the rule.", "The Democratic National Committee approved the rule.", ()),
-        # a place after a preposition of place is stated at any granularity
+        # a place after a preposition of place or in apposition is stated at any granularity
         ("Tom Ellis was born in Yorkshire.", "Tom Ellis was born in Leeds.", ()),
+        (
+            '"Merry Company on a Terrace" (1616) is in the collection of the Mauritshuis, the Hague.',
+            "Mauritshuis, The HagueMerry Company on a Terrace (c. 1616–17), Willem Buytewech.",
+            (),
+        ),
         # the reference states the claim's name in its slot (another name beside it elsewhere)
         ("Maria Lind won the race.", "Maria Lind won the race, ahead of Anna Berg.", ()),
     ],

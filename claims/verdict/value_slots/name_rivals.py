@@ -7,13 +7,13 @@ Part of ``claims.verdict.value_slots`` (its docstring: the method). Such a refer
 not state the claim, however many of its words and names it holds: the name it holds is in
 another role. Which names have a slot is the value-slot check's reading (``reading``): an
 argument of its clause (a subject, an object, a complement, an apposition, the object of a
-preposition), not a noun's modifier, not a place after a preposition of place (a place is stated
-at several granularities). Not rivals: a name sharing a word with the claim (the same name in
-part, or the two names of a symmetric relation or of swapped roles: those are the role checks'
-question, ``claims.verdict.roles``), a short form of the claim's name or a part of
-one longer name the reference texts write (``slot_names.one_name``), and any rival where the
-reference claim also fills the slot with the claim's name (a list of values of one slot:
-"founded by A and B").
+preposition), not a noun's modifier, not a place after a preposition of place or in apposition
+("the Mauritshuis, the Hague": a place is stated at several granularities). Not rivals: a name
+sharing a word with the claim (the same name in part, or the two names of a symmetric relation
+or of swapped roles: those are the role checks' question, ``claims.verdict.roles``), a short
+form of the claim's name or a part of one longer name the reference texts write
+(``slot_names.one_name``), and any rival where the reference claim also fills the slot with the
+claim's name (a list of values of one slot: "founded by A and B").
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Iterable
 
 from claims.verdict.slot_names import one_name
 from claims.verdict.value_slots.reading import (
+    PLACE_TYPES,
     Value,
     names,
     names_event_or_modifies,
@@ -56,6 +57,8 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
         slot = slot_of(claim, v.start, v.end)
         if slot is None or place_slot(claim, v, slot) or names_event_or_modifies(v, slot):
             continue
+        if slot[0] == "appos" and v.label in PLACE_TYPES:
+            continue  # a place that locates the name before it ("the Mauritshuis, the Hague")
         in_slot = [o for o, sl in theirs if same_slot(v, slot, sl)]
         if any(words(o.text) & words(v.text) or one_name(v.text, o.text, others) for o in in_slot):
             continue  # the reference states the claim's name in the slot (also in a list)
