@@ -28,7 +28,7 @@ from claims.verdict.roles import (
 )
 from claims.verdict.text import head_word, subject_head
 from claims.verdict.thresholds import T
-from claims.verdict.value_slots import slot_conflict
+from claims.verdict.value_slots import rival_name, slot_conflict
 from claims.verdict.values import shares_value
 
 # ---------------------------------------------------------------- judging
@@ -126,7 +126,10 @@ def _supported(k: _Case) -> Judgement | None:
     sup = [
         p
         for p in k.pairs
-        if _supports(p, k.threshold) and p.hedge_dropped is None and id(p) not in conflicted
+        if _supports(p, k.threshold)
+        and p.hedge_dropped is None
+        and id(p) not in conflicted
+        and _name_rival(k, p) is None
     ]
     if not sup or (k.found and k.found[0][1].subject_coverage >= _best(sup).coverage + T.subject_margin):
         return None
@@ -194,8 +197,8 @@ def _inferred(k: _Case) -> Judgement | None:
         return None
     heads = {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
     inferred = infer_pairs(k.r, k.pairs, heads)
-    if not inferred:
-        return None
+    if not inferred or any(_name_rival(k, p) is not None for p in inferred):
+        return None  # a part fills a name's slot with another name: the claim's name is joined from elsewhere
     ev = tuple(evidence_at(k.reference_claims, p.j, p.cos) for p in inferred)
     parts = " + ".join(k.where(p.j) for p in inferred)
     return Judgement(
@@ -236,6 +239,23 @@ def _subject_key_value(k: _Case) -> Judgement | None:
     return _key_value_judgement(k, with_subject=True)
 
 
+def _name_rival(k: _Case, p: Pair) -> tuple[str, str] | None:
+    """The claim's name and the other name that the reference claim of ``p`` puts in its slot,
+    not naming the claim's name there (``value_slots.rival_name``: "Anna Berg finished second"
+    / "Maria Lind finished second, behind Anna Berg"); such a claim does not state it. A rival
+    that the reference document does not write in the claim's span (a pronoun the rewriting
+    resolved: "it is widely used" -> "Conclusion is widely used") is none."""
+    texts = [rc.claim.text for rc in k.reference_claims]
+    found = rival_name(k.r.text, texts[p.j], texts)
+    if found is None:
+        return None
+    rc, docs = k.reference_claims[p.j], k.reference_texts
+    written = docs[rc.reference][rc.claim.start : rc.claim.end] if docs and rc.reference < len(docs) else None
+    if written is not None and found[1].text not in written:
+        return None
+    return found[0].text, found[1].text
+
+
 def _rival_statement(k: _Case, p: Pair) -> bool:
     """The reference claim lacks one of the claim's names, names another in the same role (the
     agent, or the patient: ``roles.entity_role``), and states the rest of the claim's predicate
@@ -272,6 +292,12 @@ def _unsupported(k: _Case) -> Judgement:
             f"the reference states it of another name: {rival.entities_extra[0]!r}, not "
             f"{rival.entities_missing[0]!r} ({k.where(rival.j)})"
         )
+        return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding="rival")
+    close = [p for p in sorted(k.pairs, key=lambda p: -p.cos) if p.cos >= T.entity_swap_cosine]
+    named = next(((p, found) for p in close if (found := _name_rival(k, p)) is not None), None)
+    if named is not None:
+        (p, (mine, theirs)) = named
+        why = f"the reference states it of another name: {theirs!r}, not {mine!r} ({k.where(p.j)})"
         return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding="rival")
     if near:
         p0 = max(k.pairs, key=lambda p: p.relevance)

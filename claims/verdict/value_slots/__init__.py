@@ -23,7 +23,10 @@ sentence stating the slot among other facts is rarely nearest. This reads every 
    the kind on both sides on each sentence's main predicate at ``MIN_CONTEXT``; decided as in 4.
 
 The modules: ``reading`` (values, slots, agreement, the decision), ``exact`` (steps 2-4 and
-``slot_conflict``), ``align`` (step 5).
+``slot_conflict``), ``align`` (step 5), ``name_rivals`` (``rival_name``: a reference claim that
+fills a name's slot with another name and names the claim's name only in another role; in the
+exact pass such a rival is the slot's value, and ``claims.verdict.decide`` takes no such
+reference claim as support, in an inference or alone).
 
 Not conflicts by construction: a range on either side ("around 1900", "1992–93"), an
 approximation that may round the other value ("about 40" / 43; but "about 1.3 million" / "1.2
@@ -37,6 +40,15 @@ that share a word ("Kansas" / "Kansas City") or that the evidence writes as one 
 """
 
 from claims.verdict.value_slots.exact import MIN_CONTEXT, MIN_CONTEXT_NAME, slot_conflict
+from claims.verdict.value_slots.name_rivals import rival_name
 from claims.verdict.value_slots.reading import NAME_TYPES, Value, claim_values
 
-__all__ = ["MIN_CONTEXT", "MIN_CONTEXT_NAME", "NAME_TYPES", "Value", "claim_values", "slot_conflict"]
+__all__ = [
+    "MIN_CONTEXT",
+    "MIN_CONTEXT_NAME",
+    "NAME_TYPES",
+    "Value",
+    "claim_values",
+    "rival_name",
+    "slot_conflict",
+]

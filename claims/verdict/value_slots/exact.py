@@ -14,6 +14,7 @@ from claims.verdict.findings import Conflict
 from claims.verdict.slot_names import one_name
 from claims.verdict.text import clause_spans, subject_heads
 from claims.verdict.value_slots.align import aligned_conflict
+from claims.verdict.value_slots.name_rivals import rival_name
 from claims.verdict.value_slots.reading import (
     PREFILTER,
     Statement,
@@ -48,10 +49,16 @@ def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, f
     out = []
     for j, text in texts.items():
         if v.kind == "name" and _names_it(text, v):
-            # its own name in its slot states the claim's value ("A is 30 m tall. B is 30 m tall.")
+            # its own name in its slot states the claim's value ("A is 30 m tall. B is 30 m tall.");
+            # named only in another role, a rival name in the slot is the slot's value ("Anna
+            # Berg finished second" / "Maria Lind finished second, behind Anna Berg")
             own = [o for o in reference_values(text, "name") if words(o.text) & words(v.text)]
             slots = [(o, slot_of(text, o.start, o.end)) for o in own]
-            out += [Statement(j, o, cov[j], False) for o, sl in slots if sl and same_slot(v, mine, sl)]
+            stated = [Statement(j, o, cov[j], False) for o, sl in slots if sl and same_slot(v, mine, sl)]
+            rival = rival_name(claim.text, text) if not stated else None
+            if rival is not None and rival[0].start == v.start:
+                stated = [Statement(j, rival[1], cov[j], listed(text, rival[1], "name"))]
+            out += stated
             continue
         for o in reference_values(text, v.kind):
             theirs = slot_of(text, o.start, o.end)
@@ -62,9 +69,10 @@ def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, f
 
 
 def _names_it(text: str, v: Value) -> bool:
-    """The reference claim names ``v`` itself: how its names relate there (a symmetric relation,
-    swapped roles, a second name in another role) is for the role checks (``roles``,
-    ``counterparts``), not a rival value of the slot."""
+    """The reference claim names ``v`` itself: its slot holds ``v``'s value only where it names
+    ``v`` in that slot, or where it names ``v`` in another role and a rival in the slot
+    (``name_rivals``); a symmetric relation or swapped roles (the rival a name of the claim) are
+    for the role checks (``roles``, ``counterparts``)."""
     return any(words(o.text) & words(v.text) for o in reference_values(text, "name"))
 
 

@@ -42,7 +42,7 @@ _EVENT_ROLES = frozenset({"nummod", "compound", "amod", "poss", "nmod"})
 #: the spaCy entity types read as names
 NAME_TYPES = frozenset({"PERSON", "ORG", "GPE", "LOC", "NORP", "FAC", "EVENT", "WORK_OF_ART", "PRODUCT"})
 #: names of places: after a preposition of place a place may be named at any granularity
-_PLACE_TYPES = frozenset({"GPE", "LOC", "FAC"})
+PLACE_TYPES = frozenset({"GPE", "LOC", "FAC"})
 _PLACE_PREPS = frozenset(
     {"in", "at", "near", "from", "to", "into", "across", "within", "outside", "throughout"}
 )
@@ -339,7 +339,7 @@ def listed(text: str, o: Value, kind: str) -> bool:
 
 def place_slot(text: str, v: Value, slot: tuple[str, frozenset[str]]) -> bool:
     """A place name after a preposition of place: stated at any granularity."""
-    return v.kind == "name" and v.label in _PLACE_TYPES and slot[0].removeprefix("prep:") in _PLACE_PREPS
+    return v.kind == "name" and v.label in PLACE_TYPES and slot[0].removeprefix("prep:") in _PLACE_PREPS
 
 
 @dataclass(frozen=True)
