@@ -35,6 +35,7 @@ from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.order import (
     converse_keys,
     converse_texts,
+    endpoint_conflict,
     order_agrees,
     order_conflict,
     relations,
@@ -400,6 +401,15 @@ def _roles_swapped(
         found = order_conflict(text, reference_claims[j].claim.text)
         if found is not None:
             reason = swap_reason(*found, where(j))
+            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
+    for j in top:
+        end = endpoint_conflict(text, reference_claims[j].claim.text)
+        if end is not None:
+            mine, theirs = end
+            reason = (
+                f"direction reversed: '{mine.side} {mine.name}', where {where(j)} states "
+                f"'{theirs.side} {theirs.name}'"
+            )
             return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None
 

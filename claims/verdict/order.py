@@ -26,7 +26,10 @@ from claims.parses import parse
 __all__ = [
     "Relation",
     "relations",
+    "Endpoint",
     "converse_keys",
+    "endpoint_conflict",
+    "endpoints",
     "converse_texts",
     "order_agrees",
     "order_conflict",
@@ -109,8 +112,9 @@ def _add(
     tok: Any = None,
     converse: str = "",
 ) -> None:
-    if _nominal(a) and _nominal(b):
-        x, y = noun_key(a), noun_key(b)
+    operands = key.startswith("op:")  # "4 divided by 12": values are operands too
+    if (_nominal(a) or operands and _value(a)) and (_nominal(b) or operands and _value(b)):
+        x, y = (noun_key(t) if _nominal(t) else _value_key(t) for t in (a, b))
         if x != y:
             word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
             spans = (span_of(a), span_of(b), word_span)
@@ -231,15 +235,100 @@ def _from_to(frm: Any, doc: Any, out: list[Relation]) -> None:
     a, b = _child(frm, "pobj"), _child(to, "pobj")
     if a is None or b is None:
         return
+    head = _path_head(frm)
     if not (_value(a) and _value(b)):
-        _add(out, f"dir:{stem_of(frm.head.text)}", a, b, False, "from … to")
+        _add(out, f"dir:{head}", a, b, False, "from … to")
+        if _round_trip(to):  # "flew from A to B and back": B to A holds too
+            _add(out, f"dir:{head}", b, a, False, "from … to")
         return
     x, y = _value_key(a), _value_key(b)
     if x == y:
         return
-    key = "dir:period" if YEAR.match(a.text) and YEAR.match(b.text) else f"dir:{stem_of(frm.head.text)}"
+    key = "dir:period" if YEAR.match(a.text) and YEAR.match(b.text) else f"dir:{head}"
     spans = (span_of(a), span_of(b), (0, 0))
     out.append(Relation(key, x, y, "from … to", spans, "", (_surface(a), _surface(b))))
+
+
+#: nouns a path hangs on that belong to the verb's object or subject ("moved its headquarters
+#: from A to B" is the path of "moved"): the dependencies climbed to the verb
+_PATH_NOUN_DEPS = frozenset(["dobj", "nsubj", "nsubjpass", "attr", "pobj"])
+#: words after the end of a path that take it back to its start: "and back", "returned"
+_RETURN = frozenset(["back", "return", "returned", "returns", "returning", "round-trip"])
+
+
+def _path_head(frm: Any) -> str:
+    """The stem of the verb a path hangs on, climbing from a noun it modifies ("moved its
+    headquarters from Munich" -> "move"; the parser attaches "from" to the noun or to the verb
+    as it likes); the stem of the noun when no verb governs it ("the flight from A to B")."""
+    head = frm.head
+    while head.pos_ not in ("VERB", "AUX") and head.dep_ in _PATH_NOUN_DEPS and head.head is not head:
+        head = head.head
+    return stem_of(head.text if head.pos_ in ("VERB", "AUX") else frm.head.text)
+
+
+def _round_trip(to: Any) -> bool:
+    """The path that ends at ``to`` goes back to its start: "back" or a verb of return after it in
+    its sentence ("flew from A to B and back", "... and returned"), or "round trip" in it."""
+    sent = to.sent
+    after = {t.lower_ for t in sent if t.i > to.i}
+    return bool(after & _RETURN) or "round trip" in sent.text.lower()
+
+
+#: prepositions that end a path at one side: its start or its end
+_ENDS = {"from": "from", "to": "to", "into": "to"}
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One end of a path of a verb ("moved to Lyon"): the verb's stem ``verb``, the noun key
+    ``noun`` and its words ``name``, ``side`` ("from" or "to") and the verb's subject key
+    (``subject``, "" when it has none or a pronoun)."""
+
+    verb: str
+    noun: str
+    name: str
+    side: str
+    subject: str
+
+
+def endpoints(text: str) -> list[Endpoint]:
+    """The ends of the paths of ``text``'s verbs: each noun (no number, no date) under "from",
+    "to" or "into" whose path hangs on a verb (``_path_head``)."""
+    out = []
+    for tok in parse(text) or ():
+        side = _ENDS.get(tok.lower_)
+        noun = _child(tok, "pobj") if side and tok.dep_ == "prep" else None
+        if noun is None or not _nominal(noun) or noun.ent_type_ in ("DATE", "TIME"):
+            continue
+        verb = tok.head
+        while verb.pos_ not in ("VERB", "AUX") and verb.dep_ in _PATH_NOUN_DEPS and verb.head is not verb:
+            verb = verb.head
+        if verb.pos_ != "VERB" or _negated(verb):
+            continue
+        subj = _child(verb, "nsubj", "nsubjpass")
+        key = noun_key(subj) if _nominal(subj) else ""
+        out.append(Endpoint(stem_of(verb.text), noun_key(noun), _surface(noun), side, key))
+    return out
+
+
+def endpoint_conflict(claim: str, reference: str) -> tuple[Endpoint, Endpoint] | None:
+    """The first end of a path of ``claim`` that ``reference`` states at the other end of the
+    same verb's path ("moved to Lyon" / "moved from Lyon"; "moved to Paris" / "moved from Paris
+    to Lyon") and nowhere at the claim's end, and the reference's end; None when none. Two
+    subjects that are both nouns must be the same noun (``_same_noun``)."""
+    theirs = endpoints(reference)
+    for m in endpoints(claim):
+        alike = [
+            t
+            for t in theirs
+            if t.verb == m.verb
+            and _same_noun(t.noun, m.noun)
+            and (not t.subject or not m.subject or _same_noun(t.subject, m.subject))
+        ]
+        other = [t for t in alike if t.side != m.side]
+        if other and not any(t.side == m.side for t in alike):
+            return m, other[0]
+    return None
 
 
 def converse_keys(text: str) -> dict[str, str]:
