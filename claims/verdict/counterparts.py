@@ -19,7 +19,8 @@ Two findings:
   is above B") whose reference holds the same relation with the two nouns the other way round
   -> ``contradicted``. Converse words are one relation read from its two sides ("A is larger
   than B" = "B is smaller than A"), so a converse rewording agrees. Symmetric verbs
-  (``claims/data/symmetric_relations.tsv``) have no order.
+  (``claims/data/symmetric_relations.tsv``) have no order. One end of a path against the other
+  end, and a name in the other role of a verb, are swaps too (``claims.verdict.arguments``).
 """
 
 from __future__ import annotations
@@ -32,14 +33,11 @@ from claims import lexicon
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.arguments import roles_swapped
 from claims.verdict.order import (
     converse_keys,
     converse_texts,
-    endpoint_conflict,
-    order_agrees,
-    order_conflict,
     relations,
-    swap_reason,
 )
 from claims.verdict.reasons import evidence_at
 
@@ -50,7 +48,6 @@ _DEGREE_WORDS = frozenset(["most", "least", "more", "less", "fewer", "greater"])
 #: comparatives and superlatives: "the fastest animal" / "the slowest animal" of one subject
 _GRADED = frozenset(["JJR", "JJS", "RBR", "RBS"])
 _NEG = re.compile(r"\b(?:(?<=\w)n't|not)\b\s*", re.IGNORECASE)
-_NEG_CONTRACTED = re.compile(r"\b(\w+)n't\b", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- counterparts
@@ -94,11 +91,38 @@ def _opposites(word: str) -> list[lexicon.Opposite]:
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
 
 
+#: contracted negations whose verb changes when written out ("won't" -> "will not")
+_IRREGULAR_CONTRACTIONS = {
+    "won't": "will not",
+    "can't": "can not",
+    "cannot": "can not",
+    "shan't": "shall not",
+}
+_CONTRACTION = re.compile(r"\b(?:won't|can't|cannot|shan't|(\w+)n't)\b", re.IGNORECASE)
+
+
+def expand_contractions(text: str) -> str:
+    """``text`` with its contracted negations written out ("didn't" -> "did not", "won't" ->
+    "will not", "cannot" -> "can not"; curly apostrophes read as straight ones), so that a
+    contracted denial and a written-out one give the same counterparts."""
+
+    def full(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if m.group(1) is not None:
+            return f"{m.group(1)} not"
+        out = _IRREGULAR_CONTRACTIONS[word.lower()]
+        return out[0].upper() + out[1:] if word[0].isupper() else out
+
+    return _CONTRACTION.sub(full, text.replace("\u2019", "'"))
+
+
 def counterpart_texts(claim: str) -> list[Counterpart]:
-    """The counterparts of ``claim`` (module docstring), at most one for each word."""
+    """The counterparts of ``claim`` (module docstring), at most one for each word; a contracted
+    negation is read written out (``expand_contractions``)."""
     out: list[Counterpart] = []
+    claim = expand_contractions(claim)
     neg = _NEG.search(claim)
-    negated = neg is not None and not _NEG_CONTRACTED.search(claim)
+    negated = neg is not None
     words = list(_WORD.finditer(claim))
     comparison = " than " in claim
     attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in _GRADED}
@@ -328,7 +352,7 @@ def decide_counterparts(
     if current.verdict is Verdict.CONTRADICTED:
         # the other checks' finding stands, unless it reads "not X" against "un-X" as a flip
         return _agreeing(index, text, current, judge_text, where)
-    swapped = _roles_swapped(index, text, top, reference_claims, where)
+    swapped = roles_swapped(index, text, top, reference_claims, where)
     if swapped is not None:
         return swapped
     candidates = " ".join(reference_claims[j].claim.text for j in top)
@@ -382,34 +406,6 @@ def _affirmed_word_for_word(
         ref = reference_claims[j].claim.text
         if _affirms(cp, ref, 1.0):
             reason = f"'{cp.word}' denies what {where(j)} affirms"
-            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
-    return None
-
-
-def _roles_swapped(
-    index: int,
-    text: str,
-    top: list[int],
-    reference_claims: Sequence[ReferenceClaim],
-    where: Callable[[int], str],
-) -> Judgement | None:
-    """``contradicted`` when a candidate states the claim's two roles the other way round and no
-    candidate states them in the claim's order (``claims.verdict.order``); else None."""
-    if any(order_agrees(text, reference_claims[j].claim.text) for j in top):
-        return None
-    for j in top:
-        found = order_conflict(text, reference_claims[j].claim.text)
-        if found is not None:
-            reason = swap_reason(*found, where(j))
-            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
-    for j in top:
-        end = endpoint_conflict(text, reference_claims[j].claim.text)
-        if end is not None:
-            mine, theirs = end
-            reason = (
-                f"direction reversed: '{mine.side} {mine.name}', where {where(j)} states "
-                f"'{theirs.side} {theirs.name}'"
-            )
             return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None
 

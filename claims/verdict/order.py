@@ -27,6 +27,9 @@ __all__ = [
     "Relation",
     "relations",
     "Endpoint",
+    "SYMMETRIC",
+    "agent_patient",
+    "same_noun",
     "converse_keys",
     "endpoint_conflict",
     "endpoints",
@@ -37,7 +40,7 @@ __all__ = [
 ]
 
 #: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
-_SYMMETRIC = frozenset(
+SYMMETRIC = frozenset(
     stem_of(w)
     for kind, words in data_rows("symmetric_relations.tsv", 2)
     if kind == "verb"
@@ -122,7 +125,7 @@ def _add(
             out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse, names))
 
 
-def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
+def agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
     """The agent and patient of a verb: subject and object, or in the passive the "by" phrase
     and the subject; a participle with no subject of its own takes its head verb's ("Argentina
     won the cup, defeating West Germany")."""
@@ -166,7 +169,7 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
     word = tok.lower_
     if _negated(tok):
         return
-    agent, patient = _agent_patient(tok)
+    agent, patient = agent_patient(tok)
     heads = [tok] + [c for c in tok.children if c.dep_ == "dobj"]  # "won the final against B"
     party_prep = next(
         (
@@ -191,7 +194,7 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
         if stem_of(word) in _OUTCOME and _named(agent) and _named(patient):
             # the verb's own order, no converse: "Arsenal won the FA Cup" / "FA Cup won Arsenal"
             _add(out, f"v:{stem_of(word)}", agent, patient, False, word)
-    elif stem_of(word) not in _SYMMETRIC and _named(agent) and _named(patient):
+    elif stem_of(word) not in SYMMETRIC and _named(agent) and _named(patient):
         _add(out, f"v:{stem_of(word)}", agent, patient, False, word)
 
 
@@ -315,15 +318,15 @@ def endpoint_conflict(claim: str, reference: str) -> tuple[Endpoint, Endpoint] |
     """The first end of a path of ``claim`` that ``reference`` states at the other end of the
     same verb's path ("moved to Lyon" / "moved from Lyon"; "moved to Paris" / "moved from Paris
     to Lyon") and nowhere at the claim's end, and the reference's end; None when none. Two
-    subjects that are both nouns must be the same noun (``_same_noun``)."""
+    subjects that are both nouns must be the same noun (``same_noun``)."""
     theirs = endpoints(reference)
     for m in endpoints(claim):
         alike = [
             t
             for t in theirs
             if t.verb == m.verb
-            and _same_noun(t.noun, m.noun)
-            and (not t.subject or not m.subject or _same_noun(t.subject, m.subject))
+            and same_noun(t.noun, m.noun)
+            and (not t.subject or not m.subject or same_noun(t.subject, m.subject))
         ]
         other = [t for t in alike if t.side != m.side]
         if other and not any(t.side == m.side for t in alike):
@@ -405,7 +408,7 @@ def converse_texts(claim: str) -> list[tuple[str, Relation]]:
     return out
 
 
-def _same_noun(a: str, b: str) -> bool:
+def same_noun(a: str, b: str) -> bool:
     """Two noun keys name one thing when the words of one are among the other's ("fa cup" /
     "1992–93 fa cup")."""
     x, y = set(a.split()), set(b.split())
@@ -413,7 +416,7 @@ def _same_noun(a: str, b: str) -> bool:
 
 
 def _holds(t: Relation, key: str, first: str, second: str) -> bool:
-    return t.key == key and _same_noun(t.first, first) and _same_noun(t.second, second)
+    return t.key == key and same_noun(t.first, first) and same_noun(t.second, second)
 
 
 def order_agrees(claim: str, reference: str) -> bool:
@@ -426,7 +429,7 @@ def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | No
     """The first relation of ``claim`` that ``reference`` holds between the same two nouns the
     other way round, and the reference's relation; None when none does, or when the reference
     also holds it the claim's way. A noun is the same when the words of one key are among the
-    other's (``_same_noun``)."""
+    other's (``same_noun``)."""
     mine, theirs = relations(claim), relations(reference)
     for m in mine:
         same = [t for t in theirs if _holds(t, m.key, m.first, m.second)]
