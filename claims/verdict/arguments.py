@@ -31,7 +31,7 @@ from claims.verdict.order import (
 )
 from claims.verdict.reasons import evidence_at
 
-__all__ = ["Role", "role_conflict", "roles", "roles_swapped"]
+__all__ = ["Role", "role_conflict", "roles", "roles_swapped", "subject_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,3 +138,15 @@ def roles_swapped(
             )
             return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None
+
+
+def subject_of(text: str, word: str) -> str:
+    """The stem of the subject of ``word`` in ``text`` (its own, or its head's for a participle
+    or an adjective of a copula); "" when the parse gives none."""
+    for tok in parse(text) or ():
+        if tok.lower_ == word.lower():
+            for head in (tok, tok.head):
+                subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+                if subj is not None:
+                    return stem_of(subj.text)
+    return ""

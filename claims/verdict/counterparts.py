@@ -33,7 +33,8 @@ from claims import lexicon
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
-from claims.verdict.arguments import roles_swapped
+from claims.verdict.arguments import roles_swapped, subject_of
+from claims.verdict.contractions import expand_contractions
 from claims.verdict.order import (
     converse_keys,
     converse_texts,
@@ -89,31 +90,6 @@ def _opposites(word: str) -> list[lexicon.Opposite]:
     bare = unprefixed(word)
     forms = [bare] if bare else _prefixed_forms(word)
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
-
-
-#: contracted negations whose verb changes when written out ("won't" -> "will not")
-_IRREGULAR_CONTRACTIONS = {
-    "won't": "will not",
-    "can't": "can not",
-    "cannot": "can not",
-    "shan't": "shall not",
-}
-_CONTRACTION = re.compile(r"\b(?:won't|can't|cannot|shan't|(\w+)n't)\b", re.IGNORECASE)
-
-
-def expand_contractions(text: str) -> str:
-    """``text`` with its contracted negations written out ("didn't" -> "did not", "won't" ->
-    "will not", "cannot" -> "can not"; curly apostrophes read as straight ones), so that a
-    contracted denial and a written-out one give the same counterparts."""
-
-    def full(m: re.Match[str]) -> str:
-        word = m.group(0)
-        if m.group(1) is not None:
-            return f"{m.group(1)} not"
-        out = _IRREGULAR_CONTRACTIONS[word.lower()]
-        return out[0].upper() + out[1:] if word[0].isupper() else out
-
-    return _CONTRACTION.sub(full, text.replace("\u2019", "'"))
 
 
 def counterpart_texts(claim: str) -> list[Counterpart]:
@@ -178,26 +154,8 @@ _NEGATION_WORDS = re.compile(r"\b(?:not|never|no|none|neither|nor)\b|n't\b", re.
 
 #: words that say nothing of the occasion: articles and auxiliaries
 _FUNCTION = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "will",
-        "would",
-    ]
+    ["the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do"]
+    + ["does", "did", "will", "would"]
 )
 
 
@@ -379,6 +337,47 @@ def decide_counterparts(
             affirmed = _affirmed_word_for_word(index, cp, top, reference_claims, where)
             if affirmed is not None:
                 return affirmed
+    return _opposite_gap(index, text, current, top, reference_claims, where, read_both_ways)
+
+
+def _opposite_gap(
+    index: int,
+    text: str,
+    current: Judgement,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    where: Callable[[int], str],
+    converse_words: set[str],
+) -> Judgement | None:
+    """``unsupported`` (finding "opposite", which the learned decision does not overturn) when a
+    word of an affirmed claim is stated by no candidate while a candidate about the claim's
+    subject (``_topic_stated`` at ``ALIKE_SHARE``) states an opposite of it (``claims.lexicon``;
+    WordNet's similar-to opposites aside, too loose for this): the evidence gives the other
+    pole of the claim's predicate, not the claim's ("Iron is gaseous" / "Iron is solid at room
+    temperature"). A word of ``converse_words`` (one relation read from its two sides: "lost
+    to" / "won against") counts only when both verbs have the same subject (``_subject_of``).
+    Found only when no check above decides; None otherwise."""
+    if current.verdict not in (Verdict.SUPPORTED, Verdict.INFERRED, Verdict.UNSUPPORTED):
+        return None
+    if _NEGATION_WORDS.search(text):
+        return None  # "not X" against the opposite: the negated-opposite counterparts' call
+    refs = [(j, reference_claims[j].claim.text) for j in top]
+    for cp in counterpart_texts(text):
+        if cp.kind != "opposite" or any(_states_word(ref, cp.word) for _, ref in refs):
+            continue
+        opp = lexicon.opposite_of(cp.word.lower(), cp.other)
+        if opp is not None and opp.source == "wordnet-similar":
+            continue
+        for j, ref in refs:
+            if not (_states_word(ref, cp.other) and _topic_stated(text, ref, ALIKE_SHARE)):
+                continue
+            if (
+                cp.word.lower() not in converse_words
+                or subject_of(text, cp.word) == subject_of(ref, cp.other) != ""
+            ):
+                reason = f"no reference claim states '{cp.word}'; {where(j)} states its opposite '{cp.other}'"
+                ev = (evidence_at(reference_claims, j, 0.0),)
+                return Judgement(index, Verdict.UNSUPPORTED, ev, reason, finding="opposite")
     return None
 
 
