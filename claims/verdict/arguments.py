@@ -95,6 +95,9 @@ def role_conflict(claim: str, reference: str) -> tuple[Role, Role] | None:
         if any(t.role == m.role for t in alike):
             continue
         for t in alike:
+            if m.other and same_noun(t.noun, m.other):
+                continue  # the reference's name fits both of the claim's ("Eisinga" of "Eise
+                # Eisinga built the Eisinga Planetarium"): no telling which it is
             if not t.other_named or (m.other and same_noun(t.other, m.other)):
                 return m, t
     return None

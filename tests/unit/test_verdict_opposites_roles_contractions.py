@@ -28,10 +28,12 @@ from tests.unit.verdict_rows import HIGH, C, Row, S, U, check_row
 
 ROLES: list[Row] = [
     ("FA Cup won Arsenal in 1998.", "This made Arsenal the first side to win the FA Cup in 1998.", {C}),
+    ("Bolt Motors acquired Dana Kerr in 2010.", "Dana Kerr acquired the company in 2010.", {C}),
+    # the reference's "Eisinga" fits both names of the claim: no swap read
     (
-        "The Eisinga Planetarium built Eise Eisinga in Franeker.",
+        "Eise Eisinga built the Eisinga Planetarium in Franeker.",
         "Eisinga was an amateur astronomer and built the working model in Franeker.",
-        {C},
+        {S, U},
     ),
     ("Arsenal won the FA Cup in 1998.", "Arsenal won the FA Cup in 1998 after beating Newcastle.", {S}),
     ("The planetarium was built by Eise Eisinga.", "Eise Eisinga built the planetarium in Franeker.", {S}),
