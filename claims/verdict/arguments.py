@@ -144,12 +144,13 @@ def roles_swapped(
 
 
 def subject_of(text: str, word: str) -> str:
-    """The stem of the subject of ``word`` in ``text`` (its own, or its head's for a participle
-    or an adjective of a copula); "" when the parse gives none."""
+    """The stem of the active subject of ``word`` in ``text`` (its own, or its head's for a
+    participle or an adjective of a copula); "" when the parse gives none (a passive's subject is
+    its patient: "the Cup was won by Arsenal")."""
     for tok in parse(text) or ():
         if tok.lower_ == word.lower():
             for head in (tok, tok.head):
-                subj = next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+                subj = next((c for c in head.children if c.dep_ == "nsubj"), None)
                 if subj is not None:
                     return stem_of(subj.text)
     return ""
