@@ -19,7 +19,8 @@ Two findings:
   is above B") whose reference holds the same relation with the two nouns the other way round
   -> ``contradicted``. Converse words are one relation read from its two sides ("A is larger
   than B" = "B is smaller than A"), so a converse rewording agrees. Symmetric verbs
-  (``claims/data/symmetric_relations.tsv``) have no order.
+  (``claims/data/symmetric_relations.tsv``) have no order. One end of a path against the other
+  end, and a name in the other role of a verb, are swaps too (``claims.verdict.arguments``).
 """
 
 from __future__ import annotations
@@ -32,13 +33,12 @@ from claims import lexicon
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.arguments import roles_swapped, subject_of
+from claims.verdict.contractions import expand_contractions
 from claims.verdict.order import (
     converse_keys,
     converse_texts,
-    order_agrees,
-    order_conflict,
     relations,
-    swap_reason,
 )
 from claims.verdict.reasons import evidence_at
 
@@ -49,7 +49,6 @@ _DEGREE_WORDS = frozenset(["most", "least", "more", "less", "fewer", "greater"])
 #: comparatives and superlatives: "the fastest animal" / "the slowest animal" of one subject
 _GRADED = frozenset(["JJR", "JJS", "RBR", "RBS"])
 _NEG = re.compile(r"\b(?:(?<=\w)n't|not)\b\s*", re.IGNORECASE)
-_NEG_CONTRACTED = re.compile(r"\b(\w+)n't\b", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- counterparts
@@ -94,10 +93,12 @@ def _opposites(word: str) -> list[lexicon.Opposite]:
 
 
 def counterpart_texts(claim: str) -> list[Counterpart]:
-    """The counterparts of ``claim`` (module docstring), at most one for each word."""
+    """The counterparts of ``claim`` (module docstring), at most one for each word; a contracted
+    negation is read written out (``expand_contractions``)."""
     out: list[Counterpart] = []
+    claim = expand_contractions(claim)
     neg = _NEG.search(claim)
-    negated = neg is not None and not _NEG_CONTRACTED.search(claim)
+    negated = neg is not None
     words = list(_WORD.finditer(claim))
     comparison = " than " in claim
     attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in _GRADED}
@@ -153,26 +154,8 @@ _NEGATION_WORDS = re.compile(r"\b(?:not|never|no|none|neither|nor)\b|n't\b", re.
 
 #: words that say nothing of the occasion: articles and auxiliaries
 _FUNCTION = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "being",
-        "has",
-        "have",
-        "had",
-        "do",
-        "does",
-        "did",
-        "will",
-        "would",
-    ]
+    ["the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do"]
+    + ["does", "did", "will", "would"]
 )
 
 
@@ -327,7 +310,7 @@ def decide_counterparts(
     if current.verdict is Verdict.CONTRADICTED:
         # the other checks' finding stands, unless it reads "not X" against "un-X" as a flip
         return _agreeing(index, text, current, judge_text, where)
-    swapped = _roles_swapped(index, text, top, reference_claims, where)
+    swapped = roles_swapped(index, text, top, reference_claims, where)
     if swapped is not None:
         return swapped
     candidates = " ".join(reference_claims[j].claim.text for j in top)
@@ -354,6 +337,48 @@ def decide_counterparts(
             affirmed = _affirmed_word_for_word(index, cp, top, reference_claims, where)
             if affirmed is not None:
                 return affirmed
+    conversed = read_both_ways | {w.lower() for w in converse_keys(text).values()}
+    return _opposite_gap(index, text, current, top, reference_claims, where, conversed)
+
+
+def _opposite_gap(
+    index: int,
+    text: str,
+    current: Judgement,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    where: Callable[[int], str],
+    converse_words: set[str],
+) -> Judgement | None:
+    """``unsupported`` (finding "opposite", which the learned decision does not overturn) when a
+    word of an affirmed claim is stated by no candidate while a candidate about the claim's
+    subject (``_topic_stated`` at ``ALIKE_SHARE``) states an opposite of it (``claims.lexicon``;
+    WordNet's similar-to opposites aside, too loose for this): the evidence gives the other
+    pole of the claim's predicate, not the claim's ("Iron is gaseous" / "Iron is solid at room
+    temperature"). A word of ``converse_words`` (one relation read from its two sides: "lost
+    to" / "won against") counts only when both verbs have the same subject (``_subject_of``).
+    Found only when no check above decides; None otherwise."""
+    if current.verdict not in (Verdict.SUPPORTED, Verdict.INFERRED, Verdict.UNSUPPORTED):
+        return None
+    if _NEGATION_WORDS.search(text):
+        return None  # "not X" against the opposite: the negated-opposite counterparts' call
+    refs = [(j, reference_claims[j].claim.text) for j in top]
+    for cp in counterpart_texts(text):
+        if cp.kind != "opposite" or any(_states_word(ref, cp.word) for _, ref in refs):
+            continue
+        opp = lexicon.opposite_of(cp.word.lower(), cp.other)
+        if opp is not None and opp.source == "wordnet-similar":
+            continue
+        for j, ref in refs:
+            if not (_states_word(ref, cp.other) and _topic_stated(text, ref, ALIKE_SHARE)):
+                continue
+            if (
+                cp.word.lower() not in converse_words
+                or subject_of(text, cp.word) == subject_of(ref, cp.other) != ""
+            ):
+                reason = f"no reference claim states '{cp.word}'; {where(j)} states its opposite '{cp.other}'"
+                ev = (evidence_at(reference_claims, j, 0.0),)
+                return Judgement(index, Verdict.UNSUPPORTED, ev, reason, finding="opposite")
     return None
 
 
@@ -381,25 +406,6 @@ def _affirmed_word_for_word(
         ref = reference_claims[j].claim.text
         if _affirms(cp, ref, 1.0):
             reason = f"'{cp.word}' denies what {where(j)} affirms"
-            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
-    return None
-
-
-def _roles_swapped(
-    index: int,
-    text: str,
-    top: list[int],
-    reference_claims: Sequence[ReferenceClaim],
-    where: Callable[[int], str],
-) -> Judgement | None:
-    """``contradicted`` when a candidate states the claim's two roles the other way round and no
-    candidate states them in the claim's order (``claims.verdict.order``); else None."""
-    if any(order_agrees(text, reference_claims[j].claim.text) for j in top):
-        return None
-    for j in top:
-        found = order_conflict(text, reference_claims[j].claim.text)
-        if found is not None:
-            reason = swap_reason(*found, where(j))
             return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None
 

@@ -325,6 +325,9 @@ def _unsupported(k: _Case) -> Judgement:
             finding = "denial"
         elif p0.polarity_mismatch:
             why = f"{k.where(p0.j)} denies its words, not the whole claim (no contradiction, no support)"
+    best = [max(k.pairs, key=lambda p: p.relevance), max(k.pairs, key=lambda p: p.cos)] if k.pairs else []
+    if finding is None and k.r.negated and all(p.polarity_mismatch for p in best):
+        finding = "denial"  # the nearest candidates do not deny it: wording alone does not state it
     return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding=finding)
 
 

@@ -133,6 +133,9 @@ def compare_quantifiers(claim: str, reference: str) -> tuple[str, Quantifier, Qu
     """The first finding between the quantifiers of ``claim`` and ``reference`` on the same
     scale and target: ("conflict" | "qualified" | "missing", the claim's quantifier, the
     reference's); None without one (see the module docstring for the rules)."""
+    scoped = compare_scopes(claim, reference)
+    if scoped is not None:
+        return scoped
     mine = quantifiers(claim)  # first: a claim without a quantifier needs no parse of the reference
     theirs = quantifiers(reference) if mine else ()
     if not theirs:
@@ -340,3 +343,88 @@ def _placed(
         return None
     s, e = first[0]
     return claim[s:e], reference[m.start() : m.end()], m.start(), m.end()
+
+
+# ---------------------------------------------------------------- scope of a quantified subject
+
+#: the determiners of a quantified subject and the form of the square of opposition they make
+#: with an affirmed verb (A: all, E: none, I: some); a denied verb turns A into "all ... not"
+#: (left unread: ambiguous) and I into O ("some ... not"); "not all" is O
+_SCOPE_DETERMINERS = {
+    "all": "A",
+    "every": "A",
+    "each": "A",
+    "no": "E",
+    "none": "E",
+    "some": "I",
+    "several": "I",
+    "certain": "I",
+}
+_NEGATED_FORM = {"I": "O", "A": "A-neg", "E": "E-neg"}
+#: (claim form, reference form) -> finding: contradictories (A/O, E/I) and contraries (A/E) are
+#: conflicts; a claim the reference's form does not entail (E or I against O, O against I) is
+#: missing; "all" against "some" is ``compare_quantifiers``' qualification
+_SCOPE_FINDINGS = {
+    ("A", "O"): "conflict",
+    ("O", "A"): "conflict",
+    ("E", "I"): "conflict",
+    ("I", "E"): "conflict",
+    ("A", "E"): "conflict",
+    ("E", "A"): "conflict",
+    ("E", "O"): "missing",
+    ("I", "O"): "missing",
+    ("O", "I"): "missing",
+}
+
+
+def scope_forms(text: str) -> list[tuple[str, Quantifier]]:
+    """The quantified subjects of ``text``'s verbs as forms of the square of opposition
+    (Aristotle's; ``_SCOPE_DETERMINERS``): "All birds can fly" A, "No birds can fly" and "None of
+    the birds can fly" E, "Some birds can fly" I, "Some birds cannot fly" and "Not all birds can
+    fly" O; each with its quantifier (target: the subject noun's stem; context: the verb and
+    object, ``context_of``)."""
+    if not re.search(r"\b(?:all|every|each|no|none|some|several|certain)\b", text, re.I):
+        return []
+    out = []
+    for tok in parse(text) or ():
+        word = tok.lower_
+        if word not in _SCOPE_DETERMINERS:
+            continue
+        noun = tok.head if tok.dep_ in ("det", "predet") else None
+        if word == "none" and tok.dep_ in ("nsubj", "nsubjpass"):
+            of = next((k for k in tok.children if k.lower_ == "of"), None)
+            noun = next((k for k in of.children if k.dep_ == "pobj"), None) if of is not None else None
+            verb = tok.head
+        else:
+            verb = noun.head if noun is not None and noun.dep_ in ("nsubj", "nsubjpass") else None
+        if noun is None or verb is None or verb.pos_ not in ("VERB", "AUX"):
+            continue
+        form, start = _SCOPE_DETERMINERS[word], tok.idx
+        before = tok.doc[tok.i - 1] if tok.i > 0 else None
+        if before is not None and before.lower_ == "not" and form == "A":
+            form, start = "O", before.idx  # "not all birds"
+        elif any(k.dep_ == "neg" and k.i > tok.i for k in verb.children):
+            form = _NEGATED_FORM[form]
+        stem = first_stem(noun)
+        if stem is None:
+            continue
+        obj = next((k for k in verb.children if k.dep_ in ("dobj", "attr", "acomp")), None)
+        context = tuple(x for t in (verb, obj) if t is not None for x in content_tokens(t.text)[:1])
+        end = tok.idx + len(tok.text)
+        out.append((form, Quantifier(text[start:end], "amount", 0, stem, start, end, context)))
+    return out
+
+
+def compare_scopes(claim: str, reference: str) -> tuple[str, Quantifier, Quantifier] | None:
+    """("conflict" | "missing", the claim's quantifier, the reference's) for two quantified
+    subjects of the same noun and verb whose forms (``scope_forms``) exclude each other or do not
+    entail the claim's ("No birds can fly" against "Some birds cannot fly": missing; against
+    "Some birds can fly": conflict); None otherwise."""
+    mine = scope_forms(claim)
+    theirs = scope_forms(reference) if mine else []
+    for form, q in mine:
+        for other, o in theirs:
+            found = _SCOPE_FINDINGS.get((form, other))
+            if found and token_match(q.target, o.target) and _same_context(q.context, o.context):
+                return found, q, o
+    return None

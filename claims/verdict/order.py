@@ -26,7 +26,13 @@ from claims.parses import parse
 __all__ = [
     "Relation",
     "relations",
+    "Endpoint",
+    "SYMMETRIC",
+    "agent_patient",
+    "same_noun",
     "converse_keys",
+    "endpoint_conflict",
+    "endpoints",
     "converse_texts",
     "order_agrees",
     "order_conflict",
@@ -34,7 +40,7 @@ __all__ = [
 ]
 
 #: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
-_SYMMETRIC = frozenset(
+SYMMETRIC = frozenset(
     stem_of(w)
     for kind, words in data_rows("symmetric_relations.tsv", 2)
     if kind == "verb"
@@ -109,8 +115,9 @@ def _add(
     tok: Any = None,
     converse: str = "",
 ) -> None:
-    if _nominal(a) and _nominal(b):
-        x, y = noun_key(a), noun_key(b)
+    operands = key.startswith("op:")  # "4 divided by 12": values are operands too
+    if (_nominal(a) or operands and _value(a)) and (_nominal(b) or operands and _value(b)):
+        x, y = (noun_key(t) if _nominal(t) else _value_key(t) for t in (a, b))
         if x != y:
             word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
             spans = (span_of(a), span_of(b), word_span)
@@ -118,7 +125,7 @@ def _add(
             out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse, names))
 
 
-def _agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
+def agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
     """The agent and patient of a verb: subject and object, or in the passive the "by" phrase
     and the subject; a participle with no subject of its own takes its head verb's ("Argentina
     won the cup, defeating West Germany")."""
@@ -162,7 +169,7 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
     word = tok.lower_
     if _negated(tok):
         return
-    agent, patient = _agent_patient(tok)
+    agent, patient = agent_patient(tok)
     heads = [tok] + [c for c in tok.children if c.dep_ == "dobj"]  # "won the final against B"
     party_prep = next(
         (
@@ -187,7 +194,7 @@ def _verb_relations(tok: Any, out: list[Relation]) -> None:
         if stem_of(word) in _OUTCOME and _named(agent) and _named(patient):
             # the verb's own order, no converse: "Arsenal won the FA Cup" / "FA Cup won Arsenal"
             _add(out, f"v:{stem_of(word)}", agent, patient, False, word)
-    elif stem_of(word) not in _SYMMETRIC and _named(agent) and _named(patient):
+    elif stem_of(word) not in SYMMETRIC and _named(agent) and _named(patient):
         _add(out, f"v:{stem_of(word)}", agent, patient, False, word)
 
 
@@ -231,15 +238,100 @@ def _from_to(frm: Any, doc: Any, out: list[Relation]) -> None:
     a, b = _child(frm, "pobj"), _child(to, "pobj")
     if a is None or b is None:
         return
+    head = _path_head(frm)
     if not (_value(a) and _value(b)):
-        _add(out, f"dir:{stem_of(frm.head.text)}", a, b, False, "from … to")
+        _add(out, f"dir:{head}", a, b, False, "from … to")
+        if _round_trip(to):  # "flew from A to B and back": B to A holds too
+            _add(out, f"dir:{head}", b, a, False, "from … to")
         return
     x, y = _value_key(a), _value_key(b)
     if x == y:
         return
-    key = "dir:period" if YEAR.match(a.text) and YEAR.match(b.text) else f"dir:{stem_of(frm.head.text)}"
+    key = "dir:period" if YEAR.match(a.text) and YEAR.match(b.text) else f"dir:{head}"
     spans = (span_of(a), span_of(b), (0, 0))
     out.append(Relation(key, x, y, "from … to", spans, "", (_surface(a), _surface(b))))
+
+
+#: nouns a path hangs on that belong to the verb's object or subject ("moved its headquarters
+#: from A to B" is the path of "moved"): the dependencies climbed to the verb
+_PATH_NOUN_DEPS = frozenset(["dobj", "nsubj", "nsubjpass", "attr", "pobj"])
+#: words after the end of a path that take it back to its start: "and back", "returned"
+_RETURN = frozenset(["back", "return", "returned", "returns", "returning", "round-trip"])
+
+
+def _path_head(frm: Any) -> str:
+    """The stem of the verb a path hangs on, climbing from a noun it modifies ("moved its
+    headquarters from Munich" -> "move"; the parser attaches "from" to the noun or to the verb
+    as it likes); the stem of the noun when no verb governs it ("the flight from A to B")."""
+    head = frm.head
+    while head.pos_ not in ("VERB", "AUX") and head.dep_ in _PATH_NOUN_DEPS and head.head is not head:
+        head = head.head
+    return stem_of(head.text if head.pos_ in ("VERB", "AUX") else frm.head.text)
+
+
+def _round_trip(to: Any) -> bool:
+    """The path that ends at ``to`` goes back to its start: "back" or a verb of return after it in
+    its sentence ("flew from A to B and back", "... and returned"), or "round trip" in it."""
+    sent = to.sent
+    after = {t.lower_ for t in sent if t.i > to.i}
+    return bool(after & _RETURN) or "round trip" in sent.text.lower()
+
+
+#: prepositions that end a path at one side: its start or its end
+_ENDS = {"from": "from", "to": "to", "into": "to"}
+
+
+@dataclass(frozen=True, slots=True)
+class Endpoint:
+    """One end of a path of a verb ("moved to Lyon"): the verb's stem ``verb``, the noun key
+    ``noun`` and its words ``name``, ``side`` ("from" or "to") and the verb's subject key
+    (``subject``, "" when it has none or a pronoun)."""
+
+    verb: str
+    noun: str
+    name: str
+    side: str
+    subject: str
+
+
+def endpoints(text: str) -> list[Endpoint]:
+    """The ends of the paths of ``text``'s verbs: each noun (no number, no date) under "from",
+    "to" or "into" whose path hangs on a verb (``_path_head``)."""
+    out = []
+    for tok in parse(text) or ():
+        side = _ENDS.get(tok.lower_)
+        noun = _child(tok, "pobj") if side and tok.dep_ == "prep" else None
+        if noun is None or not _nominal(noun) or noun.ent_type_ in ("DATE", "TIME"):
+            continue
+        verb = tok.head
+        while verb.pos_ not in ("VERB", "AUX") and verb.dep_ in _PATH_NOUN_DEPS and verb.head is not verb:
+            verb = verb.head
+        if verb.pos_ != "VERB" or _negated(verb):
+            continue
+        subj = _child(verb, "nsubj", "nsubjpass")
+        key = noun_key(subj) if _nominal(subj) else ""
+        out.append(Endpoint(stem_of(verb.text), noun_key(noun), _surface(noun), side, key))
+    return out
+
+
+def endpoint_conflict(claim: str, reference: str) -> tuple[Endpoint, Endpoint] | None:
+    """The first end of a path of ``claim`` that ``reference`` states at the other end of the
+    same verb's path ("moved to Lyon" / "moved from Lyon"; "moved to Paris" / "moved from Paris
+    to Lyon") and nowhere at the claim's end, and the reference's end; None when none. Two
+    subjects that are both nouns must be the same noun (``same_noun``)."""
+    theirs = endpoints(reference)
+    for m in endpoints(claim):
+        alike = [
+            t
+            for t in theirs
+            if t.verb == m.verb
+            and same_noun(t.noun, m.noun)
+            and (not t.subject or not m.subject or same_noun(t.subject, m.subject))
+        ]
+        other = [t for t in alike if t.side != m.side]
+        if other and not any(t.side == m.side for t in alike):
+            return m, other[0]
+    return None
 
 
 def converse_keys(text: str) -> dict[str, str]:
@@ -316,7 +408,7 @@ def converse_texts(claim: str) -> list[tuple[str, Relation]]:
     return out
 
 
-def _same_noun(a: str, b: str) -> bool:
+def same_noun(a: str, b: str) -> bool:
     """Two noun keys name one thing when the words of one are among the other's ("fa cup" /
     "1992–93 fa cup")."""
     x, y = set(a.split()), set(b.split())
@@ -324,7 +416,7 @@ def _same_noun(a: str, b: str) -> bool:
 
 
 def _holds(t: Relation, key: str, first: str, second: str) -> bool:
-    return t.key == key and _same_noun(t.first, first) and _same_noun(t.second, second)
+    return t.key == key and same_noun(t.first, first) and same_noun(t.second, second)
 
 
 def order_agrees(claim: str, reference: str) -> bool:
@@ -337,7 +429,7 @@ def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | No
     """The first relation of ``claim`` that ``reference`` holds between the same two nouns the
     other way round, and the reference's relation; None when none does, or when the reference
     also holds it the claim's way. A noun is the same when the words of one key are among the
-    other's (``_same_noun``)."""
+    other's (``same_noun``)."""
     mine, theirs = relations(claim), relations(reference)
     for m in mine:
         same = [t for t in theirs if _holds(t, m.key, m.first, m.second)]

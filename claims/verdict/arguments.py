@@ -1,0 +1,156 @@
+"""Check: the same name in the other role of the same verb ("FA Cup won Arsenal" against "Arsenal
+won the FA Cup"; "The Eisinga Planetarium built Eise Eisinga" against "Eisinga built the
+planetarium"), read from spaCy's parse (``claims.verdict.order``'s agent and patient), for
+``claims.verdict.counterparts``.
+
+A name is the agent of a verb in one text (subject; the "by" phrase of a passive) and its patient
+in the other (object; the subject of a passive), the other text never puts it in the first
+text's role of that verb, and the other party of the other text is no other name (``"Lee
+succeeded Park"`` against ``"Park succeeded Cho"`` is no swap: Park may have been both). Denied
+verbs and symmetric verbs (``claims/data/symmetric_relations.tsv``) have no roles.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from claims.facets.vocabulary import stem_of
+from claims.parses import parse
+from claims.types import Judgement, ReferenceClaim, Verdict
+from claims.verdict.order import (
+    SYMMETRIC,
+    agent_patient,
+    endpoint_conflict,
+    noun_key,
+    order_agrees,
+    order_conflict,
+    same_noun,
+    swap_reason,
+)
+from claims.verdict.reasons import evidence_at
+
+__all__ = ["Role", "role_conflict", "roles", "roles_swapped", "subject_of"]
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    """A name in a role of a verb: the verb's stem ``verb``, the name's key ``noun`` and words
+    ``name``, ``role`` ("agent" or "patient"), and whether the other party is a name
+    (``other_named``) and its key (``other``, "" when there is none)."""
+
+    verb: str
+    noun: str
+    name: str
+    role: str
+    other: str
+    other_named: bool
+    #: the name is a proper noun (spaCy's tag)
+    named: bool = True
+
+
+def _party(tok: Any | None) -> tuple[str, str, bool] | None:
+    if tok is None or tok.pos_ not in ("NOUN", "PROPN") or tok.like_num:
+        return None
+    parts = [c for c in tok.children if c.dep_ == "compound"] + [tok]
+    name = " ".join(p.text for p in sorted(parts, key=lambda t: t.i))
+    return noun_key(tok), name, tok.pos_ == "PROPN"
+
+
+def roles(text: str) -> list[Role]:
+    """The agents and patients of ``text``'s affirmed, non-symmetric verbs (module docstring)."""
+    out = []
+    for tok in parse(text) or ():
+        if tok.pos_ != "VERB" or stem_of(tok.text) in SYMMETRIC or any(c.dep_ == "neg" for c in tok.children):
+            continue
+        agent, patient = (_party(t) for t in agent_patient(tok))
+        for mine, other, role in ((agent, patient, "agent"), (patient, agent, "patient")):
+            if mine is not None:
+                key, name, named = mine
+                out.append(
+                    Role(
+                        stem_of(tok.text),
+                        key,
+                        name,
+                        role,
+                        other[0] if other else "",
+                        bool(other and other[2]),
+                        named,
+                    )
+                )
+    return out
+
+
+def role_conflict(claim: str, reference: str) -> tuple[Role, Role] | None:
+    """The first name of ``claim`` in one role of a verb whose other role ``reference`` gives it
+    (and never the claim's role), the reference's other party being no other name; with the
+    reference's role. Only names (proper nouns) of the claim are read. None when none."""
+    theirs = roles(reference)
+    for m in roles(claim):
+        if not m.named:
+            continue
+        # written with a capital in the reference too: "Insomnia can cause stress" opens with no name
+        alike = [t for t in theirs if t.verb == m.verb and same_noun(t.noun, m.noun) and t.name[:1].isupper()]
+        if any(t.role == m.role for t in alike):
+            continue
+        for t in alike:
+            if m.other and same_noun(t.noun, m.other):
+                continue  # the reference's name fits both of the claim's ("Eisinga" of "Eise
+                # Eisinga built the Eisinga Planetarium"): no telling which it is
+            if not t.other_named or (m.other and same_noun(t.other, m.other)):
+                return m, t
+    return None
+
+
+def roles_swapped(
+    index: int,
+    text: str,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """``contradicted`` when a candidate states the claim's two roles the other way round and no
+    candidate states them in the claim's order (``claims.verdict.order``), states one end of a
+    path of the claim's verb at the other end (``endpoint_conflict``) or a name of the claim in
+    the other role of its verb (``role_conflict``); else None. ``top``: the candidate reference
+    claims; ``where``: a reference claim's locator text."""
+    if any(order_agrees(text, reference_claims[j].claim.text) for j in top):
+        return None
+    for j in top:
+        found = order_conflict(text, reference_claims[j].claim.text)
+        if found is not None:
+            reason = swap_reason(*found, where(j))
+            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
+    for j in top:
+        end = endpoint_conflict(text, reference_claims[j].claim.text)
+        if end is not None:
+            mine, theirs = end
+            reason = (
+                f"direction reversed: '{mine.side} {mine.name}', where {where(j)} states "
+                f"'{theirs.side} {theirs.name}'"
+            )
+            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
+    for j in top:
+        role = role_conflict(text, reference_claims[j].claim.text)
+        if role is not None:
+            mine, theirs = role
+            reason = (
+                f"roles swapped: '{mine.name}' is the {mine.role} of '{mine.verb}', where {where(j)} "
+                f"states '{theirs.name}' as its {theirs.role}"
+            )
+            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
+    return None
+
+
+def subject_of(text: str, word: str) -> str:
+    """The stem of the active subject of ``word`` in ``text`` (its own, or its head's for a
+    participle or an adjective of a copula); "" when the parse gives none (a passive's subject is
+    its patient: "the Cup was won by Arsenal")."""
+    for tok in parse(text) or ():
+        if tok.lower_ == word.lower():
+            for head in (tok, tok.head):
+                subj = next((c for c in head.children if c.dep_ == "nsubj"), None)
+                if subj is not None:
+                    return stem_of(subj.text)
+    return ""
