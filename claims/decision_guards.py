@@ -22,6 +22,7 @@ from claims.parses import parse
 from claims.spacy_pipeline import entity_type
 from claims.verdict.names import entity_present, name_heads, name_keys, scan_lower_words
 from claims.verdict.text import subject_head
+from claims.verdict.values import noun_ordinals
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -80,7 +81,8 @@ def ordinals_stated(text: str, near: Sequence[str]) -> bool:
     """Every ordinal in words that orders a noun in ``text`` ("its eighth consecutive trophy",
     "the second album"; not an adverb, "first reached", nor a word of a name, "First Division",
     which ``names_stated`` asks for) is stated by an ordinal of the same
-    value in one of the texts ``near`` (words or digits: "8th"). The learned decision sees an
+    value in one of the texts ``near`` (words or digits: "8th"; ``verdict.values.noun_ordinals``;
+    an ordinal in digits is a value ``value_cov_any`` finds). The learned decision sees an
     ordinal word only as a content word, present or not, so "eighth" against "seventh
     consecutive trophy" scores as near support; the rule engine compares an ordinal only where
     the reference states one (``claims.verdict.quantity_checks``).
@@ -88,19 +90,11 @@ def ordinals_stated(text: str, near: Sequence[str]) -> bool:
     >>> ordinals_stated("It won its eighth title.", ["It won its seventh title in 2016."])
     False
     """
-    f = extract(text)
-    words = [q for q in f.quantities if q.ordinal and q.text[:1].islower() and not _adverb(text, q)]
+    words = [q for q in noun_ordinals(extract(text)) if q.text[:1].isalpha()]
     if not words:
         return True
     others = [o for t in near for o in extract(t).quantities if o.ordinal]
     return all(any(values_equal(q.value, o.value) for o in others) for q in words)
-
-
-def _adverb(text: str, q: Quantity) -> bool:
-    """The ordinal at ``q`` is an adverb of its verb ("first reached", "came second")."""
-    doc = parse(text)
-    toks = [t for t in doc if t.idx < q.end and t.idx + len(t) > q.start] if doc is not None else []
-    return any(t.pos_ == "ADV" or t.dep_ in ("advmod", "npadvmod") for t in toks)
 
 
 def values_of_subject(text: str, near: Sequence[str]) -> bool:

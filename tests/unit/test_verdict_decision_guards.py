@@ -98,10 +98,11 @@ def test_model_support_needs_the_ordinal_word_stated() -> None:
     seventh consecutive trophy" is near support (cosine 0.9 -> P(support) 0.88 under
     ``cosine_model``) that ``ordinals_stated`` refuses. Sentences written for this test."""
     refs = ["The Riverside Academy won its seventh consecutive Presidents' Trophy in 2016."]
-    assert decide_claim("The Riverside Academy won its eighth consecutive Presidents' Trophy.", refs, 0.9, U) is U
-    assert decide_claim("The Riverside Academy won its seventh consecutive Presidents' Trophy.", refs, 0.9, U) is S
-    digits = ["The Riverside Academy won its 7th consecutive Presidents' Trophy in 2016."]
-    assert decide_claim("The Riverside Academy won its seventh consecutive Presidents' Trophy.", digits, 0.9, U) is S
+    claim = "The Riverside Academy won its {} consecutive Presidents' Trophy."
+    assert decide_claim(claim.format("eighth"), refs, 0.9, U) is U
+    assert decide_claim(claim.format("seventh"), refs, 0.9, U) is S
+    digits = [refs[0].replace("seventh", "7th")]
+    assert decide_claim(claim.format("seventh"), digits, 0.9, U) is S
 
 
 @pytest.mark.parametrize(

@@ -187,7 +187,11 @@ def test_a_rival_first_name_still_conflicts() -> None:
     ("claim", "evidence", "want"),
     [
         # a fronted adverbial cut off by its comma: its clause ("In 2004") has no word of its own
-        ("In 2004, Tom Ellis retired.", ("Tom Ellis retired in 2001 after a knee injury.",), ("2004", "2001")),
+        (
+            "In 2004, Tom Ellis retired.",
+            ("Tom Ellis retired in 2001 after a knee injury.",),
+            ("2004", "2001"),
+        ),
         # a trailing one after a parenthesis ("(the club) since 2009")
         (
             "Tom Ellis has been the head coach of Hartley Rovers (the club) since 2009.",
