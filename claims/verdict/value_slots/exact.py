@@ -79,11 +79,16 @@ def value_clause(text: str, masked: str, v: Value) -> tuple[int, int]:
     its neighbours while it holds fewer than ``MIN_CLAUSE_WORDS`` content words of ``masked``
     (``text`` with its values blanked): a fronted adverbial ("In 2016, Bakir was awarded ...")
     joins the clause after it, a trailing one ("... in Calgary, Alberta on May 7, 2021") the
-    clause before it. Offsets into ``text``; (0, len(text)) when no clause holds ``v``."""
+    clause before it. A name's clause is never joined: a name alone before a parenthesis is the
+    subject ("Abigail Adams (1797-1801) was a female president ..."), whose rival in another
+    statement is for the role checks (``roles``); joined, it gave false contradictions on
+    Factcheck-GPT dev. Offsets into ``text``; (0, len(text)) when no clause holds ``v``."""
     spans = clause_spans(text)
     i = next((k for k, (s, e) in enumerate(spans) if s <= v.start < e), None)
     if i is None:
         return 0, len(text)
+    if v.kind == "name":
+        return spans[i]
     lo = hi = i
     while len(content_tokens(masked[spans[lo][0] : spans[hi][1]])) < MIN_CLAUSE_WORDS:
         if lo == 0 and hi == len(spans) - 1:
