@@ -95,8 +95,16 @@ def noun_ordinals(f: Facets) -> list[Quantity]:
     """The ordinals of ``f`` that order a noun ("its eighth consecutive trophy", "the 2nd
     album"): not a capitalised word of a name ("First Division", "Second Vatican Council"), not
     an adverb of its verb ("first reached", "came second"; spaCy's part of speech or an adverbial
-    dependency). Needs spaCy (none without a parse)."""
-    ordinals = [q for q in f.quantities if q.ordinal and not q.text[:1].isupper()]
+    dependency), not a part of a hyphenated word ("first-class cricket", "second-hand"). Needs
+    spaCy (none without a parse)."""
+    t = f.text
+    ordinals = [
+        q
+        for q in f.quantities
+        if q.ordinal
+        and not q.text[:1].isupper()
+        and "-" not in (t[q.start - 1 : q.start] + t[q.end : q.end + 1])
+    ]
     doc = parse(f.text) if ordinals else None
     if doc is None:
         return []

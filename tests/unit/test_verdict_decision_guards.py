@@ -114,6 +114,8 @@ def test_model_support_needs_the_ordinal_word_stated() -> None:
         # an adverb of its verb orders no noun; a capitalised ordinal is a word of a name
         ("Arsenal first reached the top flight in 1904.", ["Arsenal reached the top flight in 1904."], True),
         ("Arsenal reached the First Division in 1904.", ["Arsenal reached the top flight in 1904."], True),
+        # a part of a hyphenated word is no rank
+        ("He retired from first-class cricket in 2018.", ["He retired from all cricket in 2018."], True),
         # no ordinal word: nothing to state
         ("It won its 8th title.", ["It won its seventh title."], True),
     ],
