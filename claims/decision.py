@@ -62,6 +62,7 @@ from claims.decision_guards import (
     identifiers_stated,
     names_stated,
     number_words_stated,
+    ordinals_stated,
     values_of_subject,
 )
 from claims.facets import content_tokens
@@ -266,7 +267,7 @@ def _guards_hold(
     similarity: np.ndarray,
 ) -> bool:
     """``values_found`` of ``_decided`` for the judgement ``j`` of the claim ``text`` (``row`` its
-    features): every value, count, name, address and date of the claim is stated
+    features): every value, count, ordinal word, name, address and date of the claim is stated
     (``claims.decision_guards``). Only a rule ``unsupported`` is read: elsewhere True."""
     if j.verdict is not Verdict.UNSUPPORTED:
         return True
@@ -274,6 +275,7 @@ def _guards_hold(
     return (
         bool(row[FEATURE_NAMES.index("value_cov_any")] >= 1.0)
         and number_words_stated(text, near)
+        and ordinals_stated(text, near)
         and values_of_subject(text, near)
         and names_stated(text, idx.doc, idx.doc_tokens)
         and identifiers_stated(text, idx.doc)

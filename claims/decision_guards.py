@@ -1,7 +1,8 @@
 """Guards of the learned decision (``claims.decision``): what the model may not turn into support.
 
 The model sees values and names through a few numeric signals; these checks are exact. A claim's
-count written in words must be stated near it (``number_words_stated``), a claim with a
+count written in words must be stated near it (``number_words_stated``), and so must an
+ordinal written in words that orders a noun (``ordinals_stated``), a claim with a
 named subject must find its values stated with that subject (``values_of_subject``), every
 name of the claim but a place must be named somewhere in the references (``names_stated``), and
 so must every web address, DOI or e-mail address (``identifiers_stated``) and every date with
@@ -21,6 +22,7 @@ from claims.parses import parse
 from claims.spacy_pipeline import entity_type
 from claims.verdict.names import entity_present, name_heads, name_keys, scan_lower_words
 from claims.verdict.text import subject_head
+from claims.verdict.values import noun_ordinals
 
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
@@ -73,6 +75,26 @@ def number_words_stated(text: str, near: Sequence[str]) -> bool:
         return True
     others = [extract(t) for t in near]
     return all(any(_same_number(q, o) for g in others for o in g.quantities) for q in words)
+
+
+def ordinals_stated(text: str, near: Sequence[str]) -> bool:
+    """Every ordinal in words that orders a noun in ``text`` ("its eighth consecutive trophy",
+    "the second album"; not an adverb, "first reached", nor a word of a name, "First Division",
+    which ``names_stated`` asks for) is stated by an ordinal of the same
+    value in one of the texts ``near`` (words or digits: "8th"; ``verdict.values.noun_ordinals``;
+    an ordinal in digits is a value ``value_cov_any`` finds). The learned decision sees an
+    ordinal word only as a content word, present or not, so "eighth" against "seventh
+    consecutive trophy" scores as near support; the rule engine compares an ordinal only where
+    the reference states one (``claims.verdict.quantity_checks``).
+
+    >>> ordinals_stated("It won its eighth title.", ["It won its seventh title in 2016."])
+    False
+    """
+    words = [q for q in noun_ordinals(extract(text)) if q.text[:1].isalpha()]
+    if not words:
+        return True
+    others = [o for t in near for o in extract(t).quantities if o.ordinal]
+    return all(any(values_equal(q.value, o.value) for o in others) for q in words)
 
 
 def values_of_subject(text: str, near: Sequence[str]) -> bool:

@@ -12,7 +12,7 @@ from claims.facets import (
 from claims.verdict.findings import MONTH_DAY, YEAR, Pair
 from claims.verdict.text import subject_head
 from claims.verdict.thresholds import T
-from claims.verdict.values import word_tokens
+from claims.verdict.values import noun_ordinals, word_tokens
 
 
 def _all_stated(needed: set[str], have: set[str]) -> bool:
@@ -21,9 +21,12 @@ def _all_stated(needed: set[str], have: set[str]) -> bool:
 
 
 def _needed_facets(r: Facets) -> set[str]:
-    """Keys of the claim's facets an inference must state: values (not ordinals: those are
-    needed as words), dates and names."""
-    needed = {"q:" + q.text.lower() for q in r.quantities if not q.ordinal}
+    """Keys of the claim's facets an inference must state: values, the ordinals that order a
+    noun ("her second appearance"; ``values.noun_ordinals``: no adverb, "first reached", no
+    word of a name, "First Division"; an ordinal is no content word, so the words' coverage
+    never asks for it), dates and names."""
+    ordinals = {id(q) for q in noun_ordinals(r)}
+    needed = {"q:" + q.text.lower() for q in r.quantities if not q.ordinal or id(q) in ordinals}
     needed |= {"d:" + d.text.lower() for d in r.dates}
     return needed | {"e:" + e.lower() for e, _, _ in r.entities}
 

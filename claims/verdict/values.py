@@ -18,6 +18,7 @@ from claims.facets import (
     slots_compatible,
     year_matches,
 )
+from claims.parses import parse
 from claims.verdict.text import clause_spans
 from claims.verdict.thresholds import T
 
@@ -88,6 +89,31 @@ def ordinal_word(q: Quantity) -> bool:
     """An ordinal in words ("second", "first"): compared as a value where the reference states it
     (so "2nd" is "second"), otherwise as a word; never missing, never a conflict."""
     return q.ordinal and q.text[:1].isalpha()
+
+
+def noun_ordinals(f: Facets) -> list[Quantity]:
+    """The ordinals of ``f`` that order a noun ("its eighth consecutive trophy", "the 2nd
+    album"): not a capitalised word of a name ("First Division", "Second Vatican Council"), not
+    an adverb of its verb ("first reached", "came second"; spaCy's part of speech or an adverbial
+    dependency), not a part of a hyphenated word ("first-class cricket", "second-hand"). Needs
+    spaCy (none without a parse)."""
+    t = f.text
+    ordinals = [
+        q
+        for q in f.quantities
+        if q.ordinal
+        and not q.text[:1].isupper()
+        and "-" not in (t[q.start - 1 : q.start] + t[q.end : q.end + 1])
+    ]
+    doc = parse(f.text) if ordinals else None
+    if doc is None:
+        return []
+    out = []
+    for q in ordinals:
+        toks = [t for t in doc if t.idx < q.end and t.idx + len(t) > q.start]
+        if not any(t.pos_ == "ADV" or t.dep_ in ("advmod", "npadvmod") for t in toks):
+            out.append(q)
+    return out
 
 
 def word_tokens(r: Facets) -> list[str]:

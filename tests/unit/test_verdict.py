@@ -264,3 +264,22 @@ def test_year_stated_in_another_reference_claim_makes_it_inferred() -> None:
     j = _judge("The second Gigantour in 2006 was headlined by Megadeth with Lamb of God.", refs, cos)
     assert j.verdict is INF, j.reason
     assert {e.claim_index for e in j.evidence} == {0, 11}
+
+
+@pytest.mark.parametrize(
+    ("claim", "verdict"),
+    [
+        ("Salt Harbour, his second play, was staged in 2011.", U),
+        ("His second play, Salt Harbour, was staged in 2011.", U),
+        ("Salt Harbour was staged in 2011.", INF),
+    ],
+)
+def test_an_inference_states_the_ordinal_that_orders_a_noun(claim: str, verdict: Verdict) -> None:
+    """An ordinal is neither a value the inference asked for nor a content word: "his second
+    play" followed from two claims that give the play and the year but no "second"
+    (``infer._needed_facets``). Sentences written for this test."""
+    refs = _refs(
+        "Tomas Brell made his stage debut in 2011.", "Tomas Brell's stage debut was in the play Salt Harbour."
+    )
+    j = _judge(claim, refs, [0.55, 0.7])
+    assert j.verdict is verdict, j.reason

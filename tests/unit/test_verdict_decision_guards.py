@@ -9,8 +9,10 @@ test is the only thing that can change the verdict.
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from claims.decision import decide
+from claims.decision_guards import ordinals_stated
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict import judge
 from tests.unit.verdict_rows import S, U, cosine_model, decide_claim, judge_claim
@@ -88,3 +90,35 @@ def test_model_support_needs_no_rival_code_name() -> None:
     ]
     assert decide_claim("The OB-71 trial enrolled 76 patients.", refs, 0.9, U) is U
     assert decide_claim("The OB-17 study enrolled 76 patients.", refs, 0.9, U) is S
+
+
+def test_model_support_needs_the_ordinal_word_stated() -> None:
+    """An ordinal in words ordering a noun must be stated near the claim (words or digits): the
+    model reads "eighth" as one content word, so "its eighth consecutive trophy" against "its
+    seventh consecutive trophy" is near support (cosine 0.9 -> P(support) 0.88 under
+    ``cosine_model``) that ``ordinals_stated`` refuses. Sentences written for this test."""
+    refs = ["The Riverside Academy won its seventh consecutive Presidents' Trophy in 2016."]
+    claim = "The Riverside Academy won its {} consecutive Presidents' Trophy."
+    assert decide_claim(claim.format("eighth"), refs, 0.9, U) is U
+    assert decide_claim(claim.format("seventh"), refs, 0.9, U) is S
+    digits = [refs[0].replace("seventh", "7th")]
+    assert decide_claim(claim.format("seventh"), digits, 0.9, U) is S
+
+
+@pytest.mark.parametrize(
+    ("claim", "near", "want"),
+    [
+        ("It won its eighth title.", ["It won its seventh title in 2016."], False),
+        ("It won its seventh title.", ["It won its 7th title in 2016."], True),
+        ("It won its seventh title.", ["It won the title seven times."], False),
+        # an adverb of its verb orders no noun; a capitalised ordinal is a word of a name
+        ("Arsenal first reached the top flight in 1904.", ["Arsenal reached the top flight in 1904."], True),
+        ("Arsenal reached the First Division in 1904.", ["Arsenal reached the top flight in 1904."], True),
+        # a part of a hyphenated word is no rank
+        ("He retired from first-class cricket in 2018.", ["He retired from all cricket in 2018."], True),
+        # no ordinal word: nothing to state
+        ("It won its 8th title.", ["It won its seventh title."], True),
+    ],
+)
+def test_ordinals_stated(claim: str, near: list[str], want: bool) -> None:
+    assert ordinals_stated(claim, near) is want

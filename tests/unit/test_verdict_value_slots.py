@@ -13,6 +13,8 @@ from claims.facets import extract
 from claims.types import Claim, ReferenceClaim, Verdict
 from claims.verdict import judge
 from claims.verdict.value_slots import claim_values, slot_conflict
+from claims.verdict.value_slots.exact import value_clause
+from claims.verdict.value_slots.reading import masked_text
 
 #: reference claims on the same person and club that state no value of the tested slots
 _OTHERS = [
@@ -179,3 +181,57 @@ def test_a_rival_first_name_still_conflicts() -> None:
         "LaRusso",
         "Johnny",
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "want"),
+    [
+        # a fronted adverbial cut off by its comma: its clause ("In 2004") has no word of its own
+        (
+            "In 2004, Tom Ellis retired.",
+            ("Tom Ellis retired in 2001 after a knee injury.",),
+            ("2004", "2001"),
+        ),
+        # a trailing one after a parenthesis ("(the club) since 2009")
+        (
+            "Tom Ellis has been the head coach of Hartley Rovers (the club) since 2009.",
+            ("Tom Ellis has been the head coach of Hartley Rovers since 2006, after a spell in Bradford.",),
+            ("2009", "2006"),
+        ),
+        # still no conflict: the claim's value stated, or several values of the slot
+        ("In 2001, Tom Ellis retired.", ("Tom Ellis retired in 2001 after a knee injury.",), None),
+        (
+            "In 2004, Tom Ellis retired.",
+            ("Tom Ellis retired in 2001 after a knee injury.", "Tom Ellis retired again in 2006."),
+            None,
+        ),
+    ],
+)
+def test_a_value_in_a_clause_without_words_of_its_own_is_read_with_its_neighbour(
+    claim: str, evidence: tuple[str, ...], want: tuple[str, str] | None
+) -> None:
+    """The value's clause is joined with the clause it modifies while it holds fewer than
+    ``MIN_CLAUSE_WORDS`` content words (``exact.value_clause``); read alone, "In 2004" gave the
+    slot no words to find, and the claim (three words masked) is too short for the aligned pass."""
+    assert _conflict(claim, *evidence) == want
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "want"),
+    [
+        ("In 2016, Bakir was awarded the prize.", "2016", "In 2016, Bakir was awarded the prize."),
+        # "Alberta on May 7" holds one word: joined with the clause before it
+        (
+            "He died in Calgary, Alberta on May 7, 2021.",
+            "May 7, 2021",
+            "He died in Calgary, Alberta on May 7",
+        ),
+        # a clause with words of its own stays alone
+        ("He joined Leeds in 1990 and made his debut in 1993.", "1993", "made his debut in 1993."),
+    ],
+)
+def test_value_clause(text: str, value: str, want: str) -> None:
+    values = claim_values(text)
+    v = next(o for o in values if o.text == value)
+    a, b = value_clause(text, masked_text(text, [o for o in values if o.kind != "name"]), v)
+    assert text[a:b] == want

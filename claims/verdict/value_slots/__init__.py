@@ -8,8 +8,10 @@ sentence stating the slot among other facts is rarely nearest. This reads every 
 1. the claim's values (``claim_values``): years, calendar dates, numbers with a slot (unit or
    counted noun), ordinals, and names (spaCy entities of the types in ``NAME_TYPES``);
 2. prefilter (numpy, all reference claims at once): a value of the same type (a year, a digit,
-   a month, an ordinal, a capitalised word), the claim's words other than its values covered to
-   ``MIN_CONTEXT`` by the reference claim's, the other names of the value's clause all in it;
+   a month, an ordinal, a capitalised word), the words of the value's clause other than its
+   values covered to ``MIN_CONTEXT`` by the reference claim's, the other names of that clause
+   all in it (a clause of fewer than ``exact.MIN_CLAUSE_WORDS`` words, "In 2004,", is read with
+   the clause it modifies: ``exact.value_clause``);
 3. slot (``claims.parses.parse``): the word the value depends on (its preposition's head, the
    noun it counts or orders, its verb with that verb's object or complement) must be a word of
    the reference clause holding its value; for a name also the same role;

@@ -76,13 +76,45 @@ def _names_it(text: str, v: Value) -> bool:
     return any(words(o.text) & words(v.text) for o in reference_values(text, "name"))
 
 
+#: the fewest content words (values masked) a value's clause must hold to place its slot; a
+#: clause with fewer ("In 2016," / "on May 7," / "since 2022.") is a time or place adjunct
+#: cut off by its comma, and belongs to its neighbour
+MIN_CLAUSE_WORDS = 2
+
+
+def value_clause(text: str, masked: str, v: Value) -> tuple[int, int]:
+    """The span of the clause of ``text`` (``text.clause_spans``) that holds ``v``, joined with
+    its neighbours while it holds fewer than ``MIN_CLAUSE_WORDS`` content words of ``masked``
+    (``text`` with its values blanked): a fronted adverbial ("In 2016, Bakir was awarded ...")
+    joins the clause after it, a trailing one ("... in Calgary, Alberta on May 7, 2021") the
+    clause before it. A name's clause is never joined: a name alone before a parenthesis is the
+    subject ("Abigail Adams (1797-1801) was a female president ..."), whose rival in another
+    statement is for the role checks (``roles``); joined, it gave false contradictions on
+    Factcheck-GPT dev. Offsets into ``text``; (0, len(text)) when no clause holds ``v``."""
+    spans = clause_spans(text)
+    i = next((k for k, (s, e) in enumerate(spans) if s <= v.start < e), None)
+    if i is None:
+        return 0, len(text)
+    if v.kind == "name":
+        return spans[i]
+    lo = hi = i
+    while len(content_tokens(masked[spans[lo][0] : spans[hi][1]])) < MIN_CLAUSE_WORDS:
+        if lo == 0 and hi == len(spans) - 1:
+            break
+        if lo > 0 and (hi == len(spans) - 1 or i > 0):
+            lo -= 1
+        else:
+            hi += 1
+    return spans[lo][0], spans[hi][1]
+
+
 def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[str], tuple[str, ...]]:
     """The words the statement of ``v``'s slot must share with the claim: the content tokens of
     the claim's clause that holds ``v`` (``text.clause_spans``), its years, dates and numbers and
     ``v`` itself masked, with the claim's subject (``subject_heads``; empty when ``v`` is in the
     subject)."""
-    a, b = next(((s, e) for s, e in clause_spans(claim.text) if s <= v.start < e), (0, len(claim.text)))
     masked = masked_text(claim.text, [v] + [o for o in values if o.kind != "name"])
+    a, b = value_clause(claim.text, masked, v)
     subject = tuple(t for t in subject_heads(claim.text) if t not in words(v.text))
     if len(subject) < len(subject_heads(claim.text)):
         subject = ()
@@ -102,7 +134,7 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
     cov = coverage(tokens, [refs[j] for j in ids])
     # the names of the value's own clause ("In 2011 she returned to the Freer, where she is now
     # the curator of Chinese Art": "Chinese" names no part of the return)
-    a, b = next(((s, e) for s, e in clause_spans(claim.text) if s <= v.start < e), (0, len(claim.text)))
+    a, b = value_clause(claim.text, masked_text(claim.text, [v] + [o for o in values if o.kind != "name"]), v)
     names = [words(o.text) for o in values if o.kind == "name" and o is not v and a <= o.start < b]
     # codes name the subject exactly: "OB-17" / "OB-71", "U-30" / "UB-30"
     codes = [e.lower() for e, _, _ in claim.entities if any(ch.isdigit() for ch in e)]
