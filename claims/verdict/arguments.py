@@ -132,12 +132,12 @@ def roles_swapped(
             )
             return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     for j in top:
-        role = role_conflict(text, reference_claims[j].claim.text)
-        if role is not None:
-            mine, theirs = role
+        swap = role_conflict(text, reference_claims[j].claim.text)
+        if swap is not None:
+            ours, other = swap
             reason = (
-                f"roles swapped: '{mine.name}' is the {mine.role} of '{mine.verb}', where {where(j)} "
-                f"states '{theirs.name}' as its {theirs.role}"
+                f"roles swapped: '{ours.name}' is the {ours.role} of '{ours.verb}', where {where(j)} "
+                f"states '{other.name}' as its {other.role}"
             )
             return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
     return None

@@ -337,8 +337,8 @@ def decide_counterparts(
             affirmed = _affirmed_word_for_word(index, cp, top, reference_claims, where)
             if affirmed is not None:
                 return affirmed
-    conversed = read_both_ways | {w.lower() for w in converse_keys(text).values()}
-    return _opposite_gap(index, text, current, top, reference_claims, where, conversed)
+    read_as_converse = read_both_ways | {w.lower() for w in converse_keys(text).values()}
+    return _opposite_gap(index, text, current, top, reference_claims, where, read_as_converse)
 
 
 def _opposite_gap(

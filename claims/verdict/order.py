@@ -301,7 +301,7 @@ def endpoints(text: str) -> list[Endpoint]:
     for tok in parse(text) or ():
         side = _ENDS.get(tok.lower_)
         noun = _child(tok, "pobj") if side and tok.dep_ == "prep" else None
-        if noun is None or not _nominal(noun) or noun.ent_type_ in ("DATE", "TIME"):
+        if side is None or noun is None or not _nominal(noun) or noun.ent_type_ in ("DATE", "TIME"):
             continue
         verb = tok.head
         while verb.pos_ not in ("VERB", "AUX") and verb.dep_ in _PATH_NOUN_DEPS and verb.head is not verb:
