@@ -15,12 +15,16 @@ _IRREGULAR_CONTRACTIONS = {
     "shan't": "shall not",
 }
 _CONTRACTION = re.compile(r"\b(?:won't|can't|cannot|shan't|(\w+)n't)\b", re.IGNORECASE)
+#: a direct quotation in straight or curly double quotes: its words are the speaker's, kept as written
+_QUOTED = re.compile(r'"[^"]*"|\u201c[^\u201d]*\u201d')
 
 
 def expand_contractions(text: str) -> str:
     """``text`` with its contracted negations written out ("didn't" -> "did not", "won't" ->
     "will not", "cannot" -> "can not"; curly apostrophes read as straight ones), so that a
-    contracted denial and a written-out one give the same counterparts."""
+    contracted denial and a written-out one give the same counterparts. A direct quotation
+    (in double quotes) is kept as written: its denial is the speaker's wording, which the
+    reference quotes the same way."""
 
     def full(m: re.Match[str]) -> str:
         word = m.group(0)
@@ -29,4 +33,9 @@ def expand_contractions(text: str) -> str:
         out = _IRREGULAR_CONTRACTIONS[word.lower()]
         return out[0].upper() + out[1:] if word[0].isupper() else out
 
-    return _CONTRACTION.sub(full, text.replace("\u2019", "'"))
+    text = text.replace("\u2019", "'")
+    parts, last = [], 0
+    for q in _QUOTED.finditer(text):
+        parts += [_CONTRACTION.sub(full, text[last : q.start()]), q.group(0)]
+        last = q.end()
+    return "".join([*parts, _CONTRACTION.sub(full, text[last:])])

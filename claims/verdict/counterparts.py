@@ -41,6 +41,7 @@ from claims.verdict.order import (
     relations,
 )
 from claims.verdict.reasons import evidence_at
+from claims.verdict.text import content_word
 
 __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
 
@@ -366,6 +367,8 @@ def _opposite_gap(
     for cp in counterpart_texts(text):
         if cp.kind != "opposite" or any(_states_word(ref, cp.word) for _, ref in refs):
             continue
+        if _states_word(text, cp.other) or not content_word(text, cp.word):
+            continue  # the claim holds both poles ("left before they arrived"), or a preposition
         opp = lexicon.opposite_of(cp.word.lower(), cp.other)
         if opp is not None and opp.source == "wordnet-similar":
             continue

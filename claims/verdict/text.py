@@ -254,3 +254,16 @@ def verb_adjunct_tokens(
             continue
         words.update(w for t in phrase for w in content_tokens(t.text))
     return frozenset(t for t in tokens if t in words)
+
+
+#: the parts of speech of a content word (spaCy's universal tags)
+CONTENT_POS = frozenset({"ADJ", "ADV", "VERB", "NOUN"})
+
+
+def content_word(text: str, word: str) -> bool:
+    """``word`` (case-insensitive) is a content word of ``text`` by its first token's part of
+    speech in the parse (``CONTENT_POS``); True when the text does not hold it as a token or has
+    no parse. A preposition's opposite ("sued it for libel" / "against") is not the claim's
+    predicate."""
+    tok = next((t for t in parse(text) or () if t.text.lower() == word.lower()), None)
+    return tok is None or tok.pos_ in CONTENT_POS

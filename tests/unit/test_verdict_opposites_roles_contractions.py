@@ -61,10 +61,24 @@ OPPOSITE_GAPS: list[Row] = [
     ("Germany lost the final to Brazil.", "Brazil won the final against Germany.", {S}),
 ]
 
+#: no opposite gap: the claim states both poles itself, or the word is a preposition
+NO_OPPOSITE_GAP: list[tuple[str, str]] = [
+    ("The members left before the police arrived.", "The police arrived at the house after midnight."),
+    ("Powell sued the newspaper for libel.", "Powell sued the newspaper, which had campaigned against him."),
+]
+
 
 @pytest.mark.parametrize("row", ROLES + CONTRACTIONS + OPPOSITE_GAPS, ids=lambda r: f"{r[0]} / {r[1]}")
 def test_roles_contractions_and_opposite_gaps(row: Row) -> None:
     check_row(row)
+
+
+@pytest.mark.parametrize(("text", "ref"), NO_OPPOSITE_GAP)
+def test_no_opposite_gap_for_both_poles_or_prepositions(text: str, ref: str) -> None:
+    j = judge(
+        [Claim(text, 0, len(text))], [ReferenceClaim(0, Claim(ref, 0, len(ref)))], np.full((1, 1), HIGH)
+    )[0]
+    assert j.finding != "opposite", j.reason
 
 
 def test_no_role_swap_of_common_nouns_or_rival_names() -> None:
@@ -97,6 +111,9 @@ def test_opposite_gap_stands() -> None:
         ("Can't stop.", "Can not stop."),
         ("She wasn’t there.", "She was not there."),
         ("The cannon fired.", "The cannon fired."),
+        # a direct quotation keeps the speaker's wording; the words around it are written out
+        ('He said "we haven\'t won" and didn\'t stay.', 'He said "we haven\'t won" and did not stay.'),
+        ("She said \u201cI can't\u201d.", "She said \u201cI can't\u201d."),
     ],
 )
 def test_expand_contractions(text: str, expanded: str) -> None:
