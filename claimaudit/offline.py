@@ -19,6 +19,9 @@ __all__ = ["audit_offline", "checked_config", "OFFLINE_CONFIG_KEYS"]
 
 #: The config keys the in-memory engine uses (the LLM components need the service).
 OFFLINE_CONFIG_KEYS = frozenset({"threshold", "case_insensitive", "remove_punctuation", "references"})
+#: service keys accepted offline with the value an offline audit has anyway, so that one config
+#: file serves both ways (``api.schemas.AuditConfig``)
+OFFLINE_VALUES = {"decomposer": "offline", "judge": "none", "embedder": "local"}
 
 
 def quiet_model_loading() -> None:
@@ -45,7 +48,9 @@ def audit_offline(
     ``GET /audits/{id}`` without the database fields: ``id`` and the timestamps are None).
 
     ``config``: only ``threshold`` (cosine in [-1, 1]), ``case_insensitive``,
-    ``remove_punctuation`` and ``references`` (``full`` or ``evidence``, ``claims.options``).
+    ``remove_punctuation`` and ``references`` (``full`` or ``evidence``, ``claims.options``), and
+    the service keys with their offline values (``OFFLINE_VALUES``: ``decomposer`` "offline",
+    ``judge`` "none", ``embedder`` "local").
     Raises ``ValueError`` on invalid input or config (every reference blank, a config the API
     refuses (``checked_config``: an unknown key, a wrong type, an explicit null, a threshold out
     of range, an unknown ``references`` mode) or one that needs the service) and ``ClaimauditError`` when a
@@ -57,10 +62,13 @@ def audit_offline(
     from claims.types import ModelUnavailable
 
     cfg = checked_config(config)
-    unknown = sorted(set(cfg) - OFFLINE_CONFIG_KEYS)
+    unknown = sorted(k for k in set(cfg) - OFFLINE_CONFIG_KEYS if OFFLINE_VALUES.get(k) != cfg[k])
     if unknown:
-        raise ValueError(f"config: offline audits use only {sorted(OFFLINE_CONFIG_KEYS)}; got {unknown}")
-    options = AuditOptions.from_config(cfg)
+        raise ValueError(
+            f"config: offline audits use only {sorted(OFFLINE_CONFIG_KEYS)} and "
+            f"{', '.join(f'{k}={v!r}' for k, v in OFFLINE_VALUES.items())}; got {unknown}"
+        )
+    options = AuditOptions.from_config({k: v for k, v in cfg.items() if k in OFFLINE_CONFIG_KEYS})
     try:
         report = audit_texts(response, list(references), options=options)
     except ModelUnavailable as exc:

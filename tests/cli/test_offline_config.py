@@ -30,11 +30,26 @@ def test_the_reference_mode_is_accepted_offline(mode: str) -> None:
 
 @pytest.mark.parametrize(
     ("config", "message"),
-    [({"references": "some"}, "references"), ({"llm_model": "gpt-x"}, "offline audits use only")],
+    [
+        ({"references": "some"}, "references"),
+        ({"llm_model": "gpt-x"}, "offline audits use only"),
+        ({"judge": "llm"}, "got \\['judge'\\]"),
+        ({"decomposer": "llm"}, "got \\['decomposer'\\]"),
+    ],
 )
 def test_an_unknown_mode_or_a_service_key_is_refused(config: dict[str, str], message: str) -> None:
     with pytest.raises(ValueError, match=message):
         audit_offline("The ferry entered service in 1998.", [REFERENCE], config=config)
+
+
+def test_service_keys_with_their_offline_values_are_accepted() -> None:
+    """One config file serves the API and offline audits: the values an offline audit has anyway
+    (claimaudit.offline.OFFLINE_VALUES) are accepted and shown in the effective config."""
+    config = {"decomposer": "offline", "judge": "none", "embedder": "local", "references": "full"}
+    doc = audit_offline("The Skarvik ferry entered service in 1998.", [REFERENCE], config=config)
+    assert doc.config == config
+    assert (doc.effective_config["decomposer"], doc.effective_config["judge"]) == ("offline", "none")
+    assert [c.verdict for c in doc.claims if c.role == "response"] == ["supported"]
 
 
 @pytest.mark.parametrize(
