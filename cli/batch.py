@@ -8,6 +8,7 @@ Every valid line is submitted through the API (``POST /audits/batch``, or ``POST
 from __future__ import annotations
 
 import json
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -309,9 +310,9 @@ def batch(
     more rejected lines than --max-rejected."""
     lines = _batch_input(input, suite, run_label, retry_failed, _check_options(ids, gate, suite))
     warn_duplicate_ids(lines)
+    check_output(output)  # before the API is reached (or started): nothing submitted for nothing
     url = ensure_api(api_url, api_port, start=start)
     started = time.monotonic()
-    output.parent.mkdir(parents=True, exist_ok=True)
     partial = output.with_name(output.name + ".partial")
     run = None if suite is None or run_label is None else (suite, run_label)
     results = _run_journaled(url, lines, partial, (chunk_size, stall_timeout), retry_failed, run)
@@ -320,6 +321,20 @@ def batch(
     outcome = _run_gate(url, run) if gate and run is not None else None
     _report_batch(results, Outputs(output, summary, csv_path), started, url=url, gate=outcome)
     _exit(results, outcome, max_rejected)
+
+
+def check_output(output: Path) -> None:
+    """Make ``output``'s folder (with its parents) and check a file can be created in it; exit 2
+    (usage) with the reason when not: a parent that is a file, a read-only or virtual file system,
+    an ``output`` that is a folder. The probe file is removed again."""
+    if output.is_dir():
+        raise fail(f"--output: cannot write {output}: it is a folder", code=EXIT_USAGE)
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=output.parent, prefix=f".{output.name}.", suffix=".probe"):
+            pass
+    except OSError as exc:
+        raise fail(f"--output: cannot write {output}: {exc.strerror or exc}", code=EXIT_USAGE) from None
 
 
 def _check_options(ids: str, gate: bool, suite: str | None) -> IdSource:
@@ -409,15 +424,24 @@ def _run_journaled(
             )
     except KeyboardInterrupt:
         raise fail(
-            f"interrupted: the results so far are in {partial}; run the same command again to resume "
+            f"interrupted: {_so_far(partial)}run the same command again to resume "
             "(finished audits come back at once, nothing is audited twice)",
             code=130,
         ) from None
     except ApiError as exc:
-        message = f"batch aborted: {problem(exc)} (results so far: {partial}; re-run to resume)"
+        message = f"batch aborted: {problem(exc)} ({_so_far(partial)}re-run to resume)"
         raise fail(message, code=EXIT_UNAVAILABLE) from exc
     except OSError as exc:
-        raise fail(f"batch aborted: {exc} (results so far: {partial}; re-run to resume)", code=2) from exc
+        raise fail(f"batch aborted: {exc} ({_so_far(partial)}re-run to resume)", code=2) from exc
+
+
+def _so_far(partial: Path) -> str:
+    """Where the results so far are, named only when that file exists and holds some."""
+    try:
+        written = partial.stat().st_size > 0
+    except OSError:
+        written = False
+    return f"results so far: {partial}; " if written else "no results written yet; "
 
 
 def _write_results(output: Path, results: list[dict[str, Any]]) -> None:
