@@ -31,10 +31,19 @@ ItemId = Annotated[
 ]
 
 
+#: A 1-based line number of the caller's input file (a Postgres integer).
+LineNumber = Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)]
+
+
 class RunItemIn(AuditRequest):
     """One item of a run: an audit plus the caller's item id (items of two runs match by id)."""
 
     id: ItemId | StrictInt
+    line: LineNumber | None = Field(
+        None,
+        description="The item's 1-based line in the caller's input file (optional, never audited nor "
+        "part of the item's content): a rejected item is recorded with it and its reason names it.",
+    )
 
     def item_id(self) -> str:
         return str(self.id)
@@ -79,9 +88,7 @@ class RejectedLine(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    line: Annotated[int, Field(strict=True, ge=1, le=2**31 - 1)] | None = Field(
-        None, description="1-based line number (a Postgres integer)."
-    )
+    line: LineNumber | None = Field(None, description="1-based line number (a Postgres integer).")
     id: Annotated[StrictStr, Field(min_length=1, max_length=500), AfterValidator(no_nul)] | None = Field(
         None, description="Its item id, if any (as the line gave it)."
     )

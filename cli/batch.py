@@ -147,7 +147,8 @@ def _submit_lines(
         progress.advance(t_sub, n)
 
     if run is not None:
-        pairs = [(ln.line_id, ln.body or {}) for _, ln in to_submit]
+        # each item carries its input line: the run records a line the API refuses under it
+        pairs = [(ln.line_id, _with_line(ln.body or {}, ln.line)) for _, ln in to_submit]
         flow = submit_run(
             run[0],
             run[1],
@@ -161,6 +162,11 @@ def _submit_lines(
     items = [(ln.body or {}, idempotency_key(ln.line_id, ln.body or {})) for _, ln in to_submit]
     answered = client.submit_many(items, chunk_size=chunk_size, on_progress=on_progress)
     return [Submission.of(item) for item in answered]
+
+
+def _with_line(body: dict[str, Any], line: int | None) -> dict[str, Any]:
+    """A run item's body with its input ``line`` (``POST /runs`` items take one; not audited)."""
+    return body if line is None else {**body, "line": line}
 
 
 def _audits_by_line(

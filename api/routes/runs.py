@@ -54,6 +54,19 @@ TenantDep = Annotated[str, Depends(read_tenant)]
 WriteTenantDep = Annotated[str, Depends(write_tenant)]
 
 
+def _line_of(raw: Any) -> int | None:
+    """The item's ``line`` (its line in the caller's input file) when it is a valid one, else None."""
+    line = raw.get("line") if isinstance(raw, dict) else None
+    ok = isinstance(line, int) and not isinstance(line, bool) and 1 <= line <= 2**31 - 1
+    return line if ok else None
+
+
+def _where(index: int, raw: Any) -> str:
+    """How a refusal names the item: ``line N`` when it gave its line, else ``items[index]``."""
+    line = _line_of(raw)
+    return f"line {line}" if line is not None else f"items[{index}]"
+
+
 def _parse_items(raw_items: list[Any]) -> list[RunItemIn | admission.Refusal]:
     """Each item as a ``RunItemIn``, or the refusal of its schema (422); an id repeated in one
     request is refused from its second time on."""
@@ -69,8 +82,9 @@ def _parse_items(raw_items: list[Any]) -> list[RunItemIn | admission.Refusal]:
             out.append(admission.Refusal(422, validation_text(exc)))
             continue
         if item.item_id() in seen:
+            where = _where(index, raw)
             out.append(
-                admission.Refusal(422, f"items[{index}]: id {item.item_id()!r} appears twice in this request")
+                admission.Refusal(422, f"{where}: id {item.item_id()!r} appears twice in this request")
             )
             continue
         seen.add(item.item_id())
@@ -126,7 +140,10 @@ def submit_run(
             continue
         raw = req.items[index]
         item_id = str(raw["id"]) if isinstance(raw, dict) and raw.get("id") is not None else None
-        error = refused.detail if refused is not None else "rejected"
+        error = str(refused.detail) if refused is not None else "rejected"
+        line = _line_of(raw)
+        if line is not None and not error.startswith(f"line {line}:"):
+            error = f"line {line}: {error}"
         rejected.append({"index": index, "item_id": item_id, "status": "rejected", "error": error})
     run, _, results = run_service.submit_items(
         session,
@@ -162,11 +179,14 @@ def submit_run(
 
 def _rejections(req: RunRequest, rejected: list[dict[str, Any]]) -> list[runs_repo.Rejection]:
     """The lines the client rejected and the items this request rejected, as the run records them
-    (an item without an id is keyed by its index in the request)."""
+    with the item's ``line`` when it gave one (an item without an id is keyed by that line, else by
+    its index in the request)."""
     out = [runs_repo.Rejection(r.key(), r.line, r.id, r.reason) for r in req.rejected]
     for r in rejected:
-        key = r["item_id"] if r["item_id"] is not None else f"items[{r['index']}]"
-        out.append(runs_repo.Rejection(key, None, r["item_id"], str(r["error"])))
+        line = _line_of(req.items[r["index"]])
+        fallback = f"line {line}" if line is not None else f"items[{r['index']}]"
+        key = r["item_id"] if r["item_id"] is not None else fallback
+        out.append(runs_repo.Rejection(key, line, r["item_id"], str(r["error"])))
     return out
 
 
