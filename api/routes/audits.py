@@ -128,7 +128,7 @@ def submit_batch(
     request: Request,
     audits: Annotated[list[Any], Body(embed=True)],
 ) -> BatchAccepted:
-    """Submit many audits; 202 with one result per item, in order.
+    """Submit many audits (at least one; an empty list is a 422); 202 with one result per item, in order.
 
     Each item is validated on its own: an invalid item (not an object, wrong fields, NUL
     characters, non-finite numbers, over the size limit, an LLM component without an endpoint,
@@ -136,6 +136,10 @@ def submit_batch(
     nowhere. All valid items are stored in one transaction (each in a savepoint, so one row
     Postgres refuses cannot undo the others), committed, and only then enqueued.
     """
+    if not audits:  # nothing to accept: a 202 would claim work that does not exist
+        raise problem(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, "audits: at least one audit", loc=["body", "audits"]
+        )
     if len(audits) > settings.max_batch:
         raise problem(
             status.HTTP_413_CONTENT_TOO_LARGE,

@@ -191,3 +191,13 @@ def test_integers_beyond_their_columns_are_422_not_500(client: TestClient) -> No
         resp = client.request(method, url, json=body)
         assert resp.status_code == 422, (method, url, resp.text)
         _assert_structured(resp)
+
+
+def test_an_empty_batch_is_422_not_an_accepted_nothing(client: TestClient) -> None:
+    # a 202 promises work: an empty `audits` list is the caller's mistake, answered in the one
+    # structured error shape and naming the field
+    resp = client.post("/audits/batch", json={"audits": []})
+    assert resp.status_code == 422, resp.text
+    item = _assert_structured(resp)[0]
+    assert item["loc"] == ["body", "audits"] and "at least one audit" in item["msg"]
+    assert client.post("/audits/batch", json={"audits": [VALID]}).status_code == 202  # one is enough
