@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from claims.facets import Facets, content_spans, extract, token_match
 from claims.facets.types import DateFacet, Quantity
 from claims.facets.vocabulary import dimension_stems
-from claims.labels import label_parts, predicate_phrase
+from claims.labels import count_synonyms, label_parts, predicate_phrase
 from claims.types import ClaimKind, ReferenceClaim
 
-__all__ = ["KeyValueFinding", "key_value_finding", "subject_spans"]
+__all__ = ["KeyValueFinding", "key_value_finding", "named_label", "subject_spans"]
 
 #: characters between the predicate word and a value slot that count as "next to it"
 NEAR_CHARS = 40
@@ -98,7 +98,8 @@ def _predicate_stems(label: str) -> list[str]:
     """Stems of the content words of ``label`` and of its predicate phrase ("architect" ->
     ["architect", "design"])."""
     phrase = (predicate_phrase(label) or "").replace("{v}", " ")
-    words = [w for w in re.findall(r"[^\W\d_]+", f"{label} {phrase}") if w.lower() not in _GENERIC]
+    same = " ".join(count_synonyms(label))
+    words = [w for w in re.findall(r"[^\W\d_]+", f"{label} {phrase} {same}") if w.lower() not in _GENERIC]
     return list(dict.fromkeys(t for t, _, _ in content_spans(" ".join(words))))
 
 
@@ -217,6 +218,32 @@ def _names(
     return [KeyValueFinding(j, False, label, value, n, s, e)]
 
 
+#: a label written as a name: one to four capitalised words ("Oslo", "Ness Bridge")
+_NAME_LABEL = re.compile(r"[A-Z][\w.'\u2019&-]*(?: [A-Z0-9][\w.'\u2019&-]*){0,3}")
+#: the attribute words before a value's number ("population" of "population 212,000")
+_LEAD_LABEL = re.compile(r"[A-Za-z][A-Za-z -]{0,30}")
+
+
+def named_label(subject: str, label: str, value: str) -> tuple[str, str, str] | None:
+    """``(subject, label, value)`` of a subjectless key-value claim whose label is a name and
+    whose value names its own attribute: the words before its number ("Bergen: population
+    212,000" -> ``("Bergen", "population", "212,000")``) or the counted noun after it ("Oslo:
+    285,000 inhabitants" -> ``("Oslo", "inhabitants", "285,000")``); None for any other claim: one
+    with a subject, a label listed in ``claims/data/label_predicates.tsv`` ("Population:
+    8,400 inhabitants"), a value with no number or with no attribute word."""
+    if subject or predicate_phrase(label) or not _NAME_LABEL.fullmatch(label):
+        return None
+    quantities = extract(value).quantities
+    if not quantities:
+        return None
+    q = quantities[0]
+    before = value[: q.start].strip()
+    if before:
+        return (label, before, value[q.start :].strip()) if _LEAD_LABEL.fullmatch(before) else None
+    after = re.match(r"\s*([^\W\d_]+)", value[q.end :])
+    return (label, after.group(1), q.text) if q.nouns and after else None
+
+
 def key_value_finding(
     claim_text: str, reference_claims: Sequence[ReferenceClaim], *, with_subject: bool = False
 ) -> KeyValueFinding | None:
@@ -226,6 +253,8 @@ def key_value_finding(
     states the label's predicate with a slot of the value's kind. ``with_subject``: judge the
     claims that name a subject ("Oslo, population: 709,000."), else those that name none."""
     parts = label_parts(claim_text)
+    if parts is not None and with_subject:
+        parts = named_label(*parts) or parts
     if parts is None or bool(parts[0]) is not with_subject:
         return None
     subject, label, value = parts
