@@ -54,8 +54,10 @@ def _records(node: Node) -> bool:
         return bool(node.members) and all(v.kind == "map" and v.members for _, _, v in node.members)
     if node.kind == "seq":
         maps = [i for i in node.items if i.kind == "map" and i.members]
-        return bool(maps) and len(maps) == len(node.items) and any(
-            len(i.members) > 1 or any(v.kind == "map" for _, _, v in i.members) for i in maps
+        return (
+            bool(maps)
+            and len(maps) == len(node.items)
+            and any(len(i.members) > 1 or any(v.kind == "map" for _, _, v in i.members) for i in maps)
         )
     return False
 

@@ -42,7 +42,7 @@ from claims.facets.vocabulary import dimension_stems
 from claims.labels import count_synonyms, label_parts, predicate_phrase
 from claims.types import ClaimKind, ReferenceClaim
 
-__all__ = ["KeyValueFinding", "key_value_finding", "named_label", "subject_spans"]
+__all__ = ["KeyValueFinding", "key_value_finding", "named_label", "other_subject_value", "subject_spans"]
 
 #: characters between the predicate word and a value slot that count as "next to it"
 NEAR_CHARS = 40
@@ -354,3 +354,49 @@ def _borrowed_slot(
             if key in slots and _holds(kind, v, fact) is False:
                 return KeyValueFinding(j, False, label, value, surface, start, end)
     return None
+
+
+#: what may stand before the name that opens a sentence as its subject ("The Skarvik ferry")
+_OPENING = re.compile(r"\s*(?:the\s+)?", re.IGNORECASE)
+
+
+def other_subject_value(
+    claim_text: str, reference_claims: Sequence[ReferenceClaim]
+) -> tuple[int, str, int, int] | None:
+    """Where the references state the value of the key-value claim ``claim_text`` with a
+    subject only of another subject: ``(j, value as written, start, end)`` in the first
+    material reference claim that holds the value, opens with the name of another entity (its
+    subject) and does not name the claim's subject ("Bergen has a population of 285,000" for
+    "Trondheim, population: 285,000."), when reference claims name the subject but none of
+    them holds it. None for any
+    other claim, when a claim about the subject holds the value, when no reference claim names
+    the subject (it may be named otherwise: "NYC" / "New York City"), or when only a claim
+    opening with no name holds it ("The population is 285,000", "The crossing to Halden takes
+    35 minutes": its subject may be the claim's)."""
+    parts = label_parts(claim_text)
+    parts = named_label(*parts) or parts if parts is not None else None
+    if parts is None or not parts[0] or len(parts[1].split()) > _MAX_LABEL_WORDS:
+        return None
+    subject, _, value = parts
+    v = extract(value)
+    if not (v.quantities or v.dates or v.entities):
+        return None
+    kind = "q" if v.quantities else "d" if v.dates else "e"
+    found, named = None, False
+    for j, rc in enumerate(reference_claims):
+        if rc.claim.kind is not ClaimKind.MATERIAL:
+            continue
+        own = subject_spans(subject, rc.claim.text)
+        named = named or own is not None
+        held = [
+            val
+            for key, val in _values(rc.claim.text, own or ())
+            if key[0] == kind and _holds(kind, v, val[1])
+        ]
+        if held and own is not None:
+            return None
+        text = rc.claim.text
+        names = [n for n, s, _ in extract(text).entities if _OPENING.fullmatch(text[:s])] if held else []
+        if held and names and found is None:
+            found = (j, held[0][4], held[0][2], held[0][3])
+    return found if named else None

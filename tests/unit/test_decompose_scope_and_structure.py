@@ -225,4 +225,7 @@ def test_a_lone_json_object_is_named_by_its_record_field_as_an_array_element_is(
     # the top-level record's "city" names the subject of its values, as in an array
     # (tests/data/decomposition_gold.jsonl, json row); a nested object's "city" is an attribute
     assert material('{"city": "Lindau", "population": 25000}') == ["Lindau, population: 25000."]
-    assert material('{"port": {"city": "Lindau", "berths": 40}}') == ["Port, city: Lindau.", "Port, berths: 40."]
+    assert material('{"port": {"city": "Lindau", "berths": 40}}') == [
+        "Port, city: Lindau.",
+        "Port, berths: 40.",
+    ]

@@ -16,7 +16,7 @@ import pytest
 from claims.decompose import decompose
 from claims.labels import count_synonyms
 from claims.types import ReferenceClaim, Role
-from claims.verdict.key_values import key_value_finding, named_label
+from claims.verdict.key_values import key_value_finding, named_label, other_subject_value
 
 OSLO = "Oslo has a population of 709,000."
 CITIES = f"{OSLO} Bergen has a population of 285,000. Trondheim has a population of 212,000."
@@ -57,3 +57,33 @@ def test_a_name_item_is_judged_by_the_names_own_value() -> None:
     assert _finding("Oslo: 285,000 people live there.", CITIES) == (False, "709,000")
     assert _finding("Trondheim: population 285,000.", CITIES) == (False, "212,000")
     assert _finding("Trondheim: population 212,000.", CITIES) == (True, "212,000")
+
+
+ELSEWHERE = "Bergen has a population of 285,000. Trondheim was founded in 997."
+
+
+def _other(claim: str, text: str) -> str | None:
+    refs = [ReferenceClaim(0, c) for c in decompose(text, role=Role.REFERENCE)]
+    found = other_subject_value(claim, refs)
+    return None if found is None else found[1]
+
+
+def test_a_value_stated_only_of_another_subject_is_found_there() -> None:
+    # the references name Trondheim but state 285,000 only of Bergen: no support, no inference
+    assert _other("Trondheim, population: 285,000.", ELSEWHERE) == "285,000"
+    assert _other("Trondheim: population 285,000.", ELSEWHERE) == "285,000"
+    # the subject's own claim holds the value: the other steps decide
+    assert _other("Trondheim, founded: 997.", ELSEWHERE) is None
+    # no reference claim names the subject (another name for it?): left alone
+    assert _other("Tromsø, population: 285,000.", ELSEWHERE) is None
+    # the value only in a claim naming no entity: its unnamed subject may be the claim's
+    assert (
+        _other("Trondheim, population: 285,000.", "Trondheim was founded in 997. The population is 285,000.")
+        is None
+    )
+
+
+def test_a_name_that_opens_no_claim_is_no_other_subject() -> None:
+    # "Halden" is where the crossing ends, not the subject of the reference claim
+    ferry = "The Skarvik ferry entered service in 1998. The crossing to Halden takes 35 minutes."
+    assert _other("Skarvik ferry, crossing to Halden: 35 minutes.", ferry) is None

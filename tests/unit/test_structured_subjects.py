@@ -22,7 +22,10 @@ def test_a_top_level_object_is_named_by_its_record_field_as_an_array_element_is(
     assert _facts(record) == ["Bergen, population: 709000."]
     assert _facts(f"[{record}]") == ["Bergen, population: 709000."]
     # a name field still wins over a record field; an object with neither keeps no subject
-    assert _facts('{"country": "Norway", "name": "Oslo", "area": 454}') == ["Oslo, country: Norway.", "Oslo, area: 454."]
+    assert _facts('{"country": "Norway", "name": "Oslo", "area": 454}') == [
+        "Oslo, country: Norway.",
+        "Oslo, area: 454.",
+    ]
     assert _facts('{"population": 5000}') == ["Population: 5000."]
 
 
