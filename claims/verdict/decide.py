@@ -238,7 +238,9 @@ def _subject_key_value(k: _Case) -> Judgement | None:
     the subject decides. A value the references state only of another subject, in no claim
     about the subject, is unsupported (finding "rival": it stands against the learned decision)."""
     found = _key_value_judgement(k, with_subject=True)
-    other = other_subject_value(k.claim.text, k.reference_claims) if found is None else None
+    other = (
+        other_subject_value(k.claim.text, k.reference_claims, k.reference_texts) if found is None else None
+    )
     if other is None:
         return found
     j, surface, start, end = other

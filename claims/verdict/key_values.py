@@ -361,7 +361,9 @@ _OPENING = re.compile(r"\s*(?:the\s+)?", re.IGNORECASE)
 
 
 def other_subject_value(
-    claim_text: str, reference_claims: Sequence[ReferenceClaim]
+    claim_text: str,
+    reference_claims: Sequence[ReferenceClaim],
+    reference_texts: Sequence[str] | None = None,
 ) -> tuple[int, str, int, int] | None:
     """Where the references state the value of the key-value claim ``claim_text`` with a
     subject only of another subject: ``(j, value as written, start, end)`` in the first
@@ -372,7 +374,9 @@ def other_subject_value(
     other claim, when a claim about the subject holds the value, when no reference claim names
     the subject (it may be named otherwise: "NYC" / "New York City"), or when only a claim
     opening with no name holds it ("The population is 285,000", "The crossing to Halden takes
-    35 minutes": its subject may be the claim's)."""
+    35 minutes": its subject may be the claim's). With ``reference_texts`` (the documents
+    the claims' spans index) the other name must be written in the claim's span: a pronoun
+    the rewriting resolved ("It carries 510 passengers") names no other subject."""
     parts = label_parts(claim_text)
     parts = named_label(*parts) or parts if parts is not None else None
     if parts is None or not parts[0] or len(parts[1].split()) > _MAX_LABEL_WORDS:
@@ -396,7 +400,15 @@ def other_subject_value(
         if held and own is not None:
             return None
         text = rc.claim.text
-        names = [n for n, s, _ in extract(text).entities if _OPENING.fullmatch(text[:s])] if held else []
+        docs = reference_texts
+        written = (
+            docs[rc.reference][rc.claim.start : rc.claim.end] if docs and rc.reference < len(docs) else None
+        )
+        names = [
+            n
+            for n, s, _ in (extract(text).entities if held else [])
+            if _OPENING.fullmatch(text[:s]) and (written is None or n in written)
+        ]
         if held and names and found is None:
             found = (j, held[0][4], held[0][2], held[0][3])
     return found if named else None

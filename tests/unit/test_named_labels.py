@@ -87,3 +87,15 @@ def test_a_name_that_opens_no_claim_is_no_other_subject() -> None:
     # "Halden" is where the crossing ends, not the subject of the reference claim
     ferry = "The Skarvik ferry entered service in 1998. The crossing to Halden takes 35 minutes."
     assert _other("Skarvik ferry, crossing to Halden: 35 minutes.", ferry) is None
+
+
+def test_a_name_the_rewriting_put_in_for_a_pronoun_is_no_other_subject() -> None:
+    # the document writes "It has ..."; its claim was rewritten about Bergen (a wrong antecedent)
+    from dataclasses import replace
+
+    doc = "Trondheim was founded in 997. It has a population of 285,000."
+    refs = [ReferenceClaim(0, c) for c in decompose(doc, role=Role.REFERENCE)]
+    refs[-1] = ReferenceClaim(0, replace(refs[-1].claim, text="Bergen has a population of 285,000."))
+    claim = "Trondheim, population: 285,000."
+    assert other_subject_value(claim, refs) is not None  # the claim texts alone: Bergen's
+    assert other_subject_value(claim, refs, [doc]) is None  # the document names no Bergen there
