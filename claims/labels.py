@@ -49,6 +49,16 @@ def predicate_phrase(label: str) -> str | None:
     return _phrase(label)
 
 
+def count_synonyms(label: str) -> list[str]:
+    """The one-word labels that share the counted-noun phrase ``has {v} <noun>`` of ``label`` in
+    ``claims/data/label_predicates.tsv`` ("inhabitants" -> ["population", "inhabitants",
+    "residents"]): names of the same counted slot. Empty for a label with no such phrase."""
+    phrase = _phrase(label)
+    if phrase is None or not re.fullmatch(r"has \{v\} \w+", phrase):
+        return []
+    return [k for k, v in LABEL_PREDICATES.items() if v == phrase and " " not in k]
+
+
 def label_parts(text: str) -> tuple[str, str, str] | None:
     """``(subject, label, value)`` of a label-style claim ("Kestrel Robotics, founded: 2005." ->
     ``("Kestrel Robotics", "founded", "2005")``; ``subject`` is ``""`` for "Population: 8,400.");

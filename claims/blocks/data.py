@@ -160,11 +160,14 @@ def _key_unit(key: str, value: str) -> tuple[str, str]:
     return " ".join(words[:-1]), f"{value} {words[-1]}"
 
 
-def _subject_member(node: Node, in_array: bool) -> int | None:
+def _subject_member(node: Node, in_array: bool, top: bool = False) -> int | None:
+    """The member that names the object's subject: a name field, in an array element or the
+    top-level object also a record field (``city``, ...), in an array element else its first
+    string; None when none does."""
     strings = [
         n for n, (_, _, v) in enumerate(node.members) if v.kind == "scalar" and isinstance(v.value, str)
     ]
-    for name in _NAME_KEYS + (_RECORD_KEYS if in_array else ()):
+    for name in _NAME_KEYS + (_RECORD_KEYS if in_array or top else ()):
         hit = next((n for n in strings if node.members[n][0].lower() == name), None)
         if hit is not None:
             return hit
@@ -195,7 +198,7 @@ def _walk(
         text = f"{ctx}, {label}: {shown}" if ctx else f"{label}: {shown}"
         out.append(Block("fact", key_start, node.end, text[:1].upper() + text[1:] + "."))
         return
-    named = _subject_member(node, in_array)
+    named = _subject_member(node, in_array, top=top)
     if named is not None:
         ctx = str(node.members[named][2].value)
         if not in_array:  # {"dam": {"name": "Tolla dam", ...}}: the name replaces the parent key

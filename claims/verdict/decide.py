@@ -20,7 +20,7 @@ from claims.verdict.contradictions import find_contradictions
 from claims.verdict.counterparts import decide_counterparts
 from claims.verdict.findings import Conflict, Pair
 from claims.verdict.infer import infer_pairs
-from claims.verdict.key_values import key_value_finding
+from claims.verdict.key_values import key_value_finding, other_subject_value
 from claims.verdict.reasons import describe_conflict, evidence_at, hedge_change, where_stated
 from claims.verdict.recase import recase
 from claims.verdict.roles import (
@@ -235,8 +235,18 @@ def _subject_key_value(k: _Case) -> Judgement | None:
     JSON record) judged against the reference claims about its subject that state the label's
     predicate with a value slot (``claims.verdict.key_values``), before any other step: the
     same value stated of another subject (the next row) is no support, and the value stated of
-    the subject decides."""
-    return _key_value_judgement(k, with_subject=True)
+    the subject decides. A value the references state only of another subject, in no claim
+    about the subject, is unsupported (finding "rival": it stands against the learned decision)."""
+    found = _key_value_judgement(k, with_subject=True)
+    other = (
+        other_subject_value(k.claim.text, k.reference_claims, k.reference_texts) if found is None else None
+    )
+    if other is None:
+        return found
+    j, surface, start, end = other
+    ev = (evidence_at(k.reference_claims, j, next((p.cos for p in k.pairs if p.j == j), 0.0)),)
+    why = f"the reference states {surface!r} of another subject ({k.where(j, start, end)})"
+    return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding="rival")
 
 
 def _name_rival(k: _Case, p: Pair) -> tuple[str, str] | None:

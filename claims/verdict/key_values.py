@@ -39,10 +39,10 @@ from dataclasses import dataclass
 from claims.facets import Facets, content_spans, extract, token_match
 from claims.facets.types import DateFacet, Quantity
 from claims.facets.vocabulary import dimension_stems
-from claims.labels import label_parts, predicate_phrase
+from claims.labels import count_synonyms, label_parts, predicate_phrase
 from claims.types import ClaimKind, ReferenceClaim
 
-__all__ = ["KeyValueFinding", "key_value_finding", "subject_spans"]
+__all__ = ["KeyValueFinding", "key_value_finding", "named_label", "other_subject_value", "subject_spans"]
 
 #: characters between the predicate word and a value slot that count as "next to it"
 NEAR_CHARS = 40
@@ -98,7 +98,8 @@ def _predicate_stems(label: str) -> list[str]:
     """Stems of the content words of ``label`` and of its predicate phrase ("architect" ->
     ["architect", "design"])."""
     phrase = (predicate_phrase(label) or "").replace("{v}", " ")
-    words = [w for w in re.findall(r"[^\W\d_]+", f"{label} {phrase}") if w.lower() not in _GENERIC]
+    same = " ".join(count_synonyms(label))
+    words = [w for w in re.findall(r"[^\W\d_]+", f"{label} {phrase} {same}") if w.lower() not in _GENERIC]
     return list(dict.fromkeys(t for t, _, _ in content_spans(" ".join(words))))
 
 
@@ -217,6 +218,32 @@ def _names(
     return [KeyValueFinding(j, False, label, value, n, s, e)]
 
 
+#: a label written as a name: one to four capitalised words ("Oslo", "Ness Bridge")
+_NAME_LABEL = re.compile(r"[A-Z][\w.'\u2019&-]*(?: [A-Z0-9][\w.'\u2019&-]*){0,3}")
+#: the attribute words before a value's number ("population" of "population 212,000")
+_LEAD_LABEL = re.compile(r"[A-Za-z][A-Za-z -]{0,30}")
+
+
+def named_label(subject: str, label: str, value: str) -> tuple[str, str, str] | None:
+    """``(subject, label, value)`` of a subjectless key-value claim whose label is a name and
+    whose value names its own attribute: the words before its number ("Bergen: population
+    212,000" -> ``("Bergen", "population", "212,000")``) or the counted noun after it ("Oslo:
+    285,000 inhabitants" -> ``("Oslo", "inhabitants", "285,000")``); None for any other claim: one
+    with a subject, a label listed in ``claims/data/label_predicates.tsv`` ("Population:
+    8,400 inhabitants"), a value with no number or with no attribute word."""
+    if subject or predicate_phrase(label) or not _NAME_LABEL.fullmatch(label):
+        return None
+    quantities = extract(value).quantities
+    if not quantities:
+        return None
+    q = quantities[0]
+    before = value[: q.start].strip()
+    if before:
+        return (label, before, value[q.start :].strip()) if _LEAD_LABEL.fullmatch(before) else None
+    after = re.match(r"\s*([^\W\d_]+)", value[q.end :])
+    return (label, after.group(1), q.text) if q.nouns and after else None
+
+
 def key_value_finding(
     claim_text: str, reference_claims: Sequence[ReferenceClaim], *, with_subject: bool = False
 ) -> KeyValueFinding | None:
@@ -226,6 +253,8 @@ def key_value_finding(
     states the label's predicate with a slot of the value's kind. ``with_subject``: judge the
     claims that name a subject ("Oslo, population: 709,000."), else those that name none."""
     parts = label_parts(claim_text)
+    if parts is not None and with_subject:
+        parts = named_label(*parts) or parts
     if parts is None or bool(parts[0]) is not with_subject:
         return None
     subject, label, value = parts
@@ -325,3 +354,61 @@ def _borrowed_slot(
             if key in slots and _holds(kind, v, fact) is False:
                 return KeyValueFinding(j, False, label, value, surface, start, end)
     return None
+
+
+#: what may stand before the name that opens a sentence as its subject ("The Skarvik ferry")
+_OPENING = re.compile(r"\s*(?:the\s+)?", re.IGNORECASE)
+
+
+def other_subject_value(
+    claim_text: str,
+    reference_claims: Sequence[ReferenceClaim],
+    reference_texts: Sequence[str] | None = None,
+) -> tuple[int, str, int, int] | None:
+    """Where the references state the value of the key-value claim ``claim_text`` with a
+    subject only of another subject: ``(j, value as written, start, end)`` in the first
+    material reference claim that holds the value, opens with the name of another entity (its
+    subject) and does not name the claim's subject ("Bergen has a population of 285,000" for
+    "Trondheim, population: 285,000."), when reference claims name the subject but none of
+    them holds it. None for any
+    other claim, when a claim about the subject holds the value, when no reference claim names
+    the subject (it may be named otherwise: "NYC" / "New York City"), or when only a claim
+    opening with no name holds it ("The population is 285,000", "The crossing to Halden takes
+    35 minutes": its subject may be the claim's). With ``reference_texts`` (the documents
+    the claims' spans index) the other name must be written in the claim's span: a pronoun
+    the rewriting resolved ("It carries 510 passengers") names no other subject."""
+    parts = label_parts(claim_text)
+    parts = named_label(*parts) or parts if parts is not None else None
+    if parts is None or not parts[0] or len(parts[1].split()) > _MAX_LABEL_WORDS:
+        return None
+    subject, _, value = parts
+    v = extract(value)
+    if not (v.quantities or v.dates or v.entities):
+        return None
+    kind = "q" if v.quantities else "d" if v.dates else "e"
+    found, named = None, False
+    for j, rc in enumerate(reference_claims):
+        if rc.claim.kind is not ClaimKind.MATERIAL:
+            continue
+        own = subject_spans(subject, rc.claim.text)
+        named = named or own is not None
+        held = [
+            val
+            for key, val in _values(rc.claim.text, own or ())
+            if key[0] == kind and _holds(kind, v, val[1])
+        ]
+        if held and own is not None:
+            return None
+        text = rc.claim.text
+        docs = reference_texts
+        written = (
+            docs[rc.reference][rc.claim.start : rc.claim.end] if docs and rc.reference < len(docs) else None
+        )
+        names = [
+            n
+            for n, s, _ in (extract(text).entities if held else [])
+            if _OPENING.fullmatch(text[:s]) and (written is None or n in written)
+        ]
+        if held and names and found is None:
+            found = (j, held[0][4], held[0][2], held[0][3])
+    return found if named else None

@@ -221,6 +221,11 @@ def test_a_json_record_is_named_by_its_name_like_field(text: str, expected: list
     assert material(text) == expected
 
 
-def test_a_lone_json_object_keeps_its_place_key_as_a_fact() -> None:
-    # outside an array "city" is an attribute (tests/data/decomposition_gold.jsonl, json row)
-    assert material('{"city": "Lindau", "population": 25000}') == ["City: Lindau.", "Population: 25000."]
+def test_a_lone_json_object_is_named_by_its_record_field_as_an_array_element_is() -> None:
+    # the top-level record's "city" names the subject of its values, as in an array
+    # (tests/data/decomposition_gold.jsonl, json row); a nested object's "city" is an attribute
+    assert material('{"city": "Lindau", "population": 25000}') == ["Lindau, population: 25000."]
+    assert material('{"port": {"city": "Lindau", "berths": 40}}') == [
+        "Port, city: Lindau.",
+        "Port, berths: 40.",
+    ]
