@@ -117,30 +117,38 @@ def roles_swapped(
     claims; ``where``: a reference claim's locator text."""
     if any(order_agrees(text, reference_claims[j].claim.text) for j in top):
         return None
-    for j in top:
-        found = order_conflict(text, reference_claims[j].claim.text)
-        if found is not None:
-            reason = swap_reason(*found, where(j))
-            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
-    for j in top:
-        end = endpoint_conflict(text, reference_claims[j].claim.text)
-        if end is not None:
-            mine, theirs = end
-            reason = (
-                f"direction reversed: '{mine.side} {mine.name}', where {where(j)} states "
-                f"'{theirs.side} {theirs.name}'"
-            )
-            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
-    for j in top:
-        swap = role_conflict(text, reference_claims[j].claim.text)
-        if swap is not None:
-            ours, other = swap
-            reason = (
-                f"roles swapped: '{ours.name}' is the {ours.role} of '{ours.verb}', where {where(j)} "
-                f"states '{other.name}' as its {other.role}"
-            )
-            return Judgement(index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason)
+    for conflict in (_order_reason, _endpoint_reason, _role_reason):  # in this order of precedence
+        for j in top:
+            reason = conflict(text, reference_claims[j].claim.text, where(j))
+            if reason is not None:
+                return Judgement(
+                    index, Verdict.CONTRADICTED, (evidence_at(reference_claims, j, 0.0),), reason
+                )
     return None
+
+
+def _order_reason(text: str, reference: str, at: str) -> str | None:
+    found = order_conflict(text, reference)
+    return swap_reason(*found, at) if found is not None else None
+
+
+def _endpoint_reason(text: str, reference: str, at: str) -> str | None:
+    end = endpoint_conflict(text, reference)
+    if end is None:
+        return None
+    mine, theirs = end
+    return f"direction reversed: '{mine.side} {mine.name}', where {at} states '{theirs.side} {theirs.name}'"
+
+
+def _role_reason(text: str, reference: str, at: str) -> str | None:
+    swap = role_conflict(text, reference)
+    if swap is None:
+        return None
+    ours, other = swap
+    return (
+        f"roles swapped: '{ours.name}' is the {ours.role} of '{ours.verb}', where {at} "
+        f"states '{other.name}' as its {other.role}"
+    )
 
 
 def subject_of(text: str, word: str) -> str:
