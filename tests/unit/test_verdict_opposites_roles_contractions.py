@@ -112,7 +112,7 @@ def test_opposite_gap_stands() -> None:
         ("She wasn’t there.", "She was not there."),
         ("The cannon fired.", "The cannon fired."),
         # a direct quotation keeps the speaker's wording; the words around it are written out
-        ('He said "we haven\'t won" and didn\'t stay.', 'He said "we haven\'t won" and did not stay.'),
+        ("He said \"we haven't won\" and didn't stay.", 'He said "we haven\'t won" and did not stay.'),
         ("She said \u201cI can't\u201d.", "She said \u201cI can't\u201d."),
     ],
 )
