@@ -12,7 +12,9 @@ Items are matched by their id. For every item in both runs:
   *vanished*.
 
 ``Gate`` holds the limits a comparison may not cross (in percentage points or items), for a CLI
-exit status or a quality-drop webhook; ``check_gate`` lists the crossed ones.
+exit status or a quality-drop webhook; ``check_gate`` lists the crossed ones. One limit is the
+run's own and needs no baseline: ``check_unscored`` lists it when too many of the run's items
+were never scored (input lines rejected, audits failed).
 
 Examples
 --------
@@ -52,6 +54,7 @@ __all__ = [
     "diff_runs",
     "pair_claims",
     "check_gate",
+    "check_unscored",
 ]
 
 #: Scores whose per-item deltas are compared.
@@ -141,6 +144,9 @@ class Gate:
     precision_drop           the mean claim_precision delta likewise
     worse_items              at most this many items may get a worse verdict mix
     worse_items_share        at most this per cent of the compared items may get a worse mix
+    unscored_items_share     at most this per cent of the run's own items may be unscored (a
+                             rejected input line or a failed audit); checked with or without a
+                             baseline (``check_unscored``)
     """
 
     contradicted_share_rise: float | None = 2.0
@@ -149,6 +155,7 @@ class Gate:
     precision_drop: float | None = None
     worse_items: int | None = None
     worse_items_share: float | None = 2.0
+    unscored_items_share: float | None = 2.0
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Gate:
@@ -319,3 +326,27 @@ def check_gate(diff: RunDiff, gate: Gate) -> list[str]:
     if gate.worse_items_share is not None and share is not None and share > gate.worse_items_share:
         crossed.append(f"{share:.1f}% of the items got a worse verdict mix (limit {gate.worse_items_share}%)")
     return crossed
+
+
+def check_unscored(items: int, rejected: int, failed: int, gate: Gate) -> list[str]:
+    """The run's own limit of ``gate`` that it crossed, as a readable message (empty: it holds).
+
+    ``items``: the run's items, rejected input lines included (``summary["items"]``, >= 0);
+    ``rejected``, ``failed``: how many of them were rejected or ended ``failed``. Unscored items
+    are a share of ``items`` in per cent, compared with ``gate.unscored_items_share``; a run of
+    no items holds. A run that scored 1 of 9 lines has compared almost nothing, whatever its
+    comparison with a baseline says.
+
+    >>> check_unscored(9, 8, 0, Gate())
+    ['8 of 9 items were not scored (8 rejected, 0 failed): 88.9% (limit 2.0%)']
+    >>> check_unscored(100, 1, 1, Gate())
+    []
+    """
+    limit = gate.unscored_items_share
+    unscored = rejected + failed
+    if limit is None or items <= 0 or 100 * unscored / items <= limit:
+        return []
+    return [
+        f"{unscored} of {items} items were not scored ({rejected} rejected, {failed} failed): "
+        f"{100 * unscored / items:.1f}% (limit {limit}%)"
+    ]

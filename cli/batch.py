@@ -27,6 +27,7 @@ from cli.batch_report import (
     batch_progress,
     batch_summary,
     finished_counter,
+    gate_line,
     last_line,
     write_csv,
     write_summary,
@@ -472,11 +473,7 @@ def _report_batch(
             f"[yellow]… and {len(summary['rejected']) - 20} more rejected lines (see --summary)[/yellow]"
         )
     if gate is not None:
-        base = gate.get("baseline") or {}
-        held = "crossed: " + "; ".join(gate["crossed"]) if gate.get("crossed") else "held"
-        err.print(
-            f"gate {held} (baseline: {base.get('label', 'none')}, {base.get('chosen', 'no earlier run')})"
-        )
+        err.print(gate_line(gate))
     if outputs.summary is not None:
         write_summary(outputs.summary, summary)
     if outputs.csv is not None:

@@ -7,7 +7,7 @@ import csv
 import json
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -115,6 +115,17 @@ def batch_summary(results: Sequence[dict[str, Any]], *, gate: dict[str, Any] | N
         "scores": scores,
         "gate": gate,
     }
+
+
+def gate_line(gate: Mapping[str, Any]) -> str:
+    """``gate held (baseline: n1, last run whose gate held)`` or ``gate crossed: ...``; without a
+    baseline the comparison limits were not checked, only the run's own (unscored items), and
+    the line says so."""
+    base = gate.get("baseline") or {}
+    head = "gate crossed: " + "; ".join(gate["crossed"]) if gate.get("crossed") else "gate held"
+    if not base:
+        return f"{head} (no baseline run: only the run's own limits were checked)"
+    return f"{head} (baseline: {base.get('label')}, {base.get('chosen')})"
 
 
 def last_line(summary: dict[str, Any], output: Path, elapsed: float) -> str:

@@ -79,6 +79,12 @@ def compare(
     max_worse_share: Annotated[
         float | None, typer.Option(help="Gate: at most this per cent of the compared items may get worse.")
     ] = None,
+    max_unscored_share: Annotated[
+        float | None,
+        typer.Option(
+            help="Gate: at most this per cent of run B's items may be unscored (rejected or failed)."
+        ),
+    ] = None,
 ) -> None:
     """Compare run B with base run A (without B: A with its suite's baseline); exit 1 when the
     gate (default the suite's) is crossed."""
@@ -88,6 +94,7 @@ def compare(
         "f1_drop": max_f1_drop,
         "worse_items": max_worse_items,
         "worse_items_share": max_worse_share,
+        "unscored_items_share": max_unscored_share,
     }
     try:
         with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
@@ -183,7 +190,10 @@ def print_run(doc: dict[str, Any]) -> None:
         )
     if gate:
         crossed = gate.get("crossed") or []
-        console.print("gate " + ("[red]crossed[/red]: " + esc("; ".join(crossed)) if crossed else "held"))
+        note = "" if base else " (no baseline run: only the run's own limits were checked)"
+        console.print(
+            "gate " + ("[red]crossed[/red]: " + esc("; ".join(crossed)) if crossed else "held") + note
+        )
     rejections = doc.get("rejections") or []
     console.print(f"rejected lines ({len(rejections)}):" if rejections else "no rejected line")
     for r in rejections:

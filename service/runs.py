@@ -16,7 +16,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from claims.run_diff import ClaimChange, Gate, RunDiff, check_gate, diff_runs
+from claims.run_diff import ClaimChange, Gate, RunDiff, check_gate, check_unscored, diff_runs
 from db import repository as repo
 from db import run_outcomes
 from db import runs as runs_repo
@@ -149,7 +149,8 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     pinned run, else the last finished run whose gate held; ``previous_run_id``: its id;
     ``gate``: the suite's limits and the crossed ones) and, when the suite
     has a webhook, adds a pending delivery: event ``run.quality_drop`` when the gate was
-    crossed, else ``run.finished``.
+    crossed, else ``run.finished``. The run's own limit (its unscored items,
+    ``claims.run_diff.check_unscored``) is checked with or without a baseline.
     """
     run = runs_repo.get_run_any_tenant(session, run_id)
     if run is None or run.finished_at is not None or run.sealed_at is None:
@@ -160,11 +161,11 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     gate = Gate.from_dict(suite.gate if suite is not None else None)
     summary: dict[str, Any] = runs_repo.run_summary(session, run.id)
     base, chosen = runs_repo.baseline_run(session, run)
-    crossed: list[str] = []
+    crossed = unscored_crossed(summary, gate)
     comparison = None
     if base is not None:
         diff = diff_two_runs(session, base, run)
-        crossed = check_gate(diff, gate)
+        crossed += check_gate(diff, gate)
         comparison = _brief(diff)
     summary.update(
         previous_run_id=None if base is None else str(base.id),
@@ -191,6 +192,15 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
         )
         delivery_id = delivery.id
     return Finished(finished, event, delivery_id)
+
+
+def unscored_crossed(summary: dict[str, Any], gate: Gate) -> list[str]:
+    """``check_unscored`` over a run summary (``db.runs.run_summary``'s shape: ``items`` and
+    ``counts`` with ``rejected`` and ``failed``)."""
+    counts = summary.get("counts") or {}
+    return check_unscored(
+        int(summary.get("items") or 0), int(counts.get("rejected") or 0), int(counts.get("failed") or 0), gate
+    )
 
 
 def _links(run: Run) -> dict[str, str]:
@@ -261,7 +271,9 @@ def compare_runs(
         gate = Gate.from_dict(suite.gate if suite is not None else None)
     diff = diff_two_runs(session, base, new)
     doc = diff_document(diff)
-    crossed = check_gate(diff, gate)
+    summary = new.summary if new.finished_at is not None and new.summary else None
+    crossed = unscored_crossed(summary or runs_repo.run_summary(session, new.id), gate)
+    crossed += check_gate(diff, gate)
     doc.update(
         base=run_document(base),
         new=run_document(new),

@@ -357,6 +357,7 @@ def compare_run(
     precision_drop: float | None = None,
     worse_items: int | None = None,
     worse_items_share: float | None = None,
+    unscored_items_share: float | None = None,
 ) -> dict[str, Any]:
     """Compare this run with a base run by item: score deltas, worse items, changed/new/vanished claims, gate.
 
@@ -372,6 +373,7 @@ def compare_run(
         "precision_drop": precision_drop,
         "worse_items": worse_items,
         "worse_items_share": worse_items_share,
+        "unscored_items_share": unscored_items_share,
     }
     gate = None
     if any(v is not None for v in limits.values()):

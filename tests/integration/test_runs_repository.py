@@ -67,10 +67,16 @@ def test_a_run_finishes_once_when_sealed_and_every_audit_ended(session_factory: 
         assert runs_repo.complete_runs_for_audits(s, [results[1].audit_id]) == [run.id]  # type: ignore[list-item]
     with session_scope(session_factory) as s:
         done = finish_run(s, run.id)
+        # no audit scored: the run's own gate limit (unscored items, default 2 %) is crossed
+        # without any baseline, so the event is the quality drop, not a plain finish
         assert (
-            done is not None and done.event == "run.finished" and done.delivery_id is None
+            done is not None and done.event == "run.quality_drop" and done.delivery_id is None
         )  # no suite webhook
         assert done.run.summary["counts"]["failed"] == 2
+        assert done.run.summary["baseline"] is None
+        assert done.run.summary["gate"]["crossed"] == [
+            "2 of 2 items were not scored (0 rejected, 2 failed): 100.0% (limit 2.0%)"
+        ]
         # 0 scored audits: means and shares are null, never NaN
         assert done.run.summary["scores"]["claim_f1"] is None
         assert done.run.summary["shares"]["contradicted"] is None
@@ -183,7 +189,11 @@ def test_runs_finish_in_creation_order(session_factory: Any) -> None:
         assert finish_run(s, second.id) is None  # r1 is still running
         repo.mark_failed(s, one[0].audit_id, "x")  # type: ignore[arg-type]
     with session_scope(session_factory) as s:
-        assert finish_run(s, first.id) is not None
+        finished_first = finish_run(s, first.id)
+        assert finished_first is not None
+        first_at = finished_first.run.finished_at
     with session_scope(session_factory) as s:
         done = finish_run(s, second.id)
-        assert done is not None and done.run.summary["previous_run_id"] == str(first.id)
+        assert done is not None and done.run.finished_at >= first_at
+        # r1 scored nothing, so its gate (unscored items) was crossed: it is no baseline for r2
+        assert done.run.summary["previous_run_id"] is None

@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from claims.run_diff import Gate, ItemClaim, ItemOutcome, check_gate, diff_runs, pair_claims
+from claims.run_diff import Gate, ItemClaim, ItemOutcome, check_gate, check_unscored, diff_runs, pair_claims
 from service.schedule import check_cron, due_slot, item_body, sample, slot_label
 
 
@@ -121,6 +121,23 @@ def test_a_comparison_of_disjoint_runs_crosses_the_gate() -> None:
         "no item matches an item of the baseline (1 new, 2 gone): nothing was compared"
     ]
     assert check_gate(diff_runs([], new), Gate()) == []  # an empty baseline: nothing to hold against
+
+
+@pytest.mark.parametrize(
+    ("counts", "gate", "crossed"),
+    [
+        # 8 of 9 lines rejected: 88.9 % unscored against the default 2 %
+        ((9, 8, 0), Gate(), ["8 of 9 items were not scored (8 rejected, 0 failed): 88.9% (limit 2.0%)"]),
+        ((100, 1, 1), Gate(), []),  # 2 % is not above the 2 % limit
+        ((100, 2, 1), Gate(), ["3 of 100 items were not scored (2 rejected, 1 failed): 3.0% (limit 2.0%)"]),
+        ((9, 8, 0), Gate(unscored_items_share=None), []),  # switched off
+        ((0, 0, 0), Gate(), []),  # an empty run has nothing unscored
+    ],
+)
+def test_the_run_s_own_limit_counts_rejected_and_failed_items(
+    counts: tuple[int, int, int], gate: Gate, crossed: list[str]
+) -> None:
+    assert check_unscored(*counts, gate) == crossed
 
 
 @pytest.mark.parametrize(
