@@ -91,21 +91,28 @@ def down() -> None:
     console.print("stopped: " + (", ".join(stopped) if stopped else "nothing was running"))
 
 
-def _print_status(config: stack.StackConfig) -> None:
+def _print_status(config: stack.StackConfig) -> list[stack.ServiceStatus]:
+    """Print the status table; return its rows."""
     table = Table(title="claimaudit local stack")
     table.add_column("service")
     table.add_column("state")
     table.add_column("detail")
     colour = {"running": "green", "healthy": "green", "external": "cyan", "stopped": "dim"}
-    for row in stack.status(config):
+    rows = stack.status(config)
+    for row in rows:
         table.add_row(row.name, f"[{colour.get(row.state, 'red')}]{row.state}[/]", row.detail)
     console.print(table)
+    return rows
 
 
 @app.command()
 def status(api_port: ApiPort = stack.DEFAULT_API_PORT) -> None:
-    """Print the state of each local service."""
-    _print_status(stack.StackConfig(api_port=api_port))
+    """Print the state of each local service; exit 3 when a service the stack needs is not up
+    (stopped, frozen, unhealthy), so ``claimaudit status || claimaudit up`` works."""
+    rows = _print_status(stack.StackConfig(api_port=api_port))
+    down = stack.not_up(rows, stack.read_stack_info())
+    if down:
+        raise fail("not up: " + ", ".join(f"{row.name} ({row.state})" for row in down), code=EXIT_UNAVAILABLE)
 
 
 @app.command()

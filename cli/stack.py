@@ -588,6 +588,18 @@ def _redis_row(redis_url: str) -> ServiceStatus:
     )
 
 
+#: States of ``claimaudit status`` in which a service does its work.
+UP_STATES = frozenset({"running", "healthy", "external"})
+
+
+def not_up(rows: list[ServiceStatus], info: StackInfo | None) -> list[ServiceStatus]:
+    """The rows of ``rows`` (from :func:`status`) whose service the stack needs and that is not up
+    (stopped, frozen, unhealthy, error). Flower counts only when the stack started it
+    (``up --no-flower`` leaves it out)."""
+    optional = set() if info is not None and info.flower_url else {"flower"}
+    return [row for row in rows if row.state not in UP_STATES and row.name not in optional]
+
+
 def status(config: StackConfig | None = None) -> list[ServiceStatus]:
     """Health of each part of the local stack (does not start anything)."""
     config = config or StackConfig()

@@ -201,3 +201,33 @@ def test_runs_compare_prints_claim_text_as_written_even_with_brackets(
     out = capsys.readouterr().out
     assert "[citation needed] [/bold]" in out and "s[1]" in out and "[a]" in out and "([x])" in out
     assert "supported → contradicted" in out  # the worse item's real change, not a share
+
+
+def test_status_exits_3_when_a_needed_service_is_not_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``claimaudit status`` with nothing running (an empty state folder, an external database
+    that is not probed, a Redis URL on a port where nothing listens) prints the table and exits 3
+    (README "Exit codes": the service unreachable), naming what is not up."""
+    from typer.testing import CliRunner
+
+    from cli import processes
+    from cli.main import app
+
+    monkeypatch.setenv("CLAIMAUDIT_STATE_DIR", str(tmp_path / "state"))
+    monkeypatch.setenv("DATABASE_URL", "postgresql://postgres@127.0.0.1:1/none")  # "external"
+    monkeypatch.setenv("REDIS_URL", f"redis://127.0.0.1:{processes.free_port()}/0")
+    result = CliRunner().invoke(app, ["status"])
+    assert result.exit_code == 3, result.output
+    assert "not up: redis (stopped), worker (stopped), beat (stopped), api (stopped)" in result.output
+    assert "flower" not in result.output.split("not up:")[1]  # no stack info: Flower was not asked for
+
+
+def test_not_up_counts_flower_only_when_the_stack_started_it() -> None:
+    from cli.stack import ServiceStatus, StackInfo, not_up
+
+    rows = [ServiceStatus("api", "healthy", ""), ServiceStatus("flower", "stopped", "")]
+    info = StackInfo("db", "redis", "http://api", "http://flower", True, None)
+    assert [r.name for r in not_up(rows, info)] == ["flower"]
+    assert not_up(rows, StackInfo("db", "redis", "http://api", None, True, None)) == []
+    assert [r.name for r in not_up([ServiceStatus("worker", "frozen", "")], None)] == ["worker"]
