@@ -27,7 +27,10 @@ past the bound (over the count bound, older than the age bound, or beyond what d
 it) divided by the audits
 finished per second over the last ``drain_window`` seconds (the oldest unfinished audit's age,
 within 10 to 60 s), rounded up, within
-``[1, RETRY_AFTER_MAX_S]``; ``RETRY_AFTER_NO_DRAIN_S`` when nothing finished in the window (no
+``[1, RETRY_AFTER_MAX_S]``. When nothing finished in the window: ``RETRY_AFTER_NEW_BACKLOG_S``
+while the oldest unfinished audit is younger than ``DRAIN_WINDOW_S`` (a backlog seconds old,
+whose first audits are still in their stages: a rate is measurable within seconds, and a retry
+costs one query), else ``RETRY_AFTER_NO_DRAIN_S`` (nothing finished for a whole window: no
 worker alive, or all stuck). The tenant's wait uses the deployment's rate, a lower bound when
 other tenants' audits are ahead of the tenant's in the queue.
 """
@@ -47,6 +50,7 @@ __all__ = [
     "drain_window",
     "RETRY_AFTER_MAX_S",
     "RETRY_AFTER_NO_DRAIN_S",
+    "RETRY_AFTER_NEW_BACKLOG_S",
     "REASONS",
     "BacklogFull",
     "retry_after",
@@ -61,6 +65,9 @@ MIN_DRAIN_WINDOW_S = 10.0
 RETRY_AFTER_MAX_S = 600
 #: Retry-After, in seconds, when no audit finished within ``DRAIN_WINDOW_S``.
 RETRY_AFTER_NO_DRAIN_S = 60
+#: Retry-After, in seconds, when no audit finished yet and the backlog is younger than
+#: ``DRAIN_WINDOW_S`` (the shortest window a drain rate is measured over).
+RETRY_AFTER_NEW_BACKLOG_S = int(MIN_DRAIN_WINDOW_S)
 
 Reason = Literal["backlog_age", "backlog", "tenant_backlog"]
 #: The refusal reasons, in the order they are checked.
@@ -87,10 +94,18 @@ def drain_window(oldest_age_s: float | None) -> float:
     return min(DRAIN_WINDOW_S, max(MIN_DRAIN_WINDOW_S, oldest_age_s or 0.0))
 
 
-def retry_after(excess: int, rate: float) -> int:
+def retry_after(excess: int, rate: float, oldest_age_s: float | None = None) -> int:
     """Seconds for ``excess`` audits to drain at ``rate`` audits/s, rounded up, within
-    ``[1, RETRY_AFTER_MAX_S]``; ``RETRY_AFTER_NO_DRAIN_S`` when ``rate`` is 0."""
+    ``[1, RETRY_AFTER_MAX_S]``. When ``rate`` is 0: ``RETRY_AFTER_NEW_BACKLOG_S`` if the oldest
+    unfinished audit is ``oldest_age_s`` < ``DRAIN_WINDOW_S`` seconds old, else
+    ``RETRY_AFTER_NO_DRAIN_S``.
+
+    >>> retry_after(4, 0.625), retry_after(10, 0.0, 3.0), retry_after(10, 0.0, 90.0)
+    (7, 10, 60)
+    """
     if rate <= 0:
+        if oldest_age_s is not None and oldest_age_s < DRAIN_WINDOW_S:
+            return RETRY_AFTER_NEW_BACKLOG_S
         return RETRY_AFTER_NO_DRAIN_S
     return max(1, min(RETRY_AFTER_MAX_S, math.ceil(max(1, excess) / rate)))
 
@@ -151,5 +166,5 @@ def check_backlog(
     if refusal is None:
         return backlog
     status_code, reason, excess, detail = refusal
-    wait = retry_after(excess, rate)
+    wait = retry_after(excess, rate, backlog.oldest_age_s)
     raise BacklogFull(status_code, reason, wait, f"{detail}; retry after {wait} s")

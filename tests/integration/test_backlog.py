@@ -193,8 +193,12 @@ def test_retry_after_follows_the_measured_drain_rate(private: dict[str, Any], re
     _clear(factory)
     with _client(settings, keys["other"]) as other:
         assert other.post("/audits/batch", json={"audits": [VALID] * (MAX_QUEUED + 30)}).status_code == 202
-        # nothing finished in the last minute: no drain measured, the fixed wait
-        # (service.backlog.RETRY_AFTER_NO_DRAIN_S = 60)
+        # nothing finished yet and the backlog is seconds old: retry once a rate is measurable
+        # (service.backlog.RETRY_AFTER_NEW_BACKLOG_S = 10)
+        assert other.post("/audits", json=VALID).headers["Retry-After"] == "10"
+        # nothing finished for a whole window (the oldest 90 s old): no worker drains, the fixed
+        # wait (service.backlog.RETRY_AFTER_NO_DRAIN_S = 60)
+        _age_and_finish(factory, age_s=90, finished=0)
         assert other.post("/audits", json=VALID).headers["Retry-After"] == "60"
         # created 90 s ago, 30 of them finish now (as a worker leaves them): the drain window is
         # the oldest age within [10, 60] s = 60 s, 30 / 60 s = 0.5 audits/s; 50 remain, the
