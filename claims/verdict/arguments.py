@@ -30,6 +30,7 @@ from claims.verdict.order import (
     swap_reason,
 )
 from claims.verdict.reasons import evidence_at
+from claims.verdict.sole import sole_reason
 
 __all__ = ["Role", "role_conflict", "roles", "roles_swapped", "subject_of"]
 
@@ -112,12 +113,14 @@ def roles_swapped(
 ) -> Judgement | None:
     """``contradicted`` when a candidate states the claim's two roles the other way round and no
     candidate states them in the claim's order (``claims.verdict.order``), states one end of a
-    path of the claim's verb at the other end (``endpoint_conflict``) or a name of the claim in
-    the other role of its verb (``role_conflict``); else None. ``top``: the candidate reference
+    path of the claim's verb at the other end (``endpoint_conflict``), a name of the claim in
+    the other role of its verb (``role_conflict``) or a party said to act alone where the other
+    text gives it a second party (``claims.verdict.sole``); else None. ``top``: the candidate reference
     claims; ``where``: a reference claim's locator text."""
-    if any(order_agrees(text, reference_claims[j].claim.text) for j in top):
-        return None
-    for conflict in (_order_reason, _endpoint_reason, _role_reason):  # in this order of precedence
+    # in this order of precedence; a candidate stating the claim's order rules out the swaps, not
+    # a second party
+    swaps = () if any(order_agrees(text, reference_claims[j].claim.text) for j in top) else _SWAPS
+    for conflict in (*swaps, sole_reason):
         for j in top:
             reason = conflict(text, reference_claims[j].claim.text, where(j))
             if reason is not None:
@@ -149,6 +152,10 @@ def _role_reason(text: str, reference: str, at: str) -> str | None:
         f"roles swapped: '{ours.name}' is the {ours.role} of '{ours.verb}', where {at} "
         f"states '{other.name}' as its {other.role}"
     )
+
+
+#: the swap checks of ``roles_swapped``, in order of precedence
+_SWAPS = (_order_reason, _endpoint_reason, _role_reason)
 
 
 def subject_of(text: str, word: str) -> str:
