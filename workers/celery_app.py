@@ -139,26 +139,26 @@ def _preload_models(**_: Any) -> None:
         from workers import readiness
 
         try:
-            _preload_or_log()
-            _warm_database_and_broker()
+            _warm_database_and_broker(rehearse=_preload_or_log())
         finally:
             readiness.mark_warm()
 
     threading.Thread(target=warm, name="preload-models", daemon=True).start()
 
 
-def _warm_database_and_broker() -> None:
+def _warm_database_and_broker(*, rehearse: bool) -> None:
     """The pool process's database connections and each stage's statements
     (``workers.rehearsal.warm_database``: nothing stored; a database that does not answer yet is
-    left to the first task, logged; rehearsed only where the deployment's default components are
-    the local ones, which ``_preload_or_log`` loaded), then its broker publisher
+    left to the first task, logged; rehearsed only where the local models loaded (``rehearse``)
+    and the deployment's default components are the local ones), then its broker publisher
     (:func:`warm_publisher`), so that the first audit pays for neither."""
     from workers.components import local_embedder, offline_decomposer
     from workers.database import get_session_factory
     from workers.rehearsal import warm_database
 
     # the rehearsal runs the local models: not where the deployment does not load them
-    warm_database(get_session_factory(), rehearse=local_embedder({}) and offline_decomposer({}))
+    local = local_embedder({}) and offline_decomposer({})
+    warm_database(get_session_factory(), rehearse=rehearse and local)
     warm_publisher()
 
 
@@ -178,10 +178,11 @@ def warm_publisher() -> None:
         app.amqp.send_task_message  # noqa: B018  (a cached property: the sender, built once)
 
 
-def _preload_or_log(*, warm: bool = True) -> None:
+def _preload_or_log(*, warm: bool = True) -> bool:
     """``preload_local_models``; a failure (a broken install: ``claims.types.ModelUnavailable``)
-    is logged as CRITICAL with its traceback, not left to the thread's stderr. Each audit that
-    needs the missing model then fails with the same error, never scored without it."""
+    is logged as CRITICAL with its traceback, not left to the thread's stderr, and returns False
+    (True when it loaded). Each audit that needs the missing model then fails with the same
+    error, never scored without it."""
     import logging
 
     from workers.components import preload_local_models
@@ -192,6 +193,8 @@ def _preload_or_log(*, warm: bool = True) -> None:
         logging.getLogger(__name__).critical(
             "loading the local models failed: audits that need them will fail", exc_info=True
         )
+        return False
+    return True
 
 
 def _json_logs(logger: Any = None, **_: Any) -> None:
