@@ -22,12 +22,12 @@ from sqlalchemy.orm import Session
 
 from api.auth import Caller
 from api.backlog import backlog_check
-from api.documents import audit_summary
+from api.documents import audit_document, audit_summary
 from api.errors import DATABASE_DOWN, refusal
 from api.schemas import AuditRequest
 from db import leases
 from db import repository as repo
-from db.models import Audit
+from db.models import DEFAULT_TENANT, Audit
 from service import admission, metrics
 from service.settings import Settings
 from workers import port
@@ -209,3 +209,23 @@ def list_audits(
     (``items``: ``api.documents.audit_summary`` of each)."""
     rows, total = repo.list_audits(session, filters=filters, limit=limit, offset=offset, tenant_id=tenant_id)
     return {"items": [audit_summary(a) for a in rows], "total": total, "limit": limit, "offset": offset}
+
+
+def rehearse_submission(session: Session, settings: Settings) -> str | None:
+    """Run once what ``POST /audits`` and a read of its answer run against the database (store
+    the audit, record its send, build its document), then roll everything back: the ORM's
+    mapper set-up and the first compilation of each statement happen at start-up instead of in
+    the first audit's request (docs/PERFORMANCE.md, "Warm start"). Nothing is stored and nothing
+    is sent. Returns the rehearsed document's status (``queued``; never stored); raises what the
+    database raises."""
+    try:
+        req = AuditRequest(
+            response="The Halvorsen Bridge opened in 1989.",
+            references=["The Halvorsen Bridge opened to traffic on 12 May 1998."],
+        )
+        audit, _ = repo.create_audit(session, _new_audit(req, None, request_sha256(req), DEFAULT_TENANT))
+        leases.mark_sent(session, [audit.id], pending_s=settings.requeue_after_s)
+        doc = audit_document(session, audit.id, settings, tenant_id=DEFAULT_TENANT)
+        return None if doc is None else str(doc.get("status"))
+    finally:
+        session.rollback()

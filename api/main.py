@@ -6,7 +6,7 @@ The API stores audits and enqueues their chains; it never imports ``openai`` or 
 
 from __future__ import annotations
 
-import contextlib
+import logging
 import threading
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -56,16 +56,23 @@ KEYED_ROUTERS = (
 )
 
 
-def _warm_connections(engine: Any) -> None:
-    """Open one database connection (kept in the pool) and the broker's publisher connection, so
-    that the first audit after start does not open them inside its request; errors are left to
-    that request (the database or the broker is down)."""
-    from sqlalchemy import text
+def _warm_connections(engine: Any, settings: Settings) -> None:
+    """Open one database connection (kept in the pool) and the broker's publisher connection,
+    and rehearse a submission on them (``audit_service.rehearse_submission``, rolled back;
+    ``workers.port.warm_broker``: the first send's set-up, nothing sent), so that the first audit
+    after start does not pay for them inside its request; errors are left to that request (the
+    database or the broker is down)."""
+    from sqlalchemy.orm import configure_mappers
 
+    from api.audit_service import rehearse_submission
     from workers.port import warm_broker
 
-    with contextlib.suppress(Exception), engine.connect() as conn:
-        conn.execute(text("SELECT 1"))
+    configure_mappers()
+    try:
+        with make_session_factory(engine)() as session:
+            rehearse_submission(session, settings)
+    except Exception as exc:  # the database is down or refuses: the first request reports it
+        logging.getLogger(__name__).warning("submission warm-up failed (%s: %s)", type(exc).__name__, exc)
     warm_broker()
 
 
@@ -101,7 +108,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         settle_heap()  # the app's start-up objects out of the collector's full passes
         # the first request's connections opened beside start-up, not in it (best effort)
         threading.Thread(
-            target=_warm_connections, args=(engine,), name="warm-connections", daemon=True
+            target=_warm_connections, args=(engine, settings), name="warm-connections", daemon=True
         ).start()
         try:
             yield

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import gc
 
-__all__ = ["load_offline_models", "settle_heap", "warm_up"]
+__all__ = ["WARM_REFERENCES", "WARM_RESPONSE", "load_offline_models", "settle_heap", "warm_up"]
 
 
 _settled = False
@@ -51,9 +51,10 @@ def load_offline_models(*, embedder: bool = True, parser: bool = True) -> None:
 
 
 #: The warm-up audit: a number, a date, a name, a negation and a second reference, so that each
-#: lazily built table of the decision (value, name, polarity and address checks) is built once.
-_WARM_RESPONSE = "The Halvorsen Bridge did not open in 1989; it cost 4 million euros."
-_WARM_REFERENCES = (
+#: lazily built table of the decision (value, name, polarity and address checks) is built once
+#: (the worker also rehearses its database stages on it: ``workers.rehearsal``).
+WARM_RESPONSE = "The Halvorsen Bridge did not open in 1989; it cost 4 million euros."
+WARM_REFERENCES = (
     "The Halvorsen Bridge opened to traffic on 12 May 1998.",
     "It cost about 4 million euros and is 310 metres long.",
 )
@@ -71,5 +72,5 @@ def warm_up() -> float:
     from claims.audit import audit_texts
 
     start = time.perf_counter()
-    audit_texts(_WARM_RESPONSE, list(_WARM_REFERENCES))
+    audit_texts(WARM_RESPONSE, list(WARM_REFERENCES))
     return time.perf_counter() - start

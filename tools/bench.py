@@ -45,7 +45,8 @@ ref_heavy_audits_s=<r> repeated_passages_audits_s=<r> first_after_start_ratio=<r
   recurring passages (``bench_workload.repeated_passages_workload``) through the queue, on the
   last round's stack after its probes (its reference and embedding caches hold the probes only);
 - ``first_after_start_ratio``: ``warmup_ms`` (the first audit a fresh stack takes, sent as soon
-  as ``/healthz`` lists a worker) over the median of the probes on the idle stack.
+  as ``/healthz`` lists a worker: once its pool processes are warm, ``workers.readiness``) over
+  the median of the probes on the idle stack.
 """
 
 from __future__ import annotations

@@ -35,7 +35,7 @@ from kombu.entity import Exchange, Queue
 from service.settings import get_settings
 from workers import broker_close
 
-__all__ = ["app"]
+__all__ = ["app", "warm_publisher"]
 
 # A Redis outage at the wrong moment of the consumer's event loop made kombu end the worker with
 # an AttributeError; it is a connection error instead, and the worker reconnects (workers/broker_close.py).
@@ -116,45 +116,73 @@ def _load_models_before_fork(**_: Any) -> None:
     before its pool forks: each pool process starts with them loaded (the pages are shared until
     written), so that its own warm-up below takes a fraction of a second instead of loading them
     (measured: the first audit after start took 12x the median audit when each pool process loaded
-    them itself; docs/PERFORMANCE.md, "Warm start"). No model runs here (``warm=False``)."""
+    them itself; docs/PERFORMANCE.md, "Warm start"). No model runs here (``warm=False``).
+    Then the readiness counter the pool processes inherit, and the broadcast that reports it
+    (``workers.readiness``: the API lists this worker once its pool processes are warm)."""
+    from workers import readiness
+
     _preload_or_log(warm=False)
+    readiness.prepare()
+    readiness.register()
 
 
 @cast(Callable[[Callable[..., None]], Any], worker_process_init.connect)
 def _preload_models(**_: Any) -> None:
     """Warm up each pool process in its background (the models are loaded already, inherited from
-    the main process; ``claims.runtime.warm_up``): the pool's start-up handshake must not wait
-    (Celery kills a child that is not up within 4 s), and a task that needs a model meanwhile
-    waits on its lock."""
+    the main process): the audit in memory (``claims.runtime.warm_up``), then the stages'
+    database statements (``workers.rehearsal``, rolled back) and the broker publisher. The pool's
+    start-up handshake must not wait (Celery kills a child that is not up within 4 s); the worker
+    is listed by ``/healthz`` only once every pool process finished (``workers.readiness``)."""
     import threading
 
     def warm() -> None:
-        _preload_or_log()
-        _connect_database()
+        from workers import readiness
+
+        try:
+            _warm_database_and_broker(rehearse=_preload_or_log())
+        finally:
+            readiness.mark_warm()
 
     threading.Thread(target=warm, name="preload-models", daemon=True).start()
 
 
-def _connect_database() -> None:
-    """Open the pool process's first database connection, so that the first audit does not pay
-    for it; a database that does not answer yet is left to the first task (logged)."""
-    import logging
+def _warm_database_and_broker(*, rehearse: bool) -> None:
+    """The pool process's database connections and each stage's statements
+    (``workers.rehearsal.warm_database``: nothing stored; a database that does not answer yet is
+    left to the first task, logged; rehearsed only where the local models loaded (``rehearse``)
+    and the deployment's default components are the local ones), then its broker publisher
+    (:func:`warm_publisher`), so that the first audit pays for neither."""
+    from workers.components import local_embedder, offline_decomposer
+    from workers.database import get_session_factory
+    from workers.rehearsal import warm_database
 
-    import sqlalchemy
-
-    from workers.database import get_engine
-
-    try:
-        with get_engine().connect() as conn:
-            conn.execute(sqlalchemy.text("SELECT 1"))
-    except Exception as exc:  # the stage that needs it reconnects and reports
-        logging.getLogger(__name__).warning("database not reachable at worker start (%s)", type(exc).__name__)
+    # the rehearsal runs the local models: not where the deployment does not load them
+    local = local_embedder({}) and offline_decomposer({})
+    warm_database(get_session_factory(), rehearse=rehearse and local)
+    warm_publisher()
 
 
-def _preload_or_log(*, warm: bool = True) -> None:
+def warm_publisher() -> None:
+    """Open this process's broker connection for sending, declare the queues, finalize the app
+    (its task registry) and build the task sender, so that the first send does not pay for them.
+    Best effort: with the broker down nothing happens (the first send then connects, or fails as
+    it would have)."""
+    import contextlib
+
+    with contextlib.suppress(Exception), app.producer_or_acquire() as producer:
+        producer.connection.ensure_connection(max_retries=1)
+        for queue in app.conf.task_queues or ():
+            producer.maybe_declare(queue)
+    with contextlib.suppress(Exception):
+        app.finalize(auto=True)
+        app.amqp.send_task_message  # noqa: B018  (a cached property: the sender, built once)
+
+
+def _preload_or_log(*, warm: bool = True) -> bool:
     """``preload_local_models``; a failure (a broken install: ``claims.types.ModelUnavailable``)
-    is logged as CRITICAL with its traceback, not left to the thread's stderr. Each audit that
-    needs the missing model then fails with the same error, never scored without it."""
+    is logged as CRITICAL with its traceback, not left to the thread's stderr, and returns False
+    (True when it loaded). Each audit that needs the missing model then fails with the same
+    error, never scored without it."""
     import logging
 
     from workers.components import preload_local_models
@@ -165,6 +193,8 @@ def _preload_or_log(*, warm: bool = True) -> None:
         logging.getLogger(__name__).critical(
             "loading the local models failed: audits that need them will fail", exc_info=True
         )
+        return False
+    return True
 
 
 def _json_logs(logger: Any = None, **_: Any) -> None:

@@ -17,8 +17,9 @@ import uuid
 
 from celery.exceptions import TimeoutError as SearchTimeout
 
-from workers.celery_app import app
-from workers.pipeline import ResultStoreDown, bundleable, enqueue_audits, search_claims_remote
+from workers import readiness
+from workers.celery_app import app, warm_publisher
+from workers.pipeline import ResultStoreDown, audit_chain, bundleable, enqueue_audits, search_claims_remote
 
 __all__ = [
     "ResultStoreDown",
@@ -43,14 +44,15 @@ def finish_run(run_id: uuid.UUID) -> None:
 
 
 def warm_broker() -> None:
-    """Open the publisher's broker connection and declare the audit queue now, so that the first
-    audit submitted after start does not pay for them (about 100 ms of the API's first
-    ``POST /audits`` on the development machine). Best effort: with the broker down nothing
-    happens (the first send then connects, or fails as it would have)."""
-    with contextlib.suppress(Exception), app.producer_or_acquire() as producer:
-        producer.connection.ensure_connection(max_retries=1)
-        for queue in app.conf.task_queues or ():
-            producer.maybe_declare(queue)
+    """Open the publisher's broker connection, declare the audit queue and set up the task sender
+    now (``workers.celery_app.warm_publisher``), then build and freeze an audit's chain without
+    sending it (its result backend is set up on first use), so that the first audit submitted
+    after start does not pay for them (about 100 ms of the API's first ``POST /audits`` on the
+    development machine). Best effort: with the broker down nothing happens (the first send then
+    connects, or fails as it would have)."""
+    warm_publisher()
+    with contextlib.suppress(Exception):
+        audit_chain(uuid.uuid4()).freeze()
 
 
 def broker_url() -> str:
@@ -59,10 +61,17 @@ def broker_url() -> str:
 
 
 def consumers_of(queue: str, *, timeout: float) -> int:
-    """Number of Celery workers that answer a ping within ``timeout`` seconds and consume
-    ``queue``; 0 when the broker does not answer (never raises)."""
+    """Number of Celery workers that answer within ``timeout`` seconds, consume ``queue`` and are
+    warm (their pool processes finished their warm-up: ``workers.readiness``); 0 when the broker
+    does not answer (never raises). A worker still warming up, or one without the readiness
+    broadcast (an older release), is not counted."""
     try:
-        replies = app.control.inspect(timeout=timeout).active_queues() or {}
+        replies = app.control.broadcast(readiness.COMMAND, reply=True, timeout=timeout) or []
     except Exception:
         return 0
-    return sum(1 for queues in replies.values() if any(q.get("name") == queue for q in queues or []))
+    answers = [answer for reply in replies for answer in reply.values()]
+    return sum(
+        1
+        for answer in answers
+        if isinstance(answer, dict) and answer.get("warm") and queue in (answer.get("queues") or [])
+    )

@@ -9,9 +9,10 @@ the queue. Readiness (``/readyz``: workers and the backlog bounds as well) is ``
   until a worker starts; a load balancer should keep routing to this API);
 - 200 ``ok`` otherwise.
 
-The worker count comes from one Celery ``inspect().active_queues()`` broadcast (workers of other
-queues on the same broker are not counted), cached for ``WORKER_CACHE_S`` seconds so a busy probe
-does not add a second of latency to every call. Only ``celery`` is imported, never the engine.
+The worker count comes from one Celery broadcast (``workers.port.consumers_of``: workers of other
+queues on the same broker are not counted, nor a worker whose pool processes still warm up,
+``workers.readiness``), cached for ``WORKER_CACHE_S`` seconds so a busy probe does not add a second
+of latency to every call. Only ``celery`` is imported, never the engine.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ _cache_lock = threading.Lock()
 def count_workers(
     queue: str, *, timeout: float = WORKER_PING_TIMEOUT_S, max_age: float = WORKER_CACHE_S
 ) -> int:
-    """Number of Celery workers that answer within ``timeout`` s and consume ``queue`` (0 on broker errors).
+    """Number of Celery workers that answer within ``timeout`` s, consume ``queue`` and are warm
+    (0 on broker errors).
 
     Uses the broker the audits are sent to (``workers.port``); cached ``max_age`` s.
     """

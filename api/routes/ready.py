@@ -4,7 +4,8 @@
 backlog is within its bounds; otherwise 503 ``degraded`` with ``Retry-After`` and every reason:
 
 - ``database: <error>`` / ``broker: <error>``: the service does not answer;
-- ``no worker consumes <queue>``: no worker answered the ping (``api.routes.health.count_workers``);
+- ``no worker consumes <queue>``: no warm worker answered the broadcast
+  (``api.routes.health.count_workers``; a worker whose pool processes still warm up is not counted);
 - the deployment's backlog bounds of ``service.backlog`` (``MAX_BACKLOG_AGE_S``, the oldest audit
   or a new one's expected wait; ``MAX_QUEUED_AUDITS``; 0 turns one off), with the sentence
   ``POST /audits`` refuses new audits with.
@@ -34,7 +35,7 @@ class Readiness(BaseModel):
     status: str = Field(description="ok | degraded")
     reasons: list[str] = Field(description="Why it is degraded; empty when ok.")
     workers: int = Field(
-        description="Workers consuming the audit queue that answered a ping (cached a few s)."
+        description="Warm workers consuming the audit queue that answered a ping (cached a few s)."
     )
     queued: int | None = Field(description="Unfinished audits of the deployment; null: database down.")
     oldest_queued_age_s: float | None = Field(

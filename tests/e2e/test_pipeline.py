@@ -175,10 +175,16 @@ def test_a_long_poll_brings_the_done_document_whose_usage_is_what_the_llm_tables
 def test_healthz_counts_the_running_worker(api: TestClient, worker: WorkerProcess) -> None:
     from api.routes import health
 
-    health._cache.clear()  # a count cached by another test (no worker yet) must not answer
-    resp = api.get("/healthz")
-    assert resp.status_code == 200
-    body = resp.json()
+    # listed once its pool processes are warm (workers.readiness): seconds after " ready." at most
+    deadline = time.monotonic() + 60
+    while True:
+        health._cache.clear()  # a count cached earlier (no worker yet, or still warming) must not answer
+        resp = api.get("/healthz")
+        assert resp.status_code == 200
+        body = resp.json()
+        if body["workers"] >= 1 or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
     assert body["status"] == "ok" and body["workers"] >= 1, body
 
 
