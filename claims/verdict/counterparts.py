@@ -249,9 +249,9 @@ def _opposite_gap(
     ``unsupported``), or no candidate states the word and it is about the claim's subject
     (``topic_stated`` at ``ALIKE_SHARE``, or the opposite said of the claim's subject:
     ``said_of_subject``; WordNet's similar-to opposites aside, too loose there).
-    The verdict is ``contradicted`` where the claim leaned on states the claim with the opposite
-    alike (``stated_alike``: the same predicate of the same subject), else
-    ``unsupported`` with the finding "opposite", which the learned decision does not overturn.
+    A reference claim with a negation word states no opposite ("did not lower rents" for "raised
+    rents"). The verdict is ``unsupported`` with the finding "opposite", which the learned
+    decision does not overturn (a conflict stated alike is the counterpart check's).
     A word of ``converse_words`` (one relation read from its two sides: "lost to" / "won
     against") counts only when both verbs have the same subject (``subject_of``). Found only
     when no check above decides; None otherwise."""
@@ -271,7 +271,7 @@ def _opposite_gap(
         loose = opp is not None and opp.source == "wordnet-similar"
         for j in order:
             ref = reference_claims[j].claim.text
-            if not states_form(ref, cp.other) or states_form(ref, cp.word):
+            if not states_form(ref, cp.other) or states_form(ref, cp.word) or _NEGATION_WORDS.search(ref):
                 continue
             about = topic_stated(text, ref, ALIKE_SHARE) or said_of_subject(text, ref, cp.other)
             if j not in leaned and (stated or loose or not about):
@@ -282,9 +282,6 @@ def _opposite_gap(
             ):
                 continue
             ev = (evidence_at(reference_claims, j, 0.0),)
-            if j in leaned and stated_alike(cp.text, ref, cp.other):
-                reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
-                return Judgement(index, Verdict.CONTRADICTED, ev, reason, f"{cp.word} → {cp.other}")
             reason = f"{where(j)} states '{cp.other}', the opposite of '{cp.word}', and not '{cp.word}'"
             return Judgement(index, Verdict.UNSUPPORTED, ev, reason, finding="opposite")
     return None
