@@ -30,9 +30,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from claims import lexicon
-from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.alike import (
+    ALIKE_SHARE,
+    GRADED_TAGS,
+    TIME_LIMITS,
+    TOPIC_SHARE,
+    WORD,
+    said_of_subject,
+    stated_alike,
+    states_form,
+    states_word,
+    topic_stated,
+)
 from claims.verdict.arguments import roles_swapped, subject_of
 from claims.verdict.contractions import expand_contractions
 from claims.verdict.order import (
@@ -47,8 +58,6 @@ __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
 
 #: bounds and degrees: the quantity and degree checks read them ("at least 18" / "at most 18")
 _DEGREE_WORDS = frozenset(["most", "least", "more", "less", "fewer", "greater"])
-#: comparatives and superlatives: "the fastest animal" / "the slowest animal" of one subject
-_GRADED = frozenset(["JJR", "JJS", "RBR", "RBS"])
 _NEG = re.compile(r"\b(?:(?<=\w)n't|not)\b\s*", re.IGNORECASE)
 
 
@@ -70,9 +79,6 @@ class Counterpart:
     agrees: bool
     #: for a negation, the word it denies ("did not serve" -> "serve"; ``_denied_word``)
     denied: str = ""
-
-
-_WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
 
 
 def _prefixed_forms(word: str) -> list[str]:
@@ -100,9 +106,9 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     claim = expand_contractions(claim)
     neg = _NEG.search(claim)
     negated = neg is not None
-    words = list(_WORD.finditer(claim))
+    words = list(WORD.finditer(claim))
     comparison = " than " in claim
-    attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in _GRADED}
+    attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
     for m in words:
         w = m.group(0).lower()
         if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive:
@@ -121,7 +127,7 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
             for form in _prefixed_forms(w):
                 text = _remove(claim[: m.start()] + form + claim[m.end() :], neg)
                 out.append(Counterpart(text, "negative prefix", f"not {m.group(0)}", form, True))
-    limited = neg is not None and bool(set(_WORD.findall(claim[neg.end() :].lower())) & _TIME_LIMITS)
+    limited = neg is not None and bool(set(WORD.findall(claim[neg.end() :].lower())) & TIME_LIMITS)
     if negated and neg is not None and not limited:  # "did not arrive until 1570" is a time
         affirmed = _remove(claim, neg)
         out.append(
@@ -139,7 +145,7 @@ def _denied_word(claim: str) -> str:
     """The first word after the claim's negation that is no auxiliary ("did not serve" ->
     "serve"); "" when none."""
     neg = _NEG.search(claim)
-    words = _WORD.findall(claim[neg.end() :]) if neg else []
+    words = WORD.findall(claim[neg.end() :]) if neg else []
     return next((w for w in words if w.lower() not in _AUXILIARY), "")
 
 
@@ -151,123 +157,6 @@ def _remove(text: str, neg: re.Match[str]) -> str:
 
 
 _NEGATION_WORDS = re.compile(r"\b(?:not|never|no|none|neither|nor)\b|n't\b", re.IGNORECASE)
-
-
-#: words that say nothing of the occasion: articles and auxiliaries
-_FUNCTION = frozenset(
-    ["the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do"]
-    + ["does", "did", "will", "would"]
-)
-
-
-def _words(text: str) -> set[str]:
-    """The stems of ``text``'s words, articles and auxiliaries apart (prepositions kept: "in the
-    final" and "until the final" differ)."""
-    return {stem_of(w) for w in _WORD.findall(text.lower()) if w not in _FUNCTION}
-
-
-#: words that limit a state in time: "unbeaten until the final" does not deny "beaten in it"
-_TIME_LIMITS = frozenset(["until", "till", "before", "after", "since", "prior"])
-
-
-#: the least share of a counterpart's words (``_words``) a reference claim states besides its
-#: anchors (``_anchors``): the rest may be said in other words ("the fastest animal with wings"
-#: / "the fastest animal on the planet")
-ALIKE_SHARE = 0.5
-#: the least share of the nouns, names, numbers and verbs of an affirmation that a reference
-#: claim states ("Honey does not spoil over time": "Honey spoils" states 2 of 3, no affirmation)
-TOPIC_SHARE = 0.75
-
-
-def _anchors(text: str, other: str) -> set[str]:
-    """The stems that tie the opposite word ``other`` to its subject in ``text``: the word, the
-    word it modifies or depends on (not an auxiliary: "the fastest animal" -> "animal", "conducts
-    electricity poorly" -> "conduct"), and the head of the sentence's subject; every stem of
-    ``text`` (``_words``) when the parse does not find the word."""
-    doc = parse(text)
-    tok = next((t for t in doc or () if t.lower_ == other.lower()), None)
-    if tok is None:
-        return _words(text)
-    out = {stem_of(tok.text)}
-    if tok.head is not tok and tok.head.pos_ in ("NOUN", "PROPN", "VERB", "ADJ"):
-        out.add(stem_of(tok.head.text))
-    root = tok.sent.root
-    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
-    if subj is not None and subj.pos_ in ("NOUN", "PROPN"):
-        out.add(stem_of(subj.text))
-    return out - {stem_of(w) for w in _FUNCTION}
-
-
-def _stated_alike(text: str, ref: str, other: str) -> bool:
-    """``ref`` states the anchors of the opposite word ``other`` in ``text`` (``_anchors``) and
-    ``ALIKE_SHARE`` of its words (``_words``), and nothing that could make it another occasion:
-    no time limit the text lacks ("unknown to science until 1990"), no verb under the opposite
-    word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in the
-    final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
-    bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
-    ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
-    km/h")."""
-    mine, theirs = _words(text), _words(ref)
-    if not _anchors(text, other) <= theirs or (theirs - mine) & _TIME_LIMITS:
-        return False
-    if len(mine & theirs) < ALIKE_SHARE * len(mine) or _other_occasion(text, theirs):
-        return False
-    for tok in parse(ref) or ():
-        if tok.lower_ != other.lower():
-            continue
-        if tok.dep_ == "amod" and tok.tag_ not in _GRADED:
-            return False  # said of another thing: "replaced a narrow ferry crossing"
-        if any(t.pos_ == "VERB" and t is not tok and stem_of(t.text) not in mine for t in tok.subtree):
-            return False
-    return True
-
-
-#: parts of speech of spaCy that carry no occasion of their own
-_GRAMMAR = frozenset(["ADP", "DET", "CCONJ", "SCONJ", "PART", "PRON", "AUX", "PUNCT"])
-#: entity types of spaCy that date or count an occasion ("on mondays", "twice")
-_OCCASION_ENTITIES = frozenset(["DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY"])
-
-
-def _other_occasion(text: str, theirs: set[str]) -> bool:
-    """A word of ``text`` that the reference's stems ``theirs`` lack makes it another occasion: a
-    number, a name, a date or time, a word whose opposite the reference states ("in early trading" / "in late
-    trading"), or a word of an adverbial phrase whose preposition the reference states with
-    other words ("after a week" / "after two days")."""
-    for tok in parse(text) or ():
-        if stem_of(tok.text) in theirs or tok.lower_ in _FUNCTION or not tok.is_alpha and not tok.like_num:
-            continue
-        if tok.pos_ in _GRAMMAR:
-            continue  # "of", "and", "its": no occasion of their own
-        if tok.like_num or tok.pos_ in ("NUM", "PROPN") or tok.ent_type_ in _OCCASION_ENTITIES:
-            return True
-        if any(stem_of(o.word) in theirs for o in lexicon.opposites(tok.lower_)):
-            return True
-        prep = next((a for a in tok.ancestors if a.pos_ == "ADP"), None)
-        if prep is not None and prep.head.pos_ in ("VERB", "AUX") and prep.lower_ in theirs:
-            return True  # the same adverbial filled otherwise: "after a week" / "after two days"
-    return False
-
-
-def _topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
-    """``ref`` states the head of the subject of ``text`` and ``share`` of its nouns, names,
-    numbers and verbs (stems): an affirmation of what a denial is about ("Honey does not spoil
-    over time" is about time too: "Honey spoils" is no affirmation of it)."""
-    theirs = _words(ref)
-    doc = parse(text)
-    topic = [stem_of(t.text) for t in doc or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
-    topic = [t for t in topic if t not in _FUNCTION]
-    subj = [
-        stem_of(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
-    ]
-    if subj and subj[0] not in theirs:
-        return False
-    return sum(t in theirs for t in topic) >= share * len(topic)
-
-
-def _states_word(text: str, word: str) -> bool:
-    """``text`` holds ``word`` in some form (its stem among the stems of its words)."""
-    stem = stem_of(word)
-    return any(stem_of(w) == stem for w in _WORD.findall(text))
 
 
 def _agreeing(
@@ -329,7 +218,7 @@ def decide_counterparts(
         if cp.kind == "negation":
             if all(_NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
                 continue
-        elif not _states_word(candidates, cp.other):
+        elif not states_word(candidates, cp.other):
             continue
         decided, found = _counterpart_judgement(index, cp, current, reference_claims, top, judge_text, where)
         if decided:
@@ -351,47 +240,60 @@ def _opposite_gap(
     where: Callable[[int], str],
     converse_words: set[str],
 ) -> Judgement | None:
-    """``unsupported`` (finding "opposite", which the learned decision does not overturn) when a
-    word of an affirmed claim is stated by no candidate while a candidate about the claim's
-    subject (``_topic_stated`` at ``ALIKE_SHARE``) states an opposite of it (``claims.lexicon``;
-    WordNet's similar-to opposites aside, too loose for this): the evidence gives the other
-    pole of the claim's predicate, not the claim's ("Iron is gaseous" / "Iron is solid at room
-    temperature"). A word of ``converse_words`` (one relation read from its two sides: "lost
-    to" / "won against") counts only when both verbs have the same subject (``_subject_of``).
-    Found only when no check above decides; None otherwise."""
+    """Not ``supported`` when a content word of an affirmed claim is not stated where its opposite
+    (``claims.lexicon``; inflections, derived forms and degrees count: ``states_form``) is:
+    the evidence gives the other pole of the claim's predicate, not the claim's ("Iron is
+    gaseous" / "Iron is solid at room temperature"). A reference claim counts when it states the
+    opposite and not the word, and either is the one the judgement leans on (``current``'s
+    evidence: the support, the claims of an inference, or the nearest claim of an
+    ``unsupported``), or no candidate states the word and it is about the claim's subject
+    (``topic_stated`` at ``ALIKE_SHARE``, or the opposite said of the claim's subject:
+    ``said_of_subject``; WordNet's similar-to opposites aside, too loose there).
+    A reference claim with a negation word states no opposite ("did not lower rents" for "raised
+    rents"). The verdict is ``unsupported`` with the finding "opposite", which the learned
+    decision does not overturn (a conflict stated alike is the counterpart check's).
+    A word of ``converse_words`` (one relation read from its two sides: "lost to" / "won
+    against") counts only when both verbs have the same subject (``subject_of``). Found only
+    when no check above decides; None otherwise."""
     if current.verdict not in (Verdict.SUPPORTED, Verdict.INFERRED, Verdict.UNSUPPORTED):
         return None
     if _NEGATION_WORDS.search(text):
         return None  # "not X" against the opposite: the negated-opposite counterparts' call
-    refs = [(j, reference_claims[j].claim.text) for j in top]
+    leaned = [e.claim_index for e in current.evidence]
+    if current.verdict is Verdict.UNSUPPORTED:
+        leaned = leaned[:1]  # the nearest claim, the one the learned decision reads most
+    order = list(dict.fromkeys([*leaned, *top]))
     for cp in counterpart_texts(text):
-        if cp.kind != "opposite" or any(_states_word(ref, cp.word) for _, ref in refs):
-            continue
-        if _states_word(text, cp.other) or not content_word(text, cp.word):
+        if cp.kind != "opposite" or states_word(text, cp.other) or not content_word(text, cp.word):
             continue  # the claim holds both poles ("left before they arrived"), or a preposition
+        stated = any(states_form(reference_claims[j].claim.text, cp.word) for j in top)
         opp = lexicon.opposite_of(cp.word.lower(), cp.other)
-        if opp is not None and opp.source == "wordnet-similar":
-            continue
-        for j, ref in refs:
-            if not (_states_word(ref, cp.other) and _topic_stated(text, ref, ALIKE_SHARE)):
+        loose = opp is not None and opp.source == "wordnet-similar"
+        for j in order:
+            ref = reference_claims[j].claim.text
+            if not states_form(ref, cp.other) or states_form(ref, cp.word) or _NEGATION_WORDS.search(ref):
+                continue
+            about = topic_stated(text, ref, ALIKE_SHARE) or said_of_subject(text, ref, cp.other)
+            if j not in leaned and (stated or loose or not about):
                 continue
             if (
-                cp.word.lower() not in converse_words
-                or subject_of(text, cp.word) == subject_of(ref, cp.other) != ""
+                cp.word.lower() in converse_words
+                and not subject_of(text, cp.word) == subject_of(ref, cp.other) != ""
             ):
-                reason = f"no reference claim states '{cp.word}'; {where(j)} states its opposite '{cp.other}'"
-                ev = (evidence_at(reference_claims, j, 0.0),)
-                return Judgement(index, Verdict.UNSUPPORTED, ev, reason, finding="opposite")
+                continue
+            ev = (evidence_at(reference_claims, j, 0.0),)
+            reason = f"{where(j)} states '{cp.other}', the opposite of '{cp.word}', and not '{cp.word}'"
+            return Judgement(index, Verdict.UNSUPPORTED, ev, reason, finding="opposite")
     return None
 
 
 def _affirms(cp: Counterpart, ref: str, share: float) -> bool:
     """``ref`` affirms the negation counterpart ``cp``: it holds no negation word, states the
     word the claim denies ("encoded" of "is not encoded") and the subject and ``share`` of the
-    topic of the affirmation (``_topic_stated``)."""
-    if _NEGATION_WORDS.search(ref) or (cp.denied and not _states_word(ref, cp.denied)):
+    topic of the affirmation (``topic_stated``)."""
+    if _NEGATION_WORDS.search(ref) or (cp.denied and not states_word(ref, cp.denied)):
         return False
-    return _topic_stated(cp.text, ref, share)
+    return topic_stated(cp.text, ref, share)
 
 
 def _affirmed_word_for_word(
@@ -423,7 +325,7 @@ def _converse_support(
     """``supported`` when the claim told from the other side of a converse relation ("sold to" for
     "bought from") is supported and the candidates state the converse word; else None."""
     for other, rel in converse_texts(text):
-        if not _states_word(candidates, rel.converse):
+        if not states_word(candidates, rel.converse):
             continue
         got = judge_text(other)
         if got.verdict is Verdict.SUPPORTED and got.evidence:
@@ -469,7 +371,7 @@ def _counterpart_judgement(
         # open on Mondays" read against itself as "closes on Mondays"): no veto
         own = cp.word.removeprefix("not ")
         if current.verdict is not Verdict.SUPPORTED or (
-            _NEGATION_WORDS.search(ref) and _states_word(ref, own)
+            _NEGATION_WORDS.search(ref) and states_word(ref, own)
         ):
             return False, None
         reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
@@ -491,9 +393,9 @@ def _opposite_stated(
     cp: Counterpart, reference_claims: Sequence[ReferenceClaim], order: list[int]
 ) -> int | None:
     """The first reference claim of ``order`` that states the opposite ``cp.other`` alike
-    (``_stated_alike``) and not the claim's own word; None when none does."""
+    (``stated_alike``) and not the claim's own word; None when none does."""
     for j in dict.fromkeys(order):
         ref = reference_claims[j].claim.text
-        if not _states_word(ref, cp.word) and _stated_alike(cp.text, ref, cp.other):
+        if not states_word(ref, cp.word) and stated_alike(cp.text, ref, cp.other):
             return j
     return None

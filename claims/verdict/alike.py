@@ -1,0 +1,203 @@
+"""Whether a reference claim states a text alike: the stems, anchors and topic the opposite and
+negation checks of ``claims.verdict.counterparts`` compare (stems from
+``claims.facets.vocabulary.stem_of``, parses from ``claims.parses.parse``)."""
+
+from __future__ import annotations
+
+import re
+
+from claims import lexicon
+from claims.facets.vocabulary import stem_of
+from claims.parses import parse
+
+__all__ = [
+    "ALIKE_SHARE",
+    "FUNCTION_WORDS",
+    "GRADED_TAGS",
+    "TIME_LIMITS",
+    "TOPIC_SHARE",
+    "WORD",
+    "anchors",
+    "is_form_of",
+    "other_occasion",
+    "said_of_subject",
+    "stated_alike",
+    "states_form",
+    "states_word",
+    "topic_stated",
+    "words",
+]
+
+#: a word: letters, hyphenated parts kept together
+WORD = re.compile(r"[A-Za-z]+(?:-[A-Za-z]+)*")
+#: comparatives and superlatives: "the fastest animal" / "the slowest animal" of one subject
+GRADED_TAGS = frozenset(["JJR", "JJS", "RBR", "RBS"])
+
+#: words that say nothing of the occasion: articles and auxiliaries
+FUNCTION_WORDS = frozenset(
+    ["the", "a", "an", "is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "do"]
+    + ["does", "did", "will", "would"]
+)
+
+
+def words(text: str) -> set[str]:
+    """The stems of ``text``'s words, articles and auxiliaries apart (prepositions kept: "in the
+    final" and "until the final" differ)."""
+    return {stem_of(w) for w in WORD.findall(text.lower()) if w not in FUNCTION_WORDS}
+
+
+#: words that limit a state in time: "unbeaten until the final" does not deny "beaten in it"
+TIME_LIMITS = frozenset(["until", "till", "before", "after", "since", "prior"])
+
+
+#: the least share of a counterpart's words (``words``) a reference claim states besides its
+#: anchors (``anchors``): the rest may be said in other words ("the fastest animal with wings"
+#: / "the fastest animal on the planet")
+ALIKE_SHARE = 0.5
+#: the least share of the nouns, names, numbers and verbs of an affirmation that a reference
+#: claim states ("Honey does not spoil over time": "Honey spoils" states 2 of 3, no affirmation)
+TOPIC_SHARE = 0.75
+
+
+def anchors(text: str, other: str) -> set[str]:
+    """The stems that tie the opposite word ``other`` to its subject in ``text``: the word, the
+    word it modifies or depends on (not an auxiliary: "the fastest animal" -> "animal", "conducts
+    electricity poorly" -> "conduct"), and the head of the sentence's subject; every stem of
+    ``text`` (``words``) when the parse does not find the word."""
+    doc = parse(text)
+    tok = next((t for t in doc or () if t.lower_ == other.lower()), None)
+    if tok is None:
+        return words(text)
+    out = {stem_of(tok.text)}
+    if tok.head is not tok and tok.head.pos_ in ("NOUN", "PROPN", "VERB", "ADJ"):
+        out.add(stem_of(tok.head.text))
+    root = tok.sent.root
+    subj = next((c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    if subj is not None and subj.pos_ in ("NOUN", "PROPN"):
+        out.add(stem_of(subj.text))
+    return out - {stem_of(w) for w in FUNCTION_WORDS}
+
+
+def stated_alike(text: str, ref: str, other: str) -> bool:
+    """``ref`` states the anchors of the opposite word ``other`` in ``text`` (``anchors``) and
+    ``ALIKE_SHARE`` of its words (``words``), and nothing that could make it another occasion:
+    no time limit the text lacks ("unknown to science until 1990"), no verb under the opposite
+    word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in the
+    final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
+    bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
+    ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
+    km/h")."""
+    mine, theirs = words(text), words(ref)
+    if not anchors(text, other) <= theirs or (theirs - mine) & TIME_LIMITS:
+        return False
+    if len(mine & theirs) < ALIKE_SHARE * len(mine) or other_occasion(text, theirs):
+        return False
+    for tok in parse(ref) or ():
+        if tok.lower_ != other.lower():
+            continue
+        if tok.dep_ == "amod" and tok.tag_ not in GRADED_TAGS:
+            return False  # said of another thing: "replaced a narrow ferry crossing"
+        if any(t.pos_ == "VERB" and t is not tok and stem_of(t.text) not in mine for t in tok.subtree):
+            return False
+    return True
+
+
+#: parts of speech of spaCy that carry no occasion of their own
+_GRAMMAR = frozenset(["ADP", "DET", "CCONJ", "SCONJ", "PART", "PRON", "AUX", "PUNCT"])
+#: entity types of spaCy that date or count an occasion ("on mondays", "twice")
+_OCCASION_ENTITIES = frozenset(["DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY"])
+
+
+def other_occasion(text: str, theirs: set[str]) -> bool:
+    """A word of ``text`` that the reference's stems ``theirs`` lack makes it another occasion: a
+    number, a name, a date or time, a word whose opposite the reference states ("in early trading" / "in late
+    trading"), or a word of an adverbial phrase whose preposition the reference states with
+    other words ("after a week" / "after two days")."""
+    for tok in parse(text) or ():
+        if (
+            stem_of(tok.text) in theirs
+            or tok.lower_ in FUNCTION_WORDS
+            or not tok.is_alpha
+            and not tok.like_num
+        ):
+            continue
+        if tok.pos_ in _GRAMMAR:
+            continue  # "of", "and", "its": no occasion of their own
+        if tok.like_num or tok.pos_ in ("NUM", "PROPN") or tok.ent_type_ in _OCCASION_ENTITIES:
+            return True
+        if any(stem_of(o.word) in theirs for o in lexicon.opposites(tok.lower_)):
+            return True
+        prep = next((a for a in tok.ancestors if a.pos_ == "ADP"), None)
+        if prep is not None and prep.head.pos_ in ("VERB", "AUX") and prep.lower_ in theirs:
+            return True  # the same adverbial filled otherwise: "after a week" / "after two days"
+    return False
+
+
+def topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
+    """``ref`` states the head of the subject of ``text`` and ``share`` of its nouns, names,
+    numbers and verbs (stems): an affirmation of what a denial is about ("Honey does not spoil
+    over time" is about time too: "Honey spoils" is no affirmation of it)."""
+    theirs = words(ref)
+    doc = parse(text)
+    topic = [stem_of(t.text) for t in doc or () if t.pos_ in ("NOUN", "PROPN", "NUM", "VERB")]
+    topic = [t for t in topic if t not in FUNCTION_WORDS]
+    subj = [
+        stem_of(t.text) for t in doc or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")
+    ]
+    if subj and subj[0] not in theirs:
+        return False
+    return sum(t in theirs for t in topic) >= share * len(topic)
+
+
+def states_word(text: str, word: str) -> bool:
+    """``text`` holds ``word`` in some form (its stem among the stems of its words)."""
+    stem = stem_of(word)
+    return any(stem_of(w) == stem for w in WORD.findall(text))
+
+
+def said_of_subject(text: str, ref: str, other: str) -> bool:
+    """``ref`` says the word ``other`` of the subject of ``text`` (the head of its first nominal
+    subject, a noun or name): a form of ``other`` (its stem) in ``ref`` modifies that noun ("The
+    brightest quasar in the sky ...") or its clause has that noun as subject ("Quasars are
+    among the brightest ..."). False when ``text`` has no such subject."""
+    subj = next(
+        (t for t in parse(text) or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")),
+        None,
+    )
+    if subj is None:
+        return False
+    want = stem_of(subj.text)
+    for tok in parse(ref) or ():
+        if not is_form_of(tok.text, other):
+            continue
+        if stem_of(tok.head.text) == want:
+            return True
+        clause = next((a for a in [tok, *tok.ancestors] if a.pos_ in ("VERB", "AUX")), None)
+        if clause is not None and any(
+            c.dep_ in ("nsubj", "nsubjpass") and stem_of(c.text) == want for c in clause.children
+        ):
+            return True
+    return False
+
+
+def is_form_of(token: str, word: str) -> bool:
+    """``token`` is ``word`` in some form: the same stem (``stem_of``), or its comparative or
+    superlative in -er / -est ("deeper", "larger", "bigger", "happiest" of "deep", "large",
+    "big", "happy"; English spelling rules of the regular degrees)."""
+    if stem_of(token) == stem_of(word):
+        return True
+    low, want = token.lower(), word.lower()
+    for suffix in ("est", "er"):
+        if low.endswith(suffix) and len(low) > len(suffix) + 2:
+            base = low[: -len(suffix)]
+            bases = {base, base + "e", base[:-1] + "y" if base.endswith("i") else base}
+            if len(base) > 2 and base[-1] == base[-2]:
+                bases.add(base[:-1])  # "bigger" -> "big"
+            if want in bases:
+                return True
+    return False
+
+
+def states_form(text: str, word: str) -> bool:
+    """``text`` holds ``word`` in some form, its degrees included (``is_form_of``)."""
+    return any(is_form_of(w, word) for w in WORD.findall(text))
