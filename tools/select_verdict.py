@@ -175,17 +175,20 @@ class Candidate:
         return f"C={self.c} -features:{','.join(fams) or '-'} -standing:{','.join(gone) or '-'}"
 
 
-def candidates() -> list[Candidate]:
-    """The grid: no family, one or two of ``DROPPABLE`` left out x ``CS`` x rival standing or not."""
+#: the standing findings tried (``claims.decision.STANDING_FINDINGS``, and without "rival")
+STANDINGS = (STANDING_FINDINGS, STANDING_FINDINGS - {"rival"})
+
+
+def candidates(cs: Sequence[float] = CS, max_drop: int = 2) -> list[Candidate]:
+    """The fits of the grid: no family, or up to ``max_drop`` of ``DROPPABLE`` left out, x ``cs``;
+    each is measured with every ``STANDINGS`` and rule margin."""
     from itertools import combinations
 
-    sets = [()] + [s for k in (1, 2) for s in combinations(DROPPABLE, k)]
+    sets = [()] + [s for k in range(1, max_drop + 1) for s in combinations(DROPPABLE, k)]
     out = []
     for fams in sets:
         drop = tuple(n for f in fams for n in ablate.FAMILIES[f])
-        for c in CS:
-            for standing in (STANDING_FINDINGS, STANDING_FINDINGS - {"rival"}):
-                out.append(Candidate(drop, c, standing))
+        out.extend(Candidate(drop, c) for c in cs)
     return out
 
 
@@ -272,17 +275,21 @@ def contrast_figures(records: Sequence[dict[str, Any]], verdicts: Sequence[str])
 
 
 def measure(items: Sequence[tv.Item], rows: Sequence[dict[str, Any]], records: Sequence[dict[str, Any]],
-            groups: dict[str, str], cand: Candidate, folds: int, seed: int) -> dict[str, Any]:  # fmt: skip
-    """Every figure of one candidate, per rule margin."""
+            groups: dict[str, str], cand: Candidate, folds: int, seed: int,
+            standings: Sequence[frozenset[str]] = ()) -> dict[tuple[frozenset[str], float], Any]:  # fmt: skip
+    """Every figure of the candidate per (standing findings, rule margin): the fold models are
+    fitted once (the standing findings change the decision, not the fit); ``standings``
+    defaults to the candidate's own."""
     splits, models, score = fold_models(rows, cand, folds, seed)
     fold_of_group = {rows[i]["group"]: k for k, (_, test) in enumerate(splits) for i in test}
     fold_of = [fold_of_group.get(groups.get(r["id"], ""), 0) for r in records]
     scores = record_scores(records, fold_of, models, cand)
     out = {}
-    for margin in tv.RULE_MARGINS:
-        out[str(margin)] = dev_figures(items, rows, score, margin, cand.standing) | {
-            "contrast": contrast_figures(records, replay(records, scores, cand.standing, margin))
-        }
+    for standing in standings or (cand.standing,):
+        for margin in tv.RULE_MARGINS:
+            out[(standing, margin)] = dev_figures(items, rows, score, margin, standing) | {
+                "contrast": contrast_figures(records, replay(records, scores, standing, margin))
+            }
     return out
 
 
@@ -313,20 +320,25 @@ def main() -> int:
     ap.add_argument("--contrast", type=Path, help="pickle of the recorded contrast edits (made if missing)")
     ap.add_argument("--json", type=Path, help="write every candidate's figures here")
     ap.add_argument("--record-only", action="store_true", help="record the contrast edits and stop")
+    ap.add_argument("--cs", type=float, nargs="+", default=CS, help="L2 strengths (inverse) tried")
+    ap.add_argument("--max-drop", type=int, default=2, help="most DROPPABLE families left out together")
     args = ap.parse_args()
     np.random.seed(args.seed)
-    records = contrast_records(args.shared, args.contrast, args.limit)
+    # without --contrast the constraint is not measured: the grid is reported, nothing is chosen
+    records = contrast_records(args.shared, args.contrast, args.limit) if args.contrast else []
     if args.record_only:
         return 0
     items = tv.load_items(args.shared, args.limit, args.synthetic, args.seed)
     rows = tv.build_rows(items, args.cache)
     groups = source_groups(args.shared, items)
     shipped = Candidate(tv.DROPPED_FEATURES, tv.C_REGULARISATION, STANDING_FINDINGS)
-    base = measure(items, rows, records, groups, shipped, args.folds, args.seed)["0.0"]
-    agree = np.mean([r["verdict"] == v for r, v in zip(records, replay_shipped(records), strict=True)])
+    base = measure(items, rows, records, groups, shipped, args.folds, args.seed)[(STANDING_FINDINGS, 0.0)]
+    agree = np.mean([r["verdict"] == v for r, v in zip(records, replay_shipped(records), strict=True)] or [0])
     table = []
-    for cand in candidates():
-        for margin, fig in measure(items, rows, records, groups, cand, args.folds, args.seed).items():
+    for fit_cand in candidates(args.cs, args.max_drop):
+        got = measure(items, rows, records, groups, fit_cand, args.folds, args.seed, STANDINGS)
+        for (standing, margin), fig in got.items():
+            cand = Candidate(fit_cand.drop, fit_cand.c, standing)
             entry = {"name": cand.name(), "drop": list(cand.drop), "C": cand.c, "margin": float(margin),
                      "standing": sorted(cand.standing), "figures": fig}  # fmt: skip
             table.append(entry)
@@ -335,7 +347,7 @@ def main() -> int:
             )
             print(f"{entry['name']} margin={margin} fc={fig['factcheck']} wice={fig['wice']} "
                   f"ok={admissible(fig, base)} {sup}", flush=True)  # fmt: skip
-    best = choose(table, base)
+    best = choose(table, base) if records else None
     out = {
         "baseline": base,
         "replay_agreement_shipped_model": float(agree),
