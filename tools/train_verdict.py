@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import pickle
 import random
@@ -209,6 +210,16 @@ def claim_label(item: Item, text: str, n_claims: int) -> int | None:
 NOT_ENGINE = frozenset({"decision.py", "decision_features.py", "perturb.py", "verdict_model.json"})
 
 
+class _RunUnpickler(pickle.Unpickler):
+    """Reads ``EngineRun`` as this module's class whichever script wrote the cache (the class is
+    pickled under the writer's ``__main__``: train_verdict.py, ablate.py or select_verdict.py)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if name == "EngineRun":
+            return EngineRun
+        return super().find_class(module, name)
+
+
 def engine_runs(items: Sequence[Item], cache: Path | None) -> list[EngineRun]:
     """The rule engine on every item; cached under ``cache`` by the engine's own source files."""
     sources = sorted(
@@ -219,7 +230,7 @@ def engine_runs(items: Sequence[Item], cache: Path | None) -> list[EngineRun]:
     digest.update(json.dumps([(it.ident, it.response, it.references) for it in items]).encode())
     path = cache / f"engine-{digest.hexdigest()[:16]}.pkl" if cache else None
     if path and path.exists():
-        return list(pickle.loads(path.read_bytes()))
+        return list(_RunUnpickler(io.BytesIO(path.read_bytes())).load())
     embedder = DiskCachedEmbedder(cache / "embeddings.pkl" if cache else None)
     runs, started = [], time.monotonic()
     for k, item in enumerate(items):
