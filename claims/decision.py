@@ -74,6 +74,8 @@ __all__ = [
     "DecisionModel",
     "balanced_score",
     "decide",
+    "decided_verdict",
+    "decision_inputs",
     "load_model",
     "support_probability",
 ]
@@ -220,12 +222,11 @@ def _decided(
     if j.finding in STANDING_FINDINGS:
         supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
         return replace(j, confidence=round(p if supports else 1.0 - p, 4))
-    rule_supports = j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED)
-    margin = model.rule_margin if rule_supports else -model.rule_margin
-    if (s >= model.support_threshold - margin and (rule_supports or values_found)) or (
-        rule_supports and verified
-    ):
-        verdict = j.verdict if j.verdict in (Verdict.SUPPORTED, Verdict.INFERRED) else Verdict.SUPPORTED
+    verdict = decided_verdict(
+        j.verdict, j.finding, s, model.support_threshold, model.rule_margin, values_found=values_found,
+        verified=verified,
+    )  # fmt: skip
+    if verdict is not Verdict.UNSUPPORTED:
         reason = (
             j.reason
             if verdict is j.verdict
@@ -237,6 +238,32 @@ def _decided(
     what = f"'{missing[0]}' is not in the evidence" if missing else "the evidence does not entail it"
     reason = f"{what}{_p_support(p)}"
     return replace(j, verdict=Verdict.UNSUPPORTED, reason=reason, change=None, confidence=round(1.0 - p, 4))
+
+
+def decided_verdict(
+    rule: Verdict,
+    finding: str | None,
+    s: float,
+    support_threshold: float,
+    rule_margin: float,
+    *,
+    values_found: bool,
+    verified: bool,
+    standing: frozenset[str] = STANDING_FINDINGS,
+) -> Verdict:
+    """The verdict of ``decide`` for one material claim (module docstring): the rule verdict
+    ``rule`` with its ``finding``, the balanced score ``s`` in [0, 1], the model's threshold and
+    rule margin, and the guards (``values_found``: the claim's values, names and dates are
+    stated; ``verified``: a rule support whose values and words one reference claim states).
+    A rule conflict, or a finding in ``standing``, keeps the rule verdict; otherwise the result
+    is ``rule`` (supported/inferred), ``SUPPORTED`` or ``UNSUPPORTED``."""
+    if rule in (Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED) or finding in standing:
+        return rule
+    rule_supports = rule in (Verdict.SUPPORTED, Verdict.INFERRED)
+    margin = rule_margin if rule_supports else -rule_margin
+    if (s >= support_threshold - margin and (rule_supports or values_found)) or (rule_supports and verified):
+        return rule if rule_supports else Verdict.SUPPORTED
+    return Verdict.UNSUPPORTED
 
 
 def _p_support(p: float) -> str:
@@ -283,6 +310,27 @@ def _guards_hold(
     )
 
 
+def decision_inputs(
+    response_claims: Sequence[Claim],
+    reference_claims: Sequence[ReferenceClaim],
+    similarity: np.ndarray,
+    judgements: Sequence[Judgement],
+    material: Sequence[int],
+    idx: ReferenceIndex,
+) -> tuple[np.ndarray, list[bool], np.ndarray]:
+    """What ``decide`` reads of the judgements at positions ``material`` (the material ones):
+    the feature rows (float64 ``(len(material), len(FEATURE_NAMES))``), the guards'
+    ``values_found`` per row and ``verified`` per row (bool ``(len(material),)``). A model is
+    then applied by ``decided_verdict`` (``tools/select_verdict.py`` replays these per model)."""
+    chosen = [judgements[i] for i in material]
+    x = indexed_features(response_claims, reference_claims, similarity, chosen, idx)
+    found = [
+        _guards_hold(j, response_claims[j.response_index].text, x[row], idx, reference_claims, similarity)
+        for row, j in enumerate(chosen)
+    ]
+    return x, found, _verified(x)
+
+
 def decide(
     response_claims: Sequence[Claim],
     reference_claims: Sequence[ReferenceClaim],
@@ -307,15 +355,11 @@ def decide(
     ]
     if model is None or not material or not reference_claims:
         return list(judgements)
-    chosen = [judgements[i] for i in material]
     idx = reference_index(reference_claims, reference_texts)
-    x = indexed_features(response_claims, reference_claims, similarity, chosen, idx)
+    x, found, verified = decision_inputs(
+        response_claims, reference_claims, similarity, judgements, material, idx
+    )
     out = list(judgements)
-    found = [
-        _guards_hold(j, response_claims[j.response_index].text, x[row], idx, reference_claims, similarity)
-        for row, j in enumerate(chosen)
-    ]
-    verified = _verified(x)
     scores = zip(material, balanced_score(x, model), support_probability(x, model), found, strict=True)
     for row, (i, s, p, values_found) in enumerate(scores):
         j = out[i]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import io
 import json
 import pickle
 import random
@@ -209,6 +210,16 @@ def claim_label(item: Item, text: str, n_claims: int) -> int | None:
 NOT_ENGINE = frozenset({"decision.py", "decision_features.py", "perturb.py", "verdict_model.json"})
 
 
+class _RunUnpickler(pickle.Unpickler):
+    """Reads ``EngineRun`` as this module's class whichever script wrote the cache (the class is
+    pickled under the writer's ``__main__``: train_verdict.py, ablate.py or select_verdict.py)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if name == "EngineRun":
+            return EngineRun
+        return super().find_class(module, name)
+
+
 def engine_runs(items: Sequence[Item], cache: Path | None) -> list[EngineRun]:
     """The rule engine on every item; cached under ``cache`` by the engine's own source files."""
     sources = sorted(
@@ -219,7 +230,7 @@ def engine_runs(items: Sequence[Item], cache: Path | None) -> list[EngineRun]:
     digest.update(json.dumps([(it.ident, it.response, it.references) for it in items]).encode())
     path = cache / f"engine-{digest.hexdigest()[:16]}.pkl" if cache else None
     if path and path.exists():
-        return list(pickle.loads(path.read_bytes()))
+        return list(_RunUnpickler(io.BytesIO(path.read_bytes())).load())
     embedder = DiskCachedEmbedder(cache / "embeddings.pkl" if cache else None)
     runs, started = [], time.monotonic()
     for k, item in enumerate(items):
@@ -267,6 +278,8 @@ RULE_MARGINS = (0.0, 0.1, 0.2, 0.3, 0.4)
 #: (the one that trusts the rules most) is taken: about half the standard error of a balanced
 #: accuracy over ~1,700 audits
 MARGIN_TOLERANCE = 0.005
+#: feature columns the shipped decision leaves out (chosen by tools/select_verdict.py, docs/CALIBRATION.md)
+DROPPED_FEATURES: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -291,16 +304,24 @@ def balanced_weights(datasets: Sequence[str], y: np.ndarray) -> np.ndarray:
     return np.asarray([sizes[d] / (2 * cells[(d, int(v))]) for d, v in zip(datasets, y, strict=True)])
 
 
-def fit(x: np.ndarray, y: np.ndarray, groups: Sequence[str], datasets: Sequence[str], seed: int) -> Fitted:
-    """Logistic regression with class-balanced weights per data set, then Platt scaling (Platt 1999)
-    of its decision values, fitted unweighted on grouped inner out-of-fold values."""
+def fit(
+    x: np.ndarray,
+    y: np.ndarray,
+    groups: Sequence[str],
+    datasets: Sequence[str],
+    seed: int,
+    c: float | None = None,
+) -> Fitted:
+    """Logistic regression (L2 strength ``c``, default ``C_REGULARISATION``) with class-balanced
+    weights per data set, then Platt scaling (Platt 1999) of its decision values, fitted
+    unweighted on grouped inner out-of-fold values."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.model_selection import GroupKFold, cross_val_predict
     from sklearn.pipeline import make_pipeline
     from sklearn.preprocessing import StandardScaler
 
     def base() -> Any:
-        return make_pipeline(StandardScaler(), LogisticRegression(C=C_REGULARISATION, max_iter=5000))
+        return make_pipeline(StandardScaler(), LogisticRegression(C=c or C_REGULARISATION, max_iter=5000))
 
     w = balanced_weights(datasets, y)
     inner = GroupKFold(n_splits=5, shuffle=True, random_state=seed)
@@ -321,27 +342,57 @@ def labelled(
     return x, y, [rows[i]["group"] for i in keep], [rows[i]["dataset"] for i in keep]
 
 
-def out_of_fold(rows: Sequence[dict[str, Any]], folds: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+def out_of_fold(
+    rows: Sequence[dict[str, Any]], folds: int, seed: int, c: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(balanced score, natural P(support)) for every row, from a model that never saw its group."""
     s, p = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
     for train, test in group_splits(rows, folds, seed):
         x, y, groups, datasets = labelled(rows, train)
-        model = fit(x, y, groups, datasets, seed)
+        model = fit(x, y, groups, datasets, seed, c)
         s[test], p[test] = model.scores(np.asarray([rows[i]["x"] for i in test], dtype=np.float64))
     return s, p
 
 
-def export(model: Fitted, rule_precision: dict[str, float], n_rows: int) -> dict[str, Any]:
+def kept_columns(drop: Sequence[str]) -> list[int]:
+    """Indices of ``FEATURE_NAMES`` not in ``drop``. Raises ValueError for an unknown name."""
+    unknown = sorted(set(drop) - set(FEATURE_NAMES))
+    if unknown:
+        raise ValueError(f"unknown feature names: {unknown}")
+    return [i for i, n in enumerate(FEATURE_NAMES) if n not in drop]
+
+
+def without_features(rows: Sequence[dict[str, Any]], drop: Sequence[str]) -> list[dict[str, Any]]:
+    """The rows with the feature columns named in ``drop`` removed from ``x``."""
+    keep = kept_columns(drop)
+    return [r | {"x": [r["x"][i] for i in keep]} for r in rows]
+
+
+def export(
+    model: Fitted, rule_precision: dict[str, float], n_rows: int, drop: Sequence[str] = ()
+) -> dict[str, Any]:
+    """The model file (``claims.decision.DecisionModel.from_dict``) of a model fitted on the
+    columns of ``FEATURE_NAMES`` not in ``drop``: a dropped column gets mean 0, scale 1 and
+    weight 0, so that it is read and ignored."""
     scaler, lr = model.pipeline[0], model.pipeline[-1]
     import sklearn
 
+    mean, scale, coef = (
+        np.zeros(len(FEATURE_NAMES)),
+        np.ones(len(FEATURE_NAMES)),
+        np.zeros(len(FEATURE_NAMES)),
+    )
+    keep = kept_columns(drop)
+    mean[keep], scale[keep], coef[keep] = scaler.mean_, scaler.scale_, lr.coef_[0]
     return {
         "version": MODEL_VERSION,
         "trained_with": f"scikit-learn {sklearn.__version__}, tools/train_verdict.py, {n_rows} labelled rows",
         "feature_names": list(FEATURE_NAMES),
-        "mean": scaler.mean_.tolist(),
-        "scale": scaler.scale_.tolist(),
-        "coef": lr.coef_[0].tolist(),
+        "dropped_features": list(drop),
+        "C": model.pipeline[-1].C,
+        "mean": mean.tolist(),
+        "scale": scale.tolist(),
+        "coef": coef.tolist(),
         "intercept": float(lr.intercept_[0]),
         "calib_a": model.calib_a,
         "calib_b": model.calib_b,
@@ -503,6 +554,17 @@ def choose_margin(items: Sequence[Item], rows: Sequence[dict[str, Any]], score: 
     return {"rule_margin": best, "grid": grid}
 
 
+def in_sample(
+    items: Sequence[Item], rows: Sequence[dict[str, Any]], model: Fitted, margin: float
+) -> dict[str, float | None]:
+    """Balanced accuracy on each dev set of ``model`` scoring the rows it was fitted on (the
+    in-sample figure, to set against the out-of-fold one)."""
+    score, _ = model.scores(np.asarray([r["x"] for r in rows], dtype=np.float64))
+    verdicts = claim_verdicts(rows, score, score, rule_precision(rows), margin)
+    preds = audit_predictions(rows, verdicts)
+    return {d: _round(balanced_accuracy(_pairs(items, preds, d))) for d in ("factcheck", "wice")}
+
+
 def _pairs(
     items: Sequence[Item], preds: dict[str, tuple[str, float]], dataset: str, *, only_present: bool = False
 ) -> list[tuple[str, str]]:
@@ -576,20 +638,26 @@ def main() -> int:
     ap = data_arguments(__doc__)
     ap.add_argument("--out", type=Path, default=ROOT / "claims/data/verdict_model.json")
     ap.add_argument("--report", type=Path, default=ROOT / "docs/verdict_training.json")
+    ap.add_argument("--drop", nargs="*", default=list(DROPPED_FEATURES), help="feature columns left out")
+    ap.add_argument("--C", dest="c", type=float, default=C_REGULARISATION, help="L2 strength (inverse)")
     args = ap.parse_args()
     np.random.seed(args.seed)
     items = load_items(args.shared, args.limit, args.synthetic, args.seed)
-    rows = build_rows(items, args.cache)
-    score, p = out_of_fold(rows, args.folds, args.seed)
+    rows = without_features(build_rows(items, args.cache), args.drop)
+    score, p = out_of_fold(rows, args.folds, args.seed, args.c)
     choice = choose_margin(items, rows, score)
     rep = report(items, rows, score, p, choice["rule_margin"])
     rep["rule_margin"] = choice
     x, y, groups, datasets = labelled(rows, np.arange(len(rows)))
-    model = fit(x, y, groups, datasets, args.seed)
+    model = fit(x, y, groups, datasets, args.seed, args.c)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    exported = export(model, rep["rule_precision"], len(y)) | {"rule_margin": choice["rule_margin"]}
+    exported = export(model, rep["rule_precision"], len(y), args.drop) | {
+        "rule_margin": choice["rule_margin"]
+    }
     args.out.write_text(json.dumps(exported, indent=1) + "\n")
     rep["cross_validation"] = f"StratifiedGroupKFold({args.folds}), seed {args.seed}; all figures out-of-fold"
+    rep["in_sample"] = in_sample(items, rows, model, choice["rule_margin"])
+    rep["model"] = {"C": args.c, "dropped_features": list(args.drop)}
     args.report.write_text(json.dumps(rep, indent=1) + "\n")
     fc, wi = rep["datasets"]["factcheck"], rep["datasets"]["wice"]
     print(json.dumps(rep, indent=1))
