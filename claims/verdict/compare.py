@@ -27,6 +27,7 @@ from claims.verdict.names import alias_stated, entity_key, entity_present, lower
 from claims.verdict.offices import office_change
 from claims.verdict.quantity_checks import check_quantities, years_of
 from claims.verdict.roles import converse_relation
+from claims.verdict.slot_names import other_given_name
 from claims.verdict.slots import slot_swap
 from claims.verdict.text import (
     coverage_of,
@@ -35,6 +36,14 @@ from claims.verdict.text import (
     subject_heads,
     subject_modifier,
     widen,
+)
+from claims.verdict.time_bounds import (
+    bounded_in_reference,
+    check_relative_time,
+    check_time_bound,
+    reference_bound_conflict,
+    relative_time,
+    time_points,
 )
 from claims.verdict.values import (
     RELATIVE_YEAR,
@@ -81,8 +90,12 @@ def _check_entities(pair: Pair, x: Context) -> None:
     strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
     for ent_t in r.entities:
         ent = ent_t[0]
-        if entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict) or alias_stated(
-            r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems
+        # a name of one surname with another given name is another person ("Maria Olsen" /
+        # "Marit Olsen"): the shared surname does not state it
+        other = any(other_given_name(ent, e) for e, _, _ in c.entities)
+        if not other and (
+            entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict)
+            or alias_stated(r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems)
         ):
             pair.stated.add("e:" + ent.lower())
             pair.entities_present.append(ent)
@@ -118,18 +131,23 @@ def _check_dates(pair: Pair, x: Context) -> None:
     """Check: dates, part by part (``date_states``, ``date_conflict``). A dateline's date is
     the report's, not the event's: it never conflicts. A date may be stated in parts: its
     month and day by a year-less date ("November 2"), its year by the report's dateline;
-    ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict."""
+    ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict.
+    A bounded date ("no later than May 2003") and a date against a bounded one are compared by
+    ``time_bounds``; no date conflicts where either claim tells a relative time."""
     c = x.c
-    c_years = years_of(c)
+    c_years = [y for y in years_of(c) if not bounded_in_reference(x, y.start)]
     for d in x.r.dates:
         key = "d:" + d.text.lower()
-        if any(date_states(d, e) for e in c.dates):
+        mine = time_points(x.r.text, (), [d])
+        if mine and mine[0].bound:
+            check_time_bound(pair, x, mine[0], key)
+            continue
+        if any(date_states(d, e) for e in c.dates if not bounded_in_reference(x, e.start)):
             pair.stated.add(key)
             pair.dated |= x.dateline
             continue
-        clash = next(
-            ((part, e) for e in (c.dates if not x.dateline else ()) if (part := date_conflict(d, e))), None
-        )
+        points = [e for e in c.dates if not bounded_in_reference(x, e.start)] if not x.dateline else []
+        clash = next(((part, e) for e in points if (part := date_conflict(d, e))), None)
         if clash is None and d.year is not None:
             if d.month is not None and any(
                 e.year is None and e.month == d.month and (d.day is None or e.day == d.day) for e in c.dates
@@ -138,7 +156,10 @@ def _check_dates(pair: Pair, x: Context) -> None:
             if x.dateline and any(values_equal(y.raw, d.year) for y in c_years):
                 pair.stated.add(key + YEAR)
                 pair.dated = True
-        if clash is not None:
+        past = reference_bound_conflict(x, mine[0]) if mine else None
+        if past is not None:
+            pair.conflicts.append(past)
+        elif clash is not None and not relative_time(x):
             part, e = clash
             pair.conflicts.append(
                 Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
@@ -289,6 +310,7 @@ PAIR_CHECKS: tuple[Callable[[Pair, Context], None], ...] = (
     check_quantities,
     _check_identifiers,
     _check_dates,
+    check_relative_time,
     _check_polarity,
     _check_predicate,
     _check_antonyms,

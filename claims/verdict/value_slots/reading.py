@@ -30,6 +30,7 @@ from claims.facets import (
 from claims.facets.rounding import approximation_misses, is_approximation
 from claims.parses import parse
 from claims.spacy_pipeline import entity_type
+from claims.verdict.slot_names import other_given_name
 from claims.verdict.text import clause_spans
 from claims.verdict.values import bound_year, date_conflict, date_states
 
@@ -270,7 +271,8 @@ def agrees(v: Value, o: Value) -> bool:
     """``o`` states ``v``'s value after normalisation (units, rounding, number words, date
     precision, a year inside a range), or may state it (an approximation, a bound)."""
     if v.kind == "name":
-        return bool(words(v.text) & words(o.text))
+        # one surname with two given names is two people ("Maria Olsen" / "Marit Olsen")
+        return bool(words(v.text) & words(o.text)) and not other_given_name(v.text, o.text)
     if v.kind == "date":
         assert v.d is not None and o.d is not None
         return date_conflict(v.d, o.d) is None or date_states(v.d, o.d)
