@@ -197,8 +197,11 @@ def time_bound(text: str, start: int) -> tuple[str, int]:
     May 2003": that one or earlier), ``"atleast"`` ("no earlier than 1990", "not before 2011",
     "did not open until 2006": that one or later), or ``""`` (a point, or a word such as
     "since", "until", "from" that says no side). A negated bound is read before the bound it
-    negates ("not before 2011" is ``atleast``, not ``below``). Returns (kind, where the bound's
-    words start); ("", start) for none."""
+    negates ("not before 2011" is ``atleast``, not ``below``). A year that modifies a noun
+    ("after 2003's debut album") is no bound of the year. Returns (kind, where the bound's words
+    start); ("", start) for none."""
+    if re.match(r"\d+['’]s\b", text[start:]):
+        return "", start
     lo = max(0, start - 40)
     for pat, kind in _TIME_BOUNDS:
         m = pat.search(text, lo, start)
