@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["one_name", "other_given_name", "short_form"]
+__all__ = ["another_person", "one_name", "other_given_name", "short_form"]
 
 #: At most two capitalised words (middle names, initials) between the two parts.
 _BETWEEN = r"\s+(?:[A-Z][\w.'\-]*\s+){0,2}"
@@ -66,13 +66,16 @@ def other_given_name(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` are full names with one surname and two given names: two people
     of one family, not one person ("Maria Olsen" / "Marit Olsen", "Venus Williams" / "Serena
     Williams"). Not so for an initial or a short form of the given name ("M. Olsen", "Alex" /
-    "Alexander Berg"), nor for a name without a given name ("Olsen" / "Marit Olsen": the
-    surname alone names the person) or with the same one ("Marit Olsen" / "Marit H. Olsen").
+    "Alexander Berg"), for a title before the same given name ("President Joe Biden"), nor for
+    a name without a given name ("Olsen" / "Marit Olsen": the surname alone names the person)
+    or with the same one ("Marit Olsen" / "Marit H. Olsen").
 
     >>> other_given_name("Maria Olsen", "Marit Olsen"), other_given_name("Olsen", "Marit Olsen")
     (True, False)
     >>> other_given_name("M. Olsen", "Marit Olsen"), other_given_name("Alex Berg", "Alexander Berg")
     (False, False)
+    >>> other_given_name("President Joe Biden", "Joe Biden")
+    False
     """
     x, y = _name_words(a), _name_words(b)
     if len(x) < 2 or len(y) < 2 or x[-1].lower() != y[-1].lower():
@@ -80,4 +83,15 @@ def other_given_name(a: str, b: str) -> bool:
     gx, gy = x[0].rstrip(".").lower(), y[0].rstrip(".").lower()
     if not gx.isalpha() or not gy.isalpha() or len(gx) < 2 or len(gy) < 2:
         return False  # an initial ("M. Olsen") may stand for either given name
+    if gx in (w.lower() for w in y) or gy in (w.lower() for w in x):
+        return False  # a title before the name ("President Joe Biden" / "Joe Biden")
     return not (gx.startswith(gy) or gy.startswith(gx))
+
+
+def another_person(name: str, others: Iterable[str]) -> bool:
+    """Whether ``others`` name ``name``'s surname only with another given name
+    (``other_given_name``) and never with its own ("Maria Olsen" against "Marit Olsen", but not
+    against "Marit Olsen and her sister Maria Olsen")."""
+    x = _name_words(name)
+    kin = [o for o in others if x and _name_words(o)[-1:] and _name_words(o)[-1].lower() == x[-1].lower()]
+    return any(other_given_name(name, o) for o in kin) and all(other_given_name(name, o) for o in kin)

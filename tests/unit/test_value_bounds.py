@@ -32,7 +32,7 @@ import pytest
 from claims.facets import extract
 from claims.facets.dates import time_bound
 from claims.types import Verdict
-from claims.verdict.slot_names import other_given_name
+from claims.verdict.slot_names import another_person, other_given_name
 from claims.verdict.time_bounds import relation
 from tests.unit.verdict_rows import judge_claim
 
@@ -133,3 +133,11 @@ def test_other_given_name() -> None:
     assert not other_given_name("I. Dahl", "Ingrid Dahl")
     assert not other_given_name("Ingrid Dahl", "Ingrid M. Dahl")
     assert not other_given_name("Ingrid Dahl", "Ingrid Moe")  # another surname: not this rule's
+
+
+def test_another_person() -> None:
+    # the reference names the surname only with another given name: another person
+    assert another_person("Ingrid Dahl", ["Sigrid Dahl", "Oslo"])
+    # it also names her: the sister is no rival of the name
+    assert not another_person("Ingrid Dahl", ["Sigrid Dahl", "Ingrid Dahl"])
+    assert not another_person("Ingrid Dahl", ["Oslo"])
