@@ -27,7 +27,6 @@ from claims.verdict.names import alias_stated, entity_key, entity_present, lower
 from claims.verdict.offices import office_change
 from claims.verdict.quantity_checks import check_quantities, years_of
 from claims.verdict.roles import converse_relation
-from claims.verdict.slot_names import another_person
 from claims.verdict.slots import slot_swap
 from claims.verdict.text import (
     coverage_of,
@@ -90,12 +89,8 @@ def _check_entities(pair: Pair, x: Context) -> None:
     strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
     for ent_t in r.entities:
         ent = ent_t[0]
-        # a name of one surname with another given name is another person ("Maria Olsen" /
-        # "Marit Olsen"): the shared surname does not state it
-        other = another_person(ent, [e for e, _, _ in c.entities])
-        if not other and (
-            entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict)
-            or alias_stated(r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems)
+        if entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict) or alias_stated(
+            r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems
         ):
             pair.stated.add("e:" + ent.lower())
             pair.entities_present.append(ent)
