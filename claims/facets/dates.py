@@ -114,12 +114,56 @@ _CENTURY_RE = re.compile(
 _DECADE_RE = re.compile(r"(?<![\w.,-])(?P<y>1\d{3}|20\d{2})['’]?s\b")
 
 
+#: an era written with a year ("AD 476", "476 AD", "44 BC", "711 CE"): before it, after it
+_ERA_BEFORE = re.compile(r"\b(?:AD|A\.D\.)\s*$")
+_ERA_AFTER = re.compile(r"\s*(?P<era>AD|A\.D\.|CE|C\.E\.|BCE|B\.C\.E\.|BC|B\.C\.)(?![A-Za-z])")
+#: words right before a three-digit number that make it a year ("in 711", "before 476",
+#: "circa 865"; not "by 300", "from 200": a change or a range of counts)
+_YEAR_WORD_BEFORE = re.compile(
+    r"\b(?:in|since|before|after|until|till|during|circa|c\.|ca\.|year|around)\s+$", re.I
+)
+#: words right before a four-digit number that make it a count or a measure, not a year ("a
+#: population of 1500", "The army numbered 1800", "limited to 1800", "stood at 2000")
+_COUNT_BEFORE = re.compile(
+    r"\b(?:(?:population|total|number|count|crowd|attendance|capacity|tally|sum|budget|score|price|cost"
+    r"|height|elevation|altitude|depth|length|distance|weight|salary|strength|workforce)\s+of"
+    r"|number(?:ed|ing|s)|totall?(?:ed|ing|s)|amount(?:ed|ing|s)?\s+to|limited\s+to|capped\s+at"
+    r"|st(?:ood|ands?)\s+at|(?:rose|risen|fell|fallen|grew|grown|increased|decreased|dropped|declined)\s+to"
+    r"|scored|weigh(?:s|ed)|measur(?:es|ed))"
+    r"\s+(?:(?:about|around|roughly|nearly|almost|some|only|just|over|under)\s+)?$",
+    re.I,
+)
+
+
+def era(text: str, start: int, end: int) -> re.Match[str] | None:
+    """The era written after the number at ``start:end`` ("476 AD", "44 BC"), else one written
+    before it ("AD 476"); None without one."""
+    after = _ERA_AFTER.match(text, end)
+    if after is not None:
+        return after
+    return _ERA_BEFORE.search(text, 0, start)
+
+
 def is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
     """A four-digit number 1000-2100 without a unit is a year: alone ("in 2011"), after a
     temporal word before a noun ("in 2006 Announced"), or as a modifier after a determiner
     ("the 2011 album", "Low Tide's 1993 tour"; but "the 2000 runners", a round number before a
-    plural noun, is a count)."""
-    if "," in num or "." in num or re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is None:
+    plural noun, is a count); never after the words of a count or a measure (``_COUNT_BEFORE``:
+    "a population of 1500", "numbered 1800"). A whole number of one to four digits with an era
+    ("AD 476", "44 BC") and a three-digit one without a unit right after a temporal word ("in
+    711", ``_YEAR_WORD_BEFORE``) are years too."""
+    if "," in num or "." in num:
+        return False
+    end = start + len(num)
+    if slot == "" and era(text, start, end) is not None and re.fullmatch(r"[1-9]\d{0,3}", num):
+        return True
+    if slot == "" and re.fullmatch(r"[1-9]\d{2}", num):
+        return _YEAR_WORD_BEFORE.search(text, max(0, start - 12), start) is not None and not re.match(
+            r"\s*(?:of\b|%|[-–—]\d|to\s+\d|and\s+\d)", text[end:]
+        )
+    if re.fullmatch(r"1\d{3}|20\d{2}|2100", num) is None:
+        return False
+    if _COUNT_BEFORE.search(text, max(0, start - 40), start):
         return False
     if slot == "":
         return True
@@ -129,6 +173,41 @@ def is_year(text: str, num: str, start: int, slot: str, noun: str) -> bool:
         return True
     plural = noun.endswith("s") and not noun.endswith("ss")
     return bool(_DET_BEFORE.search(text[max(0, start - 8) : start])) and not (plural and int(num) % 100 == 0)
+
+
+#: words right before a year or date that bound it from one side, by kind (as
+#: ``Quantity.bound``): "before 1998" (``below``), "after 2001" (``above``), "by 1990", "no
+#: later than May 2003" (``upto``: that year or earlier), "no earlier than", "not before", "not
+#: ... until" (``atleast``: that year or later); "since", "until", "from" are left loose
+_TIME_BOUNDS: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p + r"\s+(?:(?:the\s+)?(?:year|end|close)\s+(?:of\s+)?)?$", re.I), kind)
+    for p, kind in [
+        (r"\b(?:no|not|never)\s+(?:earlier|sooner)\s+than|\bnot\s+(?:\S+\s+){0,4}?(?:before|until|till)"
+         r"|n['’]t\s+(?:\S+\s+){0,4}?(?:before|until|till)|\bat\s+the\s+earliest\s+in", "atleast"),
+        (r"\b(?:no|not)\s+later\s+than|\bat\s+the\s+latest\s+(?:in|by)|(?<!\bnot\s)\bby", "upto"),
+        (r"\b(?:before|prior\s+to|earlier\s+than|pre-)", "below"),
+        (r"\b(?:after|later\s+than|post-)", "above"),
+    ]
+]  # fmt: skip
+
+
+def time_bound(text: str, start: int) -> tuple[str, int]:
+    """How the words right before the year or date at ``start`` bound it: ``"below"`` ("before
+    1998": an earlier year), ``"above"`` ("after 2001"), ``"upto"`` ("by 1990", "no later than
+    May 2003": that one or earlier), ``"atleast"`` ("no earlier than 1990", "not before 2011",
+    "did not open until 2006": that one or later), or ``""`` (a point, or a word such as
+    "since", "until", "from" that says no side). A negated bound is read before the bound it
+    negates ("not before 2011" is ``atleast``, not ``below``). A year that modifies a noun
+    ("after 2003's debut album") is no bound of the year. Returns (kind, where the bound's words
+    start); ("", start) for none."""
+    if re.match(r"\d+['’]s\b", text[start:]):
+        return "", start
+    lo = max(0, start - 40)
+    for pat, kind in _TIME_BOUNDS:
+        m = pat.search(text, lo, start)
+        if m is not None:
+            return kind, m.start()
+    return "", start
 
 
 #: words before a century or decade that make it a bound, an approximation or a part of it

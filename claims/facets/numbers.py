@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 
-from claims.facets.dates import is_year
+from claims.facets.dates import era, is_year
 from claims.facets.number_slots import (
     AGE_BEFORE,
     AT_AGE_AFTER,
@@ -82,6 +82,7 @@ def _sign(text: str, m: re.Match[str]) -> bool | None:
     prev = re.search(r"([A-Z][A-Za-z]+)\s$", text[max(0, s - 30) : s])
     if (
         _currency_code(text, m) is None
+        and era(text, s, e) is None
         and prev
         and prev.group(1) not in ENTITY_STOP
         and prev.group(1).lower() not in MONTHS
@@ -144,6 +145,11 @@ def _digit_quantity(text: str, m: re.Match[str]) -> Quantity | None:
     slot, unit, factor, qs, uend = _digit_slot(text, m, s, end)
     if is_year(text, m.group("num"), s, slot, unit):
         slot, unit, uend = "year", "", max(uend, e)
+        written = era(text, s, e)
+        if written is not None and written.start() >= e:  # "476 AD", "44 BC": the era is the year's
+            uend = written.end()
+            if written.group("era").startswith("B"):
+                raw = -raw
     elif slot == "":
         slot = of_slot(text[:qs])
     value = raw * factor

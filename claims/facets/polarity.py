@@ -92,8 +92,8 @@ def negation_frame(text: str) -> tuple[int, int] | None:
 
 def negation_of(text: str) -> tuple[bool, str]:
     """Whether ``text`` is negated, and the cue. "not only", "not until" / "not ... until"
-    (a time, not a denial) and "no doubt" do not negate; a denying frame ("It is false that")
-    does."""
+    (a time, not a denial), a bound ("no earlier than", "no more than") and "no doubt" do not
+    negate; a denying frame ("It is false that") does."""
     frame = _NEGATION_FRAME.search(text)
     if frame:
         return True, frame.group(0)
@@ -114,6 +114,10 @@ def negation_of(text: str) -> tuple[bool, str]:
             r"(?:\s+\S+){0,5}?\s+(?:until|till|before)\b", after
         ):
             continue
+        if m.group(0) in ("no", "not") and re.match(
+            r"\s*(?:earlier|sooner|later|more|less|fewer)\s+than\b", after
+        ):
+            continue  # a bound ("no earlier than 1990", "no more than 50"), not a denial
         if m.group(0) == "no" and re.match(r"\s*(?:doubt|longer)\b", after) and "longer" not in after[:8]:
             continue
         return True, text[m.start() : m.end()]

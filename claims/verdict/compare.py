@@ -36,6 +36,14 @@ from claims.verdict.text import (
     subject_modifier,
     widen,
 )
+from claims.verdict.time_bounds import (
+    bounded_in_reference,
+    check_relative_time,
+    check_time_bound,
+    reference_bound_conflict,
+    relative_time,
+    time_points,
+)
 from claims.verdict.values import (
     RELATIVE_YEAR,
     date_conflict,
@@ -118,18 +126,23 @@ def _check_dates(pair: Pair, x: Context) -> None:
     """Check: dates, part by part (``date_states``, ``date_conflict``). A dateline's date is
     the report's, not the event's: it never conflicts. A date may be stated in parts: its
     month and day by a year-less date ("November 2"), its year by the report's dateline;
-    ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict."""
+    ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict.
+    A bounded date ("no later than May 2003") and a date against a bounded one are compared by
+    ``time_bounds``; no date conflicts where either claim tells a relative time."""
     c = x.c
-    c_years = years_of(c)
+    c_years = [y for y in years_of(c) if not bounded_in_reference(x, y.start)]
     for d in x.r.dates:
         key = "d:" + d.text.lower()
-        if any(date_states(d, e) for e in c.dates):
+        mine = time_points(x.r.text, (), [d])
+        if mine and mine[0].bound:
+            check_time_bound(pair, x, mine[0], key)
+            continue
+        if any(date_states(d, e) for e in c.dates if not bounded_in_reference(x, e.start)):
             pair.stated.add(key)
             pair.dated |= x.dateline
             continue
-        clash = next(
-            ((part, e) for e in (c.dates if not x.dateline else ()) if (part := date_conflict(d, e))), None
-        )
+        points = [e for e in c.dates if not bounded_in_reference(x, e.start)] if not x.dateline else []
+        clash = next(((part, e) for e in points if (part := date_conflict(d, e))), None)
         if clash is None and d.year is not None:
             if d.month is not None and any(
                 e.year is None and e.month == d.month and (d.day is None or e.day == d.day) for e in c.dates
@@ -138,7 +151,10 @@ def _check_dates(pair: Pair, x: Context) -> None:
             if x.dateline and any(values_equal(y.raw, d.year) for y in c_years):
                 pair.stated.add(key + YEAR)
                 pair.dated = True
-        if clash is not None:
+        past = reference_bound_conflict(x, mine[0]) if mine else None
+        if past is not None:
+            pair.conflicts.append(past)
+        elif clash is not None and not relative_time(x):
             part, e = clash
             pair.conflicts.append(
                 Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
@@ -289,6 +305,7 @@ PAIR_CHECKS: tuple[Callable[[Pair, Context], None], ...] = (
     check_quantities,
     _check_identifiers,
     _check_dates,
+    check_relative_time,
     _check_polarity,
     _check_predicate,
     _check_antonyms,

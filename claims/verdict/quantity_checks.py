@@ -21,9 +21,16 @@ from claims.facets import (
     year_overlaps,
 )
 from claims.verdict.context import Context
-from claims.verdict.events import event_coverage
 from claims.verdict.findings import Conflict, Pair
 from claims.verdict.rivals import approximation_rival, both_currencies, ordinal_rival, other_measure
+from claims.verdict.time_bounds import (
+    bounded_in_reference,
+    check_time_bound,
+    cover_words,
+    reference_bound_conflict,
+    relative_time,
+    time_points,
+)
 from claims.verdict.values import (
     bound_year,
     ordinal_word,
@@ -42,16 +49,29 @@ def years_of(c: Facets) -> list[Quantity]:
 
 
 def _check_year(pair: Pair, x: Context, q: Quantity, c_years: list[Quantity]) -> None:
-    """Check: year. Stated by the same year or range; only point years conflict, and only
-    with point years that share no year with it."""
+    """Check: year. A year bounded from one side ("before 1998") is compared by
+    ``time_bounds.check_time_bound``. Else stated by the same year or range (not by a bounded
+    one: "before 1998" states no year 1998); a point outside a bound of the reference conflicts
+    (``time_bounds.reference_bound_conflict``); only point years conflict, only with point
+    years that share no year with it, and not where either claim tells a time relative to
+    another event (``time_bounds.relative_time``)."""
+    mine = time_points(x.r.text, [q], ())[0]
+    if mine.bound:
+        check_time_bound(pair, x, mine, "q:" + q.text.lower())
+        return
+    c_years = [y for y in c_years if not bounded_in_reference(x, y.start)]
     if any(year_matches(q, y) for y in c_years):
         pair.stated.add("q:" + q.text.lower())
         pair.dated |= x.dateline and any(e.year == q.raw and e.month is not None for e in x.c.dates)
         return
+    past = None if q.loose else reference_bound_conflict(x, mine)
+    if past is not None:
+        pair.conflicts.append(past)
+        return
     rivals = [
         y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y) and not _at_edge(q, y)
     ]
-    if rivals and not any(year_overlaps(q, y) for y in c_years):
+    if rivals and not any(year_overlaps(q, y) for y in c_years) and not relative_time(x):
         y = rivals[0]
         pair.conflicts.append(Conflict("year", q.text, y.text, y.start, y.end))
     else:
@@ -149,14 +169,7 @@ def _own_words(text: str, q: Quantity) -> set[str]:
 def _cover_bound_words(pair: Pair, x: Context, q: Quantity) -> None:
     """The words of the claim's bound ("exceeds", "more than") were compared as the bound: they
     are no predicate word the reference lacks ("exceeds 80 °C" / "stays below 80 °C")."""
-    own = _own_words(x.r.text, q) & set(x.r_tokens)
-    if not own or own <= pair.tokens_covered:
-        return
-    pair.tokens_covered |= own
-    pair.coverage = sum(t in pair.tokens_covered for t in x.r_tokens) / len(x.r_tokens)
-    names = set(content_tokens(" ".join(e for e, _, _ in x.r.entities)))
-    predicate = [t for t in x.r_tokens if t not in names and t not in own]
-    pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
+    cover_words(pair, x, _own_words(x.r.text, q))
 
 
 def _narrower(x: Context, q: Quantity, o: Quantity) -> bool:
@@ -194,6 +207,7 @@ def _check_bound(pair: Pair, x: Context, q: Quantity) -> bool:
         return False
     o = points[0]
     pair.conflicts.append(Conflict("bound", _bound_words(x.r.text, q), o.text, o.start, o.end))
+    _cover_bound_words(pair, x, q)  # "at least" is the bound, no predicate word the reference lacks
     return True
 
 

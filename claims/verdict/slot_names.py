@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-__all__ = ["one_name", "short_form"]
+from claims.verdict.names import name_heads
+
+__all__ = ["one_name", "other_given_name", "short_form"]
 
 #: At most two capitalised words (middle names, initials) between the two parts.
 _BETWEEN = r"\s+(?:[A-Z][\w.'\-]*\s+){0,2}"
@@ -54,3 +56,40 @@ def one_name(a: str, b: str, texts: Iterable[str]) -> bool:
         return False
     pattern = re.compile(rf"\b(?:{x}{_BETWEEN}{y}|{y}{_BETWEEN}{x})\b")
     return any(pattern.search(t) for t in texts)
+
+
+def _name_words(name: str) -> list[str]:
+    """The capitalised words of a name, a possessive and a leading "The" left out."""
+    words = [re.sub(r"['’]s?$", "", w) for w in re.findall(r"[\w'’.-]+", name) if w[:1].isupper()]
+    return words[1 if words[:1] == ["The"] else 0 :]
+
+
+#: a word of a person's name: a capital and a lower-case letter, no digits ("Marit",
+#: "McDonald", "O'Neill"; not "M.", "FA", "PARROT")
+_PERSONAL = re.compile(r"(?!\w*\d)[A-Z](?=[\w'’-]*[a-z])[\w'’-]+")
+
+
+def other_given_name(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are full names with one surname and two given names: two people
+    of one family, not one person ("Maria Olsen" / "Marit Olsen", "Venus Williams" / "Serena
+    Williams"). Not so for an initial or a short form of the given name ("M. Olsen", "Alex" /
+    "Alexander Berg"), for a title before the same given name ("President Joe Biden"), nor for
+    a name without a given name ("Olsen" / "Marit Olsen": the surname alone names the person)
+    or with the same one ("Marit Olsen" / "Marit H. Olsen").
+
+    >>> other_given_name("Maria Olsen", "Marit Olsen"), other_given_name("Olsen", "Marit Olsen")
+    (True, False)
+    >>> other_given_name("M. Olsen", "Marit Olsen"), other_given_name("Alex Berg", "Alexander Berg")
+    (False, False)
+    >>> other_given_name("President Joe Biden", "Joe Biden"), other_given_name("FA Cup", "League Cup")
+    (False, False)
+    """
+    x, y = _name_words(a), _name_words(b)
+    if len(x) < 2 or len(y) < 2 or x[-1].lower() != y[-1].lower() or x[-1].lower() in name_heads():
+        return False  # no shared surname, or a designator ("FA Cup" / "League Cup")
+    if not all(_PERSONAL.fullmatch(w) for w in (x[0], y[0], x[-1], y[-1])):
+        return False  # an initial ("M. Olsen") may stand for either given name; no acronyms
+    if {w.rstrip(".").lower() for w in x[:-1]} & {w.rstrip(".").lower() for w in y[:-1]}:
+        return False  # a given name or a title in common ("President Joe Biden" / "Joe Biden")
+    gx, gy = x[0].lower(), y[0].lower()
+    return not (gx.startswith(gy) or gy.startswith(gx))

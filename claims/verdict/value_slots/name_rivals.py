@@ -29,6 +29,7 @@ from claims.verdict.value_slots.reading import (
     place_slot,
     same_slot,
     slot_of,
+    two_people,
     words,
 )
 
@@ -60,9 +61,16 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
         if slot[0] == "appos" and v.label in PLACE_TYPES:
             continue  # a place that locates the name before it ("the Mauritshuis, the Hague")
         in_slot = [o for o, sl in theirs if same_slot(v, slot, sl)]
-        if any(words(o.text) & words(v.text) or one_name(v.text, o.text, others) for o in in_slot):
+        if any(_same_name(v, o) or one_name(v.text, o.text, others) for o in in_slot):
             continue  # the reference states the claim's name in the slot (also in a list)
-        rivals = [o for o in in_slot if words(o.text) and not words(o.text) & claim_words]
+        rivals = [
+            o for o in in_slot if words(o.text) and (not words(o.text) & claim_words or two_people(v, o))
+        ]
         if rivals:
             return v, rivals[0]
     return None
+
+
+def _same_name(a: Value, b: Value) -> bool:
+    """``a`` and ``b`` share a word and are not two people of one surname (``two_people``)."""
+    return bool(words(a.text) & words(b.text)) and not two_people(a, b)

@@ -30,6 +30,7 @@ from claims.facets import (
 from claims.facets.rounding import approximation_misses, is_approximation
 from claims.parses import parse
 from claims.spacy_pipeline import entity_type
+from claims.verdict.slot_names import other_given_name
 from claims.verdict.text import clause_spans
 from claims.verdict.values import bound_year, date_conflict, date_states
 
@@ -266,11 +267,20 @@ def words(text: str) -> set[str]:
     return set(content_tokens(text))
 
 
+def two_people(v: Value, o: Value) -> bool:
+    """Two names with one surname and two given names (``slot_names.other_given_name``:
+    "Maria Olsen" / "Marit Olsen"), one of which spaCy reads as a person (it may call the other
+    an ORG: "Sigrid Dahl"); names of no person ("West Africa" / "North Africa") are left to the
+    other checks."""
+    return "PERSON" in (v.label, o.label) and other_given_name(v.text, o.text)
+
+
 def agrees(v: Value, o: Value) -> bool:
     """``o`` states ``v``'s value after normalisation (units, rounding, number words, date
     precision, a year inside a range), or may state it (an approximation, a bound)."""
     if v.kind == "name":
-        return bool(words(v.text) & words(o.text))
+        # one surname with two given names is two people ("Maria Olsen" / "Marit Olsen")
+        return bool(words(v.text) & words(o.text)) and not two_people(v, o)
     if v.kind == "date":
         assert v.d is not None and o.d is not None
         return date_conflict(v.d, o.d) is None or date_states(v.d, o.d)
