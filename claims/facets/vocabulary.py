@@ -15,6 +15,7 @@ for claimaudit, Apache-2.0; see each file's header): ``stopwords.txt``,
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from importlib import resources
 
 
@@ -47,6 +48,7 @@ def data_rows(name: str, width: int) -> list[tuple[str, ...]]:
 _IRREGULAR_VERBS: dict[str, str] = dict(data_rows("irregular_verbs.tsv", 2))  # type: ignore[arg-type]
 
 
+@lru_cache(maxsize=1 << 16)
 def stem_of(w: str) -> str:
     """Crude stem of a word (the form the word lists and content tokens are compared in):
     lower-cased, a possessive and one suffix dropped, at least three characters kept
@@ -56,7 +58,8 @@ def stem_of(w: str) -> str:
     ("genes" -> "gene", "rates" -> "rate": the singular's own "e" stays, so "rates" is not "rat").
     An irregular past form is its base ("won" -> "win", ``_IRREGULAR_VERBS``), and a short
     verb keeps the "e" its "-ed" or "-ing" dropped ("voted" -> "vote", "filing" -> "file"; "rats"
-    stays "rat")."""
+    stays "rat"). Pure, so its results are cached (the checks ask for the same words again and
+    again)."""
     w = w.lower().replace("’", "'")
     if w.endswith("'s"):
         w = w[:-2]

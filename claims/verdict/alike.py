@@ -5,6 +5,7 @@ negation checks of ``claims.verdict.counterparts`` compare (stems from
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from claims import lexicon
 from claims.facets.vocabulary import stem_of
@@ -151,8 +152,12 @@ def topic_stated(text: str, ref: str, share: float = TOPIC_SHARE) -> bool:
 
 def states_word(text: str, word: str) -> bool:
     """``text`` holds ``word`` in some form (its stem among the stems of its words)."""
-    stem = stem_of(word)
-    return any(stem_of(w) == stem for w in WORD.findall(text))
+    return stem_of(word) in _stems(text)
+
+
+@lru_cache(maxsize=4096)
+def _stems(text: str) -> frozenset[str]:
+    return frozenset(stem_of(w) for w in WORD.findall(text))
 
 
 def said_of_subject(text: str, ref: str, other: str) -> bool:
@@ -180,6 +185,7 @@ def said_of_subject(text: str, ref: str, other: str) -> bool:
     return False
 
 
+@lru_cache(maxsize=1 << 16)
 def is_form_of(token: str, word: str) -> bool:
     """``token`` is ``word`` in some form: the same stem (``stem_of``), or its comparative or
     superlative in -er / -est ("deeper", "larger", "bigger", "happiest" of "deep", "large",
