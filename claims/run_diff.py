@@ -334,8 +334,8 @@ def check_unscored(items: int, rejected: int, failed: int, gate: Gate) -> list[s
     ``items``: the run's items, rejected input lines included (``summary["items"]``, >= 0);
     ``rejected``, ``failed``: how many of them were rejected or ended ``failed``. Unscored items
     are a share of ``items`` in per cent, compared with ``gate.unscored_items_share``; a run of
-    no items holds. A run that scored 1 of 9 lines has compared almost nothing, whatever its
-    comparison with a baseline says.
+    no items scored nothing and crosses it. A run that scored 1 of 9 lines has compared almost
+    nothing, whatever its comparison with a baseline says.
 
     >>> check_unscored(9, 8, 0, Gate())
     ['8 of 9 items were not scored (8 rejected, 0 failed): 88.9% (limit 2.0%)']
@@ -343,8 +343,12 @@ def check_unscored(items: int, rejected: int, failed: int, gate: Gate) -> list[s
     []
     """
     limit = gate.unscored_items_share
+    if limit is None:
+        return []
+    if items <= 0:
+        return ["the run has no items: nothing was scored"]
     unscored = rejected + failed
-    if limit is None or items <= 0 or 100 * unscored / items <= limit:
+    if 100 * unscored / items <= limit:
         return []
     return [
         f"{unscored} of {items} items were not scored ({rejected} rejected, {failed} failed): "

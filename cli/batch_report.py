@@ -117,6 +117,15 @@ def batch_summary(results: Sequence[dict[str, Any]], *, gate: dict[str, Any] | N
     }
 
 
+def no_baseline_note(gate: Mapping[str, Any]) -> str:
+    """What a gate without a baseline checked: the run's own limit (unscored items), or nothing
+    when the suite switched it off."""
+    own = (gate.get("limits") or {}).get("unscored_items_share") is not None
+    return "(no baseline run: " + (
+        "only the run's own limits were checked)" if own else "no limit was checked)"
+    )
+
+
 def gate_line(gate: Mapping[str, Any]) -> str:
     """``gate held (baseline: n1, last run whose gate held)`` or ``gate crossed: ...``; without a
     baseline the comparison limits were not checked, only the run's own (unscored items), and
@@ -124,7 +133,7 @@ def gate_line(gate: Mapping[str, Any]) -> str:
     base = gate.get("baseline") or {}
     head = "gate crossed: " + "; ".join(gate["crossed"]) if gate.get("crossed") else "gate held"
     if not base:
-        return f"{head} (no baseline run: only the run's own limits were checked)"
+        return f"{head} {no_baseline_note(gate)}"
     return f"{head} (baseline: {base.get('label')}, {base.get('chosen')})"
 
 

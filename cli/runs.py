@@ -19,6 +19,7 @@ from rich.markup import escape as esc
 
 from claimaudit import Client
 from claimaudit._flows import call, find_run
+from cli.batch_report import no_baseline_note
 from cli.client import ApiError, connect
 from cli.common import (
     EXIT_GATE,
@@ -87,7 +88,8 @@ def compare(
     ] = None,
 ) -> None:
     """Compare run B with base run A (without B: A with its suite's baseline); exit 1 when the
-    gate (default the suite's) is crossed."""
+    gate (default the suite's) is crossed. Any --max-… option replaces the whole gate: the limits
+    given are the only ones checked (give every limit you want held)."""
     params = {
         "contradicted_share_rise": max_contradicted_rise,
         "problem_share_rise": max_problem_rise,
@@ -190,7 +192,7 @@ def print_run(doc: dict[str, Any]) -> None:
         )
     if gate:
         crossed = gate.get("crossed") or []
-        note = "" if base else " (no baseline run: only the run's own limits were checked)"
+        note = "" if base else " " + no_baseline_note(gate)
         console.print(
             "gate " + ("[red]crossed[/red]: " + esc("; ".join(crossed)) if crossed else "held") + note
         )

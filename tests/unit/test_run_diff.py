@@ -131,7 +131,8 @@ def test_a_comparison_of_disjoint_runs_crosses_the_gate() -> None:
         ((100, 1, 1), Gate(), []),  # 2 % is not above the 2 % limit
         ((100, 2, 1), Gate(), ["3 of 100 items were not scored (2 rejected, 1 failed): 3.0% (limit 2.0%)"]),
         ((9, 8, 0), Gate(unscored_items_share=None), []),  # switched off
-        ((0, 0, 0), Gate(), []),  # an empty run has nothing unscored
+        ((0, 0, 0), Gate(), ["the run has no items: nothing was scored"]),  # an empty run scored nothing
+        ((0, 0, 0), Gate(unscored_items_share=None), []),
     ],
 )
 def test_the_run_s_own_limit_counts_rejected_and_failed_items(
