@@ -55,7 +55,7 @@ def _sole_words(verb: Any, agent: Any) -> str:
         if tok.dep_ == "advmod" and tok.lower_ in SOLE:
             if tok.lower_ == "handedly":
                 return "single-handedly"
-            return tok.text
+            return str(tok.text)
     for prep in verb.children:
         if prep.dep_ != "prep":
             continue
