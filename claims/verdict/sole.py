@@ -51,7 +51,8 @@ def _name(tok: Any) -> str:
 
 
 def _sole_words(verb: Any, agent: Any) -> str:
-    for tok in (*verb.children, *agent.children):
+    by = [c for c in verb.children if c.dep_ == "agent"]  # "solely" may hang on a passive's "by"
+    for tok in (*verb.children, *agent.children, *(c for b in by for c in b.children)):
         if tok.dep_ == "advmod" and tok.lower_ in SOLE:
             if tok.lower_ == "handedly":
                 return "single-handedly"

@@ -21,6 +21,8 @@ CONFLICTS = [
         "The studio was started solely by Oskar Brekke.",
         "Oskar Brekke and Siri Vang started the studio together.",
     ),
+    # "solely" parsed on the passive's "by", not on the verb
+    ("Lumio was founded solely by Ingrid Saltvik.", "Ingrid Saltvik and Jonas Lie founded Lumio in 2003."),
     ("Hedda Nyhus wrote the libretto by herself.", "Hedda Nyhus and Arne Bjerk wrote the libretto."),
     ("Tor Hagen restored the chapel on his own.", "Tor Hagen restored the chapel with Lise Moen."),
     ("Kari Dale single-handedly built the observatory.", "Kari Dale and Emil Foss built the observatory."),
