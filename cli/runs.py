@@ -200,7 +200,10 @@ def print_run(doc: dict[str, Any]) -> None:
     console.print(f"rejected lines ({len(rejections)}):" if rejections else "no rejected line")
     for r in rejections:
         where = f"line {r['line']}" if r.get("line") else f"item {r.get('item_id')}"
-        console.print(f"  {where}: {esc(r['reason'])}", soft_wrap=True)
+        reason = str(r["reason"])
+        # the API starts a numbered line's reason with "line N:" already
+        text = reason if reason.startswith(f"{where}:") else f"{where}: {reason}"
+        console.print(f"  {esc(text)}", soft_wrap=True)
 
 
 @runs_app.command("baseline")

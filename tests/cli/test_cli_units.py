@@ -231,3 +231,31 @@ def test_not_up_counts_flower_only_when_the_stack_started_it() -> None:
     assert [r.name for r in not_up(rows, info)] == ["flower"]
     assert not_up(rows, StackInfo("db", "redis", "http://api", None, True, None)) == []
     assert [r.name for r in not_up([ServiceStatus("worker", "frozen", "")], None)] == ["worker"]
+
+
+def test_runs_show_names_each_rejected_line_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A numbered line's reason comes from the API already starting "line N:" (api/routes/runs.py);
+    ``runs show`` prints it once, and prefixes the reasons that lack it."""
+    import io
+
+    from rich.console import Console
+
+    from cli import runs
+
+    out = io.StringIO()
+    monkeypatch.setattr(runs, "console", Console(file=out, width=200))
+    doc = {
+        "id": "r",
+        "suite": "s",
+        "label": "n1",
+        "status": "finished",
+        "summary": {"items": 2, "counts": {"rejected": 2}},
+        "rejections": [
+            {"line": 3, "reason": "line 3: not valid JSON"},
+            {"line": None, "item_id": "q7", "reason": "already in this run with other content"},
+        ],
+    }
+    runs.print_run(doc)
+    text = out.getvalue()
+    assert "  line 3: not valid JSON" in text and "line 3: line 3" not in text
+    assert "  item q7: already in this run with other content" in text
