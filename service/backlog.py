@@ -110,6 +110,10 @@ def retry_after(excess: int, rate: float, oldest_age_s: float | None = None) -> 
     return max(1, min(RETRY_AFTER_MAX_S, math.ceil(max(1, excess) / rate)))
 
 
+def _audits(n: int) -> str:
+    return f"{n} audit" if n == 1 else f"{n} audits"
+
+
 def _more(incoming: int) -> str:
     return f" and {incoming} more in this request" if incoming > 1 else ""
 
@@ -149,7 +153,7 @@ def check_backlog(
         refusal = (503, "backlog_age", backlog.queued - math.floor(max_age_s * rate), detail)
     elif max_queued > 0 and backlog.queued + incoming > max_queued:
         detail = (
-            f"the backlog is full: {backlog.queued} audits queued{_more(incoming)}, the bound is "
+            f"the backlog is full: {_audits(backlog.queued)} queued{_more(incoming)}, the bound is "
             f"{max_queued} (server setting MAX_QUEUED_AUDITS)"
         )
         refusal = (503, "backlog", backlog.queued + incoming - max_queued, detail)
@@ -159,7 +163,7 @@ def check_backlog(
         and backlog.tenant_queued + incoming > max_queued_per_tenant
     ):
         detail = (
-            f"your tenant has {backlog.tenant_queued} audits queued{_more(incoming)}, the bound is "
+            f"your tenant has {_audits(backlog.tenant_queued)} queued{_more(incoming)}, the bound is "
             f"{max_queued_per_tenant} (server setting MAX_QUEUED_AUDITS_PER_TENANT)"
         )
         refusal = (429, "tenant_backlog", backlog.tenant_queued + incoming - max_queued_per_tenant, detail)
