@@ -21,6 +21,15 @@ from rich.progress import Progress
 
 from claimaudit import Client
 from claimaudit._flows import find_run, submit_run
+from claimaudit.errors import (
+    AuthenticationError,
+    BadRequest,
+    Conflict,
+    InvalidRequest,
+    NotFound,
+    PayloadTooLarge,
+    PermissionDenied,
+)
 from cli import stack
 from cli.batch_input import BatchLine, IdSource, duplicate_ids, read_batch_input
 from cli.batch_report import (
@@ -401,6 +410,19 @@ def _batch_input(
         raise fail(f"{input}: {exc.strerror or exc}", code=2) from None
 
 
+#: the client's errors for a 4xx answer other than 429: the API refused what was sent (an
+#: invalid suite or run name, a revoked key), so re-running the same command fails the same way
+REFUSALS = (
+    BadRequest,
+    AuthenticationError,
+    PermissionDenied,
+    NotFound,
+    Conflict,
+    PayloadTooLarge,
+    InvalidRequest,
+)
+
+
 def _run_journaled(
     url: str,
     lines: list[BatchLine],
@@ -410,7 +432,8 @@ def _run_journaled(
     run: tuple[str, str] | None,
 ) -> list[dict[str, Any]]:
     """:func:`run_batch` against the API at ``url`` (``pace``: chunk size, stall timeout), each
-    result appended to ``partial`` as soon as it is known; exit 3 when the API fails, 2 a file."""
+    result appended to ``partial`` as soon as it is known; exit 3 when the API fails, 2 when it
+    refuses the input or the key (``REFUSALS``: a 4xx other than 429) or a file fails."""
     chunk_size, stall_timeout = pace
     try:
         with connect(url) as client, partial.open("w", encoding="utf-8") as jfh:
@@ -435,6 +458,9 @@ def _run_journaled(
             "(finished audits come back at once, nothing is audited twice)",
             code=130,
         ) from None
+    except REFUSALS as exc:  # the API refused the input or the key: re-running as is will not help
+        message = f"batch refused: {problem(exc)} ({_so_far(partial)}fix it, then re-run to resume)"
+        raise fail(message, code=EXIT_USAGE) from exc
     except ApiError as exc:
         message = f"batch aborted: {problem(exc)} ({_so_far(partial)}re-run to resume)"
         raise fail(message, code=EXIT_UNAVAILABLE) from exc

@@ -19,6 +19,7 @@ from rich.markup import escape as esc
 
 from claimaudit import Client
 from claimaudit._flows import call, find_run
+from claimaudit.errors import NotFound
 from cli.batch_report import no_baseline_note
 from cli.client import ApiError, connect
 from cli.common import (
@@ -30,6 +31,7 @@ from cli.common import (
     client_exit,
     console,
     err,
+    fail,
 )
 from cli.compare_view import render_comparison
 from cli.tables import print_json, print_listing
@@ -98,6 +100,7 @@ def compare(
         "worse_items_share": max_worse_share,
         "unscored_items_share": max_unscored_share,
     }
+    new: dict[str, Any] | None = None
     try:
         with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             if b is None:
@@ -106,6 +109,10 @@ def compare(
                 base_id, new = resolve_run(client, a)["id"], resolve_run(client, b)
             query = {k: v for k, v in {"with": base_id, **params}.items() if v is not None}
             doc = client.run(call("GET", f"/runs/{new['id']}/compare", params=query))
+    except NotFound as exc:
+        if b is None and new is not None:
+            _no_baseline(new)  # the run was found, its baseline was not
+        raise client_exit(exc) from exc
     except ApiError as exc:
         raise client_exit(exc) from exc
     if as_json:
@@ -114,6 +121,19 @@ def compare(
         render_comparison(console, doc, short=short)
     if doc["gate"]["crossed"]:
         raise typer.Exit(EXIT_GATE)
+
+
+def _no_baseline(run: dict[str, Any]) -> None:
+    """Exit 2 with the reason: ``run`` has no baseline to compare with (the suite's first finished
+    run, or no earlier run's gate held), naming its own gate's outcome."""
+    summary = run.get("summary") or {}
+    crossed = (summary.get("gate") or {}).get("crossed") or []
+    own = "crossed: " + "; ".join(crossed) if crossed else "held"
+    raise fail(
+        f"run {run['suite']}/{run['label']} has no baseline (the suite's first finished run, or no "
+        f"earlier run's gate held); its own gate {own}. Compare two runs: runs compare A B",
+        code=EXIT_USAGE,
+    )
 
 
 def _pct(value: float | None) -> str:
@@ -201,8 +221,8 @@ def print_run(doc: dict[str, Any]) -> None:
     for r in rejections:
         where = f"line {r['line']}" if r.get("line") else f"item {r.get('item_id')}"
         reason = str(r["reason"])
-        # the API starts a numbered line's reason with "line N:" already
-        text = reason if reason.startswith(f"{where}:") else f"{where}: {reason}"
+        # a numbered line's reason names its line already ("line 3: …", "line 2 is not UTF-8 …")
+        text = reason if reason.startswith((f"{where}:", f"{where} ")) else f"{where}: {reason}"
         console.print(f"  {esc(text)}", soft_wrap=True)
 
 

@@ -259,3 +259,70 @@ def test_runs_show_names_each_rejected_line_once(monkeypatch: pytest.MonkeyPatch
     text = out.getvalue()
     assert "  line 3: not valid JSON" in text and "line 3: line 3" not in text
     assert "  item q7: already in this run with other content" in text
+
+
+@pytest.mark.parametrize(
+    ("error", "code"),
+    [
+        # the API refused the run's suite name (422): re-running the same command cannot help
+        ("invalid", 2),
+        # 503 after the client's retries: the service is down, re-running resumes (README "Exit codes")
+        ("unavailable", 3),
+    ],
+)
+def test_batch_tells_a_refusal_from_an_outage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, error: str, code: int
+) -> None:
+    import contextlib
+
+    import typer
+
+    from claimaudit.errors import InvalidRequest, ServiceUnavailable
+    from cli import batch
+
+    exc = (
+        InvalidRequest(422, "suite: must not contain '/'", field="suite")
+        if error == "invalid"
+        else ServiceUnavailable(503, "database does not answer")
+    )
+    monkeypatch.setattr(batch, "connect", lambda url: contextlib.nullcontext(object()))
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise exc
+
+    monkeypatch.setattr(batch, "run_batch", refuse)
+    with pytest.raises(typer.Exit) as exit_:
+        batch._run_journaled(
+            "http://api", [], tmp_path / "out.partial", (100, 900.0), False, ("bad/suite", "r1")
+        )
+    assert exit_.value.exit_code == code
+
+
+def test_runs_compare_without_b_says_when_the_run_has_no_baseline() -> None:
+    """``runs compare S/R`` on a suite's first finished run, which the API answers 404 (no
+    baseline): exit 2 (README "Exit codes": usage) with the reason and the run's own gate, not
+    the API's raw 404."""
+    import io
+
+    import typer
+
+    from cli import common
+    from cli.runs import _no_baseline
+
+    first = {
+        "suite": "nightly",
+        "label": "n1",
+        "status": "finished",
+        "summary": {"baseline": None, "gate": {"crossed": ["8 of 9 items were not scored"]}},
+    }
+    out = io.StringIO()
+    saved = common.err.file
+    common.err.file = out
+    try:
+        with pytest.raises(typer.Exit) as exit_:
+            _no_baseline(first)
+    finally:
+        common.err.file = saved
+    assert exit_.value.exit_code == 2
+    assert "run nightly/n1 has no baseline" in out.getvalue()
+    assert "its own gate crossed: 8 of 9 items were not scored" in out.getvalue()
