@@ -100,27 +100,33 @@ def compare(
         "worse_items_share": max_worse_share,
         "unscored_items_share": max_unscored_share,
     }
-    new: dict[str, Any] | None = None
-    try:
-        with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
-            if b is None:
-                new, base_id = resolve_run(client, a), "baseline"
-            else:
-                base_id, new = resolve_run(client, a)["id"], resolve_run(client, b)
-            query = {k: v for k, v in {"with": base_id, **params}.items() if v is not None}
-            doc = client.run(call("GET", f"/runs/{new['id']}/compare", params=query))
-    except NotFound as exc:
-        if b is None and new is not None:
-            _no_baseline(new)  # the run was found, its baseline was not
-        raise client_exit(exc) from exc
-    except ApiError as exc:
-        raise client_exit(exc) from exc
+    doc = _comparison(api_url_of(api_url), a, b, {k: v for k, v in params.items() if v is not None})
     if as_json:
         print_json(console, doc)
     else:
         render_comparison(console, doc, short=short)
     if doc["gate"]["crossed"]:
         raise typer.Exit(EXIT_GATE)
+
+
+def _comparison(url: str, a: str, b: str | None, limits: dict[str, Any]) -> dict[str, Any]:
+    """The comparison document of ``runs compare A [B]`` with the gate ``limits`` given; exits 2
+    or 3 on the API's refusal or absence, 2 with the reason when A has no baseline."""
+    new: dict[str, Any] | None = None
+    try:
+        with connect(url, max_retries=QUICK_RETRIES) as client:
+            if b is None:
+                new, base_id = resolve_run(client, a), "baseline"
+            else:
+                base_id, new = resolve_run(client, a)["id"], resolve_run(client, b)
+            query = {"with": base_id, **limits}
+            return dict(client.run(call("GET", f"/runs/{new['id']}/compare", params=query)))
+    except NotFound as exc:
+        if b is None and new is not None:
+            _no_baseline(new)  # the run was found, its baseline was not
+        raise client_exit(exc) from exc
+    except ApiError as exc:
+        raise client_exit(exc) from exc
 
 
 def _no_baseline(run: dict[str, Any]) -> None:
