@@ -298,7 +298,7 @@ def test_batch_tells_a_refusal_from_an_outage(
     assert exit_.value.exit_code == code
 
 
-def test_runs_compare_without_b_says_when_the_run_has_no_baseline() -> None:
+def test_runs_compare_without_b_says_when_the_run_has_no_baseline(monkeypatch: pytest.MonkeyPatch) -> None:
     """``runs compare S/R`` on a suite's first finished run, which the API answers 404 (no
     baseline): exit 2 (README "Exit codes": usage) with the reason and the run's own gate, not
     the API's raw 404."""
@@ -316,13 +316,11 @@ def test_runs_compare_without_b_says_when_the_run_has_no_baseline() -> None:
         "summary": {"baseline": None, "gate": {"crossed": ["8 of 9 items were not scored"]}},
     }
     out = io.StringIO()
-    saved = common.err.file
-    common.err.file = out
-    try:
-        with pytest.raises(typer.Exit) as exit_:
-            _no_baseline(first)
-    finally:
-        common.err.file = saved
+    # rich's Console reads sys.stderr at each write while ``_file`` is None; monkeypatch puts
+    # None back, so later CliRunner tests still capture this console's output.
+    monkeypatch.setattr(common.err, "_file", out)
+    with pytest.raises(typer.Exit) as exit_:
+        _no_baseline(first)
     assert exit_.value.exit_code == 2
     assert "run nightly/n1 has no baseline" in out.getvalue()
     assert "its own gate crossed: 8 of 9 items were not scored" in out.getvalue()
