@@ -23,6 +23,7 @@ from claims.labels import embedding_text
 from claims.lazy_references import evidence_references
 from claims.match import cosine_matrix
 from claims.options import AuditOptions
+from claims.review import Judge, second_opinion
 from claims.score import score_audit
 from claims.types import (
     COUNT_NAMES,
@@ -35,7 +36,7 @@ from claims.types import (
     Role,
     Verdict,
 )
-from claims.verdict import judge
+from claims.verdict import judge as rule_verdicts
 
 __all__ = [
     "AuditReport",
@@ -142,10 +143,10 @@ def judge_step(
     """Rule verdicts (``claims.verdict.judge``) then the calibrated decision (``claims.decision.decide``).
 
     Returns one ``Judgement`` per response claim, in order, each with its ``confidence``
-    (None while the decision is the placeholder). The LLM judge, when the audit asks for one,
+    (None while the decision is the placeholder). A judge, when the audit asks for one,
     runs after this step (``workers.components.review_judgements``).
     """
-    rules = judge(
+    rules = rule_verdicts(
         list(response_claims),
         list(reference_claims),
         similarity,
@@ -245,6 +246,7 @@ def audit_texts(
     threshold: float | None = None,
     case_insensitive: bool | None = None,
     remove_punctuation: bool | None = None,
+    judge: Judge | None = None,
 ) -> AuditReport:
     """Audit ``response`` against ``references`` claim by claim, all in memory.
 
@@ -260,6 +262,9 @@ def audit_texts(
         The audit's options (``AuditOptions.from_config``); default ``AuditOptions()``.
     threshold, case_insensitive, remove_punctuation : optional
         Shorthands that override the same fields of ``options``.
+    judge : claims.review.Judge, optional
+        A second opinion on the offline verdicts, asked as ``options.judge`` says (``"llm"``:
+        every material claim; ``"auto"``: the uncertain band; ``"none"``, the default: never).
 
     Raises
     ------
@@ -291,6 +296,7 @@ def audit_texts(
     n = len(response_claims)
     similarity = similarity_step(vectors[:n], vectors[n:])
     judgements = judge_step(response_claims, reference_claims, similarity, options=opts, reference_texts=refs)
+    judgements = second_opinion(judge, opts, response_claims, reference_claims, similarity, judgements)
     result = score_step(
         response_claims,
         reference_claims,

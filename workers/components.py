@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from claims.decompose import decompose, decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.options import AuditOptions
+from claims.review import second_opinion
 from claims.types import Claim, Judgement, ReferenceClaim, Role
 from db.models import Audit
 from service.llm_config import resolve_llm_config  # light: no openai import
@@ -142,21 +143,13 @@ def review_judgements(
     *,
     factory: sessionmaker[Session] | None = None,
 ) -> list[Judgement]:
-    """Second opinion on the offline verdicts (LLM judge): every claim under ``judge = llm``,
-    the uncertain ones under ``auto`` (``workers.adapters.judge.cascade_selection``); with
-    ``judge = none`` returns ``judgements`` unchanged."""
+    """Second opinion on the offline verdicts (``claims.review.second_opinion``): the LLM judge
+    (``workers.adapters.hooks.LLMJudge``) sees every claim under ``judge = llm``, the uncertain
+    band under ``auto`` (``claims.review.uncertain_band``); with ``judge = none`` returns
+    ``judgements`` unchanged."""
     if not options.uses_llm_judge:
         return judgements
-    from workers.adapters.hooks import review_judgements_llm
+    from workers.adapters.hooks import LLMJudge
 
-    return review_judgements_llm(
-        session,
-        audit.id,
-        resolve_llm_config(audit.config, get_settings()),
-        options,
-        response_claims,
-        reference_claims,
-        similarity,
-        judgements,
-        factory=factory,
-    )
+    judge = LLMJudge(session, audit.id, resolve_llm_config(audit.config, get_settings()), factory)
+    return second_opinion(judge, options, response_claims, reference_claims, similarity, judgements)

@@ -13,6 +13,7 @@ import pytest
 import sqlalchemy
 
 from claims.options import AuditOptions
+from claims.review import uncertain_band
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 from db.engine import make_engine, make_session_factory
 from service.llm_config import LLMConfig, resolve_llm_config
@@ -21,7 +22,7 @@ from workers.adapters.client import Ledger, make_client
 from workers.adapters.decomposer import decompose_or_fallback, llm_decompose
 from workers.adapters.embedder import OpenAIEmbedder
 from workers.adapters.errors import MalformedOutputError, PermanentLLMError, TransientLLMError
-from workers.adapters.judge import cascade_selection, llm_review, reconcile
+from workers.adapters.judge import llm_review, reconcile
 
 pytestmark = pytest.mark.services
 
@@ -237,7 +238,7 @@ S, U, C, Q = Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.CONTRADICTED, Verdi
         ("auto", (0.0, 1.0), [S, U, C], [0.0, 1.0, 0.5], {0, 1}),
     ],
 )
-def test_cascade_selection(
+def test_uncertain_band(
     judge: str,
     band: tuple[float, float],
     verdicts: list[Verdict],
@@ -247,7 +248,7 @@ def test_cascade_selection(
     judgements = [
         Judgement(i, v, confidence=c) for i, (v, c) in enumerate(zip(verdicts, confidences, strict=True))
     ]
-    got = cascade_selection(judgements, AuditOptions(judge=judge, llm_band=band))
+    got = uncertain_band(judgements, AuditOptions(judge=judge, llm_band=band))
     assert got == (None if sent is None else frozenset(sent))
 
 
@@ -283,7 +284,7 @@ def test_only_the_selected_claims_are_sent_and_the_others_keep_their_verdict(
     rules = [
         Judgement(i, v, confidence=c) for i, (v, c) in enumerate([(S, 0.9), (C, 0.5), (U, 0.5), (U, 0.1)])
     ]
-    only = cascade_selection(rules, AuditOptions(judge="auto", llm_band=(0.35, 0.75)))
+    only = uncertain_band(rules, AuditOptions(judge="auto", llm_band=(0.35, 0.75)))
     final, records = llm_review(resp, refs, sim, rules, cfg=cfg_for(clean), ledger=ledger, only=only)
     assert clean.count("judge") == 1 and _sent_ids(clean) == [2]  # one uncertain, non-conflict claim
     assert [r["response_index"] for r in records] == [2]
@@ -296,7 +297,7 @@ def test_nothing_uncertain_means_no_request(clean: FakeOpenAI, ledger: Ledger) -
     resp = [Claim("Claim 0.", 0, 8)]
     refs = [ReferenceClaim(0, Claim("Claim 0.", 0, 8))]
     rules = [Judgement(0, S, confidence=0.99)]
-    only = cascade_selection(rules, AuditOptions(judge="auto"))
+    only = uncertain_band(rules, AuditOptions(judge="auto"))
     final, records = llm_review(
         resp, refs, np.ones((1, 1), np.float32), rules, cfg=cfg_for(clean), ledger=ledger, only=only
     )

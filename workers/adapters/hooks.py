@@ -18,13 +18,13 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
 from claims.embed import Embedder, EmbedderWrapper
-from claims.options import AuditOptions
 from claims.types import Claim, Judgement, ReferenceClaim
 from db import llm_repository as llm_repo
 from db.engine import session_scope
@@ -35,9 +35,9 @@ from workers.adapters.client import Ledger
 from workers.adapters.decomposer import decompose_or_fallback
 from workers.adapters.embedder import OpenAIEmbedder
 from workers.adapters.errors import MalformedOutputError, TransientLLMError
-from workers.adapters.judge import cascade_selection, review_or_fallback
+from workers.adapters.judge import review_or_fallback
 
-__all__ = ["llm_config", "decompose_text_llm", "embedder_llm", "review_judgements_llm"]
+__all__ = ["llm_config", "decompose_text_llm", "embedder_llm", "LLMJudge"]
 
 
 def llm_config(config: Mapping[str, Any] | None) -> LLMConfig:
@@ -107,35 +107,41 @@ def embedder_llm(
     return _FallbackSignal(OpenAIEmbedder(cfg, Ledger(f, audit_id, tenant_id)))
 
 
-def review_judgements_llm(
-    session: Session,
-    audit_id: uuid.UUID,
-    cfg: LLMConfig,
-    options: AuditOptions,
-    response_claims: Sequence[Claim],
-    reference_claims: Sequence[ReferenceClaim],
-    similarity: np.ndarray,
-    judgements: list[Judgement],
-    *,
-    factory: sessionmaker[Session] | None,
-) -> list[Judgement]:
-    """One LLM judge request for the audit (the claims ``cascade_selection`` picks), reconciled
-    with the offline verdicts (within the stage's time budget; the offline verdicts stand when it
-    fails and the audit's ``llm_on_error`` allows).
+@dataclass(frozen=True)
+class LLMJudge:
+    """The LLM judge of one audit (a ``claims.review.Judge``): one request for the claims it is
+    given (``only``), reconciled with the offline verdicts (``workers.adapters.judge.reconcile``),
+    within the stage's time budget; the offline verdicts stand when it fails and the audit's
+    ``llm_on_error`` allows.
 
     The judge records go into ``llm_judgements`` in the stage's own transaction (``session``),
     so they are replaced together with the verdicts when the stage re-runs.
     """
-    f = _factory(factory)
-    final, records = review_or_fallback(
-        response_claims,
-        reference_claims,
-        similarity,
-        judgements,
-        cfg=cfg,
-        ledger=Ledger(f, audit_id),
-        only=cascade_selection(judgements, options),
-        run=stage_run(f, audit_id, "judge", cfg.budget_s("judge")),
-    )
-    llm_repo.replace_llm_judgements(session, audit_id, records)
-    return final
+
+    session: Session
+    audit_id: uuid.UUID
+    cfg: LLMConfig
+    factory: sessionmaker[Session] | None = None
+
+    def review(
+        self,
+        response_claims: Sequence[Claim],
+        reference_claims: Sequence[ReferenceClaim],
+        similarity: np.ndarray,
+        judgements: Sequence[Judgement],
+        *,
+        only: frozenset[int] | None,
+    ) -> list[Judgement]:
+        f = _factory(self.factory)
+        final, records = review_or_fallback(
+            response_claims,
+            reference_claims,
+            similarity,
+            judgements,
+            cfg=self.cfg,
+            ledger=Ledger(f, self.audit_id),
+            only=only,
+            run=stage_run(f, self.audit_id, "judge", self.cfg.budget_s("judge")),
+        )
+        llm_repo.replace_llm_judgements(self.session, self.audit_id, records)
+        return final

@@ -2,13 +2,13 @@
 
 The offline verdicts (``claims.audit.judge_step``: the rules' facet checks on numbers, dates,
 units, entities, negation, qualifiers, then the calibrated decision's ``confidence``) are
-computed first and always kept for comparison. Which claims are sent (``cascade_selection``):
-every material claim under ``judge = llm``; under ``judge = auto`` (the cascade) only the
-uncertain ones, those whose confidence lies in the audit's ``llm_band`` or that have no
-confidence, and never a rule-detected conflict. ``reconcile`` merges the two: the judge's
-verdict wins, except that a rule-detected conflict (``contradicted`` or
-``qualification_dropped``) is never overruled to a supporting verdict; every disagreement is
-written into the claim's reason and into ``llm_judgements``.
+computed first and always kept for comparison. Which claims are sent is
+``claims.review.uncertain_band``'s choice: every material claim under ``judge = llm``; under
+``judge = auto`` (the cascade) only the uncertain ones, those whose confidence lies in the
+audit's ``llm_band`` or that have no confidence, and never a rule-detected conflict.
+``reconcile`` merges the two: the judge's verdict wins, except that a rule-detected conflict
+(``contradicted`` or ``qualification_dropped``) is never overruled to a supporting verdict;
+every disagreement is written into the claim's reason and into ``llm_judgements``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from claims.options import AuditOptions
+from claims.review import RULE_CONFLICTS
 from claims.types import SUPPORTING, Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
 from service.llm_config import LLMConfig
 from workers.adapters.budget import StageRun
@@ -28,36 +28,9 @@ from workers.adapters.errors import LLMError, MalformedOutputError
 from workers.adapters.policy import fallback_reason, settle
 from workers.adapters.prompts import JUDGE_PROMPT_VERSION, JudgeItem, JudgeOutput, judge_messages
 
-__all__ = ["cascade_selection", "judge_items", "reconcile", "llm_review", "review_or_fallback"]
+__all__ = ["judge_items", "reconcile", "llm_review", "review_or_fallback"]
 
 STAGE = "judge"
-#: Rule verdicts the judge may not turn into support.
-RULE_CONFLICTS: frozenset[Verdict] = frozenset({Verdict.CONTRADICTED, Verdict.QUALIFICATION_DROPPED})
-
-
-def cascade_selection(judgements: Sequence[Judgement], options: AuditOptions) -> frozenset[int] | None:
-    """Response indices the LLM judge may see: None (no restriction) unless ``judge = "auto"``.
-
-    Under ``auto``: the judgements whose ``confidence`` is uncertain
-    (``AuditOptions.is_uncertain``: in ``llm_band``, bounds included, or None, which is what the
-    placeholder decision gives every verdict) and whose verdict is not a rule-detected conflict
-    (``RULE_CONFLICTS``: exact rules stay rules, and a conflict is never sent to be overruled).
-    ``judge_items`` drops non-material and ``outside_scope`` claims from either.
-
-    >>> from claims.types import Judgement, Verdict
-    >>> js = [Judgement(0, Verdict.SUPPORTED, confidence=0.95),
-    ...       Judgement(1, Verdict.UNSUPPORTED, confidence=0.5),
-    ...       Judgement(2, Verdict.CONTRADICTED), Judgement(3, Verdict.SUPPORTED)]
-    >>> sorted(cascade_selection(js, AuditOptions(judge="auto", llm_band=(0.35, 0.75))))
-    [1, 3]
-    """
-    if options.judge != "auto":
-        return None
-    return frozenset(
-        j.response_index
-        for j in judgements
-        if options.is_uncertain(j.confidence) and j.verdict not in RULE_CONFLICTS
-    )
 
 
 def judge_items(
@@ -74,7 +47,7 @@ def judge_items(
     ``similarity`` is the (n_response, n_reference) cosine matrix the match stage computed
     (pgvector exact scan within the audit). Evidence ids read ``r<reference>.<n>`` with ``n``
     the index into ``reference_claims``; only material reference claims are offered. ``only``,
-    when given, restricts the items to those response indices (``cascade_selection``).
+    when given, restricts the items to those response indices (``claims.review.uncertain_band``).
     """
     sim = np.asarray(similarity, dtype=np.float32)
     material_refs = [i for i, rc in enumerate(reference_claims) if rc.claim.kind is ClaimKind.MATERIAL]
