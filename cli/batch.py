@@ -461,7 +461,7 @@ def _run_journaled(
             code=130,
         ) from None
     except REFUSALS as exc:  # the API refused the input or the key: re-running as is will not help
-        if run is not None and sealed_run(exc):
+        if run is not None and isinstance(exc, Conflict) and sealed_run(exc):
             raise fail(_sealed_run_message(run, exc), code=EXIT_USAGE) from exc
         message = f"batch refused: {problem(exc)} ({_so_far(partial)}fix it, then re-run to resume)"
         raise fail(message, code=EXIT_USAGE) from exc

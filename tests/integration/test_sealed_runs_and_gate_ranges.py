@@ -62,7 +62,7 @@ def _finish(session_factory: Any, run_id: str) -> None:
 def _first_run(client: Any, session_factory: Any, suite: str, *, finish: bool = True) -> dict[str, Any]:
     resp = client.post("/runs", json={"suite": suite, "label": "L1", "items": ITEMS, "rejected": REJECTED})
     assert resp.status_code == 202, resp.text
-    run = resp.json()["run"]
+    run: dict[str, Any] = resp.json()["run"]
     if finish:
         _finish(session_factory, run["id"])
     return run
