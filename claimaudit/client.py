@@ -117,11 +117,18 @@ class _Ops:
         return Comparison.model_validate(data)
 
 
+#: ``on_wait(seconds, response)``: told before the client waits to retry an answer.
+OnWait = Callable[[float, httpx.Response], None]
+
+
 class Client:
     """Synchronous client of the claimaudit API (module docstring); a context manager.
 
     ``timeout``: seconds per request (a long poll adds its hold); ``max_retries``: retries of a
-    transport error or a 502/503/504 (429s are retried apart, after their ``Retry-After``).
+    transport error or a 502/503/504 (429s are retried apart, after their ``Retry-After``);
+    ``on_wait``: called as ``on_wait(seconds, response)`` before each wait on an answer that is
+    retried (a 429, a 503 of a full backlog or of a service down, a 502/504), so that a caller
+    can say why it waits.
     """
 
     def __init__(
@@ -131,9 +138,11 @@ class Client:
         *,
         timeout: float = 60.0,
         max_retries: int = 5,
+        on_wait: OnWait | None = None,
     ) -> None:
         self.base_url, self.api_key, headers = _endpoint(base_url, api_key)
         self.max_retries = max_retries
+        self.on_wait = on_wait
         self._http = httpx.Client(base_url=self.base_url, timeout=timeout, headers=headers)
         self.runs = Runs(self)
         self.suites = Suites(self)
@@ -158,6 +167,8 @@ class Client:
             delay = attempts.after_response(resp)
             if delay is None:
                 return resp
+            if self.on_wait is not None:
+                self.on_wait(delay, resp)
             time.sleep(delay)
 
     def run(self, flow: Flow[T]) -> T:
@@ -334,9 +345,11 @@ class AsyncClient:
         *,
         timeout: float = 60.0,
         max_retries: int = 5,
+        on_wait: OnWait | None = None,
     ) -> None:
         self.base_url, self.api_key, headers = _endpoint(base_url, api_key)
         self.max_retries = max_retries
+        self.on_wait = on_wait
         self._http = httpx.AsyncClient(base_url=self.base_url, timeout=timeout, headers=headers)
         self.runs = AsyncRuns(self)
 
@@ -360,6 +373,8 @@ class AsyncClient:
             delay = attempts.after_response(resp)
             if delay is None:
                 return resp
+            if self.on_wait is not None:
+                self.on_wait(delay, resp)
             await asyncio.sleep(delay)
 
     async def run(self, flow: Flow[T]) -> T:

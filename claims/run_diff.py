@@ -55,6 +55,8 @@ __all__ = [
     "pair_claims",
     "check_gate",
     "check_unscored",
+    "LIMIT_RANGES",
+    "limit_in_range",
 ]
 
 #: Scores whose per-item deltas are compared.
@@ -158,8 +160,13 @@ class Gate:
     unscored_items_share: float | None = 2.0
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any] | None) -> Gate:
-        """A gate from a JSON object (missing keys keep their defaults); ValueError names a bad key."""
+    def from_dict(cls, data: Mapping[str, Any] | None, *, check_range: bool = True) -> Gate:
+        """A gate from a JSON object (missing keys keep their defaults); ValueError names a bad key.
+
+        Every limit is a finite number ≥ 0 or null; with ``check_range`` (what a caller gives)
+        also within ``LIMIT_RANGES``: a share or score limit in per cent or points at most 100,
+        ``worse_items`` a whole number. A gate stored before the ranges were checked is read with
+        ``check_range=False`` (a share limit over 100 then never crosses, as it never did)."""
         known = {f.name for f in fields(cls)}
         values: dict[str, Any] = {}
         for key, value in (data or {}).items():
@@ -170,11 +177,47 @@ class Gate:
             )
             if not ok or (value is not None and value < 0):
                 raise ValueError(f"gate.{key}: must be a finite number ≥ 0 or null, got {value!r}")
+            if check_range and value is not None:
+                limit_in_range(key, value)
             values[key] = value
         return cls(**values)
 
     def to_dict(self) -> dict[str, float | int | None]:
         return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+#: The range of each limit of a ``Gate`` a caller may give: ``(lowest, highest, what it is)``;
+#: a highest of None is no upper bound. Shares are per cent of items or material claims and
+#: scores are points of a 0-1 score times 100, so no rise, drop or share exceeds 100.
+LIMIT_RANGES: dict[str, tuple[float, float | None, str]] = {
+    "contradicted_share_rise": (0.0, 100.0, "percentage points"),
+    "problem_share_rise": (0.0, 100.0, "percentage points"),
+    "f1_drop": (0.0, 100.0, "points (claim_f1 x 100)"),
+    "precision_drop": (0.0, 100.0, "points (claim_precision x 100)"),
+    "worse_items": (0.0, None, "items"),
+    "worse_items_share": (0.0, 100.0, "per cent of the compared items"),
+    "unscored_items_share": (0.0, 100.0, "per cent of the run's items"),
+}
+
+
+def limit_in_range(key: str, value: float) -> None:
+    """Raise ``ValueError`` naming ``gate.<key>`` when ``value`` is outside ``LIMIT_RANGES[key]``
+    (``worse_items`` must also be a whole number); a key without a range passes.
+
+    >>> limit_in_range("unscored_items_share", 2.0)
+    >>> limit_in_range("unscored_items_share", 500)
+    Traceback (most recent call last):
+    ...
+    ValueError: gate.unscored_items_share: must be between 0 and 100 (per cent of the run's items), got 500
+    """
+    if key not in LIMIT_RANGES:
+        return
+    low, high, unit = LIMIT_RANGES[key]
+    if high is None:
+        if value < low or value != int(value):
+            raise ValueError(f"gate.{key}: must be a whole number ≥ {low:g} ({unit}), got {value!r}")
+    elif not low <= value <= high:
+        raise ValueError(f"gate.{key}: must be between {low:g} and {high:g} ({unit}), got {value!r}")
 
 
 def _norm(text: str) -> str:

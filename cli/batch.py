@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Annotated, Any
 
+import httpx
 import typer
 from rich.markup import escape
 from rich.progress import Progress
@@ -47,6 +48,7 @@ from cli.client import (
     connect,
     idempotency_key,
     problem,
+    wait_line,
 )
 from cli.common import (
     EXIT_GATE,
@@ -436,7 +438,7 @@ def _run_journaled(
     refuses the input or the key (``REFUSALS``: a 4xx other than 429) or a file fails."""
     chunk_size, stall_timeout = pace
     try:
-        with connect(url) as client, partial.open("w", encoding="utf-8") as jfh:
+        with connect(url, on_wait=announce_wait) as client, partial.open("w", encoding="utf-8") as jfh:
 
             def journal(obj: dict[str, Any]) -> None:
                 jfh.write(json.dumps(obj, ensure_ascii=False) + "\n")
@@ -459,6 +461,8 @@ def _run_journaled(
             code=130,
         ) from None
     except REFUSALS as exc:  # the API refused the input or the key: re-running as is will not help
+        if run is not None and isinstance(exc, Conflict) and sealed_run(exc):
+            raise fail(_sealed_run_message(run, exc), code=EXIT_USAGE) from exc
         message = f"batch refused: {problem(exc)} ({_so_far(partial)}fix it, then re-run to resume)"
         raise fail(message, code=EXIT_USAGE) from exc
     except ApiError as exc:
@@ -466,6 +470,34 @@ def _run_journaled(
         raise fail(message, code=EXIT_UNAVAILABLE) from exc
     except OSError as exc:
         raise fail(f"batch aborted: {exc} ({_so_far(partial)}re-run to resume)", code=2) from exc
+
+
+#: The error types of the API's refusal to add to a sealed run (``POST /runs``, 409).
+SEALED_TYPES = ("run_finished", "run_sealed")
+
+
+def sealed_run(exc: Exception) -> bool:
+    """True for the API's refusal to add to a sealed run (409, type ``run_finished`` or
+    ``run_sealed``: the run's items were all sent, and the input differs from them)."""
+    errors = exc.errors if isinstance(exc, Conflict) else []
+    return any(e.get("type") in SEALED_TYPES for e in errors if isinstance(e, dict))
+
+
+def _sealed_run_message(run: tuple[str, str], exc: Conflict) -> str:
+    """What ``batch --suite S --run L`` says when run S/L is sealed and the input would add to it:
+    the API's reason (which run, since when, what would be added), then how to go on."""
+    suite, label = run
+    why = next((str(e.get("msg")) for e in exc.errors if e.get("type") in SEALED_TYPES), exc.message)
+    return (
+        f"--run {label}: {why}. To audit this input as a new run, give a label not used yet "
+        f"(--run {label}-2, say); `claimaudit runs show {suite}/{label}` shows the run"
+    )
+
+
+def announce_wait(seconds: float, resp: httpx.Response) -> None:
+    """Say on stderr, in one line, that the batch waits before a retry: how long and the API's
+    reason (``cli.client.wait_line``); every wait is told, so a long backlog is never silent."""
+    err.print(f"[yellow]{escape(wait_line(seconds, resp))}[/yellow]", highlight=False, soft_wrap=True)
 
 
 def _so_far(partial: Path) -> str:

@@ -20,6 +20,7 @@ import httpx
 
 from claimaudit import Client as _Client
 from claimaudit._flows import AUDIT_FIELDS
+from claimaudit.client import OnWait
 from claimaudit.errors import (
     AuthenticationError,
     ClaimauditError,
@@ -42,6 +43,7 @@ __all__ = [
     "access_problem",
     "problem",
     "connect",
+    "wait_line",
 ]
 
 #: Keys a batch input line may have (anything else rejects the line, as the API would).
@@ -50,10 +52,38 @@ LINE_FIELDS = frozenset({"id", *AUDIT_FIELDS})
 ApiError = ClaimauditError
 
 
-def connect(base_url: str, *, max_retries: int = 5) -> _Client:
+def connect(base_url: str, *, max_retries: int = 5, on_wait: OnWait | None = None) -> _Client:
     """A client of the API at ``base_url`` with the CLI's key (``cli.credentials.api_key_for``);
-    ``max_retries``: of a transport error or a 502/503/504 (``claimaudit._protocol``)."""
-    return _Client(base_url, api_key_for(base_url), max_retries=max_retries)
+    ``max_retries``: of a transport error or a 502/503/504 (``claimaudit._protocol``);
+    ``on_wait``: told of each wait before a retry (:func:`wait_line` for a command's stderr)."""
+    return _Client(base_url, api_key_for(base_url), max_retries=max_retries, on_wait=on_wait)
+
+
+def wait_line(seconds: float, resp: httpx.Response) -> str:
+    """One line saying the CLI waits before retrying ``resp``, how long and why (the API's status,
+    error type and message; the ``Retry-After`` asked for when the client waits less, as it waits
+    at most ``claimaudit._protocol.MAX_RETRY_AFTER`` at a time).
+
+    >>> req = httpx.Request("POST", "http://api/runs")
+    >>> body = {"detail": [{"loc": [], "msg": "the backlog is full; retry after 90 s", "type": "backlog"}]}
+    >>> print(wait_line(60.0, httpx.Response(503, json=body, headers={"Retry-After": "90"}, request=req)))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    waiting 60 s before retrying POST /runs (asked: 90 s): the API answered 503 backlog:
+    the backlog is full; retry after 90 s
+    """
+    message, _field, errors = describe(resp)
+    kind = next((str(e["type"]) for e in errors if e.get("type")), "")
+    status = f"{resp.status_code} {kind}".strip()
+    asked = resp.headers.get("Retry-After", "")
+    try:
+        capped = f" (asked: {float(asked):g} s)" if float(asked) > seconds else ""
+    except ValueError:
+        capped = ""
+    try:
+        what = f" {resp.request.method} {resp.request.url.path}"
+    except RuntimeError:  # a response built without its request
+        what = ""
+    return f"waiting {seconds:g} s before retrying{what}{capped}: the API answered {status}: {message}"
 
 
 def transport_problem(value: Any, path: str = "") -> str | None:

@@ -100,13 +100,41 @@ def compare(
         "worse_items_share": max_worse_share,
         "unscored_items_share": max_unscored_share,
     }
-    doc = _comparison(api_url_of(api_url), a, b, {k: v for k, v in params.items() if v is not None})
+    doc = _comparison(api_url_of(api_url), a, b, checked_limits(params))
     if as_json:
         print_json(console, doc)
     else:
         render_comparison(console, doc, short=short)
     if doc["gate"]["crossed"]:
         raise typer.Exit(EXIT_GATE)
+
+
+#: The ``runs compare`` option of each gate limit.
+LIMIT_OPTIONS: dict[str, str] = {
+    "contradicted_share_rise": "--max-contradicted-rise",
+    "problem_share_rise": "--max-problem-rise",
+    "f1_drop": "--max-f1-drop",
+    "worse_items": "--max-worse-items",
+    "worse_items_share": "--max-worse-share",
+    "unscored_items_share": "--max-unscored-share",
+}
+
+
+def checked_limits(params: dict[str, float | int | None]) -> dict[str, float | int]:
+    """The gate limits given (None left out), each checked against its range
+    (``claims.run_diff.Gate.from_dict``, the API's own check: shares and points 0 to 100,
+    ``--max-worse-items`` a whole number ≥ 0, every one finite); exit 2 naming the option
+    before the API is asked."""
+    from claims.run_diff import Gate  # numpy and scipy: loaded only for a comparison
+
+    limits = {k: v for k, v in params.items() if v is not None}
+    for key, value in limits.items():
+        try:
+            Gate.from_dict({key: value})
+        except ValueError as exc:
+            reason = str(exc).split(": ", 1)[-1]
+            raise _fail(f"{LIMIT_OPTIONS.get(key, key)}: {reason}") from None
+    return limits
 
 
 def _comparison(url: str, a: str, b: str | None, limits: dict[str, Any]) -> dict[str, Any]:
@@ -310,6 +338,7 @@ def apply(
     suites = data.get("suites") if isinstance(data, dict) else None
     if not isinstance(suites, dict) or not suites:
         raise _fail(f"{path}: expected a mapping 'suites: {{name: definition}}'")
+    _check_gates(path, suites)
     try:
         with connect(api_url_of(api_url), max_retries=QUICK_RETRIES) as client:
             for name, body in suites.items():
@@ -317,6 +346,24 @@ def apply(
                 console.print(esc(f"suite {doc.name}: cron {doc.cron or '—'}, source {doc.source}"))
     except ApiError as exc:
         raise client_exit(exc) from exc
+
+
+def _check_gates(path: Path, suites: dict[Any, Any]) -> None:
+    """Exit 2 naming the suite and the limit when a suite's ``gate`` is not a valid one
+    (``claims.run_diff.Gate.from_dict``, the API's check), before any suite is sent: a file
+    with one bad gate changes no suite."""
+    from claims.run_diff import Gate  # numpy and scipy: loaded only when a file has a gate
+
+    for name, body in suites.items():
+        gate = body.get("gate") if isinstance(body, dict) else None
+        if gate is None:
+            continue
+        try:
+            if not isinstance(gate, dict):
+                raise ValueError(f"gate: must be a mapping of limits, got {type(gate).__name__}")
+            Gate.from_dict(gate)
+        except ValueError as exc:
+            raise _fail(f"{path}: suite {name}: {exc}; no suite was changed") from None
 
 
 @suites_app.command("list")

@@ -65,6 +65,8 @@ __all__ = [
     "Rejection",
     "add_rejections",
     "list_rejections",
+    "Additions",
+    "additions_to",
     "pin_baseline",
     "baseline_run",
     "BASELINE_PINNED",
@@ -502,6 +504,48 @@ def add_rejections(session: Session, run: Run, rejections: Sequence[Rejection], 
         .returning(RunRejection.id)
     )
     return len(session.execute(stmt).all())
+
+
+@dataclass(frozen=True)
+class Additions:
+    """What a request would add to a stored run: ``new_ids`` (item ids not in it), ``changed_ids``
+    (ids in it with another ``request_sha256``), ``new_keys`` (rejection keys not recorded)."""
+
+    new_ids: tuple[str, ...]
+    changed_ids: tuple[str, ...]
+    new_keys: tuple[str, ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.new_ids or self.changed_ids or self.new_keys)
+
+
+def additions_to(
+    session: Session, run: Run, items: Sequence[tuple[str, str]], rejection_keys: Sequence[str]
+) -> Additions:
+    """Which of ``items`` (``(item id, request_sha256)``) and ``rejection_keys`` the run does not
+    hold yet (keys compared as ``add_rejections`` stores them: their first 1,000 characters).
+    A key that is an item id of the run is no addition (a resubmitted item the request refused
+    keeps its audit). Two queries; reads only."""
+    ids = list(dict.fromkeys(item_id for item_id, _ in items))
+    keys = list(dict.fromkeys(k[:1000] for k in rejection_keys))
+    stored: dict[str, str] = {}
+    if ids or keys:
+        rows = session.execute(
+            select(RunItem.item_id, RunItem.request_sha256).where(
+                RunItem.run_id == run.id, RunItem.item_id.in_([*ids, *keys])
+            )
+        ).all()
+        stored = {str(r[0]): str(r[1]) for r in rows}
+    known: set[str] = set()
+    if keys:
+        query = select(RunRejection.key).where(RunRejection.run_id == run.id, RunRejection.key.in_(keys))
+        known = set(session.scalars(query).all())
+    return Additions(
+        new_ids=tuple(i for i in ids if i not in stored),
+        changed_ids=tuple(dict.fromkeys(i for i, sha in items if i in stored and stored[i] != sha)),
+        # a refusal of an item the run holds adds nothing: the item keeps its audit
+        new_keys=tuple(k for k in keys if k not in known and k not in stored),
+    )
 
 
 def list_rejections(

@@ -24,15 +24,19 @@ together.
 
 ``Retry-After`` is the time the excess takes to drain at the measured drain rate: the audits
 past the bound (over the count bound, older than the age bound, or beyond what drains within
-it) divided by the audits
-finished per second over the last ``drain_window`` seconds (the oldest unfinished audit's age,
-within 10 to 60 s), rounded up, within
-``[1, RETRY_AFTER_MAX_S]``. When nothing finished in the window: ``RETRY_AFTER_NEW_BACKLOG_S``
-while the oldest unfinished audit is younger than ``DRAIN_WINDOW_S`` (a backlog seconds old,
-whose first audits are still in their stages: a rate is measurable within seconds, and a retry
-costs one query), else ``RETRY_AFTER_NO_DRAIN_S`` (nothing finished for a whole window: no
-worker alive, or all stuck). The tenant's wait uses the deployment's rate, a lower bound when
-other tenants' audits are ahead of the tenant's in the queue.
+it) divided by the audits finished per second over the last ``drain_window`` seconds (the
+oldest unfinished audit's age, within ``MIN_DRAIN_WINDOW_S`` = 1 to ``DRAIN_WINDOW_S`` = 60 s:
+a backlog seconds old is measured over its own seconds, not over a longer window whose start,
+before the backlog, finished nothing and would divide its rate), rounded up, within
+``[1, RETRY_AFTER_MAX_S]``. When nothing finished in the window there is no rate to estimate
+from, and the wait is a probe, said so in the refusal: while the oldest unfinished audit is
+younger than ``DRAIN_WINDOW_S`` (a new backlog, its first audits still in their stages), as many
+seconds as the backlog is old, within ``[1, RETRY_AFTER_NEW_BACKLOG_S]`` (a doubling probe: a
+backlog x s old without a finish is looked at again when it is 2x s old, and a look costs one
+query); else ``RETRY_AFTER_NO_DRAIN_S`` (nothing finished for a whole window: no worker alive, or all
+stuck). The tenant's wait uses the deployment's rate, a lower bound when other tenants' audits
+are ahead of the tenant's in the queue. The refusal's sentence ends with the wait and what it
+was computed from.
 """
 
 from __future__ import annotations
@@ -54,20 +58,21 @@ __all__ = [
     "REASONS",
     "BacklogFull",
     "retry_after",
+    "wait_basis",
     "check_backlog",
 ]
 
 #: Longest and shortest window, in seconds, of finished audits the drain rate is measured over
 #: (``drain_window``).
 DRAIN_WINDOW_S = 60.0
-MIN_DRAIN_WINDOW_S = 10.0
+MIN_DRAIN_WINDOW_S = 1.0
 #: Longest Retry-After, in seconds.
 RETRY_AFTER_MAX_S = 600
 #: Retry-After, in seconds, when no audit finished within ``DRAIN_WINDOW_S``.
 RETRY_AFTER_NO_DRAIN_S = 60
-#: Retry-After, in seconds, when no audit finished yet and the backlog is younger than
-#: ``DRAIN_WINDOW_S`` (the shortest window a drain rate is measured over).
-RETRY_AFTER_NEW_BACKLOG_S = int(MIN_DRAIN_WINDOW_S)
+#: Longest Retry-After, in seconds, of a backlog younger than ``DRAIN_WINDOW_S`` in which no
+#: audit finished yet (the probe waits as long as the backlog is old, at most this).
+RETRY_AFTER_NEW_BACKLOG_S = 10
 
 Reason = Literal["backlog_age", "backlog", "tenant_backlog"]
 #: The refusal reasons, in the order they are checked.
@@ -90,24 +95,53 @@ class BacklogFull(Exception):
 def drain_window(oldest_age_s: float | None) -> float:
     """Seconds to measure the drain rate over: the oldest unfinished audit's age, within
     ``[MIN_DRAIN_WINDOW_S, DRAIN_WINDOW_S]``. A backlog that began a few seconds ago is measured
-    over those seconds, not diluted by the idle minute before it."""
+    over those seconds, not diluted by the idle seconds before it (over a 10 s window, the 15
+    audits a backlog 3 s old finished read 1.5/s, not 5/s: a wait 3.3 times too long).
+
+    >>> drain_window(3.0), drain_window(0.2), drain_window(90.0), drain_window(None)
+    (3.0, 1.0, 60.0, 1.0)
+    """
     return min(DRAIN_WINDOW_S, max(MIN_DRAIN_WINDOW_S, oldest_age_s or 0.0))
 
 
 def retry_after(excess: int, rate: float, oldest_age_s: float | None = None) -> int:
     """Seconds for ``excess`` audits to drain at ``rate`` audits/s, rounded up, within
-    ``[1, RETRY_AFTER_MAX_S]``. When ``rate`` is 0: ``RETRY_AFTER_NEW_BACKLOG_S`` if the oldest
-    unfinished audit is ``oldest_age_s`` < ``DRAIN_WINDOW_S`` seconds old, else
-    ``RETRY_AFTER_NO_DRAIN_S``.
+    ``[1, RETRY_AFTER_MAX_S]``. When ``rate`` is 0 (nothing finished in the window): the oldest
+    unfinished audit's age ``oldest_age_s`` rounded up, within ``[1, RETRY_AFTER_NEW_BACKLOG_S]``,
+    if it is under ``DRAIN_WINDOW_S`` (a probe of a new backlog), else ``RETRY_AFTER_NO_DRAIN_S``.
 
-    >>> retry_after(4, 0.625), retry_after(10, 0.0, 3.0), retry_after(10, 0.0, 90.0)
-    (7, 10, 60)
+    >>> retry_after(4, 0.625), retry_after(16, 15 / 3.0), retry_after(10, 0.0, 0.3)
+    (7, 4, 1)
+    >>> retry_after(10, 0.0, 4.2), retry_after(10, 0.0, 30.0), retry_after(10, 0.0, 90.0)
+    (5, 10, 60)
     """
     if rate <= 0:
         if oldest_age_s is not None and oldest_age_s < DRAIN_WINDOW_S:
-            return RETRY_AFTER_NEW_BACKLOG_S
+            return max(1, min(RETRY_AFTER_NEW_BACKLOG_S, math.ceil(oldest_age_s)))
         return RETRY_AFTER_NO_DRAIN_S
     return max(1, min(RETRY_AFTER_MAX_S, math.ceil(max(1, excess) / rate)))
+
+
+def wait_basis(excess: int, rate: float, oldest_age_s: float | None) -> str:
+    """What :func:`retry_after` computed its wait from, for the refusal's sentence.
+
+    >>> wait_basis(16, 5.0, 3.0)
+    '16 audits over the bound at 5.00 finished per second over the last 3 s'
+    >>> wait_basis(16, 0.0, 3.0)
+    'no audit has finished yet in this backlog, 3 s old: no drain rate to estimate from; a probe'
+    """
+    if rate > 0:
+        window = drain_window(oldest_age_s)
+        return (
+            f"{_audits(max(1, excess))} over the bound at {rate:.2f} finished per second over the "
+            f"last {window:.0f} s"
+        )
+    if oldest_age_s is not None and oldest_age_s < DRAIN_WINDOW_S:
+        return (
+            f"no audit has finished yet in this backlog, {oldest_age_s:.0f} s old: no drain rate to "
+            "estimate from; a probe"
+        )
+    return f"no audit finished in the last {DRAIN_WINDOW_S:g} s: no worker drains the backlog"
 
 
 def _audits(n: int) -> str:
@@ -171,4 +205,5 @@ def check_backlog(
         return backlog
     status_code, reason, excess, detail = refusal
     wait = retry_after(excess, rate, backlog.oldest_age_s)
-    raise BacklogFull(status_code, reason, wait, f"{detail}; retry after {wait} s")
+    basis = wait_basis(excess, rate, backlog.oldest_age_s)
+    raise BacklogFull(status_code, reason, wait, f"{detail}; retry after {wait} s ({basis})")

@@ -11,7 +11,7 @@ import json
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, replace
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -28,6 +28,7 @@ __all__ = [
     "Finished",
     "request_sha256",
     "new_run_item",
+    "sealed_run_refusal",
     "submit_items",
     "run_status",
     "run_document",
@@ -66,6 +67,51 @@ def new_run_item(item_id: str, body: Mapping[str, Any]) -> runs_repo.NewRunItem:
         config=dict(body.get("config") or {}),
     )
     return runs_repo.NewRunItem(item_id=item_id, request_sha256=sha, audit=audit)
+
+
+def _listed(one: str, many: str, ids: Sequence[str]) -> str:
+    shown = ", ".join(repr(i) for i in ids[:3]) + (", …" if len(ids) > 3 else "")
+    return f"{len(ids)} {one if len(ids) == 1 else many} ({shown})"
+
+
+def sealed_run_refusal(
+    session: Session,
+    run: Run,
+    items: Sequence[tuple[str, Mapping[str, Any]]],
+    rejection_keys: Sequence[str],
+) -> str | None:
+    """Why a request may not add to the sealed ``run``, or None when it adds nothing.
+
+    ``items``: ``(item id, validated body)``; ``rejection_keys``: the keys of the lines it would
+    record as rejected (``db.runs.Rejection.key``). A sealed run (its last items came; finished
+    or not) takes no new item, no other content for a known id and no new rejected line: such a
+    request is refused whole, naming the run and what it would add, so that nothing of it is
+    stored under an outcome already reported. A request that only repeats what the run holds
+    (a resumed batch collecting its results) adds nothing and passes. Reads only."""
+    if run.sealed_at is None:
+        return None
+    shas = [(item_id, request_sha256(body)) for item_id, body in items]
+    added = runs_repo.additions_to(session, run, shas, rejection_keys)
+    if not added:
+        return None
+    parts = [
+        _listed(one, many, ids)
+        for one, many, ids in (
+            ("new item id", "new item ids", added.new_ids),
+            ("known id with other content", "known ids with other content", added.changed_ids),
+            ("rejected line it does not hold", "rejected lines it does not hold", added.new_keys),
+        )
+        if ids
+    ]
+    when = (run.finished_at or run.sealed_at).astimezone(UTC).strftime("%Y-%m-%d %H:%M:%S UTC")
+    state = (
+        f"finished at {when}" if run.finished_at is not None else f"sealed at {when} (its audits are running)"
+    )
+    return (
+        f"run {run.suite}/{run.label} is {state} and takes nothing new; this request would add "
+        f"{'; '.join(parts)}. Nothing was stored. Start a new run under another label, or resend "
+        "exactly the run's items to collect their results"
+    )
 
 
 def submit_items(
@@ -158,7 +204,7 @@ def finish_run(session: Session, run_id: uuid.UUID) -> Finished | None:
     if runs_repo.earlier_running_run(session, run) is not None:
         return None  # finishes after its predecessor (the scheduler tick tries again)
     suite = suites_repo.get_suite(session, run.suite, tenant_id=run.tenant_id)
-    gate = Gate.from_dict(suite.gate if suite is not None else None)
+    gate = Gate.from_dict(suite.gate if suite is not None else None, check_range=False)
     summary: dict[str, Any] = runs_repo.run_summary(session, run.id)
     base, chosen = runs_repo.baseline_run(session, run)
     crossed = unscored_crossed(summary, gate)
@@ -268,7 +314,7 @@ def compare_runs(
     """
     if gate is None:
         suite = suites_repo.get_suite(session, new.suite, tenant_id=new.tenant_id)
-        gate = Gate.from_dict(suite.gate if suite is not None else None)
+        gate = Gate.from_dict(suite.gate if suite is not None else None, check_range=False)
     diff = diff_two_runs(session, base, new)
     doc = diff_document(diff)
     summary = new.summary if new.finished_at is not None and new.summary else None

@@ -21,7 +21,7 @@ from api import audit_service
 from api.auth import ReadCaller, WriteCaller
 from api.deps import SessionDep, SettingsDep
 from api.documents import audit_documents, json_bytes, poll_url
-from api.errors import validation_text
+from api.errors import problem, validation_text
 from api.run_schemas import RunItemIn, RunRequest
 from api.schemas import MAX_OFFSET
 from claims.run_diff import Gate
@@ -108,7 +108,15 @@ def _names(req: RunRequest, label: str) -> list[admission.Name]:
 
 
 @router.post(
-    "", status_code=status.HTTP_202_ACCEPTED, responses={413: {"description": "More items than MAX_BATCH."}}
+    "",
+    status_code=status.HTTP_202_ACCEPTED,
+    responses={
+        409: {
+            "description": "The run is sealed (finished, or its audits running) and the request "
+            "would add to it."
+        },
+        413: {"description": "More items than MAX_BATCH."},
+    },
 )
 def submit_run(
     req: RunRequest, session: SessionDep, settings: SettingsDep, caller: WriteCaller, request: Request
@@ -116,7 +124,10 @@ def submit_run(
     """Add items to the run suite/label (created on first use); 202 with the run and one result per item.
 
     Idempotent per (suite, label, item id): a resubmitted id returns its audit, with other content
-    it is rejected. Invalid items are rejected one by one and stored nowhere; the valid ones are
+    it is rejected. A sealed run (finished, or its last items sent) takes nothing new: a request
+    that would add an item id, other content for a known id or a rejected line to it is a 409
+    (type ``run_finished`` or ``run_sealed``) and nothing of it is stored; one that only repeats
+    the run's items answers them. Invalid items are rejected one by one and stored nowhere; the valid ones are
     stored in one transaction, committed, then enqueued. ``final`` (default) seals the run.
     Every item goes through the admission path (``service.admission``: text, sizes, models, token
     budget, the key's and the tenant's audits per minute); a suite, label, source or item id that
@@ -145,6 +156,7 @@ def submit_run(
         if line is not None and not error.startswith(f"line {line}:"):
             error = f"line {line}: {error}"
         rejected.append({"index": index, "item_id": item_id, "status": "rejected", "error": error})
+    _refuse_additions_to_sealed(session, req, label, [item for _, item in valid], rejected, tenant)
     run, _, results = run_service.submit_items(
         session,
         suite=req.suite,
@@ -175,6 +187,28 @@ def submit_run(
     ]
     run = runs_repo.get_run(session, run.id, tenant_id=tenant) or run
     return {"run": run_service.run_document(run), "items": sorted(out, key=lambda r: r["index"])}
+
+
+def _refuse_additions_to_sealed(
+    session: Session,
+    req: RunRequest,
+    label: str,
+    valid: list[RunItemIn],
+    rejected: list[dict[str, Any]],
+    tenant: str,
+) -> None:
+    """409 (type ``run_finished``, or ``run_sealed`` while its audits run) when the run
+    ``req.suite``/``label`` is sealed and this request would add to it
+    (``service.runs.sealed_run_refusal``); before anything of the request is stored."""
+    run = runs_repo.find_run(session, req.suite, label, tenant_id=tenant)
+    if run is None or run.sealed_at is None:
+        return
+    items = [(item.item_id(), item.body()) for item in valid]
+    keys = [r.key for r in _rejections(req, rejected)]
+    why = run_service.sealed_run_refusal(session, run, items, keys)
+    if why is not None:
+        kind = "run_finished" if run.finished_at is not None else "run_sealed"
+        raise problem(status.HTTP_409_CONFLICT, why, loc=("body", "label"), type_=kind)
 
 
 def _rejections(req: RunRequest, rejected: list[dict[str, Any]]) -> list[runs_repo.Rejection]:
@@ -338,6 +372,12 @@ def stream_run_rejections(run_id: uuid.UUID, session: SessionDep, tenant: Tenant
     return StreamingResponse(_rejection_lines(session, run.id, tenant), media_type="application/x-ndjson")
 
 
+#: A gate limit in percentage points (0 to 100; ``claims.run_diff.LIMIT_RANGES``), or none.
+Points = Annotated[float | None, Query(ge=0, le=100, description="Percentage points, 0 to 100.")]
+#: A gate limit in per cent of items (0 to 100), or none.
+Percent = Annotated[float | None, Query(ge=0, le=100, description="Per cent of the items, 0 to 100.")]
+
+
 @router.get("/{run_id}/compare", responses={404: {"description": "No such run, or no previous run."}})
 def compare_run(
     run_id: uuid.UUID,
@@ -351,18 +391,19 @@ def compare_run(
             "whose gate held), 'previous' (the last finished run) or a run id",
         ),
     ] = "baseline",
-    contradicted_share_rise: float | None = None,
-    problem_share_rise: float | None = None,
-    f1_drop: float | None = None,
-    precision_drop: float | None = None,
-    worse_items: int | None = None,
-    worse_items_share: float | None = None,
-    unscored_items_share: float | None = None,
+    contradicted_share_rise: Points = None,
+    problem_share_rise: Points = None,
+    f1_drop: Points = None,
+    precision_drop: Points = None,
+    worse_items: Annotated[int | None, Query(ge=0, description="Items (a whole number ≥ 0).")] = None,
+    worse_items_share: Percent = None,
+    unscored_items_share: Percent = None,
 ) -> dict[str, Any]:
     """Compare this run with a base run by item: score deltas, worse items, changed/new/vanished claims, gate.
 
     The gate is the suite's unless limits are given as query parameters (points; see ``Gate``):
-    then those limits alone.
+    then those limits alone. A limit outside its range (``claims.run_diff.LIMIT_RANGES``: shares
+    and points 0 to 100, ``worse_items`` a whole number ≥ 0) is a 422.
     """
     run = _run_or_404(session, run_id, tenant)
     base, chosen = _base_of(session, run, with_, tenant)

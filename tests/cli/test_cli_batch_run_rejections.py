@@ -74,3 +74,50 @@ def test_post_runs_items_without_line_work_as_before(live_api: str) -> None:
     assert [r["line"] for r in rejections] == [None, None], rejections
     by_id = {r["item_id"]: r["reason"] for r in rejections}
     assert by_id["a"].startswith("items[1]: id 'a' appears twice") and "line" in by_id["z"]
+
+
+def _wait_finished(live_api: str, ref: str, timeout_s: float = 240) -> dict[str, object]:
+    import time
+
+    deadline = time.monotonic() + timeout_s
+    with Client(live_api) as client:
+        while True:
+            doc = client.run(call("GET", f"/runs/{client.runs.get(ref).id}"))
+            if doc["status"] == "finished" or time.monotonic() > deadline:
+                return dict(doc)
+            time.sleep(0.5)
+
+
+def test_batch_refuses_to_add_lines_to_a_finished_run(live_api: str, tmp_path: Path) -> None:
+    """The label of a finished run given again with other lines: exit 2 naming the run and how to
+    start a new one, nothing stored in it (its items, rejections and gate stay); the same
+    lines again resume it (exit 0, the same audits); another label is a new run."""
+    suite = f"reuse-{uuid.uuid4().hex[:8]}"
+    first, more = tmp_path / "first.jsonl", tmp_path / "more.jsonl"
+    first.write_text("".join(json.dumps({"id": k, **OK}) + "\n" for k in ("a", "b")))
+    more.write_text(first.read_text() + json.dumps({"id": "c", **OK}) + "\n" + "{not json\n")
+    out = tmp_path / "out.jsonl"
+    base = ["batch", "-o", str(out), "--api-url", live_api, "--suite", suite, "--stall-timeout", "300"]
+    runner = CliRunner()
+    assert runner.invoke(app, [*base, str(first), "--run", "R1"]).exit_code == 0
+    before = _wait_finished(live_api, f"{suite}/R1")
+    assert before["status"] == "finished"
+    audits = sorted(json.loads(x)["audit_id"] for x in out.read_text().splitlines())
+
+    refused = runner.invoke(app, [*base, str(more), "--run", "R1"])
+    assert refused.exit_code == 2, refused.output
+    text = " ".join(refused.output.split())
+    assert f"--run R1: run {suite}/R1 is finished at " in text
+    assert "1 new item id ('c')" in text and "1 rejected line it does not hold ('line 4')" in text
+    assert "give a label not used yet (--run R1-2, say)" in text and "gate" not in text
+    after = _wait_finished(live_api, f"{suite}/R1")
+    assert (after["summary"], after["rejections_total"]) == (before["summary"], 0)
+    assert after["audits"]["total"] == 2  # type: ignore[index]
+
+    resumed = runner.invoke(app, [*base, str(first), "--run", "R1"])
+    assert resumed.exit_code == 0, resumed.output
+    assert sorted(json.loads(x)["audit_id"] for x in out.read_text().splitlines()) == audits
+
+    fresh = runner.invoke(app, [*base, str(more), "--run", "R2"])
+    assert fresh.exit_code == 0, fresh.output
+    assert [json.loads(x)["status"] for x in out.read_text().splitlines()][-1] == "rejected"

@@ -285,7 +285,7 @@ def test_batch_tells_a_refusal_from_an_outage(
         if error == "invalid"
         else ServiceUnavailable(503, "database does not answer")
     )
-    monkeypatch.setattr(batch, "connect", lambda url: contextlib.nullcontext(object()))
+    monkeypatch.setattr(batch, "connect", lambda url, **options: contextlib.nullcontext(object()))
 
     def refuse(*args: object, **kwargs: object) -> None:
         raise exc

@@ -416,10 +416,13 @@ def test_batch_run_is_resumable_per_suite_and_item_id(api_url: str, tmp_path: Pa
         run = _wait("cli run finished", lambda: (lambda d: d if d["status"] == "finished" else None)(
             http.get(f"/runs/{runs['items'][0]['id']}").json()), 60)  # fmt: skip
         assert sorted(a["audit_id"] for a in run["audits"]["items"]) == sorted(ids)
-        # the same item id with other content is refused; the run is sealed, so is a new id
+        # the run is finished: a request that would add to it (other content for a known id, a
+        # new id) is refused whole, 409, and nothing of it is stored
         items = [{**GOLDEN[0], "response": "changed"}, {**GOLDEN[0], "id": "new"}]
         resp = http.post("/runs", json={"suite": "cli-suite", "label": "r1", "items": items})
-        assert resp.status_code == 202
-        errors = [i["error"] for i in resp.json()["items"]]
-        assert "already in this run with other content" in errors[0]
-        assert "sealed" in errors[1]
+        assert resp.status_code == 409, resp.text
+        error = resp.json()["detail"][0]
+        assert error["type"] == "run_finished" and "run cli-suite/r1 is finished at" in error["msg"]
+        assert "1 new item id ('new')" in error["msg"] and "1 known id with other content" in error["msg"]
+        again = http.get(f"/runs/{runs['items'][0]['id']}").json()
+        assert again["audits"]["total"] == run["audits"]["total"] and again["rejections_total"] == 0

@@ -193,8 +193,15 @@ def test_retry_after_follows_the_measured_drain_rate(private: dict[str, Any], re
     _clear(factory)
     with _client(settings, keys["other"]) as other:
         assert other.post("/audits/batch", json={"audits": [VALID] * (MAX_QUEUED + 30)}).status_code == 202
-        # nothing finished yet and the backlog is seconds old: retry once a rate is measurable
-        # (service.backlog.RETRY_AFTER_NEW_BACKLOG_S = 10)
+        # nothing finished yet in a backlog 4.2 s old (and the test's own milliseconds): no rate,
+        # a probe as long as the backlog is old, rounded up (service.backlog.retry_after), and
+        # the refusal says so
+        _age_and_finish(factory, age_s=4.2, finished=0)
+        probe = other.post("/audits", json=VALID)
+        assert probe.headers["Retry-After"] == "5"
+        assert "no audit has finished yet in this backlog, 4 s old" in probe.json()["detail"][0]["msg"]
+        # past a minute's age the probe is capped (RETRY_AFTER_NEW_BACKLOG_S = 10)
+        _age_and_finish(factory, age_s=30, finished=0)
         assert other.post("/audits", json=VALID).headers["Retry-After"] == "10"
         # nothing finished for a whole window (the oldest 90 s old): no worker drains, the fixed
         # wait (service.backlog.RETRY_AFTER_NO_DRAIN_S = 60)
@@ -205,6 +212,32 @@ def test_retry_after_follows_the_measured_drain_rate(private: dict[str, Any], re
         # excess over the bound is 50 - 50 + 1 = 1 audit → ceil(1 / 0.5) = 2 s
         _age_and_finish(factory, age_s=90, finished=30)
         assert other.post("/audits", json=VALID).headers["Retry-After"] == "2"
+
+
+def test_retry_after_at_the_start_of_a_backlog_uses_its_own_seconds(
+    private: dict[str, Any], redis_url: str
+) -> None:
+    """A backlog 3 s old whose workers finished 15 audits drains at 5 audits/s: measured over a
+    window longer than the backlog (10 s, most of it before the backlog began), the rate read
+    1.5/s and the wait 11 s, 3.3 times the 4 s the excess takes."""
+    factory, settings, keys = private["factory"], private["settings"], private["keys"]
+    _clear(factory)
+    with _client(settings, keys["other"]) as other:
+        assert other.post("/audits/batch", json={"audits": [VALID] * (MAX_QUEUED + 30)}).status_code == 202
+        # 80 created 3 s ago, 15 finish now: the window is the backlog's age (3 s and the test's
+        # milliseconds), 15 / 3 s = 5 audits/s; 65 remain, the excess is 65 + 1 - 50 = 16 audits
+        # → ceil(16 / 5) = 4 s (5 only if the test took over 0.75 s between the two statements)
+        _age_and_finish(factory, age_s=3, finished=15)
+        refused = other.post("/audits", json=VALID)
+        assert refused.status_code == 503, refused.text
+        assert refused.headers["Retry-After"] == "4"
+        msg = refused.json()["detail"][0]["msg"]
+        # the rate is 15 / (3 s + the test's milliseconds): 4.9 or so
+        basis = (
+            r"retry after 4 s \(16 audits over the bound at (4\.\d\d|5\.00) finished per second "
+            r"over the last 3 s\)"
+        )
+        assert re.search(basis, msg), msg
 
 
 def test_the_age_bound_refuses_what_would_wait_longer_than_it(

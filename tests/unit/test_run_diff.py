@@ -147,11 +147,38 @@ def test_the_run_s_own_limit_counts_rejected_and_failed_items(
         ({"nope": 1}, "gate.nope: unknown limit"),
         ({"f1_drop": -1}, "gate.f1_drop: must be"),
         ({"f1_drop": True}, "gate.f1_drop"),
+        # shares are per cent and rises and drops points of a 0-100 scale (LIMIT_RANGES)
+        ({"unscored_items_share": 500}, "gate.unscored_items_share: must be between 0 and 100"),
+        ({"worse_items_share": 100.01}, "gate.worse_items_share: must be between 0 and 100"),
+        ({"contradicted_share_rise": 101}, "gate.contradicted_share_rise: must be between"),
+        ({"problem_share_rise": 1e9}, "gate.problem_share_rise: must be between"),
+        ({"precision_drop": 250}, "gate.precision_drop: must be between"),
+        ({"worse_items": 2.5}, "gate.worse_items: must be a whole number"),
     ],
 )
 def test_gate_from_dict_names_the_bad_key(data: dict, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Gate.from_dict(data)
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"unscored_items_share": 0, "worse_items_share": 100, "contradicted_share_rise": 100.0},
+        {"worse_items": 0, "f1_drop": 0.5, "precision_drop": 100},
+        {"worse_items": 3.0, "unscored_items_share": None},  # a whole number stored as a float
+    ],
+)
+def test_gate_from_dict_takes_the_ends_of_each_range(data: dict) -> None:
+    assert {k: v for k, v in Gate.from_dict(data).to_dict().items() if k in data} == data
+
+
+def test_a_stored_gate_over_a_range_is_read_as_before() -> None:
+    # a suite's gate stored before the ranges were checked still finishes its runs: the share
+    # over 100 never crosses (no share exceeds 100 %), as before
+    gate = Gate.from_dict({"unscored_items_share": 500}, check_range=False)
+    assert gate.unscored_items_share == 500
+    assert check_unscored(9, 8, 0, gate) == []
 
 
 @pytest.mark.parametrize(
