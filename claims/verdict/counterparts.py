@@ -258,11 +258,8 @@ def _opposite_gap(
     (``topic_stated`` at ``ALIKE_SHARE``, or the opposite said of the claim's subject:
     ``said_of_subject``; WordNet's similar-to opposites aside, too loose there).
     A reference claim with a negation word states no opposite ("did not lower rents" for "raised
-    rents"). The verdict is ``contradicted`` when that reference claim says the opposite of the
-    same predicate of the same subject: it says it of the claim's subject (``said_of_subject``)
-    and states the claim with the opposite in its place alike (``stated_alike``: the opposite's
-    anchors, half its words, no other occasion), WordNet's similar-to opposites aside; else
-    ``unsupported`` with the finding "opposite", which the learned decision does not overturn.
+    rents"). The verdict is ``unsupported`` with the finding "opposite", which the learned
+    decision does not overturn (a conflict stated alike is the counterpart check's).
     A word of ``converse_words`` (one relation read from its two sides: "lost to" / "won
     against") counts only when both verbs have the same subject (``subject_of``). Found only
     when no check above decides; None otherwise."""
@@ -293,9 +290,6 @@ def _opposite_gap(
             ):
                 continue
             ev = (evidence_at(reference_claims, j, 0.0),)
-            if not loose and said_of_subject(text, ref, cp.other) and stated_alike(cp.text, ref, cp.other):
-                reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}' of the same subject"
-                return Judgement(index, Verdict.CONTRADICTED, ev, reason, f"{cp.word} → {cp.other}")
             reason = f"{where(j)} states '{cp.other}', the opposite of '{cp.word}', and not '{cp.word}'"
             return Judgement(index, Verdict.UNSUPPORTED, ev, reason, finding="opposite")
     return None

@@ -23,7 +23,7 @@ from __future__ import annotations
 import pytest
 
 from claims.verdict.order import order_conflict, relations, told_conversely
-from tests.unit.verdict_rows import INF, C, Row, S, U, check_row, judge_claim
+from tests.unit.verdict_rows import INF, C, Row, S, U, check_row
 
 AGREE = {S, INF}
 
@@ -85,26 +85,3 @@ def test_affirmed_as_wide_as_states_no_order() -> None:
     # the key names the pair's first word first: read as "the Rhine is narrower than the Volga"
     assert (denied.key, denied.first, denied.second) == ("cmp:narrower|wider", "rhine", "volga")
     assert order_conflict("The Rhine is no wider than the Volga.", "The Rhine is wider than the Volga.")
-
-
-#: the cosine below every support of the rule steps: only the opposite gap reads these
-LOW = 0.45
-
-GAP_OF_SUBJECT: list[Row] = [
-    ("The river flows slowly past the town.", "The river flows rapidly through the town.", {C}),
-    ("The harbour is shallow at its entrance.", "At its entrance the harbour is deep for tankers.", {C}),
-    ("The engine runs quietly at low speed.", "The engine runs loudly, especially at low speed.", {C}),
-    # the opposite said of another subject: no conflict of the claim's predicate
-    ("The river flows slowly past the town.", "The canal flows rapidly through the town.", {U}),
-    # invariance: the claim's own word is never a conflict
-    ("The river flows rapidly past the town.", "The river flows rapidly through the town.", {U, S}),
-]
-
-
-@pytest.mark.parametrize("row", GAP_OF_SUBJECT, ids=lambda r: f"{r[0]} / {r[1]}")
-def test_opposite_gap_of_the_same_subject_is_a_conflict(row: Row) -> None:
-    """At a cosine no rule step supports (``LOW``), an opposite stated of the claim's subject is
-    ``contradicted`` by the opposite gap, not left ``unsupported``."""
-    response, reference, allowed = row
-    got, reason = judge_claim(response, [reference] if isinstance(reference, str) else reference, LOW)
-    assert got in allowed, f"{response!r} -> {got.value} ({reason})"
