@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from claims.facets import Facets, extract
 from claims.types import ReferenceClaim
 from claims.verdict.findings import Conflict, Pair
+from claims.verdict.order import told_conversely
 from claims.verdict.roles import (
     argument_swap,
     entity_swap_of,
@@ -51,6 +52,10 @@ def find_contradictions(
             continue
         if p.entities_missing or p.missing or p.cos < T.flip_min_cosine:
             continue
+        flipped = p.polarity_flip is not None or p.comparative_flip is not None
+        if flipped and told_conversely(r.text, c.text):
+            continue  # one relation told from its other side ("A lies after B" / "B lies before
+            # A"; "A is no deeper than B" / "B is deeper than A"): converse words, no flip
         if (
             p.polarity_flip is not None
             and max(p.subject_coverage, p.denial_coverage) >= T.coverage_polarity

@@ -18,7 +18,10 @@ Two findings:
   to B", "subtract A from B"; the two sides of a "than" comparison; "A is the parent of B"; "A
   is above B") whose reference holds the same relation with the two nouns the other way round
   -> ``contradicted``. Converse words are one relation read from its two sides ("A is larger
-  than B" = "B is smaller than A"), so a converse rewording agrees. Symmetric verbs
+  than B" = "B is smaller than A", "A lies east of B" = "B lies west of A"), so a converse
+  rewording agrees, as does a denied comparison against the affirmed one the other way round
+  ("A is no deeper than B", "A is not as deep as B" / "B is deeper than A":
+  ``claims.verdict.order.told_conversely``). Symmetric verbs
   (``claims/data/symmetric_relations.tsv``) have no order. One end of a path against the other
   end, and a name in the other role of a verb, are swaps too (``claims.verdict.arguments``).
 """
@@ -38,11 +41,13 @@ from claims.verdict.alike import (
     TIME_LIMITS,
     TOPIC_SHARE,
     WORD,
+    is_form_of,
     said_of_subject,
     stated_alike,
     states_form,
     states_word,
     topic_stated,
+    words,
 )
 from claims.verdict.arguments import roles_swapped, subject_of
 from claims.verdict.contractions import expand_contractions
@@ -50,6 +55,7 @@ from claims.verdict.order import (
     converse_keys,
     converse_texts,
     relations,
+    told_conversely,
 )
 from claims.verdict.reasons import evidence_at
 from claims.verdict.text import content_word
@@ -205,7 +211,9 @@ def decide_counterparts(
         return swapped
     candidates = " ".join(reference_claims[j].claim.text for j in top)
     if current.verdict is not Verdict.SUPPORTED:
-        conversed = _converse_support(index, text, candidates, judge_text, where)
+        conversed = _converse_support(index, text, candidates, judge_text, where) or _told_conversely(
+            index, text, top, reference_claims, where
+        )
         if conversed is not None:
             return conversed
     theirs = {t.key for j in top for t in relations(reference_claims[j].claim.text)}
@@ -332,6 +340,34 @@ def _converse_support(
             j = got.evidence[0].claim_index
             reason = f"stated by {where(j)} from the other side ('{rel.converse}' for '{rel.word}')"
             return Judgement(index, Verdict.SUPPORTED, got.evidence, reason, finding="counterpart")
+    return None
+
+
+#: words of a comparison that its converse need not repeat ("not as deep as" / "deeper than")
+_COMPARISON_WORDS = frozenset(["not", "no", "as", "than", "n't"])
+
+
+def _told_conversely(
+    index: int,
+    text: str,
+    top: list[int],
+    reference_claims: Sequence[ReferenceClaim],
+    where: Callable[[int], str],
+) -> Judgement | None:
+    """``supported`` when a candidate holds the claim's relation from its other side
+    (``claims.verdict.order.told_conversely``: "A is no deeper than B" / "B is deeper than A")
+    and every other word of the claim (``claims.verdict.alike.words``; the comparison's words
+    and the degrees of its adjective aside: ``is_form_of``); else None."""
+    for j in top:
+        ref = reference_claims[j].claim.text
+        if not told_conversely(text, ref):
+            continue
+        theirs = WORD.findall(ref.lower())
+        rest = [w for w in words(text) - words(ref) if w not in _COMPARISON_WORDS]
+        if all(any(is_form_of(t, w) for t in theirs) for w in rest):
+            reason = f"stated by {where(j)} from the other side"
+            ev = (evidence_at(reference_claims, j, 0.0),)
+            return Judgement(index, Verdict.SUPPORTED, ev, reason, finding="counterpart")
     return None
 
 

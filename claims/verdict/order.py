@@ -7,8 +7,9 @@ A relation: the parties of a verb with a converse of ``claims.lexicon`` (subject
 object of a verb between two names (symmetric verbs of ``claims/data/symmetric_relations.tsv``
 have none), "from A to B" (either word first; between nouns, or between values: two years are a
 period, keyed "dir:period" whatever word they hang on), "A divided by B", "the ratio of A to B",
-"subtract A from B", the two sides of a "than" comparison, "A is the parent of B", "A is above
-B". Converse words name one relation read from its two sides, so the key of a relation names the
+"subtract A from B", the two sides of a "than" comparison (a denied one, "A is no deeper than B"
+or "A is not as deep as B", the other way round), "A is the parent of B", "A is above B", "A is
+north of B". Converse words name one relation read from its two sides, so the key of a relation names the
 pair of words, and a word that is not the first of its pair reads its sides reversed ("B sold X
 to A" is "A bought X from B").
 """
@@ -37,6 +38,7 @@ __all__ = [
     "order_agrees",
     "order_conflict",
     "swap_reason",
+    "told_conversely",
 ]
 
 #: verbs whose two sides can trade places (``claims/data/symmetric_relations.tsv``), as stems
@@ -66,12 +68,15 @@ class Relation:
     #: the words of ``first`` and ``second`` as the text writes them ("Italy", "1990"): what a
     #: reason names
     names: tuple[str, str] = ("", "")
+    #: the text writes the sides the other way round from ``first``, ``second``: the second word
+    #: of a converse pair ("B sold X to A"), or a denied comparison ("B is no deeper than A")
+    reversed: bool = False
 
 
 def noun_key(tok: Any) -> str:
     """A noun's key: its stem with the stems of its compound modifiers ("stock market")."""
     parts = [c for c in tok.children if c.dep_ == "compound"] + [tok]
-    return " ".join(stem_of(p.text) for p in sorted(parts, key=lambda t: t.i))
+    return " ".join(stem_of(p.text.rstrip(".")) for p in sorted(parts, key=lambda t: t.i))
 
 
 def _child(tok: Any, *deps: str) -> Any | None:
@@ -122,7 +127,8 @@ def _add(
             word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
             spans = (span_of(a), span_of(b), word_span)
             names = (_surface(b), _surface(a)) if reverse else (_surface(a), _surface(b))
-            out.append(Relation(key, *((y, x) if reverse else (x, y)), word, spans, converse, names))
+            sides = (y, x) if reverse else (x, y)
+            out.append(Relation(key, *sides, word, spans, converse, names, reverse))
 
 
 def agent_patient(verb: Any) -> tuple[Any | None, Any | None]:
@@ -375,22 +381,46 @@ def relations(text: str) -> list[Relation]:
                 False,
                 "subtract … from",
             )
-        if tok.tag_ in ("JJR", "RBR") and (than := _child(tok, "prep")) is not None and than.lower_ == "than":
-            head = tok.head if tok.dep_ in ("acomp", "advmod", "amod", "attr") else tok
-            subj = _child(head, "nsubj", "nsubjpass")
-            conv = lexicon.converses(low) or tuple(
-                o.word for o in lexicon.opposites(low) if o.kind == "comparative"
-            )
-            for key, rev, c in _canonical(low, conv, "cmp") or [(f"cmp:{low}", False, "")]:
-                _add(out, key, subj, _child(than, "pobj"), rev, low, tok, c)
-        if tok.pos_ in ("NOUN", "ADP") and (conv := lexicon.converses(low)):
-            of = next((c for c in tok.children if c.lower_ == "of"), None) if tok.pos_ == "NOUN" else tok
-            head = tok.head if tok.dep_ in ("attr", "prep", "acomp") else None
+        if tok.tag_ in ("JJR", "RBR", "JJ", "RB"):
+            _comparison(tok, out)
+        if tok.pos_ in ("NOUN", "ADP", "ADV", "ADJ") and (conv := lexicon.converses(low)):
+            of = tok if tok.pos_ == "ADP" else next((c for c in tok.children if c.lower_ == "of"), None)
+            head = tok.head if tok.dep_ in ("attr", "prep", "acomp", "advmod") else None
             subj = _child(head, "nsubj") if head is not None else None
             prefix = "rel" if tok.pos_ == "NOUN" else "pos"
             for key, rev, c in _canonical(low, conv, prefix):
                 _add(out, key, subj, _child(of, "pobj"), rev, low, tok, c)
     return out
+
+
+def _comparative_form(adjective: str) -> str:
+    """The comparative of ``adjective`` that the lexicon holds a converse of ("deep" ->
+    "deeper", "big" -> "bigger", "early" -> "earlier"); "" when none."""
+    forms = (adjective + "er", adjective + "r", adjective[:-1] + "ier", adjective + adjective[-1:] + "er")
+    return next((f for f in forms if lexicon.converses(f)), "")
+
+
+def _comparison(tok: Any, out: list[Relation]) -> None:
+    """The two sides of a comparison at ``tok``: "A is deeper than B" (a comparative with
+    "than"), and a denied one read the other way round, as the denial leaves it: "A is no deeper
+    than B" and "A is not as deep as B" hold "B is deeper than A" or the two alike, never "A is
+    deeper than B" (so they conflict with that and agree with its converse). An affirmed "as
+    deep as" states no order."""
+    than = _child(tok, "prep")
+    low = tok.lower_
+    comparative = tok.tag_ in ("JJR", "RBR")
+    if than is None or than.lower_ != ("than" if comparative else "as"):
+        return
+    head = tok.head if tok.dep_ in ("acomp", "advmod", "amod", "attr") else tok
+    denied = _negated(tok) or _negated(head)
+    if not comparative:
+        low = _comparative_form(low) if denied and _child(tok, "advmod") is not None else ""
+        if not low:
+            return
+    subj = _child(head, "nsubj", "nsubjpass")
+    conv = lexicon.converses(low) or tuple(o.word for o in lexicon.opposites(low) if o.kind == "comparative")
+    for key, rev, c in _canonical(low, conv, "cmp") or [(f"cmp:{low}", False, "")]:
+        _add(out, key, subj, _child(than, "pobj"), rev != denied, low, tok, c if not denied else "")
 
 
 def converse_texts(claim: str) -> list[tuple[str, Relation]]:
@@ -423,6 +453,16 @@ def order_agrees(claim: str, reference: str) -> bool:
     """``reference`` holds a relation of ``claim`` the claim's way round."""
     theirs = relations(reference)
     return any(_holds(t, m.key, m.first, m.second) for m in relations(claim) for t in theirs)
+
+
+def told_conversely(claim: str, reference: str) -> bool:
+    """``reference`` holds a relation of ``claim`` the claim's way round but written from its
+    other side: a converse word with the two sides exchanged ("A lies after B" / "B lies before
+    A", "A is north of B" / "B is south of A"), or a denied comparison against the affirmed one
+    the other way round ("A is no deeper than B" / "B is deeper than A")."""
+    theirs = relations(reference)
+    mine = relations(claim)
+    return any(_holds(t, m.key, m.first, m.second) and t.reversed != m.reversed for m in mine for t in theirs)
 
 
 def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | None:
