@@ -15,8 +15,9 @@ footnote marks while their spans point into the original. Block kinds (``claims.
     a list item, parsed as a sentence after the lead-in it continues (``lead``: "The hotel has");
 ``fact``
     a claim the structure states outright, ``"<subject>, <label>: <value>."``: a "Label: value"
-    or "**Label:** value" item or line (the subject from the lead-in or heading), a table cell
-    (``claims.blocks.tables``), a JSON or YAML leaf (``claims.blocks.data``);
+    or "**Label:** value" item or line (the subject from the lead-in or heading, or from the
+    record's line that names it: "Name: Storebælt Bridge"), a table cell (``claims.blocks.tables``;
+    a CSV or TSV cell, ``claims.blocks.delimited``), a JSON or YAML leaf (``claims.blocks.data``);
 ``outside``
     a code block, a paragraph or item of inline code only, a citation line ("[^1]: ...",
     "Sources: ..."): ``outside_scope``.

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from claims.labels import predicate_phrase
+
 __all__ = [
     "lead_topic",
     "is_meta",
@@ -27,6 +29,7 @@ __all__ = [
     "label_word",
     "fact_text",
     "heading_states",
+    "names_record",
 ]
 
 #: words of a generic announcement of a list or table, saying nothing about the world
@@ -269,3 +272,42 @@ def heading_states(heading: str) -> bool:
     if _PARENTHETICAL.search(s) or key_value(s) is not None or s.endswith((".", "!")):
         return True
     return len(s.split()) >= _SENTENCE_WORDS
+
+
+#: labels whose value names the record the other lines describe ("Name: Storebælt Bridge"), as
+#: a JSON object's ``name``/``title``/``label`` field does (``claims.blocks.data``)
+_NAME_LABELS = frozenset({"name", "full name", "person"})
+#: labels of a first line that name the record ("Title: Harbour Lights", "Company: Kestrel
+#: Robotics"); further down, a title or a company is an attribute ("Title: Chief Engineer")
+_KIND_LABELS = frozenset(
+    {"title", "company", "product", "organisation", "organization", "town", "place", "entity", "subject"}
+)
+#: a name: capitalised words, small linking words between them, no digit ("Museum of Art")
+_NAME_VALUE = re.compile(
+    r"[^\W\d_a-z][\w.'\u2019&-]*(?: (?:of|the|and|de|da|del|di|du|la|le|van|von|der|on|upon|&|"
+    r"[^\W\d_a-z][\w.'\u2019&-]*))*"
+)
+
+
+def names_record(label: str, value: str, first: bool) -> bool:
+    """Whether the line ``label: value`` of a record of "Label: value" lines names the subject
+    of the record's other lines, as an object's ``name`` field does (``claims.blocks.data``):
+    ``value`` is a name (capitalised words, no digit, at most eight words) and ``label`` is a
+    name label ("Name", "Person"), or, on the ``first`` line of the record, a label that is no
+    predicate of ``claims/data/label_predicates.tsv`` and either names the record ("Title:
+    Harbour Lights", "Company: Kestrel Robotics") or is the last word of the name ("Bridge:
+    Storebælt Bridge").
+    A role ("Director: Ingmar Bergman", "Architect: Ove Arup") is an attribute, not the subject.
+
+    >>> names_record("Name", "Storebælt Bridge", False), names_record("Architect", "Ove Arup", True)
+    (True, False)
+    """
+    value = " ".join(value.split()).rstrip(".")
+    if not _NAME_VALUE.fullmatch(value) or len(value.split()) > 8:
+        return False
+    key = " ".join(label.lower().split())
+    if key in _NAME_LABELS:
+        return True
+    if not first or predicate_phrase(key) is not None:
+        return False
+    return key in _KIND_LABELS or value.lower().split()[-1] == key

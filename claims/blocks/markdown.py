@@ -23,10 +23,12 @@ from claims.blocks.context import (
     item_lead,
     key_value,
     lead_topic,
+    names_record,
     prose_label,
     section_subject,
 )
 from claims.blocks.data import json_tree, leaf_facts, yaml_tree
+from claims.blocks.delimited import delimited_facts
 from claims.blocks.inline import FOOTNOTE_MARK, line_span, line_starts, locate, mask_markup
 from claims.blocks.tables import Cell, table_facts
 from claims.blocks.types import Block
@@ -177,6 +179,8 @@ class _Walker:
         if tree is not None:
             self.out.extend(leaf_facts(tree, self.subject()))
             return ""
+        if self.delimited(info.start, info.end, self.subject()):
+            return ""
         if nxt is not None and emphasis_title(node.children[0], info.text):
             self.section(_EMPHASIS_LEVEL, info, info.start, info.end)
             return ""
@@ -198,6 +202,23 @@ class _Walker:
             self.prose(info.start, info.end)
         return ""
 
+    def delimited(self, start: int, end: int, subject: str) -> bool:
+        """Emit the facts of ``text[start:end]`` when it is a CSV or TSV table
+        (``claims.blocks.delimited``), its first line perhaps a lead-in naming the table's
+        subject ("Bridges in Denmark:"); whether it was one."""
+        facts = delimited_facts(self.text, start, end, subject)
+        if facts is None:
+            brk = self.text.find("\n", start, end)
+            first = self.text[start:brk] if brk > 0 else ""
+            if (
+                not is_lead(first)
+                or (facts := delimited_facts(self.text, brk + 1, end, lead_topic(first))) is None
+            ):
+                return False
+            self.out.append(Block("heading", start, start + len(first.rstrip()), text=lead_topic(first)))
+        self.out.extend(Block("fact", s, e, text) for text, s, e in facts)
+        return True
+
     def unlabel(self, info: _Inline) -> None:
         """Blank a prose label ("Note:") before the item's sentence."""
         for i in range(info.start, info.start + prose_label("".join(self.plain[info.start : info.end]))):
@@ -212,14 +233,23 @@ class _Walker:
             self.out.append(Block("prose", start, end))
 
     def key_values(self, start: int, raw: str, subject: str) -> None:
-        pos = 0
+        """The "Label: value" lines of a paragraph as facts about ``subject``; a line that
+        names the record ("Name: Storebælt Bridge", ``names_record``) is the subject of the
+        lines after it, context and no claim, as a JSON object's name field is."""
+        pos, first = 0, True
         for line in raw.split("\n"):
             pair = key_value(line)
             s = start + pos + (len(line) - len(line.lstrip()))
             e = start + pos + len(line.rstrip())
             pos += len(line) + 1
-            if pair is not None:
+            if pair is None:
+                continue
+            if names_record(*pair, first=first):
+                subject = pair[1].rstrip(".")
+                self.out.append(Block("heading", s, e, text=subject))
+            else:
                 self.out.append(Block("fact", s, e, fact_text(subject, *pair)))
+            first = False
 
     def listing(self, node: SyntaxTreeNode, lead: str) -> None:
         first = self.text[slice(*line_span(self.text, self.starts, node.map[0] if node.map else 0))]
@@ -229,7 +259,7 @@ class _Walker:
             return
         subject = self.subject() if not lead or continues(lead) else (lead_topic(lead) or self.subject())
         before = item_lead(lead) if lead else ""
-        for item in node.children:
+        for k, item in enumerate(node.children):
             kids = item.children
             for n, kid in enumerate(kids):
                 if kid.type != "paragraph":
@@ -237,20 +267,27 @@ class _Walker:
                         self.children([kid])
                     continue
                 nested = kids[n + 1] if n + 1 < len(kids) and kids[n + 1].type in _LISTS else None
-                self.item(kid, nested, subject, before)
+                subject = self.item(kid, nested, subject, before, first=k == 0 and n == 0)
 
-    def item(self, par: SyntaxTreeNode, nested: SyntaxTreeNode | None, subject: str, before: str) -> None:
+    def item(
+        self, par: SyntaxTreeNode, nested: SyntaxTreeNode | None, subject: str, before: str, *, first: bool
+    ) -> str:
+        """Emit a list item's blocks; return the subject of the items after it: ``subject``, or
+        the name of an item that names the record ("- Name: Storebælt Bridge", ``names_record``)."""
         info = self.inline(par.children[0]) if par.children else None
         if info is None:
             if nested is not None:
                 self.listing(nested, "")
-            return
+            return subject
         if nested is not None and (info.text.endswith(":") or len(info.text.split()) <= 6):
             self.out.append(Block("heading", info.start, info.end, text=lead_topic(info.text)))
             self.listing(nested, info.text.rstrip(":"))
-            return
+            return subject
         pair = key_value(info.text)
-        if is_source_label(info.text):
+        if pair is not None and nested is None and names_record(*pair, first=first):
+            subject = pair[1].rstrip(".")
+            self.out.append(Block("heading", info.start, info.end, text=subject))
+        elif is_source_label(info.text):
             self.out.append(Block("outside", info.start, info.end, reason="citation"))
         elif pair is not None:
             self.out.append(Block("fact", info.start, info.end, fact_text(subject, *pair)))
@@ -261,6 +298,7 @@ class _Walker:
             self.out.append(Block("item", info.start, info.end, lead=before))
         if nested is not None:
             self.listing(nested, "")
+        return subject
 
     def cells(self, row: SyntaxTreeNode) -> list[Cell]:
         lo, row_end = self.lines(row)
@@ -295,7 +333,11 @@ class _Walker:
             tree = yaml_tree(self.text, body_lo, body_hi)
         if tree is not None:
             self.out.extend(leaf_facts(tree, subject))
-        else:
+        elif not (
+            language in {"", "csv", "tsv", "text"}
+            and body_lo < body_hi
+            and self.delimited(body_lo, body_hi, subject)
+        ):
             self.out.append(Block("outside", s, e, reason="code block"))
 
 

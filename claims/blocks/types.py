@@ -7,7 +7,8 @@ from dataclasses import dataclass
 __all__ = ["Block", "KINDS"]
 
 #: ``prose`` running text (split into sentences by ``claims.decompose``); ``fact`` a claim the
-#: structure states outright (a table cell, a "Label: value" item or line, a JSON/YAML leaf),
+#: structure states outright (a Markdown, CSV or TSV table cell, a "Label: value" item or
+#: line, a JSON/YAML leaf),
 #: its claim text in ``text``; ``item`` a list item, parsed as a sentence after ``lead``;
 #: ``heading`` a heading or lead-in, context for what follows (its topic in ``text``), never a
 #: claim; ``outside`` code, a citation line: ``outside_scope`` (why in ``reason``)

@@ -59,7 +59,9 @@ def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> Piece
 def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[Piece]:
     """The claims of a past temporal clause (``sub``: its tokens; ``mark``: "when", ...)."""
     doc = verb.doc
-    inner = sub - subtree_ids(mark)
+    # the words before the subordinator measure the interval ("two years after", "shortly
+    # before"): they go with it, and the clause's own event is what follows it
+    inner = {i for i in sub if i > mark.i}
     inner, nested = detach_adverbials(clause, inner, doc, root_subj)
     inner = {i for i in inner if not (trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
     if _is_state(clause):
@@ -93,6 +95,15 @@ def _finite_conj(verb: Any) -> list[Any]:
     return [k for k in verb.children if k.dep_ == "conj" and k.tag_ in {"VBD", "VBZ", "VBP"}]
 
 
+def _marks(clause: Any) -> list[Any]:
+    """The subordinators and fronted adverbs of ``clause``; an adverb before a subordinator
+    measures its interval ("shortly after", "long before") and is none."""
+    marks = [c for c in clause.children if c.dep_ in {"mark", "advmod"} and c.i < clause.i]
+    return [
+        c for c in marks if not (c.dep_ == "advmod" and any(m.dep_ == "mark" and m.i > c.i for m in marks))
+    ]
+
+
 def detach_adverbials(
     verb: Any, toks: set[int], doc: Any, root_subj: Any | None
 ) -> tuple[set[int], list[Piece]]:
@@ -109,7 +120,7 @@ def detach_adverbials(
         if a.dep_ != "advcl" or a.i not in toks:
             continue
         sub = subtree_ids(a) & toks
-        marks = [c for c in a.children if c.dep_ in {"mark", "advmod"} and c.i < a.i]
+        marks = _marks(a)
         # only a past clause is one event ("when he won the 1932 Grand Prix"); a present one
         # states a rule or a condition ("when it is disturbed", "once an animal is slaughtered")
         temporal = (
