@@ -86,6 +86,8 @@ INSIDE = [
     ("The Orrefoss dam was built from 1995 to 2000.", "The Orrefoss dam was built in 1997."),
     ("The Orrefoss dam was built in the 1990s.", "The Orrefoss dam was built in 1993."),
     ("The Orrefoss dam was built between 1985 and 1990.", "The Orrefoss dam was built in 1990."),
+    # a decade after a bound's word is a bound, not a closed range: 1975 is after the 1960s
+    ("The Orrefoss dam was built after the 1960s.", "The Orrefoss dam was built in 1975."),
 ]
 OUTSIDE = [
     ("The Orrefoss dam was built between 1995 and 2000.", "The Orrefoss dam was built in 2004."),

@@ -76,6 +76,7 @@ _YEAR_APPROX = re.compile(
     r"\b(?:around|circa|c\.|ca\.|about|approximately|nearly|almost|roughly|some|early|late|mid|estimated)[\s-]*$",
     re.I,
 )
+_ARTICLE_END = re.compile(r"\bthe\s+$", re.I)
 _YEAR_BOUND = re.compile(
     r"\b(before|after|until|till|since|by|from|between|pre|post|within|over|under|at least|at most)[\s-]*$",
     re.I,
@@ -125,7 +126,8 @@ def fact_values(f: Facets) -> list[Value]:
             before = f.text[max(0, q.start - 25) : q.start]
             season = re.match(r"[/–-]\d\d\b", f.text[q.end : q.end + 3]) is not None  # "1992/93"
             approx = season or _YEAR_APPROX.search(before) is not None
-            bound = m.group(1).lower() if (m := _YEAR_BOUND.search(before)) else ""
+            # "after the 1960s": the bound's word may stand before an article
+            bound = m.group(1).lower() if (m := _YEAR_BOUND.search(_ARTICLE_END.sub("", before))) else ""
             if q.lo is not None and q.hi is not None and bound in ("from", "between"):
                 bound = ""  # both ends given: a closed range ("from 1995 to 2000"), no bound
             loose = q.lo is not None or approx
