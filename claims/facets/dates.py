@@ -97,6 +97,10 @@ def find_dates(text: str, taken: list[tuple[int, int]]) -> list[DateFacet]:
 
 _YEAR_RANGE = re.compile(
     r"(?<![\w.,-])(?P<a>1\d{3}|20\d{2})\s*(?:[–—-]|to|until)\s*(?P<b>1\d{3}|20\d{2}|\d{2})(?![\w%]|[.,]\d)"
+    # "between 1995 and 2000": "and" joins two years as a range only after "between" ("in 1995
+    # and 2000" are two years)
+    r"|(?<=\bbetween\s)(?P<a2>1\d{3}|20\d{2})\s+and\s+(?P<b2>1\d{3}|20\d{2})(?![\w%]|[.,]\d)",
+    re.I,
 )
 
 
@@ -287,10 +291,11 @@ def find_decades(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
 
 
 def year_ranges(text: str, taken: list[tuple[int, int]]) -> list[Quantity]:
-    """Year ranges: "1992–93", "1898-1980", "1939 to 1975" (never backwards)."""
+    """Year ranges: "1992–93", "1898-1980", "1939 to 1975", "between 1995 and 2000" (never
+    backwards)."""
     out: list[Quantity] = []
     for m in free(_YEAR_RANGE, text, taken):
-        a, b = int(m.group("a")), m.group("b")
+        a, b = int(m.group("a") or m.group("a2")), m.group("b") or m.group("b2")
         hi = int(b) if len(b) == 4 else (a // 100) * 100 + int(b)
         if hi >= a:
             q = Quantity(

@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
+from claims.facets.vocabulary import data_lines, data_rows
 from claims.verdict.names import name_heads
 
-__all__ = ["one_name", "other_given_name", "short_form"]
+__all__ = ["given_names_one", "one_name", "other_given_name", "short_form"]
 
 #: At most two capitalised words (middle names, initials) between the two parts.
 _BETWEEN = r"\s+(?:[A-Z][\w.'\-]*\s+){0,2}"
@@ -72,10 +74,11 @@ _PERSONAL = re.compile(r"(?!\w*\d)[A-Z](?=[\w'’-]*[a-z])[\w'’-]+")
 def other_given_name(a: str, b: str) -> bool:
     """Whether ``a`` and ``b`` are full names with one surname and two given names: two people
     of one family, not one person ("Maria Olsen" / "Marit Olsen", "Venus Williams" / "Serena
-    Williams"). Not so for an initial or a short form of the given name ("M. Olsen", "Alex" /
-    "Alexander Berg"), for a title before the same given name ("President Joe Biden"), nor for
-    a name without a given name ("Olsen" / "Marit Olsen": the surname alone names the person)
-    or with the same one ("Marit Olsen" / "Marit H. Olsen").
+    Williams", "Jon Berg" / "Jonas Berg"). Not so for an initial ("M. Olsen"), for a given name
+    and its nickname (:func:`given_names_one`: "Bill Gates" / "William Gates"), for a title
+    before the same given name ("President Joe Biden"), nor for a name without a given name
+    ("Olsen" / "Marit Olsen": the surname alone names the person) or with the same one
+    ("Marit Olsen" / "Marit H. Olsen").
 
     >>> other_given_name("Maria Olsen", "Marit Olsen"), other_given_name("Olsen", "Marit Olsen")
     (True, False)
@@ -83,6 +86,8 @@ def other_given_name(a: str, b: str) -> bool:
     (False, False)
     >>> other_given_name("President Joe Biden", "Joe Biden"), other_given_name("FA Cup", "League Cup")
     (False, False)
+    >>> other_given_name("Bill Gates", "William Gates"), other_given_name("Jon Berg", "Jonas Berg")
+    (False, True)
     """
     x, y = _name_words(a), _name_words(b)
     if len(x) < 2 or len(y) < 2 or x[-1].lower() != y[-1].lower() or x[-1].lower() in name_heads():
@@ -91,5 +96,37 @@ def other_given_name(a: str, b: str) -> bool:
         return False  # an initial ("M. Olsen") may stand for either given name; no acronyms
     if {w.rstrip(".").lower() for w in x[:-1]} & {w.rstrip(".").lower() for w in y[:-1]}:
         return False  # a given name or a title in common ("President Joe Biden" / "Joe Biden")
-    gx, gy = x[0].lower(), y[0].lower()
-    return not (gx.startswith(gy) or gy.startswith(gx))
+    return not given_names_one(x[0], y[0])
+
+
+@lru_cache(maxsize=1)
+def _nicknames() -> frozenset[tuple[str, str]]:
+    """Every (name, nickname) pair of ``claims/data/nicknames.tsv``, both ways, lower-cased."""
+    pairs = [(n.lower(), k.lower()) for n, k in data_rows("nicknames.tsv", 2)]
+    return frozenset(pairs + [(k, n) for n, k in pairs])
+
+
+@lru_cache(maxsize=1)
+def _known_given_names() -> frozenset[str]:
+    """The given names the name sources know, lower-cased: both sides of the nickname list and
+    the census first names of ``claims/data/first_names.tsv``."""
+    census = (line.split("\t", 1)[0].lower() for _, line in data_lines("first_names.tsv"))
+    return frozenset(census) | frozenset(n for n, _ in _nicknames())
+
+
+def given_names_one(a: str, b: str) -> bool:
+    """Whether the given names ``a`` and ``b`` may name one person: the same name, a name and
+    its nickname in ``claims/data/nicknames.tsv`` (the PyPI ``nicknames`` list: "Bill" /
+    "William", "Liz" / "Elizabeth", "Alex" / "Alexander"), or, for a shorter name the name
+    sources do not know (neither the nickname list nor the census first names of
+    ``claims/data/first_names.tsv``), its first letters ("Sigi" / "Sigismund"). A known name
+    that is the other's first letters is a name of its own ("Jon" / "Jonas", "Dan" / "Dana").
+    Case is ignored.
+
+    >>> given_names_one("Bob", "Robert"), given_names_one("Jon", "Jonas"), given_names_one("Jim", "Tim")
+    (True, False, False)
+    """
+    x, y = sorted((a.lower(), b.lower()), key=len)
+    if x == y or (x, y) in _nicknames():
+        return True
+    return y.startswith(x) and x not in _known_given_names()

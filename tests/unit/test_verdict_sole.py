@@ -72,3 +72,48 @@ def test_parties_reads_the_sole_words_and_the_second_parties() -> None:
     assert (alone.name, alone.verb, alone.sole, alone.partners) == ("Mira Lund", "found", "alone", ())
     (pair,) = parties("Mira Lund and Jon Aas founded Talvo in 2009.")
     assert (pair.name, pair.sole, [name for _, name in pair.partners]) == ("Mira Lund", "", ["Jon Aas"])
+
+
+# the whole kind of exclusivity: "only" on the party itself, and a copula with an agent noun
+# ("the sole founder") read as its verb (``sole.agent_noun_verb``)
+EXCLUSIVE = [
+    ("Ragna Vik was the sole founder of Talvo.", "Ragna Vik and Olav Brekk founded Talvo."),
+    ("Only Ragna Vik led the survey.", "Ragna Vik and Olav Brekk led the survey."),
+    ("Ragna Vik was the only leader of the survey.", "Ragna Vik and Olav Brekk led the survey."),
+    ("Only Olav Brekk signed the lease.", "Olav Brekk and Ragna Vik signed the lease."),
+    ("Ragna Vik was the single creator of the atlas.", "Ragna Vik and Olav Brekk created the atlas."),
+]
+
+EXCLUSIVE_KEPT = [
+    # faithful rewordings of acting alone keep their support
+    ("Ragna Vik was the sole founder of Talvo.", "Ragna Vik founded Talvo alone."),
+    ("Only Ragna Vik led the survey.", "Ragna Vik alone led the survey."),
+    # "only" that scopes over something else than the party
+    (
+        "The Tverr bridge is the only bridge in Osen.",
+        "The Tverr bridge and the Lia bridge are bridges in Osen.",
+    ),
+    ("Ragna Vik only led the survey once.", "Ragna Vik and Olav Brekk led the survey."),
+]
+
+
+@pytest.mark.parametrize(("claim", "reference"), EXCLUSIVE)
+def test_exclusive_words_against_a_second_party_contradict(claim: str, reference: str) -> None:
+    assert sole_conflict(claim, reference) is not None
+    (judgement,) = audit_texts(claim, [reference]).judgements
+    assert judgement.verdict.value == "contradicted", judgement.reason
+
+
+@pytest.mark.parametrize(("claim", "reference"), EXCLUSIVE_KEPT)
+def test_exclusive_words_without_a_second_party_do_not_fire(claim: str, reference: str) -> None:
+    assert sole_conflict(claim, reference) is None
+
+
+def test_agent_nouns_name_their_verbs() -> None:
+    from claims.facets.vocabulary import stem_of
+    from claims.verdict.sole import agent_noun_verb
+
+    pairs = [("founder", "founded"), ("leader", "led"), ("creator", "created"), ("writer", "wrote")]
+    assert all(agent_noun_verb(stem_of(n), stem_of(v)) for n, v in pairs)
+    assert not agent_noun_verb(stem_of("bridge"), stem_of("bridged"))
+    assert not agent_noun_verb(stem_of("member"), stem_of("led"))

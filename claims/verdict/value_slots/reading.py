@@ -76,6 +76,7 @@ _YEAR_APPROX = re.compile(
     r"\b(?:around|circa|c\.|ca\.|about|approximately|nearly|almost|roughly|some|early|late|mid|estimated)[\s-]*$",
     re.I,
 )
+_ARTICLE_END = re.compile(r"\bthe\s+$", re.I)
 _YEAR_BOUND = re.compile(
     r"\b(before|after|until|till|since|by|from|between|pre|post|within|over|under|at least|at most)[\s-]*$",
     re.I,
@@ -124,9 +125,13 @@ def fact_values(f: Facets) -> list[Value]:
         if q.slot == "year":
             before = f.text[max(0, q.start - 25) : q.start]
             season = re.match(r"[/–-]\d\d\b", f.text[q.end : q.end + 3]) is not None  # "1992/93"
-            loose = q.lo is not None or season or _YEAR_APPROX.search(before) is not None
-            bound = m.group(1).lower() if (m := _YEAR_BOUND.search(before)) else ""
-            out.append(Value("year", q.text, q.start, q.end, q=q, loose=loose, bound=bound))
+            approx = season or _YEAR_APPROX.search(before) is not None
+            # "after the 1960s": the bound's word may stand before an article
+            bound = m.group(1).lower() if (m := _YEAR_BOUND.search(_ARTICLE_END.sub("", before))) else ""
+            if q.lo is not None and q.hi is not None and bound in ("from", "between"):
+                bound = ""  # both ends given: a closed range ("from 1995 to 2000"), no bound
+            loose = q.lo is not None or approx
+            out.append(Value("year", q.text, q.start, q.end, q=q, loose=loose, approx=approx, bound=bound))
         elif q.ordinal:
             out.append(Value("ordinal", q.text, q.start, q.end, q=q))
         elif q.slot:
@@ -275,6 +280,37 @@ def two_people(v: Value, o: Value) -> bool:
     return "PERSON" in (v.label, o.label) and other_given_name(v.text, o.text)
 
 
+#: the span (last year less first) of a century ("the 19th century": 1801-1900): a range that
+#: wide is counted in two ways ("1800" may be in the 19th century) and is left to the year
+#: check (``quantity_checks``); narrower ranges (a decade, "from 1995 to 2000") are compared
+CENTURY_SPAN = 99
+
+
+def year_range_and_point(v: Value, o: Value) -> bool | None:
+    """A closed year range against a point year, either way round ("between 1995 and 2000",
+    "from 1995 to 2000", "the 1990s" / "in May 1998"): whether they share a year (a point
+    inside the range is no conflict, a point outside it is one). None when the two are not
+    such a pair: a range written as an approximation or a season ("the late 1990s",
+    "1992–93"), a bound ("before 1998"), a century (``CENTURY_SPAN``), two points or two
+    ranges."""
+
+    def closed(x: Value) -> bool:
+        q = x.q
+        return bool(
+            q is not None and q.lo is not None and q.hi is not None and not x.approx and not x.bound
+            and q.hi - q.lo < CENTURY_SPAN
+        )  # fmt: skip
+
+    def point(x: Value) -> bool:
+        return x.q is not None and not x.loose and not x.bound
+
+    for a, b in ((v, o), (o, v)):
+        if closed(a) and point(b):
+            assert a.q is not None and b.q is not None
+            return year_overlaps(a.q, b.q)
+    return None
+
+
 def agrees(v: Value, o: Value) -> bool:
     """``o`` states ``v``'s value after normalisation (units, rounding, number words, date
     precision, a year inside a range), or may state it (an approximation, a bound)."""
@@ -289,6 +325,8 @@ def agrees(v: Value, o: Value) -> bool:
         a, p = (v, o) if v.approx else (o, v)  # "about 1.3 million" / "1.2 million"
         assert a.q is not None and p.q is not None
         return p.loose or not approximation_misses(a.q, p.q)
+    if v.kind == "year" and (closed := year_range_and_point(v, o)) is not None:
+        return closed
     if v.loose or o.loose or v.bound != o.bound:
         return True
     if v.kind == "year":
