@@ -353,6 +353,52 @@ def _repair_parenthetical_after_cc(doc: Any) -> None:
 _PARENTHETICAL_MAX = 10
 
 
+#: subordinating conjunctions that open an adverbial clause ("Before the canal was dug, ...")
+_SUBORDINATORS = frozenset(
+    ["before", "after", "until", "till", "since", "once", "while", "when", "whenever", "because"]
+    + ["although", "though", "if", "unless", "whereas", "as"]
+)
+
+
+def _repair_fronted_clause(doc: Any) -> None:
+    """ "Before the canal was dug, the town traded by road": the small model reads the fronted
+    adverbial clause's verb as the sentence's root (its conjunction a ``mark`` of it), the main
+    clause's subject as an apposition or object of that clause ("canal, the town": ``appos``) and
+    the main verb as a participle on it ("town traded": ``acl``, its "by" an ``agent``); the
+    decomposition gave "The canal was traded by road." and "The canal is the town.". A root with
+    a subordinating ``mark`` is no main clause (a sentence is not a bare adverbial clause): when a
+    comma set off from the root is followed by a noun phrase whose participle or verb runs to the
+    sentence's end, that verb is the root (``VBD``), the noun its subject, the fronted verb its
+    adverbial clause (``advcl``), and an ``agent`` "by" of it a preposition."""
+    for sent in doc.sents:
+        root = sent.root
+        mark = next((k for k in root.lefts if k.dep_ == "mark" and k.lower_ in _SUBORDINATORS), None)
+        comma = next((k for k in root.rights if k.text == ","), None)
+        if mark is None or comma is None or comma.i + 1 >= sent.end:
+            continue
+        noun = next((t for t in doc[comma.i + 1 : sent.end] if t.pos_ in ("NOUN", "PROPN")), None)
+        if noun is None or noun.left_edge.i != comma.i + 1 or noun.dep_ not in ("appos", "dobj", "npadvmod"):
+            continue
+        verb = next((k for k in noun.rights if k.dep_ in ("acl", "relcl") and k.pos_ == "VERB"), None)
+        if verb is None or verb.left_edge.i != noun.i + 1 or not _runs_to_end(verb, sent):
+            continue
+        final = [k for k in root.rights if k.dep_ == "punct" and k.i > verb.right_edge.i]
+        verb.head, verb.dep_, verb.tag_ = verb, "ROOT", "VBD"
+        noun.head, noun.dep_ = verb, "nsubj"
+        root.head, root.dep_ = verb, "advcl"
+        comma.head = verb
+        for k in final:
+            k.head = verb
+        for k in verb.children:
+            if k.dep_ == "agent":
+                k.dep_ = "prep"
+
+
+def _runs_to_end(verb: Any, sent: Any) -> bool:
+    """``verb``'s phrase ends the sentence (only punctuation after it)."""
+    return all(t.is_punct for t in sent.doc[verb.right_edge.i + 1 : sent.end])
+
+
 #: the steps of ``repair``, in order (the merges first: they change the tokens the others read)
 _REPAIRS: tuple[Callable[[Any], None], ...] = (
     _merge_prefixed_verbs,
@@ -363,4 +409,5 @@ _REPAIRS: tuple[Callable[[Any], None], ...] = (
     _repair_name_lists,
     _repair_verb_lists,
     _repair_parenthetical_after_cc,
+    _repair_fronted_clause,
 )
