@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
+from claims.decompose.antecedents import sex_of
 from claims.facets.vocabulary import data_lines, data_rows
 from claims.verdict.names import name_heads
 
@@ -101,9 +102,27 @@ def other_given_name(a: str, b: str) -> bool:
 
 @lru_cache(maxsize=1)
 def _nicknames() -> frozenset[tuple[str, str]]:
-    """Every (name, nickname) pair of ``claims/data/nicknames.tsv``, both ways, lower-cased."""
-    pairs = [(n.lower(), k.lower()) for n, k in data_rows("nicknames.tsv", 2)]
+    """Every (name, nickname) pair of ``claims/data/nicknames.tsv``, both ways, lower-cased, but
+    two full names of different sexes paired with each other (``_full_names_apart``)."""
+    rows = [(n.lower(), k.lower()) for n, k in data_rows("nicknames.tsv", 2)]
+    full = frozenset(n for n, _ in rows)
+    pairs = [(n, k) for n, k in rows if not _full_names_apart(n, k, full)]
     return frozenset(pairs + [(k, n) for n, k in pairs])
+
+
+def _full_names_apart(name: str, nickname: str, full: frozenset[str]) -> bool:
+    """True when both are full names of the list (each has nicknames of its own: ``full``) that
+    the census gives to different sexes (``claims.decompose.antecedents.sex_of``): the list
+    pairs "William" with "Wilma" and "Andrew" with "Andrea", a name with its feminine form, not
+    two names of one person ("Louis" / "Louise": an ending added). A short form that is no full
+    name of the list, or is clipped from the other (three letters or more cut), stays whatever
+    sex the census gives it ("Andy" / "Andrea", "Sam" / "Samantha")."""
+    x, y = sorted((name, nickname), key=len)
+    clipped = y.startswith(x) and len(y) - len(x) >= 3  # "Alex" / "Alexandra", not "Louis" / "Louise"
+    if name not in full or nickname not in full or clipped:
+        return False
+    a, b = sex_of(name.title()), sex_of(nickname.title())
+    return a is not None and b is not None and a != b
 
 
 @lru_cache(maxsize=1)

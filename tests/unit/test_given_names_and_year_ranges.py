@@ -23,12 +23,27 @@ from claims.verdict.slot_names import given_names_one, other_given_name
 
 NICKNAMES = [
     ("Bill", "William"),
+    # short forms the census gives to the other sex stay (clipped, or no full name of the list)
+    ("Alex", "Alexandra"),
+    ("Sam", "Samantha"),
+    ("Andy", "Andrea"),
     ("Bob", "Robert"),
     ("Liz", "Elizabeth"),
     ("Jim", "James"),
     ("Peggy", "Margaret"),
 ]
-OTHER_NAMES = [("Jon", "Jonas"), ("Dan", "Dana"), ("Jim", "Tim"), ("Maria", "Marit")]
+OTHER_NAMES = [
+    ("Jon", "Jonas"),
+    ("Dan", "Dana"),
+    ("Jim", "Tim"),
+    ("Maria", "Marit"),
+    # the nickname list pairs these full names with their feminine forms; the census gives
+    # them to different sexes: two people
+    ("William", "Wilma"),
+    ("Andrew", "Andrea"),
+    ("Louis", "Louise"),
+    ("Frederick", "Frederica"),
+]
 
 
 @pytest.mark.parametrize(("short", "full"), NICKNAMES)
@@ -57,6 +72,7 @@ NICKNAME_AUDITS = [
 OTHER_PERSON_AUDITS = [
     ("Jon Halvorsen wrote the report.", "Jonas Halvorsen wrote the report."),
     ("Dan Brekke chaired the jury.", "Dana Brekke chaired the jury."),
+    ("William Hart built the kiln.", "Wilma Hart built the kiln."),
 ]
 
 
