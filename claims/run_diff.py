@@ -176,7 +176,9 @@ class Gate:
                 isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value)
             )
             if not ok or (value is not None and value < 0):
-                raise ValueError(f"gate.{key}: must be a finite number ≥ 0 or null, got {value!r}")
+                raise ValueError(
+                    f"gate.{key}: must be a finite number ≥ 0{_range_note(key)} or null, got {value!r}"
+                )
             if check_range and value is not None:
                 limit_in_range(key, value)
             values[key] = value
@@ -198,6 +200,15 @@ LIMIT_RANGES: dict[str, tuple[float, float | None, str]] = {
     "worse_items_share": (0.0, 100.0, "per cent of the compared items"),
     "unscored_items_share": (0.0, 100.0, "per cent of the run's items"),
 }
+
+
+def _range_note(key: str) -> str:
+    """ ", at most 100 (per cent of the run's items)" / ", a whole number (items)" for ``key``'s
+    range in ``LIMIT_RANGES``; "" for a key without one."""
+    if key not in LIMIT_RANGES:
+        return ""
+    _, high, unit = LIMIT_RANGES[key]
+    return f", a whole number ({unit})" if high is None else f", at most {high:g} ({unit})"
 
 
 def limit_in_range(key: str, value: float) -> None:
