@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from claims import lexicon
+from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.alike import (
@@ -343,8 +344,11 @@ def _converse_support(
     return None
 
 
-#: words of a comparison that its converse need not repeat ("not as deep as" / "deeper than")
-_COMPARISON_WORDS = frozenset(["not", "no", "as", "than", "n't"])
+#: words of a comparison that its converse need not repeat ("not as deep as", "less deep than" /
+#: "deeper than")
+_COMPARISON_WORDS = frozenset(
+    form for w in ("not", "no", "as", "than", "n't", "more", "less") for form in (w, stem_of(w))
+)
 
 
 def _told_conversely(

@@ -393,11 +393,21 @@ def relations(text: str) -> list[Relation]:
     return out
 
 
+#: the degree words of a periphrastic comparison ("more reactive than", "less deep than")
+_DEGREES = ("more", "less")
+
+
 def _comparative_form(adjective: str) -> str:
-    """The comparative of ``adjective`` that the lexicon holds a converse of ("deep" ->
-    "deeper", "big" -> "bigger", "early" -> "earlier"); "" when none."""
+    """The comparative of ``adjective`` that the lexicon holds a converse or a comparative
+    opposite of ("deep" -> "deeper", "big" -> "bigger", "early" -> "earlier", "safe" -> "safer");
+    "" when none."""
     forms = (adjective + "er", adjective + "r", adjective[:-1] + "ier", adjective + adjective[-1:] + "er")
-    return next((f for f in forms if lexicon.converses(f)), "")
+    return next((f for f in forms if lexicon.converses(f) or _comparative_opposites(f)), "")
+
+
+def _comparative_opposites(word: str) -> tuple[str, ...]:
+    """The comparative opposites of ``word`` in ``claims.lexicon`` ("safer" -> "riskier")."""
+    return tuple(o.word for o in lexicon.opposites(word) if o.kind == "comparative")
 
 
 def _comparison(tok: Any, out: list[Relation]) -> None:
@@ -409,16 +419,22 @@ def _comparison(tok: Any, out: list[Relation]) -> None:
     than = _child(tok, "prep")
     low = tok.lower_
     comparative = tok.tag_ in ("JJR", "RBR")
-    if than is None or than.lower_ != ("than" if comparative else "as"):
+    # "more deep than" is "deeper than"; "less deep than" is "deeper than" read the other way round
+    degree = next((c.lower_ for c in tok.children if c.dep_ == "advmod" and c.lower_ in _DEGREES), "")
+    periphrastic = not comparative and bool(degree) and than is not None and than.lower_ == "than"
+    if than is None or than.lower_ != ("than" if comparative or periphrastic else "as"):
         return
     head = tok.head if tok.dep_ in ("acomp", "advmod", "amod", "attr") else tok
     denied = _negated(tok) or _negated(head)
-    if not comparative:
+    if periphrastic:
+        low = _comparative_form(low) or low
+        denied = denied != (degree == "less")
+    elif not comparative:
         low = _comparative_form(low) if denied and _child(tok, "advmod") is not None else ""
         if not low:
             return
     subj = _child(head, "nsubj", "nsubjpass")
-    conv = lexicon.converses(low) or tuple(o.word for o in lexicon.opposites(low) if o.kind == "comparative")
+    conv = lexicon.converses(low) or _comparative_opposites(low)
     for key, rev, c in _canonical(low, conv, "cmp") or [(f"cmp:{low}", False, "")]:
         _add(out, key, subj, _child(than, "pobj"), rev != denied, low, tok, c if not denied else "")
 
