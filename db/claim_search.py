@@ -19,6 +19,11 @@ that stops there, so a large tenant pays for ``exact_max_claims`` index entries 
 ms at 20,000; a process keeps the count for ``COUNT_TTL_S``), and at or below that bound
 orders by the distance outside an ``OFFSET 0`` subquery, which no index can serve: the planner
 reads the tenant's rows through the b-tree and sorts them (recall 1).
+
+A tenant with an HNSW index of its own (``db.tenant_indexes``: a partial index of its vectors of
+the model) is searched through it, ahead of the exact path and with its own ``hnsw.ef_search``
+(``OWN_EF_SEARCH``): the planner picks the partial index for a query with the same tenant and
+model, and every candidate it reads is the tenant's.
 Recall of the HNSW path: ``tools/bench_store.py``, ``tools/bench_tenant_search.py``.
 """
 
@@ -38,13 +43,18 @@ from sqlalchemy.orm import Session
 
 from db.models import DEFAULT_TENANT, ROLES, VERDICTS, Audit, ClaimRow, Document, VerdictRow
 from db.run_models import Run, RunItem
+from db.tenant_indexes import has_own_index
 
-__all__ = ["EXACT_MAX_CLAIMS", "SearchFilters", "search_claims", "tenant_vectors"]
+__all__ = ["EXACT_MAX_CLAIMS", "OWN_EF_SEARCH", "SearchFilters", "search_claims", "tenant_vectors"]
 
 #: Default bound of the exact path: a tenant with at most this many vectors of the model is
 #: searched exactly. The crossover measured at 1M claims lies between 10,000 and 90,000 vectors
 #: (``docs/PERFORMANCE.md``, "The claim store at 1M claims"); the setting ``SEARCH_EXACT_MAX_CLAIMS``.
 EXACT_MAX_CLAIMS = 20_000
+#: Default ``hnsw.ef_search`` in a tenant's own index (``db.tenant_indexes``): every candidate
+#: is the tenant's, so a shorter list reaches the recall of the shared graph at
+#: ``HNSW_EF_SEARCH`` (setting ``HNSW_EF_SEARCH_OWN``; docs/PERFORMANCE.md).
+OWN_EF_SEARCH = 100
 #: Seconds a process reuses a tenant's bounded count (it only chooses the path, never the result).
 COUNT_TTL_S = 300.0
 _counts: dict[tuple[str, str, str, int], tuple[float, int]] = {}
@@ -85,9 +95,15 @@ class SearchFilters:
 
 
 def _set_local(session: Session, values: Mapping[str, object]) -> None:
-    """``SET LOCAL`` each setting (``set_config(name, value, true)``: ends with the transaction)."""
-    for name, value in values.items():
-        session.execute(text("SELECT set_config(:n, :v, true)"), {"n": name, "v": str(value)})
+    """``SET LOCAL`` each setting (``set_config(name, value, true)``: ends with the transaction),
+    all in one statement (one round trip)."""
+    if not values:
+        return
+    calls = ", ".join(f"set_config(:n{i}, :v{i}, true)" for i in range(len(values)))
+    params: dict[str, str] = {}
+    for i, (name, value) in enumerate(values.items()):
+        params[f"n{i}"], params[f"v{i}"] = name, str(value)
+    session.execute(text(f"SELECT {calls}"), params)
 
 
 def _of_claims_run(column: Any) -> Any:
@@ -232,6 +248,7 @@ def search_claims(
     max_scan_tuples: int = 20_000,
     overfetch: int = 4,
     exact_max_claims: int = EXACT_MAX_CLAIMS,
+    own_ef_search: int = OWN_EF_SEARCH,
 ) -> list[dict[str, Any]]:
     """The ``k`` stored claims of ``tenant_id`` nearest to ``query`` (float32 ``(dim,)``) among
     vectors of ``model`` that pass ``filters``; approximate (module docstring).
@@ -243,19 +260,25 @@ def search_claims(
     (``1 - cosine distance``, in [-1, 1]), audit_created_at, verdict (None for a reference
     claim), suite, run_id, run_label (None when the audit is no run's item); best first.
     ``exact_max_claims``: a tenant with at most this many vectors of ``model`` is searched exactly
-    (module docstring; 0: never).
+    (module docstring; 0: never). A tenant with an own index (``db.tenant_indexes``) is searched
+    through it with ``hnsw.ef_search`` = ``own_ef_search``, whatever its size.
     """
-    exact = exact_max_claims > 0 and _is_small(
-        session, tenant_id=tenant_id, model=model, bound=exact_max_claims
+    own = has_own_index(session, tenant_id=tenant_id, model=model)
+    exact = (
+        not own
+        and exact_max_claims > 0
+        and _is_small(session, tenant_id=tenant_id, model=model, bound=exact_max_claims)
     )
-    _set_local(
-        session,
-        {
-            "hnsw.ef_search": ef_search,
-            "hnsw.iterative_scan": iterative_scan,
-            "hnsw.max_scan_tuples": max_scan_tuples,
-        },
-    )
+    ef_search = own_ef_search if own else ef_search
+    if not exact:  # the exact path reads no index: its settings would cost a round trip
+        _set_local(
+            session,
+            {
+                "hnsw.ef_search": ef_search,
+                "hnsw.iterative_scan": iterative_scan,
+                "hnsw.max_scan_tuples": max_scan_tuples,
+            },
+        )
     q = np.asarray(query, dtype=np.float32).reshape(-1)
     limit = k * max(1, overfetch)
     filters = filters or SearchFilters()

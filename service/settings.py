@@ -213,6 +213,15 @@ class Settings(BaseSettings):
     #: read through the tenant index and sorted) instead of through the HNSW graph of every
     #: tenant; 0: never (``db.claim_search``; the crossover: docs/PERFORMANCE.md).
     search_exact_max_claims: int = Field(default=20_000, ge=0)
+    #: A tenant with at least this many claim vectors of a model, and at most
+    #: ``SEARCH_TENANT_INDEX_MAX_SHARE`` of them, gets an HNSW index of its own (the daily task
+    #: ``claims.tenant_indexes``; ``db.tenant_indexes``); 0: none.
+    search_tenant_index_min_claims: int = Field(default=5_000, ge=0)
+    #: The largest share (0 to 1] of a model's vectors a tenant may own and get its own index.
+    search_tenant_index_max_share: float = Field(default=0.25, gt=0, le=1)
+    #: ``hnsw.ef_search`` in a tenant's own index: its candidates are all the tenant's, so a
+    #: shorter list than ``HNSW_EF_SEARCH`` reaches the same recall (docs/PERFORMANCE.md).
+    hnsw_ef_search_own: int = Field(default=100, ge=1, le=1000)
     #: Seconds the API waits for the worker to answer a search (it embeds the query).
     search_timeout_s: float = 30.0
 

@@ -51,6 +51,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from db.claim_search import OWN_EF_SEARCH  # noqa: E402
 from tools.bench_store_data import (  # noqa: E402
     CLAIMS_PER_AUDIT,
     DIM,
@@ -235,6 +236,16 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         type=float,
         help="last, delete the audits older than this and VACUUM (the store is rebuilt next time)",
     )
+    parser.add_argument(
+        "--own-indexes",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="give the tenants that db.tenant_indexes plans an own HNSW index (default); "
+        "--no-own-indexes drops them and measures the shared graph alone",
+    )
+    parser.add_argument(
+        "--own-ef-search", type=int, default=OWN_EF_SEARCH, help="hnsw.ef_search in an own index"
+    )
     parser.add_argument("--m", type=int, default=16)
     parser.add_argument("--ef-construction", type=int, default=64)
     parser.add_argument("--maintenance-work-mem", default="3GB")
@@ -257,9 +268,50 @@ def main(argv: list[str] | None = None) -> int:
     url, vectors, lay, state = prepare(args, admin, corpus)
     if args.load_only:
         return 0
+    own_indexes(url, args)
     from tools.bench_store_measure import measure
 
     return measure(args, url, corpus, vectors, lay, state)
+
+
+def own_indexes(url: str, args: argparse.Namespace) -> None:
+    """Create the own indexes ``db.tenant_indexes.plan`` gives (``--own-indexes``), or drop every
+    own index (``--no-own-indexes``); print what was built, in how long, and their sizes."""
+    from db.engine import make_engine, make_session_factory
+    from db.tenant_indexes import build as build_own
+    from db.tenant_indexes import plan
+
+    engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
+    with make_session_factory(engine)() as session:
+        wanted = plan(session)
+    with psycopg.connect(url, autocommit=True) as conn:
+        existing = [
+            r[0]
+            for r in conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE tablename = 'claims' AND indexname LIKE %s",
+                (INDEX + "\\_t\\_%",),
+            ).fetchall()
+        ]
+        if not args.own_indexes:
+            for name in existing:
+                conn.execute(f"DROP INDEX IF EXISTS {name}")
+            print(f"own indexes: none ({len(existing)} dropped)", flush=True)
+            return
+    started = time.perf_counter()
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        conn.exec_driver_sql(f"SET maintenance_work_mem = '{args.maintenance_work_mem}'")
+        made = build_own(conn, wanted, m=args.m, ef_construction=args.ef_construction)
+    took = time.perf_counter() - started
+    with psycopg.connect(url, autocommit=True) as conn:
+        for own in wanted:
+            size = conn.execute("SELECT pg_size_pretty(pg_relation_size(%s))", (own.name,)).fetchone()
+            print(
+                f"own index of {own.tenant_id}: {own.claims} vectors, {size[0] if size else '?'}"
+                f"{' (built now)' if own.name in made else ''}",
+                flush=True,
+            )
+    summary = f"own indexes: {len(made)} built in {took:.0f} s; ef_search {args.own_ef_search} in them"
+    print(summary, flush=True)
 
 
 if __name__ == "__main__":

@@ -76,7 +76,7 @@ def _rows(lay: Any, tenant: str, role: str | None) -> np.ndarray:
     return rows
 
 
-def _api_runner(url: str, shape: Shape, ef: int) -> Callable[[np.ndarray], list[int]]:
+def _api_runner(url: str, shape: Shape, ef: int, own_ef: int) -> Callable[[np.ndarray], list[int]]:
     from db.claim_search import SearchFilters, search_claims
     from db.engine import make_engine, make_session_factory
 
@@ -86,7 +86,7 @@ def _api_runner(url: str, shape: Shape, ef: int) -> Callable[[np.ndarray], list[
         with factory() as s:
             hits = search_claims(
                 s, q, model=MODEL, dim=DIM, k=K, ef_search=ef, tenant_id=shape.tenant,
-                filters=SearchFilters(role=shape.role),
+                filters=SearchFilters(role=shape.role), own_ef_search=own_ef,
             )  # fmt: skip
             s.rollback()
         return [h["claim_id"] for h in hits]
@@ -122,7 +122,11 @@ def search(
         for shape in SHAPES:
             truth = exact_top(vectors, _rows(lay, shape.tenant, shape.role), queries)
             for ef in args.ef_search:
-                run = _login_runner(conn, ef) if shape.via == "login" else _api_runner(url, shape, ef)
+                run = (
+                    _login_runner(conn, ef)
+                    if shape.via == "login"
+                    else _api_runner(url, shape, ef, args.own_ef_search)
+                )
                 times, recalls = [], []
                 for q, exact in zip(queries, truth, strict=True):
                     started = time.perf_counter()
@@ -238,7 +242,7 @@ def insert_cost(url: str, corpus: Corpus, count: int, seed: int) -> float:
 def warm_up(url: str, corpus: Corpus) -> None:
     """One untimed pass of every query (largest tenant, no filter, ef_search 200): the figures are
     of a warm store (``pg_prewarm`` is not in the pgserver build)."""
-    run = _api_runner(url, SHAPES[0], 200)
+    run = _api_runner(url, SHAPES[0], 200, 200)
     for q in corpus.queries:
         run(q)
 

@@ -96,6 +96,7 @@ app.conf.update(
         # the suites' cron schedules live in Postgres; the tick starts the due ones (service.schedule)
         "runs-tick": {"task": "runs.tick", "schedule": float(_settings.runs_tick_s)},
         "retention": {"task": "audits.retention", "schedule": crontab(minute="0", hour="3")},
+        "tenant-indexes": {"task": "claims.tenant_indexes", "schedule": crontab(minute="0", hour="4")},
     },
     timezone="UTC",
 )

@@ -22,6 +22,7 @@ from db import leases
 from db import retention as retention_repo
 from db import runs as runs_repo
 from db import suites as suites_repo
+from db import tenant_indexes as tenant_indexes_repo
 from db.backlog import admission_lock
 from db.engine import make_engine, session_scope
 from db.tenancy import deployment_session
@@ -31,7 +32,7 @@ from service.runs import finish_run, submit_items
 from service.settings import Settings, get_settings
 from workers import webhooks
 from workers.audit_end import send as _send
-from workers.database import get_session_factory
+from workers.database import get_engine, get_session_factory
 from workers.pipeline import enqueue_audits
 from workers.tasks import task
 
@@ -318,6 +319,30 @@ def retention(batch: int = 500) -> int:
     if total:
         log.info("retention: deleted %d audits older than %s days", total, days)
     return total
+
+
+@task(name="claims.tenant_indexes", acks_late=True)
+def tenant_indexes() -> list[str]:
+    """Give every tenant that ``db.tenant_indexes.plan`` names (``SEARCH_TENANT_INDEX_MIN_CLAIMS``,
+    ``SEARCH_TENANT_INDEX_MAX_SHARE``) its own HNSW index for ``/claims/search``, built
+    ``CONCURRENTLY`` (writes go on meanwhile). Returns the names of the indexes built.
+
+    Idempotent: an index that exists and is valid is kept; an invalid one (an interrupted build)
+    is built again. Nothing to do when ``SEARCH_TENANT_INDEX_MIN_CLAIMS`` is 0.
+    """
+    if not _settings.search_tenant_index_min_claims:
+        return []
+    with session_scope(get_session_factory()) as session:
+        wanted = tenant_indexes_repo.plan(
+            session,
+            min_claims=_settings.search_tenant_index_min_claims,
+            max_share=_settings.search_tenant_index_max_share,
+        )
+    with get_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        made = tenant_indexes_repo.build(conn, wanted)
+    if made:
+        log.info("tenant indexes: built %s", ", ".join(made))
+    return made
 
 
 @task(

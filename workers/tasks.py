@@ -223,6 +223,7 @@ def search(
             ef_search=_settings.hnsw_ef_search,
             tenant_id=tenant_id,
             exact_max_claims=_settings.search_exact_max_claims,
+            own_ef_search=_settings.hnsw_ef_search_own,
             filters=SearchFilters(**(filters or {})),
         )
     for item in items:
