@@ -21,13 +21,13 @@ from claims.parses import parse
 from claims.types import Judgement, ReferenceClaim, Verdict
 from claims.verdict.order import (
     SYMMETRIC,
+    Relation,
     agent_patient,
     endpoint_conflict,
     noun_key,
     order_agrees,
     order_conflict,
     same_noun,
-    swap_reason,
 )
 from claims.verdict.reasons import evidence_at
 from claims.verdict.sole import sole_reason
@@ -132,7 +132,7 @@ def roles_swapped(
 
 def _order_reason(text: str, reference: str, at: str) -> str | None:
     found = order_conflict(text, reference)
-    return swap_reason(*found, at) if found is not None else None
+    return _swap_reason(*found, at) if found is not None else None
 
 
 def _endpoint_reason(text: str, reference: str, at: str) -> str | None:
@@ -169,3 +169,17 @@ def subject_of(text: str, word: str) -> str:
                 if subj is not None:
                     return stem_of(subj.text)
     return ""
+
+
+def _swap_reason(mine: Relation, theirs: Relation, where: str) -> str:
+    """The reason of an ``order_conflict``: the two sides as each text writes them and the
+    relation words; ``where``: the reference claim's locator text."""
+    if mine.key.startswith("dir:"):
+        return (
+            f"direction reversed: from '{mine.names[0]}' to '{mine.names[1]}', where {where} states "
+            f"from '{theirs.names[0]}' to '{theirs.names[1]}'"
+        )
+    return (
+        f"roles swapped: '{mine.names[0]}' and '{mine.names[1]}' ('{mine.word}') stand the other "
+        f"way round in {where} ('{theirs.word}')"
+    )

@@ -37,7 +37,6 @@ __all__ = [
     "converse_texts",
     "order_agrees",
     "order_conflict",
-    "swap_reason",
     "told_conversely",
 ]
 
@@ -493,17 +492,3 @@ def order_conflict(claim: str, reference: str) -> tuple[Relation, Relation] | No
         if other and not same:
             return m, other[0]
     return None
-
-
-def swap_reason(mine: Relation, theirs: Relation, where: str) -> str:
-    """The reason of an ``order_conflict``: the two sides as each text writes them and the
-    relation words; ``where``: the reference claim's locator text."""
-    if mine.key.startswith("dir:"):
-        return (
-            f"direction reversed: from '{mine.names[0]}' to '{mine.names[1]}', where {where} states "
-            f"from '{theirs.names[0]}' to '{theirs.names[1]}'"
-        )
-    return (
-        f"roles swapped: '{mine.names[0]}' and '{mine.names[1]}' ('{mine.word}') stand the other "
-        f"way round in {where} ('{theirs.word}')"
-    )
