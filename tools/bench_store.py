@@ -14,11 +14,16 @@ claims), scores, and 30 runs per tenant and suite. Loaded with ``COPY`` (binary 
 Measured, in order (printed as they come; the last line sums up)::
 
     hnsw_build_s        CREATE INDEX of the migration's HNSW index (m, ef_construction as there)
+    own indexes         the tenants' own HNSW indexes that db.tenant_indexes.plan gives (here
+                        initech, 9 %, and umbrella, 1 %: at least 5,000 vectors and at most a
+                        quarter of them), built CONCURRENTLY as the daily task builds them;
+                        --no-own-indexes drops them and measures the shared graph alone
     search              /claims/search (db.claim_search.search_claims: tenant filter, iterative
-                        scan relaxed_order, 4 x k candidates) per tenant, with and without a role
-                        filter, and the README's similar-claims query as a tenant SQL login;
-                        p50/p95 ms and recall@10 against exact search (numpy, same filters) over
-                        held-out real claims, at each --ef-search
+                        scan relaxed_order, 4 x k candidates; a tenant with an own index through
+                        it at --own-ef-search) per tenant, with and without a role filter, and the
+                        README's similar-claims query as a tenant SQL login; p50/p95 ms and
+                        recall@10 against exact search (numpy, same filters) over held-out real
+                        claims, at each --ef-search (the shared graph's)
     analyst             every README analyst query (tools/readme_sql.py) --repeat times as a
                         tenant SQL login (acme, 60 % of the store), parameters varied
     insert_ms_per_row   --insert more claims with vectors, batches of 100 rows, one commit each
