@@ -180,3 +180,25 @@ def test_index_names_fit_and_quote(model: str, tenant: str, named: bool) -> None
 def test_plan_refuses_bad_bounds(store: dict[str, Any], min_claims: int, max_share: float) -> None:
     with session_scope(store["factory"]) as s, pytest.raises(ValueError, match="min_claims|max_share"):
         tenant_indexes.plan(s, min_claims=min_claims, max_share=max_share)
+
+
+def test_the_daily_task_builds_what_the_settings_plan(
+    store: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``claims.tenant_indexes`` (called in this process) plans with the settings' bounds and
+    builds on the worker's engine; with ``SEARCH_TENANT_INDEX_MIN_CLAIMS`` 0 it does nothing."""
+    from workers import run_tasks
+
+    with store["engine"].connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        mid_index = tenant_indexes.index_name(MODEL, _tenant(store, "mid"))
+        conn.exec_driver_sql(f"DROP INDEX IF EXISTS {mid_index}")
+    monkeypatch.setattr(run_tasks, "get_engine", lambda: store["engine"])
+    monkeypatch.setattr(run_tasks, "get_session_factory", lambda: store["factory"])
+    off = run_tasks._settings.model_copy(update={"search_tenant_index_min_claims": 0})
+    monkeypatch.setattr(run_tasks, "_settings", off)
+    assert run_tasks.tenant_indexes() == []
+    on = off.model_copy(update={"search_tenant_index_min_claims": 300, "search_tenant_index_max_share": 0.25})
+    monkeypatch.setattr(run_tasks, "_settings", on)
+    mid = _tenant(store, "mid")
+    assert run_tasks.tenant_indexes() == [tenant_indexes.index_name(MODEL, mid)]
+    assert run_tasks.tenant_indexes() == []
