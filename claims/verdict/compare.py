@@ -129,7 +129,9 @@ def _check_dates(pair: Pair, x: Context) -> None:
     month and day by a year-less date ("November 2"), its year by the report's dateline;
     ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict.
     A bounded date ("no later than May 2003") and a date against a bounded one are compared by
-    ``time_bounds``; no date conflicts where either claim tells a relative time."""
+    ``time_bounds``, a month against a month range ("from March to June 2004") by
+    ``time_bounds.month_range_check``; no date conflicts where either claim tells a relative
+    time."""
     c = x.c
     c_years = [y for y in years_of(c) if not bounded_in_reference(x, y.start)]
     for d in x.r.dates:

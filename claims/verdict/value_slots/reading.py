@@ -301,7 +301,8 @@ def year_range_and_point(v: Value, o: Value) -> bool | None:
     inside the range is no conflict, a point outside it is one). None when the two are not
     such a pair: a range written as an approximation or a season ("the late 1990s",
     "1992–93"), a bound ("before 1998"), a century (``CENTURY_SPAN``), two points or two
-    ranges."""
+    ranges. A month range ("from March to June 2004", ``Value.span``) against a month is
+    compared the same way (None where the month is too coarse to place)."""
 
     def closed(x: Value) -> bool:
         q = x.q
