@@ -40,6 +40,7 @@ from claims.verdict.time_bounds import (
     bounded_in_reference,
     check_relative_time,
     check_time_bound,
+    month_range_check,
     reference_bound_conflict,
     relative_time,
     time_points,
@@ -128,7 +129,9 @@ def _check_dates(pair: Pair, x: Context) -> None:
     month and day by a year-less date ("November 2"), its year by the report's dateline;
     ``infer_pairs`` joins the parts. Alone, either part leaves the date missing, never a conflict.
     A bounded date ("no later than May 2003") and a date against a bounded one are compared by
-    ``time_bounds``; no date conflicts where either claim tells a relative time."""
+    ``time_bounds``, a month against a month range ("from March to June 2004") by
+    ``time_bounds.month_range_check``; no date conflicts where either claim tells a relative
+    time."""
     c = x.c
     c_years = [y for y in years_of(c) if not bounded_in_reference(x, y.start)]
     for d in x.r.dates:
@@ -142,6 +145,7 @@ def _check_dates(pair: Pair, x: Context) -> None:
             pair.dated |= x.dateline
             continue
         points = [e for e in c.dates if not bounded_in_reference(x, e.start)] if not x.dateline else []
+        points, outside = month_range_check(x, d, points)
         clash = next(((part, e) for e in points if (part := date_conflict(d, e))), None)
         if clash is None and d.year is not None:
             if d.month is not None and any(
@@ -154,6 +158,8 @@ def _check_dates(pair: Pair, x: Context) -> None:
         past = reference_bound_conflict(x, mine[0]) if mine else None
         if past is not None:
             pair.conflicts.append(past)
+        elif outside is not None and not relative_time(x):
+            pair.conflicts.append(outside)
         elif clash is not None and not relative_time(x):
             part, e = clash
             pair.conflicts.append(

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from claims.facets import DateFacet, Quantity, content_tokens
 from claims.facets.dates import time_bound
+from claims.facets.vocabulary import MONTH_RE, MONTHS
 from claims.verdict.context import Context
 from claims.verdict.events import event_coverage
 from claims.verdict.findings import Conflict, Pair
@@ -85,6 +86,75 @@ def time_points(text: str, quantities: Iterable[Quantity], dates: Iterable[DateF
         if d.year is not None:
             out.append(TimePoint(date_parts(d), d.text, d.start, d.end, time_bound(text, d.start)[0]))
     return out
+
+
+#: the first month of a month range before the date that ends it: "from March to June 2004",
+#: "March–June 2004", "between March and June 2004", "March 2003 to June 2004" ("and" only
+#: after "between": "in March and June 2004" are two months)
+_MONTH_RANGE = re.compile(
+    r"(?:\b(?P<w>from|between)\s+)?\b(?P<mon>" + MONTH_RE + r")(?:,?\s+(?P<y>\d{4}))?"
+    r"\s*(?P<to>[–—-]|\bto\b|\buntil\b|\btill\b|\bthrough\b|\band\b)\s*$",
+    re.I,
+)
+
+
+def month_range(text: str, d: DateFacet) -> TimePoint | None:
+    """The month range of ``text`` that the month ``d`` ("June 2004", no day) ends, as a point
+    from its first month to ``d`` (``parts`` to ``last``, span from its first word); None when
+    ``d`` ends none or the range runs backwards."""
+    if d.year is None or d.month is None or d.day is not None:
+        return None
+    m = _MONTH_RANGE.search(text, max(0, d.start - 40), d.start)
+    if m is None or (m.group("to").lower() == "and" and not m.group("w")):
+        return None
+    mon = MONTHS.get(m.group("mon").rstrip(".").lower())
+    if mon is None or (m.group("mon").lower() == "may" and m.group("mon") != "May"):
+        return None
+    first = (int(m.group("y")) if m.group("y") else d.year, mon)
+    if first >= (d.year, d.month):
+        return None
+    return TimePoint(first, text[m.start() : d.end], m.start(), d.end, last=(d.year, d.month))
+
+
+def month_ranges(text: str, dates: Iterable[DateFacet]) -> list[TimePoint]:
+    """The month ranges of ``text`` (``month_range``) among its ``dates``."""
+    return [r for d in dates if (r := month_range(text, d)) is not None]
+
+
+def in_range(r: TimePoint, point: Parts) -> bool | None:
+    """Whether ``point`` lies in the range ``r`` (``parts`` to ``last``); None when it is too
+    coarse to tell ("2004" against March to June 2004)."""
+    a, b = _order(point, r.parts), _order(point, r.last or r.parts)
+    if a is None or b is None:
+        return None
+    return a >= 0 and b <= 0
+
+
+def month_range_check(
+    x: Context, d: DateFacet, points: list[DateFacet]
+) -> tuple[list[DateFacet], Conflict | None]:
+    """The claim's date ``d`` against the reference claim's month ranges (``month_range``) among
+    its ``points``: the points left to compare part by part (a range's months are none of them)
+    and the range conflict. A month inside a range ("in May 2004" / "from March to June 2004")
+    leaves no point to compare: the slot's value is found, not stated; a month outside every
+    range conflicts ("in August 2004"). A claim's range with a reference month inside it
+    leaves no point either; one with none inside is compared by its last month."""
+    ranges = month_ranges(x.c.text, points)
+    left = [e for e in points if not any(r.start <= e.start and e.end <= r.end for r in ranges)]
+    own = month_range(x.r.text, d)
+    if own is not None:
+        if any(in_range(own, date_parts(e)) for e in left) or any(
+            in_range(own, r.parts) or in_range(r, own.parts) for r in ranges
+        ):
+            return [], None
+        return left, None
+    found = [in_range(r, date_parts(d)) for r in ranges]
+    if True in found:
+        return [], None
+    if found and all(f is False for f in found):
+        r = ranges[0]
+        return left, Conflict("range", d.text, r.text, r.start, r.end)
+    return left, None
 
 
 def _order(point: Parts, bound: Parts) -> int | None:

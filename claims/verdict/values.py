@@ -146,14 +146,36 @@ _DATELINE_WORDS = frozenset(
 def is_dateline(text: str) -> bool:
     """A calendar date with at most one other word besides weekdays and times ("May 20, 2019",
     "Updated: Friday 23 March 2018 10:15 AM", "Published 2018-03-07T07:25"): the date of the
-    report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline).
+    report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline),
+    and no finite verb (``has_finite_verb``: "He was released in April 2010" is no dateline).
     Cached: every response claim is compared with the same reference claims."""
     c = extract(text)
     if not any(e.year is not None and e.month is not None for e in c.dates):
         return False
     values = _value_tokens(c)
     words = [t for t in c.tokens if t not in values and t not in _DATELINE_WORDS and not re.search(r"\d", t)]
-    return len(words) <= 1
+    return len(words) <= 1 and not has_finite_verb(text)
+
+
+#: tags of a finite verb; a past form (VBD) counts with a nominal subject or as an auxiliary
+#: ("Last updated 12 May 2020" is read as "Last" subject of "updated": no event)
+_FINITE_TAGS = frozenset({"VBZ", "VBP", "MD"})
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj"})
+
+
+def has_finite_verb(text: str) -> bool:
+    """``text`` has a finite verb in the parse (``claims.parses.parse``): a present or modal
+    form, an auxiliary ("He was released in April 2010"), or a past form with a noun or pronoun
+    subject ("It rained in April 2010"). A dateline has none ("Posted on March 3, 2018")."""
+    doc = parse(text)
+    for t in doc if doc is not None else ():
+        if t.tag_ in _FINITE_TAGS or (t.tag_ == "VBD" and t.dep_ in ("aux", "auxpass")):
+            return True
+        if t.tag_ == "VBD" and any(
+            k.dep_ in _SUBJECTS and k.tag_.startswith(("NN", "PRP")) for k in t.children
+        ):
+            return True
+    return False
 
 
 def _inside(v: float, lo: float, hi: float) -> bool:

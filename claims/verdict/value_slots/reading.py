@@ -32,6 +32,7 @@ from claims.parses import parse
 from claims.spacy_pipeline import entity_type
 from claims.verdict.slot_names import other_given_name
 from claims.verdict.text import clause_spans
+from claims.verdict.time_bounds import TimePoint, date_parts, in_range, month_ranges
 from claims.verdict.values import bound_year, date_conflict, date_states
 
 MAX_NAME_WORDS = 5
@@ -106,6 +107,8 @@ class Value:
     #: the word of a bound before it ("since", "before"; "" for a point): a bound conflicts only
     #: with a bound of the same word
     bound: str = ""
+    #: a month that ends a month range ("from March to June 2004"): the range (``month_range``)
+    span: TimePoint | None = None
 
 
 def _inside(s: int, e: int, spans: Sequence[DateFacet]) -> bool:
@@ -113,8 +116,14 @@ def _inside(s: int, e: int, spans: Sequence[DateFacet]) -> bool:
 
 
 def fact_values(f: Facets) -> list[Value]:
-    """The years, dates with a month, numbers with a slot and ordinals of ``f`` (points only)."""
-    out = [Value("date", d.text, d.start, d.end, d=d) for d in f.dates if d.month is not None]
+    """The years, dates with a month (a month range as its last month), numbers with a slot
+    and ordinals of ``f`` (points only)."""
+    ranges = month_ranges(f.text, f.dates)
+    out = [
+        Value("date", d.text, d.start, d.end, d=d, span=next((r for r in ranges if r.end == d.end), None))
+        for d in f.dates
+        if d.month is not None and not any(r.start <= d.start and d.end < r.end for r in ranges)
+    ]
     for d in f.dates:
         if d.month is None and d.year is not None:
             q = Quantity(float(d.year), float(d.year), "year", "", d.text, d.start, d.end)
@@ -292,7 +301,8 @@ def year_range_and_point(v: Value, o: Value) -> bool | None:
     inside the range is no conflict, a point outside it is one). None when the two are not
     such a pair: a range written as an approximation or a season ("the late 1990s",
     "1992–93"), a bound ("before 1998"), a century (``CENTURY_SPAN``), two points or two
-    ranges."""
+    ranges. A month range ("from March to June 2004", ``Value.span``) against a month is
+    compared the same way (None where the month is too coarse to place)."""
 
     def closed(x: Value) -> bool:
         q = x.q
@@ -308,6 +318,9 @@ def year_range_and_point(v: Value, o: Value) -> bool | None:
         if closed(a) and point(b):
             assert a.q is not None and b.q is not None
             return year_overlaps(a.q, b.q)
+    for a, b in ((v, o), (o, v)):
+        if a.span is not None and b.d is not None and b.span is None:
+            return in_range(a.span, date_parts(b.d))
     return None
 
 
@@ -319,6 +332,10 @@ def agrees(v: Value, o: Value) -> bool:
         return bool(words(v.text) & words(o.text)) and not two_people(v, o)
     if v.kind == "date":
         assert v.d is not None and o.d is not None
+        if (inside := year_range_and_point(v, o)) is not None:
+            return inside
+        if v.span is not None or o.span is not None:
+            return True  # two ranges, or a point too coarse to place: no conflict
         return date_conflict(v.d, o.d) is None or date_states(v.d, o.d)
     assert v.q is not None and o.q is not None
     if v.kind == "number" and v.approx != o.approx and slots_compatible(v.q, o.q):
@@ -413,7 +430,7 @@ def names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
 def decide(v: Value, found: list[Statement]) -> Statement | None:
     """The statement that contradicts ``v``: none states ``v``'s value, none lists several
     values, and all give one and the same other value (a single-valued slot)."""
-    if not found or any(agrees(v, s.o) or s.listed for s in found):
+    if not found or any(agrees(v, s.o) or (s.listed and year_range_and_point(v, s.o) is None) for s in found):
         return None
     values = {s.o.text.lower() for s in found}
     if len(values) > 1 and not all(agrees(found[0].o, s.o) for s in found[1:]):

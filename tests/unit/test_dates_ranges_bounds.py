@@ -1,0 +1,136 @@
+"""Years and months against ranges and bounds of the same event, and datelines.
+
+The sentences are written for this test (invented places and things, not from the dev sets or
+the contrast suite).
+
+* A point year against a closed year range of the reference ("between 1901 and 1905", "from
+  1901 to 1905", "1901–1905"; ``claims.verdict.value_slots.reading.year_range_and_point``): inside
+  is no conflict, outside conflicts, in the same slot only (another event stays unsupported).
+* Month ranges ("from March to June 2004", "March–June 2004", "between March and June 2004";
+  ``claims.verdict.time_bounds.month_range``): a month inside is no conflict, a month outside
+  conflicts.
+* Bounds against points (``claims.verdict.time_bounds``): "before 1998" / "on 12 May 1998"
+  conflicts; "after 1995" / "in 1998" and "no earlier than 1998" / "in 1998" are supported
+  (``claims.decision_features``: the bound's words are compared as the value, not as words).
+* Datelines (``claims.verdict.values.is_dateline``): a date with a finite verb is no dateline.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.audit import audit_texts
+from claims.facets import extract
+from claims.types import Verdict
+from claims.verdict.time_bounds import month_range
+from claims.verdict.values import is_dateline
+
+OUTSIDE = [
+    ("The Hallsberg bridge was built in 1890.", "The Hallsberg bridge was built between 1901 and 1905."),
+    ("The Hallsberg bridge was built in 1890.", "The Hallsberg bridge was built from 1901 to 1905."),
+    ("The Hallsberg bridge was built in 1890.", "The Hallsberg bridge was built 1901–1905."),
+    ("The Vestre mill was restored in 2011.", "The Vestre mill was restored between 1996 and 1999."),
+    (
+        "The Lunde museum was renovated in August 2004.",
+        "The Lunde museum was renovated from March to June 2004.",
+    ),
+    ("The Lunde museum was renovated in August 2004.", "The Lunde museum was renovated March–June 2004."),
+    (
+        "The Lunde museum was renovated in January 2004.",
+        "The Lunde museum was renovated between March and June 2004.",
+    ),
+    ("The Brekke station opened before 1998.", "The Brekke station opened on 12 May 1998."),
+]
+NO_CONFLICT = [
+    ("The Hallsberg bridge was built in 1903.", "The Hallsberg bridge was built between 1901 and 1905."),
+    ("The Hallsberg bridge was built in 1905.", "The Hallsberg bridge was built 1901–1905."),
+    # another event in the range: no slot of the claim
+    (
+        "The Hallsberg bridge was built in 1890.",
+        "The Hallsberg chapel was consecrated between 1901 and 1905.",
+    ),
+    (
+        "The Lunde museum was renovated in May 2004.",
+        "The Lunde museum was renovated from March to June 2004.",
+    ),
+    ("The Lunde museum was renovated in April 2004.", "The Lunde museum was renovated March–June 2004."),
+    (
+        "The Lunde museum was renovated in June 2004.",
+        "The Lunde museum was renovated between March and June 2004.",
+    ),
+    (
+        "The Lunde museum was renovated from March to June 2004.",
+        "The Lunde museum was renovated in April 2004.",
+    ),
+    ("The Brekke station opened after 1995.", "The Brekke station opened in 1998."),
+    ("The Brekke station opened no earlier than 1998.", "The Brekke station opened in 1998."),
+]
+
+
+@pytest.mark.parametrize(("claim", "reference"), OUTSIDE)
+def test_a_point_outside_the_range_or_bound_conflicts(claim: str, reference: str) -> None:
+    (j,) = audit_texts(claim, [reference]).judgements
+    assert j.verdict is Verdict.CONTRADICTED, j.reason
+
+
+@pytest.mark.parametrize(("claim", "reference"), NO_CONFLICT)
+def test_a_point_inside_or_another_event_is_no_conflict(claim: str, reference: str) -> None:
+    (j,) = audit_texts(claim, [reference]).judgements
+    assert j.verdict is not Verdict.CONTRADICTED, j.reason
+
+
+BOUND_HOLDS = [
+    ("The Brekke station opened after 1995.", "The Brekke station opened in 1998."),
+    ("The Brekke station opened no earlier than 1998.", "The Brekke station opened in 1998."),
+    ("The Brekke station opened before 2000.", "The Brekke station opened in 1998."),
+]
+
+
+@pytest.mark.parametrize(("claim", "reference"), BOUND_HOLDS)
+def test_a_point_inside_the_bound_supports_it(claim: str, reference: str) -> None:
+    (j,) = audit_texts(claim, [reference]).judgements
+    assert j.verdict is Verdict.SUPPORTED, j.reason
+
+
+def test_the_same_month_range_is_supported() -> None:
+    claim = "The Lunde museum was renovated from March to June 2004."
+    (j,) = audit_texts(claim, ["The Lunde museum was renovated between March and June 2004."]).judgements
+    assert j.verdict is Verdict.SUPPORTED, j.reason
+
+
+RANGES = [
+    ("renovated from March to June 2004", (2004, 3), (2004, 6)),
+    ("renovated March–June 2004", (2004, 3), (2004, 6)),
+    ("renovated between March and June 2004", (2004, 3), (2004, 6)),
+    ("renovated from November 2003 to February 2004", (2003, 11), (2004, 2)),
+    ("renovated in March and June 2004", None, None),  # two months, no range
+    ("renovated from June to March 2004", None, None),  # backwards: no range
+]
+
+
+@pytest.mark.parametrize(("text", "first", "last"), RANGES)
+def test_month_ranges(text: str, first: tuple[int, int] | None, last: tuple[int, int] | None) -> None:
+    f = extract(text)
+    found = [r for d in f.dates if (r := month_range(text, d)) is not None]
+    assert [(r.parts, r.last) for r in found] == ([(first, last)] if first else [])
+
+
+DATELINES = [
+    ("May 20, 2019", True),
+    ("Updated: Friday 23 March 2018 10:15 AM", True),
+    ("Posted on March 3, 2018", True),
+    ("Tuesday, 4 May 2021", True),
+    ("He was released in April 2010.", False),
+    ("It rained in April 2010.", False),
+    ("She resigned in March 2015.", False),
+]
+
+
+@pytest.mark.parametrize(("text", "dateline"), DATELINES)
+def test_a_dateline_has_no_finite_verb(text: str, dateline: bool) -> None:
+    assert is_dateline(text) is dateline
+
+
+def test_a_sentence_with_a_date_conflicts_as_an_event() -> None:
+    (j,) = audit_texts("He was released in May 2010.", ["He was released in April 2010."]).judgements
+    assert j.verdict is Verdict.CONTRADICTED, j.reason
