@@ -74,6 +74,7 @@ __all__ = [
     "DecisionModel",
     "balanced_score",
     "decide",
+    "decide_one",
     "decided_verdict",
     "decision_inputs",
     "load_model",
@@ -379,3 +380,19 @@ def decide(
             decided = replace(decided, evidence=_best_evidence(decided, reference_claims, similarity))
         out[i] = decided
     return out
+
+
+def decide_one(
+    claim: Claim,
+    judgement: Judgement,
+    reference_claims: Sequence[ReferenceClaim],
+    row: np.ndarray,
+    reference_texts: Sequence[str] | None = None,
+) -> Judgement:
+    """``decide`` for one text outside the audit's claims: ``claim`` with its rule ``judgement``
+    and its cosines ``row`` (shape ``(len(reference_claims),)``); the decided judgement keeps
+    ``judgement.response_index``."""
+    one = replace(judgement, response_index=0)
+    similarity = np.asarray(row, dtype=np.float64).reshape(1, -1)
+    got = decide([claim], reference_claims, similarity, [one], reference_texts=reference_texts)[0]
+    return replace(got, response_index=judgement.response_index)

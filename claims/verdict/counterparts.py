@@ -11,7 +11,9 @@ Two findings:
   predicate of the same subject -> ``contradicted``, the reason naming the two words. A negated
   claim whose opposite is stated agrees when the pair is complementary ("is not closed" / "is
   open" -> ``supported``) and stays unsupported when it is gradable ("is not hot" / "is cold");
-  "not X" and a negative-prefix "un-X" agree ("is not able" / "is unable").
+  "not X" and a negative-prefix "un-X" agree ("is not able" / "is unable"). An affirmation
+  stated in other words, judged by the rules and the learned decision, contradicts a negation
+  of the claim's main predicate (``claims.verdict.affirmed``).
 * **order** (``claims.verdict.order``): a relation between two nouns read from the parse (the two
   parties of a verb with a converse, "A bought X from B" / "B sold X to A"; subject and object
   of a verb between two names; "from A to B"; the operands of "A divided by B", "the ratio of A
@@ -36,6 +38,7 @@ from claims import lexicon
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.affirmed import JudgeText, affirmed_in_other_words
 from claims.verdict.alike import (
     ALIKE_SHARE,
     GRADED_TAGS,
@@ -170,7 +173,7 @@ def _agreeing(
     index: int,
     text: str,
     current: Judgement,
-    judge_text: Callable[[str], Judgement],
+    judge_text: JudgeText,
     where: Callable[[int], str],
 ) -> Judgement | None:
     """A support by a counterpart that says the same ("not able" / "unable", "not closed" /
@@ -196,7 +199,7 @@ def decide_counterparts(
     current: Judgement,
     top: list[int],
     reference_claims: Sequence[ReferenceClaim],
-    judge_text: Callable[[str], Judgement],
+    judge_text: JudgeText,
     where: Callable[[int], str],
 ) -> Judgement | None:
     """The verdict the two findings of the module docstring give ``claim`` (already judged
@@ -234,6 +237,18 @@ def decide_counterparts(
             return found
         if cp.kind == "negation" and current.verdict is not Verdict.SUPPORTED:
             affirmed = _affirmed_word_for_word(index, cp, top, reference_claims, where)
+            if affirmed is None and current.verdict is Verdict.UNSUPPORTED:
+                affirmed = affirmed_in_other_words(
+                    index,
+                    text,
+                    cp.text,
+                    cp.word,
+                    top,
+                    reference_claims,
+                    judge_text,
+                    where,
+                    _NEGATION_WORDS.search,
+                )
             if affirmed is not None:
                 return affirmed
     read_as_converse = read_both_ways | {w.lower() for w in converse_keys(text).values()}
@@ -328,7 +343,7 @@ def _converse_support(
     index: int,
     text: str,
     candidates: str,
-    judge_text: Callable[[str], Judgement],
+    judge_text: JudgeText,
     where: Callable[[int], str],
 ) -> Judgement | None:
     """``supported`` when the claim told from the other side of a converse relation ("sold to" for
@@ -381,7 +396,7 @@ def _counterpart_judgement(
     current: Judgement,
     reference_claims: Sequence[ReferenceClaim],
     top: list[int],
-    judge_text: Callable[[str], Judgement],
+    judge_text: JudgeText,
     where: Callable[[int], str],
 ) -> tuple[bool, Judgement | None]:
     """What one counterpart text ``cp`` (``counterpart_texts``) finds, as ``(decided, verdict)``:

@@ -415,9 +415,9 @@ def judge_one(
     if not counterparts:
         return judgement
 
-    def judge_text(text: str) -> Judgement:
+    def judge_text(text: str, decided: bool = False) -> Judgement:
         other = replace(claim, text=text, end=claim.start + len(text))
-        return judge_one(
+        got = judge_one(
             index,
             other,
             reference_claims,
@@ -426,6 +426,9 @@ def judge_one(
             reference_texts=reference_texts,
             counterparts=False,
         )
+        from claims.decision import decide_one  # the decision reads the verdict package
+
+        return decide_one(other, got, reference_claims, row, reference_texts) if decided else got
 
     found_here = decide_counterparts(index, claim, judgement, top, reference_claims, judge_text, case.where)
     return found_here or judgement
