@@ -24,11 +24,13 @@ from claims.verdict.slot_names import one_name
 from claims.verdict.value_slots.reading import (
     PLACE_TYPES,
     Value,
+    agent_slot,
     names,
     names_event_or_modifies,
     place_slot,
     same_slot,
     slot_of,
+    slots_of,
     two_people,
     words,
 )
@@ -49,7 +51,7 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
     mine = names(claim)
     if not mine:
         return None
-    theirs = [(o, sl) for o in names(text) if (sl := slot_of(text, o.start, o.end)) is not None]
+    theirs = [(o, sl) for o in names(text) for sl in slots_of(text, o.start, o.end)]
     if not theirs:
         return None
     claim_words = words(claim)  # the parse may miss a name of the claim ("Ana Lopez married")
@@ -60,7 +62,8 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
             continue
         if slot[0] == "appos" and v.label in PLACE_TYPES:
             continue  # a place that locates the name before it ("the Mauritshuis, the Hague")
-        in_slot = [o for o, sl in theirs if same_slot(v, slot, sl)]
+        mine_slots = [slot, *([a] if (a := agent_slot(claim, v.start, v.end)) else [])]
+        in_slot = [o for o, sl in theirs if any(same_slot(v, m, sl) for m in mine_slots)]
         if any(_same_name(v, o) or one_name(v.text, o.text, others) for o in in_slot):
             continue  # the reference states the claim's name in the slot (also in a list)
         rivals = [
