@@ -8,7 +8,9 @@ not state the claim, however many of its words and names it holds: the name it h
 another role. Which names have a slot is the value-slot check's reading (``reading``): an
 argument of its clause (a subject, an object, a complement, an apposition, the object of a
 preposition), not a noun's modifier, not a place after a preposition of place or in apposition
-("the Mauritshuis, the Hague": a place is stated at several granularities). Not rivals: a name
+("the Mauritshuis, the Hague": a place is stated at several granularities); a name in
+apposition to an agent noun also fills the subject slot of the noun's verb (``agent_slot``:
+"the firm's founder, Jonas Berg" / "Jon Berg founded the firm"). Not rivals: a name
 sharing a word with the claim (the same name in part, or the two names of a symmetric relation
 or of swapped roles: those are the role checks' question, ``claims.verdict.roles``), a short
 form of the claim's name or a part of one longer name the reference texts write
