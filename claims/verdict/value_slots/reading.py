@@ -228,8 +228,9 @@ def _agent_verb(noun: Any) -> set[str]:
 def agent_slot(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | None:
     """The slot a name fills through an agent noun in apposition, either way round ("the firm's
     founder, Jonas Berg" / "Jonas Berg, the founder of the firm"): the subject ("subj") of the
-    noun's verb, anchored on that verb and the noun's possessor or "of" object (found, firm), as
-    in "Jonas Berg founded the firm". None without such a noun."""
+    noun's verb, anchored on that verb alone (found), as in "Jonas Berg founded the firm": the
+    noun's possessor ("the board's member") is no anchor, so a noun that is no agent noun gives
+    no slot a verb of the claim shares. None without such a noun."""
     doc = parse(text)
     tok = token_at(doc, start, end) if doc is not None else None
     if tok is None:
@@ -240,15 +241,7 @@ def agent_slot(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | 
         verb = _agent_verb(noun)
         if not verb:
             continue
-        owners = [k for k in noun.children if k.dep_ == "poss"]
-        owners += [
-            g
-            for k in noun.children
-            if k.dep_ == "prep" and k.lower_ == "of"
-            for g in k.children
-            if g.dep_ == "pobj"
-        ]
-        return "subj", frozenset(verb.union(*(_stems(o) for o in owners)))
+        return "subj", frozenset(verb)
     return None
 
 
