@@ -174,13 +174,20 @@ def _contradicted(k: _Case) -> Judgement | None:
 def _value_contradicted(k: _Case) -> Judgement | None:
     """A value of the claim whose slot the evidence states with another, single value in any
     reference claim, not only the nearest ones (``value_slots.slot_conflict``); None when the
-    pairwise checks found the same value (their reason says more: "450 in 2020 → 120 in 2020")."""
+    pairwise checks found the same value (their reason says more: "450 in 2020 → 120 in 2020"),
+    and None for a name when another candidate states the claim with every name of it, none in
+    another name's slot ("Tromsø lies north of Oslo" / "Oslo is located north of Rome")."""
     found = slot_conflict(k.r, k.reference_claims)
     if found is None:
         return None
     j, conflict = found
     if any(p.j == j and c.start <= conflict.start < c.end for _, p, c in k.found):
         return None  # the pairwise check found the same value: ``_contradicted`` words it
+    if conflict.kind == "entity" and any(
+        p.j != j and _supports(p, k.threshold) and not p.entities_missing and p.hedge_dropped is None
+        and _name_rival(k, p) is None for p in k.pairs
+    ):  # fmt: skip
+        return None  # a rival name in one claim's slot does not outweigh a claim stating it
     reason, change = describe_conflict(conflict, k.reference_claims[j], k.reference_texts)
     cos = next((p.cos for p in k.pairs if p.j == j), 0.0)
     return Judgement(

@@ -46,7 +46,7 @@ ROWS = [
 
 
 #: kinds the engine misses today, kept as strict expected failures
-KNOWN_MISSES = {"given_name_other_role"}
+KNOWN_MISSES: set[str] = set()
 PARAMS = [
     pytest.param(r, marks=pytest.mark.xfail(strict=True, reason=r["why"])) if r["kind"] in KNOWN_MISSES else r
     for r in ROWS

@@ -8,7 +8,9 @@ not state the claim, however many of its words and names it holds: the name it h
 another role. Which names have a slot is the value-slot check's reading (``reading``): an
 argument of its clause (a subject, an object, a complement, an apposition, the object of a
 preposition), not a noun's modifier, not a place after a preposition of place or in apposition
-("the Mauritshuis, the Hague": a place is stated at several granularities). Not rivals: a name
+("the Mauritshuis, the Hague": a place is stated at several granularities); a name in
+apposition to an agent noun also fills the subject slot of the noun's verb (``agent_slot``:
+"the firm's founder, Jonas Berg" / "Jon Berg founded the firm"). Not rivals: a name
 sharing a word with the claim (the same name in part, or the two names of a symmetric relation
 or of swapped roles: those are the role checks' question, ``claims.verdict.roles``), a short
 form of the claim's name or a part of one longer name the reference texts write
@@ -24,11 +26,13 @@ from claims.verdict.slot_names import one_name
 from claims.verdict.value_slots.reading import (
     PLACE_TYPES,
     Value,
+    agent_slot,
     names,
     names_event_or_modifies,
     place_slot,
     same_slot,
     slot_of,
+    slots_of,
     two_people,
     words,
 )
@@ -49,7 +53,7 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
     mine = names(claim)
     if not mine:
         return None
-    theirs = [(o, sl) for o in names(text) if (sl := slot_of(text, o.start, o.end)) is not None]
+    theirs = [(o, sl) for o in names(text) for sl in slots_of(text, o.start, o.end)]
     if not theirs:
         return None
     claim_words = words(claim)  # the parse may miss a name of the claim ("Ana Lopez married")
@@ -60,7 +64,8 @@ def rival_name(claim: str, text: str, texts: Iterable[str] = ()) -> tuple[Value,
             continue
         if slot[0] == "appos" and v.label in PLACE_TYPES:
             continue  # a place that locates the name before it ("the Mauritshuis, the Hague")
-        in_slot = [o for o, sl in theirs if same_slot(v, slot, sl)]
+        mine_slots = [slot, *([a] if (a := agent_slot(claim, v.start, v.end)) else [])]
+        in_slot = [o for o, sl in theirs if any(same_slot(v, m, sl) for m in mine_slots)]
         if any(_same_name(v, o) or one_name(v.text, o.text, others) for o in in_slot):
             continue  # the reference states the claim's name in the slot (also in a list)
         rivals = [

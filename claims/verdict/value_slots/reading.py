@@ -196,7 +196,8 @@ def _stems(tok: Any) -> set[str]:
 @lru_cache(maxsize=65536)
 def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | None:
     """The role of the value at ``start:end`` of ``text`` ("subj", "obj", "prep:in", or the
-    dependency label) and the stems of the words it depends on: the head of its preposition,
+    dependency label; the agent of a passive, "painted by X", is "subj" as in the active, its
+    subject "obj") and the stems of the words it depends on: the head of its preposition,
     the noun it counts or orders, the verb it is an argument of; a verb adds its object or
     complement ("made his debut in 1991": made, debut), a noun the verb or noun it belongs
     to when that noun is its object or complement ("won its seventh trophy"). None when the
@@ -208,7 +209,9 @@ def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | Non
     if tok is None or tok.head.i == tok.i:
         return None
     role, head = _ROLES.get(tok.dep_, tok.dep_), tok.head
-    if tok.dep_ == "pobj" and head.head.i != head.i:
+    if tok.dep_ == "pobj" and head.dep_ == "agent" and head.head.i != head.i:
+        role, head = "subj", head.head  # the agent of a passive is the active's subject
+    elif tok.dep_ == "pobj" and head.head.i != head.i:
         role, head = f"prep:{head.lower_}", head.head
     anchors = _stems(head)
     if head.pos_ in ("VERB", "AUX"):
@@ -218,6 +221,42 @@ def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | Non
     elif head.dep_ in ("dobj", "attr") and head.head.i != head.i:
         anchors |= _stems(head.head)  # "won its seventh trophy": win, trophy
     return (role, frozenset(anchors)) if anchors else None
+
+
+def _agent_verb(noun: Any) -> set[str]:
+    """The stem of the verb an agent noun is made from ("founder" -> found, "painter" -> paint,
+    "creator" -> create): the noun less "-er"/"-or" read as that verb's past tense; empty for a
+    word of another shape."""
+    w = noun.lower_
+    if noun.pos_ != "NOUN" or len(w) < 5 or w[-2:] not in ("er", "or"):
+        return set()
+    return set(content_tokens(w[:-2] + "ed")) - set(content_tokens(w))
+
+
+@lru_cache(maxsize=65536)
+def agent_slot(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | None:
+    """The slot a name fills through an agent noun in apposition, either way round ("the firm's
+    founder, Jonas Berg" / "Jonas Berg, the founder of the firm"): the subject ("subj") of the
+    noun's verb, anchored on that verb alone (found), as in "Jonas Berg founded the firm": the
+    noun's possessor ("the board's member") is no anchor, so a noun that is no agent noun gives
+    no slot a verb of the claim shares. None without such a noun."""
+    doc = parse(text)
+    tok = token_at(doc, start, end) if doc is not None else None
+    if tok is None:
+        return None
+    nouns = [tok.head] if tok.dep_ == "appos" and tok.head.i != tok.i else []
+    nouns += [k for k in tok.children if k.dep_ == "appos"]
+    for noun in nouns:
+        verb = _agent_verb(noun)
+        if not verb:
+            continue
+        return "subj", frozenset(verb)
+    return None
+
+
+def slots_of(text: str, start: int, end: int) -> list[tuple[str, frozenset[str]]]:
+    """Every slot of the value at ``start:end``: its ``slot_of`` and its ``agent_slot``."""
+    return [sl for sl in (slot_of(text, start, end), agent_slot(text, start, end)) if sl is not None]
 
 
 def same_slot(v: Value, a: tuple[str, frozenset[str]], b: tuple[str, frozenset[str]]) -> bool:
