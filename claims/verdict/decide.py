@@ -23,9 +23,7 @@ from claims.verdict.infer import infer_pairs
 from claims.verdict.key_values import key_value_finding, other_subject_value
 from claims.verdict.reasons import describe_conflict, evidence_at, hedge_change, where_stated
 from claims.verdict.recase import recase
-from claims.verdict.roles import (
-    entity_role,
-)
+from claims.verdict.roles import entity_role
 from claims.verdict.text import head_word, subject_head
 from claims.verdict.thresholds import T
 from claims.verdict.value_slots import rival_name, slot_conflict
