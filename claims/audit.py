@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 
 from claims import parses
-from claims.decision import decide
+from claims.decision import decide, decide_one
 from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.labels import embedding_text
@@ -152,6 +152,7 @@ def judge_step(
         similarity,
         threshold=options.threshold,
         reference_texts=list(reference_texts),
+        decider=decide_one,
     )
     return decide(response_claims, reference_claims, similarity, rules, reference_texts=reference_texts)
 

@@ -92,7 +92,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 #: "key_value", a subjectless "Label: value" claim whose value the slot of the label's
 #: predicate holds (``claims.verdict.key_values``), which the cosine of a subjectless text
 #: with a sentence underrates; "verbatim", a claim a reference claim states word for word
-#: (``claims.verdict.decide.stated_verbatim``), entailed by identity; "opposite", a reference
+#: (``claims.verdict.text.stated_verbatim``), entailed by identity; "opposite", a reference
 #: claim the verdict leans on, or one about the claim's subject, states an opposite of a claim's
 #: word and not the word (``claims.verdict.counterparts``), which the wording's cosine does not see
 STANDING_FINDINGS = frozenset(

@@ -15,13 +15,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+import numpy as np
+
 from claims.parses import parse
-from claims.types import Judgement, ReferenceClaim, Verdict
+from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.alike import TIME_LIMITS
 from claims.verdict.contractions import expand_contractions
 from claims.verdict.reasons import evidence_at
 
-__all__ = ["AFFIRMED_P", "JudgeText", "affirmed_in_other_words", "main_negation"]
+__all__ = ["AFFIRMED_P", "Decider", "JudgeText", "affirmed_in_other_words", "main_negation"]
 
 #: the least calibrated probability of support (``claims.decision``, Platt-scaled on the natural
 #: label mix) of the affirmation: on the Factcheck-GPT dev pairs, rule supports at this
@@ -45,9 +47,26 @@ _SCOPE_WORDS = frozenset(
 )  # fmt: skip
 
 
+class Decider(Protocol):
+    """The learned decision for one text outside the audit's claims (``claims.decision.decide_one``,
+    passed in by the caller of ``claims.verdict.judge``: the decision reads the verdict package,
+    so the verdict package never imports it): the claim, its rule judgement, the reference claims,
+    the claim's cosines (shape ``(len(reference_claims),)``) and the reference texts."""
+
+    def __call__(
+        self,
+        claim: Claim,
+        judgement: Judgement,
+        reference_claims: Sequence[ReferenceClaim],
+        row: np.ndarray,
+        reference_texts: Sequence[str] | None = None,
+    ) -> Judgement: ...
+
+
 class JudgeText(Protocol):
     """Judges a text against the claim's references with the claim's cosines; ``decided``: with
-    the learned decision (``claims.decision.decide_one``: confidence set), else the rules'."""
+    the learned decision (a ``Decider``: confidence set) where the caller gave one, else the
+    rules'."""
 
     def __call__(self, text: str, decided: bool = False) -> Judgement: ...
 

@@ -15,6 +15,7 @@ from claims.facets import Facets, extract
 from claims.labels import embedding_text
 from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
+from claims.verdict.affirmed import Decider
 from claims.verdict.compare import compare_facets
 from claims.verdict.contradictions import find_contradictions
 from claims.verdict.counterparts import decide_counterparts
@@ -24,7 +25,7 @@ from claims.verdict.key_values import key_value_finding, other_subject_value
 from claims.verdict.reasons import describe_conflict, evidence_at, hedge_change, where_stated
 from claims.verdict.recase import recase
 from claims.verdict.roles import entity_role
-from claims.verdict.text import head_word, subject_head
+from claims.verdict.text import head_word, stated_verbatim, subject_head
 from claims.verdict.thresholds import T
 from claims.verdict.value_slots import rival_name, slot_conflict
 from claims.verdict.values import shares_value
@@ -362,22 +363,6 @@ _VERDICT_STEPS: tuple[Callable[[_Case], Judgement | None], ...] = (
 )
 
 
-def _verbatim_key(text: str) -> str:
-    return " ".join(text.casefold().split()).rstrip(" .;:!")
-
-
-def stated_verbatim(text: str, reference_claims: Sequence[ReferenceClaim]) -> int | None:
-    """The index of the first material reference claim with the same text as ``text`` (case,
-    runs of white space and a final stop ignored), or None. Such a claim is entailed by
-    identity; no facet check may contradict it (an audit of a text against itself is all
-    ``supported``)."""
-    key = _verbatim_key(text)
-    for j, rc in enumerate(reference_claims):
-        if rc.claim.kind is ClaimKind.MATERIAL and _verbatim_key(rc.claim.text) == key:
-            return j
-    return None
-
-
 def judge_one(
     index: int,
     claim: Claim,
@@ -387,6 +372,7 @@ def judge_one(
     threshold: float = DEFAULT_THRESHOLD,
     reference_texts: Sequence[str] | None = None,
     counterparts: bool = True,
+    decider: Decider | None = None,
 ) -> Judgement:
     """Judge one response claim (see module docstring). ``row`` holds its cosines with every
     reference claim (shape ``(len(reference_claims),)``). The opposites, negation, roles and
@@ -431,9 +417,7 @@ def judge_one(
             reference_texts=reference_texts,
             counterparts=False,
         )
-        from claims.decision import decide_one  # the decision reads the verdict package
-
-        return decide_one(other, got, reference_claims, row, reference_texts) if decided else got
+        return decider(other, got, reference_claims, row, reference_texts) if decided and decider else got
 
     found_here = decide_counterparts(index, claim, judgement, top, reference_claims, judge_text, case.where)
     return found_here or judgement
@@ -446,6 +430,7 @@ def judge(
     *,
     threshold: float = DEFAULT_THRESHOLD,
     reference_texts: Sequence[str] | None = None,
+    decider: Decider | None = None,
 ) -> list[Judgement]:
     """Judge every response claim against the reference claims.
 
@@ -463,6 +448,11 @@ def judge(
     reference_texts : sequence of str, optional, keyword-only
         The reference documents: with them a conflicting value's span is exact even in a
         rewritten reference claim (a resolved pronoun); without them that claim's span.
+    decider : claims.verdict.affirmed.Decider, optional, keyword-only
+        The learned decision for one text (``claims.decision.decide_one``); the negation check
+        of ``claims.verdict.affirmed`` judges an affirmation with it. Without it that check
+        reads the rules' verdict of the affirmation, which carries no probability, and finds
+        nothing.
 
     Returns
     -------
@@ -495,6 +485,7 @@ def judge(
             sim[i] if sim.size else np.zeros(len(reference_claims)),
             threshold=threshold,
             reference_texts=reference_texts,
+            decider=decider,
         )
         for i, c in enumerate(response_claims)
     ]

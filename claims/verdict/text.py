@@ -15,6 +15,7 @@ from claims.facets import (
 )
 from claims.facets.vocabulary import MONTHS
 from claims.parses import parse
+from claims.types import ClaimKind, ReferenceClaim
 from claims.verdict.findings import CLAUSE_SPLIT
 
 
@@ -267,3 +268,19 @@ def content_word(text: str, word: str) -> bool:
     predicate."""
     tok = next((t for t in parse(text) or () if t.text.lower() == word.lower()), None)
     return tok is None or tok.pos_ in CONTENT_POS
+
+
+def _verbatim_key(text: str) -> str:
+    return " ".join(text.casefold().split()).rstrip(" .;:!")
+
+
+def stated_verbatim(text: str, reference_claims: Sequence[ReferenceClaim]) -> int | None:
+    """The index of the first material reference claim with the same text as ``text`` (case,
+    runs of white space and a final stop ignored), or None. Such a claim is entailed by
+    identity; no facet check may contradict it (an audit of a text against itself is all
+    ``supported``)."""
+    key = _verbatim_key(text)
+    for j, rc in enumerate(reference_claims):
+        if rc.claim.kind is ClaimKind.MATERIAL and _verbatim_key(rc.claim.text) == key:
+            return j
+    return None

@@ -105,5 +105,5 @@ def test_paraphrased_affirmation(
     response: str, reference: str, cos: float, allowed: set[Verdict], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(decision, "load_model", cosine_model)
-    got, reason = judge_claim(response, [reference], cos)
+    got, reason = judge_claim(response, [reference], cos, decider=decision.decide_one)
     assert got in allowed, f"{response!r} vs {reference!r} at {cos} -> {got.value} ({reason})"

@@ -14,6 +14,7 @@ import numpy as np
 from claims.decision import FEATURE_NAMES, DecisionModel, decide
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict import judge
+from claims.verdict.affirmed import Decider
 
 C, S, U, INF = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INFERRED
 Q = Verdict.QUALIFICATION_DROPPED
@@ -22,11 +23,14 @@ HIGH = 0.93
 Row = tuple[str, str | list[str], set[Verdict]]
 
 
-def judge_claim(response: str, refs: list[str], cos: float = HIGH) -> tuple[Verdict, str]:
-    """The rule verdict and reason of ``response`` against ``refs``, every cosine ``cos``."""
+def judge_claim(
+    response: str, refs: list[str], cos: float = HIGH, decider: Decider | None = None
+) -> tuple[Verdict, str]:
+    """The rule verdict and reason of ``response`` against ``refs``, every cosine ``cos``;
+    ``decider``: as ``claims.verdict.judge`` takes it (the audit passes the learned decision)."""
     rcs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in enumerate(refs)]
     sim = np.full((1, len(refs)), cos, dtype=np.float32)
-    j = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=refs)[0]
+    j = judge([Claim(response, 0, len(response))], rcs, sim, reference_texts=refs, decider=decider)[0]
     return j.verdict, j.reason
 
 
