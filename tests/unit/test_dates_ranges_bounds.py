@@ -5,7 +5,9 @@ the contrast suite).
 
 * A point year against a closed year range of the reference ("between 1901 and 1905", "from
   1901 to 1905", "1901–1905"; ``claims.verdict.value_slots.reading.year_range_and_point``): inside
-  is no conflict, outside conflicts, in the same slot only (another event stays unsupported).
+  is no conflict, outside conflicts, in the same slot only (another event stays unsupported), and
+  only where the range is the one value of its kind in the reference claim (two ranges, or a year
+  of another event beside it, conflict with nothing).
 * Month ranges ("from March to June 2004", "March–June 2004", "between March and June 2004";
   ``claims.verdict.time_bounds.month_range``): a month inside is no conflict, a month outside
   conflicts.
@@ -44,6 +46,20 @@ OUTSIDE = [
 NO_CONFLICT = [
     ("The Hallsberg bridge was built in 1903.", "The Hallsberg bridge was built between 1901 and 1905."),
     ("The Hallsberg bridge was built in 1905.", "The Hallsberg bridge was built 1901–1905."),
+    # two ranges of the slot, or a range and a year of another event: the range is not the
+    # slot's one value (``lone_range``), so no year conflicts with it alone
+    (
+        "The Hallsberg ferry ran in 1999.",
+        "The Hallsberg ferry ran from 1990 to 1994 and from 1998 to 2002.",
+    ),
+    (
+        "The Hallsberg ferry ran in 2000.",
+        "The Hallsberg ferry ran to Oslo from 1995 to 1998 and to Kiel from 1999 to 2001.",
+    ),
+    (
+        "The Hallsberg tower was surveyed in 1890.",
+        "The Hallsberg tower was built between 1901 and 1905, after a survey carried out in 1890.",
+    ),
     # another event in the range: no slot of the claim
     (
         "The Hallsberg bridge was built in 1890.",

@@ -42,6 +42,7 @@ from claims.verdict.value_slots.reading import (
     coverage,
     decide,
     listed,
+    lone_range,
     masked_text,
     names_event_or_modifies,
     reference_values,
@@ -159,7 +160,8 @@ def aligned_statements(
             if _in_slot(
                 v, mine, claim.text, refs[j], o, len(found) == 1 and c >= ALIGN_MIN_COVER
             ) and not another_event(claim, v, refs[j], o):
-                out.append(Statement(j, o, float(c), listed(refs[j], o, v.kind)))
+                lone = lone_range(refs[j], o, v.kind)
+                out.append(Statement(j, o, float(c), listed(refs[j], o, v.kind), lone))
     return out
 
 

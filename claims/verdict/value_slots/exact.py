@@ -24,6 +24,7 @@ from claims.verdict.value_slots.reading import (
     coverage,
     decide,
     listed,
+    lone_range,
     masked_text,
     names_event_or_modifies,
     place_slot,
@@ -64,7 +65,7 @@ def _statements(claim: Facets, v: Value, texts: dict[int, str], cov: dict[int, f
             theirs = slot_of(text, o.start, o.end)
             if theirs is None or not same_slot(v, mine, theirs) or another_event(claim, v, text, o):
                 continue
-            out.append(Statement(j, o, cov[j], listed(text, o, v.kind)))
+            out.append(Statement(j, o, cov[j], listed(text, o, v.kind), lone_range(text, o, v.kind)))
     return out
 
 

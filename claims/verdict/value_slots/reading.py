@@ -422,6 +422,20 @@ def _clause_years(text: str, v: Value) -> list[Value]:
     return [y for y in reference_values(text, "year") if a <= y.start < b]
 
 
+def lone_range(text: str, o: Value, kind: str) -> bool:
+    """``o`` is a range (of years, "from 1901 to 1905"; of months, ``Value.span``) and ``text``
+    holds no other value of ``kind`` outside it: the one value of its slot there, which a point
+    outside contradicts. Two ranges ("from 1990 to 1994 and from 1998 to 2002") or a range and
+    a point of another event ("built between 1901 and 1905, after a survey in 1890") are not."""
+    if o.span is not None:
+        lo, hi = o.span.start, o.span.end
+    elif o.q is not None and (o.q.bound == "range" or o.q.lo is not None):
+        lo, hi = o.start, o.end
+    else:
+        return False
+    return all(lo <= x.start < hi for x in reference_values(text, kind))
+
+
 def listed(text: str, o: Value, kind: str) -> bool:
     """``o`` is one of several values of one slot: coordinated in the parse ("in 2003 and 2005",
     "Lyon, Lille and Nantes"), the end of a range ("from 4 to 6 km", "1992–93"), or next to
@@ -448,12 +462,15 @@ def place_slot(text: str, v: Value, slot: tuple[str, frozenset[str]]) -> bool:
 
 @dataclass(frozen=True)
 class Statement:
-    """A reference claim ``j`` (context coverage ``cov``) stating the slot of a claim's value with ``o``."""
+    """A reference claim ``j`` (context coverage ``cov``) stating the slot of a claim's value with
+    ``o``; ``listed``: ``o`` is one of several values (``listed``); ``lone``: ``o`` is a range and
+    the only value of its kind in the reference claim (``lone_range``)."""
 
     j: int
     o: Value
     cov: float
     listed: bool
+    lone: bool = False
 
 
 def names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
@@ -469,7 +486,9 @@ def names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
 def decide(v: Value, found: list[Statement]) -> Statement | None:
     """The statement that contradicts ``v``: none states ``v``'s value, none lists several
     values, and all give one and the same other value (a single-valued slot)."""
-    if not found or any(agrees(v, s.o) or (s.listed and year_range_and_point(v, s.o) is None) for s in found):
+    if not found or any(
+        agrees(v, s.o) or (s.listed and (not s.lone or year_range_and_point(v, s.o) is None)) for s in found
+    ):
         return None
     values = {s.o.text.lower() for s in found}
     if len(values) > 1 and not all(agrees(found[0].o, s.o) for s in found[1:]):
