@@ -271,14 +271,16 @@ def search_claims(
     )
     ef_search = own_ef_search if own else ef_search
     if not exact:  # the exact path reads no index: its settings would cost a round trip
-        _set_local(
-            session,
-            {
-                "hnsw.ef_search": ef_search,
-                "hnsw.iterative_scan": iterative_scan,
-                "hnsw.max_scan_tuples": max_scan_tuples,
-            },
-        )
+        settings: dict[str, object] = {
+            "hnsw.ef_search": ef_search,
+            "hnsw.iterative_scan": iterative_scan,
+            "hnsw.max_scan_tuples": max_scan_tuples,
+        }
+        if own:
+            # a generic plan of a prepared statement cannot use a partial index (the tenant is a
+            # parameter there): always plan with the tenant's value
+            settings["plan_cache_mode"] = "force_custom_plan"
+        _set_local(session, settings)
     q = np.asarray(query, dtype=np.float32).reshape(-1)
     limit = k * max(1, overfetch)
     filters = filters or SearchFilters()

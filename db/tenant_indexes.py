@@ -12,11 +12,14 @@ every candidate passes the filter, and a smaller candidate list reaches the same
 
 Which tenants get one (``plan``): at least ``min_claims`` vectors of the model and at most
 ``max_share`` of the model's vectors (a tenant that owns most of the store gains nothing: its
-filter keeps most candidates anyway, and its graph would double the global one). ``build``
-creates them with ``CREATE INDEX CONCURRENTLY`` (no lock against writes; outside a transaction),
-idempotently; an interrupted build leaves an invalid index that ``build`` drops and makes again,
-and that the search never uses (``has_own_index`` reads ``pg_index.indisvalid``). A tenant's
-inserts then update two graphs (about twice the HNSW insert cost for that tenant's rows).
+filter keeps most candidates anyway, and its graph would double the global one).
+
+Which tenants keep one: ``sync`` creates the planned ones with ``CREATE INDEX CONCURRENTLY`` (no
+lock against writes; outside a transaction) and drops every own index the plan no longer names;
+an interrupted build leaves an invalid index that ``sync`` drops and makes again, and that the
+search never uses (``has_own_index`` reads ``pg_index.indisvalid``). One ``sync`` at a time (an
+advisory lock). A tenant's inserts update two graphs (about twice the HNSW insert cost for that
+tenant's rows).
 
 Names: the model's index name of ``db.models.HNSW_INDEXES`` + ``_t_`` + the first 12 hex digits
 of the tenant id's SHA-256 (at most 63 bytes, any tenant id); ``migrations/env.py`` ignores every
@@ -38,11 +41,13 @@ __all__ = [
     "MAX_SHARE",
     "MIN_CLAIMS",
     "OwnIndex",
-    "build",
+    "SyncResult",
     "clear_cache",
     "has_own_index",
     "index_name",
+    "own_indexes",
     "plan",
+    "sync",
 ]
 
 #: Default least number of a tenant's vectors of a model for an own index (below it the exact
@@ -51,13 +56,25 @@ MIN_CLAIMS = 5_000
 #: Default largest share of a model's vectors a tenant may own and get an own index (setting
 #: ``SEARCH_TENANT_INDEX_MAX_SHARE``).
 MAX_SHARE = 0.25
-#: Seconds a process keeps what ``has_own_index`` read (it chooses the path, never the result).
-TTL_S = 300.0
+#: Seconds a process keeps what ``has_own_index`` read (it chooses the path, never the result;
+#: after ``sync`` dropped an index elsewhere, a process may search the shared graph for this long
+#: at the own index's ``ef_search``).
+TTL_S = 30.0
 _seen: dict[tuple[str, str], tuple[float, bool]] = {}
 #: whether the index named ``:n`` is valid; no row: there is none
 _VALID = text(
     "SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = :n"
 )
+
+
+@dataclass(frozen=True, slots=True)
+class SyncResult:
+    """What ``sync`` did: the own indexes ``created`` and ``dropped`` (names), or ``skipped``
+    (another ``sync`` held the lock)."""
+
+    created: tuple[str, ...]
+    dropped: tuple[str, ...]
+    skipped: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,27 +147,55 @@ def _literal(value: str) -> str:
     return "'" + value.replace("'", "''") + "'"
 
 
-def build(conn: Connection, wanted: list[OwnIndex], *, m: int = 16, ef_construction: int = 64) -> list[str]:
-    """Create each index of ``wanted`` that is missing, with ``CREATE INDEX CONCURRENTLY`` on
-    ``conn``, a connection with ``isolation_level="AUTOCOMMIT"`` (the statement cannot run in a
-    transaction). An invalid index of the same name (an interrupted build) is dropped first.
-    ``m`` / ``ef_construction``: as the migration's global index. Returns the names created."""
-    made = []
-    for own in wanted:
-        state = conn.execute(_VALID, {"n": own.name}).scalar_one_or_none()
-        if state:
-            continue
-        if state is not None:
-            conn.exec_driver_sql(f"DROP INDEX CONCURRENTLY IF EXISTS {own.name}")
-        conn.exec_driver_sql(
-            f"CREATE INDEX CONCURRENTLY {own.name} ON claims USING hnsw "
-            f"((embedding::vector({own.dim})) vector_cosine_ops) "
-            f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
-            f"WHERE embedding_model = {_literal(own.model)} AND tenant_id = {_literal(own.tenant_id)}"
-        )
-        made.append(own.name)
-    _seen.clear()
-    return made
+#: the advisory lock key of ``sync`` (one build at a time per database: a second caller skips)
+_LOCK_KEY = 0x636C_6169_6D69_6478 & 0x7FFF_FFFF_FFFF_FFFF
+
+
+def own_indexes(conn: Connection) -> list[str]:
+    """The names of the own indexes that exist (valid or not), sorted."""
+    names = [n for n, _, _ in HNSW_INDEXES]
+    rows = conn.execute(
+        text("SELECT indexname FROM pg_indexes WHERE tablename = 'claims' AND indexname LIKE ANY(:p)"),
+        {"p": [name.replace("_", "\\_") + "\\_t\\_%" for name in names]},
+    ).scalars()
+    return sorted(rows)
+
+
+def sync(conn: Connection, wanted: list[OwnIndex], *, m: int = 16, ef_construction: int = 64) -> SyncResult:
+    """Make the own indexes those of ``wanted``, on ``conn``, a connection with
+    ``isolation_level="AUTOCOMMIT"`` (``CREATE`` / ``DROP INDEX CONCURRENTLY`` cannot run in a
+    transaction; writes go on meanwhile): create each one missing (an invalid one, what an
+    interrupted build leaves, is dropped and made again) and drop every own index that
+    ``wanted`` no longer names (a tenant grown past the share, shrunk under the least size or
+    gone, or own indexes turned off). Under a session advisory lock: while another ``sync`` runs,
+    this one does nothing and says so (``SyncResult.skipped``). ``m`` / ``ef_construction``: as
+    the migration's global index."""
+    if not conn.execute(text("SELECT pg_try_advisory_lock(:k)"), {"k": _LOCK_KEY}).scalar_one():
+        return SyncResult((), (), skipped=True)
+    try:
+        made, dropped = [], []
+        keep = {own.name for own in wanted}
+        for name in own_indexes(conn):
+            if name not in keep:
+                conn.exec_driver_sql(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
+                dropped.append(name)
+        for own in wanted:
+            state = conn.execute(_VALID, {"n": own.name}).scalar_one_or_none()
+            if state:
+                continue
+            if state is not None:
+                conn.exec_driver_sql(f"DROP INDEX CONCURRENTLY IF EXISTS {own.name}")
+            conn.exec_driver_sql(
+                f"CREATE INDEX CONCURRENTLY {own.name} ON claims USING hnsw "
+                f"((embedding::vector({own.dim})) vector_cosine_ops) "
+                f"WITH (m = {int(m)}, ef_construction = {int(ef_construction)}) "
+                f"WHERE embedding_model = {_literal(own.model)} AND tenant_id = {_literal(own.tenant_id)}"
+            )
+            made.append(own.name)
+    finally:
+        conn.execute(text("SELECT pg_advisory_unlock(:k)"), {"k": _LOCK_KEY})
+        _seen.clear()
+    return SyncResult(tuple(made), tuple(dropped))
 
 
 def clear_cache() -> None:

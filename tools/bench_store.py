@@ -283,8 +283,7 @@ def own_indexes(url: str, args: argparse.Namespace) -> None:
     """Create the own indexes ``db.tenant_indexes.plan`` gives (``--own-indexes``), or drop every
     own index (``--no-own-indexes``); print what was built, in how long, and their sizes."""
     from db.engine import make_engine, make_session_factory
-    from db.tenant_indexes import build as build_own
-    from db.tenant_indexes import plan
+    from db.tenant_indexes import plan, sync
 
     engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
     with make_session_factory(engine)() as session:
@@ -305,7 +304,7 @@ def own_indexes(url: str, args: argparse.Namespace) -> None:
     started = time.perf_counter()
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.exec_driver_sql(f"SET maintenance_work_mem = '{args.maintenance_work_mem}'")
-        made = build_own(conn, wanted, m=args.m, ef_construction=args.ef_construction)
+        made = sync(conn, wanted, m=args.m, ef_construction=args.ef_construction).created
     took = time.perf_counter() - started
     with psycopg.connect(url, autocommit=True) as conn:
         for own in wanted:

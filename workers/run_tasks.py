@@ -322,27 +322,28 @@ def retention(batch: int = 500) -> int:
 
 
 @task(name="claims.tenant_indexes", acks_late=True)
-def tenant_indexes() -> list[str]:
+def tenant_indexes() -> dict[str, Any]:
     """Give every tenant that ``db.tenant_indexes.plan`` names (``SEARCH_TENANT_INDEX_MIN_CLAIMS``,
-    ``SEARCH_TENANT_INDEX_MAX_SHARE``) its own HNSW index for ``/claims/search``, built
-    ``CONCURRENTLY`` (writes go on meanwhile). Returns the names of the indexes built.
+    ``SEARCH_TENANT_INDEX_MAX_SHARE``) its own HNSW index for ``/claims/search``, and drop the own
+    indexes it no longer names (all of them when ``SEARCH_TENANT_INDEX_MIN_CLAIMS`` is 0), built
+    and dropped ``CONCURRENTLY`` (writes go on meanwhile). Returns ``{"created": [...],
+    "dropped": [...], "skipped": bool}`` (skipped: another run held the lock).
 
     Idempotent: an index that exists and is valid is kept; an invalid one (an interrupted build)
-    is built again. Nothing to do when ``SEARCH_TENANT_INDEX_MIN_CLAIMS`` is 0.
+    is built again; two runs at once build nothing twice (an advisory lock).
     """
-    if not _settings.search_tenant_index_min_claims:
-        return []
-    with session_scope(get_session_factory()) as session:
-        wanted = tenant_indexes_repo.plan(
-            session,
-            min_claims=_settings.search_tenant_index_min_claims,
-            max_share=_settings.search_tenant_index_max_share,
-        )
+    min_claims = _settings.search_tenant_index_min_claims
+    wanted: list[tenant_indexes_repo.OwnIndex] = []
+    if min_claims:
+        with session_scope(get_session_factory()) as session:
+            wanted = tenant_indexes_repo.plan(
+                session, min_claims=min_claims, max_share=_settings.search_tenant_index_max_share
+            )
     with get_engine().connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        made = tenant_indexes_repo.build(conn, wanted)
-    if made:
-        log.info("tenant indexes: built %s", ", ".join(made))
-    return made
+        done = tenant_indexes_repo.sync(conn, wanted)
+    if done.created or done.dropped:
+        log.info("tenant indexes: built %s; dropped %s", list(done.created), list(done.dropped))
+    return {"created": list(done.created), "dropped": list(done.dropped), "skipped": done.skipped}
 
 
 @task(

@@ -3,10 +3,13 @@ this module's own (the plan counts every tenant of the store).
 
 Three tenants with random unit vectors of the local model's dimension: ``mid`` 600, ``tiny`` 100
 and ``big`` 2,000 (2,700 in all). With ``min_claims`` 300 and ``max_share`` 0.25 the plan names
-``mid`` alone (600 / 2,700 = 0.22; ``tiny`` is under the least size, ``big`` owns 0.74). The
-build makes a valid partial index, is idempotent, and rebuilds an index marked invalid (what an
-interrupted ``CREATE INDEX CONCURRENTLY`` leaves); the search of ``mid`` plans through its own
-index and returns the exact best ``k`` for most queries, while ``tiny`` keeps the exact path.
+``mid`` alone (600 / 2,700 = 0.22; ``tiny`` is under the least size, ``big`` owns 0.74). ``sync``
+makes a valid partial index, is idempotent, rebuilds an index marked invalid (what an
+interrupted ``CREATE INDEX CONCURRENTLY`` leaves), drops what the plan no longer names, and
+does nothing while another holds its lock; the search of ``mid`` goes through its own index (the
+index's scan count, read from ``pg_stat_user_indexes``, grows by one per search, prepared
+statements included) and returns the exact best ``k`` for most queries, while ``tiny`` keeps the
+exact path.
 """
 
 from __future__ import annotations
@@ -93,14 +96,14 @@ def test_build_is_idempotent_and_rebuilds_an_invalid_index(store: dict[str, Any]
         wanted = tenant_indexes.plan(s, min_claims=300, max_share=0.25)
     name = wanted[0].name
     with store["engine"].connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        assert tenant_indexes.build(conn, wanted) == [name]
-        assert tenant_indexes.build(conn, wanted) == []
+        assert tenant_indexes.sync(conn, wanted).created == (name,)
+        assert tenant_indexes.sync(conn, wanted).created == ()
         # what an interrupted CREATE INDEX CONCURRENTLY leaves: an index marked invalid
         conn.exec_driver_sql(f"UPDATE pg_index SET indisvalid = false WHERE indexrelid = '{name}'::regclass")
         with session_scope(store["factory"]) as s:
             tenant_indexes.clear_cache()
             assert not tenant_indexes.has_own_index(s, tenant_id=wanted[0].tenant_id, model=MODEL)
-        assert tenant_indexes.build(conn, wanted) == [name]
+        assert tenant_indexes.sync(conn, wanted).created == (name,)
     with session_scope(store["factory"]) as s:
         assert tenant_indexes.has_own_index(s, tenant_id=wanted[0].tenant_id, model=MODEL)
         assert not tenant_indexes.has_own_index(s, tenant_id=_tenant(store, "tiny"), model=MODEL)
@@ -111,7 +114,7 @@ def test_a_tenant_with_its_own_index_is_searched_through_it(store: dict[str, Any
     with session_scope(store["factory"]) as s:
         wanted = tenant_indexes.plan(s, min_claims=300, max_share=0.25)
     with store["engine"].connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
-        tenant_indexes.build(conn, wanted)
+        tenant_indexes.sync(conn, wanted)
     ids, vectors = store["tenants"]["mid"]
     query = vectors[3] + 0.5 * vectors[4]
     query /= np.linalg.norm(query)
@@ -196,9 +199,68 @@ def test_the_daily_task_builds_what_the_settings_plan(
     monkeypatch.setattr(run_tasks, "get_session_factory", lambda: store["factory"])
     off = run_tasks._settings.model_copy(update={"search_tenant_index_min_claims": 0})
     monkeypatch.setattr(run_tasks, "_settings", off)
-    assert run_tasks.tenant_indexes() == []
+    assert run_tasks.tenant_indexes() == {"created": [], "dropped": [], "skipped": False}
     on = off.model_copy(update={"search_tenant_index_min_claims": 300, "search_tenant_index_max_share": 0.25})
     monkeypatch.setattr(run_tasks, "_settings", on)
     mid = _tenant(store, "mid")
-    assert run_tasks.tenant_indexes() == [tenant_indexes.index_name(MODEL, mid)]
-    assert run_tasks.tenant_indexes() == []
+    name = tenant_indexes.index_name(MODEL, mid)
+    assert run_tasks.tenant_indexes() == {"created": [name], "dropped": [], "skipped": False}
+    assert run_tasks.tenant_indexes() == {"created": [], "dropped": [], "skipped": False}
+    # turned off: the own indexes go
+    monkeypatch.setattr(run_tasks, "_settings", off)
+    assert run_tasks.tenant_indexes() == {"created": [], "dropped": [name], "skipped": False}
+
+
+def _scans(store: dict[str, Any], name: str) -> int:
+    with store["engine"].connect() as conn:
+        return int(
+            conn.execute(
+                sqlalchemy.text("SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = :n"),
+                {"n": name},
+            ).scalar_one()
+        )
+
+
+def test_every_search_reads_the_own_index_prepared_or_not(store: dict[str, Any]) -> None:
+    """Twelve searches on one pooled connection: psycopg prepares the statement after five, and a
+    generic plan could not use a partial index; the search plans each with the tenant's value."""
+    import time
+
+    mid = _tenant(store, "mid")
+    with session_scope(store["factory"]) as s:
+        wanted = tenant_indexes.plan(s, min_claims=300, max_share=0.25)
+    with store["engine"].connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        tenant_indexes.sync(conn, wanted)
+    name = wanted[0].name
+    before = _scans(store, name)
+    _, vectors = store["tenants"]["mid"]
+    for i in range(12):
+        with session_scope(store["factory"]) as s:
+            search_claims(s, vectors[i], model=MODEL, dim=DIM, k=K, tenant_id=mid)
+    with session_scope(store["factory"]) as s:
+        s.execute(sqlalchemy.text("SELECT pg_stat_force_next_flush()"))
+    deadline = time.monotonic() + 10
+    while _scans(store, name) < before + 12 and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _scans(store, name) == before + 12
+
+
+def test_sync_drops_what_the_plan_no_longer_names_and_waits_for_no_one(store: dict[str, Any]) -> None:
+    with session_scope(store["factory"]) as s:
+        wanted = tenant_indexes.plan(s, min_claims=300, max_share=0.25)
+    engine = store["engine"]
+    with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
+        tenant_indexes.sync(conn, wanted)
+        # another sync holds the lock: this one does nothing
+        with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as other:
+            other.execute(sqlalchemy.text("SELECT pg_advisory_lock(:k)"), {"k": tenant_indexes._LOCK_KEY})
+            try:
+                assert tenant_indexes.sync(conn, []).skipped
+            finally:
+                other.execute(
+                    sqlalchemy.text("SELECT pg_advisory_unlock(:k)"), {"k": tenant_indexes._LOCK_KEY}
+                )
+        assert tenant_indexes.own_indexes(conn) == [wanted[0].name]
+        done = tenant_indexes.sync(conn, [])
+        assert (done.created, done.dropped, done.skipped) == ((), (wanted[0].name,), False)
+        assert tenant_indexes.own_indexes(conn) == []
