@@ -13,12 +13,16 @@ empty tuple (never raises).
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
 from claims.facets.vocabulary import LEXICON_ROWS
 
 __all__ = [
+    "comparative_form",
+    "comparative_opposites",
+    "regular_comparative",
     "Opposite",
     "opposites",
     "converses",
@@ -100,3 +104,41 @@ def complementary(a: str, b: str) -> bool:
 def opposite_of(a: str, b: str) -> Opposite | None:
     """The lexicon's entry for ``b`` as an opposite of ``a``, None when they are no pair."""
     return next((o for o in opposites(a) if o.word == b), None)
+
+
+def comparative_opposites(word: str) -> tuple[str, ...]:
+    """The comparative opposites of ``word`` ("safer" -> ("dangerous", "riskier"))."""
+    return tuple(o.word for o in opposites(word) if o.kind == "comparative")
+
+
+def comparative_form(adjective: str) -> str:
+    """The comparative of ``adjective`` that the lexicon holds a converse or a comparative
+    opposite of ("deep" -> "deeper", "big" -> "bigger", "early" -> "earlier", "safe" -> "safer");
+    "" when none."""
+    forms = (adjective + "er", adjective + "r", adjective[:-1] + "ier", adjective + adjective[-1:] + "er")
+    return next((f for f in forms if converses(f) or comparative_opposites(f)), "")
+
+
+#: comparatives that are no suffix of their adjective
+_IRREGULAR_COMPARATIVES = {"good": "better", "well": "better", "bad": "worse", "far": "farther"}
+
+
+def regular_comparative(adjective: str) -> str:
+    """The "-er" comparative of a short adjective, the key of a comparison whose adjective the
+    lexicon holds no pair for ("hard" -> "harder", "large" -> "larger", "easy" -> "easier",
+    "big" -> "bigger", "good" -> "better"): one vowel group before a final "e", or two ending in
+    a consonant and "y". A longer adjective, whose comparative is only "more X", stays itself
+    ("reactive", "expensive")."""
+    a = adjective.lower()
+    if a in _IRREGULAR_COMPARATIVES:
+        return _IRREGULAR_COMPARATIVES[a]
+    groups = len(re.findall(r"[aeiouy]+", a[:-1] if a.endswith("e") else a))
+    if a.endswith("y") and groups <= 2 and len(a) > 2 and a[-2] not in "aeiou":
+        return a[:-1] + "ier"
+    if groups != 1:
+        return a
+    if a.endswith("e"):
+        return a + "r"
+    if re.search(r"[^aeiou][aeiou][^aeiouwxy]$", a):
+        return a + a[-1] + "er"
+    return a + "er"

@@ -396,19 +396,6 @@ def relations(text: str) -> list[Relation]:
 _DEGREES = ("more", "less")
 
 
-def _comparative_form(adjective: str) -> str:
-    """The comparative of ``adjective`` that the lexicon holds a converse or a comparative
-    opposite of ("deep" -> "deeper", "big" -> "bigger", "early" -> "earlier", "safe" -> "safer");
-    "" when none."""
-    forms = (adjective + "er", adjective + "r", adjective[:-1] + "ier", adjective + adjective[-1:] + "er")
-    return next((f for f in forms if lexicon.converses(f) or _comparative_opposites(f)), "")
-
-
-def _comparative_opposites(word: str) -> tuple[str, ...]:
-    """The comparative opposites of ``word`` in ``claims.lexicon`` ("safer" -> "riskier")."""
-    return tuple(o.word for o in lexicon.opposites(word) if o.kind == "comparative")
-
-
 def _comparison(tok: Any, out: list[Relation]) -> None:
     """The two sides of a comparison at ``tok``: "A is deeper than B" (a comparative with
     "than"), and a denied one read the other way round, as the denial leaves it: "A is no deeper
@@ -418,22 +405,26 @@ def _comparison(tok: Any, out: list[Relation]) -> None:
     than = _child(tok, "prep")
     low = tok.lower_
     comparative = tok.tag_ in ("JJR", "RBR")
-    # "more deep than" is "deeper than"; "less deep than" is "deeper than" read the other way round
-    degree = next((c.lower_ for c in tok.children if c.dep_ == "advmod" and c.lower_ in _DEGREES), "")
+    # "more deep than" is "deeper than"; "less deep than" is "deeper than" read the other way
+    # round, and "no less deep than" the same as "deeper than" (a denied "less")
+    by = next((c for c in tok.children if c.dep_ == "advmod" and c.lower_ in _DEGREES), None)
+    degree = by.lower_ if by is not None else ""
+    if by is not None and any(c.lower_ in ("no", "not", "n't") for c in by.children):
+        degree = "more" if degree == "less" else "less"
     periphrastic = not comparative and bool(degree) and than is not None and than.lower_ == "than"
     if than is None or than.lower_ != ("than" if comparative or periphrastic else "as"):
         return
     head = tok.head if tok.dep_ in ("acomp", "advmod", "amod", "attr") else tok
     denied = _negated(tok) or _negated(head)
     if periphrastic:
-        low = _comparative_form(low) or low
+        low = lexicon.comparative_form(low) or lexicon.regular_comparative(low)
         denied = denied != (degree == "less")
     elif not comparative:
-        low = _comparative_form(low) if denied and _child(tok, "advmod") is not None else ""
+        low = lexicon.comparative_form(low) if denied and _child(tok, "advmod") is not None else ""
         if not low:
             return
     subj = _child(head, "nsubj", "nsubjpass")
-    conv = lexicon.converses(low) or _comparative_opposites(low)
+    conv = lexicon.converses(low) or lexicon.comparative_opposites(low)
     for key, rev, c in _canonical(low, conv, "cmp") or [(f"cmp:{low}", False, "")]:
         _add(out, key, subj, _child(than, "pobj"), rev != denied, low, tok, c if not denied else "")
 

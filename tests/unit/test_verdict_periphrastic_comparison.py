@@ -4,7 +4,10 @@ X-er than A"), so it agrees with the converse ("B is deeper than A", "A is shall
 and conflicts with the comparison kept the claim's way ("A is deeper than B"). Rows written for
 these tests (no dev example, none of the contrast suite's). Adjectives with a comparative form in
 ``claims.lexicon`` (a converse or a comparative opposite: deeper/shallower, safer/riskier) and
-adjectives without one ("reactive": the key is the adjective itself) are both read.
+adjectives without one (the key is the regular comparative, "less hard" -> "harder", or, for a
+long adjective with no "-er" form, the adjective itself: "reactive") are all read. A denied "less"
+("no less deep than") is the comparative the claim's way round, and "less deep than" against "not
+as deep as" the same way round is no flip.
 
 Rule rows are judged at the cosine ``HIGH`` (tests/unit/verdict_rows.py), so that only the checks
 decide; the relation rows read the parse alone.
@@ -14,8 +17,9 @@ from __future__ import annotations
 
 import pytest
 
+from claims.lexicon import regular_comparative
 from claims.verdict.order import order_conflict, relations, told_conversely
-from tests.unit.verdict_rows import INF, C, Row, S, check_row
+from tests.unit.verdict_rows import INF, C, Row, S, U, check_row
 
 AGREE = {S, INF}
 
@@ -33,6 +37,13 @@ ROWS: list[Row] = [
     # "more X than" is the comparative itself
     ("The Alta is more shallow than the Tana.", "The Alta is shallower than the Tana.", AGREE),
     ("The Alta is more shallow than the Tana.", "The Tana is shallower than the Alta.", {C}),
+    # an adjective the lexicon holds no pair for: "less hard" is keyed as "harder"
+    ("Pine is less hard than maple.", "Pine is harder than maple.", {C}),
+    ("Granite is less hard than quartz.", "Quartz is harder than granite.", AGREE),
+    # a denied "less" ("no less deep") is the comparative the claim's way round
+    ("The Tana is no less deep than the Alta.", "The Alta is deeper than the Tana.", {C}),
+    # "less deep than" and "not as deep as", the same way round: no flip between them
+    ("The Tana is less deep than the Alta.", "The Tana is not as deep as the Alta.", {S, INF, U}),
     # invariance: the same comparison in the same words
     ("Silver is less reactive than copper.", "Silver is less reactive than copper.", {S}),
 ]
@@ -57,3 +68,25 @@ def test_without_a_comparative_form_the_adjective_is_the_key() -> None:
     (rel,) = relations("Silver is less reactive than copper.")
     assert rel.key == "cmp:reactive"
     assert (rel.first, rel.second, rel.reversed) == ("copper", "silver", True)
+
+
+@pytest.mark.parametrize(
+    ("adjective", "comparative"),
+    [
+        ("hard", "harder"),
+        ("large", "larger"),
+        ("safe", "safer"),
+        ("easy", "easier"),
+        ("big", "bigger"),
+        ("new", "newer"),
+        ("good", "better"),
+        ("far", "farther"),
+        # a longer adjective has only "more X": it stays itself
+        ("reactive", "reactive"),
+        ("expensive", "expensive"),
+    ],
+)
+def test_regular_comparative(adjective: str, comparative: str) -> None:
+    """English comparative spelling (one vowel group before a final "e"; a final consonant
+    doubled after one vowel; consonant + "y" -> "ier"; a few irregular forms)."""
+    assert regular_comparative(adjective) == comparative
