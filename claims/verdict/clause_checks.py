@@ -22,6 +22,7 @@ from claims.facets import (
 )
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
+from claims.verdict.factive import asserts
 from claims.verdict.findings import Conflict, Pair
 from claims.verdict.text import clause_spans, coverage_of, verb_adjunct_tokens
 from claims.verdict.thresholds import T
@@ -148,6 +149,10 @@ def check_polarity(pair: Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) ->
     # a negated claim needs a denial somewhere in the reference claim (one in another clause
     # than the best-covering one still may state it: "While X, by itself, will not react ...")
     pair.polarity_mismatch = r.negated and not c.negated
+    if r.negated and not neg_clause.negated and not asserts(c.text, _main_verb(r.text)):
+        # the reference does not assert the event it names ("was invited to perform", "claimed
+        # that it performed", "if it had performed"): a denial of it is no flip
+        return
     back, _ = coverage_of(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     flat = _flat_denial_core(r, r_tokens, c, neg_clause)
@@ -431,3 +436,10 @@ def _words_with_stems(text: str, stems: set[str]) -> list[re.Match[str]]:
     return [
         m for m in re.finditer(r"[\w'’-]+", text) if (toks := content_tokens(m.group(0))) and toks[0] in stems
     ]
+
+
+def _main_verb(text: str) -> str:
+    """The word of the root of ``text``'s parse ("" when there is none)."""
+    doc = parse(text)
+    root = next((t for t in doc or () if t.head.i == t.i), None)
+    return root.text if root is not None else ""

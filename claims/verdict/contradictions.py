@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from claims.facets import Facets, extract
 from claims.types import ReferenceClaim
 from claims.verdict.findings import Conflict, Pair
-from claims.verdict.order import order_agrees, told_conversely
+from claims.verdict.order import comparison_agrees, told_conversely
 from claims.verdict.roles import (
     argument_swap,
     entity_swap_of,
@@ -53,7 +53,7 @@ def find_contradictions(
         if p.entities_missing or p.missing or p.cos < T.flip_min_cosine:
             continue
         flipped = p.polarity_flip is not None or p.comparative_flip is not None
-        if flipped and (told_conversely(r.text, c.text) or order_agrees(r.text, c.text)):
+        if flipped and (told_conversely(r.text, c.text) or comparison_agrees(r.text, c.text)):
             continue  # one relation told from its other side ("A lies after B" / "B lies before
             # A"; "A is no deeper than B" / "B is deeper than A"), or the same way round in other
             # words ("A is less deep than B" / "A is not as deep as B"): no flip

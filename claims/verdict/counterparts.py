@@ -55,6 +55,7 @@ from claims.verdict.alike import (
 )
 from claims.verdict.arguments import roles_swapped, subject_of
 from claims.verdict.contractions import expand_contractions
+from claims.verdict.factive import asserts
 from claims.verdict.order import (
     converse_keys,
     converse_texts,
@@ -313,11 +314,14 @@ def _opposite_gap(
 
 def _affirms(cp: Counterpart, ref: str, share: float) -> bool:
     """``ref`` affirms the negation counterpart ``cp``: it holds no negation word, states the
-    word the claim denies ("encoded" of "is not encoded") and the subject and ``share`` of the
-    topic of the affirmation (``topic_stated``)."""
+    word the claim denies ("encoded" of "is not encoded") and asserts its event
+    (``claims.verdict.factive.asserts``), and the subject and ``share`` of the topic of the
+    affirmation (``topic_stated``)."""
     if _NEGATION_WORDS.search(ref) or (cp.denied and not states_word(ref, cp.denied)):
         return False
-    return topic_stated(cp.text, ref, share)
+    # a reference that names the event without asserting it ("was invited to perform")
+    # affirms nothing (``claims.verdict.factive``)
+    return topic_stated(cp.text, ref, share) and (not cp.denied or asserts(ref, cp.denied))
 
 
 def _affirmed_word_for_word(

@@ -31,6 +31,7 @@ __all__ = [
     "SYMMETRIC",
     "agent_patient",
     "same_noun",
+    "comparison_agrees",
     "converse_keys",
     "endpoint_conflict",
     "endpoints",
@@ -458,6 +459,13 @@ def _holds(t: Relation, key: str, first: str, second: str) -> bool:
 def order_agrees(claim: str, reference: str) -> bool:
     """``reference`` holds a relation of ``claim`` the claim's way round."""
     theirs = relations(reference)
+    return any(_holds(t, m.key, m.first, m.second) for m in relations(claim) for t in theirs)
+
+
+def comparison_agrees(claim: str, reference: str) -> bool:
+    """``reference`` holds a comparison of ``claim`` ("cmp:" relations, denials read into their
+    order) the claim's way round: "A is less deep than B" / "A is not as deep as B"."""
+    theirs = [t for t in relations(reference) if t.key.startswith("cmp:")]
     return any(_holds(t, m.key, m.first, m.second) for m in relations(claim) for t in theirs)
 
 
