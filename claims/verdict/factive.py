@@ -25,31 +25,47 @@ def _key(word: str) -> str:
     return stem_of(word.lower()).rstrip("e")
 
 
+def _forms(base: str) -> set[str]:
+    """The regular forms of a verb ("plan" -> planned, plans, planning; "try" -> tried, tries;
+    "hope" -> hoped, hoping) and its key: what a head word is compared with (the stemmer keeps
+    "planned" and "plan" apart)."""
+    out = {base, base + "s", base + "es", base + "ing", _key(base)}
+    if base.endswith("e"):
+        out |= {base + "d", base[:-1] + "ing"}
+    elif base.endswith("y") and base[-2:-1] not in tuple("aeiou"):
+        out |= {base[:-1] + "ied", base[:-1] + "ies"}
+    else:
+        out |= {base + "ed", base + base[-1] + "ed", base + base[-1] + "ing"}
+    return out
+
+
 #: heads whose infinitive complement ("xcomp") is not implied to have happened: wants, plans,
 #: attempts, invitations, requests, permissions, promises and refusals (implicatives such as
 #: "managed to", "went on to", "began to" are absent: they assert their complement)
 _NON_IMPLICATIVE = frozenset(
-    _key(w)
+    f
     for w in (
         "hope", "want", "wish", "plan", "intend", "aim", "seek", "try", "attempt", "expect",
         "invite", "ask", "urge", "allow", "permit", "propose", "promise", "threaten", "refuse",
         "offer", "agree", "schedule", "prepare", "hope", "desire", "mean", "arrange", "encourage",
         "request", "require", "order", "advise", "need", "long",
     )
+    for f in _forms(w)
 )  # fmt: skip
 #: heads whose clausal complement ("ccomp") is reported, believed or doubted, not asserted
 _REPORTING = frozenset(
-    _key(w)
+    f
     for w in (
         "claim", "say", "allege", "report", "believe", "think", "suggest", "argue", "deny",
         "rumour", "rumor", "suspect", "doubt", "assume", "guess", "imagine", "speculate", "insist",
         "hypothesize", "hypothesise", "propose", "estimate", "fear",
     )
+    for f in _forms(w)
 )  # fmt: skip
 #: subordinators of a condition
 _CONDITIONS = frozenset(["if", "unless", "whether"])
-#: modal auxiliaries that leave the event unstated
-_MODALS = frozenset(["would", "could", "might", "should", "may", "must"])
+#: modal auxiliaries (and the future's) that leave the event unstated
+_MODALS = frozenset(["would", "could", "might", "should", "may", "must", "will", "shall"])
 
 
 def _unasserted_here(tok: Any) -> bool:
@@ -57,10 +73,11 @@ def _unasserted_here(tok: Any) -> bool:
         return True
     if tok.dep_ == "advcl" and any(k.dep_ == "mark" and k.lower_ in _CONDITIONS for k in tok.children):
         return True
-    head = _key(tok.head.lower_)
-    if tok.dep_ == "xcomp" and head in _NON_IMPLICATIVE:
+    word = tok.head.lower_
+    heads = {word, _key(word)}
+    if tok.dep_ == "xcomp" and heads & _NON_IMPLICATIVE:
         return True
-    return tok.dep_ in ("ccomp", "xcomp") and head in _REPORTING
+    return tok.dep_ in ("ccomp", "xcomp") and bool(heads & _REPORTING)
 
 
 def asserts(text: str, verb: str) -> bool:

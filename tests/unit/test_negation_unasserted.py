@@ -30,6 +30,13 @@ ROWS: list[Row] = [
         NOT_CONTRADICTED,
     ),
     ("Ivo Brand did not build the mill.", "Ivo Brand wanted to build the mill.", NOT_CONTRADICTED),
+    ("Ivo Brand did not build the mill.", "Ivo Brand planned to build the mill.", NOT_CONTRADICTED),
+    ("Ivo Brand did not repair the mill.", "Ivo Brand tried to repair the mill.", NOT_CONTRADICTED),
+    (
+        "The quartet did not play in Linz.",
+        "Unless the hall closes, the quartet will play in Linz.",
+        NOT_CONTRADICTED,
+    ),
     # asserted: the denial contradicts
     ("The quartet did not play in Linz.", "The quartet played in Linz.", {C}),
     ("The quartet did not play in Linz.", "The quartet managed to play in Linz.", {C}),

@@ -423,17 +423,19 @@ def _clause_years(text: str, v: Value) -> list[Value]:
 
 
 def lone_range(text: str, o: Value, kind: str) -> bool:
-    """``o`` is a range (of years, "from 1901 to 1905"; of months, ``Value.span``) and ``text``
-    holds no other value of ``kind`` outside it: the one value of its slot there, which a point
-    outside contradicts. Two ranges ("from 1990 to 1994 and from 1998 to 2002") or a range and
-    a point of another event ("built between 1901 and 1905, after a survey in 1890") are not."""
+    """``o`` is a range (years, or months: ``Value.span``) and ``text`` holds no other value of
+    ``kind`` outside it in its slot (``same_slot``; one whose slot is unread counts), so a point
+    outside contradicts it: not two ranges of one slot ("from 1990 to 1994 and from 1998 to
+    2002"), but a range beside a year of another event ("after a fire in 1790")."""
     if o.span is not None:
         lo, hi = o.span.start, o.span.end
     elif o.q is not None and (o.q.bound == "range" or o.q.lo is not None):
         lo, hi = o.start, o.end
     else:
         return False
-    return all(lo <= x.start < hi for x in reference_values(text, kind))
+    slot = slot_of(text, o.start, o.end)
+    others = [slot_of(text, x.start, x.end) for x in reference_values(text, kind) if not lo <= x.start < hi]
+    return not any(slot is None or t is None or same_slot(o, slot, t) for t in others)
 
 
 def listed(text: str, o: Value, kind: str) -> bool:
