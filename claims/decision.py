@@ -52,7 +52,6 @@ from claims.decision_features import (
     FEATURE_NAMES,
     VALUE_TOP_K,
     ReferenceIndex,
-    claim_words,
     indexed_features,
     missing_tokens,
     reference_index,
@@ -66,6 +65,7 @@ from claims.decision_guards import (
     ordinals_stated,
     values_of_subject,
 )
+from claims.facets import content_tokens
 from claims.types import Claim, ClaimKind, Evidence, Judgement, ReferenceClaim, Verdict
 
 __all__ = [
@@ -365,7 +365,7 @@ def decide(
     for row, (i, s, p, values_found) in enumerate(scores):
         j = out[i]
         text = response_claims[j.response_index].text
-        missing = missing_tokens(claim_words(text), idx.doc_tokens)[:1]
+        missing = missing_tokens(content_tokens(text), idx.doc_tokens)[:1]
         missing = [surface_word(text, t) for t in missing]  # only the first is quoted
         decided = _decided(
             j,

@@ -18,16 +18,13 @@ from claims.decision_guards import date_stated, find_digits
 from claims.facets import (
     UNITS,
     Facets,
-    Quantity,
     TokenSet,
     content_tokens,
     extract,
     quantity_matches,
 )
-from claims.facets.dates import time_bound
 from claims.labels import embedding_text
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
-from claims.verdict.time_bounds import relation, time_points
 
 __all__ = [
     "FEATURE_NAMES",
@@ -38,7 +35,6 @@ __all__ = [
     "ReferenceIndex",
     "feature_matrix",
     "indexed_features",
-    "claim_words",
     "missing_tokens",
     "reference_index",
     "surface_word",
@@ -139,37 +135,12 @@ def _value_coverage(
     if not values:
         return 0.0, 1.0, 1.0
     others = [_facets(t) for t in near]
-    near_q = [
-        any(quantity_matches(q, o) for g in others for o in g.quantities) or _bound_holds(f, q, others)
-        for q in f.quantities
-    ]
+    near_q = [any(quantity_matches(q, o) for g in others for o in g.quantities) for q in f.quantities]
     near_d = [any(date_stated(d, e) for g in others for e in g.dates) for d in f.dates]
     texts = [q.text for q in f.quantities] + [d.text for d in f.dates]
     digits = [find_digits(t) <= doc_numbers for t in texts]
     found = [a or b for a, b in zip(near_q + near_d, digits, strict=True)]
     return 1.0, sum(near_q + near_d) / values, sum(found) / values
-
-
-def _bound_holds(f: Facets, q: Quantity, others: Sequence[Facets]) -> bool:
-    """The claim's year ``q`` is bounded from one side (``time_bound``: "after 1995", "no earlier
-    than 1998") and a point year or date of one of ``others`` lies inside the bound ("in 1998")."""
-    kind = time_bound(f.text, q.start)[0] if q.slot == "year" else ""
-    if not kind:
-        return False
-    points = [p for g in others for p in time_points(g.text, g.quantities, g.dates) if not p.bound]
-    return any(relation(kind, (int(q.raw),), p.parts, p.last) == "inside" for p in points)
-
-
-def claim_words(text: str) -> list[str]:
-    """The content tokens of a claim ``text`` less the words of its time bounds ("no earlier
-    than 1998": "earlier"), which ``_bound_holds`` compares as a value."""
-    f = _facets(text)
-    chars = list(text)
-    for start in [q.start for q in f.quantities if q.slot == "year"] + [d.start for d in f.dates]:
-        kind, at = time_bound(text, start)
-        if kind:
-            chars[at:start] = " " * (start - at)
-    return content_tokens("".join(chars))
 
 
 def coverage_of(tokens: Sequence[str], other: Iterable[str]) -> float:
@@ -220,7 +191,7 @@ def _claim_row(
     order = np.argsort(-sims)[:TOP_K] if sims.size else np.zeros(0, dtype=np.int64)
     cos1 = float(sims[order[0]]) if order.size else 0.0
     cos2 = float(sims[order[1]]) if order.size > 1 else 0.0
-    tokens = claim_words(text)
+    tokens = content_tokens(text)
     best_tokens = idx.claim_tokens[int(order[0])] if order.size else []
     top_tokens = [t for j in order for t in idx.claim_tokens[int(j)]]
     best_text = refs[int(order[0])].claim.text if order.size else ""
