@@ -281,40 +281,33 @@ def main(argv: list[str] | None = None) -> int:
 
 def own_indexes(url: str, args: argparse.Namespace) -> None:
     """Create the own indexes ``db.tenant_indexes.plan`` gives (``--own-indexes``), or drop every
-    own index (``--no-own-indexes``); print what was built, in how long, and their sizes."""
+    own index (``--no-own-indexes``): ``db.tenant_indexes.sync``, as the daily task runs it;
+    print what was built, in how long, and their sizes."""
     from db.engine import make_engine, make_session_factory
     from db.tenant_indexes import plan, sync
 
     engine = make_engine(url.replace("postgresql://", "postgresql+psycopg://", 1))
-    with make_session_factory(engine)() as session:
-        wanted = plan(session)
-    with psycopg.connect(url, autocommit=True) as conn:
-        existing = [
-            r[0]
-            for r in conn.execute(
-                "SELECT indexname FROM pg_indexes WHERE tablename = 'claims' AND indexname LIKE %s",
-                (INDEX + "\\_t\\_%",),
-            ).fetchall()
-        ]
-        if not args.own_indexes:
-            for name in existing:
-                conn.execute(f"DROP INDEX IF EXISTS {name}")
-            print(f"own indexes: none ({len(existing)} dropped)", flush=True)
-            return
+    wanted = []
+    if args.own_indexes:
+        with make_session_factory(engine)() as session:
+            wanted = plan(session)
     started = time.perf_counter()
     with engine.connect().execution_options(isolation_level="AUTOCOMMIT") as conn:
         conn.exec_driver_sql(f"SET maintenance_work_mem = '{args.maintenance_work_mem}'")
-        made = sync(conn, wanted, m=args.m, ef_construction=args.ef_construction).created
+        done = sync(conn, wanted, m=args.m, ef_construction=args.ef_construction)
     took = time.perf_counter() - started
-    with psycopg.connect(url, autocommit=True) as conn:
+    with psycopg.connect(url, autocommit=True) as pg:
         for own in wanted:
-            size = conn.execute("SELECT pg_size_pretty(pg_relation_size(%s))", (own.name,)).fetchone()
+            size = pg.execute("SELECT pg_size_pretty(pg_relation_size(%s))", (own.name,)).fetchone()
             print(
                 f"own index of {own.tenant_id}: {own.claims} vectors, {size[0] if size else '?'}"
-                f"{' (built now)' if own.name in made else ''}",
+                f"{' (built now)' if own.name in done.created else ''}",
                 flush=True,
             )
-    summary = f"own indexes: {len(made)} built in {took:.0f} s; ef_search {args.own_ef_search} in them"
+    summary = (
+        f"own indexes: {len(done.created)} built, {len(done.dropped)} dropped in {took:.0f} s; "
+        f"ef_search {args.own_ef_search} in them"
+    )
     print(summary, flush=True)
 
 
