@@ -14,22 +14,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from claims.facets.vocabulary import stem_of
 from claims.parses import parse
+from claims.verdict.one_way import verb_key
 
 __all__ = ["asserts"]
-
-
-def _key(word: str) -> str:
-    """A verb's key, the same for its forms ("invited", "invites", "invite" -> "invit")."""
-    return stem_of(word.lower()).rstrip("e")
 
 
 def _forms(base: str) -> set[str]:
     """The regular forms of a verb ("plan" -> planned, plans, planning; "try" -> tried, tries;
     "hope" -> hoped, hoping) and its key: what a head word is compared with (the stemmer keeps
     "planned" and "plan" apart)."""
-    out = {base, base + "s", base + "es", base + "ing", _key(base)}
+    out = {base, base + "s", base + "es", base + "ing", verb_key(base)}
     if base.endswith("e"):
         out |= {base + "d", base[:-1] + "ing"}
     elif base.endswith("y") and base[-2:-1] not in tuple("aeiou"):
@@ -74,7 +69,7 @@ def _unasserted_here(tok: Any) -> bool:
     if tok.dep_ == "advcl" and any(k.dep_ == "mark" and k.lower_ in _CONDITIONS for k in tok.children):
         return True
     word = tok.head.lower_
-    heads = {word, _key(word)}
+    heads = {word, verb_key(word)}
     if tok.dep_ == "xcomp" and heads & _NON_IMPLICATIVE:
         return True
     return tok.dep_ in ("ccomp", "xcomp") and bool(heads & _REPORTING)
@@ -86,8 +81,8 @@ def asserts(text: str, verb: str) -> bool:
     (module docstring), from itself up to its sentence's root. True when the text has no verb of
     that stem (nothing to read: the caller's other checks decide)."""
     doc = parse(text)
-    key = _key(verb)
-    found = [t for t in doc or () if t.pos_ in ("VERB", "AUX") and _key(t.lower_) == key]
+    key = verb_key(verb)
+    found = [t for t in doc or () if t.pos_ in ("VERB", "AUX") and verb_key(t.lower_) == key]
     if not found:
         return True
     for tok in found:
