@@ -279,7 +279,7 @@ RULE_MARGINS = (0.0, 0.1, 0.2, 0.3, 0.4)
 #: accuracy over ~1,700 audits
 MARGIN_TOLERANCE = 0.005
 #: feature columns the shipped decision leaves out (chosen by tools/select_verdict.py, docs/CALIBRATION.md)
-DROPPED_FEATURES: tuple[str, ...] = ()
+DROPPED_FEATURES: tuple[str, ...] = ("neg_mismatch", "log_len", "log_refs")
 
 
 @dataclass(frozen=True)
