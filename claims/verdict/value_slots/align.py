@@ -19,7 +19,8 @@ its values masked (``reading.coverage``):
    claim's masked words, or it covers ``ALIGN_MIN_COVER``, states exactly one value of the
    kind, as the claim does, and each is an argument or adjunct of its sentence's main
    predicate (the time, amount or rank of the statement itself, not of a noun phrase or
-   another clause inside it); a count or rank the claim dates needs one of its years there;
+   another clause inside it); a count or rank the claim dates (in its clause or an adjunct next
+   to it) needs one of its years there;
 3. the decision is the exact pass's (``reading.decide``: the claim's value stated, a list or a
    range, several other values -> no conflict), and any reference claim that covers
    ``ALIGN_VETO_COVER`` of the masked words and states the claim's value (after normalisation)
@@ -32,14 +33,14 @@ from collections.abc import Sequence
 
 from claims.facets import Facets, TokenSet, content_tokens, slots_compatible
 from claims.parses import parse
-from claims.verdict.text import subject_heads
+from claims.verdict.text import clause_spans, subject_heads
+from claims.verdict.value_slots.antecedents import held_share
 from claims.verdict.value_slots.reading import (
     PREFILTER,
     Statement,
     Value,
     agrees,
     another_event,
-    coverage,
     decide,
     listed,
     lone_range,
@@ -68,6 +69,10 @@ ALIGN_MIN_WORDS = 4
 #: value kinds the aligned pass compares (names keep the exact pass: a name of another slot
 #: shares the claim's words as well as a rival does)
 ALIGN_KINDS = frozenset({"year", "date", "number", "ordinal"})
+#: the fewest content words (values masked) a clause must hold to place a value's slot; a
+#: clause with fewer ("In 2016," / "on May 7," / "since 2022.") is a time or place adjunct cut
+#: off by its comma, and belongs to its neighbour (``exact.value_clause``)
+MIN_CLAUSE_WORDS = 2
 
 
 def _masked_words(claim: Facets, values: Sequence[Value]) -> list[str]:
@@ -90,13 +95,34 @@ def _on_predicate(text: str, v: Value) -> bool:
     return head.dep_ == "ROOT" and head.pos_ in ("VERB", "AUX")
 
 
-def _other_time(claim: str, text: str) -> bool:
-    """The claim dates its statement ("Between 1989 and 2005, Arsenal won four titles") and the
-    reference claim gives none of its years: a count or rank of another period ("has won 13
-    league titles" in all)."""
-    mine = reference_values(claim, "year")
+def _other_time(claim: str, v: Value, text: str) -> bool:
+    """The claim dates the statement of ``v`` ("Between 1989 and 2005, Arsenal won four titles")
+    and the reference claim gives none of its years: a count or rank of another period ("has
+    won 13 league titles" in all). The claim's years that date ``v`` are those of its clause
+    and of the adjuncts of fewer than ``MIN_CLAUSE_WORDS`` content words next to it ("In 2005,",
+    "Between 1989 and 2005,"):
+    a year of another clause dates another predicate ("In November 2013, she was the only
+    member ... who voted against increasing the salary by 19%")."""
+    spans = clause_spans(claim)
+    i = next((k for k, (a, b) in enumerate(spans) if a <= v.start < b), None)
+    lo, hi = (0, len(spans) - 1) if i is None else (i, i)
+
+    def short(k: int) -> bool:
+        return len(content_tokens(_unvalued(claim, *spans[k]))) < MIN_CLAUSE_WORDS
+
+    while lo > 0 and short(lo - 1):
+        lo -= 1  # "Between 1989 | and 2005, | Arsenal won ...": the split adjunct is one
+    while hi < len(spans) - 1 and short(hi + 1):
+        hi += 1
+    mine = [y for y in reference_values(claim, "year") if spans[lo][0] <= y.start < spans[hi][1]]
     theirs = reference_values(text, "year")
     return bool(mine) and not any(agrees(y, x) for y in mine for x in theirs)
+
+
+def _unvalued(text: str, start: int, end: int) -> str:
+    """The characters ``start:end`` of ``text``, its years, dates and numbers blanked."""
+    values = [x for k in ("year", "date", "number") for x in reference_values(text, k)]
+    return masked_text(text, values)[start:end]
 
 
 def _states_value(v: Value, o: Value) -> bool:
@@ -121,11 +147,12 @@ def _in_slot(
 
 
 def aligned_statements(
-    claim: Facets, v: Value, values: Sequence[Value], refs: dict[int, str]
+    claim: Facets, v: Value, values: Sequence[Value], refs: dict[int, str], ante: dict[int, frozenset[str]]
 ) -> list[Statement]:
     """The statements of ``v``'s slot in the reference claims ``refs`` (index -> text) found by
     masked-value similarity (module docstring); empty when ``v`` is not compared here or a
-    reference claim close enough states ``v``'s value."""
+    reference claim close enough states ``v``'s value. A reference claim with a pronoun subject
+    holds the words it may stand for (``ante``: ``antecedents.antecedent_words``)."""
     mine = slot_of(claim.text, v.start, v.end)
     if v.kind not in ALIGN_KINDS or v.loose or v.bound or mine is None or names_event_or_modifies(v, mine):
         return []
@@ -143,18 +170,20 @@ def aligned_statements(
     if len(tokens) < ALIGN_MIN_WORDS or not ids:
         return []
     out: list[Statement] = []
-    for j, c in zip(ids, coverage(tokens, [refs[j] for j in ids]), strict=True):
+    none: frozenset[str] = frozenset()
+    shares = held_share(tokens, [refs[j] for j in ids], [ante.get(j, none) for j in ids])
+    for j, c in zip(ids, shares, strict=True):
         found = reference_values(refs[j], v.kind)
         if c >= ALIGN_VETO_COVER and any(_states_value(v, o) for o in found):
             return []
-        held = TokenSet(content_tokens(refs[j]))
+        held = TokenSet(content_tokens(refs[j]) + sorted(ante.get(j, ())))
         if c < ALIGN_SLOT_COVER or (subject and not any(t in held for t in subject)):
             continue
         if not all(code in refs[j].lower() for code in codes):
             continue  # another vessel, model or trial: "SM U-30" / "SM UB-30"
         if not all(all(t in held for t in n) for n in names):
             continue  # another team or party: "signed to the Colts" / "to the Panthers"
-        if v.kind in ("number", "ordinal") and _other_time(claim.text, refs[j]):
+        if v.kind in ("number", "ordinal") and _other_time(claim.text, v, refs[j]):
             continue
         for o in found:
             if _in_slot(
@@ -166,7 +195,7 @@ def aligned_statements(
 
 
 def aligned_conflict(
-    claim: Facets, v: Value, values: Sequence[Value], refs: dict[int, str]
+    claim: Facets, v: Value, values: Sequence[Value], refs: dict[int, str], ante: dict[int, frozenset[str]]
 ) -> Statement | None:
     """The statement of the aligned pass that contradicts ``v`` (``reading.decide``), or None."""
-    return decide(v, aligned_statements(claim, v, values, refs))
+    return decide(v, aligned_statements(claim, v, values, refs, ante))

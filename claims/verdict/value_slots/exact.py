@@ -9,11 +9,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from claims.facets import Facets, TokenSet, content_tokens
+from claims.parses import parse
 from claims.types import ClaimKind, ReferenceClaim
 from claims.verdict.findings import Conflict
 from claims.verdict.slot_names import one_name
 from claims.verdict.text import clause_spans, subject_heads
-from claims.verdict.value_slots.align import aligned_conflict
+from claims.verdict.value_slots.align import MIN_CLAUSE_WORDS, aligned_conflict
+from claims.verdict.value_slots.antecedents import antecedent_words, held_share, subject_words
 from claims.verdict.value_slots.name_rivals import rival_name
 from claims.verdict.value_slots.reading import (
     PREFILTER,
@@ -21,7 +23,6 @@ from claims.verdict.value_slots.reading import (
     Value,
     another_event,
     claim_values,
-    coverage,
     decide,
     listed,
     lone_range,
@@ -77,18 +78,14 @@ def _names_it(text: str, v: Value) -> bool:
     return any(words(o.text) & words(v.text) for o in reference_values(text, "name"))
 
 
-#: the fewest content words (values masked) a value's clause must hold to place its slot; a
-#: clause with fewer ("In 2016," / "on May 7," / "since 2022.") is a time or place adjunct
-#: cut off by its comma, and belongs to its neighbour
-MIN_CLAUSE_WORDS = 2
-
-
 def value_clause(text: str, masked: str, v: Value) -> tuple[int, int]:
     """The span of the clause of ``text`` (``text.clause_spans``) that holds ``v``, joined with
     its neighbours while it holds fewer than ``MIN_CLAUSE_WORDS`` content words of ``masked``
     (``text`` with its values blanked): a fronted adverbial ("In 2016, Bakir was awarded ...")
     joins the clause after it, a trailing one ("... in Calgary, Alberta on May 7, 2021") the
-    clause before it. A name's clause is never joined: a name alone before a parenthesis is the
+    clause before it. A clause with a verb of its own is never joined: "and released in April
+    2010" is a predicate whose subject is the sentence's (``_local_tokens`` adds it), not an
+    adjunct of the clause before it. A name's clause is never joined: a name alone before a parenthesis is the
     subject ("Abigail Adams (1797-1801) was a female president ..."), whose rival in another
     statement is for the role checks (``roles``); joined, it gave false contradictions on
     Factcheck-GPT dev. Offsets into ``text``; (0, len(text)) when no clause holds ``v``."""
@@ -99,6 +96,8 @@ def value_clause(text: str, masked: str, v: Value) -> tuple[int, int]:
     if v.kind == "name":
         return spans[i]
     lo = hi = i
+    if _has_verb(text, *spans[i]):
+        return spans[i]  # a predicate of its own ("... jailed for fraud and released in 2010")
     while len(content_tokens(masked[spans[lo][0] : spans[hi][1]])) < MIN_CLAUSE_WORDS:
         if lo == 0 and hi == len(spans) - 1:
             break
@@ -109,30 +108,43 @@ def value_clause(text: str, masked: str, v: Value) -> tuple[int, int]:
     return spans[lo][0], spans[hi][1]
 
 
+def _has_verb(text: str, start: int, end: int) -> bool:
+    """The characters ``start:end`` of ``text`` hold a verb in the parse (no auxiliary alone)."""
+    doc = parse(text)
+    return doc is not None and any(t.pos_ == "VERB" and start <= t.idx < end for t in doc)
+
+
 def _local_tokens(claim: Facets, v: Value, values: list[Value]) -> tuple[list[str], tuple[str, ...]]:
     """The words the statement of ``v``'s slot must share with the claim: the content tokens of
     the claim's clause that holds ``v`` (``text.clause_spans``), its years, dates and numbers and
-    ``v`` itself masked, with the claim's subject (``subject_heads``; empty when ``v`` is in the
-    subject)."""
+    ``v`` itself masked, with the claim's subject (``subject_heads``; for a clause of a verb and
+    fewer than ``MIN_CLAUSE_WORDS`` other words, else the subjects of the parse,
+    ``antecedents.subject_words``; empty when ``v`` is in the subject)."""
     masked = masked_text(claim.text, [v] + [o for o in values if o.kind != "name"])
     a, b = value_clause(claim.text, masked, v)
-    subject = tuple(t for t in subject_heads(claim.text) if t not in words(v.text))
-    if len(subject) < len(subject_heads(claim.text)):
+    short = len(content_tokens(masked[a:b])) < MIN_CLAUSE_WORDS  # a predicate alone: "and released in 2010"
+    heads = subject_heads(claim.text) or (tuple(sorted(subject_words(claim.text))) if short else ())
+    subject = tuple(t for t in heads if t not in words(v.text))
+    if len(subject) < len(heads):
         subject = ()
     return list(dict.fromkeys(content_tokens(masked[a:b]) + list(subject))), subject
 
 
-def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, str]) -> dict[int, float]:
+def _candidates(
+    claim: Facets, v: Value, values: list[Value], refs: dict[int, str], ante: dict[int, frozenset[str]]
+) -> dict[int, float]:
     """The reference claims (index -> masked context coverage) that may state ``v``'s slot:
     a value of its kind (``PREFILTER``), ``MIN_CONTEXT`` of the claim's words around it
     (``_local_tokens``), the claim's subject, the other names of ``v``'s clause and the claim's
-    codes ("OB-17")."""
+    codes ("OB-17"); a pronoun subject holds the words it may stand for (``ante``:
+    ``antecedents.antecedent_words``)."""
     pattern = PREFILTER[v.kind]
     ids = [j for j, t in refs.items() if pattern.search(t)]
     tokens, subject = _local_tokens(claim, v, values)
     if not ids or len(tokens) < 2:
         return {}
-    cov = coverage(tokens, [refs[j] for j in ids])
+    none: frozenset[str] = frozenset()
+    cov = held_share(tokens, [refs[j] for j in ids], [ante.get(j, none) for j in ids])
     # the names of the value's own clause ("In 2011 she returned to the Freer, where she is now
     # the curator of Chinese Art": "Chinese" names no part of the return)
     a, b = value_clause(claim.text, masked_text(claim.text, [v] + [o for o in values if o.kind != "name"]), v)
@@ -143,7 +155,7 @@ def _candidates(claim: Facets, v: Value, values: list[Value], refs: dict[int, st
     for j, c in zip(ids, cov, strict=True):
         if c < (MIN_CONTEXT_NAME if v.kind == "name" else MIN_CONTEXT):
             continue
-        held = TokenSet(content_tokens(refs[j]))
+        held = TokenSet(content_tokens(refs[j]) + sorted(ante.get(j, ())))
         if (
             all(code in refs[j].lower() for code in codes)
             and all(all(t in held for t in n) for n in names)
@@ -168,11 +180,12 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
         for j, rc in enumerate(reference_claims)
         if rc.claim.kind is ClaimKind.MATERIAL and not is_dateline(rc.claim.text)
     }
+    ante = {j: w for j, w in antecedent_words(reference_claims).items() if j in refs}
     best: tuple[float, int, Conflict] | None = None
     for v in values:
-        cov = _candidates(claim, v, values, refs)
+        cov = _candidates(claim, v, values, refs, ante)
         found = _statements(claim, v, {j: refs[j] for j in cov}, cov) if cov else []
-        s = decide(v, found) if found else aligned_conflict(claim, v, values, refs)
+        s = decide(v, found) if found else aligned_conflict(claim, v, values, refs, ante)
         s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
         if s is not None and (best is None or s.cov > best[0]):
             kind = {"name": "entity", "number": value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(

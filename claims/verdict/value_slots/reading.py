@@ -177,11 +177,6 @@ def masked_text(text: str, values: Sequence[Value]) -> str:
     return "".join(chars)
 
 
-def masked_tokens(text: str, values: Sequence[Value]) -> list[str]:
-    """The content tokens of ``text`` outside the spans of ``values``."""
-    return content_tokens(masked_text(text, values))
-
-
 def token_at(doc: Any, start: int, end: int) -> Any | None:
     """The token that heads the characters ``start:end`` in the parse (None: no token there)."""
     toks = [t for t in doc if t.idx < end and t.idx + len(t) > start]
@@ -271,7 +266,7 @@ def same_slot(v: Value, a: tuple[str, frozenset[str]], b: tuple[str, frozenset[s
 @lru_cache(maxsize=65536)
 def context(text: str) -> TokenSet:
     """The content tokens of a reference claim outside its years, dates and numbers."""
-    return TokenSet(masked_tokens(text, fact_values(extract(text))))
+    return TokenSet(content_tokens(masked_text(text, fact_values(extract(text)))))
 
 
 def coverage(tokens: Sequence[str], texts: Sequence[str]) -> np.ndarray:
@@ -440,14 +435,16 @@ def lone_range(text: str, o: Value, kind: str) -> bool:
 
 def listed(text: str, o: Value, kind: str) -> bool:
     """``o`` is one of several values of one slot: coordinated in the parse ("in 2003 and 2005",
-    "Lyon, Lille and Nantes"), the end of a range ("from 4 to 6 km", "1992–93"), or next to
-    another value of its kind in the same slot in its clause."""
+    "Lyon, Lille and Nantes", "in 2009 and again in 2011"), the end of a range ("from 4 to 6
+    km", "1992–93"), or next to another value of its kind in the same slot in its clause."""
     if o.q is not None and (o.q.bound == "range" or o.q.lo is not None):
         return True
     doc = parse(text)
     tok = token_at(doc, o.start, o.end) if doc is not None else None
-    if tok is not None and (tok.dep_ == "conj" or any(k.dep_ == "conj" for k in tok.children)):
-        return True
+    prep = tok.head if tok is not None and tok.dep_ == "pobj" else None  # "in 2009 and again in 2011"
+    for t in (tok, prep):
+        if t is not None and (t.dep_ == "conj" or any(k.dep_ == "conj" for k in t.children)):
+            return True
     slot = slot_of(text, o.start, o.end)
     a, b = next(((s, e) for s, e in clause_spans(text) if s <= o.start < e), (0, len(text)))
     for x in reference_values(text, kind):
@@ -487,7 +484,9 @@ def names_event_or_modifies(v: Value, slot: tuple[str, frozenset[str]]) -> bool:
 
 def decide(v: Value, found: list[Statement]) -> Statement | None:
     """The statement that contradicts ``v``: none states ``v``'s value, none lists several
-    values, and all give one and the same other value (a single-valued slot)."""
+    values, and all give one and the same other value (a single-valued slot); a bound ("since
+    2006") is no statement of a point claim's slot unless it holds the claim's year."""
+    found = [s for s in found if v.bound or not s.o.bound or (v.q and s.o.q and v.q.value == s.o.q.value)]
     if not found or any(
         agrees(v, s.o) or (s.listed and (not s.lone or year_range_and_point(v, s.o) is None)) for s in found
     ):
