@@ -110,6 +110,59 @@ def test_no_conflict(claim: str, evidence: tuple[str | tuple[int, str], ...]) ->
     assert _conflict(claim, *evidence) is None
 
 
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # the nearest subject is another woman
+        (
+            "Anna Berg retired in 2004.",
+            ("Anna Berg was born in 1950.", "Karin Lund was born in 1955.", "She retired in 1999."),
+        ),
+        # across references, one sentence each
+        (
+            "Anna Berg moved to Rome in 1985.",
+            (
+                (0, "Anna Berg is a Norwegian painter who studied in Oslo."),
+                (1, "Karin Lund is a Swedish singer."),
+                (2, "She moved to Rome in 1990."),
+            ),
+        ),
+        # the nearest subject is a woman, the pronoun "he": its referent is not read
+        ("Mary Jones died in 2010.", ("Mary Jones married Tom Hill in 1980.", "He died in 1995.")),
+        # the nearest subject is another man
+        (
+            "Peter Brown was appointed chairman in 2003.",
+            (
+                "Peter Brown founded the firm in 1990.",
+                "John Smith joined the firm in 1995.",
+                "He was appointed chairman in 2001.",
+            ),
+        ),
+        # "it": the nearest subject is another thing
+        (
+            "The Halden Museum opened in 1990.",
+            (
+                "The Halden Museum is in the old town hall.",
+                "The town hall was built in 1870.",
+                "It opened in 1872.",
+            ),
+        ),
+        (
+            "Oskar Lindqvist was released in 2013.",
+            (_BEFORE, "Karin Holm was arrested in Malmö in 2007.", "She was released in 2011."),
+        ),
+        # "it" never stands for a person
+        ("Oskar Lindqvist was released in 2013.", (_BEFORE, "It was released in 2011.")),
+    ],
+)
+def test_a_pronoun_stands_for_the_nearest_agreeing_subject_only(
+    claim: str, evidence: tuple[str | tuple[int, str], ...]
+) -> None:
+    """Invented pairs in which the pronoun's referent is not the claim's subject: no conflict
+    (before the nearest-subject rule each was read as a statement of the claim's slot)."""
+    assert _conflict(claim, *evidence) is None
+
+
 def test_pronoun_subject_and_antecedents() -> None:
     """The main verb's subject, active or passive; the look-back crosses references (a page
     given as its sentences, one reference each)."""

@@ -1,15 +1,19 @@
-"""The name a reference claim's pronoun subject may stand for: "He served two years and was
-released in April 2010." after "... in 2008, Gauthe was arrested for failing to register".
+"""The name a reference claim's pronoun subject stands for: "He served two years and was
+released in April 2010." after "In 2008, Gauthe was arrested for failing to register".
 
 Part of ``claims.verdict.value_slots`` (its docstring: the method). The references are split
 into claims one sentence at a time, and a sentence that goes on about the subject of the ones
 before it opens with "he", "she", "it" or "they"; it names no subject, and the value-slot
 check, which asks a statement of a slot to name the claim's subject, never reads it. Here such
-a claim may stand for the subjects of the ``LOOKBACK`` reference claims before it (the names
-it may refer to; no coreference model), across references too: a page is often given as its
-sentences, one reference each: the check counts those words as
-held by it, so a claim about one of them is compared with its values as with a claim that
-names it.
+a claim stands for one subject: the last subject named in the nearest reference claim before it
+that names one (within ``LOOKBACK`` claims; across references too, since a page is often given
+as its sentences, one reference each), the usual reading of a subject pronoun (centering:
+Grosz, Joshi and Weinstein, Computational Linguistics 21(2), 1995). It stands for nothing when
+that subject does not agree with the pronoun (``AGREES``): "he"/"she" need a name of no other
+sex (by its first name or title, ``claims.decompose.antecedents.sex_of``), "it" a thing (a
+common noun, or a name with a determiner: "The Varden Press"). No coreference model: a pronoun
+whose referent is not that subject ("Mary Jones married Tom Hill. He died in 1995.") is left
+unread, never read as another person's statement.
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from claims.decompose.antecedents import sex_of
 from claims.facets import content_tokens
 from claims.parses import parse
 from claims.types import ClaimKind, ReferenceClaim
@@ -25,46 +30,84 @@ from claims.verdict.value_slots.reading import context
 
 #: personal pronouns read as a subject that stands for an earlier one
 PRONOUNS = frozenset({"he", "she", "it", "they"})
-#: how many reference claims before a pronoun's (same reference) may hold the subject it stands for
+#: the dependency labels of a subject, active and passive
+SUBJECT_DEPS = ("nsubj", "nsubjpass")
+#: how many reference claims before a pronoun's (across references) are searched for the subject it
+#: stands for (the nearest that names a subject is the one read)
 LOOKBACK = 3
 
 
-def pronoun_subject(text: str) -> bool:
-    """The main verb of ``text`` has a personal pronoun (``PRONOUNS``) as its subject, active
-    or passive ("He was released in April 2010", "In 1990 it moved to Oslo")."""
+def pronoun_subject(text: str) -> str | None:
+    """The personal pronoun (``PRONOUNS``, lower case) that is the subject of the main verb of
+    ``text``, active or passive ("He was released in April 2010" -> "he", "In 1990 it moved to
+    Oslo" -> "it"); None when the main verb has another subject or none."""
     doc = parse(text)
     if doc is None:
-        return False
+        return None
     roots = [t for t in doc if t.head.i == t.i]
-    return any(k.dep_ in ("nsubj", "nsubjpass") and k.lower_ in PRONOUNS for r in roots for k in r.children)
+    found = [k.lower_ for r in roots for k in r.children if k.dep_ in SUBJECT_DEPS and k.lower_ in PRONOUNS]
+    return found[0] if found else None
 
 
 def subject_words(text: str) -> set[str]:
-    """The content words (stems) of every subject in the parse of ``text`` that is no pronoun,
-    with its compound words ("Politz died in 2002, and in 2008, Gauthe was arrested": politz,
-    gauth)."""
+    """The content words (stems) of every subject in the parse of ``text`` that is a noun or
+    proper noun, with its compound words ("Politz died in 2002, and in 2008, Gauthe was
+    arrested": politz, gauth)."""
     doc = parse(text)
     out: set[str] = set()
     for t in doc if doc is not None else ():
-        if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("PROPN", "NOUN"):
+        if t.dep_ in SUBJECT_DEPS and t.pos_ in ("PROPN", "NOUN"):
             for w in [t, *(k for k in t.children if k.dep_ == "compound")]:
                 out.update(content_tokens(w.text))
     return out
 
 
+def last_subject(text: str) -> tuple[frozenset[str], str] | None:
+    """The last subject in the parse of ``text`` that is a noun or proper noun ("Politz died in
+    2002, and in 2008, Gauthe was arrested" -> Gauthe): its content words with its compound
+    words (stems), and what it is: "m" or "f" (a first name or title that ``sex_of`` knows),
+    "thing" (a common noun, or a proper noun with a determiner: "the town hall", "The Varden
+    Press"), else "name" (a person or a thing: the parse has no entity types); None when no such
+    subject."""
+    doc = parse(text)
+    subjects = [
+        t for t in (doc if doc is not None else ()) if t.dep_ in SUBJECT_DEPS and t.pos_ in ("PROPN", "NOUN")
+    ]
+    if not subjects:
+        return None
+    head = subjects[-1]
+    parts = sorted([head, *(k for k in head.children if k.dep_ == "compound")], key=lambda t: t.i)
+    words = frozenset(w for t in parts for w in content_tokens(t.text))
+    if head.pos_ == "NOUN" or any(k.dep_ == "det" for k in head.children):
+        return words, "thing"
+    return words, sex_of(" ".join(t.text for t in parts)) or "name"
+
+
+#: what each personal pronoun may stand for (``last_subject``'s kinds)
+AGREES: dict[str, frozenset[str]] = {
+    "he": frozenset({"m", "name"}),
+    "she": frozenset({"f", "name"}),
+    "it": frozenset({"thing"}),
+    "they": frozenset({"m", "f", "name", "thing"}),
+}
+
+
 def antecedent_words(reference_claims: Sequence[ReferenceClaim]) -> dict[int, frozenset[str]]:
-    """Index of each material reference claim with a pronoun subject -> the subject words
-    (``subject_words``, stems) of the ``LOOKBACK`` reference claims before it; claims without a
-    pronoun subject, or with no such subject before them, are absent."""
+    """Index of each material reference claim with a pronoun subject -> the words (stems,
+    ``last_subject``) of the subject it stands for: the last subject of the nearest of the
+    ``LOOKBACK`` reference claims before it that names one, where it agrees with the pronoun;
+    claims without a pronoun subject, or whose nearest subject does not agree, are absent."""
     out: dict[int, frozenset[str]] = {}
     for j, rc in enumerate(reference_claims):
-        if rc.claim.kind is not ClaimKind.MATERIAL or not pronoun_subject(rc.claim.text):
+        pronoun = pronoun_subject(rc.claim.text) if rc.claim.kind is ClaimKind.MATERIAL else None
+        if pronoun is None:
             continue
-        found: set[str] = set()
         for k in range(j - 1, max(-1, j - 1 - LOOKBACK), -1):
-            found.update(subject_words(reference_claims[k].claim.text))
-        if found:
-            out[j] = frozenset(found)
+            found = last_subject(reference_claims[k].claim.text)
+            if found is not None:
+                if found[0] and found[1] in AGREES[pronoun]:
+                    out[j] = found[0]
+                break
     return out
 
 
