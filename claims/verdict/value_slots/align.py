@@ -7,7 +7,7 @@ word in the parse; a reference sentence that words the slot otherwise ("raised t
 13 percent" / "voted against increasing the salary ... by 19%"; "has taken out the title of
 Young Entrepreneur of the Year for 2013" / "was awarded Young Entrepreneur of the Year in 2016")
 fails one of the two. Here the claim, every value masked, is set against every reference claim,
-its values masked (``reading.coverage``):
+its values masked (``antecedents.held_share``):
 
 1. the claim holds one value of the kind (with two, which is which is the parse's question)
    and ``ALIGN_MIN_WORDS`` masked words; not an approximation, a bound, an event's year or a

@@ -112,9 +112,9 @@ def antecedent_words(reference_claims: Sequence[ReferenceClaim]) -> dict[int, fr
 
 
 def held_share(tokens: Sequence[str], texts: Sequence[str], extra: Sequence[frozenset[str]]) -> np.ndarray:
-    """``reading.coverage`` of ``tokens`` by each text, the words of ``extra`` (one set a text:
-    the subject words its pronoun may stand for, ``antecedent_words``) counted as held too:
-    shape ``(len(texts),)``, float64 in [0, 1]."""
+    """Share of ``tokens`` held by each text's masked context (``reading.context``), the words
+    of ``extra`` (one set a text: the subject words its pronoun may stand for,
+    ``antecedent_words``) counted as held too: shape ``(len(texts),)``, float64 in [0, 1]."""
     if not tokens or not texts:
         return np.zeros(len(texts))
     held = np.array(

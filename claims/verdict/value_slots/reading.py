@@ -13,8 +13,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from claims.facets import (
     DateFacet,
     Facets,
@@ -267,16 +265,6 @@ def same_slot(v: Value, a: tuple[str, frozenset[str]], b: tuple[str, frozenset[s
 def context(text: str) -> TokenSet:
     """The content tokens of a reference claim outside its years, dates and numbers."""
     return TokenSet(content_tokens(masked_text(text, fact_values(extract(text)))))
-
-
-def coverage(tokens: Sequence[str], texts: Sequence[str]) -> np.ndarray:
-    """Share of ``tokens`` held by each text's masked context (``context``): shape
-    ``(len(texts),)``, float64 in [0, 1]."""
-    if not tokens or not texts:
-        return np.zeros(len(texts))
-    held = np.array([[t in context(x) for t in tokens] for x in texts], dtype=bool)
-    out: np.ndarray = held.mean(axis=1)
-    return out
 
 
 def _as_year(v: Value) -> Value | None:
