@@ -8,6 +8,7 @@ shipped model file's own fields.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
@@ -15,6 +16,7 @@ import numpy as np
 import pytest
 
 from claims.decision import (
+    MODEL_PATH,
     DecisionModel,
     decide,
     load_model,
@@ -139,6 +141,24 @@ def test_shipped_model_loads_and_is_sane() -> None:
         weak[0, FEATURE_NAMES.index(name)] = lo
         strong[0, FEATURE_NAMES.index(name)] = hi
     assert support_probability(strong, model)[0] > support_probability(weak, model)[0]
+
+
+def test_dropped_features_carry_no_weight() -> None:
+    """The shipped file leaves out the columns its training dropped (tools/train_verdict.py
+    ``DROPPED_FEATURES``, chosen by tools/select_verdict.py): weight 0, mean 0, scale 1, so the
+    value of such a column cannot move a verdict."""
+    raw = json.loads(MODEL_PATH.read_text(encoding="utf-8"))
+    dropped = raw["dropped_features"]
+    assert dropped, "the shipped decision leaves out the negation, length and reference-count columns"
+    for name in dropped:
+        i = FEATURE_NAMES.index(name)
+        assert (raw["coef"][i], raw["mean"][i], raw["scale"][i]) == (0.0, 0.0, 1.0), name
+    model = load_model()
+    assert model is not None
+    row = np.zeros((1, len(FEATURE_NAMES)))
+    moved = row.copy()
+    moved[0, [FEATURE_NAMES.index(n) for n in dropped]] = 5.0
+    assert support_probability(moved, model)[0] == support_probability(row, model)[0]
 
 
 def test_model_with_other_features_is_refused() -> None:
