@@ -7,16 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.facets import extract
-from claims.types import Claim, ReferenceClaim
-from claims.verdict.value_slots import slot_conflict
-
-
-def _conflict(claim: str, *evidence: str) -> tuple[str, str] | None:
-    refs = [ReferenceClaim(0, Claim(t, 0, len(t))) for t in evidence]
-    found = slot_conflict(extract(claim), refs)
-    return None if found is None else (found[1].response_value, found[1].reference_value)
-
+from tests.unit.verdict_rows import slot_pair
 
 _RETURN = "She returned to the Halden Museum in 2014, after working as a curator in Bergen since 2006."
 
@@ -31,7 +22,7 @@ _RETURN = "She returned to the Halden Museum in 2014, after working as a curator
     ],
 )
 def test_the_point_beside_a_bound_conflicts(claim: str, evidence: str, want: tuple[str, str]) -> None:
-    assert _conflict(claim, evidence) == want
+    assert slot_pair(claim, evidence) == want
 
 
 @pytest.mark.parametrize(
@@ -54,5 +45,5 @@ def test_the_point_beside_a_bound_conflicts(claim: str, evidence: str, want: tup
         ),
     ],
 )
-def test_no_conflict(claim: str, evidence: str) -> None:
-    assert _conflict(claim, evidence) is None
+def test_noslot_pair(claim: str, evidence: str) -> None:
+    assert slot_pair(claim, evidence) is None

@@ -9,16 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.facets import extract
-from claims.types import Claim, ReferenceClaim
-from claims.verdict.value_slots import slot_conflict
-
-
-def _conflict(claim: str, *evidence: str) -> tuple[str, str] | None:
-    refs = [ReferenceClaim(0, Claim(t, 0, len(t))) for t in evidence]
-    found = slot_conflict(extract(claim), refs)
-    return None if found is None else (found[1].response_value, found[1].reference_value)
-
+from tests.unit.verdict_rows import slot_pair
 
 _FEE = "The board of the Tinden Harbour Authority raised the mooring fee of the harbour by 12 percent."
 
@@ -41,7 +32,7 @@ _FEE = "The board of the Tinden Harbour Authority raised the mooring fee of the 
     ],
 )
 def test_a_count_dated_in_another_clause_conflicts(claim: str, evidence: str, want: tuple[str, str]) -> None:
-    assert _conflict(claim, evidence) == want
+    assert slot_pair(claim, evidence) == want
 
 
 @pytest.mark.parametrize(
@@ -66,8 +57,8 @@ def test_a_count_dated_in_another_clause_conflicts(claim: str, evidence: str, wa
         ),
     ],
 )
-def test_no_conflict(claim: str, evidence: str) -> None:
-    assert _conflict(claim, evidence) is None
+def test_noslot_pair(claim: str, evidence: str) -> None:
+    assert slot_pair(claim, evidence) is None
 
 
 _ALL_TIME = (
@@ -79,5 +70,5 @@ _ALL_TIME = (
 def test_a_count_dated_by_a_fronted_range_asks_for_its_years() -> None:
     """The fronted range is cut into clauses at its comma and its "and": it still dates the
     count, and a count of all time is another period; undated, the two counts conflict."""
-    assert _conflict("Between 2001 and 2009, Tinden won five national titles.", _ALL_TIME) is None
-    assert _conflict("Tinden won five national titles.", _ALL_TIME) == ("five", "11")
+    assert slot_pair("Between 2001 and 2009, Tinden won five national titles.", _ALL_TIME) is None
+    assert slot_pair("Tinden won five national titles.", _ALL_TIME) == ("five", "11")

@@ -8,19 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from claims.facets import extract
 from claims.types import Claim, ReferenceClaim
-from claims.verdict.value_slots import slot_conflict
 from claims.verdict.value_slots.antecedents import antecedent_words, pronoun_subject
-
-
-def _conflict(claim: str, *evidence: str | tuple[int, str]) -> tuple[str, str] | None:
-    """Each evidence item is a reference claim of reference 0, or (reference index, text)."""
-    rows = [e if isinstance(e, tuple) else (0, e) for e in evidence]
-    refs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in rows]
-    found = slot_conflict(extract(claim), refs)
-    return None if found is None else (found[1].response_value, found[1].reference_value)
-
+from tests.unit.verdict_rows import slot_pair
 
 _BEFORE = "In 2007, Oskar Lindqvist was arrested in Malmö for tax fraud."
 
@@ -50,7 +40,7 @@ _BEFORE = "In 2007, Oskar Lindqvist was arrested in Malmö for tax fraud."
 def test_a_pronoun_statement_of_the_slot_conflicts(
     claim: str, evidence: tuple[str, ...], want: tuple[str, str]
 ) -> None:
-    assert _conflict(claim, *evidence) == want
+    assert slot_pair(claim, *evidence) == want
 
 
 @pytest.mark.parametrize(
@@ -106,8 +96,8 @@ def test_a_pronoun_statement_of_the_slot_conflicts(
         ),
     ],
 )
-def test_no_conflict(claim: str, evidence: tuple[str | tuple[int, str], ...]) -> None:
-    assert _conflict(claim, *evidence) is None
+def test_noslot_pair(claim: str, evidence: tuple[str | tuple[int, str], ...]) -> None:
+    assert slot_pair(claim, *evidence) is None
 
 
 @pytest.mark.parametrize(
@@ -160,7 +150,7 @@ def test_a_pronoun_stands_for_the_nearest_agreeing_subject_only(
 ) -> None:
     """Invented pairs in which the pronoun's referent is not the claim's subject: no conflict
     (before the nearest-subject rule each was read as a statement of the claim's slot)."""
-    assert _conflict(claim, *evidence) is None
+    assert slot_pair(claim, *evidence) is None
 
 
 def test_pronoun_subject_and_antecedents() -> None:

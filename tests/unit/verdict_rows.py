@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from claims.decision import FEATURE_NAMES, DecisionModel, decide
+from claims.facets import extract
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
+from claims.verdict.value_slots import slot_conflict
 from claims.verdict import judge
 from claims.verdict.affirmed import Decider
 
@@ -57,3 +59,13 @@ def decide_claim(response: str, refs: list[str], cos: float, rule: Verdict) -> V
     sim = np.full((1, len(refs)), cos, dtype=np.float32)
     out = decide([Claim(response, 0, len(response))], rcs, sim, [Judgement(0, rule)], model=cosine_model())
     return out[0].verdict
+
+
+def slot_pair(claim: str, *evidence: str | tuple[int, str]) -> tuple[str, str] | None:
+    """The value-slot check (``claims.verdict.value_slots.slot_conflict``) of ``claim`` against
+    reference claims: each evidence item is a claim of reference 0, or (reference index, text).
+    Returns (the claim's value, the reference's value) of the conflict, None without one."""
+    rows = [e if isinstance(e, tuple) else (0, e) for e in evidence]
+    refs = [ReferenceClaim(i, Claim(t, 0, len(t))) for i, t in rows]
+    found = slot_conflict(extract(claim), refs)
+    return None if found is None else (found[1].response_value, found[1].reference_value)
