@@ -14,9 +14,9 @@ import numpy as np
 from claims.decision import FEATURE_NAMES, DecisionModel, decide
 from claims.facets import extract
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
-from claims.verdict.value_slots import slot_conflict
 from claims.verdict import judge
 from claims.verdict.affirmed import Decider
+from claims.verdict.value_slots import slot_conflict
 
 C, S, U, INF = Verdict.CONTRADICTED, Verdict.SUPPORTED, Verdict.UNSUPPORTED, Verdict.INFERRED
 Q = Verdict.QUALIFICATION_DROPPED
