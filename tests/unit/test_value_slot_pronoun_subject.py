@@ -141,6 +141,11 @@ def test_noslot_pair(claim: str, evidence: tuple[str | tuple[int, str], ...]) ->
             "Oskar Lindqvist was released in 2013.",
             (_BEFORE, "Karin Holm was arrested in Malmö in 2007.", "She was released in 2011."),
         ),
+        # "they" never stands for one person of a known sex: here it is the band
+        (
+            "Anna Berg released an album in 1993.",
+            ("Anna Berg founded the band Ulv in 1990.", "They released an album in 1995."),
+        ),
         # "it" never stands for a person
         ("Oskar Lindqvist was released in 2013.", (_BEFORE, "It was released in 2011.")),
     ],

@@ -11,9 +11,9 @@ as its sentences, one reference each), the usual reading of a subject pronoun (c
 Grosz, Joshi and Weinstein, Computational Linguistics 21(2), 1995). It stands for nothing when
 that subject does not agree with the pronoun (``AGREES``): "he"/"she" need a name of no other
 sex (by its first name or title, ``claims.decompose.antecedents.sex_of``), "it" a thing (a
-common noun, or a name with a determiner: "The Varden Press"). No coreference model: a pronoun
-whose referent is not that subject ("Mary Jones married Tom Hill. He died in 1995.") is left
-unread, never read as another person's statement.
+common noun, or a name with a determiner: "The Varden Press"), "they" no person of a known
+sex. No coreference model: a pronoun whose referent is not that subject ("Mary Jones married
+Tom Hill. He died in 1995.") is left unread, never read as another person's statement.
 """
 
 from __future__ import annotations
@@ -88,7 +88,8 @@ AGREES: dict[str, frozenset[str]] = {
     "he": frozenset({"m", "name"}),
     "she": frozenset({"f", "name"}),
     "it": frozenset({"thing"}),
-    "they": frozenset({"m", "f", "name", "thing"}),
+    # a group or a thing ("The Beatles ... They split"), never one person of a known sex
+    "they": frozenset({"name", "thing"}),
 }
 
 
