@@ -19,6 +19,8 @@ Tom Hill. He died in 1995.") is left unread, never read as another person's stat
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -49,17 +51,20 @@ def pronoun_subject(text: str) -> str | None:
     return found[0] if found else None
 
 
+def _noun_subjects(text: str) -> list[Any]:
+    """The subjects (``SUBJECT_DEPS``) in the parse of ``text`` that are nouns or proper nouns,
+    in order, each with its compound words: spaCy tokens, sorted by position."""
+    doc = parse(text)
+    tokens = doc if doc is not None else ()
+    heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS and t.pos_ in ("PROPN", "NOUN")]
+    return [sorted([t, *(k for k in t.children if k.dep_ == "compound")], key=lambda w: w.i) for t in heads]
+
+
 def subject_words(text: str) -> set[str]:
     """The content words (stems) of every subject in the parse of ``text`` that is a noun or
     proper noun, with its compound words ("Politz died in 2002, and in 2008, Gauthe was
     arrested": politz, gauth)."""
-    doc = parse(text)
-    out: set[str] = set()
-    for t in doc if doc is not None else ():
-        if t.dep_ in SUBJECT_DEPS and t.pos_ in ("PROPN", "NOUN"):
-            for w in [t, *(k for k in t.children if k.dep_ == "compound")]:
-                out.update(content_tokens(w.text))
-    return out
+    return {w for parts in _noun_subjects(text) for t in parts for w in content_tokens(t.text)}
 
 
 def last_subject(text: str) -> tuple[frozenset[str], str] | None:
@@ -69,14 +74,11 @@ def last_subject(text: str) -> tuple[frozenset[str], str] | None:
     "thing" (a common noun, or a proper noun with a determiner: "the town hall", "The Varden
     Press"), else "name" (a person or a thing: the parse has no entity types); None when no such
     subject."""
-    doc = parse(text)
-    subjects = [
-        t for t in (doc if doc is not None else ()) if t.dep_ in SUBJECT_DEPS and t.pos_ in ("PROPN", "NOUN")
-    ]
+    subjects = _noun_subjects(text)
     if not subjects:
         return None
-    head = subjects[-1]
-    parts = sorted([head, *(k for k in head.children if k.dep_ == "compound")], key=lambda t: t.i)
+    parts = subjects[-1]
+    head = next(t for t in parts if t.dep_ in SUBJECT_DEPS)
     words = frozenset(w for t in parts for w in content_tokens(t.text))
     if head.pos_ == "NOUN" or any(k.dep_ == "det" for k in head.children):
         return words, "thing"
@@ -97,14 +99,23 @@ def antecedent_words(reference_claims: Sequence[ReferenceClaim]) -> dict[int, fr
     """Index of each material reference claim with a pronoun subject -> the words (stems,
     ``last_subject``) of the subject it stands for: the last subject of the nearest of the
     ``LOOKBACK`` reference claims before it that names one, where it agrees with the pronoun;
-    claims without a pronoun subject, or whose nearest subject does not agree, are absent."""
+    claims without a pronoun subject, or whose nearest subject does not agree, are absent.
+    Computed once per list of reference claims (the value-slot check asks for every response
+    claim of an audit)."""
+    claims = tuple((rc.claim.kind is ClaimKind.MATERIAL, rc.claim.text) for rc in reference_claims)
+    return _antecedents(claims)
+
+
+@lru_cache(maxsize=8)
+def _antecedents(claims: tuple[tuple[bool, str], ...]) -> dict[int, frozenset[str]]:
+    """``antecedent_words`` of (material, text) pairs."""
     out: dict[int, frozenset[str]] = {}
-    for j, rc in enumerate(reference_claims):
-        pronoun = pronoun_subject(rc.claim.text) if rc.claim.kind is ClaimKind.MATERIAL else None
+    for j, (material, text) in enumerate(claims):
+        pronoun = pronoun_subject(text) if material else None
         if pronoun is None:
             continue
         for k in range(j - 1, max(-1, j - 1 - LOOKBACK), -1):
-            found = last_subject(reference_claims[k].claim.text)
+            found = last_subject(claims[k][1])
             if found is not None:
                 if found[0] and found[1] in AGREES[pronoun]:
                     out[j] = found[0]
