@@ -56,7 +56,15 @@ threshold separates support from contradiction. For each material response claim
    ``outside_scope``
        ``claim.kind == outside_scope``.
 
-Checks (each a small function in this package; findings are frozen ``Conflict`` values):
+Checks of one (claim, reference claim) pair: each a public or module function of one
+signature, ``check(x: Context, prior: Pair) -> tuple[Finding, ...]`` (``compare.Check``),
+listed in one registry, ``compare.PAIR_CHECKS`` (the value checks, then the word checks, which
+read the value checks' findings). A ``Finding`` is frozen: a ``FindingKind``, a ``Stance``
+(agree, conflict, unstated, extra), the two values and the reference value's span. No check
+writes into a shared record: ``compare.fold`` turns the findings into the frozen ``Pair`` the
+verdict steps read, with the precedence between findings (the first flip, swap or dropped
+qualifier in the registry's order) and the clause scope of value conflicts (``in_clause``)
+in one place. The checks by family:
 
 * values (``quantity_checks``): quantities per slot, years (a value bound to its year), dates part by
   part, range membership (``values.range_relation``: a value, a range end or a reached
@@ -158,9 +166,9 @@ check).
 from __future__ import annotations
 
 from claims.verdict.clause_checks import same_predicate
-from claims.verdict.compare import PAIR_CHECKS, compare_facets
+from claims.verdict.compare import PAIR_CHECKS, Check, compare_facets, fold
 from claims.verdict.decide import judge, judge_one
-from claims.verdict.findings import Conflict, Pair
+from claims.verdict.findings import Conflict, Finding, FindingKind, Pair, Stance
 from claims.verdict.text import subject_head, subject_heads, subject_modifier
 from claims.verdict.thresholds import (
     COVERAGE_INFERRED,
@@ -203,7 +211,12 @@ __all__ = [
     "SUBJECT_MARGIN",
     "COVERAGE_INFERRED",
     "PAIR_CHECKS",
+    "Check",
     "Conflict",
+    "Finding",
+    "FindingKind",
     "Pair",
+    "Stance",
     "compare_facets",
+    "fold",
 ]

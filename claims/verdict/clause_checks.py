@@ -23,7 +23,7 @@ from claims.facets import (
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
 from claims.verdict.factive import asserts
-from claims.verdict.findings import Conflict, Pair
+from claims.verdict.findings import Conflict, Finding, FindingKind, Stance, conflict_finding
 from claims.verdict.text import clause_spans, coverage_of, verb_adjunct_tokens
 from claims.verdict.thresholds import T
 
@@ -124,8 +124,17 @@ def _denied_in_words(r: Facets, c: Facets) -> bool:
     return False
 
 
-def check_polarity(pair: Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) -> None:
-    """Set ``pair.polarity_flip`` / ``polarity_mismatch`` (check: polarity).
+def reference_denies(r: Facets, c: Facets) -> bool:
+    """The reference claim ``c`` holds a denial: a negation cue, or a word of the claim ``r``
+    denied by an antonym or a negative prefix (``Pair.reference_negated``)."""
+    return c.negated or _denied_in_words(r, c)
+
+
+def check_polarity(r: Facets, c: Facets, r_tokens: Sequence[str]) -> tuple[Finding, ...]:
+    """Check: polarity. A flip is a ``POLARITY`` conflict (its ``coverage`` that of a flat
+    denial, ``_flat_denial_core``); a negated claim whose denial the reference does not state,
+    or an affirmed claim whose words a clause denies without a flip, is ``POLARITY``
+    unstated (``Pair.polarity_mismatch``).
 
     A flip needs the clause of ``c`` that covers the claim to be about the claim and little else
     (``POLARITY_BACK_COVERAGE`` of its words are the claim's, ``COVERAGE_POLARITY`` of the
@@ -137,30 +146,31 @@ def check_polarity(pair: Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) ->
     affirmed claim supported by a clause that denies its words without a flip (the clause says
     more than the claim)."""
     n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
-    pair.reference_negated = c.negated or _denied_in_words(r, c)
     if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
-        return
+        return ()
     if neg_clause.negated and _NO_LONGER.search(c.text[n_s:n_e]) and not _present_tense(r.text):
-        return  # "Ana Ruiz was the CEO" / "... is no longer the CEO": the past is not denied
+        return ()  # "Ana Ruiz was the CEO" / "... is no longer the CEO": the past is not denied
     if _negated_antonym(r, c, c.text[n_s:n_e]):
         # a double negation agrees: "did not decrease" / "increased", "It is false that it
         # is closed" / "it is open" (``claims/data/antonyms.tsv``)
-        return
+        return ()
     # a negated claim needs a denial somewhere in the reference claim (one in another clause
     # than the best-covering one still may state it: "While X, by itself, will not react ...")
-    pair.polarity_mismatch = r.negated and not c.negated
+    unstated = Finding(FindingKind.POLARITY, Stance.UNSTATED, r.negation_cue)
+    mismatch = (unstated,) if r.negated and not c.negated else ()
     if r.negated and not neg_clause.negated and not asserts(c.text, _main_verb(r.text)):
         # the reference does not assert the event it names ("was invited to perform", "claimed
         # that it performed", "if it had performed"): a denial of it is no flip
-        return
+        return mismatch
     back, _ = coverage_of(neg_clause.tokens, r.tokens)
     local = not neg_clause.negated or _cue_is_local(r_tokens, c.text[n_s:n_e], neg_clause.negation_cue)
     flat = _flat_denial_core(r, r_tokens, c, neg_clause)
+    denial_coverage = 0.0
     if flat is not None:
         # a flat denial, with no word the claim lacks, denies the claim's verb whatever its
         # agent or extent: "Honey does not spoil" / "Honey spoils over time"
         n_cov, _ = coverage_of(flat, content_tokens(c.text[n_s:n_e]))
-        pair.denial_coverage = n_cov
+        denial_coverage = n_cov
     topic_cov, _ = coverage_of(_topic_tokens(r, flat or r_tokens), neg_clause.tokens)
     denial = local and n_cov >= T.coverage_polarity and topic_cov >= 1.0
     if not (denial and back >= T.polarity_back_coverage):
@@ -171,21 +181,20 @@ def check_polarity(pair: Pair, r: Facets, c: Facets, r_tokens: Sequence[str]) ->
         core_topic_cov, _ = coverage_of(
             _topic_tokens(r, _denied_core(r, r_tokens, neg_clause)), neg_clause.tokens
         )
-        pair.polarity_mismatch = pair.polarity_mismatch or (
-            neg_clause.negated and local and core_topic_cov >= 1.0 and (denial or n_cov >= 0.5)
-        )
-        return
+        denied = neg_clause.negated and local and core_topic_cov >= 1.0 and (denial or n_cov >= 0.5)
+        return mismatch or ((unstated,) if denied else ())
     n_text = c.text[n_s:n_e]
     cue = neg_clause.negation_cue if neg_clause.negated else r.negation_cue
     where = n_text.lower().find(cue.lower()) if neg_clause.negated else -1
     st = n_s + where if where >= 0 else n_s
-    pair.polarity_flip = Conflict(
+    flip = Conflict(
         "negation",
         r.negation_cue or "affirmed",
         neg_clause.negation_cue or "affirmed",
         st,
         st + (len(cue) if where >= 0 else n_e - n_s),
     )
+    return (*mismatch, conflict_finding(FindingKind.POLARITY, flip, coverage=denial_coverage))
 
 
 def _denied_core(r: Facets, r_tokens: Sequence[str], neg_clause: Facets) -> list[str]:

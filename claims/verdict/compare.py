@@ -1,11 +1,19 @@
-"""One (claim, reference claim) pair compared: the checks of ``PAIR_CHECKS`` run in one loop.
+"""One (claim, reference claim) pair compared: the checks of ``PAIR_CHECKS`` return findings,
+and ``fold`` turns them into the frozen ``Pair`` the decision reads.
+
+Every check has one signature, ``check(x: Context, prior: Pair) -> tuple[Finding, ...]``: it
+reads the pair's context and ``prior``, the pair folded from the findings of the stages before
+its own (the value checks read none; the word checks read the value checks' coverage, missing
+values and conflicts), and writes nothing. The precedence between findings (the first flip,
+swap or dropped qualifier of the registry's order is the one the pair names) and the clause
+scope of value conflicts (``in_clause``) live in ``fold`` and ``in_clause`` alone.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from claims.facets import (
@@ -17,11 +25,22 @@ from claims.facets import (
     values_equal,
 )
 from claims.facets.identifiers import identifiers, mentioned, same_identifier
-from claims.verdict.clause_checks import check_polarity, object_swap_of, predicate_swap_of
+from claims.verdict.clause_checks import check_polarity, object_swap_of, predicate_swap_of, reference_denies
 from claims.verdict.context import Context, context_of
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
 from claims.verdict.events import event_coverage
-from claims.verdict.findings import MONTH_DAY, YEAR, Conflict, Pair
+from claims.verdict.findings import (
+    MONTH_DAY,
+    YEAR,
+    Conflict,
+    Finding,
+    FindingKind,
+    Pair,
+    Stance,
+    conflict_finding,
+    stated,
+    unstated,
+)
 from claims.verdict.lexical import antonym_flip, ended_state
 from claims.verdict.names import alias_stated, entity_key, entity_present, lower_words, name_keys
 from claims.verdict.offices import office_change
@@ -41,6 +60,7 @@ from claims.verdict.time_bounds import (
     check_relative_time,
     check_time_bound,
     month_range_check,
+    recount_coverage,
     reference_bound_conflict,
     relative_time,
     time_points,
@@ -51,59 +71,59 @@ from claims.verdict.values import (
     date_states,
 )
 
+#: one check of a pair: what it finds, from the context and the pair as the earlier stages left it
+Check = Callable[[Context, Pair], tuple[Finding, ...]]
 
-def _check_subject_head(pair: Pair, x: Context) -> None:
+
+def _check_subject_head(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: subject. The claim's subject head is stated by the reference claim
-    (``pair.head_covered``; see ``subject_head``): the head itself, a short form of its name
+    (``Pair.head_covered``; see ``subject_head``): the head itself, a short form of its name
     ("the DNC"), or another word of its name when the reference's subject is no other name;
-    another adjective on the head ("The old bridge" for "The new bridge") is another subject."""
+    another adjective on the head ("The old bridge" for "The new bridge") is another subject:
+    a ``SUBJECT`` conflict."""
     r, c = x.r, x.c
     heads = subject_heads(r.text)
     if not heads:
-        return
+        return ()
 
-    def stated(h: str) -> bool:
+    def said(h: str) -> bool:
         return any(token_match(h, t) for t in x.c_stems) or h in x.c_words
 
     short = any(heads[0] in content_tokens(e) and entity_key(e) in x.names_c for e, _, _ in r.entities)
-    pair.head_covered = (
-        stated(heads[0]) or short or (any(stated(h) for h in heads[1:]) and not named_subject(c.text))
-    )
+    covered = said(heads[0]) or short or (any(said(h) for h in heads[1:]) and not named_subject(c.text))
     mod = subject_modifier(r.text)
-    if pair.head_covered and mod and not stated(mod) and other_modifier(c.text, heads[0], mod):
-        pair.head_covered = False
+    if covered and mod and not said(mod) and other_modifier(c.text, heads[0], mod):
+        covered = False
+    return () if covered else (Finding(FindingKind.SUBJECT, Stance.CONFLICT, heads[0]),)
 
 
-def _check_entities(pair: Pair, x: Context) -> None:
-    """Check: entities. Which of the claim's names the reference claim states (in full or in
-    short), which it lacks (weak sentence-initial words excepted), which names it adds, and how
-    much of the claim's predicate (its words other than names) it covers."""
+def _check_entities(x: Context, prior: Pair) -> tuple[Finding, ...]:
+    """Check: entities. Which names the reference claim adds (``Stance.EXTRA``), and which of
+    the claim's names it states (in full or in short) or lacks (weak sentence-initial words
+    excepted)."""
     r, c = x.r, x.c
     r_words, names_r = lower_words(r.text), name_keys(r.text)
-    pair.entities_extra = [
+    extra = [
         e
         for e, s, en in c.entities
         if not entity_present(e, r_words, r.tokens, names_r) and not is_weak_entity(c.text, (e, s, en))
     ]
+    found = [Finding(FindingKind.NAME, Stance.EXTRA, reference_value=e) for e in extra]
     # a rival name (not a code such as "E39") in the reference: the claim's names must then be
     # stated by the words that tell them apart ("Marit Larsen" / "Marit Olsen")
-    strict = any(not re.search(r"\d", e) for e in pair.entities_extra)
+    strict = any(not re.search(r"\d", e) for e in extra)
     for ent_t in r.entities:
         ent = ent_t[0]
         if entity_present(ent, x.c_words, x.c_stems, x.names_c, strict=strict) or alias_stated(
             r.text, ent_t[1], ent_t[2], x.c_words, x.c_stems
         ):
-            pair.stated.add("e:" + ent.lower())
-            pair.entities_present.append(ent)
+            found.append(stated(FindingKind.NAME, "e:" + ent.lower(), ent))
         elif not is_weak_entity(r.text, ent_t):
-            pair.entities_missing.append(ent)
-    ent_tokens = set(content_tokens(" ".join(e for e, _, _ in r.entities)))
-    predicate = [t for t in x.r_tokens if t not in ent_tokens]
-    pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
-    pair.relative_time = bool(RELATIVE_YEAR.search(c.text))
+            found.append(unstated(FindingKind.NAME, ent))
+    return tuple(found)
 
 
-def _check_identifiers(pair: Pair, x: Context) -> None:
+def _check_identifiers(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: web addresses, DOIs, arXiv numbers and e-mail addresses
     (``claims.facets.identifiers``), which name one thing exactly, as a number does. Each of the
     claim's is stated when the reference claim names the same resource (``mentioned``); else an
@@ -111,19 +131,25 @@ def _check_identifiers(pair: Pair, x: Context) -> None:
     ("arxiv.org/abs/2012.15730" / "doi.org/10.48550/arXiv.2302.13971"); else it is missing."""
     mine = identifiers(x.r.text)
     if not mine:
-        return
+        return ()
     others = [o for o in identifiers(x.c.text) if not any(same_identifier(i.text, o.text) for i in mine)]
+    found = []
     for ident in mine:
         if mentioned(ident.text, x.c.text):
-            pair.stated.add("u:" + ident.text.lower())
+            found.append(stated(FindingKind.VALUE, "u:" + ident.text.lower(), ident.text))
         elif others:
             o = others[0]
-            pair.conflicts.append(Conflict("identifier", ident.text, o.text, o.start, o.end))
+            found.append(
+                conflict_finding(
+                    FindingKind.VALUE, Conflict("identifier", ident.text, o.text, o.start, o.end)
+                )
+            )
         else:
-            pair.missing.append(ident.text)
+            found.append(unstated(FindingKind.VALUE, ident.text))
+    return tuple(found)
 
 
-def _check_dates(pair: Pair, x: Context) -> None:
+def _check_dates(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: dates, part by part (``date_states``, ``date_conflict``). A dateline's date is
     the report's, not the event's: it never conflicts. A date may be stated in parts: its
     month and day by a year-less date ("November 2"), its year by the report's dateline;
@@ -134,15 +160,17 @@ def _check_dates(pair: Pair, x: Context) -> None:
     time."""
     c = x.c
     c_years = [y for y in years_of(c) if not bounded_in_reference(x, y.start)]
+    found: list[Finding] = []
     for d in x.r.dates:
         key = "d:" + d.text.lower()
         mine = time_points(x.r.text, (), [d])
         if mine and mine[0].bound:
-            check_time_bound(pair, x, mine[0], key)
+            found.extend(check_time_bound(x, mine[0], key))
             continue
         if any(date_states(d, e) for e in c.dates if not bounded_in_reference(x, e.start)):
-            pair.stated.add(key)
-            pair.dated |= x.dateline
+            found.append(stated(FindingKind.VALUE, key, d.text))
+            if x.dateline:
+                found.append(stated(FindingKind.DATELINE, key, d.text))
             continue
         points = [e for e in c.dates if not bounded_in_reference(x, e.start)] if not x.dateline else []
         points, outside = month_range_check(x, d, points)
@@ -151,61 +179,69 @@ def _check_dates(pair: Pair, x: Context) -> None:
             if d.month is not None and any(
                 e.year is None and e.month == d.month and (d.day is None or e.day == d.day) for e in c.dates
             ):
-                pair.stated.add(key + MONTH_DAY)
+                found.append(stated(FindingKind.VALUE, key + MONTH_DAY, d.text))
             if x.dateline and any(values_equal(y.raw, d.year) for y in c_years):
-                pair.stated.add(key + YEAR)
-                pair.dated = True
+                found.append(stated(FindingKind.VALUE, key + YEAR, d.text))
+                found.append(stated(FindingKind.DATELINE, key + YEAR, d.text))
         past = reference_bound_conflict(x, mine[0]) if mine else None
         if past is not None:
-            pair.conflicts.append(past)
+            found.append(conflict_finding(FindingKind.VALUE, past))
         elif outside is not None and not relative_time(x):
-            pair.conflicts.append(outside)
+            found.append(conflict_finding(FindingKind.VALUE, outside))
         elif clash is not None and not relative_time(x):
             part, e = clash
-            pair.conflicts.append(
-                Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
-            )
+            other = Conflict("date" if part != "year" else "year", d.text, e.text, e.start, e.end)
+            found.append(conflict_finding(FindingKind.VALUE, other))
         else:
-            pair.missing.append(d.text)
+            found.append(unstated(FindingKind.VALUE, d.text))
+    return tuple(found)
 
 
-def _check_polarity(pair: Pair, x: Context) -> None:
+def _check_polarity(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: polarity (``check_polarity``)."""
-    check_polarity(pair, x.r, x.c, x.r_tokens)
+    return check_polarity(x.r, x.c, x.r_tokens)
 
 
-def _check_predicate(pair: Pair, x: Context) -> None:
+def _check_predicate(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: predicate, object and other slots (``predicate_swap_of``, ``object_swap_of``,
-    ``slots.slot_swap``), and the converse of the claim's relation (``roles.converse_relation``)."""
-    pair.predicate_swap = predicate_swap_of(x.r, x.c, x.r_tokens, pair.tokens_covered, x.clause)
-    if pair.predicate_swap is None and pair.coverage < 1.0:
-        pair.object_swap = object_swap_of(x.r, x.c, pair.tokens_covered, x.clause) or slot_swap(
-            x.r, x.clause_text, x.clause[0], pair.tokens_covered
+    ``slots.slot_swap``), and the converse of the claim's relation (``roles.converse_relation``,
+    which reads the value checks' findings in ``prior``)."""
+    swap = predicate_swap_of(x.r, x.c, x.r_tokens, prior.tokens_covered, x.clause)
+    if swap is not None:
+        return (conflict_finding(FindingKind.PREDICATE, swap),)
+    if prior.coverage < 1.0:
+        other = object_swap_of(x.r, x.c, prior.tokens_covered, x.clause) or slot_swap(
+            x.r, x.clause_text, x.clause[0], prior.tokens_covered
         )
-    elif pair.predicate_swap is None:
-        pair.object_swap = converse_relation(pair, x.r, x.c)
+    else:
+        other = converse_relation(prior, x.r, x.c)
+    return () if other is None else (conflict_finding(FindingKind.OBJECT, other),)
 
 
-def _check_antonyms(pair: Pair, x: Context) -> None:
+def _check_antonyms(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: antonym, comparative and negative prefix (``lexical.antonym_flip``; antonyms of two
-    occasions are another action: ``pair.predicate_swap``), and a state given as current that
+    occasions are another action: ``Pair.predicate_swap``), and a state given as current that
     the reference says has ended (``lexical.ended_state``)."""
     found = antonym_flip(x.r, x.clause_text, x.clause_facets, x.clause[0], x.r_tokens)
+    swap: tuple[Finding, ...] = ()
     if found is not None and found[0].kind == "predicate":  # antonyms of two occasions
-        pair.predicate_swap = pair.predicate_swap or found[0]
+        swap = (conflict_finding(FindingKind.PREDICATE, found[0]),)
     elif found is not None:
-        pair.comparative_flip, pair.flip_coverage = found
-        return
+        return (conflict_finding(FindingKind.OPPOSITE, found[0], coverage=found[1]),)
     ended = ended_state(x.r.text, x.c.text)
-    if ended is not None:
-        # a role or state that has ended ("the former CEO", "was CEO until 2019"); the
-        # reference's own past words are no words the claim lacks
-        word, theirs, s, e = ended
-        pair.comparative_flip = Conflict("ended", word, theirs, s, e)
-        pair.flip_coverage, _ = coverage_of(x.r_tokens, x.c_stems)
+    if ended is None:
+        return swap
+    # a role or state that has ended ("the former CEO", "was CEO until 2019"); the
+    # reference's own past words are no words the claim lacks
+    word, theirs, s, e = ended
+    coverage, _ = coverage_of(x.r_tokens, x.c_stems)
+    return (
+        *swap,
+        conflict_finding(FindingKind.OPPOSITE, Conflict("ended", word, theirs, s, e), coverage=coverage),
+    )
 
 
-def _check_hedges(pair: Pair, x: Context) -> None:
+def _check_hedges(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: modality and hedge. The covering clause qualifies what the claim states flatly
     (planned to, reportedly, may, in one city, ...); "can" keeps the modality of "may"; an
     approximation ("about 5") is dropped only when the claim states that number exactly."""
@@ -224,51 +260,63 @@ def _check_hedges(pair: Pair, x: Context) -> None:
                 for q in r.quantities
             ):
                 continue
-        pair.hedge_dropped = (h[0], h[1], cs + h[2], cs + h[3])
-        return
+        return (_dropped(h[0], h[1], cs + h[2], cs + h[3]),)
+    return ()
 
 
-def _check_degree(pair: Pair, x: Context) -> None:
+def _dropped(label: str, words: str, start: int, end: int) -> Finding:
+    """A ``QUALIFIER`` conflict: the reference's qualifier ``words`` (span ``start``-``end`` in
+    the reference claim; ``label`` its kind: "may", "about", "limited", "office", ...) that
+    the claim drops."""
+    return Finding(
+        FindingKind.QUALIFIER, Stance.CONFLICT, reference_value=words, start=start, end=end, facet=label
+    )
+
+
+def _check_degree(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: quantifier and degree (``claims.verdict.degree``). Quantifiers that exclude each
     other ("few" / "most") are a flip. A universal claim against a weaker quantifier ("all" /
     "some"), and "the largest" against "one of the largest", drop a qualification; another rank
     of the same superlative ("the largest" / "the second largest") is a flip. A stronger
     claim ("most" / "some") and a superlative the reference does not grade ("the most
     effective" / "an effective") are missing; such a gap stands against the learned decision
-    (``degree_gap``)."""
-    found = compare_quantifiers(x.r.text, x.clause_text)  # the clause: "Few own bicycles, but most own cars"
-    if found is not None:
-        kind, q, o = found
+    (``degree_gap``). Where several flips or dropped qualifiers are found, ``fold`` keeps the
+    first."""
+    found: list[Finding] = []
+    quantified = compare_quantifiers(
+        x.r.text, x.clause_text
+    )  # the clause: "Few own bicycles, but most own cars"
+    if quantified is not None:
+        kind, q, o = quantified
         o = replace(o, start=o.start + x.clause[0], end=o.end + x.clause[0])
-        if kind == "conflict" and pair.comparative_flip is None:
-            pair.comparative_flip = Conflict("quantifier", q.word, o.word, o.start, o.end)
+        if kind == "conflict":
             own = set(content_tokens(q.word))  # "rarely" itself is no word the reference must cover
             # covered by the clause itself: "Few own bicycles, but most own cars" is no flip of
             # "Most own cars"
-            pair.flip_coverage, _ = coverage_of(
-                [t for t in x.r_tokens if t not in own], content_tokens(x.clause_text)
-            )
-        elif kind == "qualified" and pair.hedge_dropped is None:
-            pair.hedge_dropped = ("quantifier", o.word, o.start, o.end)
+            coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], content_tokens(x.clause_text))
+            flip = Conflict("quantifier", q.word, o.word, o.start, o.end)
+            found.append(conflict_finding(FindingKind.OPPOSITE, flip, coverage=coverage))
+        elif kind == "qualified":
+            found.append(_dropped("quantifier", o.word, o.start, o.end))
         elif kind == "missing":
-            pair.missing.append(q.word)
-            pair.degree_gap = True
-    ranked = superlative_rank(x.r.text, x.c.text) if pair.comparative_flip is None else None
+            found.append(unstated(FindingKind.DEGREE, q.word))
+    ranked = superlative_rank(x.r.text, x.c.text)
     if ranked is not None:
         # "the largest" / "the second largest": another rank of the same superlative
-        pair.comparative_flip = Conflict("rank", ranked[0], ranked[1], ranked[2], ranked[3])
         own = set(content_tokens(f"{ranked[0]} {ranked[1]}"))
-        pair.flip_coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], content_tokens(x.c.text))
-    one_of = one_of_dropped(x.r.text, x.c.text) if pair.hedge_dropped is None else None
+        coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], content_tokens(x.c.text))
+        flip = Conflict("rank", ranked[0], ranked[1], ranked[2], ranked[3])
+        found.append(conflict_finding(FindingKind.OPPOSITE, flip, coverage=coverage))
+    one_of = one_of_dropped(x.r.text, x.c.text)
     if one_of is not None:
-        pair.hedge_dropped = ("limited", *one_of)
+        found.append(_dropped("limited", *one_of))
     superlative = superlative_missing(x.r.text, x.c.text)
     if superlative is not None:
-        pair.missing.append(superlative)
-        pair.degree_gap = True
+        found.append(unstated(FindingKind.DEGREE, superlative))
+    return tuple(found)
 
 
-def _check_office(pair: Pair, x: Context) -> None:
+def _check_office(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: the office a title names (``claims.verdict.offices``). Another office ("president"
     / "vice president") is a flip; a qualification of the reference's office the claim drops
     ("CEO" / "acting CEO") drops a qualification; a qualification the claim adds ("acting CEO" /
@@ -277,57 +325,169 @@ def _check_office(pair: Pair, x: Context) -> None:
     (``degree_gap``)."""
     found = office_change(x.r.text, x.c.text)
     if found is None:
-        return
-    if found.kind == "other" and pair.comparative_flip is None:
-        pair.comparative_flip = Conflict(
-            "office", found.claim_words, found.reference_words, found.start, found.end
-        )
+        return ()
+    if found.kind == "other":
         own = set(content_tokens(f"{found.claim_words} {found.reference_words}"))
-        pair.flip_coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], x.c_stems)
-    elif found.kind == "qualified" and pair.hedge_dropped is None:
-        pair.hedge_dropped = ("office", found.reference_words, found.start, found.end)
-    elif found.kind in ("more", "unstated"):
-        pair.missing.append(found.claim_words)
-        pair.degree_gap = True
+        coverage, _ = coverage_of([t for t in x.r_tokens if t not in own], x.c_stems)
+        flip = Conflict("office", found.claim_words, found.reference_words, found.start, found.end)
+        return (conflict_finding(FindingKind.OPPOSITE, flip, coverage=coverage),)
+    if found.kind == "qualified":
+        return (_dropped("office", found.reference_words, found.start, found.end),)
+    if found.kind in ("more", "unstated"):
+        return (unstated(FindingKind.DEGREE, found.claim_words),)
+    return ()
 
 
-def _keep_clause_conflicts(pair: Pair, x: Context) -> None:
+def in_clause(findings: Sequence[Finding], x: Context) -> tuple[Finding, ...]:
     """A different value outside the clause that covers the claim (widened over value-only
     clauses, ``widen``) belongs to another statement: the claim's value is then simply not
-    stated (missing), never a conflict. Dates and addresses are exempt (an address's own
-    brackets or punctuation split no clause: "wiki/Mercury_(element)")."""
-    pair.subject_coverage = max(pair.coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0])
+    stated (an unstated ``VALUE``, placed after the other findings), never a conflict. Dates
+    and addresses are exempt (an address's own brackets or punctuation split no clause:
+    "wiki/Mercury_(element)")."""
     ws, we = widen(x.c.text, *x.clause)
-    inside = [k for k in pair.conflicts if ws <= k.start and k.end <= we or k.kind in ("date", "identifier")]
-    pair.missing.extend(k.response_value for k in pair.conflicts if k not in inside)
-    pair.conflicts = inside
+
+    def outside(f: Finding) -> bool:
+        return (
+            f.kind is FindingKind.VALUE
+            and f.stance is Stance.CONFLICT
+            and not (ws <= f.start and f.end <= we or f.facet in ("date", "identifier"))
+        )
+
+    kept = [f for f in findings if not outside(f)]
+    return (*kept, *(unstated(FindingKind.VALUE, f.response_value) for f in findings if outside(f)))
 
 
-#: the checks of one (claim, reference claim) pair, run in this order by ``compare_facets``; each
-#: reads the context and records its findings on the pair
-PAIR_CHECKS: tuple[Callable[[Pair, Context], None], ...] = (
-    _check_subject_head,
-    _check_entities,
-    check_quantities,
-    _check_identifiers,
-    _check_dates,
-    check_relative_time,
-    _check_polarity,
-    _check_predicate,
-    _check_antonyms,
-    _check_hedges,
-    _check_degree,
-    _check_office,
-    _keep_clause_conflicts,
+#: the checks of one (claim, reference claim) pair, in two stages: the value checks, then the
+#: word checks, which read the value checks' findings (``prior``); ``fold`` keeps the first of
+#: several flips, swaps or dropped qualifiers in this order
+PAIR_CHECKS: tuple[tuple[Check, ...], ...] = (
+    (
+        _check_subject_head,
+        _check_entities,
+        check_quantities,
+        _check_identifiers,
+        _check_dates,
+        check_relative_time,
+    ),
+    (
+        _check_polarity,
+        _check_predicate,
+        _check_antonyms,
+        _check_hedges,
+        _check_degree,
+        _check_office,
+    ),
 )
+
+
+def measure(x: Context, cos: float, j: int) -> Pair:
+    """The pair's measures before any finding: cosine ``cos`` (of the two claims' embeddings),
+    the share of the claim's content words the reference states (``coverage``, in [0, 1]) and
+    of its predicate words (names left out), whether the reference holds a denial
+    (``reference_denies``) and whether it dates by a relative year ("last year")."""
+    coverage, covered = coverage_of(x.r_tokens, x.c_stems)
+    names = set(content_tokens(" ".join(e for e, _, _ in x.r.entities)))
+    predicate_coverage, predicate_size = event_coverage([t for t in x.r_tokens if t not in names], x.c_stems)
+    return Pair(
+        j=j,
+        cos=cos,
+        coverage=coverage,
+        subject_coverage=coverage,
+        tokens_covered=frozenset(covered),
+        predicate_coverage=predicate_coverage,
+        predicate_size=predicate_size,
+        reference_negated=reference_denies(x.r, x.c),
+        relative_time=bool(RELATIVE_YEAR.search(x.c.text)),
+    )
+
+
+def fold(base: Pair, findings: Sequence[Finding], x: Context) -> Pair:
+    """The pair ``base`` (``measure``) with what ``findings`` say, in their order: stated keys,
+    conflicts and missing values, names, the first polarity flip, predicate or object swap,
+    opposite and dropped qualifier; words compared as a bound count as covered (coverage and
+    predicate coverage counted again, ``recount_coverage``). ``subject_coverage`` is the best of
+    the coverage, the covering clause's and the claim's event words'."""
+    stated_keys: set[str] = set(base.stated)
+    conflicts: list[Conflict] = []
+    missing: list[str] = []
+    names: dict[Stance, list[str]] = {Stance.AGREE: [], Stance.UNSTATED: [], Stance.EXTRA: []}
+    first: dict[FindingKind, Finding] = {}
+    covered, coverage = base.tokens_covered, base.coverage
+    predicate = (base.predicate_coverage, base.predicate_size)
+    head_covered, dated, mismatch, degree_gap = True, False, False, False
+    for f in findings:
+        if f.kind is FindingKind.WORDS:
+            own = frozenset(f.key.split())
+            if not own <= covered:
+                covered = covered | own
+                coverage, *rest = recount_coverage(x, covered, own)
+                predicate = (rest[0], rest[1])
+        elif f.kind is FindingKind.NAME:
+            names[f.stance].append(f.response_value or f.reference_value)
+            if f.stance is Stance.AGREE:
+                stated_keys.add(f.key)
+        elif f.kind is FindingKind.SUBJECT:
+            head_covered = False
+        elif f.kind is FindingKind.DATELINE:
+            dated = True
+        elif f.stance is Stance.AGREE:
+            stated_keys.add(f.key)
+        elif f.kind is FindingKind.VALUE and f.stance is Stance.CONFLICT:
+            conflicts.append(f.conflict)
+        elif f.kind is FindingKind.VALUE:
+            missing.append(f.response_value)
+        elif f.kind is FindingKind.DEGREE:
+            missing.append(f.response_value)
+            degree_gap = True
+        elif f.kind is FindingKind.POLARITY and f.stance is Stance.UNSTATED:
+            mismatch = True
+        else:
+            first.setdefault(f.kind, f)
+
+    def conflict_of(kind: FindingKind) -> Conflict | None:
+        return first[kind].conflict if kind in first else None
+
+    flip, dropped = first.get(FindingKind.OPPOSITE), first.get(FindingKind.QUALIFIER)
+    polarity = first.get(FindingKind.POLARITY)
+    return replace(
+        base,
+        coverage=coverage,
+        subject_coverage=max(coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0]),
+        findings=tuple(findings),
+        conflicts=tuple(conflicts),
+        missing=tuple(missing),
+        stated=frozenset(stated_keys),
+        tokens_covered=covered,
+        entities_missing=tuple(names[Stance.UNSTATED]),
+        entities_present=tuple(names[Stance.AGREE]),
+        entities_extra=tuple(names[Stance.EXTRA]),
+        polarity_flip=conflict_of(FindingKind.POLARITY),
+        polarity_mismatch=mismatch,
+        predicate_swap=conflict_of(FindingKind.PREDICATE),
+        object_swap=conflict_of(FindingKind.OBJECT),
+        comparative_flip=conflict_of(FindingKind.OPPOSITE),
+        hedge_dropped=None
+        if dropped is None
+        else (dropped.facet, dropped.reference_value, dropped.start, dropped.end),
+        flip_coverage=0.0 if flip is None else flip.coverage,
+        denial_coverage=0.0 if polarity is None else polarity.coverage,
+        predicate_coverage=predicate[0],
+        predicate_size=predicate[1],
+        degree_gap=degree_gap,
+        head_covered=head_covered,
+        dated=dated,
+    )
 
 
 def compare_facets(r: Facets, c: Facets, cos: float, j: int) -> Pair:
     """Compare the claim's facets ``r`` with the reference claim's ``c`` (cosine ``cos``, index
-    ``j``): every check of ``PAIR_CHECKS`` in turn."""
+    ``j``): every check of ``PAIR_CHECKS``, stage by stage, each reading the pair folded from
+    the stages before; the value conflicts kept to the covering clause (``in_clause``)."""
     x = context_of(r, c)
-    coverage, covered = coverage_of(x.r_tokens, x.c_stems)
-    pair = Pair(j=j, cos=cos, coverage=coverage, subject_coverage=coverage, tokens_covered=covered)
-    for check in PAIR_CHECKS:
-        check(pair, x)
-    return pair
+    base = measure(x, cos, j)
+    found: list[Finding] = []
+    for stage in PAIR_CHECKS:
+        prior = fold(base, found, x)
+        for check in stage:
+            found.extend(check(x, prior))
+    return fold(base, in_clause(found, x), x)

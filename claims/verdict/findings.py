@@ -1,11 +1,18 @@
-"""Findings of the checks (frozen ``Conflict``) and the per-pair record ``Pair`` they fill.
+"""What the checks of one (claim, reference claim) pair find (frozen ``Finding``), and the pair
+record (frozen ``Pair``) that ``compare.fold`` builds from them.
+
+Every check reads the pair's context and returns findings; no check writes into a shared
+record, so a check's result does not depend on which checks ran before it in its stage
+(``compare.PAIR_CHECKS``). One function, ``compare.fold``, turns the findings into the
+``Pair`` the decision reads, with the precedence rules in one place.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import Enum
 
 #: a clause boundary; a comma or colon inside a number ("1,420", "10:30") is none
 CLAUSE_SPLIT = re.compile(
@@ -16,6 +23,9 @@ CLAUSE_SPLIT = re.compile(
 
 @dataclass(frozen=True)
 class Conflict:
+    """Two values of one slot: the claim's and the reference claim's, with the span of the
+    reference's inside the reference claim text (character offsets, ``start <= end``)."""
+
     #: "year", "date", "time", "number", unit family, "entity", "negation", "comparative",
     #: "antonym", "quantifier", "ended", "bound", "slot", "identifier"
     kind: str
@@ -26,19 +36,106 @@ class Conflict:
     unit_only: bool = False
 
 
-@dataclass
+class FindingKind(Enum):
+    """What a finding is about (one member per check family)."""
+
+    SUBJECT = "subject"  #: the claim's subject head (conflict: the reference states another)
+    NAME = "name"  #: a name of the claim (agree, unstated) or of the reference alone (extra)
+    VALUE = "value"  #: a number, year, date, range, bound, ordinal or identifier
+    DATELINE = "dateline"  #: the reference is a dateline that states the claim's year or date
+    WORDS = "words"  #: words of the claim compared as part of a value (a bound's "more than")
+    POLARITY = "polarity"  #: negation: a flip (conflict), or a denial not stated (unstated)
+    PREDICATE = "predicate"  #: the claim's verb replaced by another between the same words
+    OBJECT = "object"  #: the claim's verb with another object, or another word in a slot
+    OPPOSITE = "opposite"  #: antonym, comparative, quantifier, rank, office, ended state
+    QUALIFIER = "qualifier"  #: a hedge or limit of the reference that the claim drops
+    DEGREE = "degree"  #: a quantifier, superlative or office the reference does not grade
+
+
+class Stance(Enum):
+    """How the reference claim stands to what the finding is about."""
+
+    AGREE = "agree"  #: the reference claim states it
+    CONFLICT = "conflict"  #: the reference claim states something else in its place
+    UNSTATED = "unstated"  #: the reference claim does not state it
+    EXTRA = "extra"  #: the reference claim names something the claim does not
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One thing a check found on a (claim, reference claim) pair.
+
+    ``response_value`` / ``reference_value`` are the two values as written (empty where a
+    side has none); ``start``/``end`` the span of the reference's value inside the reference
+    claim text (-1 when it has none); ``facet`` the finer kind of a conflict (``Conflict.kind``:
+    "year", "antonym", ...) or of a dropped qualifier ("may", "limited", "office");
+    ``key`` the key of a stated facet ("q:1991", "d:may 3, 2001", "e:paris", "u:doi.org/..."),
+    for ``WORDS`` the covered words joined by spaces; ``coverage`` in [0, 1], the share of the
+    claim's words the reference states without the flipped word itself (opposites) or without
+    the claim's verb adjuncts (a flat denial), 0 where the check measures none."""
+
+    kind: FindingKind
+    stance: Stance
+    response_value: str = ""
+    reference_value: str = ""
+    start: int = -1
+    end: int = -1
+    facet: str = ""
+    key: str = ""
+    unit_only: bool = False
+    coverage: float = 0.0
+
+    @property
+    def conflict(self) -> Conflict:
+        """The finding as the two values of one slot (what reasons and the decision name)."""
+        return Conflict(
+            self.facet, self.response_value, self.reference_value, self.start, self.end, self.unit_only
+        )
+
+
+def conflict_finding(kind: FindingKind, conflict: Conflict, coverage: float = 0.0) -> Finding:
+    """A ``Stance.CONFLICT`` finding of ``kind`` carrying the two values of ``conflict``."""
+    return Finding(
+        kind,
+        Stance.CONFLICT,
+        conflict.response_value,
+        conflict.reference_value,
+        conflict.start,
+        conflict.end,
+        facet=conflict.kind,
+        unit_only=conflict.unit_only,
+        coverage=coverage,
+    )
+
+
+def stated(kind: FindingKind, key: str, value: str = "") -> Finding:
+    """A ``Stance.AGREE`` finding: the reference claim states the facet ``key``."""
+    return Finding(kind, Stance.AGREE, value, key=key)
+
+
+def unstated(kind: FindingKind, value: str) -> Finding:
+    """A ``Stance.UNSTATED`` finding: the reference claim does not state ``value``."""
+    return Finding(kind, Stance.UNSTATED, value)
+
+
+@dataclass(frozen=True)
 class Pair:
-    j: int
+    """One (claim, reference claim) pair as the decision reads it: the measures of the pair
+    (cosine, word coverage, all in [0, 1]) and what its findings say, folded by
+    ``compare.fold``. Frozen: built once per pair, never written afterwards."""
+
+    j: int  # index of the reference claim
     cos: float
     coverage: float
     subject_coverage: float
-    conflicts: list[Conflict] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    stated: set[str] = field(default_factory=set)  # keys of the response facets this claim states
-    tokens_covered: set[str] = field(default_factory=set)
-    entities_missing: list[str] = field(default_factory=list)
-    entities_present: list[str] = field(default_factory=list)
-    entities_extra: list[str] = field(default_factory=list)
+    findings: tuple[Finding, ...] = ()
+    conflicts: tuple[Conflict, ...] = ()
+    missing: tuple[str, ...] = ()
+    stated: frozenset[str] = frozenset()  # keys of the response facets this claim states
+    tokens_covered: frozenset[str] = frozenset()
+    entities_missing: tuple[str, ...] = ()
+    entities_present: tuple[str, ...] = ()
+    entities_extra: tuple[str, ...] = ()
     polarity_flip: Conflict | None = None
     #: the claim is negated and the reference clause is not, without a flip: a negated claim is
     #: supported only by a negated reference ("X does not offer mortgages" vs "X offers loans")

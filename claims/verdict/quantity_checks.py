@@ -1,5 +1,5 @@
 """Checks on numbers: values, years, ranges and bounds of the claim against the reference claim
-(``check_quantities``, one of ``compare.PAIR_CHECKS``).
+(``check_quantities``, one of ``compare.PAIR_CHECKS``). Each check returns its findings.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -21,12 +21,12 @@ from claims.facets import (
     year_overlaps,
 )
 from claims.verdict.context import Context
-from claims.verdict.findings import Conflict, Pair
+from claims.verdict.findings import Conflict, Finding, FindingKind, Pair, conflict_finding, stated, unstated
 from claims.verdict.rivals import approximation_rival, both_currencies, ordinal_rival, other_measure
 from claims.verdict.time_bounds import (
     bounded_in_reference,
     check_time_bound,
-    cover_words,
+    covered_words,
     reference_bound_conflict,
     relative_time,
     time_points,
@@ -48,7 +48,7 @@ def years_of(c: Facets) -> list[Quantity]:
     ]
 
 
-def _check_year(pair: Pair, x: Context, q: Quantity, c_years: list[Quantity]) -> None:
+def _check_year(x: Context, q: Quantity, c_years: list[Quantity]) -> list[Finding]:
     """Check: year. A year bounded from one side ("before 1998") is compared by
     ``time_bounds.check_time_bound``. Else stated by the same year or range (not by a bounded
     one: "before 1998" states no year 1998); a point outside a bound of the reference conflicts
@@ -57,25 +57,23 @@ def _check_year(pair: Pair, x: Context, q: Quantity, c_years: list[Quantity]) ->
     another event (``time_bounds.relative_time``)."""
     mine = time_points(x.r.text, [q], ())[0]
     if mine.bound:
-        check_time_bound(pair, x, mine, "q:" + q.text.lower())
-        return
+        return check_time_bound(x, mine, "q:" + q.text.lower())
     c_years = [y for y in c_years if not bounded_in_reference(x, y.start)]
     if any(year_matches(q, y) for y in c_years):
-        pair.stated.add("q:" + q.text.lower())
-        pair.dated |= x.dateline and any(e.year == q.raw and e.month is not None for e in x.c.dates)
-        return
+        found = [stated(FindingKind.VALUE, "q:" + q.text.lower(), q.text)]
+        if x.dateline and any(e.year == q.raw and e.month is not None for e in x.c.dates):
+            found.append(stated(FindingKind.DATELINE, "q:" + q.text.lower(), q.text))
+        return found
     past = None if q.loose else reference_bound_conflict(x, mine)
     if past is not None:
-        pair.conflicts.append(past)
-        return
+        return [conflict_finding(FindingKind.VALUE, past)]
     rivals = [
         y for y in c_years if not q.loose and not y.loose and not year_overlaps(q, y) and not _at_edge(q, y)
     ]
     if rivals and not any(year_overlaps(q, y) for y in c_years) and not relative_time(x):
         y = rivals[0]
-        pair.conflicts.append(Conflict("year", q.text, y.text, y.start, y.end))
-    else:
-        pair.missing.append(q.text)
+        return [conflict_finding(FindingKind.VALUE, Conflict("year", q.text, y.text, y.start, y.end))]
+    return [unstated(FindingKind.VALUE, q.text)]
 
 
 def _at_edge(a: Quantity, b: Quantity) -> bool:
@@ -94,23 +92,21 @@ def _at_edge(a: Quantity, b: Quantity) -> bool:
 _ONE_SIDED = frozenset({"above", "below", "atleast", "upto"})
 
 
-def _check_range(pair: Pair, x: Context, q: Quantity) -> bool:
-    """Check: range membership (``range_relation``). True when it decided the value: inside a
-    stated range it is missing (not stated, not contradicted), outside it conflicts."""
+def _check_range(x: Context, q: Quantity) -> list[Finding] | None:
+    """Check: range membership (``range_relation``). The findings when it decided the value
+    (inside a stated range it is missing: not stated, not contradicted; outside it
+    conflicts), else None."""
     relation, o = range_relation(q, x.c)
     if relation == "outside" and o is not None and q.bound in _ONE_SIDED and o.bound in _ONE_SIDED:
         # two bounds: compared by ``_check_opposite_bound`` alone (a bound of another scope,
         # ``_other_scope``, is not stated, never outside)
-        pair.missing.append(q.text)
-        return True
+        return [unstated(FindingKind.VALUE, q.text)]
     if relation == "inside":
-        pair.missing.append(q.text)
-        return True
+        return [unstated(FindingKind.VALUE, q.text)]
     if relation == "outside" and o is not None:
         s, e = range_span(x.c, o)
-        pair.conflicts.append(Conflict("range", q.text, x.c.text[s:e], s, e))
-        return True
-    return False
+        return [conflict_finding(FindingKind.VALUE, Conflict("range", q.text, x.c.text[s:e], s, e))]
+    return None
 
 
 #: the words of a bound right before its value ("over", "fewer than"), for the reason
@@ -127,22 +123,19 @@ def _bound_words(text: str, q: Quantity) -> str:
     return f"{words.group(1)} {q.text}" if words else q.text
 
 
-def _check_opposite_bound(pair: Pair, x: Context, q: Quantity) -> bool:
+def _check_opposite_bound(x: Context, q: Quantity) -> list[Finding] | None:
     """Check: a bound of the claim against a bound of the reference from the other side with no
-    value in common ("over 18" / "under 18"; ``opposite_bounds``). True when it found one."""
+    value in common ("over 18" / "under 18"; ``opposite_bounds``). The findings when it found
+    one, else None."""
     o = next((o for o in x.c.quantities if not year_like(o) and opposite_bounds(q, o)), None)
     if o is None or _other_scope(x, q, o):
-        return False
+        return None
     if not q.slot and not o.slot:
         # "fans over 18" / "fans under 18": bounds of a bare number name groups, and both may
         # hold ("Tickets are sold to fans over 18" and "... under 18"): not stated, no conflict
-        pair.missing.append(q.text)
-        return True
-    pair.conflicts.append(
-        Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
-    )
-    _cover_bound_words(pair, x, q)
-    return True
+        return [unstated(FindingKind.VALUE, q.text)]
+    bounds = Conflict("bounds", _bound_words(x.r.text, q), _bound_words(x.c.text, o), o.start, o.end)
+    return [conflict_finding(FindingKind.VALUE, bounds), *_cover_bound_words(x, q)]
 
 
 def _other_scope(x: Context, q: Quantity, o: Quantity) -> bool:
@@ -166,10 +159,10 @@ def _own_words(text: str, q: Quantity) -> set[str]:
     return set(content_tokens(words.group(1))) if words else set()
 
 
-def _cover_bound_words(pair: Pair, x: Context, q: Quantity) -> None:
+def _cover_bound_words(x: Context, q: Quantity) -> list[Finding]:
     """The words of the claim's bound ("exceeds", "more than") were compared as the bound: they
     are no predicate word the reference lacks ("exceeds 80 °C" / "stays below 80 °C")."""
-    cover_words(pair, x, _own_words(x.r.text, q))
+    return covered_words(x, _own_words(x.r.text, q))
 
 
 def _narrower(x: Context, q: Quantity, o: Quantity) -> bool:
@@ -182,13 +175,14 @@ def _narrower(x: Context, q: Quantity, o: Quantity) -> bool:
     return noun is not None and any(t not in x.r_tokens for t, _, _ in words[:noun])
 
 
-def _check_bound(pair: Pair, x: Context, q: Quantity) -> bool:
+def _check_bound(x: Context, q: Quantity) -> list[Finding] | None:
     """Check: a bound of the claim ("over $10 million", "fewer than 500 patients") against the
     reference's point values of the same slot. A point past the bound conflicts ("$9.8
     million"); one inside is no conflict (``quantity_matches`` states "over"/"below"/"at least"
-    by it, not "up to", which also says the most there can be). True when it found a conflict."""
+    by it, not "up to", which also says the most there can be). The findings when it found a
+    conflict, else None."""
     if q.bound not in ("above", "atleast", "below", "upto") or q.interval is None:
-        return False
+        return None
     points = [
         o
         for o in x.c.quantities
@@ -197,21 +191,21 @@ def _check_bound(pair: Pair, x: Context, q: Quantity) -> bool:
         and (not o.slot or slots_compatible(q, o) or both_currencies(q, o))
     ]
     if not points:
-        return False
+        return None
     lo, hi = q.interval
     strict = q.bound in ("above", "below")
     inside = [o for o in points if (lo < o.value < hi if strict else lo <= o.value <= hi)]
     if inside or len(points) > 1 or _narrower(x, q, points[0]):
         # several values, or a narrower count, may be parts of the total ("over 20 medals" /
         # "18 gold medals and 7 silver medals")
-        return False
+        return None
     o = points[0]
-    pair.conflicts.append(Conflict("bound", _bound_words(x.r.text, q), o.text, o.start, o.end))
-    _cover_bound_words(pair, x, q)  # "at least" is the bound, no predicate word the reference lacks
-    return True
+    bound = Conflict("bound", _bound_words(x.r.text, q), o.text, o.start, o.end)
+    # "at least" is the bound, no predicate word the reference lacks
+    return [conflict_finding(FindingKind.VALUE, bound), *_cover_bound_words(x, q)]
 
 
-def _check_year_binding(pair: Pair, x: Context, q: Quantity, q_year: float) -> None:
+def _check_year_binding(x: Context, q: Quantity, q_year: float) -> list[Finding]:
     """Check: a value bound to a year. The value is there but bound to another year: the
     number of that year in the reference (same slot) conflicts; without one the claim's
     pairing is not stated."""
@@ -222,43 +216,43 @@ def _check_year_binding(pair: Pair, x: Context, q: Quantity, q_year: float) -> N
     if bound and not q.loose and not bound[0].loose:
         o = bound[0]
         kind = value_kind(q, o)
-        pair.conflicts.append(
-            Conflict(kind, f"{q.text} in {q_year:g}", f"{o.text} in {q_year:g}", o.start, o.end)
-        )
-    else:
-        pair.missing.append(f"{q.text} in {q_year:g}")
+        other = Conflict(kind, f"{q.text} in {q_year:g}", f"{o.text} in {q_year:g}", o.start, o.end)
+        return [conflict_finding(FindingKind.VALUE, other)]
+    return [unstated(FindingKind.VALUE, f"{q.text} in {q_year:g}")]
 
 
-def _check_value(pair: Pair, x: Context, q: Quantity) -> None:
+def _check_value(x: Context, q: Quantity) -> list[Finding]:
     """Check: quantity (not a year). Stated by an equal value of the slot (bound to the same
     year); else a range decides (``_check_range``); else another exact value of the slot
     conflicts; else the value is missing. An ordinal is compared only where the reference
     states an ordinal, and an ordinal word only ever states (``ordinal_word``)."""
     c = x.c
     if q.ordinal and not any(o.ordinal for o in c.quantities):
-        return
+        return []
     same = [o for o in c.quantities if not year_like(o) and quantity_matches(q, o)]
     rival = None if same or not q.ordinal else ordinal_rival(x.r.text, q, c)
     if rival is not None:
-        pair.conflicts.append(Conflict("ordinal", q.text, rival.text, rival.start, rival.end))
-        return
+        return [
+            conflict_finding(
+                FindingKind.VALUE, Conflict("ordinal", q.text, rival.text, rival.start, rival.end)
+            )
+        ]
     if ordinal_word(q) and not same:
-        return
-    if not same and _check_opposite_bound(pair, x, q):
-        return
-    if _check_bound(pair, x, q):
-        return
-    if not same and _check_range(pair, x, q):
-        return
+        return []
+    decided = None if same else _check_opposite_bound(x, q)
+    decided = decided if decided is not None else _check_bound(x, q)
+    decided = decided if decided is not None or same else _check_range(x, q)
+    if decided is not None:
+        return decided
     q_year = bound_year(x.r, q)
     if same and (q_year is None or any(bound_year(c, o) in (None, q_year) for o in same)):
-        pair.stated.add("q:" + q.text.lower())
-        if q.bound and any(o.bound for o in same):
-            _cover_bound_words(pair, x, q)
-        return
+        both_bounds = q.bound and any(o.bound for o in same)
+        return [
+            stated(FindingKind.VALUE, "q:" + q.text.lower(), q.text),
+            *(_cover_bound_words(x, q) if both_bounds else ()),
+        ]
     if same and q_year is not None:
-        _check_year_binding(pair, x, q, q_year)
-        return
+        return _check_year_binding(x, q, q_year)
     rivals = [
         o
         for o in c.quantities
@@ -270,11 +264,15 @@ def _check_value(pair: Pair, x: Context, q: Quantity) -> None:
     if rivals:
         o = rivals[0]
         unit_only = values_equal(q.raw, o.raw) and q.unit != o.unit
-        pair.conflicts.append(Conflict(value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only))
-    elif zero is not None:
-        pair.conflicts.append(Conflict("number", q.text, zero.group(0), zero.start(), zero.end()))
-    else:
-        pair.missing.append(q.text)
+        other = Conflict(value_kind(q, o), q.text, o.text, o.start, o.end, unit_only=unit_only)
+        return [conflict_finding(FindingKind.VALUE, other)]
+    if zero is not None:
+        return [
+            conflict_finding(
+                FindingKind.VALUE, Conflict("number", q.text, zero.group(0), zero.start(), zero.end())
+            )
+        ]
+    return [unstated(FindingKind.VALUE, q.text)]
 
 
 #: a subject that counts nobody: "No one was injured", "Nobody survived", "None of the
@@ -321,12 +319,11 @@ def _zero_subject(x: Context, q: Quantity) -> re.Match[str] | None:
     return zero if same else None
 
 
-def check_quantities(pair: Pair, x: Context) -> None:
+def check_quantities(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: quantities and years, one per value of the claim (``_check_year``,
-    ``_check_value``)."""
+    ``_check_value``), in the claim's order."""
     c_years = years_of(x.c)
+    found: list[Finding] = []
     for q in x.r.quantities:
-        if year_like(q):
-            _check_year(pair, x, q, c_years)
-        else:
-            _check_value(pair, x, q)
+        found.extend(_check_year(x, q, c_years) if year_like(q) else _check_value(x, q))
+    return tuple(found)

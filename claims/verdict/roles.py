@@ -306,7 +306,7 @@ def _slot(text: str, start: int, end: int) -> tuple[str, list[str], list[str]]:
 def _slot_swap(p: Pair, r: Facets, c: Facets) -> Conflict | None:
     """Check: a name in another slot. Every name of the claim is in the reference claim, but one
     that is not its subject stands in a slot (same word before it, same content words on both
-    sides) that the reference fills with a name the claim lacks (``pair.entities_extra``), while
+    sides) that the reference fills with a name the claim lacks (``Pair.entities_extra``), while
     the reference states the claim's name only earlier and in other slots: "... across the
     Halvorsen Bridge fjord" vs "The Halvorsen suspension bridge ... across the Sandvik fjord".
     A list is no swap: "offices in Austin, Texas" vs "offices in Dallas, Texas, and Austin,

@@ -26,7 +26,16 @@ from claims.facets.dates import time_bound
 from claims.facets.vocabulary import MONTH_RE, MONTHS
 from claims.verdict.context import Context
 from claims.verdict.events import event_coverage
-from claims.verdict.findings import Conflict, Pair
+from claims.verdict.findings import (
+    Conflict,
+    Finding,
+    FindingKind,
+    Pair,
+    Stance,
+    conflict_finding,
+    stated,
+    unstated,
+)
 
 #: a time told relative to another event or to the report: "two years after the trials
 #: began", "three years later", "a year earlier", "the following year", "the same year",
@@ -193,19 +202,23 @@ def _bound_text(text: str, start: int, end: int) -> str:
     return text[time_bound(text, start)[1] : end]
 
 
-def cover_words(pair: Pair, x: Context, own: set[str]) -> None:
+def covered_words(x: Context, own: set[str]) -> list[Finding]:
     """The claim's words ``own`` of a bound ("exceeds", "more than", "no earlier than") were
     compared as the bound: they are no predicate word the reference lacks ("exceeds 80 °C" /
-    "stays below 80 °C"); the pair's coverage and predicate coverage are counted again without
-    them."""
+    "stays below 80 °C"). One ``WORDS`` finding (``key``: the words, sorted, joined by spaces);
+    ``compare.fold`` counts the pair's coverage and predicate coverage again without them."""
     own = own & set(x.r_tokens)
-    if not own or own <= pair.tokens_covered:
-        return
-    pair.tokens_covered |= own
-    pair.coverage = sum(t in pair.tokens_covered for t in x.r_tokens) / len(x.r_tokens)
+    return [Finding(FindingKind.WORDS, Stance.AGREE, key=" ".join(sorted(own)))] if own else []
+
+
+def recount_coverage(x: Context, covered: frozenset[str], own: frozenset[str]) -> tuple[float, float, int]:
+    """The pair's coverage, predicate coverage and predicate size (``event_coverage``) once the
+    claim's words ``own`` count as ``covered`` (``covered_words``); each in [0, 1], the size in
+    words."""
+    coverage = sum(t in covered for t in x.r_tokens) / len(x.r_tokens)
     names = set(content_tokens(" ".join(e for e, _, _ in x.r.entities)))
     predicate = [t for t in x.r_tokens if t not in names and t not in own]
-    pair.predicate_coverage, pair.predicate_size = event_coverage(predicate, x.c_stems)
+    return (coverage, *event_coverage(predicate, x.c_stems))
 
 
 _SIDE = {"below": "early", "upto": "early", "above": "late", "atleast": "late"}
@@ -221,31 +234,29 @@ def _states_bound(mine: TimePoint, p: TimePoint) -> bool:
     ) == "inside"
 
 
-def check_time_bound(pair: Pair, x: Context, mine: TimePoint, key: str) -> None:
+def check_time_bound(x: Context, mine: TimePoint, key: str) -> list[Finding]:
     """Check: the claim's bounded year or date ``mine`` against the reference claim's point
     years and dates (a dateline's excepted: the report's date, not the event's). One inside,
-    or the same or a tighter bound (``_states_bound``), states it (``key`` into
-    ``pair.stated``); a single one outside conflicts ("bound"); several points of which none
-    is inside may be other events' (missing)."""
+    or the same or a tighter bound (``_states_bound``), states it (a ``VALUE`` agreeing on ``key``,
+    ``Pair.stated``); a single one outside conflicts ("bound"); several points of which none
+    is inside may be other events' (missing). The bound's words were compared as the bound
+    (``covered_words``)."""
     points = [
         p for p in time_points(x.c.text, x.c.quantities, () if x.dateline else x.c.dates) if not p.bound
     ]
     bound_words = x.r.text[time_bound(x.r.text, mine.start)[1] : mine.start]
-    cover_words(pair, x, set(content_tokens(bound_words)) & _BOUND_WORDS)
+    words = covered_words(x, set(content_tokens(bound_words)) & _BOUND_WORDS)
     found = [relation(mine.bound, mine.parts, p.parts, p.last) for p in points]
     if "inside" in found or any(
         _states_bound(mine, p) for p in time_points(x.c.text, x.c.quantities, x.c.dates)
     ):
-        pair.stated.add(key)
-        return
+        return [*words, stated(FindingKind.VALUE, key, mine.text)]
     distinct = {(p.parts, p.last) for p in points}
     if len(distinct) == 1 and found and found[0] == "outside" and not relative_time(x):
         p = points[0]
-        pair.conflicts.append(
-            Conflict("bound", _bound_text(x.r.text, mine.start, mine.end), p.text, p.start, p.end)
-        )
-        return
-    pair.missing.append(_bound_text(x.r.text, mine.start, mine.end))
+        bound = Conflict("bound", _bound_text(x.r.text, mine.start, mine.end), p.text, p.start, p.end)
+        return [*words, conflict_finding(FindingKind.VALUE, bound)]
+    return [*words, unstated(FindingKind.VALUE, _bound_text(x.r.text, mine.start, mine.end))]
 
 
 def reference_bound_conflict(x: Context, mine: TimePoint) -> Conflict | None:
@@ -272,10 +283,11 @@ def relative_time(x: Context) -> bool:
     return RELATIVE_TIME.search(x.c.text) is not None or RELATIVE_TIME.search(x.r.text) is not None
 
 
-def check_relative_time(pair: Pair, x: Context) -> None:
+def check_relative_time(x: Context, prior: Pair) -> tuple[Finding, ...]:
     """Check: the claim's relative time ("the following year", "three years later") is stated
     only by a reference claim that tells a relative time too (then its words compare as
     words); an absolute year is another slot, so without one the claim's is missing."""
     m = RELATIVE_TIME.search(x.r.text)
     if m is not None and RELATIVE_TIME.search(x.c.text) is None:
-        pair.missing.append(m.group(0))
+        return (unstated(FindingKind.VALUE, m.group(0)),)
+    return ()
