@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 from claims import lexicon
@@ -346,7 +347,7 @@ class PredicateSet:
 
 
 def predicate_swap_of(
-    r: Facets, c: Facets, r_tokens: Sequence[str], covered: set[str], clause: tuple[int, int]
+    r: Facets, c: Facets, r_tokens: Sequence[str], covered: AbstractSet[str], clause: tuple[int, int]
 ) -> Conflict | None:
     """Check: predicate. Every content word of the claim is stated by ``c`` except its verb(s),
     and ``c`` puts a verb the claim lacks, no synonym of it, between the same participants:
@@ -411,7 +412,9 @@ def _verb_object(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | No
     return verb[0], before, words
 
 
-def object_swap_of(r: Facets, c: Facets, covered: set[str], clause: tuple[int, int]) -> Conflict | None:
+def object_swap_of(
+    r: Facets, c: Facets, covered: AbstractSet[str], clause: tuple[int, int]
+) -> Conflict | None:
     """Check: object. The claim's words before its root verb are stated by ``c`` (``covered``),
     the root verb of the clause of ``c`` that covers the claim is the claim's (or a synonym,
     ``same_predicate``) with a direct object of its own, and none of the nouns of the claim's

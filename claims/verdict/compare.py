@@ -3,10 +3,13 @@ and ``fold`` turns them into the frozen ``Pair`` the decision reads.
 
 Every check has one signature, ``check(x: Context, prior: Pair) -> tuple[Finding, ...]``: it
 reads the pair's context and ``prior``, the pair folded from the findings of the stages before
-its own (the value checks read none; the word checks read the value checks' coverage, missing
-values and conflicts), and writes nothing. The precedence between findings (the first flip,
-swap or dropped qualifier of the registry's order is the one the pair names) and the clause
-scope of value conflicts (``in_clause``) live in ``fold`` and ``in_clause`` alone.
+its own, and writes nothing. The value checks (stage one) read no ``prior``; of the word checks
+only ``_check_predicate`` reads it: the coverage with the words compared as a bound, and, through
+``roles.converse_relation``, the value checks' missing values and conflicts before ``in_clause``
+(a value conflict outside the covering clause still stands against a converse). The order of
+the registry decides which finding the pair names first: the first flip, swap or dropped
+qualifier (``fold``), and the order of ``Pair.conflicts``, whose first a reason names. The clause
+scope of value conflicts lives in ``in_clause`` alone.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
 
@@ -341,9 +344,11 @@ def _check_office(x: Context, prior: Pair) -> tuple[Finding, ...]:
 def in_clause(findings: Sequence[Finding], x: Context) -> tuple[Finding, ...]:
     """A different value outside the clause that covers the claim (widened over value-only
     clauses, ``widen``) belongs to another statement: the claim's value is then simply not
-    stated (an unstated ``VALUE``, placed after the other findings), never a conflict. Dates
-    and addresses are exempt (an address's own brackets or punctuation split no clause:
-    "wiki/Mercury_(element)")."""
+    stated (an unstated ``VALUE`` with the claim's value only, placed after the other
+    findings), never a conflict. Conflicts of facet "date" (a day or month) and "identifier"
+    are exempt (an address's own brackets or punctuation split no clause:
+    "wiki/Mercury_(element)"); a date that differs only in its year is a "year" conflict and is
+    not."""
     ws, we = widen(x.c.text, *x.clause)
 
     def outside(f: Finding) -> bool:
@@ -383,7 +388,8 @@ PAIR_CHECKS: tuple[tuple[Check, ...], ...] = (
 def measure(x: Context, cos: float, j: int) -> Pair:
     """The pair's measures before any finding: cosine ``cos`` (of the two claims' embeddings),
     the share of the claim's content words the reference states (``coverage``, in [0, 1]) and
-    of its predicate words (names left out), whether the reference holds a denial
+    of its predicate words (names left out), the subject coverage (the best of the coverage, the
+    covering clause's and the claim's event words'), whether the reference holds a denial
     (``reference_denies``) and whether it dates by a relative year ("last year")."""
     coverage, covered = coverage_of(x.r_tokens, x.c_stems)
     names = set(content_tokens(" ".join(e for e, _, _ in x.r.entities)))
@@ -392,7 +398,7 @@ def measure(x: Context, cos: float, j: int) -> Pair:
         j=j,
         cos=cos,
         coverage=coverage,
-        subject_coverage=coverage,
+        subject_coverage=max(coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0]),
         tokens_covered=frozenset(covered),
         predicate_coverage=predicate_coverage,
         predicate_size=predicate_size,
@@ -402,11 +408,20 @@ def measure(x: Context, cos: float, j: int) -> Pair:
 
 
 def fold(base: Pair, findings: Sequence[Finding], x: Context) -> Pair:
-    """The pair ``base`` (``measure``) with what ``findings`` say, in their order: stated keys,
-    conflicts and missing values, names, the first polarity flip, predicate or object swap,
-    opposite and dropped qualifier; words compared as a bound count as covered (coverage and
-    predicate coverage counted again, ``recount_coverage``). ``subject_coverage`` is the best of
-    the coverage, the covering clause's and the claim's event words'."""
+    """The pair ``base`` with what ``findings`` say, in their order: stated keys, conflicts and
+    missing values, names, the first polarity flip, predicate or object swap, opposite and
+    dropped qualifier; words compared as a bound count as covered (coverage and predicate
+    coverage counted again, ``recount_coverage``; the predicate leaves out the words of the last
+    such finding only). ``subject_coverage`` rises with the coverage.
+
+    ``base`` must come from ``measure`` (no findings folded into it yet): ``fold`` starts the
+    findings' fields afresh but keeps ``base``'s measures.
+
+    Raises
+    ------
+    ValueError
+        If a finding has a stance its kind never takes (an unstated opposite, say).
+    """
     stated_keys: set[str] = set(base.stated)
     conflicts: list[Conflict] = []
     missing: list[str] = []
@@ -420,8 +435,8 @@ def fold(base: Pair, findings: Sequence[Finding], x: Context) -> Pair:
             own = frozenset(f.key.split())
             if not own <= covered:
                 covered = covered | own
-                coverage, *rest = recount_coverage(x, covered, own)
-                predicate = (rest[0], rest[1])
+                coverage, predicate_coverage, predicate_size = recount_coverage(x, covered, own)
+                predicate = (predicate_coverage, predicate_size)
         elif f.kind is FindingKind.NAME:
             names[f.stance].append(f.response_value or f.reference_value)
             if f.stance is Stance.AGREE:
@@ -441,8 +456,10 @@ def fold(base: Pair, findings: Sequence[Finding], x: Context) -> Pair:
             degree_gap = True
         elif f.kind is FindingKind.POLARITY and f.stance is Stance.UNSTATED:
             mismatch = True
-        else:
+        elif f.stance is Stance.CONFLICT:
             first.setdefault(f.kind, f)
+        else:
+            raise ValueError(f"a {f.kind.value} finding cannot be {f.stance.value}")
 
     def conflict_of(kind: FindingKind) -> Conflict | None:
         return first[kind].conflict if kind in first else None
@@ -452,7 +469,7 @@ def fold(base: Pair, findings: Sequence[Finding], x: Context) -> Pair:
     return replace(
         base,
         coverage=coverage,
-        subject_coverage=max(coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0]),
+        subject_coverage=max(base.subject_coverage, coverage),
         findings=tuple(findings),
         conflicts=tuple(conflicts),
         missing=tuple(missing),
@@ -487,7 +504,7 @@ def compare_facets(r: Facets, c: Facets, cos: float, j: int) -> Pair:
     base = measure(x, cos, j)
     found: list[Finding] = []
     for stage in PAIR_CHECKS:
-        prior = fold(base, found, x)
+        prior = fold(base, found, x) if found else base
         for check in stage:
             found.extend(check(x, prior))
     return fold(base, in_clause(found, x), x)

@@ -26,8 +26,10 @@ class Conflict:
     """Two values of one slot: the claim's and the reference claim's, with the span of the
     reference's inside the reference claim text (character offsets, ``start <= end``)."""
 
-    #: "year", "date", "time", "number", unit family, "entity", "negation", "comparative",
-    #: "antonym", "quantifier", "ended", "bound", "slot", "identifier"
+    #: values: "year", "date", "time", "number", a unit family, "range", "bound", "bounds",
+    #: "ordinal", "identifier"; words: "entity", "negation", "comparative", "antonym",
+    #: "quantifier", "rank", "office", "ended", "predicate", "object", "slot", "converse",
+    #: "roles"
     kind: str
     response_value: str
     reference_value: str
@@ -39,7 +41,9 @@ class Conflict:
 class FindingKind(Enum):
     """What a finding is about (one member per check family)."""
 
-    SUBJECT = "subject"  #: the claim's subject head (conflict: the reference states another)
+    #: the claim's subject head (conflict: the reference claim does not state it, or puts
+    #: another modifier on it: "The old bridge" for "The new bridge")
+    SUBJECT = "subject"
     NAME = "name"  #: a name of the claim (agree, unstated) or of the reference alone (extra)
     VALUE = "value"  #: a number, year, date, range, bound, ordinal or identifier
     DATELINE = "dateline"  #: the reference is a dateline that states the claim's year or date
@@ -70,9 +74,10 @@ class Finding:
     claim text (-1 when it has none); ``facet`` the finer kind of a conflict (``Conflict.kind``:
     "year", "antonym", ...) or of a dropped qualifier ("may", "limited", "office");
     ``key`` the key of a stated facet ("q:1991", "d:may 3, 2001", "e:paris", "u:doi.org/..."),
-    for ``WORDS`` the covered words joined by spaces; ``coverage`` in [0, 1], the share of the
-    claim's words the reference states without the flipped word itself (opposites) or without
-    the claim's verb adjuncts (a flat denial), 0 where the check measures none."""
+    for ``WORDS`` the covered words joined by spaces; ``coverage`` in [0, 1], for an
+    ``OPPOSITE`` the share of the claim's words the reference states without the flipped words
+    themselves (an ended state: with all of them), for a ``POLARITY`` flip that of a flat
+    denial (``clause_checks._flat_denial_core``), 0 where the check measures none."""
 
     kind: FindingKind
     stance: Stance
@@ -121,7 +126,7 @@ def unstated(kind: FindingKind, value: str) -> Finding:
 @dataclass(frozen=True)
 class Pair:
     """One (claim, reference claim) pair as the decision reads it: the measures of the pair
-    (cosine, word coverage, all in [0, 1]) and what its findings say, folded by
+    (cosine in [-1, 1], word coverages in [0, 1]) and what its findings say, folded by
     ``compare.fold``. Frozen: built once per pair, never written afterwards."""
 
     j: int  # index of the reference claim
@@ -151,8 +156,8 @@ class Pair:
     comparative_flip: Conflict | None = None
     hedge_dropped: tuple[str, str, int, int] | None = None
     flip_coverage: float = 0.0  # coverage without the comparative word itself
-    #: coverage of a flat denial without the claim's verb adjuncts (``clause_checks._denied_core``:
-    #: "Honey does not spoil" / "Honey spoils over time"); 0 when the denial needs them all
+    #: coverage of a flat denial of a polarity flip (``clause_checks._flat_denial_core``: "Honey
+    #: does not spoil" / "Honey spoils over time"); 0 without a flip or a flat denial
     denial_coverage: float = 0.0
     predicate_coverage: float = 0.0  # coverage of the claim's content words other than entities
     predicate_size: int = 0

@@ -22,6 +22,7 @@ be a synonym ("a doctor" / "a physician"), which no word list here knows.
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from claims.facets import Facets, content_tokens, token_match
@@ -83,7 +84,7 @@ def _same_slot(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
     return a[1] == b[1]
 
 
-def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: set[str]) -> Conflict | None:
+def slot_swap(r: Facets, clause_text: str, clause_start: int, covered: AbstractSet[str]) -> Conflict | None:
     """The claim's word whose place the reference clause (``clause_text``, at ``clause_start``
     in its claim) fills with another word, as a conflict of kind "slot" (span in the reference
     claim); None when the claim leaves more than ``MAX_MISSING`` words unstated or no missing word
