@@ -106,6 +106,8 @@ def negation_of(text: str) -> tuple[bool, str]:
         low,
     ):
         after = low[m.end() : m.end() + 60]
+        if _in_address(low, m.start(), m.end()):
+            continue  # "docs.tessel.no/guide", "no.wikipedia.org": part of an address, no word
         if m.group(0) in ("not", "n't") and re.match(r"\s*(?:only|just|merely)\b", after):
             continue
         if m.group(0) == "nicht" and re.match(r"\s*(?:nur|erst|bis)\b", after):
@@ -125,6 +127,15 @@ def negation_of(text: str) -> tuple[bool, str]:
     if m2:
         return True, m2.group(0)
     return False, ""
+
+
+def _in_address(low: str, start: int, end: int) -> bool:
+    """The word at ``low[start:end]`` is glued to an address or a file name: a dot, slash, "@" or
+    underscore right before it, or a slash, "@", underscore or a dot followed by a letter or digit
+    right after it ("tessel.no/guide", "no.wikipedia.org"); a sentence's final "no." is none."""
+    before = low[start - 1] if start else " "
+    after = low[end : end + 2]
+    return before in "./@_" or after[:1] in ("/", "@", "_") or (after[:1] == "." and after[1:2].isalnum())
 
 
 #: "is to" after a noun of function ("A recruiter's main responsibility is to screen candidates",

@@ -85,7 +85,10 @@ in one place. The checks by family:
 * polarity (``clause_checks.check_polarity``): denying frames ("It is false that", "There is no
   evidence that"), "no longer", "never"; a denial contradicts only a reference that states
   the same nouns affirmatively, and a negated claim is never supported by a reference claim
-  without a denial (absence is not denial: such a claim is unsupported);
+  without a denial of the same things (absence is not denial, nor is a denial of something
+  else: a denying clause must state ``COVERAGE_POLARITY`` of the claim's nouns, names and
+  adjectives; ``clause_checks._denial_stated``); a negation word glued to an address
+  ("tessel.no/guide") is no denial;
 * predicate (``clause_checks.predicate_swap_of``): another verb between the same participants,
   no synonym of ``claims/data/predicate_synonyms.txt`` ("sued" / "hired") -> unsupported;
 * object (``clause_checks.object_swap_of``): the same subject and root verb with another direct

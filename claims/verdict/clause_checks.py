@@ -53,6 +53,42 @@ def _topic_tokens(f: Facets, tokens: Sequence[str]) -> list[str]:
     return [t for t in tokens if pos.get(t, "NOUN") in _TOPIC_POS]
 
 
+def _denial_stated(r: Facets, r_tokens: Sequence[str], c: Facets) -> bool:
+    """Some denying clause of ``c`` (``clause_spans``) states ``COVERAGE_POLARITY`` (0.75) of the
+    words the claim's denial is about: the nouns, names and adjectives (``_topic_tokens``) of
+    the clause of ``r`` that holds its negation cue (``_denied_words``). A denial states a
+    denial only of the same things ("Gold does not react with hydrochloric acid (HCl)" /
+    "Gold does not react with hydrochloric acid": 3 of 4; "There is no overall charge to a
+    water molecule" / "Hydrogen atoms in water molecules do not have a positive charge": 3 of
+    6); the share is the one a flip needs of the claim's words."""
+    topic = _topic_tokens(r, _denied_words(r, r_tokens))
+    if not topic:
+        return True  # the cue denies no content word of the claim ("of all faiths and none")
+    if not c.negated:
+        return False
+    for a, b in clause_spans(c.text):
+        clause = extract(c.text[a:b]) if (a, b) != (0, len(c.text)) else c
+        if clause.negated and coverage_of(topic, clause.tokens)[0] >= T.coverage_polarity:
+            return True
+    return False
+
+
+def _denied_words(r: Facets, r_tokens: Sequence[str]) -> list[str]:
+    """The tokens of ``r_tokens`` in the clause of ``r`` (``clause_spans``) that holds the
+    negation cue (all of them when the cue is not found as a word): a denial in a clause
+    denies that clause ("... said the search wasn't inclusive enough, and that the flag may go
+    back to the drawing board")."""
+    if not r.negation_cue:
+        return list(r_tokens)
+    before = "" if r.negation_cue.replace("’", "'") == "n't" else r"(?<![\w'’])"  # "n't" ends its word
+    cue = re.search(rf"{before}{re.escape(r.negation_cue)}(?![\w'’])", r.text, re.I)
+    if cue is None:
+        return list(r_tokens)
+    a, b = next(((a, b) for a, b in clause_spans(r.text) if a <= cue.start() < b), (0, len(r.text)))
+    own = set(content_tokens(r.text[a:b]))
+    return [t for t in r_tokens if t in own]
+
+
 def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, float, Facets]:
     """The clause of ``c`` that covers most of the claim's tokens (the shortest at equal
     coverage): its span, that coverage and its facets."""
@@ -147,7 +183,18 @@ def check_polarity(r: Facets, c: Facets, r_tokens: Sequence[str]) -> tuple[Findi
     affirmed claim supported by a clause that denies its words without a flip (the clause says
     more than the claim)."""
     n_s, n_e, n_cov, neg_clause = _negation_clause(r_tokens, c)
-    if r.negated == neg_clause.negated or (r.negated and _denied_in_words(r, c)):
+    if r.negated and _denied_in_words(r, c):
+        return ()
+    # a negated claim needs a denial of its own topic somewhere in the reference claim (one in
+    # another clause than the best-covering one still may state it: "While X, by itself, will
+    # not react ..."); a denial of something else states nothing of it: "There is no overall
+    # charge to a water molecule" / "Hydrogen atoms in water molecules do not have a positive
+    # charge"
+    unstated = Finding(FindingKind.POLARITY, Stance.UNSTATED, r.negation_cue)
+    mismatch = (unstated,) if r.negated and not _denial_stated(r, r_tokens, c) else ()
+    if r.negated and neg_clause.negated:
+        return mismatch
+    if r.negated == neg_clause.negated:
         return ()
     if neg_clause.negated and _NO_LONGER.search(c.text[n_s:n_e]) and not _present_tense(r.text):
         return ()  # "Ana Ruiz was the CEO" / "... is no longer the CEO": the past is not denied
@@ -155,10 +202,6 @@ def check_polarity(r: Facets, c: Facets, r_tokens: Sequence[str]) -> tuple[Findi
         # a double negation agrees: "did not decrease" / "increased", "It is false that it
         # is closed" / "it is open" (``claims/data/antonyms.tsv``)
         return ()
-    # a negated claim needs a denial somewhere in the reference claim (one in another clause
-    # than the best-covering one still may state it: "While X, by itself, will not react ...")
-    unstated = Finding(FindingKind.POLARITY, Stance.UNSTATED, r.negation_cue)
-    mismatch = (unstated,) if r.negated and not c.negated else ()
     if r.negated and not neg_clause.negated and not asserts(c.text, _main_verb(r.text)):
         # the reference does not assert the event it names ("was invited to perform", "claimed
         # that it performed", "if it had performed"): a denial of it is no flip
