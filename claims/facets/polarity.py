@@ -108,6 +108,8 @@ def negation_of(text: str) -> tuple[bool, str]:
         after = low[m.end() : m.end() + 60]
         if _in_address(low, m.start(), m.end()):
             continue  # "docs.tessel.no/guide", "no.wikipedia.org": part of an address, no word
+        if m.group(0) == "no" and re.match(r"\.\s*\d", after):
+            continue  # "Decree no. 5", "Item No. 7": a number sign
         if m.group(0) in ("not", "n't") and re.match(r"\s*(?:only|just|merely)\b", after):
             continue
         if m.group(0) == "nicht" and re.match(r"\s*(?:nur|erst|bis)\b", after):

@@ -53,24 +53,46 @@ def _topic_tokens(f: Facets, tokens: Sequence[str]) -> list[str]:
     return [t for t in tokens if pos.get(t, "NOUN") in _TOPIC_POS]
 
 
+#: an insertion inside a sentence, no clause boundary for a denial: "(a deep glacial basin)",
+#: "[E6]", " — a Lyon design from 1988 — "
+_INSERTION = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\]|\s[–—-]\s[^–—]*?\s[–—-](?=\s))")
+
+
 def _denial_stated(r: Facets, r_tokens: Sequence[str], c: Facets) -> bool:
-    """Some denying clause of ``c`` (``clause_spans``) states ``COVERAGE_POLARITY`` (0.75) of the
-    words the claim's denial is about: the nouns, names and adjectives (``_topic_tokens``) of
-    the clause of ``r`` that holds its negation cue (``_denied_words``). A denial states a
-    denial only of the same things ("Gold does not react with hydrochloric acid (HCl)" /
-    "Gold does not react with hydrochloric acid": 3 of 4; "There is no overall charge to a
-    water molecule" / "Hydrogen atoms in water molecules do not have a positive charge": 3 of
-    6); the share is the one a flip needs of the claim's words."""
+    """Some denying clause of ``c`` (``clause_spans``, insertions in brackets or dashes left
+    out) states ``COVERAGE_POLARITY`` (0.75) of the words the claim's denial is about: the
+    nouns, names and adjectives (``_topic_tokens``) of the clause of ``r`` that holds its
+    negation cue (``_denied_words``). A denying clause without a noun subject of its own ("does
+    not freeze", "it was not tested") is read with up to two clauses before it, where its
+    subject is. A denial states a denial only of the same things ("Gold does not react with
+    hydrochloric acid (HCl)" / "Gold does not react with hydrochloric acid": 3 of 4; "There is
+    no overall charge to a water molecule" / "Hydrogen atoms in water molecules do not have a
+    positive charge": 3 of 6); the share is the one a flip needs of the claim's words."""
     topic = _topic_tokens(r, _denied_words(r, r_tokens))
     if not topic:
         return True  # the cue denies no content word of the claim ("of all faiths and none")
     if not c.negated:
         return False
-    for a, b in clause_spans(c.text):
-        clause = extract(c.text[a:b]) if (a, b) != (0, len(c.text)) else c
-        if clause.negated and coverage_of(topic, clause.tokens)[0] >= T.coverage_polarity:
+    text = _INSERTION.sub("", c.text)
+    spans = clause_spans(text)
+    for k, (a, b) in enumerate(spans):
+        clause = extract(text[a:b])
+        if not clause.negated:
+            continue
+        words = list(clause.tokens)
+        if not _own_subject(text[a:b]):
+            words += [t for s, e in spans[max(0, k - 2) : k] for t in content_tokens(text[s:e])]
+        if coverage_of(topic, words)[0] >= T.coverage_polarity:
             return True
     return False
+
+
+def _own_subject(text: str) -> bool:
+    """The clause has a noun or name as its subject, or an expletive "there" (spaCy's parse)."""
+    return any(
+        t.dep_ == "expl" or (t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN"))
+        for t in parse(text)
+    )
 
 
 def _denied_words(r: Facets, r_tokens: Sequence[str]) -> list[str]:

@@ -41,8 +41,24 @@ OTHER_DENIAL: list[Row] = [
     ),
 ]
 
-#: a denial of the same things, in the same or other words
+#: a denial of the same things, in the same or other words, also with an insertion in brackets
+#: or dashes, or with a pronoun for the subject in a later clause of the reference claim
 SAME_DENIAL: list[Row] = [
+    (
+        "Kelmar Lake does not freeze in winter.",
+        "Kelmar Lake (a deep glacial basin in northern Tavria) does not freeze in winter.",
+        {S},
+    ),
+    (
+        "The Quillon engine does not use diesel fuel.",
+        "The Quillon engine — a Lyon design from 1988 — does not use diesel fuel.",
+        {S},
+    ),
+    (
+        "The Grovia app does not collect location data.",
+        "The Grovia app was released in 2018; it does not collect location data.",
+        {S},
+    ),
     ("The Lindqvist ferry does not sail on Sundays.", "The Lindqvist ferry does not sail on Sundays.", {S}),
     (
         "Silver does not dissolve in sulfuric acid (SA).",
@@ -73,9 +89,11 @@ def test_a_denial_of_the_same_things_states_it(row: Row) -> None:
         ("The user guide is at https://docs.tessel.no/guide.", False),
         ("The Norwegian article is on no.wikipedia.org today.", False),
         ("Write to info@no-reply.example for help.", False),
+        ("Decree no. 5 was signed in 1921.", False),
+        ("Item No. 7 was sold at auction.", False),
         ("The answer was no.", True),
         ("There is no ferry on Sundays.", True),
     ],
 )
-def test_a_negation_word_inside_an_address_is_no_denial(text: str, negated: bool) -> None:
+def test_a_negation_word_inside_an_address_or_a_number_sign_is_no_denial(text: str, negated: bool) -> None:
     assert negation_of(text)[0] is negated
