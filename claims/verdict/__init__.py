@@ -61,7 +61,7 @@ signature, ``check(x: Context, prior: Pair) -> tuple[Finding, ...]`` (``compare.
 listed in one registry, ``compare.PAIR_CHECKS`` (the value checks, then the word checks, which
 read the value checks' findings). A ``Finding`` is frozen: a ``FindingKind``, a ``Stance``
 (agree, conflict, unstated, extra), the two values and the reference value's span. No check
-writes into a shared record: ``compare.fold`` turns the findings into the frozen ``Pair`` the
+writes into a shared record: ``pairs.fold`` turns the findings into the frozen ``Pair`` the
 verdict steps read, with the precedence between findings (the first flip, swap or dropped
 qualifier in the registry's order) and the clause scope of value conflicts (``in_clause``)
 in one place. The checks by family:
@@ -169,9 +169,10 @@ check).
 from __future__ import annotations
 
 from claims.verdict.clause_checks import same_predicate
-from claims.verdict.compare import PAIR_CHECKS, Check, compare_facets, fold
+from claims.verdict.compare import PAIR_CHECKS, Check, compare_facets
 from claims.verdict.decide import judge, judge_one
 from claims.verdict.findings import Conflict, Finding, FindingKind, Pair, Stance
+from claims.verdict.pairs import fold
 from claims.verdict.text import subject_head, subject_heads, subject_modifier
 from claims.verdict.thresholds import (
     COVERAGE_INFERRED,

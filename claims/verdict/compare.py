@@ -16,7 +16,7 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import replace
 
 from claims.facets import (
@@ -28,10 +28,9 @@ from claims.facets import (
     values_equal,
 )
 from claims.facets.identifiers import identifiers, mentioned, same_identifier
-from claims.verdict.clause_checks import check_polarity, object_swap_of, predicate_swap_of, reference_denies
+from claims.verdict.clause_checks import check_polarity, object_swap_of, predicate_swap_of
 from claims.verdict.context import Context, context_of
 from claims.verdict.degree import compare_quantifiers, one_of_dropped, superlative_missing, superlative_rank
-from claims.verdict.events import event_coverage
 from claims.verdict.findings import (
     MONTH_DAY,
     YEAR,
@@ -47,6 +46,7 @@ from claims.verdict.findings import (
 from claims.verdict.lexical import antonym_flip, ended_state
 from claims.verdict.names import alias_stated, entity_key, entity_present, lower_words, name_keys
 from claims.verdict.offices import office_change
+from claims.verdict.pairs import fold, in_clause, measure
 from claims.verdict.quantity_checks import check_quantities, years_of
 from claims.verdict.roles import converse_relation
 from claims.verdict.slots import slot_swap
@@ -56,20 +56,17 @@ from claims.verdict.text import (
     other_modifier,
     subject_heads,
     subject_modifier,
-    widen,
 )
 from claims.verdict.time_bounds import (
     bounded_in_reference,
     check_relative_time,
     check_time_bound,
     month_range_check,
-    recount_coverage,
     reference_bound_conflict,
     relative_time,
     time_points,
 )
 from claims.verdict.values import (
-    RELATIVE_YEAR,
     date_conflict,
     date_states,
 )
@@ -341,27 +338,6 @@ def _check_office(x: Context, prior: Pair) -> tuple[Finding, ...]:
     return ()
 
 
-def in_clause(findings: Sequence[Finding], x: Context) -> tuple[Finding, ...]:
-    """A different value outside the clause that covers the claim (widened over value-only
-    clauses, ``widen``) belongs to another statement: the claim's value is then simply not
-    stated (an unstated ``VALUE`` with the claim's value only, placed after the other
-    findings), never a conflict. Conflicts of facet "date" (a day or month) and "identifier"
-    are exempt (an address's own brackets or punctuation split no clause:
-    "wiki/Mercury_(element)"); a date that differs only in its year is a "year" conflict and is
-    not."""
-    ws, we = widen(x.c.text, *x.clause)
-
-    def outside(f: Finding) -> bool:
-        return (
-            f.kind is FindingKind.VALUE
-            and f.stance is Stance.CONFLICT
-            and not (ws <= f.start and f.end <= we or f.facet in ("date", "identifier"))
-        )
-
-    kept = [f for f in findings if not outside(f)]
-    return (*kept, *(unstated(FindingKind.VALUE, f.response_value) for f in findings if outside(f)))
-
-
 #: the checks of one (claim, reference claim) pair, in two stages: the value checks, then the
 #: word checks, which read the value checks' findings (``prior``); ``fold`` keeps the first of
 #: several flips, swaps or dropped qualifiers in this order
@@ -383,117 +359,6 @@ PAIR_CHECKS: tuple[tuple[Check, ...], ...] = (
         _check_office,
     ),
 )
-
-
-def measure(x: Context, cos: float, j: int) -> Pair:
-    """The pair's measures before any finding: cosine ``cos`` (of the two claims' embeddings),
-    the share of the claim's content words the reference states (``coverage``, in [0, 1]) and
-    of its predicate words (names left out), the subject coverage (the best of the coverage, the
-    covering clause's and the claim's event words'), whether the reference holds a denial
-    (``reference_denies``) and whether it dates by a relative year ("last year")."""
-    coverage, covered = coverage_of(x.r_tokens, x.c_stems)
-    names = set(content_tokens(" ".join(e for e, _, _ in x.r.entities)))
-    predicate_coverage, predicate_size = event_coverage([t for t in x.r_tokens if t not in names], x.c_stems)
-    return Pair(
-        j=j,
-        cos=cos,
-        coverage=coverage,
-        subject_coverage=max(coverage, x.clause_coverage, event_coverage(x.r_tokens, x.c_stems)[0]),
-        tokens_covered=frozenset(covered),
-        predicate_coverage=predicate_coverage,
-        predicate_size=predicate_size,
-        reference_negated=reference_denies(x.r, x.c),
-        relative_time=bool(RELATIVE_YEAR.search(x.c.text)),
-    )
-
-
-def fold(base: Pair, findings: Sequence[Finding], x: Context) -> Pair:
-    """The pair ``base`` with what ``findings`` say, in their order: stated keys, conflicts and
-    missing values, names, the first polarity flip, predicate or object swap, opposite and
-    dropped qualifier; words compared as a bound count as covered (coverage and predicate
-    coverage counted again, ``recount_coverage``; the predicate leaves out the words of the last
-    such finding only). ``subject_coverage`` rises with the coverage.
-
-    ``base`` must come from ``measure`` (no findings folded into it yet): ``fold`` starts the
-    findings' fields afresh but keeps ``base``'s measures.
-
-    Raises
-    ------
-    ValueError
-        If a finding has a stance its kind never takes (an unstated opposite, say).
-    """
-    stated_keys: set[str] = set(base.stated)
-    conflicts: list[Conflict] = []
-    missing: list[str] = []
-    names: dict[Stance, list[str]] = {Stance.AGREE: [], Stance.UNSTATED: [], Stance.EXTRA: []}
-    first: dict[FindingKind, Finding] = {}
-    covered, coverage = base.tokens_covered, base.coverage
-    predicate = (base.predicate_coverage, base.predicate_size)
-    head_covered, dated, mismatch, degree_gap = True, False, False, False
-    for f in findings:
-        if f.kind is FindingKind.WORDS:
-            own = frozenset(f.key.split())
-            if not own <= covered:
-                covered = covered | own
-                coverage, predicate_coverage, predicate_size = recount_coverage(x, covered, own)
-                predicate = (predicate_coverage, predicate_size)
-        elif f.kind is FindingKind.NAME:
-            names[f.stance].append(f.response_value or f.reference_value)
-            if f.stance is Stance.AGREE:
-                stated_keys.add(f.key)
-        elif f.kind is FindingKind.SUBJECT:
-            head_covered = False
-        elif f.kind is FindingKind.DATELINE:
-            dated = True
-        elif f.stance is Stance.AGREE:
-            stated_keys.add(f.key)
-        elif f.kind is FindingKind.VALUE and f.stance is Stance.CONFLICT:
-            conflicts.append(f.conflict)
-        elif f.kind is FindingKind.VALUE:
-            missing.append(f.response_value)
-        elif f.kind is FindingKind.DEGREE:
-            missing.append(f.response_value)
-            degree_gap = True
-        elif f.kind is FindingKind.POLARITY and f.stance is Stance.UNSTATED:
-            mismatch = True
-        elif f.stance is Stance.CONFLICT:
-            first.setdefault(f.kind, f)
-        else:
-            raise ValueError(f"a {f.kind.value} finding cannot be {f.stance.value}")
-
-    def conflict_of(kind: FindingKind) -> Conflict | None:
-        return first[kind].conflict if kind in first else None
-
-    flip, dropped = first.get(FindingKind.OPPOSITE), first.get(FindingKind.QUALIFIER)
-    polarity = first.get(FindingKind.POLARITY)
-    return replace(
-        base,
-        coverage=coverage,
-        subject_coverage=max(base.subject_coverage, coverage),
-        findings=tuple(findings),
-        conflicts=tuple(conflicts),
-        missing=tuple(missing),
-        stated=frozenset(stated_keys),
-        tokens_covered=covered,
-        entities_missing=tuple(names[Stance.UNSTATED]),
-        entities_present=tuple(names[Stance.AGREE]),
-        entities_extra=tuple(names[Stance.EXTRA]),
-        polarity_flip=conflict_of(FindingKind.POLARITY),
-        polarity_mismatch=mismatch,
-        predicate_swap=conflict_of(FindingKind.PREDICATE),
-        object_swap=conflict_of(FindingKind.OBJECT),
-        comparative_flip=conflict_of(FindingKind.OPPOSITE),
-        hedge_dropped=None
-        if dropped is None
-        else (dropped.facet, dropped.reference_value, dropped.start, dropped.end),
-        flip_coverage=0.0 if flip is None else flip.coverage,
-        denial_coverage=0.0 if polarity is None else polarity.coverage,
-        predicate_coverage=predicate[0],
-        predicate_size=predicate[1],
-        degree_gap=degree_gap,
-        head_covered=head_covered,
-        dated=dated,
-    )
 
 
 def compare_facets(r: Facets, c: Facets, cos: float, j: int) -> Pair:

@@ -1,9 +1,9 @@
 """What the checks of one (claim, reference claim) pair find (frozen ``Finding``), and the pair
-record (frozen ``Pair``) that ``compare.fold`` builds from them.
+record (frozen ``Pair``) that ``pairs.fold`` builds from them.
 
 Every check reads the pair's context and returns findings; no check writes into a shared
 record, so a check's result does not depend on which checks ran before it in its stage
-(``compare.PAIR_CHECKS``). One function, ``compare.fold``, turns the findings into the
+(``compare.PAIR_CHECKS``). One function, ``pairs.fold``, turns the findings into the
 ``Pair`` the decision reads, with the precedence rules in one place.
 
 Part of ``claims.verdict`` (see its docstring for the method)."""
@@ -127,7 +127,7 @@ def unstated(kind: FindingKind, value: str) -> Finding:
 class Pair:
     """One (claim, reference claim) pair as the decision reads it: the measures of the pair
     (cosine in [-1, 1], word coverages in [0, 1]) and what its findings say, folded by
-    ``compare.fold``. Frozen: built once per pair, never written afterwards."""
+    ``pairs.fold``. Frozen: built once per pair, never written afterwards."""
 
     j: int  # index of the reference claim
     cos: float

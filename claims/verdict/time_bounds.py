@@ -206,7 +206,7 @@ def covered_words(x: Context, own: set[str]) -> list[Finding]:
     """The claim's words ``own`` of a bound ("exceeds", "more than", "no earlier than") were
     compared as the bound: they are no predicate word the reference lacks ("exceeds 80 °C" /
     "stays below 80 °C"). One ``WORDS`` finding (``key``: the words, sorted, joined by spaces);
-    ``compare.fold`` counts the pair's coverage and predicate coverage again without them."""
+    ``pairs.fold`` counts the pair's coverage and predicate coverage again without them."""
     own = own & set(x.r_tokens)
     return [Finding(FindingKind.WORDS, Stance.AGREE, key=" ".join(sorted(own)))] if own else []
 

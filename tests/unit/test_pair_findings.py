@@ -15,9 +15,10 @@ import dataclasses
 import pytest
 
 from claims.facets import extract
-from claims.verdict.compare import PAIR_CHECKS, compare_facets, fold, in_clause, measure
+from claims.verdict.compare import PAIR_CHECKS, compare_facets
 from claims.verdict.context import context_of
 from claims.verdict.findings import Conflict, Finding, FindingKind, Stance, conflict_finding
+from claims.verdict.pairs import fold, in_clause, measure
 
 #: one pair per check family: value, bound, antonym, ended state, quantifier, negation, name
 PAIRS = [
