@@ -481,21 +481,28 @@ class Rejection:
     reason: str
 
 
+def _as_text(value: str) -> str:
+    """``value`` as Postgres text: a rejection quotes the input it rejects, which may hold what
+    text cannot (a NUL character, written ``\\u0000``; a lone surrogate, written as its escape)."""
+    return value.replace("\x00", "\\u0000").encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def add_rejections(session: Session, run: Run, rejections: Sequence[Rejection], *, tenant_id: str) -> int:
     """Record ``rejections`` in an unfinished run, once per key (``ON CONFLICT DO NOTHING``: a
-    resumed batch sends them again); the number recorded now."""
+    resumed batch sends them again); the number recorded now. Keys, item ids and reasons are
+    stored as text (``_as_text``)."""
     if not rejections or run.finished_at is not None:
         return 0
     rows = [
         {
             "run_id": run.id,
             "tenant_id": tenant_id,
-            "key": r.key[:1000],
+            "key": _as_text(r.key)[:1000],
             "line": r.line,
-            "item_id": r.item_id,
-            "reason": r.reason[:REASON_CHARS],
+            "item_id": None if r.item_id is None else _as_text(r.item_id),
+            "reason": _as_text(r.reason)[:REASON_CHARS],
         }
-        for r in {r.key: r for r in rejections}.values()
+        for r in {_as_text(r.key): r for r in rejections}.values()
     ]
     stmt = (
         pg_insert(RunRejection)

@@ -260,3 +260,16 @@ def test_a_rejected_line_number_beyond_a_postgres_integer_is_422(client: TestCli
     assert [".".join(str(p) for p in e["loc"]) for e in resp.json()["detail"]] == ["body.rejected.0.line"]
     ok = {**body, "rejected": [{"reason": "bad json", "line": 2**31 - 1}]}
     assert client.post("/runs", json=ok).status_code in (201, 202), "the largest line is stored"
+
+
+def test_an_item_whose_field_name_holds_a_nul_is_rejected_and_stored_as_text(client: TestClient) -> None:
+    """Found by the OpenAPI fuzz test (schemathesis): an item with a NUL in a field name was a 500
+    (Postgres text cannot hold NUL), because the rejection's reason quotes the field's path."""
+    suite = f"fuzz-nul-{uuid.uuid4().hex[:8]}"
+    body = {"suite": suite, "items": [{"id": 0, "references": [{"\u0000": None}], "response": ""}]}
+    resp = client.post("/runs", json=body)
+    assert resp.status_code in (201, 202), resp.text
+    run_id = resp.json()["run"]["id"]
+    rejections = [json.loads(x) for x in client.get(f"/runs/{run_id}/rejections").text.splitlines()]
+    assert len(rejections) == 1, rejections
+    assert "\\u0000" in rejections[0]["reason"] and "\x00" not in rejections[0]["reason"]
