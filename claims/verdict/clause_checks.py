@@ -76,7 +76,7 @@ def _denial_stated(r: Facets, r_tokens: Sequence[str], c: Facets) -> bool:
     text = _INSERTION.sub("", c.text)
     spans = clause_spans(text)
     for k, (a, b) in enumerate(spans):
-        clause = extract(text[a:b])
+        clause = c if text == c.text and (a, b) == (0, len(text)) else extract(text[a:b])
         if not clause.negated:
             continue
         words = list(clause.tokens)
