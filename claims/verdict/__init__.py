@@ -87,7 +87,7 @@ in one place. The checks by family:
   the same nouns affirmatively, and a negated claim is never supported by a reference claim
   without a denial of the same things (absence is not denial, nor is a denial of something
   else: a denying clause must state ``COVERAGE_POLARITY`` of the claim's nouns, names and
-  adjectives; ``clause_checks._denial_stated``); a negation word glued to an address
+  adjectives; ``denials.denial_stated``); a negation word glued to an address
   ("tessel.no/guide") is no denial;
 * predicate (``clause_checks.predicate_swap_of``): another verb between the same participants,
   no synonym of ``claims/data/predicate_synonyms.txt`` ("sued" / "hired") -> unsupported;

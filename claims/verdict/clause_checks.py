@@ -23,92 +23,11 @@ from claims.facets import (
 )
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
+from claims.verdict.denials import TOPIC_POS, denial_stated, tagged_tokens, topic_tokens
 from claims.verdict.factive import asserts
 from claims.verdict.findings import Conflict, Finding, FindingKind, Stance, conflict_finding
 from claims.verdict.text import clause_spans, coverage_of, verb_adjunct_tokens
 from claims.verdict.thresholds import T
-
-
-@lru_cache(maxsize=65536)
-def _tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
-    """(content token, spaCy coarse part of speech) for every content word of ``text``, in order;
-    cached."""
-    doc = parse(text[:1000])
-    if doc is None:
-        return ()
-    return tuple((t, tok.pos_) for tok in doc for t in content_tokens(tok.text))
-
-
-#: parts of speech of the words a statement is about (its participants and properties)
-_TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
-
-
-def _topic_tokens(f: Facets, tokens: Sequence[str]) -> list[str]:
-    """The tokens among ``tokens`` that name what the claim is about: nouns, names, adjectives
-    (spaCy's tags); all of ``tokens`` when the parse tags no content word."""
-    tags = _tagged_tokens(f.text)
-    if not tags:
-        return list(tokens)
-    pos = {t: p for t, p in tags}
-    return [t for t in tokens if pos.get(t, "NOUN") in _TOPIC_POS]
-
-
-#: an insertion inside a sentence, no clause boundary for a denial: "(a deep glacial basin)",
-#: "[E6]", " — a Lyon design from 1988 — "
-_INSERTION = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\]|\s[–—-]\s[^–—]*?\s[–—-](?=\s))")
-
-
-def _denial_stated(r: Facets, r_tokens: Sequence[str], c: Facets) -> bool:
-    """Some denying clause of ``c`` (``clause_spans``, insertions in brackets or dashes left
-    out) states ``COVERAGE_POLARITY`` (0.75) of the words the claim's denial is about: the
-    nouns, names and adjectives (``_topic_tokens``) of the clause of ``r`` that holds its
-    negation cue (``_denied_words``). A denying clause without a noun subject of its own ("does
-    not freeze", "it was not tested") is read with up to two clauses before it, where its
-    subject is. A denial states a denial only of the same things ("Gold does not react with
-    hydrochloric acid (HCl)" / "Gold does not react with hydrochloric acid": 3 of 4; "There is
-    no overall charge to a water molecule" / "Hydrogen atoms in water molecules do not have a
-    positive charge": 3 of 6); the share is the one a flip needs of the claim's words."""
-    topic = _topic_tokens(r, _denied_words(r, r_tokens))
-    if not topic:
-        return True  # the cue denies no content word of the claim ("of all faiths and none")
-    if not c.negated:
-        return False
-    text = _INSERTION.sub("", c.text)
-    spans = clause_spans(text)
-    for k, (a, b) in enumerate(spans):
-        clause = c if text == c.text and (a, b) == (0, len(text)) else extract(text[a:b])
-        if not clause.negated:
-            continue
-        words = list(clause.tokens)
-        if not _own_subject(text[a:b]):
-            words += [t for s, e in spans[max(0, k - 2) : k] for t in content_tokens(text[s:e])]
-        if coverage_of(topic, words)[0] >= T.coverage_polarity:
-            return True
-    return False
-
-
-def _own_subject(text: str) -> bool:
-    """The clause has a noun or name as its subject, or an expletive "there" (spaCy's parse)."""
-    return any(
-        t.dep_ == "expl" or (t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN"))
-        for t in parse(text)
-    )
-
-
-def _denied_words(r: Facets, r_tokens: Sequence[str]) -> list[str]:
-    """The tokens of ``r_tokens`` in the clause of ``r`` (``clause_spans``) that holds the
-    negation cue (all of them when the cue is not found as a word): a denial in a clause
-    denies that clause ("... said the search wasn't inclusive enough, and that the flag may go
-    back to the drawing board")."""
-    if not r.negation_cue:
-        return list(r_tokens)
-    before = "" if r.negation_cue.replace("’", "'") == "n't" else r"(?<![\w'’])"  # "n't" ends its word
-    cue = re.search(rf"{before}{re.escape(r.negation_cue)}(?![\w'’])", r.text, re.I)
-    if cue is None:
-        return list(r_tokens)
-    a, b = next(((a, b) for a, b in clause_spans(r.text) if a <= cue.start() < b), (0, len(r.text)))
-    own = set(content_tokens(r.text[a:b]))
-    return [t for t in r_tokens if t in own]
 
 
 def _negation_clause(r_tokens: Sequence[str], c: Facets) -> tuple[int, int, float, Facets]:
@@ -213,7 +132,7 @@ def check_polarity(r: Facets, c: Facets, r_tokens: Sequence[str]) -> tuple[Findi
     # charge to a water molecule" / "Hydrogen atoms in water molecules do not have a positive
     # charge"
     unstated = Finding(FindingKind.POLARITY, Stance.UNSTATED, r.negation_cue)
-    mismatch = (unstated,) if r.negated and not _denial_stated(r, r_tokens, c) else ()
+    mismatch = (unstated,) if r.negated and not denial_stated(r, r_tokens, c) else ()
     if r.negated and neg_clause.negated:
         return mismatch
     if r.negated == neg_clause.negated:
@@ -237,7 +156,7 @@ def check_polarity(r: Facets, c: Facets, r_tokens: Sequence[str]) -> tuple[Findi
         # agent or extent: "Honey does not spoil" / "Honey spoils over time"
         n_cov, _ = coverage_of(flat, content_tokens(c.text[n_s:n_e]))
         denial_coverage = n_cov
-    topic_cov, _ = coverage_of(_topic_tokens(r, flat or r_tokens), neg_clause.tokens)
+    topic_cov, _ = coverage_of(topic_tokens(r, flat or r_tokens), neg_clause.tokens)
     denial = local and n_cov >= T.coverage_polarity and topic_cov >= 1.0
     if not (denial and back >= T.polarity_back_coverage):
         # a clause that denies the claim's words among more of its own ("Copper cannot displace
@@ -245,7 +164,7 @@ def check_polarity(r: Facets, c: Facets, r_tokens: Sequence[str]) -> tuple[Findi
         # nor is a denial of all the claim's topic words but those of its verb's adjuncts
         # ("The bridge was not damaged by the flood" / "The bridge was damaged by the storm")
         core_topic_cov, _ = coverage_of(
-            _topic_tokens(r, _denied_core(r, r_tokens, neg_clause)), neg_clause.tokens
+            topic_tokens(r, _denied_core(r, r_tokens, neg_clause)), neg_clause.tokens
         )
         denied = neg_clause.negated and local and core_topic_cov >= 1.0 and (denial or n_cov >= 0.5)
         return mismatch or ((unstated,) if denied else ())
@@ -425,7 +344,7 @@ def predicate_swap_of(
     missing = [t for t in r_tokens if t not in covered]
     if not 1 <= len(missing) <= T.predicate_swap_max_verbs or (r.negated and _denied_in_words(r, c)):
         return None  # "not allowed" / "prohibited" is the same predicate denied
-    r_tags = _tagged_tokens(r.text)
+    r_tags = tagged_tokens(r.text)
     if not r_tags or any(dict(r_tags).get(t) != "VERB" for t in missing):
         return None
     cs, ce = clause
@@ -434,7 +353,7 @@ def predicate_swap_of(
         return None
     at = next(i for i, (t, _) in enumerate(r_tags) if t == missing[0])
     left, right = [t for t, _ in r_tags[:at]], [t for t, _ in r_tags[at + 1 :] if t not in missing]
-    tags = _tagged_tokens(text)
+    tags = tagged_tokens(text)
     if any(same_predicate(v, t) for v in missing for t, _ in tags):
         return None  # the claim's verb is there in another form ("taking" / "take")
     for i, (verb, pos) in enumerate(tags):
@@ -472,7 +391,7 @@ def _verb_object(text: str) -> tuple[str, tuple[str, ...], tuple[str, ...]] | No
     verb = content_tokens(root.text)
     if obj is None or not verb:
         return None
-    before = tuple(t for tok in doc[: root.i] if tok.pos_ in _TOPIC_POS for t in content_tokens(tok.text))
+    before = tuple(t for tok in doc[: root.i] if tok.pos_ in TOPIC_POS for t in content_tokens(tok.text))
     words = tuple(t for tok in obj.subtree if tok.pos_ in {"NOUN", "PROPN"} for t in content_tokens(tok.text))
     return verb[0], before, words
 

@@ -1,4 +1,4 @@
-"""A denial states a denial only of the same things (``clause_checks._denial_stated``).
+"""A denial states a denial only of the same things (``denials.denial_stated``).
 
 The rule: a negated claim is supported only by a reference claim with a denying clause that
 states ``COVERAGE_POLARITY`` (0.75) of the words the claim is about (its nouns, names and
