@@ -23,10 +23,10 @@ from claims.facets import (
 )
 from claims.facets.vocabulary import data_lines
 from claims.parses import parse
-from claims.verdict.denials import TOPIC_POS, denial_stated, tagged_tokens, topic_tokens
+from claims.verdict.denials import denial_stated, topic_tokens
 from claims.verdict.factive import asserts
 from claims.verdict.findings import Conflict, Finding, FindingKind, Stance, conflict_finding
-from claims.verdict.text import clause_spans, coverage_of, verb_adjunct_tokens
+from claims.verdict.text import TOPIC_POS, clause_spans, coverage_of, tagged_tokens, verb_adjunct_tokens
 from claims.verdict.thresholds import T
 
 

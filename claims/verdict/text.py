@@ -284,3 +284,15 @@ def stated_verbatim(text: str, reference_claims: Sequence[ReferenceClaim]) -> in
         if rc.claim.kind is ClaimKind.MATERIAL and _verbatim_key(rc.claim.text) == key:
             return j
     return None
+
+
+@lru_cache(maxsize=65536)
+def tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
+    """(content token, spaCy coarse part of speech) for every content word of ``text`` (its first
+    1,000 characters), in order; cached. Raises ``claims.parses.ParserUnavailable`` when spaCy's
+    English pipeline is not installed."""
+    return tuple((t, tok.pos_) for tok in parse(text[:1000]) for t in content_tokens(tok.text))
+
+
+#: parts of speech of the words a statement is about (its participants and properties)
+TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})

@@ -29,6 +29,11 @@ OTHER_DENIAL: list[Row] = [
         "No bus stops at Moss harbour.",
         {U},
     ),
+    (  # the subjectless denying clause is the nearer subject's, not the first clause's
+        "The Brom bridge does not carry trains.",
+        "The Brom bridge carries cars, and the Kell tunnel is older; it does not carry trains.",
+        {U},
+    ),
     (
         "The Orland library does not lend rare maps to students.",
         "The Orland library never closes on weekends for students.",
@@ -57,6 +62,11 @@ SAME_DENIAL: list[Row] = [
     (
         "The Grovia app does not collect location data.",
         "The Grovia app was released in 2018; it does not collect location data.",
+        {S},
+    ),
+    (  # the denial is the insertion itself, about the words before it
+        "The Ferran vaccine is not approved for children.",
+        "The Ferran vaccine (not approved for children) is widely used in adults.",
         {S},
     ),
     ("The Lindqvist ferry does not sail on Sundays.", "The Lindqvist ferry does not sail on Sundays.", {S}),
