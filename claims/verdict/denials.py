@@ -90,11 +90,12 @@ def _denying_clauses(c: Facets) -> Iterator[list[str]]:
                 if _own_subject(text[s:e]):
                     break
         yield words
+    starts = [s for s, _ in clause_spans(c.text)] if text != c.text else []
     for m in _INSERTION.finditer(c.text):
         inner = m.group().strip().strip("()[]–—-").strip()
         if not inner or not extract(inner).negated:
             continue
-        a = max((s for s, _ in clause_spans(c.text) if s <= m.start()), default=0)
+        a = max((s for s in starts if s <= m.start()), default=0)
         yield content_tokens(inner) + content_tokens(_INSERTION.sub("", c.text[a : m.start()]))
 
 
