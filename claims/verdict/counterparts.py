@@ -39,6 +39,7 @@ from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.affirmed import JudgeText, affirmed_in_other_words
+from claims.verdict.agentive import adverb_of, restatement
 from claims.verdict.alike import (
     ALIKE_SHARE,
     GRADED_TAGS,
@@ -90,6 +91,9 @@ class Counterpart:
     agrees: bool
     #: for a negation, the word it denies ("did not serve" -> "serve"; ``_denied_word``)
     denied: str = ""
+    #: the claim's own words when the counterpart is made from a restatement of the claim
+    #: ("poor conductor" for "conducts ... well"; ``agentive_counterparts``); "" otherwise
+    said: str = ""
 
 
 def _prefixed_forms(word: str) -> list[str]:
@@ -145,6 +149,28 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
             Counterpart(affirmed, "negation", neg.group(0).strip(), "affirmed", False, _denied_word(claim))
         )
     return out
+
+
+def agentive_counterparts(claim: str, references: Sequence[str]) -> list[Counterpart]:
+    """The opposites of an agent noun's adjective said with its verb (``claims.verdict.agentive``:
+    "Copper is a poor conductor" -> "Copper conducts well", as a reference of ``references``
+    writes the verb): the restated adverb replaced by each lexicon opposite of the adverb and by
+    the adverb of each opposite of the adjective ("poor" / "good" -> "well")."""
+    if _NEG.search(claim):
+        return []
+    for ref in references:
+        r = restatement(claim, ref)
+        if r is None:
+            continue
+        adjective = r.said.split()[0].lower()
+        others = [adverb_of(o.word) for o in _opposites(adjective) if o.pos in ("adj", "")]
+        others += [o.word for o in _opposites(r.adverb)]
+        return [
+            Counterpart(r.text[: r.start] + o + r.text[r.end :], "opposite", r.adverb, o, False, said=r.said)
+            for o in dict.fromkeys(others)
+            if o != r.adverb
+        ]
+    return []
 
 
 _AUXILIARY = frozenset(
@@ -225,7 +251,8 @@ def decide_counterparts(
     theirs |= {k for j in top for k in converse_keys(reference_claims[j].claim.text)}
     mine = [(r.key, r.word) for r in relations(text)] + list(converse_keys(text).items())
     read_both_ways = {word.lower() for key, word in mine if key in theirs}
-    for cp in counterpart_texts(text):
+    restated = agentive_counterparts(text, [reference_claims[j].claim.text for j in top])
+    for cp in [*counterpart_texts(text), *restated]:
         if cp.word.lower() in read_both_ways:
             continue  # one relation read from its two sides: the order check's
         if cp.kind == "negation":
@@ -444,8 +471,10 @@ def _counterpart_judgement(
     if cp.kind == "negation":
         reason = f"'{cp.word}' denies what {where(j)} affirms"
     else:
-        reason = f"'{cp.word}' where {where(j)} states its opposite '{cp.other}'"
-    return True, Judgement(index, Verdict.CONTRADICTED, evidence, reason, f"{cp.word} → {cp.other}")
+        said = f"'{cp.said}' ('{cp.word}')" if cp.said else f"'{cp.word}'"
+        reason = f"{said} where {where(j)} states its opposite '{cp.other}'"
+    change = f"{cp.said or cp.word} → {cp.other}"
+    return True, Judgement(index, Verdict.CONTRADICTED, evidence, reason, change)
 
 
 def _opposite_stated(

@@ -23,6 +23,7 @@ from typing import Any
 from claims import lexicon
 from claims.facets.vocabulary import data_rows, stem_of
 from claims.parses import parse
+from claims.verdict.operands import OPERATION_WORDS, operation
 
 __all__ = [
     "Relation",
@@ -75,7 +76,7 @@ class Relation:
 
 def noun_key(tok: Any) -> str:
     """A noun's key: its stem with the stems of its compound modifiers ("stock market")."""
-    parts = [c for c in tok.children if c.dep_ == "compound"] + [tok]
+    parts = [c for c in tok.children if c.dep_ == "compound" and c.lower_ not in OPERATION_WORDS] + [tok]
     return " ".join(stem_of(p.text.rstrip(".")) for p in sorted(parts, key=lambda t: t.i))
 
 
@@ -94,7 +95,8 @@ def _nominal(tok: Any | None) -> bool:
 def _surface(tok: Any) -> str:
     """A side's words as written: the noun with its compound modifiers ("FA Cup"), or a value
     with its numeric modifiers ("10 dollars")."""
-    parts = [c for c in tok.children if c.dep_ in ("compound", "nummod")] + [tok]
+    parts = [c for c in tok.children if c.dep_ in ("compound", "nummod") and c.lower_ not in OPERATION_WORDS]
+    parts.append(tok)
     return " ".join(p.text for p in sorted(parts, key=lambda t: t.i))
 
 
@@ -121,7 +123,11 @@ def _add(
     converse: str = "",
 ) -> None:
     operands = key.startswith("op:")  # "4 divided by 12": values are operands too
-    if (_nominal(a) or operands and _value(a)) and (_nominal(b) or operands and _value(b)):
+
+    def side(t: Any) -> bool:  # an operand the parser tagged otherwise: "mass divided by volume"
+        return _nominal(t) or operands and t is not None and (_value(t) or t.is_alpha and not t.is_stop)
+
+    if side(a) and side(b):
         x, y = (noun_key(t) if _nominal(t) else _value_key(t) for t in (a, b))
         if x != y:
             word_span = (tok.idx, tok.idx + len(tok.text)) if tok is not None else (0, 0)
@@ -359,28 +365,12 @@ def relations(text: str) -> list[Relation]:
     out: list[Relation] = []
     for tok in doc or ():
         low = tok.lower_
-        if tok.pos_ in ("VERB", "AUX") and low not in ("divided", "subtracted"):
+        if (op := operation(tok)) is not None:
+            _add(out, op[0], op[1], op[2], False, op[3])
+        if tok.pos_ in ("VERB", "AUX") and low != "divided" and stem_of(low) != "subtract":
             _verb_relations(tok, out)
-        if low == "from" and tok.head.lower_ not in ("subtract", "subtracted"):
+        if low == "from" and stem_of(tok.head.text) != "subtract":
             _from_to(tok, doc, out)
-        if low == "divided" and (by := _child(tok, "agent", "prep")) is not None:
-            a = tok.head if tok.dep_ in ("acl", "amod") else _child(tok, "nsubjpass", "nsubj")
-            _add(out, "op:divide", a, _child(by, "pobj"), False, "divided by")
-        if low == "ratio":
-            of = next((c for c in tok.children if c.lower_ == "of"), None)
-            a = _child(of, "pobj")
-            to = next((c for c in tok.children if c.lower_ == "to"), None) or _child(a, "prep")
-            _add(out, "op:ratio", a, _child(to, "pobj"), False, "ratio of … to")
-        if low in ("subtract", "subtracted"):
-            frm = next((c for c in tok.children if c.lower_ == "from"), None)
-            _add(
-                out,
-                "op:subtract",
-                _child(tok, "dobj", "nsubjpass"),
-                _child(frm, "pobj"),
-                False,
-                "subtract … from",
-            )
         if tok.tag_ in ("JJR", "RBR", "JJ", "RB"):
             _comparison(tok, out)
         if tok.pos_ in ("NOUN", "ADP", "ADV", "ADJ") and (conv := lexicon.converses(low)):

@@ -1,0 +1,134 @@
+"""An agent noun with an adjective, read as its verb with an adverb: "Copper is a poor conductor
+of electricity" says what "Copper conducts electricity poorly" says, so a reference's "Copper
+conducts electricity well" states its opposite. For the counterpart check
+(``claims.verdict.counterparts``), which looks for the opposites of the restated adverb.
+
+Part of ``claims.verdict`` (its docstring: the method). Read from spaCy's parse of the claim:
+a noun in "-er" or "-or" that a copula says the subject is ("is a poor conductor"), with an
+adjective of its own ("poor"); its verb is the one a reference claim uses whose stem is the
+noun's without its agent suffix ("conductor" / "conducts", "runner" / "runs", "writer" /
+"writes"), so no verb is guessed that the evidence does not use. The adverb is the adjective's
+("poor" / "poorly", "good" / "well", "fast" / "fast"; English spelling rules of "-ly").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from claims.facets.vocabulary import stem_of
+from claims.parses import parse
+
+__all__ = ["Restatement", "adverb_of", "restatement"]
+
+#: adjectives whose adverb is not their "-ly" form ("a good singer" sings well)
+_IRREGULAR_ADVERBS = {
+    "good": "well",
+    "fast": "fast",
+    "hard": "hard",
+    "late": "late",
+    "early": "early",
+    "high": "high",
+    "low": "low",
+    "long": "long",
+    "straight": "straight",
+    "whole": "wholly",
+    "true": "truly",
+    "due": "duly",
+    "public": "publicly",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Restatement:
+    """A claim restated with its agent noun's verb: ``text`` ("Copper conducts electricity
+    poorly"), the claim's words it restates (``said``: "poor conductor"), and the ``adverb`` put
+    for the adjective with its characters in ``text`` (``start``, ``end``)."""
+
+    text: str
+    said: str
+    adverb: str
+    start: int
+    end: int
+
+
+def adverb_of(adjective: str) -> str:
+    """The adverb of an adjective ("rapid" -> "rapidly", "happy" -> "happily", "simple" ->
+    "simply", "basic" -> "basically", "good" -> "well"); lower case."""
+    a = adjective.lower()
+    if a in _IRREGULAR_ADVERBS:
+        return _IRREGULAR_ADVERBS[a]
+    if a.endswith("y") and len(a) > 2 and a[-2] not in "aeiou":
+        return a[:-1] + "ily"
+    if a.endswith("le") and len(a) > 3 and a[-3] not in "aeiou":
+        return a[:-1] + "y"
+    if a.endswith("ic"):
+        return a + "ally"
+    if a.endswith("ll"):
+        return a + "y"
+    return a + "ly"
+
+
+def _verb_stems(noun: str) -> set[str]:
+    """The stems a verb of the agent noun ``noun`` may have ("conductor" -> "conduct", "runner"
+    -> "run", "writer" -> "write", "generator" -> "generate"); empty when it has no agent suffix."""
+    low = noun.lower()
+    if not low.endswith(("er", "or")) or len(low) < 5:
+        return set()
+    bases = {low[:-2], low[:-1], low[:-2] + "e"}  # "conduct", "write", "generate"
+    if low[-3] == low[-4]:
+        bases.add(low[:-3])  # "runner" -> "run", "swimmer" -> "swim"
+    return {stem_of(b) for b in bases if len(b) > 2}
+
+
+def _verb_in(reference: str, stems: set[str]) -> str | None:
+    """The first verb of ``reference`` with one of ``stems``, as written ("conducts")."""
+    for tok in parse(reference) or ():
+        if tok.pos_ == "VERB" and stem_of(tok.text) in stems:
+            return str(tok.text)
+    return None
+
+
+def _agent_noun(doc: Any) -> tuple[Any, Any, Any] | None:
+    """(subject, adjective, noun) of "S is a ADJ NOUN-er" in the parsed claim, or None."""
+    for tok in doc:
+        if tok.pos_ != "NOUN" or tok.dep_ != "attr" or stem_of(tok.head.text) != "be":
+            continue
+        adj = next((c for c in tok.children if c.dep_ == "amod" and c.tag_ == "JJ"), None)
+        subj = next((c for c in tok.head.children if c.dep_ == "nsubj"), None)
+        if adj is not None and subj is not None and _verb_stems(tok.text):
+            return subj, adj, tok
+    return None
+
+
+def restatement(claim: str, reference: str) -> Restatement | None:
+    """``claim`` restated with its agent noun's verb as ``reference`` writes it (module
+    docstring), or None when it has no such noun or the reference no such verb. The noun's "of"
+    phrase becomes the verb's object; the words after the noun's phrase are kept."""
+    doc = parse(claim)
+    found = _agent_noun(doc) if doc is not None else None
+    if found is None:
+        return None
+    subj, adj, noun = found
+    verb = _verb_in(reference, _verb_stems(noun.text))
+    if verb is None:
+        return None
+    of = next((c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+    obj = [t for t in of.subtree if t is not of] if of is not None else []
+    end = max(t.i for t in noun.subtree) + 1
+    rest = [t for t in doc[end:] if not t.is_punct]
+    adverb = adverb_of(adj.text)
+    head = " ".join(x for x in (_text(list(subj.subtree)), verb, _text(obj)) if x)
+    text = f"{head} {adverb}"
+    start = len(text) - len(adverb)
+    if rest:
+        text += " " + _text(rest)
+    return Restatement(text + ".", f"{adj.text} {noun.text}", adverb, start, start + len(adverb))
+
+
+def _text(tokens: list[Any]) -> str:
+    """The tokens' text as written (spacing kept), "" for none."""
+    if not tokens:
+        return ""
+    doc = tokens[0].doc
+    return str(doc[tokens[0].i : tokens[-1].i + 1].text)
