@@ -5,9 +5,9 @@ conducts electricity well" states its opposite. For the counterpart check
 
 Part of ``claims.verdict`` (its docstring: the method). Read from spaCy's parse of the claim:
 a noun in "-er" or "-or" that a copula says the subject is ("is a poor conductor"), with an
-adjective of its own ("poor"); its verb is the one a reference claim uses whose stem is the
-noun's without its agent suffix ("conductor" / "conducts", "runner" / "runs", "writer" /
-"writes"), so no verb is guessed that the evidence does not use. The adverb is the adjective's
+adjective of its own ("poor"); its verb is the one a reference claim uses whose doer the noun
+names (``claims.verdict.sole.agent_noun_verb``: "conductor" / "conducts", "runner" / "runs",
+"writer" / "writes"), so no verb is guessed that the evidence does not use. The adverb is the adjective's
 ("poor" / "poorly", "good" / "well", "fast" / "fast"; English spelling rules of "-ly").
 """
 
@@ -18,6 +18,7 @@ from typing import Any
 
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
+from claims.verdict.sole import agent_noun_verb
 
 __all__ = ["Restatement", "adverb_of", "restatement"]
 
@@ -69,22 +70,12 @@ def adverb_of(adjective: str) -> str:
     return a + "ly"
 
 
-def _verb_stems(noun: str) -> set[str]:
-    """The stems a verb of the agent noun ``noun`` may have ("conductor" -> "conduct", "runner"
-    -> "run", "writer" -> "write", "generator" -> "generate"); empty when it has no agent suffix."""
-    low = noun.lower()
-    if not low.endswith(("er", "or")) or len(low) < 5:
-        return set()
-    bases = {low[:-2], low[:-1], low[:-2] + "e"}  # "conduct", "write", "generate"
-    if low[-3] == low[-4]:
-        bases.add(low[:-3])  # "runner" -> "run", "swimmer" -> "swim"
-    return {stem_of(b) for b in bases if len(b) > 2}
-
-
-def _verb_in(reference: str, stems: set[str]) -> str | None:
-    """The first verb of ``reference`` with one of ``stems``, as written ("conducts")."""
+def _verb_in(reference: str, noun: str) -> str | None:
+    """The first verb of ``reference`` whose doer the agent noun ``noun`` names
+    (``sole.agent_noun_verb``: "conductor" / "conducts"), as written; None when none."""
+    want = stem_of(noun)
     for tok in parse(reference) or ():
-        if tok.pos_ == "VERB" and stem_of(tok.text) in stems:
+        if tok.pos_ == "VERB" and agent_noun_verb(want, stem_of(tok.text)):
             return str(tok.text)
     return None
 
@@ -96,7 +87,7 @@ def _agent_noun(doc: Any) -> tuple[Any, Any, Any] | None:
             continue
         adj = next((c for c in tok.children if c.dep_ == "amod" and c.tag_ == "JJ"), None)
         subj = next((c for c in tok.head.children if c.dep_ == "nsubj"), None)
-        if adj is not None and subj is not None and _verb_stems(tok.text):
+        if adj is not None and subj is not None and tok.lower_.endswith(("er", "or")):
             return subj, adj, tok
     return None
 
@@ -104,25 +95,26 @@ def _agent_noun(doc: Any) -> tuple[Any, Any, Any] | None:
 def restatement(claim: str, reference: str) -> Restatement | None:
     """``claim`` restated with its agent noun's verb as ``reference`` writes it (module
     docstring), or None when it has no such noun or the reference no such verb. The noun's "of"
-    phrase becomes the verb's object; the words after the noun's phrase are kept."""
+    phrase becomes the verb's object; the other words after the noun are kept ("... of heat at room
+    temperature" -> "conducts heat poorly at room temperature")."""
     doc = parse(claim)
     found = _agent_noun(doc) if doc is not None else None
     if found is None:
         return None
     subj, adj, noun = found
-    verb = _verb_in(reference, _verb_stems(noun.text))
+    verb = _verb_in(reference, noun.text)
     if verb is None:
         return None
     of = next((c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"), None)
     obj = [t for t in of.subtree if t is not of] if of is not None else []
-    end = max(t.i for t in noun.subtree) + 1
-    rest = [t for t in doc[end:] if not t.is_punct]
+    inside = {t.i for t in of.subtree} if of is not None else set()
+    rest = [t for t in doc[noun.i + 1 :] if t.i not in inside and not t.is_punct]
     adverb = adverb_of(adj.text)
     head = " ".join(x for x in (_text(list(subj.subtree)), verb, _text(obj)) if x)
     text = f"{head} {adverb}"
     start = len(text) - len(adverb)
     if rest:
-        text += " " + _text(rest)
+        text += " " + " ".join(t.text for t in rest)
     return Restatement(text + ".", f"{adj.text} {noun.text}", adverb, start, start + len(adverb))
 
 

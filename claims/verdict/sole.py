@@ -109,7 +109,8 @@ def _merged_agent(verb: Any) -> Any | None:
 def agent_noun_verb(noun: str, verb: str) -> bool:
     """Whether the stemmed agent noun ``noun`` names the doer of the stemmed verb ``verb``: the
     noun is the verb with an agent suffix (``_AGENT_SUFFIXES``), a final "e" of the verb dropped
-    ("founder" / "found", "creator" / "creat", "writer" / "write"). Stems of
+    or its final consonant doubled ("founder" / "found", "creator" / "creat", "writer" /
+    "write", "runner" / "run"). Stems of
     ``claims.facets.vocabulary.stem_of``.
 
     >>> agent_noun_verb("founder", "found"), agent_noun_verb("writer", "write")
@@ -119,7 +120,8 @@ def agent_noun_verb(noun: str, verb: str) -> bool:
     """
     for suffix in _AGENT_SUFFIXES:
         base = noun[: -len(suffix)]
-        if noun.endswith(suffix) and len(base) >= 3 and verb in (base, base + "e"):
+        doubled = base[:-1] if len(base) > 3 and base[-1] == base[-2] else base  # "runner" / "run"
+        if noun.endswith(suffix) and len(base) >= 3 and verb in (base, base + "e", doubled):
             return True
     return False
 
