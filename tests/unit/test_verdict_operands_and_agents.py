@@ -21,7 +21,7 @@ import pytest
 
 from claims.verdict.agentive import adverb_of, restatement
 from claims.verdict.order import relations
-from tests.unit.verdict_rows import C, INF, Row, S, U, check_row
+from tests.unit.verdict_rows import INF, C, Row, S, U, check_row
 
 SWAPPED_OPERANDS: list[Row] = [
     # the parser tags "mass" an adverb before "divided" after a copula
@@ -29,7 +29,11 @@ SWAPPED_OPERANDS: list[Row] = [
     ("Efficiency is input over output.", "Efficiency is output over input.", {C}),
     ("Speed is time over distance.", "Speed is distance divided by time.", {C}),
     ("Density is volume per unit mass.", "Density is mass divided by volume.", {C}),
-    ("The Kel index is the ratio of exports to imports.", "The Kel index is imports divided by exports.", {C}),
+    (
+        "The Kel index is the ratio of exports to imports.",
+        "The Kel index is imports divided by exports.",
+        {C},
+    ),  # fmt: skip
     (
         "The margin is computed by subtracting revenue from cost.",
         "The margin is computed by subtracting cost from revenue.",
@@ -44,7 +48,11 @@ SAME_ORDER: list[Row] = [
     ("Speed is distance over time.", "Speed is distance divided by time.", {S, INF}),
     ("Density is mass per unit volume.", "Density is mass divided by volume.", {S, INF}),
     ("The margin is revenue minus cost.", "The margin is found by subtracting cost from revenue.", {S, INF}),
-    ("The Kel index is the ratio of exports to imports.", "The Kel index is exports divided by imports.", {S, INF}),
+    (
+        "The Kel index is the ratio of exports to imports.",
+        "The Kel index is exports divided by imports.",
+        {S, INF},
+    ),  # fmt: skip
 ]
 
 AGENT_NOUNS: list[Row] = [
@@ -53,7 +61,11 @@ AGENT_NOUNS: list[Row] = [
     ("Lena Dahl is a fast runner.", "Lena Dahl runs slowly.", {C}),
     ("Tom Vik is a good singer.", "Tom Vik sings badly.", {C}),
     ("Anna Berg was a careful writer.", "Anna Berg wrote carelessly.", {C}),
-    ("The Kessel turbine is an efficient generator of power.", "The Kessel turbine generates power inefficiently.", {C}),
+    (
+        "The Kessel turbine is an efficient generator of power.",
+        "The Kessel turbine generates power inefficiently.",
+        {C},
+    ),  # fmt: skip
     # the same statement in the other wording is no conflict
     ("Tom Vik is a good singer.", "Tom Vik sings well.", {S, INF}),
     ("Copper is a poor conductor of electricity.", "Copper conducts electricity poorly.", {S, INF}),
@@ -62,9 +74,7 @@ AGENT_NOUNS: list[Row] = [
 ]
 
 
-@pytest.mark.parametrize(
-    "row", SWAPPED_OPERANDS + SAME_ORDER + AGENT_NOUNS, ids=lambda r: f"{r[0]} / {r[1]}"
-)
+@pytest.mark.parametrize("row", SWAPPED_OPERANDS + SAME_ORDER + AGENT_NOUNS, ids=lambda r: f"{r[0]} / {r[1]}")
 def test_operands_and_agent_nouns(row: Row) -> None:
     check_row(row)
 
@@ -83,8 +93,8 @@ def test_over_and_per_that_are_no_quotient_state_no_order(text: str) -> None:
 
 
 def test_every_wording_of_division_has_one_key() -> None:
-    keys = {r.key for t in ("A is x divided by y.", "Speed is distance over time.", "Q is the ratio of x to y.")
-            for r in relations(t)}  # fmt: skip
+    texts = ("A is x divided by y.", "Speed is distance over time.", "Q is the ratio of x to y.")
+    keys = {r.key for t in texts for r in relations(t)}
     assert keys == {"op:divide"}
 
 
