@@ -62,12 +62,23 @@ def _negated(v: Any) -> bool:
     return any(k.dep_ == "neg" or k.lower_ == "never" for k in v.children)
 
 
+def _sum(v: Any, first: Any) -> bool:
+    """A list joined by "plus" is a sum, one value, when its first member is an amount ("costs 20
+    dollars plus tax") or what a copula says the subject is ("The total is price plus tax"):
+    apart, "The fee is tax" reads false. A list of things ("includes a tent plus two poles") is
+    no sum."""
+    amount = first.like_num or any(k.dep_ == "nummod" for k in first.children)
+    return amount or (v.lower_ in BE and first.dep_ in ("attr", "acomp"))
+
+
 def _splittable(v: Any, members: list[Any]) -> bool:
     """A list whose members each hold apart: joined by "and" ("as well as", "but not"); a
     choice ("either Sydney or Canberra", "fever or chills") or a replacement ("medicine instead
     of law") holds only whole, except under a negation of the verb ("did not confirm the layoffs
-    or the closure" denies each)."""
+    or the closure" denies each); a sum ("20 dollars plus tax": ``_sum``) is one value."""
     words = {k.lower_ for m in members for k in m.children if k.dep_ in ("cc", "preconj")}
+    if "plus" in words and _sum(v, members[0]):
+        return False
     if words <= _SPLIT_CONJUNCTIONS:
         return True
     return words <= _SPLIT_CONJUNCTIONS | {"or"} and "either" not in words and _negated(v)

@@ -103,10 +103,12 @@ in one place. The checks by family:
   ``claims.lexicon``; checked after the verdict steps, and it decides): the claim with a word
   replaced by its opposite, or with its negation removed, stated by a reference claim with the
   same words -> contradicted; an ordered relation of the parse (converse verbs and their
-  parties, "from A to B", "A divided by B", the sides of "than", "A is the parent of B") held
-  the other way round -> contradicted ("roles swapped"); a converse rewording, "not closed" /
-  "open" (complementary) and "not able" / "unable" agree; "not hot" / "cold" (gradable) is
-  unsupported;
+  parties, "from A to B", the operands of a formula in any wording: "A divided by B", "A over
+  B", "the ratio of A to B", "B minus A" (``operands``), the sides of "than", "A is the parent
+  of B") held the other way round -> contradicted ("roles swapped"); an agent noun with an
+  adjective is read as its verb with an adverb ("a poor conductor" / "conducts ... well":
+  ``agentive``); a converse rewording, "not closed" / "open" (complementary) and "not able" /
+  "unable" agree; "not hot" / "cold" (gradable) is unsupported;
 * roles (``roles``): another name in the same role (also when the reference states the claim's
   name in another slot: ``roles._slot_swap``), also the agent that opens the sentence
   (attribution: "Olav Brandt proposed X" vs "Lena Varga proposed X"), and swapped roles also

@@ -6,9 +6,11 @@ Two findings:
 
 * **counterpart stated** (``counterpart``): the claim with one word replaced by its opposite
   (``claims.lexicon.opposites``: "slowly" -> "rapidly"), or with its negation removed ("did not
-  serve" -> "did serve"), is ``supported`` by a reference claim that does not state the claim's
-  own word (nor holds a negation, for the negation): the reference says the opposite of the same
-  predicate of the same subject -> ``contradicted``, the reason naming the two words. A negated
+  serve" -> "did serve"), or an agent noun's adjective said with its verb as the opposite
+  adverb ("is a poor conductor" -> "conducts well": ``agentive_counterparts``), is
+  ``supported`` by a reference claim that does not state the claim's own word (nor holds a
+  negation, for the negation): the reference says the opposite of the same predicate of the
+  same subject -> ``contradicted``, the reason naming the two words. A negated
   claim whose opposite is stated agrees when the pair is complementary ("is not closed" / "is
   open" -> ``supported``) and stays unsupported when it is gradable ("is not hot" / "is cold");
   "not X" and a negative-prefix "un-X" agree ("is not able" / "is unable"). An affirmation
@@ -16,8 +18,9 @@ Two findings:
   of the claim's main predicate (``claims.verdict.affirmed``).
 * **order** (``claims.verdict.order``): a relation between two nouns read from the parse (the two
   parties of a verb with a converse, "A bought X from B" / "B sold X to A"; subject and object
-  of a verb between two names; "from A to B"; the operands of "A divided by B", "the ratio of A
-  to B", "subtract A from B"; the two sides of a "than" comparison; "A is the parent of B"; "A
+  of a verb between two names; "from A to B"; the operands of a formula ("A divided by B", "A
+  over B", "the ratio of A to B", "subtract A from B", "B minus A": ``claims.verdict.operands``,
+  one key whatever the wording); the two sides of a "than" comparison; "A is the parent of B"; "A
   is above B") whose reference holds the same relation with the two nouns the other way round
   -> ``contradicted``. Converse words are one relation read from its two sides ("A is larger
   than B" = "B is smaller than A", "A lies east of B" = "B lies west of A"), so a converse

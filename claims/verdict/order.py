@@ -6,12 +6,13 @@ A relation: the parties of a verb with a converse of ``claims.lexicon`` (subject
 "from" / "to" / "against" party or the object: "A bought X from B", "A beat B"), subject and
 object of a verb between two names (symmetric verbs of ``claims/data/symmetric_relations.tsv``
 have none), "from A to B" (either word first; between nouns, or between values: two years are a
-period, keyed "dir:period" whatever word they hang on), "A divided by B", "the ratio of A to B",
-"subtract A from B", the two sides of a "than" comparison (a denied one, "A is no deeper than B"
-or "A is not as deep as B", the other way round), "A is the parent of B", "A is above B", "A is
-north of B". Converse words name one relation read from its two sides, so the key of a relation names the
-pair of words, and a word that is not the first of its pair reads its sides reversed ("B sold X
-to A" is "A bought X from B").
+period, keyed "dir:period" whatever word they hang on), the operands of a formula
+(``claims.verdict.operands``: "A divided by B", "A over B", "the ratio of A to B" are one key,
+"subtract A from B" and "B minus A" another), the two sides of a "than" comparison (a denied
+one, "A is no deeper than B" or "A is not as deep as B", the other way round), "A is the parent
+of B", "A is above B", "A is north of B". Converse words name one relation read from its two
+sides, so the key of a relation names the pair of words, and a word that is not the first of its
+pair reads its sides reversed ("B sold X to A" is "A bought X from B").
 """
 
 from __future__ import annotations

@@ -438,6 +438,15 @@ def test_decomposition_kinds_from_the_dev_sets(text: str, claims: list[str]) -> 
             "Leonardo was both a painter and an engineer.",
             ["Leonardo was a painter.", "Leonardo was an engineer."],
         ),
+        # a sum joined by "plus" is one value: apart, "The fee is tax" reads false (sentences
+        # written for this test); a list of things joined by "plus" is split as "and" is
+        ("The fee is 20 dollars plus tax.", ["The fee is 20 dollars plus tax."]),
+        ("The total is price plus tax.", ["The total is price plus tax."]),
+        ("The ticket costs 20 dollars plus a fee.", ["The ticket costs 20 dollars plus a fee."]),
+        (
+            "The Orsa kit includes a tent plus two poles.",
+            ["The Orsa kit includes a tent.", "The Orsa kit includes two poles."],
+        ),
         # long claims that differ in one word are two claims, not duplicates
         (
             "Patients on the drug for six months showed a significantly higher risk of diabetes than the "
