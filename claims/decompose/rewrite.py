@@ -73,6 +73,47 @@ def _piece_subject(doc: Any, piece: Piece) -> Any | None:
     return None
 
 
+#: pronouns that stand for a person, and the sex each names (``antecedents.sex_of``)
+_PERSONAL = frozenset({"he", "she"})
+_SEX = {"he": "m", "she": "f"}
+
+
+def _fronted_rival(pronoun: Any) -> bool:
+    """A subject pronoun of a main clause after a fronted adverbial clause whose own subject it
+    may stand for ("Even though Kelmar Lake is deep, it freezes in winter"; "Because Olaf Lund
+    was younger, he became CEO"): the pronoun may point at that subject or at the text's earlier
+    one, and a wrong pick invents a claim ("The Brenna mill freezes in winter"), so it is left
+    as written (the claim is ambiguous). A rival: a subject of the pronoun's number that a
+    person's pronoun may name (a person by spaCy or by a first name of the other sex not:
+    ``antecedents.sex_of``), or, for "it", no first name of a person. No rival: a subject of
+    another kind ("When the war ended, he returned"), or one that holds a pronoun of its own
+    ("After his father died, he took over": "his" is the pronoun's referent)."""
+    verb = pronoun.head
+    for clause in verb.children:
+        if clause.dep_ != "advcl" or clause.i > pronoun.i:
+            continue
+        subj = next((c for c in clause.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        if subj is None or subj.pos_ not in ("NOUN", "PROPN"):
+            continue
+        if any(t.pos_ == "PRON" for t in subj.subtree):
+            continue
+        plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
+        low = pronoun.lower_
+        if low == "they":
+            if plural:
+                return True
+            continue
+        sex = sex_of(mention_text(subj))
+        named = sex is not None or is_person(subj)  # the small model's PERSON misses names
+        # a name the lists and the model miss ("Olaf Lund") may be a person; a place is none
+        person = named or (subj.pos_ == "PROPN" and entity_type(subj) in ("", "PERSON"))
+        if plural or (low in _PERSONAL and (not person or sex not in (None, _SEX[low]))):
+            continue
+        if low in _PERSONAL or sex is None:
+            return True
+    return False
+
+
 #: raising verbs (``claims/data/decompose_words.tsv``)
 _RAISING = word_list("raising")
 
@@ -118,6 +159,8 @@ def resolve(
         ambiguous = False
         if judges_statement(subj):
             ambiguous = True
+        elif subj.lower_ in PRONOUN_SUBJ and _fronted_rival(subj):
+            ambiguous = True  # "Even though Kelmar Lake is deep, it freezes": which one?
         elif subj.lower_ in PRONOUN_SUBJ and not _expletive(subj):
             target = (_people_before(subj) if subj.lower_ == "they" else None) or ante.pick(
                 subj.lower_, copula=subj.head.lower_ in BE and not _explains(subj.head)

@@ -1,0 +1,73 @@
+"""A subject pronoun after a fronted adverbial clause with a subject of its own
+(``claims.decompose.rewrite._fronted_rival``), as a table of texts written for this test.
+
+The pronoun may stand for the clause's subject or for the text's earlier subject ("The Brenna
+mill was built in 1820. Even though Kelmar Lake is deep, it freezes in winter."); resolving it
+to the earlier one invented "The Brenna mill freezes in winter", a claim the text does not make
+(FActScore's atomic claims must be faithful to the text: Min et al. 2023). Such a pronoun is left
+as written and the claim marked ambiguous. Where the clause's subject cannot be what the
+pronoun names (a place or an event for "he", a name of the other sex, a subject that holds a
+pronoun of its own), the earlier subject is the antecedent as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.decompose import decompose
+
+ROWS = [
+    # (text, the second sentence's first claim, whether it is ambiguous)
+    (
+        "The Brenna mill was built in 1820. Even though Kelmar Lake is deep, it freezes in winter.",
+        "Even though Kelmar Lake is deep, it freezes in winter.",
+        True,
+    ),
+    (
+        "The Brenna mill was built in 1820. When Kelmar Lake freezes, it becomes a road.",
+        "When Kelmar Lake freezes, it becomes a road.",
+        True,
+    ),
+    (
+        "Tom Hale retired in 2005. Because Olaf Lund was younger, he became CEO.",
+        "Because Olaf Lund was younger, he became CEO.",
+        True,
+    ),
+    (
+        "The Brenna mill was built in 1820. Because the river flooded, it closed in 1850.",
+        "Because the river flooded, it closed in 1850.",
+        True,
+    ),
+    # no rival: an event, a place, a name of the other sex, a subject with a pronoun of its own
+    (
+        "Tom Hale was born in Oslo. When the war ended, he returned to Paris.",
+        "When the war ended, Tom Hale returned to Paris.",
+        False,
+    ),
+    (
+        "Tom Hale was born in Oslo. When Paris fell, he returned to Oslo.",
+        "When Paris fell, Tom Hale returned to Oslo.",
+        False,
+    ),
+    (
+        "Anna Hale retired in 2005. Because Peter Lund was younger, she became CEO.",
+        "Because Peter Lund was younger, Anna Hale became CEO.",
+        False,
+    ),
+    (
+        "Tom Hale was born in Oslo. After his father died, he took over the farm.",
+        "After his father died, Tom Hale took over the farm.",
+        False,
+    ),
+    # no fronted clause: the earlier subject, as before
+    ("The Brenna mill was built in 1820. It closed in 1850.", "The Brenna mill closed in 1850.", False),
+]
+
+
+@pytest.mark.parametrize(("text", "claim", "ambiguous"), ROWS, ids=[r[1] for r in ROWS])
+def test_a_pronoun_after_a_fronted_clause(text: str, claim: str, ambiguous: bool) -> None:
+    after = text.index(".") + 1
+    claims = [c for c in decompose(text) if c.start > after]
+    assert (claims[0].text, claims[0].ambiguous) == (claim, ambiguous)
+    if ambiguous:  # nothing is said of the earlier subject that its sentence does not say
+        assert not [c.text for c in claims if c.text.startswith(("The Brenna mill", "Tom Hale"))]
