@@ -175,7 +175,10 @@ def year_swap(doc: Any, evidence: str) -> Edit | Skip:
     if not years:
         return Skip("no year")
     stated = {int(m.group()) for m in YEAR.finditer(evidence)}
-    for m in years:
+    points = [m for m in years if not _in_range_or_decade(doc.text, m)]
+    if not points:
+        return Skip("year in a range or decade")
+    for m in points:
         old = int(m.group())
         if old not in stated:
             continue
@@ -185,6 +188,18 @@ def year_swap(doc: Any, evidence: str) -> Edit | Skip:
         text = _replace(doc, [(m.start(), m.end(), str(int(new)))])
         return Edit(text, f"{old} -> {int(new)}")
     return Skip("value not in evidence")
+
+
+#: a year that ends or opens a range ("1904-05", "2018–19", "1939-1975") or names a decade
+#: ("the 1940s"): one end changed makes a malformed value ("1907-1905") or another kind of
+#: statement, not a changed point value
+_RANGE_AFTER = re.compile(r"^(?:s\b|'s\b|\s*[-–—]\s*\d)")
+_RANGE_BEFORE = re.compile(r"\d\s*[-–—]\s*$")
+
+
+def _in_range_or_decade(text: str, m: re.Match[str]) -> bool:
+    """The year ``m`` of ``text`` is one end of a range or a decade (``_RANGE_AFTER``)."""
+    return bool(_RANGE_AFTER.match(text[m.end() :]) or _RANGE_BEFORE.search(text[: m.start()]))
 
 
 def _stated_dates(evidence: str) -> set[tuple[int | None, int, int | None]]:

@@ -82,6 +82,10 @@ def test_value_edits(kind: str, claim: str, response: str) -> None:
         ("number_swap", "The choir has three conductors.", "no number in digits"),
         ("number_swap", "The bridge opened in 1998.", "no number in digits"),  # a year is year_swap's
         ("year_swap", "The bridge is 12 km long.", "no year"),
+        # one end of a range or a decade changed is a malformed range ("1907-1905"), not a value
+        ("year_swap", "The bridge was built in the 1998-99 season.", "year in a range or decade"),
+        ("year_swap", "The bridge was built in the 1990s.", "year in a range or decade"),
+        ("year_swap", "The bridge was open from 1998–2004.", "year in a range or decade"),
         ("day_month_swap", "The bridge opened in 1998.", "no date with a month"),
         ("unit_swap", "The choir has 12 singers.", "no quantity with a swappable unit"),
         ("ordinal_swap", "The bridge is 12 km long.", "no ordinal"),
