@@ -99,6 +99,8 @@ def _fronted_rival(pronoun: Any) -> bool:
             continue
         plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
         low = pronoun.lower_
+        if low not in ("he", "she", "it", "they"):
+            return False  # "this" / "that" may stand for the clause itself
         if low == "they":
             if plural:
                 return True
