@@ -20,7 +20,7 @@ from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.verdict.sole import agent_noun_verb
 
-__all__ = ["Restatement", "adverb_of", "restatement"]
+__all__ = ["Restatement", "adverb_of", "agent_noun_of", "restatement"]
 
 #: adjectives whose adverb is not their "-ly" form ("a good singer" sings well)
 _IRREGULAR_ADVERBS = {
@@ -68,6 +68,18 @@ def adverb_of(adjective: str) -> str:
     if a.endswith("ll"):
         return a + "y"
     return a + "ly"
+
+
+def agent_noun_of(verb: str) -> str:
+    """The agent noun of a verb by English spelling rules ("export" -> "exporter", "lose" ->
+    "loser", "win" -> "winner", "buy" -> "buyer"); lower case."""
+    v = verb.lower()
+    if v.endswith("e"):
+        return v + "r"
+    vowels = "aeiou"
+    # a short verb ending consonant-vowel-consonant doubles its consonant ("win" -> "winner")
+    cvc = len(v) in (3, 4) and v[-1] not in vowels + "wxy" and v[-2] in vowels and v[-3] not in vowels
+    return v + v[-1] + "er" if cvc else v + "er"
 
 
 def _verb_in(reference: str, noun: str) -> str | None:

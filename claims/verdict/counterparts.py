@@ -42,7 +42,7 @@ from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.affirmed import JudgeText, affirmed_in_other_words
-from claims.verdict.agentive import adverb_of, restatement
+from claims.verdict.agentive import adverb_of, agent_noun_of, restatement
 from claims.verdict.alike import (
     ALIKE_SHARE,
     GRADED_TAGS,
@@ -67,6 +67,7 @@ from claims.verdict.order import (
     told_conversely,
 )
 from claims.verdict.reasons import evidence_at
+from claims.verdict.sole import agent_noun_verb
 from claims.verdict.text import content_word
 
 __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
@@ -111,10 +112,23 @@ def _opposites(word: str) -> list[lexicon.Opposite]:
     ``claims/data/negative_prefixes.tsv``: complementary)."""
     from claims.verdict.lexical import unprefixed
 
-    found = list(lexicon.opposites(word))
+    found = list(lexicon.opposites(word)) or _agent_opposites(word)
     bare = unprefixed(word)
     forms = [bare] if bare else _prefixed_forms(word)
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
+
+
+def _agent_opposites(noun: str) -> list[lexicon.Opposite]:
+    """The agent nouns of the opposites of an agent noun's verb ("importer" -> "exporter",
+    "winner" -> "loser"; ``sole.agent_noun_verb`` reads the noun, English spelling rules make the
+    other); [] when ``noun`` is none or its verb has no opposite."""
+    out = []
+    for base in (noun[:-2], noun[:-1], noun[:-3]):
+        if len(base) > 2 and agent_noun_verb(stem_of(noun), stem_of(base)):
+            for o in lexicon.opposites(base):
+                if o.pos in ("verb", "") and o.word.isalpha():
+                    out.append(lexicon.Opposite(agent_noun_of(o.word), "noun", o.kind, o.source))
+    return out
 
 
 def counterpart_texts(claim: str) -> list[Counterpart]:
@@ -126,11 +140,14 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     negated = neg is not None
     words = list(WORD.finditer(claim))
     comparison = " than " in claim
-    attributive = {t.idx for t in parse(claim) or () if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
+    doc = parse(claim) or ()
+    attributive = {t.idx for t in doc if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
+    # a measure ("20 years old", "100 metres high") states an amount, not a pole of the word
+    measured = {t.idx for t in doc if any(c.dep_ == "npadvmod" for c in t.children)}
     for m in words:
         w = m.group(0).lower()
-        if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive:
-            continue  # degrees, comparisons and attributive adjectives are other checks'
+        if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive | measured:
+            continue  # degrees, comparisons, attributive adjectives and measures are other checks'
 
         for o in _opposites(w):
             text = claim[: m.start()] + o.word + claim[m.end() :]

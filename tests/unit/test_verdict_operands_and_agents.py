@@ -9,7 +9,10 @@
   quotient ("the bridge over the river") state no order;
 - an agent noun with an adjective against its verb with an adverb (``claims.verdict.agentive``):
   "a poor conductor" / "conducts ... well" is contradicted, "a good singer" / "sings well" is
-  not.
+  not; an agent noun against the agent noun of its verb's opposite ("importer" / "exporter");
+- the short adjectives whose direct WordNet antonyms the lexicon keeps from three letters
+  ("old" / "new", "big" / "small", "high" / "low", "bad" / "good"), and a measure ("20 years
+  old") that states no pole.
 
 Rows are judged at the cosine ``HIGH`` (tests/unit/verdict_rows.py), so that only the checks
 decide.
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.verdict.agentive import adverb_of, restatement
+from claims.verdict.agentive import adverb_of, agent_noun_of, restatement
 from claims.verdict.order import relations
 from tests.unit.verdict_rows import INF, C, Row, S, U, check_row
 
@@ -74,7 +77,25 @@ AGENT_NOUNS: list[Row] = [
 ]
 
 
-@pytest.mark.parametrize("row", SWAPPED_OPERANDS + SAME_ORDER + AGENT_NOUNS, ids=lambda r: f"{r[0]} / {r[1]}")
+SHORT_OPPOSITES: list[Row] = [
+    # WordNet's direct antonyms of three letters (tools/build_lexicon.py ``MIN_LEN_DIRECT``)
+    ("The Orsa bridge is old.", "The Orsa bridge is new.", {C}),
+    ("The Orsa bridge is the oldest bridge in Kiel.", "The Orsa bridge is the newest bridge in Kiel.", {C}),
+    ("The Kel lake is big.", "The Kel lake is small.", {C}),
+    ("The Kel dam is high.", "The Kel dam is low.", {C}),
+    ("The Kel harvest was bad in 2010.", "The Kel harvest was good in 2010.", {C}),
+    # an agent noun's opposite: the agent noun of its verb's opposite
+    ("The Brix company is a net importer of oil.", "The Brix company is a net exporter of oil.", {C}),
+    # a measure states an amount, not a pole: "20 years old" is no "old" against "young"
+    ("Anna Berg was 20 years old in 1990.", "Anna Berg was a young woman of 20 in 1990.", {S, INF}),
+    # two things, each with its own adjective
+    ("The new Orsa bridge replaced a ferry.", "The new Orsa bridge replaced an old ferry.", {S, INF}),
+]
+
+ALL_ROWS = SWAPPED_OPERANDS + SAME_ORDER + AGENT_NOUNS + SHORT_OPPOSITES
+
+
+@pytest.mark.parametrize("row", ALL_ROWS, ids=lambda r: f"{r[0]} / {r[1]}")
 def test_operands_and_agent_nouns(row: Row) -> None:
     check_row(row)
 
@@ -118,3 +139,12 @@ def test_no_restatement_without_the_verb_in_the_reference() -> None:
     # "Tom Vik studied hard": "student" is no agent noun in "-er"/"-or"; "teacher" has no verb here
     assert restatement("Tom Vik was a poor student.", "Tom Vik studied hard.") is None
     assert restatement("Tom Vik is a good teacher.", "Tom Vik sings well.") is None
+
+
+@pytest.mark.parametrize(
+    ("verb", "noun"),
+    [("export", "exporter"), ("lose", "loser"), ("win", "winner"), ("buy", "buyer"), ("sell", "seller"),
+     ("lead", "leader"), ("borrow", "borrower")],
+)  # fmt: skip
+def test_agent_noun_of_follows_the_spelling_rules(verb: str, noun: str) -> None:
+    assert agent_noun_of(verb) == noun
