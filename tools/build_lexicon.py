@@ -66,11 +66,6 @@ POS = {"adj": "adj", "verb": "verb", "adv": "adv"}
 #: the highest sense number (1 = most frequent) of each word at which a pair is kept
 MAX_SENSE = {"adj": 3, "verb": 2, "adv": 2}
 MIN_LEN = 4
-#: the shortest word of a direct antonym (or a synset-mate of one) of an adjective or adverb: the
-#: commonest opposites are three letters long ("old" / "new", "big" / "small", "high" / "low",
-#: "bad" / "good", "wet" / "dry"); short verbs and indirect pairs keep ``MIN_LEN`` (their
-#: three-letter pairs are noise: "lay" / "sat", "let" / "prevent", "graduate" / "low")
-MIN_LEN_DIRECT = 3
 SDIST_SHA256 = "eee5b09a346600d2e33d6e69113a530283bbb422f04f9af6b277f2ca4ad514bd"
 LEMMINFLECT = "0.2.3"
 
@@ -244,9 +239,8 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
         return ranks[pos].get((word.replace(" ", "_"), off), 99)
 
     def antonym(a: str, b: str, pos: str, source: str) -> None:
-        least = MIN_LEN_DIRECT if pos != "verb" and source in ("wordnet", "wordnet-synset") else MIN_LEN
         if (
-            not (_ok(a, stop, least) and _ok(b, stop, least))
+            not (_ok(a, stop) and _ok(b, stop))
             or out.has(a, b, pos)
             or pos == "adj"
             and _prefixed(a, b, prefixes)

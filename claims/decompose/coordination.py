@@ -63,12 +63,11 @@ def _negated(v: Any) -> bool:
 
 
 def _sum(v: Any, first: Any) -> bool:
-    """A list joined by "plus" is a sum, one value, when its first member is an amount ("costs 20
-    dollars plus tax") or what a copula says the subject is ("The total is price plus tax"):
-    apart, "The fee is tax" reads false. A list of things ("includes a tent plus two poles") is
-    no sum."""
-    amount = first.like_num or any(k.dep_ == "nummod" for k in first.children)
-    return amount or (v.lower_ in BE and first.dep_ in ("attr", "acomp"))
+    """A list joined by "plus" is a sum, one value, when its first member is what a copula says
+    the subject is ("The fee is 20 dollars plus tax", "The total is price plus tax"): apart,
+    "The fee is tax" reads false. A list of things after another verb ("won 3 gold medals plus
+    a silver medal", "includes a tent plus two poles") is split as "and" is."""
+    return v.lower_ in BE and first.dep_ in ("attr", "acomp")
 
 
 def _splittable(v: Any, members: list[Any]) -> bool:

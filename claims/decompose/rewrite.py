@@ -78,16 +78,27 @@ _PERSONAL = frozenset({"he", "she"})
 _SEX = {"he": "m", "she": "f"}
 
 
-def _fronted_rival(pronoun: Any) -> bool:
-    """A subject pronoun of a main clause after a fronted adverbial clause whose own subject it
-    may stand for ("Even though Kelmar Lake is deep, it freezes in winter"; "Because Olaf Lund
-    was younger, he became CEO"): the pronoun may point at that subject or at the text's earlier
-    one, and a wrong pick invents a claim ("The Brenna mill freezes in winter"), so it is left
-    as written (the claim is ambiguous). A rival: a subject of the pronoun's number that a
-    person's pronoun may name (a person by spaCy or by a first name of the other sex not:
-    ``antecedents.sex_of``), or, for "it", no first name of a person. No rival: a subject of
-    another kind ("When the war ended, he returned"), or one that holds a pronoun of its own
-    ("After his father died, he took over": "his" is the pronoun's referent)."""
+def _same_mention(a: str, b: str) -> bool:
+    """Two mentions name one thing: equal but for case and a leading "the"."""
+
+    def bare(m: str) -> str:
+        low = m.lower()
+        return low[4:] if low.startswith("the ") else low
+
+    return bare(a) == bare(b)
+
+
+def _fronted_rival(pronoun: Any) -> Any | None:
+    """The subject of a fronted adverbial clause that a main clause's subject pronoun may stand
+    for ("Even though Kelmar Lake is deep, it freezes in winter"; "Because Olaf Lund was younger,
+    he became CEO"), or None. The pronoun may point at it or at the text's earlier subject, and
+    a wrong pick invents a claim ("The Brenna mill freezes in winter"): ``resolve`` takes the
+    clause's subject when no earlier one fits or the earlier one is the same, and leaves the
+    pronoun as written otherwise (the claim is ambiguous). A rival: a subject of the pronoun's
+    number that a person's pronoun may name (a person by spaCy or by a first name of the other
+    sex not: ``antecedents.sex_of``), or, for "it", no first name of a person. No rival: a
+    subject of another kind ("When the war ended, he returned"), or one that holds a pronoun of
+    its own ("After his father died, he took over": "his" is the pronoun's referent)."""
     verb = pronoun.head
     for clause in verb.children:
         if clause.dep_ != "advcl" or clause.i > pronoun.i:
@@ -100,10 +111,10 @@ def _fronted_rival(pronoun: Any) -> bool:
         plural = subj.tag_ in ("NNS", "NNPS") or any(c.dep_ == "conj" for c in subj.children)
         low = pronoun.lower_
         if low not in ("he", "she", "it", "they"):
-            return False  # "this" / "that" may stand for the clause itself
+            return None  # "this" / "that" may stand for the clause itself
         if low == "they":
             if plural:
-                return True
+                return subj
             continue
         sex = sex_of(mention_text(subj))
         named = sex is not None or is_person(subj)  # the small model's PERSON misses names
@@ -112,8 +123,8 @@ def _fronted_rival(pronoun: Any) -> bool:
         if plural or (low in _PERSONAL and (not person or sex not in (None, _SEX[low]))):
             continue
         if low in _PERSONAL or sex is None:
-            return True
-    return False
+            return subj
+    return None
 
 
 #: raising verbs (``claims/data/decompose_words.tsv``)
@@ -161,12 +172,18 @@ def resolve(
         ambiguous = False
         if judges_statement(subj):
             ambiguous = True
-        elif subj.lower_ in PRONOUN_SUBJ and _fronted_rival(subj):
-            ambiguous = True  # "Even though Kelmar Lake is deep, it freezes": which one?
         elif subj.lower_ in PRONOUN_SUBJ and not _expletive(subj):
             target = (_people_before(subj) if subj.lower_ == "they" else None) or ante.pick(
                 subj.lower_, copula=subj.head.lower_ in BE and not _explains(subj.head)
             )
+            rival = _fronted_rival(subj)
+            if rival is not None:
+                # "Even though Kelmar Lake is deep, it freezes": the clause's subject, unless an
+                # earlier subject fits as well (which one is meant, the text does not say)
+                mine = core_mention(rival)
+                if rival.doc[rival.left_edge.i].text[:1].islower():
+                    mine = mine[:1].lower() + mine[1:]  # as written: "quasars", "the river"
+                target = mine if not target or _same_mention(target, mine) else None
             if target:
                 repl[subj.i] = target
             else:

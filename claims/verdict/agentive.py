@@ -7,7 +7,9 @@ Part of ``claims.verdict`` (its docstring: the method). Read from spaCy's parse 
 a noun in "-er" or "-or" that a copula says the subject is ("is a poor conductor"), with an
 adjective of its own ("poor"); its verb is the one a reference claim uses whose doer the noun
 names (``claims.verdict.sole.agent_noun_verb``: "conductor" / "conducts", "runner" / "runs",
-"writer" / "writes"), so no verb is guessed that the evidence does not use. The adverb is the adjective's
+"writer" / "writes"), so no verb is guessed that the evidence does not use, said of the same
+subject with one adverb of manner and no other adjunct ("sings badly when she is ill" may be
+the occasion, not the singer: no restatement). The adverb is the adjective's
 ("poor" / "poorly", "good" / "well", "fast" / "fast"; English spelling rules of "-ly").
 """
 
@@ -20,7 +22,7 @@ from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.verdict.sole import agent_noun_verb
 
-__all__ = ["Restatement", "adverb_of", "agent_noun_of", "restatement"]
+__all__ = ["Restatement", "adverb_of", "restatement"]
 
 #: adjectives whose adverb is not their "-ly" form ("a good singer" sings well)
 _IRREGULAR_ADVERBS = {
@@ -43,14 +45,17 @@ _IRREGULAR_ADVERBS = {
 @dataclass(frozen=True, slots=True)
 class Restatement:
     """A claim restated with its agent noun's verb: ``text`` ("Copper conducts electricity
-    poorly"), the claim's words it restates (``said``: "poor conductor"), and the ``adverb`` put
-    for the adjective with its characters in ``text`` (``start``, ``end``)."""
+    poorly"), the claim's words it restates (``said``: "poor conductor"), the ``adverb`` put for
+    the adjective with its characters in ``text`` (``start``, ``end``), and the reference's own
+    adverb of that verb (``theirs``)."""
 
     text: str
     said: str
     adverb: str
     start: int
     end: int
+    #: the adverb of the reference's verb ("well" in "conducts electricity well")
+    theirs: str
 
 
 def adverb_of(adjective: str) -> str:
@@ -70,25 +75,28 @@ def adverb_of(adjective: str) -> str:
     return a + "ly"
 
 
-def agent_noun_of(verb: str) -> str:
-    """The agent noun of a verb by English spelling rules ("export" -> "exporter", "lose" ->
-    "loser", "win" -> "winner", "buy" -> "buyer"); lower case."""
-    v = verb.lower()
-    if v.endswith("e"):
-        return v + "r"
-    vowels = "aeiou"
-    # a short verb ending consonant-vowel-consonant doubles its consonant ("win" -> "winner")
-    cvc = len(v) in (3, 4) and v[-1] not in vowels + "wxy" and v[-2] in vowels and v[-3] not in vowels
-    return v + v[-1] + "er" if cvc else v + "er"
+#: what a manner verb of the reference may hold besides its one adverb: its subject, its object,
+#: auxiliaries, a particle and punctuation; any other adjunct ("when she is ill", "uphill",
+#: "now", "to clients") may be the occasion of the manner, not the doer's way in general
+_PLAIN_DEPS = frozenset({"nsubj", "dobj", "aux", "prt", "punct"})
 
 
-def _verb_in(reference: str, noun: str) -> str | None:
-    """The first verb of ``reference`` whose doer the agent noun ``noun`` names
-    (``sole.agent_noun_verb``: "conductor" / "conducts"), as written; None when none."""
+def _manner_verb(reference: str, noun: str, subject: str) -> tuple[str, str] | None:
+    """(verb as written, its adverb in lower case) of the first verb of ``reference`` whose doer
+    the agent noun ``noun`` names (``sole.agent_noun_verb``: "conductor" / "conducts"), whose
+    subject has the stem ``subject`` and that holds one adverb of manner and nothing else but
+    ``_PLAIN_DEPS`` ("Copper conducts electricity well"); None when there is none."""
     want = stem_of(noun)
     for tok in parse(reference) or ():
-        if tok.pos_ == "VERB" and agent_noun_verb(want, stem_of(tok.text)):
-            return str(tok.text)
+        if tok.pos_ != "VERB" or not agent_noun_verb(want, stem_of(tok.text)):
+            continue
+        subj = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+        adverbs = [c for c in tok.children if c.dep_ == "advmod"]
+        others = [c for c in tok.children if c.dep_ not in _PLAIN_DEPS and c.dep_ != "advmod"]
+        if subj is None or stem_of(subj.text) != subject or others or len(adverbs) != 1:
+            continue
+        if adverbs[0].pos_ == "ADV":
+            return str(tok.text), adverbs[0].lower_
     return None
 
 
@@ -114,9 +122,10 @@ def restatement(claim: str, reference: str) -> Restatement | None:
     if found is None:
         return None
     subj, adj, noun = found
-    verb = _verb_in(reference, noun.text)
-    if verb is None:
+    manner = _manner_verb(reference, noun.text, stem_of(subj.text))
+    if manner is None:
         return None
+    verb, theirs = manner
     of = next((c for c in noun.children if c.dep_ == "prep" and c.lower_ == "of"), None)
     obj = [t for t in of.subtree if t is not of] if of is not None else []
     inside = {t.i for t in of.subtree} if of is not None else set()
@@ -127,7 +136,7 @@ def restatement(claim: str, reference: str) -> Restatement | None:
     start = len(text) - len(adverb)
     if rest:
         text += " " + " ".join(t.text for t in rest)
-    return Restatement(text + ".", f"{adj.text} {noun.text}", adverb, start, start + len(adverb))
+    return Restatement(text + ".", f"{adj.text} {noun.text}", adverb, start, start + len(adverb), theirs)
 
 
 def _text(tokens: list[Any]) -> str:

@@ -42,7 +42,7 @@ from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.affirmed import JudgeText, affirmed_in_other_words
-from claims.verdict.agentive import adverb_of, agent_noun_of, restatement
+from claims.verdict.agentive import adverb_of, restatement
 from claims.verdict.alike import (
     ALIKE_SHARE,
     GRADED_TAGS,
@@ -67,7 +67,6 @@ from claims.verdict.order import (
     told_conversely,
 )
 from claims.verdict.reasons import evidence_at
-from claims.verdict.sole import agent_noun_verb
 from claims.verdict.text import content_word
 
 __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
@@ -112,23 +111,10 @@ def _opposites(word: str) -> list[lexicon.Opposite]:
     ``claims/data/negative_prefixes.tsv``: complementary)."""
     from claims.verdict.lexical import unprefixed
 
-    found = list(lexicon.opposites(word)) or _agent_opposites(word)
+    found = list(lexicon.opposites(word))
     bare = unprefixed(word)
     forms = [bare] if bare else _prefixed_forms(word)
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
-
-
-def _agent_opposites(noun: str) -> list[lexicon.Opposite]:
-    """The agent nouns of the opposites of an agent noun's verb ("importer" -> "exporter",
-    "winner" -> "loser"; ``sole.agent_noun_verb`` reads the noun, English spelling rules make the
-    other); [] when ``noun`` is none or its verb has no opposite."""
-    out = []
-    for base in (noun[:-2], noun[:-1], noun[:-3]):
-        if len(base) > 2 and agent_noun_verb(stem_of(noun), stem_of(base)):
-            for o in lexicon.opposites(base):
-                if o.pos in ("verb", "") and o.word.isalpha():
-                    out.append(lexicon.Opposite(agent_noun_of(o.word), "noun", o.kind, o.source))
-    return out
 
 
 def counterpart_texts(claim: str) -> list[Counterpart]:
@@ -172,10 +158,11 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
 
 
 def agentive_counterparts(claim: str, references: Sequence[str]) -> list[Counterpart]:
-    """The opposites of an agent noun's adjective said with its verb (``claims.verdict.agentive``:
+    """The opposite of an agent noun's adjective said with its verb (``claims.verdict.agentive``:
     "Copper is a poor conductor" -> "Copper conducts well", as a reference of ``references``
-    writes the verb): the restated adverb replaced by each lexicon opposite of the adverb and by
-    the adverb of each opposite of the adjective ("poor" / "good" -> "well")."""
+    writes the verb with its adverb): the restated adverb replaced by the reference's adverb
+    when that is a lexicon opposite of the adverb or the adverb of an opposite of the adjective
+    ("poor" / "good" -> "well"); [] otherwise."""
     if _NEG.search(claim):
         return []
     for ref in references:
@@ -185,11 +172,10 @@ def agentive_counterparts(claim: str, references: Sequence[str]) -> list[Counter
         adjective = r.said.split()[0].lower()
         others = [adverb_of(o.word) for o in _opposites(adjective) if o.pos in ("adj", "")]
         others += [o.word for o in _opposites(r.adverb)]
-        return [
-            Counterpart(r.text[: r.start] + o + r.text[r.end :], "opposite", r.adverb, o, False, said=r.said)
-            for o in dict.fromkeys(others)
-            if o != r.adverb
-        ]
+        if r.theirs == r.adverb or r.theirs not in others:
+            return []  # the same manner, or one the lexicon does not oppose to it
+        text = r.text[: r.start] + r.theirs + r.text[r.end :]
+        return [Counterpart(text, "opposite", r.adverb, r.theirs, False, said=r.said)]
     return []
 
 

@@ -3,12 +3,14 @@
 
 Part of ``claims.verdict`` (its docstring: the method). Read from spaCy's parse:
 
-* division, keyed ``op:divide`` whatever its words, so that one wording is compared with
-  another: "A divided by B" (the first operand is the word "divided" hangs on, its subject, or
-  the noun just before it, which the parser may tag as an adverb: "mass divided by volume"),
-  "the ratio of A to B", and "A over B" / "A per B" where A is a bare noun (no determiner) stated
-  as a copula's or "equals"' complement ("Speed is distance over time"; "the bridge over the
-  river" is no quotient);
+* division, keyed ``op:divide`` whatever its words (and the name of what the formula defines,
+  the subject of its clause: ``op:divide:speed``), so that one wording is compared with
+  another and two formulas of two things are not: "A divided by B" (the first operand is the
+  word "divided" hangs on, its subject, or the noun just before it, which the parser may tag as
+  an adverb: "mass divided by volume"), "the ratio of A to B", and "A over B" / "A per B" where
+  A is a bare common noun (no determiner) stated as a copula's or "equals"' complement ("Speed
+  is distance over time"; "the bridge over the river" and a name's "Kelby over Orm" are no
+  quotient);
 * subtraction, keyed ``op:subtract`` with the subtrahend first: "subtract A from B" (any form of
   the verb: "subtracting revenue from cost") and "B minus A".
 
@@ -60,14 +62,32 @@ def _noun_before(tok: Any) -> Any | None:
 def _formula_side(tok: Any) -> bool:
     """``tok`` is a bare noun stated as what a copula or an equating verb says the subject is
     ("Speed is distance over time", "Power equals work per time")."""
-    if tok.pos_ not in ("NOUN", "PROPN") or any(c.dep_ in ("det", "poss") for c in tok.children):
+    if tok.pos_ != "NOUN" or any(c.dep_ in ("det", "poss") for c in tok.children):
         return False
     return tok.dep_ in ("attr", "dobj", "oprd", "acomp") and stem_of(tok.head.text) in _EQUATING
 
 
+def _named(key: str, tok: Any) -> str:
+    """``key`` with the name of what the formula defines: the subject of the nearest clause
+    above ``tok`` that has one, in lower case ("Speed is distance over time" ->
+    "op:divide:speed"), so that formulas of two things ("Pace is minutes per kilometre" /
+    "Speed is kilometres per minute") are not compared; ``key`` alone without such a subject."""
+    head, subj = tok, _dep(tok, "nsubj", "nsubjpass")
+    while subj is None and head.head.i != head.i:  # up to the clause that has a subject
+        head = head.head
+        subj = _dep(head, "nsubj", "nsubjpass")
+    return f"{key}:{subj.lower_}" if subj is not None and subj.pos_ in ("NOUN", "PROPN") else key
+
+
 def operation(tok: Any) -> Operation | None:
-    """The operation the token ``tok`` of a parsed text names (module docstring), or None; a side
-    may be None when the parse gives none (the caller drops such an operation)."""
+    """The operation the token ``tok`` of a parsed text names (module docstring), keyed with the
+    name of what it defines (``_named``), or None; a side may be None when the parse gives none
+    (the caller drops such an operation)."""
+    op = _operation(tok)
+    return None if op is None else (_named(op[0], tok), op[1], op[2], op[3])
+
+
+def _operation(tok: Any) -> Operation | None:
     low = tok.lower_
     if low == "divided" and (by := _dep(tok, "agent", "prep")) is not None:
         # "volume divided by ..." (a participle of its noun), else its subject or the word before

@@ -5,7 +5,8 @@ The pronoun may stand for the clause's subject or for the text's earlier subject
 mill was built in 1820. Even though Kelmar Lake is deep, it freezes in winter."); resolving it
 to the earlier one invented "The Brenna mill freezes in winter", a claim the text does not make
 (FActScore's atomic claims must be faithful to the text: Min et al. 2023). Such a pronoun is left
-as written and the claim marked ambiguous. Where the clause's subject cannot be what the
+as written and the claim marked ambiguous; with no earlier subject that fits, or with the same
+one, it takes the clause's subject. Where the clause's subject cannot be what the
 pronoun names (a place or an event for "he", a name of the other sex, a subject that holds a
 pronoun of its own), the earlier subject is the antecedent as before.
 """
@@ -59,6 +60,12 @@ ROWS = [
         "After his father died, Tom Hale took over the farm.",
         False,
     ),
+    # no earlier subject, or the same one: the clause's subject (the one that fits)
+    (
+        "Kelby is a town. Although Kelby is small, it has a museum.",
+        "Although Kelby is small, Kelby has a museum.",
+        False,
+    ),
     # no fronted clause: the earlier subject, as before
     ("The Brenna mill was built in 1820. It closed in 1850.", "The Brenna mill closed in 1850.", False),
 ]
@@ -71,3 +78,20 @@ def test_a_pronoun_after_a_fronted_clause(text: str, claim: str, ambiguous: bool
     assert (claims[0].text, claims[0].ambiguous) == (claim, ambiguous)
     if ambiguous:  # nothing is said of the earlier subject that its sentence does not say
         assert not [c.text for c in claims if c.text.startswith(("The Brenna mill", "Tom Hale"))]
+
+
+def test_a_first_sentence_takes_the_clause_subject() -> None:
+    claims = decompose("Even though Kelmar Lake is deep, it freezes in winter.")
+    assert [(c.text, c.ambiguous) for c in claims] == [
+        ("Even though Kelmar Lake is deep, Kelmar Lake freezes in winter.", False)
+    ]
+
+
+def test_the_earlier_subject_that_is_the_clause_subject_resolves() -> None:
+    text = (
+        "The Brenna mill was built in 1820. The Kelmar reservoir lies north. "
+        "Even though the Kelmar reservoir is deep, it freezes."
+    )
+    assert [c.text for c in decompose(text)][-1] == (
+        "Even though the Kelmar reservoir is deep, the Kelmar reservoir freezes."
+    )

@@ -5,14 +5,13 @@
   by B" whatever the parser makes of A, "A over B" / "A per B" stated as what the subject is,
   "the ratio of A to B", "subtract A from B" in any form of the verb, "B minus A". Swapped
   operands are contradicted, across wordings too ("time over distance" / "distance divided by
-  time"); the same order in another wording is no conflict; "over" and "per" that are no
-  quotient ("the bridge over the river") state no order;
+  time"); the same order in another wording is no conflict, and nor are two formulas of two
+  things ("Pace is minutes per kilometre" / "Speed is kilometres per minute"); "over" and "per"
+  that are no quotient ("the bridge over the river", "Kelby over Orm") state no order;
 - an agent noun with an adjective against its verb with an adverb (``claims.verdict.agentive``):
   "a poor conductor" / "conducts ... well" is contradicted, "a good singer" / "sings well" is
-  not; an agent noun against the agent noun of its verb's opposite ("importer" / "exporter");
-- the short adjectives whose direct WordNet antonyms the lexicon keeps from three letters
-  ("old" / "new", "big" / "small", "high" / "low", "bad" / "good"), and a measure ("20 years
-  old") that states no pole.
+  not; nor is a reference whose verb has another adjunct ("sings badly when she is ill") or
+  whose opposite word is no adverb of the verb ("writes for old readers").
 
 Rows are judged at the cosine ``HIGH`` (tests/unit/verdict_rows.py), so that only the checks
 decide.
@@ -22,7 +21,7 @@ from __future__ import annotations
 
 import pytest
 
-from claims.verdict.agentive import adverb_of, agent_noun_of, restatement
+from claims.verdict.agentive import adverb_of, restatement
 from claims.verdict.order import relations
 from tests.unit.verdict_rows import INF, C, Row, S, U, check_row
 
@@ -77,22 +76,22 @@ AGENT_NOUNS: list[Row] = [
 ]
 
 
-SHORT_OPPOSITES: list[Row] = [
-    # WordNet's direct antonyms of three letters (tools/build_lexicon.py ``MIN_LEN_DIRECT``)
-    ("The Orsa bridge is old.", "The Orsa bridge is new.", {C}),
-    ("The Orsa bridge is the oldest bridge in Kiel.", "The Orsa bridge is the newest bridge in Kiel.", {C}),
-    ("The Kel lake is big.", "The Kel lake is small.", {C}),
-    ("The Kel dam is high.", "The Kel dam is low.", {C}),
-    ("The Kel harvest was bad in 2010.", "The Kel harvest was good in 2010.", {C}),
-    # an agent noun's opposite: the agent noun of its verb's opposite
-    ("The Brix company is a net importer of oil.", "The Brix company is a net exporter of oil.", {C}),
-    # a measure states an amount, not a pole: "20 years old" is no "old" against "young"
-    ("Anna Berg was 20 years old in 1990.", "Anna Berg was a young woman of 20 in 1990.", {S, INF}),
-    # two things, each with its own adjective
-    ("The new Orsa bridge replaced a ferry.", "The new Orsa bridge replaced an old ferry.", {S, INF}),
+NOT_THE_SAME_FORMULA: list[Row] = [
+    # two formulas of two things: the operands are compared only under one name
+    ("Pace is minutes per kilometre.", "Speed is kilometres per minute.", {U, S, INF}),
+    ("Density is mass per volume.", "Specific volume is volume per mass.", {U, S, INF}),
 ]
 
-ALL_ROWS = SWAPPED_OPERANDS + SAME_ORDER + AGENT_NOUNS + SHORT_OPPOSITES
+NOT_A_MANNER: list[Row] = [
+    # the reference's adjective or adverb is no manner of the verb said of the same subject in general
+    ("Kari Moe is a young writer.", "Kari Moe writes for old readers.", {S, INF, U}),
+    ("Kari Moe is a poor farmer.", "Kari Moe farms rich soil.", {S, INF, U}),
+    ("Kari Moe is a good singer.", "Kari Moe sings badly when she is ill.", {S, INF, U}),
+    ("Lena Dahl is a fast runner.", "Lena Dahl runs slowly uphill.", {S, INF, U}),
+    ("Kari Moe is a public speaker.", "Kari Moe speaks privately to clients.", {S, INF, U}),
+]
+
+ALL_ROWS = SWAPPED_OPERANDS + SAME_ORDER + AGENT_NOUNS + NOT_THE_SAME_FORMULA + NOT_A_MANNER
 
 
 @pytest.mark.parametrize("row", ALL_ROWS, ids=lambda r: f"{r[0]} / {r[1]}")
@@ -107,16 +106,17 @@ def test_operands_and_agent_nouns(row: Row) -> None:
         "The ferry sails over the fjord every day.",
         "The price per ticket is high.",
         "Tom Vik won over half of the votes.",
+        "The final result was Kelby over Orm.",
     ],
 )
 def test_over_and_per_that_are_no_quotient_state_no_order(text: str) -> None:
-    assert not [r for r in relations(text) if r.key == "op:divide"]
+    assert not [r for r in relations(text) if r.key.startswith("op:divide")]
 
 
 def test_every_wording_of_division_has_one_key() -> None:
-    texts = ("A is x divided by y.", "Speed is distance over time.", "Q is the ratio of x to y.")
+    texts = ("Speed is x divided by y.", "Speed is distance over time.", "Speed is the ratio of x to y.")
     keys = {r.key for t in texts for r in relations(t)}
-    assert keys == {"op:divide"}
+    assert keys == {"op:divide:speed"}
 
 
 @pytest.mark.parametrize(
@@ -139,12 +139,3 @@ def test_no_restatement_without_the_verb_in_the_reference() -> None:
     # "Tom Vik studied hard": "student" is no agent noun in "-er"/"-or"; "teacher" has no verb here
     assert restatement("Tom Vik was a poor student.", "Tom Vik studied hard.") is None
     assert restatement("Tom Vik is a good teacher.", "Tom Vik sings well.") is None
-
-
-@pytest.mark.parametrize(
-    ("verb", "noun"),
-    [("export", "exporter"), ("lose", "loser"), ("win", "winner"), ("buy", "buyer"), ("sell", "seller"),
-     ("lead", "leader"), ("borrow", "borrower")],
-)  # fmt: skip
-def test_agent_noun_of_follows_the_spelling_rules(verb: str, noun: str) -> None:
-    assert agent_noun_of(verb) == noun
