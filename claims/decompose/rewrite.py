@@ -98,8 +98,12 @@ def _fronted_rival(pronoun: Any) -> Any | None:
     number that a person's pronoun may name (a person by spaCy or by a first name of the other
     sex not: ``antecedents.sex_of``), or, for "it", no first name of a person. No rival: a
     subject of another kind ("When the war ended, he returned"), or one that holds a pronoun of
-    its own ("After his father died, he took over": "his" is the pronoun's referent)."""
+    its own ("After his father died, he took over": "his" is the pronoun's referent); none for
+    a pronoun whose verb has a clause of its own ("If the film has something to say, it's that
+    ...": the pronoun stands for that clause)."""
     verb = pronoun.head
+    if any(c.dep_ in ("ccomp", "csubj") for c in verb.children):
+        return None  # "..., it's that it's possible ...": an "it" that stands for a clause
     for clause in verb.children:
         if clause.dep_ != "advcl" or clause.i > pronoun.i:
             continue
