@@ -99,6 +99,6 @@ def test_the_earlier_subject_that_is_the_clause_subject_resolves() -> None:
 
 def test_an_it_that_stands_for_a_clause_takes_no_rival() -> None:
     # the Factcheck-GPT dev reference's kind, written anew: "it's that ..." points at its clause
-    text = "If the Orsa film has something to say, it's that it is possible to enjoy a trip."
+    text = "If the Orsa film does have something to say, it\u2019s that it\u2019s possible to enjoy a trip."
     first = decompose(text)[0]
-    assert "the Orsa film's that" not in first.text.lower()
+    assert "orsa film\u2019s that" not in first.text.lower()
