@@ -131,6 +131,22 @@ def _fronted_rival(pronoun: Any) -> Any | None:
     return None
 
 
+#: entity types of things an "it" surely names (spaCy's labels)
+_THING_TYPES = frozenset({"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"})
+
+
+def _surely_fits(pronoun: Any, subj: Any) -> bool:
+    """The pronoun surely may name ``subj`` (``_fronted_rival`` asks only that it may): "they" a
+    plural common noun, "it" a singular common noun or a name of a thing by spaCy's entity type,
+    "he" / "she" a person by a first name or title of that sex (``antecedents.sex_of``)."""
+    low = pronoun.lower_
+    if low == "they":
+        return bool(subj.pos_ == "NOUN")
+    if low == "it":
+        return bool(subj.pos_ == "NOUN" or entity_type(subj) in _THING_TYPES)
+    return bool(sex_of(mention_text(subj)) == _SEX.get(low))  # spaCy's PERSON takes "the Amiga"
+
+
 #: raising verbs (``claims/data/decompose_words.tsv``)
 _RAISING = word_list("raising")
 
@@ -187,7 +203,12 @@ def resolve(
                 mine = core_mention(rival)
                 if rival.doc[rival.left_edge.i].text[:1].islower():
                     mine = mine[:1].lower() + mine[1:]  # as written: "quasars", "the river"
-                target = mine if not target or _same_mention(target, mine) else None
+                if not (target and _same_mention(target, mine)):
+                    # taken only when nothing earlier fits, it surely fits, and an "it" is no
+                    # copula's subject ("Because Stu is revered, it was like ...": the event)
+                    be = subj.head.lower_ in BE or subj.head.lower_ in ("'s", "\u2019s")
+                    copula = subj.lower_ == "it" and be
+                    target = mine if not target and _surely_fits(subj, rival) and not copula else None
             if target:
                 repl[subj.i] = target
             else:
