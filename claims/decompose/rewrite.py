@@ -78,6 +78,25 @@ _PERSONAL = frozenset({"he", "she"})
 _SEX = {"he": "m", "she": "f"}
 
 
+def _against_rival(pronoun: Any, target: str | None) -> str | None:
+    """The antecedent of ``pronoun`` given the earlier subject ``target`` and a fronted clause's
+    subject (``_fronted_rival``: "Even though Kelmar Lake is deep, it freezes"): ``target`` when
+    there is no rival or it is the same; the rival when nothing earlier fits, it surely fits
+    (``_surely_fits``) and an "it" is no copula's subject ("Because Stu is revered, it was like
+    ...": the event); else None (which one is meant, the text does not say)."""
+    rival = _fronted_rival(pronoun)
+    if rival is None:
+        return target
+    mine = core_mention(rival)
+    if rival.doc[rival.left_edge.i].text[:1].islower():
+        mine = mine[:1].lower() + mine[1:]  # as written: "quasars", "the river"
+    if target and _same_mention(target, mine):
+        return target
+    be = pronoun.head.lower_ in BE or pronoun.head.lower_ in ("'s", "\u2019s")
+    copula = pronoun.lower_ == "it" and be
+    return mine if not target and _surely_fits(pronoun, rival) and not copula else None
+
+
 def _same_mention(a: str, b: str) -> bool:
     """Two mentions name one thing: equal but for case and a leading "the"."""
 
@@ -196,19 +215,7 @@ def resolve(
             target = (_people_before(subj) if subj.lower_ == "they" else None) or ante.pick(
                 subj.lower_, copula=subj.head.lower_ in BE and not _explains(subj.head)
             )
-            rival = _fronted_rival(subj)
-            if rival is not None:
-                # "Even though Kelmar Lake is deep, it freezes": the clause's subject, unless an
-                # earlier subject fits as well (which one is meant, the text does not say)
-                mine = core_mention(rival)
-                if rival.doc[rival.left_edge.i].text[:1].islower():
-                    mine = mine[:1].lower() + mine[1:]  # as written: "quasars", "the river"
-                if not (target and _same_mention(target, mine)):
-                    # taken only when nothing earlier fits, it surely fits, and an "it" is no
-                    # copula's subject ("Because Stu is revered, it was like ...": the event)
-                    be = subj.head.lower_ in BE or subj.head.lower_ in ("'s", "\u2019s")
-                    copula = subj.lower_ == "it" and be
-                    target = mine if not target and _surely_fits(subj, rival) and not copula else None
+            target = _against_rival(subj, target)
             if target:
                 repl[subj.i] = target
             else:
