@@ -81,20 +81,13 @@ _SEX = {"he": "m", "she": "f"}
 def _against_rival(pronoun: Any, target: str | None) -> str | None:
     """The antecedent of ``pronoun`` given the earlier subject ``target`` and a fronted clause's
     subject (``_fronted_rival``: "Even though Kelmar Lake is deep, it freezes"): ``target`` when
-    there is no rival or it is the same; the rival when nothing earlier fits, it surely fits
-    (``_surely_fits``) and an "it" is no copula's subject ("Because Stu is revered, it was like
-    ...": the event); else None (which one is meant, the text does not say)."""
+    there is no rival or the rival is the same; else None, the pronoun left as written (which
+    one is meant, the text does not say: the clause's object, an event or the weather may be
+    meant too, "Although the government banned the book, it became a bestseller")."""
     rival = _fronted_rival(pronoun)
-    if rival is None:
+    if rival is None or (target and _same_mention(target, core_mention(rival))):
         return target
-    mine = core_mention(rival)
-    if rival.doc[rival.left_edge.i].text[:1].islower():
-        mine = mine[:1].lower() + mine[1:]  # as written: "quasars", "the river"
-    if target and _same_mention(target, mine):
-        return target
-    be = pronoun.head.lower_ in BE or pronoun.head.lower_ in ("'s", "\u2019s")
-    copula = pronoun.lower_ == "it" and be
-    return mine if not target and _surely_fits(pronoun, rival) and not copula else None
+    return None
 
 
 def _same_mention(a: str, b: str) -> bool:
@@ -148,22 +141,6 @@ def _fronted_rival(pronoun: Any) -> Any | None:
         if low in _PERSONAL or sex is None:
             return subj
     return None
-
-
-#: entity types of things an "it" surely names (spaCy's labels)
-_THING_TYPES = frozenset({"ORG", "GPE", "LOC", "FAC", "PRODUCT", "WORK_OF_ART", "EVENT", "LAW"})
-
-
-def _surely_fits(pronoun: Any, subj: Any) -> bool:
-    """The pronoun surely may name ``subj`` (``_fronted_rival`` asks only that it may): "they" a
-    plural common noun, "it" a singular common noun or a name of a thing by spaCy's entity type,
-    "he" / "she" a person by a first name or title of that sex (``antecedents.sex_of``)."""
-    low = pronoun.lower_
-    if low == "they":
-        return bool(subj.pos_ == "NOUN")
-    if low == "it":
-        return bool(subj.pos_ == "NOUN" or entity_type(subj) in _THING_TYPES)
-    return bool(sex_of(mention_text(subj)) == _SEX.get(low))  # spaCy's PERSON takes "the Amiga"
 
 
 #: raising verbs (``claims/data/decompose_words.tsv``)

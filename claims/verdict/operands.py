@@ -89,7 +89,8 @@ def operation(tok: Any) -> Operation | None:
 
 def _operation(tok: Any) -> Operation | None:
     low = tok.lower_
-    if low == "divided" and (by := _dep(tok, "agent", "prep")) is not None:
+    by = next((c for c in tok.children if c.dep_ in ("agent", "prep") and c.lower_ == "by"), None)
+    if low == "divided" and by is not None:  # not "divided into" (the other way round), "among"
         # "volume divided by ..." (a participle of its noun), else its subject or the word before
         a = tok.head if tok.dep_ in ("acl", "amod") else _dep(tok, "nsubjpass", "nsubj") or _noun_before(tok)
         return DIVIDE, a, _dep(by, "pobj"), "divided by"

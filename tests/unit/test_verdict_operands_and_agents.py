@@ -80,6 +80,8 @@ NOT_THE_SAME_FORMULA: list[Row] = [
     # two formulas of two things: the operands are compared only under one name
     ("Pace is minutes per kilometre.", "Speed is kilometres per minute.", {U, S, INF}),
     ("Density is mass per volume.", "Specific volume is volume per mass.", {U, S, INF}),
+    # "divided into" puts the sides the other way round: it is no "divided by"
+    ("Speed is distance over time.", "Speed is time divided into distance.", {U, S, INF}),
 ]
 
 NOT_A_MANNER: list[Row] = [
