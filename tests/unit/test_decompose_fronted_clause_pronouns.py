@@ -89,6 +89,11 @@ def test_a_pronoun_after_a_fronted_clause(text: str, claim: str, ambiguous: bool
         "Although the government banned the book, it became a bestseller.",
         "When the teacher praised the essay, it won a prize.",
         "While the crowd cheered, it started snowing.",
+        # kinds of the WiCE dev references, written anew: an "it" of a copula may stand for the
+        # event ("it was like ..."); "the Orsa console" is no "he", whatever spaCy calls it
+        "Because Stu Varg is so revered, it was exactly like being in a common room.",
+        "Whatever the Orsa paper is paying them, it is probably not enough.",
+        "When the Orsa console was released, he quickly reworked the program.",
     ],
 )
 def test_a_first_sentence_keeps_its_pronoun(text: str) -> None:
@@ -111,18 +116,3 @@ def test_an_it_that_stands_for_a_clause_takes_no_rival() -> None:
     text = "If the Orsa film does have something to say, it\u2019s that it\u2019s possible to enjoy a trip."
     first = decompose(text)[0]
     assert "orsa film\u2019s that" not in first.text.lower()
-
-
-@pytest.mark.parametrize(
-    "text",
-    [
-        # kinds of the WiCE dev references, written anew: an "it" of a copula may stand for the
-        # event ("it was like ..."); a name is no surely fitting "he" without a first name of his
-        "Because Stu Varg is so revered, it was exactly like being in a common room.",
-        "Whatever the Orsa paper is paying them, it is probably not enough.",
-        "When the Orsa console was released, he quickly reworked the program.",
-    ],
-)
-def test_a_pronoun_that_may_not_fit_the_clause_subject_stays(text: str) -> None:
-    first = decompose(text)[0]
-    assert first.text == text and first.ambiguous
