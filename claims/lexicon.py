@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from claims.facets.vocabulary import LEXICON_ROWS
 
@@ -28,6 +29,7 @@ __all__ = [
     "converses",
     "synonyms",
     "complementary",
+    "applies_to",
     "words",
     "converse_words",
     "SOURCE_ORDER",
@@ -104,6 +106,26 @@ def complementary(a: str, b: str) -> bool:
 def opposite_of(a: str, b: str) -> Opposite | None:
     """The lexicon's entry for ``b`` as an opposite of ``a``, None when they are no pair."""
     return next((o for o in opposites(a) if o.word == b), None)
+
+
+#: spaCy's universal part of speech -> the lexicon parts of speech a word so tagged may have
+#: (a participle is often an adjective: "complicated", "closed")
+_LEXICON_POS = {"ADJ": ("adj",), "ADV": ("adv",), "VERB": ("verb", "adj"), "AUX": ("verb",)}
+
+
+def applies_to(o: Opposite, tok: Any | None) -> bool:
+    """Whether the opposite ``o`` applies to the claim's token ``tok`` (a spaCy token; None:
+    no parse). A WordNet opposite (its part of speech given) is read only for a word the parse
+    tags with that part of speech ("right" in "has the right to" is a noun: no pole of the
+    adjective "wrong"), or an adverb after its verb for an adjective (the parser's adverb in
+    "The door stood open"); a degree or focus adverb before its head ("even better") is none.
+    A pair written for claimaudit (no part of speech) and a word without a parse always fit.
+    The reference's word is not tagged: its part of speech is not checked."""
+    if not o.pos or o.source in ("hand", "prefix") or tok is None or tok.pos_ == "PROPN":
+        return True  # the parser calls every word of a title-case line a name: "The Town Is Rich"
+    if o.pos in _LEXICON_POS.get(tok.pos_, ()):
+        return True
+    return o.pos == "adj" and tok.pos_ == "ADV" and tok.head.pos_ in ("VERB", "AUX") and tok.i > tok.head.i
 
 
 def comparative_opposites(word: str) -> tuple[str, ...]:

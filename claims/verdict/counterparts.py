@@ -16,19 +16,16 @@ Two findings:
   "not X" and a negative-prefix "un-X" agree ("is not able" / "is unable"). An affirmation
   stated in other words, judged by the rules and the learned decision, contradicts a negation
   of the claim's main predicate (``claims.verdict.affirmed``).
-* **order** (``claims.verdict.order``): a relation between two nouns read from the parse (the two
-  parties of a verb with a converse, "A bought X from B" / "B sold X to A"; subject and object
-  of a verb between two names; "from A to B"; the operands of a formula ("A divided by B", "A
-  over B", "the ratio of A to B", "subtract A from B", "B minus A": ``claims.verdict.operands``,
-  one key whatever the wording); the two sides of a "than" comparison; "A is the parent of B"; "A
-  is above B") whose reference holds the same relation with the two nouns the other way round
-  -> ``contradicted``. Converse words are one relation read from its two sides ("A is larger
-  than B" = "B is smaller than A", "A lies east of B" = "B lies west of A"), so a converse
-  rewording agrees, as does a denied comparison against the affirmed one the other way round
-  ("A is no deeper than B", "A is not as deep as B" / "B is deeper than A":
-  ``claims.verdict.order.told_conversely``). Symmetric verbs
-  (``claims/data/symmetric_relations.tsv``) have no order. One end of a path against the other
-  end, and a name in the other role of a verb, are swaps too (``claims.verdict.arguments``).
+* **order** (``claims.verdict.order``, whose docstring lists the relations read: the parties of
+  a verb with a converse, subject and object of a verb between two names, "from A to B", the
+  operands of a formula, the two sides of a "than" comparison, "A is the parent of B", "A is
+  above B"): a relation whose reference holds it with the two nouns the other way round ->
+  ``contradicted``. A converse rewording agrees ("A is larger than B" = "B is smaller than A"),
+  as does a denied comparison against the affirmed one the other way round
+  (``claims.verdict.order.told_conversely``). One end of a path against the other end, and a
+  name in the other role of a verb, are swaps too (``claims.verdict.arguments``).
+* An opposite contradicts as a word of its part of speech, not in a name or measure ("the High
+  Court", "20 years old"), nor beside a support that says the claim's own word ("are low now").
 """
 
 from __future__ import annotations
@@ -36,6 +33,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from claims import lexicon
 from claims.facets.vocabulary import stem_of
@@ -51,6 +49,7 @@ from claims.verdict.alike import (
     WORD,
     is_form_of,
     said_of_subject,
+    says_word_of_subject,
     stated_alike,
     states_form,
     states_word,
@@ -67,7 +66,7 @@ from claims.verdict.order import (
     told_conversely,
 )
 from claims.verdict.reasons import evidence_at
-from claims.verdict.text import content_word
+from claims.verdict.text import content_word, named_alike
 
 __all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
 
@@ -106,12 +105,13 @@ def _prefixed_forms(word: str) -> list[str]:
     return [f for f in forms if unprefixed(f) == word]
 
 
-def _opposites(word: str) -> list[lexicon.Opposite]:
-    """The lexicon's opposites of ``word`` and its negative-prefix forms ("able" / "unable",
-    ``claims/data/negative_prefixes.tsv``: complementary)."""
+def _opposites(word: str, tok: Any | None = None) -> list[lexicon.Opposite]:
+    """The lexicon's opposites of ``word`` that apply to its token ``tok`` in the parse
+    (``claims.lexicon.applies_to``; all when None) and its negative-prefix forms ("able" /
+    "unable", ``claims/data/negative_prefixes.tsv``: complementary)."""
     from claims.verdict.lexical import unprefixed
 
-    found = list(lexicon.opposites(word))
+    found = [o for o in lexicon.opposites(word) if lexicon.applies_to(o, tok)]
     bare = unprefixed(word)
     forms = [bare] if bare else _prefixed_forms(word)
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
@@ -130,12 +130,12 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     attributive = {t.idx for t in doc if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
     # a measure ("20 years old", "100 metres high") states an amount, not a pole of the word
     measured = {t.idx for t in doc if any(c.dep_ == "npadvmod" for c in t.children)}
+    tags = {t.idx: t for t in doc}
     for m in words:
         w = m.group(0).lower()
         if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive | measured:
             continue  # degrees, comparisons, attributive adjectives and measures are other checks'
-
-        for o in _opposites(w):
+        for o in _opposites(w, tags.get(m.start())):
             text = claim[: m.start()] + o.word + claim[m.end() :]
             if not negated:
                 out.append(Counterpart(text, "opposite", m.group(0), o.word, False))
@@ -179,9 +179,8 @@ def agentive_counterparts(claim: str, references: Sequence[str]) -> list[Counter
     return []
 
 
-_AUXILIARY = frozenset(
-    ["be", "been", "being", "have", "has", "had", "do", "does", "did", "ever", "yet", "always"]
-)
+_AUXILIARY = frozenset(("be", "been", "being", "have", "has", "had", "do", "does", "did", "ever", "yet",
+                       "always"))  # fmt: skip
 
 
 def _denied_word(claim: str) -> str:
@@ -246,9 +245,9 @@ def decide_counterparts(
     swapped = roles_swapped(index, text, top, reference_claims, where)
     if swapped is not None:
         return swapped
-    candidates = " ".join(reference_claims[j].claim.text for j in top)
+    told = [reference_claims[j].claim.text for j in top]
     if current.verdict is not Verdict.SUPPORTED:
-        conversed = _converse_support(index, text, candidates, judge_text, where) or _told_conversely(
+        conversed = _converse_support(index, text, " ".join(told), judge_text, where) or _told_conversely(
             index, text, top, reference_claims, where
         )
         if conversed is not None:
@@ -257,15 +256,18 @@ def decide_counterparts(
     theirs |= {k for j in top for k in converse_keys(reference_claims[j].claim.text)}
     mine = [(r.key, r.word) for r in relations(text)] + list(converse_keys(text).items())
     read_both_ways = {word.lower() for key, word in mine if key in theirs}
-    restated = agentive_counterparts(text, [reference_claims[j].claim.text for j in top])
+    restated = agentive_counterparts(text, told)
+    own = [reference_claims[e.claim_index].claim.text for e in current.evidence]  # its evidence
     for cp in [*counterpart_texts(text), *restated]:
         if cp.word.lower() in read_both_ways:
             continue  # one relation read from its two sides: the order check's
         if cp.kind == "negation":
             if all(_NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
                 continue
-        elif not states_word(candidates, cp.other):
-            continue
+        elif not any(states_word(t, cp.other) and named_alike(t, cp.other, text, cp.word) for t in told):
+            continue  # no candidate states the opposite alike: "the High Court" for "high fees"
+        elif cp.kind == "opposite" and any(says_word_of_subject(text, t, cp.word) for t in own):
+            continue  # the claim's support states its own word: the opposite is of another time
         decided, found = _counterpart_judgement(index, cp, current, reference_claims, top, judge_text, where)
         if decided:
             return found

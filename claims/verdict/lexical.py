@@ -33,7 +33,7 @@ from claims.facets import (
 from claims.facets.vocabulary import WORDNET_ANTONYMS, data_lines, data_rows, stem_of
 from claims.parses import parse
 from claims.verdict.findings import Conflict
-from claims.verdict.text import coverage_of
+from claims.verdict.text import coverage_of, named_alike
 
 #: (prefix, the bare words it denies; empty: any word of 4+ letters)
 _PREFIXES: tuple[tuple[str, tuple[str, ...]], ...] = tuple(
@@ -366,7 +366,7 @@ def antonym_flip(
             or next((a for a in ants if a in words and a not in r.words and not _has_stem(r.tokens, a)), None)
             or wordnet
         )
-        if not hit or _sides_swapped(r.text, w, clause, hit):
+        if not hit or not named_alike(clause, hit, r.text, w) or _sides_swapped(r.text, w, clause, hit):
             continue
         m = re.search(rf"\b{re.escape(hit)}\b", clause, re.I)
         st = start + (m.start() if m else 0)

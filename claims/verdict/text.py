@@ -11,6 +11,7 @@ from functools import lru_cache
 from claims.facets import (
     TokenSet,
     content_tokens,
+    extract,
     token_match,
 )
 from claims.facets.vocabulary import MONTHS
@@ -296,3 +297,59 @@ def tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
 
 #: parts of speech of the words a statement is about (its participants and properties)
 TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
+
+
+def as_name_only(text: str, word: str, measures: bool = True) -> bool:
+    """Every occurrence of ``word`` (whole word, case-insensitive) in ``text`` is part of a
+    multi-word proper name or (with ``measures``) of a measure, so ``text`` does not use it as a
+    common word. A name by spaCy's parse (``claims.parses.parse``): a proper noun compounded with
+    another ("the High Court", "Hot Springs Park", "the Dead Sea", "Rich Hill"), not an
+    adjective before a name ("Expensive London rents") and nothing in a line in title case
+    ("CBSN Live Streaming Free", where the parser calls every word a name). A measure: after a
+    quantity with a unit of measure (``claims.facets.extract``: "300 metres deep", "20 years
+    old", "300 ft. high"; not a count, "2 passengers dead"). False when ``text`` does not hold
+    ``word``."""
+    found = list(re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE))
+    if not found:
+        return False
+    names = _name_words(text)
+    return all(m.start() in names or measures and _measured(text, m) for m in found)
+
+
+def named_alike(text: str, word: str, other_text: str, other: str, measures: bool = True) -> bool:
+    """``word`` in ``text`` and ``other`` in ``other_text`` are both common words or both parts of
+    names (``as_name_only``): an opposite is compared only then ("Hot Springs" / "Cold Springs"
+    are two names; "the High Court" is no pole of "high fees")."""
+    return as_name_only(text, word, measures) == as_name_only(other_text, other, measures)
+
+
+@lru_cache(maxsize=8192)
+def _name_words(text: str) -> frozenset[int]:
+    """Start offsets of the words of ``text`` that are part of a multi-word proper name
+    (``as_name_only``); cached."""
+    out = set()
+    for tok in parse(text) or ():
+        if tok.pos_ != "PROPN" or not tok.text[:1].isupper() or _title_case(text, tok.idx):
+            continue
+        joined = tok.dep_ == "compound" and tok.head.pos_ == "PROPN"
+        if joined or any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in tok.children):
+            out.add(tok.idx)
+    return frozenset(out)
+
+
+def _title_case(text: str, at: int) -> bool:
+    """The line holding offset ``at`` is a headline in title case (three words or more, three
+    quarters of them capitalised: "CBSN Live Streaming Free"): its parse tells no name."""
+    start, end = text.rfind("\n", 0, at) + 1, text.find("\n", at)
+    line = re.findall(r"[^\W\d_][\w'-]*", text[start : end if end >= 0 else len(text)])
+    return len(line) >= 3 and sum(w[0].isupper() for w in line) >= 0.75 * len(line)
+
+
+def _measured(text: str, m: re.Match[str]) -> bool:
+    """The word follows a quantity with a unit of measure ("300 metres deep", "20 years old"): a
+    slot other than a count ("n:...") or a year, only spaces or a hyphen between."""
+    return any(
+        q.unit and q.slot and not q.slot.startswith("n:") and q.slot != "year"
+        and (m.end() <= q.end or re.fullmatch(r"[\s.-]*", text[q.end : m.start()]) is not None)
+        for q in extract(text).quantities if q.start < m.start()
+    )  # fmt: skip
