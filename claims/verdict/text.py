@@ -299,28 +299,27 @@ def tagged_tokens(text: str) -> tuple[tuple[str, str], ...]:
 TOPIC_POS = frozenset({"NOUN", "PROPN", "ADJ", "NUM"})
 
 
-def as_name_only(text: str, word: str, measures: bool = True) -> bool:
+def as_name_only(text: str, word: str) -> bool:
     """Every occurrence of ``word`` (whole word, case-insensitive) in ``text`` is part of a
-    multi-word proper name or (with ``measures``) of a measure, so ``text`` does not use it as a
-    common word. A name by spaCy's parse (``claims.parses.parse``): a proper noun compounded with
-    another ("the High Court", "Hot Springs Park", "the Dead Sea", "Rich Hill"), not an
-    adjective before a name ("Expensive London rents") and nothing in a line in title case
-    ("CBSN Live Streaming Free", where the parser calls every word a name). A measure: after a
-    quantity with a unit of measure (``claims.facets.extract``: "300 metres deep", "20 years
-    old", "300 ft. high"; not a count, "2 passengers dead"). False when ``text`` does not hold
-    ``word``."""
+    multi-word proper name or of a measure, so ``text`` does not use it as a common word. A
+    name by spaCy's parse (``claims.parses.parse``): a proper noun compounded with another ("the
+    High Court", "Hot Springs Park", "the Dead Sea", "Rich Hill"), not an adjective before a
+    name ("Expensive London rents") and nothing in a line in title case ("CBSN Live Streaming
+    Free", where the parser calls every word a name). A measure: after a quantity with a unit of
+    measure (``claims.facets.extract``: "300 metres deep", "20 years old", "300 ft. high"; not a
+    count, "2 passengers dead"). False when ``text`` does not hold ``word``."""
     found = list(re.finditer(rf"\b{re.escape(word)}\b", text, re.IGNORECASE))
     if not found:
         return False
     names = _name_words(text)
-    return all(m.start() in names or measures and _measured(text, m) for m in found)
+    return all(m.start() in names or _measured(text, m) for m in found)
 
 
-def named_alike(text: str, word: str, other_text: str, other: str, measures: bool = True) -> bool:
+def named_alike(text: str, word: str, other_text: str, other: str) -> bool:
     """``word`` in ``text`` and ``other`` in ``other_text`` are both common words or both parts of
     names (``as_name_only``): an opposite is compared only then ("Hot Springs" / "Cold Springs"
     are two names; "the High Court" is no pole of "high fees")."""
-    return as_name_only(text, word, measures) == as_name_only(other_text, other, measures)
+    return as_name_only(text, word) == as_name_only(other_text, other)
 
 
 @lru_cache(maxsize=8192)

@@ -93,6 +93,6 @@ def test_as_name_only_reads_names_and_measures_from_spelling(text: str, word: st
     assert as_name_only(text, word) is expected
 
 
-def test_a_measure_is_no_name() -> None:
+def test_a_measure_is_no_count() -> None:
     assert as_name_only("The lake is 300 metres deep.", "deep")
-    assert not as_name_only("The lake is 300 metres deep.", "deep", measures=False)
+    assert not as_name_only("The crash left 2 passengers dead.", "dead")
