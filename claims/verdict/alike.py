@@ -11,7 +11,6 @@ from typing import Any
 from claims import lexicon
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
-from claims.verdict.text import as_name_only
 
 __all__ = [
     "ALIKE_SHARE",
@@ -215,25 +214,3 @@ def is_form_of(token: str, word: str) -> bool:
 def states_form(text: str, word: str) -> bool:
     """``text`` holds ``word`` in some form, its degrees included (``is_form_of``)."""
     return any(is_form_of(w, word) for w in WORD.findall(text))
-
-
-def says_word_of_subject(text: str, ref: str, word: str) -> bool:
-    """``ref`` says ``word`` of the subject of ``text`` as its predicate: a form of ``word`` as the
-    complement of a verb whose subject is the claim's subject noun ("Rents in Kelby are cheap in
-    2023" for "Rents in Kelby are cheap"), or modifying that noun as a subject ("Cheap rents
-    ..."), and as a common word, not in a name or a measure (``as_name_only``). "The coffee is
-    served with cheap biscuits" and "Reviewers expected a cheap hotel" say it of another noun."""
-    subj = _subject_noun(text)
-    if subj is None or as_name_only(ref, word):
-        return False
-    want = stem_of(subj.text)
-    for tok in parse(ref) or ():
-        if not is_form_of(tok.text, word):
-            continue
-        if tok.dep_ == "amod" and tok.head.dep_ in ("nsubj", "nsubjpass") and stem_of(tok.head.text) == want:
-            return True
-        if tok.dep_ in ("acomp", "attr", "oprd") and any(
-            c.dep_ in ("nsubj", "nsubjpass") and stem_of(c.text) == want for c in tok.head.children
-        ):
-            return True
-    return False

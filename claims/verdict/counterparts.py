@@ -24,8 +24,8 @@ Two findings:
   as does a denied comparison against the affirmed one the other way round
   (``claims.verdict.order.told_conversely``). One end of a path against the other end, and a
   name in the other role of a verb, are swaps too (``claims.verdict.arguments``).
-* An opposite contradicts as a word of its part of speech, not in a name or measure ("the High
-  Court", "20 years old"), nor beside a support that says the claim's own word ("are low now").
+* An opposite contradicts as a word of its part of speech, not in a name or a measure ("the
+  High Court", "20 years old": ``claims.verdict.text.named_alike``).
 """
 
 from __future__ import annotations
@@ -49,7 +49,6 @@ from claims.verdict.alike import (
     WORD,
     is_form_of,
     said_of_subject,
-    says_word_of_subject,
     stated_alike,
     states_form,
     states_word,
@@ -257,7 +256,6 @@ def decide_counterparts(
     mine = [(r.key, r.word) for r in relations(text)] + list(converse_keys(text).items())
     read_both_ways = {word.lower() for key, word in mine if key in theirs}
     restated = agentive_counterparts(text, told)
-    own = [reference_claims[e.claim_index].claim.text for e in current.evidence]  # its evidence
     for cp in [*counterpart_texts(text), *restated]:
         if cp.word.lower() in read_both_ways:
             continue  # one relation read from its two sides: the order check's
@@ -266,8 +264,6 @@ def decide_counterparts(
                 continue
         elif not any(states_word(t, cp.other) and named_alike(t, cp.other, text, cp.word) for t in told):
             continue  # no candidate states the opposite alike: "the High Court" for "high fees"
-        elif cp.kind == "opposite" and any(says_word_of_subject(text, t, cp.word) for t in own):
-            continue  # the claim's support states its own word: the opposite is of another time
         decided, found = _counterpart_judgement(index, cp, current, reference_claims, top, judge_text, where)
         if decided:
             return found

@@ -328,8 +328,13 @@ def _name_words(text: str) -> frozenset[int]:
     (``as_name_only``); cached."""
     out = set()
     for tok in parse(text) or ():
-        if tok.pos_ != "PROPN" or not tok.text[:1].isupper() or _title_case(text, tok.idx):
-            continue
+        if (
+            tok.pos_ != "PROPN"
+            or not tok.text[:1].isupper()
+            or tok.is_sent_start
+            or _title_case(text, tok.idx)
+        ):
+            continue  # a capital at a sentence start is no sign of a name: "Dangerous Kelby Road has ..."
         joined = tok.dep_ == "compound" and tok.head.pos_ == "PROPN"
         if joined or any(c.dep_ == "compound" and c.pos_ == "PROPN" for c in tok.children):
             out.add(tok.idx)
@@ -345,10 +350,12 @@ def _title_case(text: str, at: int) -> bool:
 
 
 def _measured(text: str, m: re.Match[str]) -> bool:
-    """The word follows a quantity with a unit of measure ("300 metres deep", "20 years old"): a
-    slot other than a count ("n:...") or a year, only spaces or a hyphen between."""
+    """The word follows a quantity with a unit of measure ("300 metres deep", "20 years old",
+    "300 ft. high"): a slot other than a count ("n:...") or a year, only spaces, a hyphen or the
+    unit's full stop between, in the same sentence."""
     return any(
         q.unit and q.slot and not q.slot.startswith("n:") and q.slot != "year"
-        and (m.end() <= q.end or re.fullmatch(r"[\s.-]*", text[q.end : m.start()]) is not None)
+        and (m.end() <= q.end or re.fullmatch(r"\.?[ \t-]*", text[q.end : m.start()]) is not None)
+        and not ("." in text[q.end : m.start()] and m.group(0)[:1].isupper())  # a new sentence
         for q in extract(text).quantities if q.start < m.start()
     )  # fmt: skip

@@ -7,8 +7,6 @@
   (``claims.verdict.text.named_alike``);
 - a measure ("300 metres deep", "12 metres wide") states an amount, not the pole: no
   contradiction, and no support of the opposite pole either (the opposite gap: ``unsupported``);
-- a claim whose support states the claim's own word beside its opposite of another time ("was
-  dangerous in 2009 but is safe now") is no conflict;
 - a WordNet opposite is read only for a word of its part of speech
   (``claims.lexicon.applies_to``): "right" in "has the right to" is a noun, no pole of "wrong".
 
@@ -37,31 +35,23 @@ MEASURES: list[Row] = [
     ("The Orm road is narrow.", "The Orm road is 12 metres wide.", {U}),
 ]
 
-OTHER_TIMES: list[Row] = [
-    ("The Kelby road is safe.", "The Kelby road was dangerous in 2009 but is safe now.", {S, INF}),
-    (
-        "Rents in Kelby are cheap.",
-        ["Rents in Kelby were expensive in 2015.", "Rents in Kelby are cheap in 2023."],
-        {S, INF},
-    ),
-]
-
 PARTS_OF_SPEECH: list[Row] = [
     # "right" is a noun here: no pole of the adjective "wrong"
     ("The Orm firm has the right to build.", "The Orm firm is wrong to build.", {S, INF, U}),
 ]
 
 POLES: list[Row] = [
-    # the same words as common words still conflict
+    # the same words as common words still conflict, whatever the evidence said of another time
+    ("The Orm patient is alive.", ["The Orm patient was alive on Monday.", "The Orm patient is dead."], {C}),
+    # a capital at a sentence start is no sign of a name
+    ("Kelby Road is safe.", "Dangerous Kelby Road has claimed ten lives.", {C}),
     ("The Kelby road is safe.", "The Kelby road is dangerous.", {C}),
     ("The Orm lake is shallow.", "The Orm lake is deep.", {C}),
     ("The Kelby spring is cold.", "The Kelby spring is hot.", {C}),
 ]
 
 
-@pytest.mark.parametrize(
-    "row", NAMES + MEASURES + OTHER_TIMES + PARTS_OF_SPEECH + POLES, ids=lambda r: f"{r[0]} / {r[1]}"
-)
+@pytest.mark.parametrize("row", NAMES + MEASURES + PARTS_OF_SPEECH + POLES, ids=lambda r: f"{r[0]} / {r[1]}")
 def test_opposites_as_poles(row: Row) -> None:
     check_row(row)
 
@@ -70,7 +60,8 @@ def test_opposites_as_poles(row: Row) -> None:
     ("text", "word", "expected"),
     [
         ("He sat on the High Court.", "high", True),
-        ("New River flows north.", "new", True),
+        ("The New River flows north.", "new", True),
+        ("New River flows north.", "new", False),  # a sentence start: read as a common word
         ("The town of Old Kelby is small.", "old", True),
         ("The firm is one of the Big Four.", "big", True),
         ("The house is 20 years old.", "old", True),
@@ -83,6 +74,9 @@ def test_opposites_as_poles(row: Row) -> None:
         # a headline in title case tells no name by its spelling
         ("CBSN Live Streaming Free", "live", False),
         ("Jackalopes Hire Todd Watson As New Head Coach", "new", False),
+        # a capital at a sentence start, or after a measure's sentence, is no sign of a name
+        ("Dangerous Kelby Road has claimed ten lives.", "dangerous", False),
+        ("The river rose 3 metres. Dangerous currents followed.", "dangerous", False),
         # one common use is enough
         ("The new High Court building is new.", "new", False),
         # not in the text at all
