@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
 
 from claims import lexicon
 from claims.facets.vocabulary import stem_of
@@ -161,21 +160,15 @@ def _stems(text: str) -> frozenset[str]:
     return frozenset(stem_of(w) for w in WORD.findall(text))
 
 
-def _subject_noun(text: str) -> Any | None:
-    """The head of the first nominal subject of ``text`` that is a noun or a name (a spaCy
-    token), or None."""
-    return next(
-        (t for t in parse(text) or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")),
-        None,
-    )
-
-
 def said_of_subject(text: str, ref: str, other: str) -> bool:
     """``ref`` says the word ``other`` of the subject of ``text`` (the head of its first nominal
     subject, a noun or name): a form of ``other`` (its stem) in ``ref`` modifies that noun ("The
     brightest quasar in the sky ...") or its clause has that noun as subject ("Quasars are
     among the brightest ..."). False when ``text`` has no such subject."""
-    subj = _subject_noun(text)
+    subj = next(
+        (t for t in parse(text) or () if t.dep_ in ("nsubj", "nsubjpass") and t.pos_ in ("NOUN", "PROPN")),
+        None,
+    )
     if subj is None:
         return False
     want = stem_of(subj.text)

@@ -178,8 +178,9 @@ def agentive_counterparts(claim: str, references: Sequence[str]) -> list[Counter
     return []
 
 
-_AUXILIARY = frozenset(("be", "been", "being", "have", "has", "had", "do", "does", "did", "ever", "yet",
-                       "always"))  # fmt: skip
+_AUXILIARY = frozenset(
+    ["be", "been", "being", "have", "has", "had", "do", "does", "did", "ever", "yet", "always"]
+)
 
 
 def _denied_word(claim: str) -> str:
