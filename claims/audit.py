@@ -17,12 +17,14 @@ import numpy as np
 
 from claims import parses
 from claims.decision import decide, decide_one
+from claims.decision_features import reference_index
 from claims.decompose import decompose_many
 from claims.embed import Embedder, default_embedder
 from claims.labels import embedding_text
 from claims.lazy_references import evidence_references
 from claims.match import cosine_matrix
 from claims.options import AuditOptions
+from claims.polarity_probe import FlipSimilarity, probe
 from claims.review import Judge, second_opinion
 from claims.score import score_audit
 from claims.types import (
@@ -46,6 +48,7 @@ __all__ = [
     "similarity_step",
     "ScoredClaims",
     "judge_step",
+    "flip_similarity_of",
     "score_step",
     "report_to_dict",
     "validate_inputs",
@@ -139,12 +142,16 @@ def judge_step(
     *,
     options: AuditOptions,
     reference_texts: Sequence[str],
+    flip_similarity: FlipSimilarity,
 ) -> list[Judgement]:
-    """Rule verdicts (``claims.verdict.judge``) then the calibrated decision (``claims.decision.decide``).
+    """Rule verdicts (``claims.verdict.judge``), the calibrated decision (``claims.decision.decide``),
+    then the polarity probe (``claims.polarity_probe.probe``; ``flip_similarity``: the cosines of
+    other texts with the reference claims, as ``similarity`` holds the claims' own).
 
     Returns one ``Judgement`` per response claim, in order, each with its ``confidence``
-    (None while the decision is the placeholder). A judge, when the audit asks for one,
-    runs after this step (``workers.components.review_judgements``).
+    (None while the decision is the placeholder, and for a claim the probe made unsupported).
+    A judge, when the audit asks for one, runs after this step
+    (``workers.components.review_judgements``).
     """
     rules = rule_verdicts(
         list(response_claims),
@@ -154,7 +161,27 @@ def judge_step(
         reference_texts=list(reference_texts),
         decider=decide_one,
     )
-    return decide(response_claims, reference_claims, similarity, rules, reference_texts=reference_texts)
+    decided = decide(response_claims, reference_claims, similarity, rules, reference_texts=reference_texts)
+    idx = reference_index(reference_claims, reference_texts)
+    return probe(
+        decided,
+        response_claims,
+        reference_claims,
+        similarity,
+        flip_similarity,
+        doc_tokens=idx.doc_tokens,
+        doc_lower=idx.doc_lower,
+    )
+
+
+def flip_similarity_of(embedder: Embedder, reference_vectors: np.ndarray) -> FlipSimilarity:
+    """``judge_step``'s ``flip_similarity``: texts embedded by ``embedder`` (its cache, if any,
+    keeps them), then their cosines with ``reference_vectors`` (float32 ``(n_reference, dim)``)."""
+
+    def cosines(texts: Sequence[str]) -> np.ndarray:
+        return similarity_step(embedder.embed(list(texts)), reference_vectors)
+
+    return cosines
 
 
 def score_step(
@@ -296,7 +323,14 @@ def audit_texts(
     vectors = emb.embed(texts) if texts else np.zeros((0, emb.dim), dtype=np.float32)
     n = len(response_claims)
     similarity = similarity_step(vectors[:n], vectors[n:])
-    judgements = judge_step(response_claims, reference_claims, similarity, options=opts, reference_texts=refs)
+    judgements = judge_step(
+        response_claims,
+        reference_claims,
+        similarity,
+        options=opts,
+        reference_texts=refs,
+        flip_similarity=flip_similarity_of(emb, vectors[n:]),
+    )
     judgements = second_opinion(judge, opts, response_claims, reference_claims, similarity, judgements)
     result = score_step(
         response_claims,

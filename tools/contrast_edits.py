@@ -369,6 +369,9 @@ def synonym(doc: Any) -> Edit | Skip:
     return Skip("no word with a synonym")
 
 
+#: verbs whose direct object is the prize, not the other side ("Arsenal won the FA Cup": no "the FA
+#: Cup lost Arsenal"); their converse needs the opponent ("won against B" -> "B lost to A")
+_PRIZE_VERBS = frozenset(["won", "wins", "win", "lost", "loses", "lose"])
 #: verbs whose converse swaps the subject and the party of "from" / "to"
 _PARTY_VERBS = frozenset(["bought", "sold", "buys", "sells", "lent", "borrowed", "lends", "borrows"])
 
@@ -413,7 +416,7 @@ def converse(doc: Any) -> Edit | Skip:
             pass  # the other party is missing: no converse
         elif obj is not None and prep is None and root.lower_ in ("beat", "defeated"):
             text = _swap_with(doc, subj, obj, [(root.idx, root.idx + len(root), f"{conv[0]} to")])
-        elif obj is not None and prep is None:
+        elif obj is not None and prep is None and root.lower_ not in _PRIZE_VERBS:
             text = _swap_with(doc, subj, obj, [(root.idx, root.idx + len(root), conv[0])])
         elif root.lower_ in ("won", "lost") and prep is not None and other is not None:
             new_prep = "to" if prep.lower_ == "against" else "against"

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
-from claims.audit import evidence_mask, judge_step, score_step, similarity_step
+from claims.audit import evidence_mask, flip_similarity_of, judge_step, score_step, similarity_step
 from claims.decompose import decompose
 from claims.embed import CachedEmbedder
 from claims.labels import embedding_text
@@ -236,14 +236,18 @@ def match_audit(
 def offline_judgements(
     state: repo.AuditState, similarity: np.ndarray, options: AuditOptions
 ) -> list[Judgement]:
-    """The rule verdicts and the calibrated decision of every response claim
-    (``claims.audit.judge_step``), before any LLM review."""
+    """The rule verdicts, the calibrated decision and the polarity probe of every response claim
+    (``claims.audit.judge_step``), before any LLM review. The probe's flipped claims are embedded
+    by the audit's own embedder (``components.embedder_for``: the model of the stored vectors)."""
+    embedder = components.embedder_for(state.audit.config, audit_id=state.audit.id)
+    references = state.vectors(Role.REFERENCE.value)
     return judge_step(
         state.response_claims,
         state.reference_claims,
         similarity,
         options=options,
         reference_texts=state.reference_texts,
+        flip_similarity=flip_similarity_of(embedder, references),
     )
 
 
