@@ -386,6 +386,9 @@ def relations(text: str) -> list[Relation]:
 
 #: the degree words of a periphrastic comparison ("more reactive than", "less deep than")
 _DEGREES = ("more", "less")
+#: the words of an amount compared ("more nurses than", "fewer nurses than") and their converses
+_AMOUNTS = {"more": ("fewer", "less"), "fewer": ("more",), "less": ("more",)}
+_DENY = frozenset({"not", "n't", "no", "never", "hardly", "scarcely", "barely"})
 
 
 def _comparison(tok: Any, out: list[Relation]) -> None:
@@ -397,6 +400,17 @@ def _comparison(tok: Any, out: list[Relation]) -> None:
     than = _child(tok, "prep")
     low = tok.lower_
     comparative = tok.tag_ in ("JJR", "RBR")
+    if low in _AMOUNTS and tok.dep_ == "amod" and tok.head.dep_ == "dobj":  # "A has more N than B"
+        noun, verb = tok.head, tok.head.head
+        than, near = _child(noun, "prep"), [*noun.children, *tok.children, *verb.children]
+        # a number ("40 more nurses") is a quantity; a denial ("no fewer") or "may" orders nothing
+        blocked = any(c.like_num or c.lower_ in _DENY or c.tag_ == "MD" for c in near)
+        if than is None or than.lower_ != "than" or blocked:
+            return
+        for k, rev, c in _canonical(low, _AMOUNTS[low], "cmp"):
+            key = f"{k}:{stem_of(verb.lower_)} {stem_of(noun.lower_)}"
+            _add(out, key, _child(verb, "nsubj"), _child(than, "pobj"), rev, low, tok, c)
+        return
     # "more deep than" is "deeper than"; "less deep than" is "deeper than" read the other way
     # round, and "no less deep than" the same as "deeper than" (a denied "less")
     by = next((c for c in tok.children if c.dep_ == "advmod" and c.lower_ in _DEGREES), None)

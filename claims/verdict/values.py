@@ -140,6 +140,9 @@ RELATIVE_YEAR = re.compile(
 _DATELINE_WORDS = frozenset(
     content_tokens("monday tuesday wednesday thursday friday saturday sunday am pm gmt utc")
 )
+#: a citation's access date ("Retrieved 23 October 2009.", "Accessed 5 May 2020", "Viewed ...")
+#: dates a visit to a page, not the report
+_ACCESS_DATE = re.compile(r"^\W*(?:retrieved|accessed|viewed|visited)\b", re.I)
 
 
 @lru_cache(maxsize=65536)
@@ -147,8 +150,11 @@ def is_dateline(text: str) -> bool:
     """A calendar date with at most one other word besides weekdays and times ("May 20, 2019",
     "Updated: Friday 23 March 2018 10:15 AM", "Published 2018-03-07T07:25"): the date of the
     report it heads, not of an event ("The treaty was signed on 3 March 1921" is no dateline),
-    and no finite verb (``has_finite_verb``: "He was released in April 2010" is no dateline).
-    Cached: every response claim is compared with the same reference claims."""
+    and no finite verb (``has_finite_verb``: "He was released in April 2010" is no dateline);
+    nor is a citation's access date ("Retrieved 23 October 2009.", "Viewed 5 May 2020"). Cached:
+    every response claim is compared with the same reference claims."""
+    if _ACCESS_DATE.match(text):
+        return False
     c = extract(text)
     if not any(e.year is not None and e.month is not None for e in c.dates):
         return False

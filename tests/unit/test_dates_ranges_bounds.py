@@ -13,7 +13,8 @@ the contrast suite).
   conflicts.
 * Bounds against points (``claims.verdict.time_bounds``): "before 1998" / "on 12 May 1998"
   conflicts; "after 1995" / "in 1998" and "no earlier than 1998" / "in 1998" do not.
-* Datelines (``claims.verdict.values.is_dateline``): a date with a finite verb is no dateline.
+* Datelines (``claims.verdict.values.is_dateline``): a date with a finite verb is no dateline,
+  nor is a citation's access date ("Retrieved 23 October 2009."), which dates no inference.
 """
 
 from __future__ import annotations
@@ -126,12 +127,29 @@ DATELINES = [
     ("He was released in April 2010.", False),
     ("It rained in April 2010.", False),
     ("She resigned in March 2015.", False),
+    # a citation's access date dates a visit to a page, not the report
+    ("Retrieved 23 October 2009.", False),
+    ("Viewed 5 May 2020.", False),
 ]
 
 
 @pytest.mark.parametrize(("text", "dateline"), DATELINES)
 def test_a_dateline_has_no_finite_verb(text: str, dateline: bool) -> None:
     assert is_dateline(text) is dateline
+
+
+@pytest.mark.parametrize(
+    ("dateline", "verdicts"),
+    [
+        ("23 October 2009", {Verdict.INFERRED}),  # a dateline dates the report's event
+        ("Retrieved 23 October 2009.", {Verdict.UNSUPPORTED}),  # an access date dates nothing
+    ],
+)
+def test_an_access_date_gives_no_year_to_an_inference(dateline: str, verdicts: set[Verdict]) -> None:
+    claim = "The Orm Otters won the Kelby Cup in 2009."
+    headline = "The Orm Otters savour their Kelby Cup win as the club ends its drought."
+    (j,) = audit_texts(claim, [dateline, headline]).judgements
+    assert j.verdict in verdicts, j.reason
 
 
 def test_a_sentence_with_a_date_conflicts_as_an_event() -> None:

@@ -11,6 +11,8 @@ example, none of the contrast suite's):
   longer than A";
 - an opposite of the claim's word that a reference claim states alike of the same subject
   (``claims.verdict.alike.stated_alike``, ``said_of_subject``) is a conflict;
+- an amount compared with "than" ("more nurses than") agrees with "fewer"/"less" of the same
+  noun and verb with the sides exchanged;
 - invariance: the same relation in the same words, and a negated claim whose comparison is not
   read, keep their verdicts.
 
@@ -23,7 +25,7 @@ from __future__ import annotations
 import pytest
 
 from claims.verdict.order import order_conflict, relations, told_conversely
-from tests.unit.verdict_rows import INF, C, Row, S, U, check_row
+from tests.unit.verdict_rows import INF, C, Q, Row, S, U, check_row
 
 AGREE = {S, INF}
 
@@ -48,6 +50,30 @@ DENIED_COMPARISONS: list[Row] = [
     ("The ratio of boys to girls is not 4 to 3.", "The ratio of boys to girls is 4 to 3.", {C}),
 ]
 
+#: an amount compared ("more nurses than") told from its other side ("fewer", "less"), with the
+#: noun and the verb of the relation kept
+AMOUNT_COMPARISONS: list[Row] = [
+    ("Quenby employs more nurses than Mirth.", "Mirth employs fewer nurses than Quenby.", AGREE),
+    ("Quenby has more parks than Mirth.", "Mirth has less parks than Quenby.", AGREE),
+    # the sides exchanged with the same word, or the word turned with the sides kept: a conflict
+    ("Quenby employs more nurses than Mirth.", "Mirth employs more nurses than Quenby.", {C}),
+    ("Quenby employs more nurses than Mirth.", "Quenby employs fewer nurses than Mirth.", {C}),
+    # not read as a relation (the other checks decide): an amount with a number, a denied or a
+    # hedged amount ("no fewer", "hardly", "may")
+    ("Quenby employs 40 more nurses than Mirth.", "Mirth employs 25 fewer nurses than Quenby.", {C}),
+    ("Quenby employs more nurses than Mirth.", "Mirth does not employ fewer nurses than Quenby.", {C, U}),
+    ("Quenby employs more nurses than Mirth.", "Mirth employs no fewer nurses than Quenby.", {C, U}),
+    ("Quenby employs more nurses than Mirth.", "Quenby employs no more nurses than Mirth.", {C, U}),
+    ("Quenby employs more nurses than Mirth.", "Mirth hardly employs fewer nurses than Quenby.", {C, U}),
+    ("Quenby employs more nurses than Mirth.", "Mirth may employ fewer nurses than Quenby.", {C, U, Q}),
+    # names that are not the comparison's sides still conflict
+    (
+        "For Arden, Hale scored more goals than Vance, while Brisk signed Orla.",
+        "For Brisk, Vance scored fewer goals than Hale, while Arden signed Orla.",
+        {C, U},
+    ),
+]
+
 OPPOSITE_OF_SUBJECT: list[Row] = [
     ("The river flows slowly past the town.", "The river flows rapidly through the town.", {C}),
     ("The engine runs quietly at low speed.", "The engine runs loudly, especially at low speed.", {C}),
@@ -57,7 +83,9 @@ OPPOSITE_OF_SUBJECT: list[Row] = [
 
 
 @pytest.mark.parametrize(
-    "row", CONVERSE_SIDES + DENIED_COMPARISONS + OPPOSITE_OF_SUBJECT, ids=lambda r: f"{r[0]} / {r[1]}"
+    "row",
+    CONVERSE_SIDES + DENIED_COMPARISONS + AMOUNT_COMPARISONS + OPPOSITE_OF_SUBJECT,
+    ids=lambda r: f"{r[0]} / {r[1]}",
 )
 def test_converse_sides_and_denied_comparisons(row: Row) -> None:
     check_row(row)
@@ -68,6 +96,9 @@ def test_converse_sides_and_denied_comparisons(row: Row) -> None:
     [
         ("Lyon lies east of Bordeaux.", "Bordeaux lies west of Lyon.", True),
         ("Lyon lies east of Bordeaux.", "Lyon lies east of Bordeaux.", False),
+        ("Quenby employs more nurses than Mirth.", "Mirth employs fewer nurses than Quenby.", True),
+        # another noun is another relation
+        ("Quenby employs more nurses than Mirth.", "Mirth employs fewer doctors than Quenby.", False),
         ("The Rhine is no wider than the Volga.", "The Volga is wider than the Rhine.", True),
         ("The Rhine is not as wide as the Volga.", "The Volga is wider than the Rhine.", True),
         ("The Rhine is narrower than the Volga.", "The Volga is wider than the Rhine.", True),

@@ -12,6 +12,7 @@ from claims.facets import Facets, TokenSet, content_tokens
 from claims.parses import parse
 from claims.types import ClaimKind, ReferenceClaim
 from claims.verdict.findings import Conflict
+from claims.verdict.order import relations, told_conversely
 from claims.verdict.slot_names import one_name
 from claims.verdict.text import clause_spans, subject_heads
 from claims.verdict.value_slots.align import MIN_CLAUSE_WORDS, aligned_conflict
@@ -165,6 +166,14 @@ def _candidates(
     return keep
 
 
+def _sides_exchanged(claim: str, name: str, other: str, reference: str) -> bool:
+    """The reference tells the claim's comparison from its other side (``order.told_conversely``:
+    "Quenby employs more nurses than Mirth" / "Mirth employs fewer nurses than Quenby") and the
+    two names are that comparison's two sides (``Relation.names``): no other name for the slot."""
+    sides = [{n.lower() for n in r.names} for r in relations(claim) if r.key.startswith("cmp:")]
+    return {name.lower(), other.lower()} in sides and told_conversely(claim, reference)
+
+
 def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> tuple[int, Conflict] | None:
     """The reference claim (index into ``reference_claims``) that states the slot of one of the
     claim's values with another, single value, and the conflict (span of that value in the
@@ -187,6 +196,13 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
         found = _statements(claim, v, {j: refs[j] for j in cov}, cov) if cov else []
         s = decide(v, found) if found else aligned_conflict(claim, v, values, refs, ante)
         s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
+        s = (
+            None
+            if s is not None
+            and v.kind == "name"
+            and _sides_exchanged(claim.text, v.text, s.o.text, refs[s.j])
+            else s
+        )
         if s is not None and (best is None or s.cov > best[0]):
             kind = {"name": "entity", "number": value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
                 v.kind, v.kind
