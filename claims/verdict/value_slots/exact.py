@@ -195,14 +195,9 @@ def slot_conflict(claim: Facets, reference_claims: Sequence[ReferenceClaim]) -> 
         cov = _candidates(claim, v, values, refs, ante)
         found = _statements(claim, v, {j: refs[j] for j in cov}, cov) if cov else []
         s = decide(v, found) if found else aligned_conflict(claim, v, values, refs, ante)
-        s = None if s is not None and v.kind == "name" and one_name(v.text, s.o.text, refs.values()) else s
-        s = (
-            None
-            if s is not None
-            and v.kind == "name"
-            and _sides_exchanged(claim.text, v.text, s.o.text, refs[s.j])
-            else s
-        )
+        if s is not None and v.kind == "name":  # one name written two ways, or the sides exchanged
+            named_alike = one_name(v.text, s.o.text, refs.values())
+            s = None if named_alike or _sides_exchanged(claim.text, v.text, s.o.text, refs[s.j]) else s
         if s is not None and (best is None or s.cov > best[0]):
             kind = {"name": "entity", "number": value_kind(v.q, s.o.q) if v.q and s.o.q else "number"}.get(
                 v.kind, v.kind
