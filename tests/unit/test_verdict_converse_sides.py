@@ -63,7 +63,9 @@ AMOUNT_COMPARISONS: list[Row] = [
     ("Quenby employs 40 more nurses than Mirth.", "Mirth employs 25 fewer nurses than Quenby.", {C}),
     ("Quenby employs more nurses than Mirth.", "Mirth does not employ fewer nurses than Quenby.", {C, U}),
     ("Quenby employs more nurses than Mirth.", "Mirth employs no fewer nurses than Quenby.", {C, U}),
-    ("Quenby employs more nurses than Mirth.", "Quenby employs no more nurses than Mirth.", {C, U}),
+    # the same way round, "no more" / "no fewer" deny the claim
+    ("Quenby employs more nurses than Mirth.", "Quenby employs no more nurses than Mirth.", {C}),
+    ("Mirth employs fewer nurses than Quenby.", "Mirth employs no fewer nurses than Quenby.", {C}),
     ("Quenby employs more nurses than Mirth.", "Mirth hardly employs fewer nurses than Quenby.", {C, U}),
     ("Quenby employs more nurses than Mirth.", "Mirth may employ fewer nurses than Quenby.", {C, U, Q}),
     # names that are not the comparison's sides still conflict
