@@ -161,8 +161,10 @@ def judge_step(
         reference_texts=list(reference_texts),
         decider=decide_one,
     )
-    decided = decide(response_claims, reference_claims, similarity, rules, reference_texts=reference_texts)
     idx = reference_index(reference_claims, reference_texts)
+    decided = decide(
+        response_claims, reference_claims, similarity, rules, reference_texts=reference_texts, index=idx
+    )
     return probe(
         decided,
         response_claims,

@@ -340,12 +340,14 @@ def decide(
     *,
     reference_texts: Sequence[str] | None = None,
     model: DecisionModel | None = None,
+    index: ReferenceIndex | None = None,
 ) -> list[Judgement]:
     """Apply the learned decision to the rule engine's judgements; same order and length.
 
     Each returned material judgement has ``confidence`` in [0, 1] (see module docstring);
     ``outside_scope`` judgements are returned unchanged. Without a model file the judgements are
-    returned unchanged (confidence None).
+    returned unchanged (confidence None). ``index``: the references' ``ReferenceIndex`` when the
+    caller has built it (``claims.decision_features.reference_index``), else built here.
     """
     model = model or load_model()
     material = [
@@ -356,7 +358,7 @@ def decide(
     ]
     if model is None or not material or not reference_claims:
         return list(judgements)
-    idx = reference_index(reference_claims, reference_texts)
+    idx = index if index is not None else reference_index(reference_claims, reference_texts)
     x, found, verified = decision_inputs(
         response_claims, reference_claims, similarity, judgements, material, idx
     )
