@@ -42,18 +42,32 @@ def _is_past(verb: Any) -> bool:
 
 def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> Piece:
     """A participial clause as a claim about the main clause's subject: "marking her debut"
-    -> "<subject> marked her debut"; "built in 1990" -> "<subject> was built in 1990"."""
-    doc = part.doc
+    -> "<subject> marked her debut"; "built in 1990" -> "<subject> was built in 1990"; a
+    perfect participle in the past perfect: "having founded the club" -> "<subject> had founded
+    the club", "having been elected" -> "<subject> had been elected"."""
     plural = subj.tag_ in {"NNS", "NNPS"} or subj.lower_ in {"they", "we"}
+    having = next((k for k in part.children if k.lower_ == "having" and k.dep_ == "aux"), None)
+    if part.tag_ == "VBN" and having is not None:
+        neg = next((k for k in part.children if k.dep_ == "neg" and k.i == having.i - 1), None)
+        if neg is not None:  # "not having seen the film" -> "<subject> had not seen the film"
+            return _subject_piece(part, toks, subj, ((neg.i, "had"), (having.i, "not")))
+        return _subject_piece(part, toks, subj, ((having.i, "had"),))
     if part.tag_ == "VBN":
         word = f"{'were' if plural else 'was'} {part.text.lower()}"
     elif past:
         word = past_tense(part.text)
     else:
         word = f"{'are' if plural else 'is'} {part.text.lower()}"
+    return _subject_piece(part, toks, subj, ((part.i, word),))
+
+
+def _subject_piece(part: Any, toks: set[int], subj: Any, words: tuple[tuple[int, str], ...]) -> Piece:
+    """The clause ``toks`` of ``part`` with ``subj`` before it and ``words`` (token index, its
+    new word) in place of those tokens."""
+    doc = part.doc
     subject = subj.text if subj.pos_ == "PRON" else np_text(subj)
     toks = {i for i in toks if not (trimmable(doc[i]) and (i == min(toks) or i == max(toks)))}
-    return Piece(frozenset(toks), prefix=subject, replace=((part.i, word),))
+    return Piece(frozenset(toks), prefix=subject, replace=words)
 
 
 def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[Piece]:

@@ -4,11 +4,12 @@ Part of ``claims.verdict`` (see its docstring for the method)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from claims.facets import (
     Facets,
 )
+from claims.verdict.background import main_verb
 from claims.verdict.findings import MONTH_DAY, YEAR, Pair
 from claims.verdict.text import subject_head
 from claims.verdict.thresholds import T
@@ -47,15 +48,17 @@ def _usable(p: Pair) -> bool:
     return clean and (p.cos >= T.inferred_min_cosine or p.dated) and bool(p.stated or p.tokens_covered)
 
 
-def _cover(usable: list[Pair], needed: set[str], words: set[str]) -> tuple[list[Pair], set[str], set[str]]:
-    """Greedy set cover: up to ``inferred_max_claims`` pairs, each the one that adds most
-    (``inferred_facet_gain`` per facet, ``inferred_word_gain`` per word), until the facets
-    and ``coverage_inferred`` of the words are stated. Returns the chosen pairs and the facet
-    keys and words they state together."""
-    chosen: list[Pair] = []
-    have_f: set[str] = set()
-    have_t: set[str] = set()
-    for _ in range(T.inferred_max_claims):
+def _cover(
+    usable: list[Pair], needed: set[str], words: set[str], start: tuple[Pair, ...] = ()
+) -> tuple[list[Pair], set[str], set[str]]:
+    """Greedy set cover: up to ``inferred_max_claims`` pairs (``start`` first), each the one that
+    adds most (``inferred_facet_gain`` per facet, ``inferred_word_gain`` per word), until the
+    facets and ``coverage_inferred`` of the words are stated. Returns the chosen pairs and the
+    facet keys and words they state together."""
+    chosen: list[Pair] = list(start)
+    have_f: set[str] = set().union(*(p.stated for p in start))
+    have_t: set[str] = set().union(*(p.tokens_covered for p in start))
+    for _ in range(T.inferred_max_claims - len(start)):
         best, gain = None, 0.0
         for p in usable:
             if p in chosen:
@@ -104,17 +107,16 @@ def _about_subject(r: Facets, chosen: list[Pair], heads: Mapping[int, str | None
     return head is None or not any(other_subject(p) for p in chosen)
 
 
-def infer_pairs(r: Facets, pairs: list[Pair], heads: Mapping[int, str | None]) -> list[Pair]:
-    """Greedy set cover of the claim's facets and content words by 2-3 reference claims
-    (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
-    words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
-    2019. Last year, the club hired ...": the dateline's year is not the event's)."""
+def _inference(
+    r: Facets, usable: list[Pair], heads: Mapping[int, str | None], start: tuple[Pair, ...] = ()
+) -> list[Pair]:
+    """The cover of ``infer_pairs`` over ``usable`` pairs (``start`` chosen first), before its
+    background test."""
     needed = _needed_facets(r)
     words = set(word_tokens(r))
-    usable = [p for p in pairs if _usable(p)]
     if len(usable) < 2:
         return []
-    chosen, have_f, have_t = _cover(usable, needed, words)
+    chosen, have_f, have_t = _cover(usable, needed, words, start)
     if len(chosen) < 2 or not _all_stated(needed, have_f):
         return []
     if any(p.dated for p in chosen) and any(p.relative_time for p in chosen):
@@ -124,3 +126,58 @@ def infer_pairs(r: Facets, pairs: list[Pair], heads: Mapping[int, str | None]) -
     if words and len(have_t & words) < T.coverage_inferred * len(words):
         return []
     return chosen if _each_adds(chosen) and _about_subject(r, chosen, heads) else []
+
+
+def _dated_background(r: Facets, chosen: list[Pair], background: Callable[[int], bool]) -> int | None:
+    """The first background claim of an inference that takes its year from a dateline, unless a
+    claim of the inference that is neither the dateline nor background states the claim's verb
+    (``background.main_verb``, its stem): then the background only describes whom the news is
+    about ("Mira Oyelaran, the chief executive of Vessa Airlines, resigned on Monday" for
+    "Vessa Airlines chief executive Mira Oyelaran resigned in 2019")."""
+    if not any(p.dated for p in chosen):
+        return None
+    told = [p for p in chosen if not p.dated and not background(p.j)]
+    if (verb := main_verb(r.text)) is not None and any(verb in p.tokens_covered for p in told):
+        return None
+    return next((p.j for p in chosen if not p.dated and background(p.j)), None)
+
+
+def infer_pairs(
+    r: Facets,
+    pairs: list[Pair],
+    heads: Mapping[int, str | None],
+    background: Callable[[int], bool] = lambda j: False,
+) -> list[Pair]:
+    """Greedy set cover of the claim's facets and content words by 2-3 reference claims
+    (``_cover``); empty when they do not state every facet and ``coverage_inferred`` of the
+    words, when one would suffice, or when a dateline's year meets a relative time ("May 20,
+    2019. Last year, the club hired ...": the dateline's year is not the event's) or a
+    background claim (``background(j)`` of the reference claim's index,
+    ``claims.verdict.background``: "Dana Pirell, who founded the club, retired" dates the
+    retirement, not the founding), unless another claim of the cover states the claim's verb
+    (``_dated_background``). A cover refused for its background is tried once more, starting
+    from the nearest claim that states the claim's verb and is no background: the background
+    may then describe whom the news is about."""
+    usable = [p for p in pairs if _usable(p)]
+    chosen = _inference(r, usable, heads)
+    if _dated_background(r, chosen, background) is None:
+        return chosen
+    verb = main_verb(r.text)
+    news = [p for p in usable if not p.dated and verb in p.tokens_covered and not background(p.j)]
+    if not news:
+        return []
+    chosen = _inference(r, usable, heads, (max(news, key=lambda p: p.cos),))
+    return chosen if _dated_background(r, chosen, background) is None else []
+
+
+def dateline_background(
+    r: Facets,
+    pairs: list[Pair],
+    heads: Mapping[int, str | None],
+    background: Callable[[int], bool],
+) -> int | None:
+    """The index of the background reference claim (``background(j)``) for which ``infer_pairs``
+    refuses the inference it would make without its background test; None otherwise."""
+    if infer_pairs(r, pairs, heads, background):
+        return None
+    return _dated_background(r, _inference(r, [p for p in pairs if _usable(p)], heads), background)
