@@ -84,7 +84,7 @@ class _Case:
     threshold: float
 
     def background(self, j: int) -> bool:
-        return is_background(self.reference_claims[j], self.reference_texts, self.claim.text)
+        return is_background(self.reference_claims[j], self.reference_texts)
 
     def where(self, j: int, start: int = 0, end: int | None = None) -> str:
         rc = self.reference_claims[j]

@@ -129,17 +129,19 @@ def _inference(
 
 
 def _dated_background(r: Facets, chosen: list[Pair], background: Callable[[int], bool]) -> int | None:
-    """The first background claim of an inference that takes its year from a dateline, unless a
-    claim of the inference that is neither the dateline nor background states the claim's verb
-    (``background.main_verb``, its stem): then the background only describes whom the news is
-    about ("Mira Oyelaran, the chief executive of Vessa Airlines, resigned on Monday" for
-    "Vessa Airlines chief executive Mira Oyelaran resigned in 2019")."""
-    if not any(p.dated for p in chosen):
+    """The index (into the reference claims) of a background claim of an inference that takes
+    its year from a dateline and the claim's event from that background: the background claim
+    states the claim's verb (``background.main_verb``, its stem) and no other claim of the
+    inference but the dateline does. None otherwise: a claim whose root is no verb ("was the
+    chief executive"), a verb no claim of the inference states (the news in other words), or
+    background that only describes whom the news is about ("Mira Oyelaran, who founded Vessa
+    Airlines, resigned on Monday" for "Vessa Airlines founder Mira Oyelaran resigned in
+    2019")."""
+    verb = main_verb(r.text) if any(p.dated for p in chosen) else None
+    if verb is None:
         return None
-    told = [p for p in chosen if not p.dated and not background(p.j)]
-    if (verb := main_verb(r.text)) is not None and any(verb in p.tokens_covered for p in told):
-        return None
-    return next((p.j for p in chosen if not p.dated and background(p.j)), None)
+    told = [p for p in chosen if not p.dated and verb in p.tokens_covered]
+    return next((p.j for p in told if background(p.j)), None) if all(background(p.j) for p in told) else None
 
 
 def infer_pairs(
@@ -154,10 +156,9 @@ def infer_pairs(
     2019. Last year, the club hired ...": the dateline's year is not the event's) or a
     background claim (``background(j)`` of the reference claim's index,
     ``claims.verdict.background``: "Dana Pirell, who founded the club, retired" dates the
-    retirement, not the founding), unless another claim of the cover states the claim's verb
-    (``_dated_background``). A cover refused for its background is tried once more, starting
-    from the nearest claim that states the claim's verb and is no background: the background
-    may then describe whom the news is about."""
+    retirement, not the founding: ``_dated_background``). A cover refused for its background is
+    tried once more, starting from the claim nearest by cosine that states the claim's verb and
+    is no background: the background may then describe whom the news is about."""
     usable = [p for p in pairs if _usable(p)]
     chosen = _inference(r, usable, heads)
     if _dated_background(r, chosen, background) is None:
