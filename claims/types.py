@@ -187,7 +187,8 @@ class Judgement:
     #: ``claims.verdict.roles.converse_relation``), "degree", "rival", "gradable" (a negated
     #: gradable word against its opposite: "not hot" / "cold", ``claims.verdict.counterparts``),
     #: "denial" (a negated claim that no reference claim denies: absence is no denial),
-    #: "background" (a dateline's year joined with background, ``claims.verdict.background``);
+    #: "background" (a dateline's year joined with an event told as background,
+    #: ``claims.verdict.background``);
     #: for a ``supported`` verdict, "counterpart" (stated in words the lexicon equates: a
     #: converse, "not closed" / "open"), "key_value" or "verbatim" (a reference claim states it
     #: word for word); None otherwise. Those of

@@ -50,7 +50,7 @@ def _participle_piece(part: Any, toks: set[int], subj: Any, past: bool) -> Piece
     if part.tag_ == "VBN" and having is not None:
         neg = next((k for k in part.children if k.dep_ == "neg" and k.i == having.i - 1), None)
         if neg is not None:  # "not having seen the film" -> "<subject> had not seen the film"
-            return _subject_piece(part, toks, subj, ((neg.i, "had"), (having.i, "not")))
+            return _subject_piece(part, toks, subj, ((neg.i, "had"), (having.i, neg.lower_)))
         return _subject_piece(part, toks, subj, ((having.i, "had"),))
     if part.tag_ == "VBN":
         word = f"{'were' if plural else 'was'} {part.text.lower()}"

@@ -145,6 +145,7 @@ def test_an_appositive_role_does_not_date_its_event() -> None:
         ("Having won the cup twice, the club hired a new coach.", "The club had won the cup twice."),
         ("Having been elected in 2010, the mayor resigned in 2014.", "The mayor had been elected in 2010."),
         ("Not having seen the film, Dana Pirell left.", "Dana Pirell had not seen the film."),
+        ("Never having seen the sea, Dana Pirell moved to Kelby.", "Dana Pirell had never seen the sea."),
     ],
 )
 def test_a_perfect_participle_is_decomposed_in_the_past_perfect(sentence: str, claim: str) -> None:
