@@ -94,9 +94,7 @@ MODEL_PATH = Path(__file__).resolve().parent / "data" / "verdict_model.json"
 #: with a sentence underrates; "verbatim", a claim a reference claim states word for word
 #: (``claims.verdict.text.stated_verbatim``), entailed by identity; "opposite", a reference
 #: claim the verdict leans on, or one about the claim's subject, states an opposite of a claim's
-#: word and not the word (``claims.verdict.counterparts``), which the wording's cosine does not see;
-#: "background", the claim takes its year from a report's dateline and its event from an event the
-#: report tells as background (``claims.verdict.background``), which the signals read as stated
+#: word and not the word (``claims.verdict.counterparts``), which the wording's cosine does not see
 STANDING_FINDINGS = frozenset(
     {
         "object",
@@ -109,7 +107,6 @@ STANDING_FINDINGS = frozenset(
         "key_value",
         "verbatim",
         "opposite",
-        "background",
     }
 )
 

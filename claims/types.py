@@ -186,9 +186,7 @@ class Judgement:
     #: "slot" (another word in its place), "converse" (the claim's relation the other way round,
     #: ``claims.verdict.roles.converse_relation``), "degree", "rival", "gradable" (a negated
     #: gradable word against its opposite: "not hot" / "cold", ``claims.verdict.counterparts``),
-    #: "denial" (a negated claim that no reference claim denies: absence is no denial),
-    #: "background" (a dateline's year joined with an event told as background,
-    #: ``claims.verdict.background``);
+    #: "denial" (a negated claim that no reference claim denies: absence is no denial);
     #: for a ``supported`` verdict, "counterpart" (stated in words the lexicon equates: a
     #: converse, "not closed" / "open"), "key_value" or "verbatim" (a reference claim states it
     #: word for word); None otherwise. Those of

@@ -16,12 +16,11 @@ from claims.labels import embedding_text
 from claims.match import DEFAULT_THRESHOLD
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
 from claims.verdict.affirmed import Decider
-from claims.verdict.background import is_background
 from claims.verdict.compare import compare_facets
 from claims.verdict.contradictions import find_contradictions
 from claims.verdict.counterparts import decide_counterparts
 from claims.verdict.findings import Conflict, Pair
-from claims.verdict.infer import dateline_background, infer_pairs
+from claims.verdict.infer import infer_pairs
 from claims.verdict.key_values import key_value_finding, other_subject_value
 from claims.verdict.reasons import describe_conflict, evidence_at, hedge_change, where_stated
 from claims.verdict.recase import recase
@@ -82,9 +81,6 @@ class _Case:
     reference_claims: Sequence[ReferenceClaim]
     reference_texts: Sequence[str] | None
     threshold: float
-
-    def background(self, j: int) -> bool:
-        return is_background(self.reference_claims[j], self.reference_texts)
 
     def where(self, j: int, start: int = 0, end: int | None = None) -> str:
         rc = self.reference_claims[j]
@@ -198,10 +194,6 @@ def _value_contradicted(k: _Case) -> Judgement | None:
     )
 
 
-def _heads(k: _Case) -> dict[int, str | None]:
-    return {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
-
-
 def _inferred(k: _Case) -> Judgement | None:
     """Two or more reference claims together state the claim (``infer_pairs``), unless one of them
     states the claim's predicate of a rival name ("Senator Ortiz introduced the bill" against
@@ -209,7 +201,8 @@ def _inferred(k: _Case) -> Judgement | None:
     not make Hale the one who introduced it)."""
     if any(_rival_statement(k, p) for p in k.pairs):
         return None
-    inferred = infer_pairs(k.r, k.pairs, _heads(k), k.background)
+    heads = {p.j: subject_head(k.reference_claims[p.j].claim.text) for p in k.pairs}
+    inferred = infer_pairs(k.r, k.pairs, heads)
     if not inferred or any(_name_rival(k, p) is not None for p in inferred):
         return None  # a part fills a name's slot with another name: the claim's name is joined from elsewhere
     ev = tuple(evidence_at(k.reference_claims, p.j, p.cos) for p in inferred)
@@ -322,9 +315,6 @@ def _unsupported(k: _Case) -> Judgement:
         (p, (mine, theirs)) = named
         why = f"the reference states it of another name: {theirs!r}, not {mine!r} ({k.where(p.j)})"
         return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding="rival")
-    if (bg := dateline_background(k.r, k.pairs, _heads(k), k.background)) is not None:
-        why = f"only a dateline gives the year, and it dates the news, not the background ({k.where(bg)})"
-        return Judgement(k.index, Verdict.UNSUPPORTED, ev, why, finding="background")
     if near:
         p0 = max(k.pairs, key=lambda p: p.relevance)
         gaps = list(dict.fromkeys(p0.missing + p0.entities_missing))
@@ -396,11 +386,14 @@ def judge_one(
     same = stated_verbatim(claim.text, reference_claims)
     if same is not None:  # a claim the reference states word for word is supported, whatever else it says
         rc = reference_claims[same]
-        why = f"stated word for word ({where_stated(rc, 0, len(rc.claim.text), reference_texts)})"
+        where = where_stated(rc, 0, len(rc.claim.text), reference_texts)
         evidence = (evidence_at(reference_claims, same, float(row[same])),)
-        return Judgement(index, Verdict.SUPPORTED, evidence, why, finding="verbatim")
+        return Judgement(
+            index, Verdict.SUPPORTED, evidence, f"stated word for word ({where})", finding="verbatim"
+        )
     r = extract(claim.text)
     top = _candidates(r, claim, reference_claims, row)
+    # names written in lower case take their capitals ("in sydney"), so the name checks see them
     # a label-style claim ("HQ: Bergen") is judged as the sentence it states (claims.labels);
     # names written in lower case take their capitals ("in sydney"), so the name checks see them
     text = recase(embedding_text(claim.text), [reference_claims[j].claim.text for j in top])
@@ -408,7 +401,8 @@ def judge_one(
     pairs = [compare_facets(r, extract(reference_claims[j].claim.text), float(row[j]), j) for j in top]
     found = find_contradictions(r, pairs, reference_claims)
     case = _Case(index, claim, r, pairs, found, reference_claims, reference_texts, threshold)
-    judgement = next((j for step in _VERDICT_STEPS if (j := step(case))), None) or _unsupported(case)
+    judgement = next((j for step in _VERDICT_STEPS if (j := step(case)) is not None), None)
+    judgement = judgement or _unsupported(case)
     if not counterparts:
         return judgement
 
