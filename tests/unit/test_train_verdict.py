@@ -79,3 +79,22 @@ def test_audit_predictions_map_like_run_label_eval() -> None:
     verdicts = [("supported", 0.8), ("unsupported", 0.7), ("supported", 0.6), ("contradicted", 0.9)]
     preds = tv.audit_predictions(rows, verdicts)
     assert preds == {"a": ("partial", 0.7), "b": ("support", 0.6), "c": ("refute", 0.9)}
+
+
+def test_repeated_cv_reports_every_fold_seed_and_their_mean() -> None:
+    """40 one-claim audits, 20 a data set, whose one feature gives the label away (support at
+    2.0, the rest at -2.0): every fold seed's model separates them, so each balanced accuracy
+    is 1.0 (the definition of run_label_eval.py's figure: mean of the recall of support and of
+    the rest)."""
+    items, rows = [], []
+    for d in ("factcheck", "wice"):
+        for k in range(20):
+            gold = "support" if k % 2 else "not_supported"
+            items.append(tv.Item(f"{d}-{k}", d, f"{d}-{k}", "r", ["x"], gold))
+            rows.append({"item": f"{d}-{k}", "dataset": d, "group": f"{d}-{k}", "gold": gold,
+                         "rule": "unsupported", "finding": None, "x": [2.0 if k % 2 else -2.0],
+                         "label": int(gold == "support")})  # fmt: skip
+    got = tv.repeated_cv(items, rows, folds=5, seeds=[3, 4, 5], c=1.0, margin=0.0)
+    assert got["seeds"] == [3, 4, 5]
+    for d in ("factcheck", "wice"):
+        assert got[d] == {"each": [1.0, 1.0, 1.0], "mean": 1.0, "min": 1.0, "max": 1.0}
