@@ -16,7 +16,9 @@ unordered pair once, sorted):
 
 * relation ``antonym``, source ``hand``: every row of ``antonyms.tsv``, its kind kept;
 * relation ``antonym``, source ``wordnet``: WordNet's direct antonyms (pointer ``!``) of
-  adjectives, verbs and adverbs, both words single words of at least 4 letters and the pair's
+  adjectives, verbs and adverbs, both words single words of at least 4 letters (3 for a pair of
+  adjectives or adverbs whose senses are both tagged ``MIN_TAGS`` times in SemCor:
+  ``MIN_LEN_COMMON``) and the pair's
   sense among the first ``MAX_SENSE`` senses of each word (WordNet's order, most frequent first),
   adjectives that differ by a negative prefix (``negative_prefixes.tsv``) left to the
   negative-prefix check, verbs in their inflected forms together (past, past participle, third
@@ -66,6 +68,10 @@ POS = {"adj": "adj", "verb": "verb", "adv": "adv"}
 #: the highest sense number (1 = most frequent) of each word at which a pair is kept
 MAX_SENSE = {"adj": 3, "verb": 2, "adv": 2}
 MIN_LEN = 4
+#: the shortest word of a direct antonym pair of adjectives or adverbs whose senses are both
+#: common (tagged ``MIN_TAGS`` times in SemCor): "old" / "new", "high" / "low", "bad" / "good"
+#: (a short verb's first senses are many and broad: "lie" / "stand", "let" / "prevent")
+MIN_LEN_COMMON = 3
 SDIST_SHA256 = "eee5b09a346600d2e33d6e69113a530283bbb422f04f9af6b277f2ca4ad514bd"
 LEMMINFLECT = "0.2.3"
 
@@ -238,9 +244,9 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
     def rank(pos: str, word: str, off: str) -> int:
         return ranks[pos].get((word.replace(" ", "_"), off), 99)
 
-    def antonym(a: str, b: str, pos: str, source: str) -> None:
+    def antonym(a: str, b: str, pos: str, source: str, min_len: int = MIN_LEN) -> None:
         if (
-            not (_ok(a, stop) and _ok(b, stop))
+            not (_ok(a, stop, min_len) and _ok(b, stop, min_len))
             or out.has(a, b, pos)
             or pos == "adj"
             and _prefixed(a, b, prefixes)
@@ -264,7 +270,8 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
                 continue
             a, b = words_of[off][src - 1], words_of[target][tgt - 1]
             if max(rank(pos, a, off), rank(pos, b, target)) <= MAX_SENSE[pos]:
-                antonym(a, b, pos, "wordnet")
+                short = pos != "verb" and common(pos, a, off) and common(pos, b, target)
+                antonym(a, b, pos, "wordnet", MIN_LEN_COMMON if short else MIN_LEN)
             if pos == "adj":
                 direct.append((a, off, b, target))
             for x, x_off, y, y_off in ((a, off, b, target), (b, target, a, off)) if pos != "verb" else ():

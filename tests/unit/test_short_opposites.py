@@ -1,0 +1,58 @@
+"""Opposites of three letters: the lexicon's WordNet pairs of common adjectives whose shorter
+word has three letters ("old" / "new", "high" / "low", "bad" / "good"), which the build once
+left out with every word under four letters (``tools/build_lexicon.py``, ``MIN_LEN_COMMON``).
+
+The pairs are WordNet 3.0's direct antonyms of adjectives among the first senses of both words,
+both senses tagged at least ``MIN_TAGS`` times in SemCor; short verbs stay out (their first
+senses are many and broad: "lie" / "stand"). Each audit runs whole, with the real embedder;
+the sentences are written for these tests (places and people invented), the expected verdicts
+are the rule of docs/LEXICON.md (an opposite said of the same thing, the reference lacking the
+claim's word, is ``contradicted``; an attributive adjective, a name's word or a measure is no
+pole of it).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from claims.audit import audit_texts
+from claims.facets.vocabulary import WORDNET_ANTONYMS
+
+PAIRS = [("old", "new"), ("high", "low"), ("bad", "good"), ("old", "young"), ("even", "odd"), ("fat", "thin")]
+
+
+@pytest.mark.parametrize(("a", "b"), PAIRS)
+def test_the_lexicon_holds_short_common_opposites(a: str, b: str) -> None:
+    assert WORDNET_ANTONYMS[a][b] == {"adj"} and WORDNET_ANTONYMS[b][a] == {"adj"}
+
+
+def test_short_verbs_stay_out() -> None:
+    """A short verb's first senses are broad: WordNet's "lie" / "stand" and "let" / "prevent"
+    are no opposites of a claim."""
+    assert "stand" not in WORDNET_ANTONYMS.get("lie", {})
+    assert "prevent" not in WORDNET_ANTONYMS.get("let", {})
+
+
+AUDITS = [
+    # an opposite said of the same thing: contradicted
+    ("The Orm library is old.", "The Orm library is new.", "contradicted"),
+    (
+        "The water level of the Orm lake is low in summer.",
+        "In summer the water level of the Orm lake is high.",
+        "contradicted",
+    ),  # fmt: skip
+    ("The harvest in Kesh was bad in 2011.", "The harvest in Kesh was good in 2011.", "contradicted"),
+    ("The Tesk nurses are young.", "The Tesk nurses are old.", "contradicted"),
+    # the same pole: supported
+    ("The Orm library is new.", "The Orm library, built in 2019, is new.", "supported"),
+    ("Prices in Orm were high in 2010.", "Prices in Orm were high in 2010 and low in 2015.", "supported"),
+    # a name's word and a measure are no poles
+    ("Ida Marr attended Orm High School.", "Ida Marr attended Orm High School, a low building.", "supported"),
+    ("The Kesh tower is 30 metres high.", "The Kesh tower, 30 metres high, is low for its age.", "supported"),
+]
+
+
+@pytest.mark.parametrize(("claim", "reference", "verdict"), AUDITS, ids=[a[0] for a in AUDITS])
+def test_audit(claim: str, reference: str, verdict: str) -> None:
+    (j,) = audit_texts(claim, [reference]).judgements
+    assert j.verdict.value == verdict, j.reason
