@@ -186,10 +186,6 @@ def _stems(tok: Any) -> set[str]:
     return set(content_tokens(tok.text))
 
 
-#: nouns that stand for the noun they are coordinated with ("a bad season and a good one")
-_PRO_FORMS = frozenset({"one", "ones"})
-
-
 @lru_cache(maxsize=65536)
 def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | None:
     """The role of the value at ``start:end`` of ``text`` ("subj", "obj", "prep:in", or the
@@ -197,9 +193,8 @@ def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | Non
     subject "obj") and the stems of the words it depends on: the head of its preposition,
     the noun it counts or orders, the verb it is an argument of; a verb adds its object or
     complement ("made his debut in 1991": made, debut), a noun the verb or noun it belongs
-    to when that noun is its object or complement ("won its seventh trophy"); a pro-form
-    coordinated with a noun ("a good one") is read as that noun. None when the parse gives the
-    value no head."""
+    to when that noun is its object or complement ("won its seventh trophy"). None when the
+    parse gives the value no head."""
     doc = parse(text)
     tok = token_at(doc, start, end) if doc is not None else None
     while tok is not None and tok.dep_ == "conj" and tok.head.i != tok.i:
@@ -211,8 +206,6 @@ def slot_of(text: str, start: int, end: int) -> tuple[str, frozenset[str]] | Non
         role, head = "subj", head.head  # the agent of a passive is the active's subject
     elif tok.dep_ == "pobj" and head.head.i != head.i:
         role, head = f"prep:{head.lower_}", head.head
-    if head.lower_ in _PRO_FORMS and head.dep_ == "conj":
-        head = head.head  # "a bad season in 2011 and a good one in 2012": "one" is the season
     anchors = _stems(head)
     if head.pos_ in ("VERB", "AUX"):
         for k in head.children:
