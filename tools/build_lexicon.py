@@ -17,7 +17,7 @@ unordered pair once, sorted):
 * relation ``antonym``, source ``hand``: every row of ``antonyms.tsv``, its kind kept;
 * relation ``antonym``, source ``wordnet``: WordNet's direct antonyms (pointer ``!``) of
   adjectives, verbs and adverbs, both words single words of at least 4 letters (3 for a pair of
-  adjectives or adverbs whose senses are both tagged ``MIN_TAGS`` times in SemCor:
+  adjectives whose senses are both tagged ``MIN_TAGS`` times in SemCor:
   ``MIN_LEN_COMMON``) and the pair's
   sense among the first ``MAX_SENSE`` senses of each word (WordNet's order, most frequent first),
   adjectives that differ by a negative prefix (``negative_prefixes.tsv``) left to the
@@ -68,9 +68,10 @@ POS = {"adj": "adj", "verb": "verb", "adv": "adv"}
 #: the highest sense number (1 = most frequent) of each word at which a pair is kept
 MAX_SENSE = {"adj": 3, "verb": 2, "adv": 2}
 MIN_LEN = 4
-#: the shortest word of a direct antonym pair of adjectives or adverbs whose senses are both
-#: common (tagged ``MIN_TAGS`` times in SemCor): "old" / "new", "high" / "low", "bad" / "good"
-#: (a short verb's first senses are many and broad: "lie" / "stand", "let" / "prevent")
+#: the shortest word of a direct antonym pair of adjectives whose senses are both common
+#: (tagged ``MIN_TAGS`` times in SemCor): "old" / "new", "high" / "low", "bad" / "good" (a short
+#: verb's first senses are many and broad: "lie" / "stand", "let" / "prevent"; a short adverb is
+#: often one of degree: "well worth a visit" is no "ill")
 MIN_LEN_COMMON = 3
 SDIST_SHA256 = "eee5b09a346600d2e33d6e69113a530283bbb422f04f9af6b277f2ca4ad514bd"
 LEMMINFLECT = "0.2.3"
@@ -107,7 +108,7 @@ CONVERSES = (
     "longer shorter", "heavier lighter", "deeper shallower", "faster slower", "earlier later",
     "greater smaller", "more less", "more fewer", "richer poorer", "stronger weaker", "warmer colder",
     "hotter colder", "wider narrower", "thicker thinner", "cheaper dearer", "closer farther",
-    "superior inferior", "exceeds trails",
+    "superior inferior", "exceeds trails", "newer older", "fatter thinner", "bigger littler",
 )  # fmt: skip
 
 
@@ -270,7 +271,7 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
                 continue
             a, b = words_of[off][src - 1], words_of[target][tgt - 1]
             if max(rank(pos, a, off), rank(pos, b, target)) <= MAX_SENSE[pos]:
-                short = pos != "verb" and common(pos, a, off) and common(pos, b, target)
+                short = pos == "adj" and common(pos, a, off) and common(pos, b, target)
                 antonym(a, b, pos, "wordnet", MIN_LEN_COMMON if short else MIN_LEN)
             if pos == "adj":
                 direct.append((a, off, b, target))

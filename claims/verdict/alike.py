@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 
 from claims import lexicon
 from claims.facets.vocabulary import stem_of
@@ -21,6 +22,7 @@ __all__ = [
     "anchors",
     "is_form_of",
     "other_occasion",
+    "said_elsewhere",
     "said_of_subject",
     "stated_alike",
     "states_form",
@@ -100,7 +102,96 @@ def stated_alike(text: str, ref: str, other: str) -> bool:
             return False  # said of another thing: "replaced a narrow ferry crossing"
         if any(t.pos_ == "VERB" and t is not tok and stem_of(t.text) not in mine for t in tok.subtree):
             return False
-    return True
+    return not said_elsewhere(text, other, ref, other)
+
+
+def said_elsewhere(text: str, word: str, ref: str, other: str) -> bool:
+    """Every form of ``other`` in ``ref`` is said of something else than ``word`` in ``text``:
+    of another subject ("Rents in Orm are expensive, while wages are low" for "Rents in Orm are
+    high"), with a complement or a time of its own that ``text`` lacks ("excels at chess but is
+    bad at cards"; "was bad in 2001 but is strong now"). False where ``ref`` holds no form of
+    ``other`` the parse finds, or ``text`` no ``word``."""
+    own = next((t for t in parse(text) or () if t.lower_ == word.lower()), None)
+    forms = [t for t in parse(ref) or () if t.lower_ == other.lower() or is_form_of(t.lower_, other.lower())]
+    if own is None or not forms:
+        return False
+    mine = {stem_of(w) for w in re.findall(r"[a-z]+|\d+", text.lower())}
+    return all(
+        _another_word(own, t)
+        or _another_thing(own, t)
+        or _another_subject(own, t)
+        or _own_complement(t, mine)
+        for t in forms
+    )
+
+
+def _another_word(own: Any, tok: Any) -> bool:
+    """An adjective of the text against a word of another kind ("odd" / "strange, even absurd")."""
+    return bool(own.pos_ == "ADJ" and tok.pos_ in ("ADV", "ADP", "DET", "PRON", "CCONJ", "SCONJ", "PART"))
+
+
+def _another_thing(own: Any, tok: Any) -> bool:
+    """The reference's word describes a noun before it ("its new roof", "her old parents", "a
+    bad year") that is not the subject the text says its word of."""
+    if tok.dep_ != "amod" or tok.tag_ in GRADED_TAGS or tok.head is tok:
+        return False
+    if own.dep_ == "amod" and own.head is not own:
+        return stem_of(tok.head.text) != stem_of(own.head.text)  # "the worst route" / "an optimal route"
+    return stem_of(tok.head.text) not in (_subject_nouns(own) or frozenset())
+
+
+#: dependencies of a predicate word on the verb of its clause
+_PREDICATE_DEPS = frozenset(["acomp", "attr", "advmod", "xcomp", "oprd"])
+
+
+def _clause_head(tok: Any) -> Any:
+    """The verb of the clause ``tok`` is said in: itself for a verb, else the verb its predicate
+    dependency hangs from ("is low": "is")."""
+    while tok.dep_ in _PREDICATE_DEPS and tok.head is not tok:
+        tok = tok.head
+    return tok
+
+
+def _subject_nouns(tok: Any) -> frozenset[str] | None:
+    """The stems of the head noun of the subject of ``tok``'s clause and of its compounds (a
+    conjoined verb without a subject takes its first conjunct's: "excels at chess but is bad at
+    cards"); None where the subject is a pronoun or there is none."""
+    head = _clause_head(tok)
+    while head.dep_ == "conj" and head.head is not head and not _subject(head):
+        head = head.head
+    subj = _subject(head)
+    if subj is None or subj.pos_ not in ("NOUN", "PROPN"):
+        return None
+    # the head noun and its compounds: "its puppy" is no "Orm dog", "The lake" is "The Orm lake"
+    return frozenset(stem_of(t.text) for t in (subj, *subj.children) if t is subj or t.dep_ == "compound")
+
+
+def _subject(head: Any) -> Any | None:
+    return next((c for c in head.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+
+
+def _another_subject(own: Any, tok: Any) -> bool:
+    """The opposite word ``tok`` of the reference is said of another subject than the word
+    ``own`` of the text: their subjects' nouns differ, neither holding the other's ("while the
+    Kesh lake is low" / "The Orm lake is low"; "The lake" and "The Orm lake" are one)."""
+    mine, theirs = _subject_nouns(own), _subject_nouns(tok)
+    return mine is not None and theirs is not None and not (mine <= theirs or theirs <= mine)
+
+
+def _own_complement(tok: Any, mine: set[str]) -> bool:
+    """The opposite word ``tok`` has a complement or a time of its own whose head word ``mine``
+    (the text's stems and numbers) lacks: the object of a preposition of the word or of its
+    clause's verb, or a bare time the verb governs ("bad at cards", "was bad in 2001", "runs high
+    in March"); a measure of the word ("300 metres deep") is an amount, not a complement, and
+    modifiers of the complement may say more ("in the rocks of the eastern valley")."""
+    heads = []
+    for parent in {tok.i: tok, _clause_head(tok).i: _clause_head(tok)}.values():
+        for child in parent.children:
+            if child.dep_ == "prep":
+                heads += [c for c in child.children if c.dep_ == "pobj"]
+            elif child.dep_ == "npadvmod" and parent is not tok:
+                heads.append(child)
+    return any(t.pos_ in ("NOUN", "PROPN", "NUM") and stem_of(t.lower_) not in mine for t in heads)
 
 
 #: parts of speech of spaCy that carry no occasion of their own

@@ -48,6 +48,7 @@ from claims.verdict.alike import (
     TOPIC_SHARE,
     WORD,
     is_form_of,
+    said_elsewhere,
     said_of_subject,
     stated_alike,
     states_form,
@@ -330,6 +331,8 @@ def _opposite_gap(
             ref = reference_claims[j].claim.text
             if not states_form(ref, cp.other) or states_form(ref, cp.word) or _NEGATION_WORDS.search(ref):
                 continue
+            if said_elsewhere(text, cp.word, ref, cp.other):
+                continue  # "Rents are high" / "Rents are expensive, while wages are low"
             about = topic_stated(text, ref, ALIKE_SHARE) or said_of_subject(text, ref, cp.other)
             if j not in leaned and (stated or loose or not about):
                 continue

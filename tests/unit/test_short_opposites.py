@@ -49,6 +49,13 @@ AUDITS = [
     # a name's word and a measure are no poles
     ("Ida Marr attended Orm High School.", "Ida Marr attended Orm High School, a low building.", "supported"),
     ("The Kesh tower is 30 metres high.", "The Kesh tower, 30 metres high, is low for its age.", "supported"),
+    # an opposite said of the same thing (tests/unit/test_opposite_said_elsewhere.py)
+    ("The Vell chapel is old.", "The Vell chapel is new.", "contradicted"),
+    ("Ida Vell is good at tennis.", "Ida Vell is bad at tennis.", "contradicted"),
+    # an adjective before its noun: the polarity probe asks the embedder
+    ("Ida Vell is a good cook.", "Ida Vell is a bad cook.", "unsupported"),
+    # comparatives of a pair of opposites from the two sides
+    ("The Kesh hall is newer than the Orm hall.", "The Orm hall is older than the Kesh hall.", "supported"),
 ]
 
 
