@@ -140,10 +140,8 @@ def _probed(tok: object, text: str, doc_tokens: Sequence[str], doc_lower: str) -
     direct = [o.word for o in found if o.source not in INDIRECT]
     if not direct or converses(tok.lower_) or _compares(tok, text):  # type: ignore[attr-defined]
         return None
-    if _stated(tok.lower_, doc_tokens, doc_lower):  # type: ignore[attr-defined]
-        return None  # the claim's pole is stated: the lexicon's checks read it
-    if tok.dep_ != "amod" and any(_stated(o.word, doc_tokens, doc_lower) for o in found):  # type: ignore[attr-defined]
-        return None  # the other pole is stated: the lexicon's checks read it (claims.verdict.counterparts)
+    if any(_stated(w, doc_tokens, doc_lower) for w in (tok.lower_, *(o.word for o in found))):  # type: ignore[attr-defined]
+        return None  # a pole is stated: the lexicon's checks read it (claims.verdict.counterparts)
     return direct[0]
 
 

@@ -17,8 +17,8 @@ unordered pair once, sorted):
 * relation ``antonym``, source ``hand``: every row of ``antonyms.tsv``, its kind kept;
 * relation ``antonym``, source ``wordnet``: WordNet's direct antonyms (pointer ``!``) of
   adjectives, verbs and adverbs, both words single words of at least 4 letters (3 for a pair of
-  adjectives whose senses are both tagged ``MIN_TAGS`` times in SemCor:
-  ``MIN_LEN_COMMON``) and the pair's
+  adjectives whose senses are both tagged ``MIN_TAGS`` times in SemCor and whose words are
+  tagged more often as adjectives than as adverbs: ``MIN_LEN_COMMON``) and the pair's
   sense among the first ``MAX_SENSE`` senses of each word (WordNet's order, most frequent first),
   adjectives that differ by a negative prefix (``negative_prefixes.tsv``) left to the
   negative-prefix check, verbs in their inflected forms together (past, past participle, third
@@ -70,8 +70,9 @@ MAX_SENSE = {"adj": 3, "verb": 2, "adv": 2}
 MIN_LEN = 4
 #: the shortest word of a direct antonym pair of adjectives whose senses are both common
 #: (tagged ``MIN_TAGS`` times in SemCor): "old" / "new", "high" / "low", "bad" / "good" (a short
-#: verb's first senses are many and broad: "lie" / "stand", "let" / "prevent"; a short adverb is
-#: often one of degree: "well worth a visit" is no "ill")
+#: verb's first senses are many and broad: "lie" / "stand", "let" / "prevent"), each word tagged
+#: more often as an adjective than as an adverb (a short adverb is often one of degree: "well
+#: worth a visit" is no "ill", "even more" no "odd")
 MIN_LEN_COMMON = 3
 SDIST_SHA256 = "eee5b09a346600d2e33d6e69113a530283bbb422f04f9af6b277f2ca4ad514bd"
 LEMMINFLECT = "0.2.3"
@@ -242,6 +243,15 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
     def common(pos: str, word: str, off: str, least: int = MIN_TAGS) -> bool:
         return semcor.get((word.replace(" ", "_"), pos, off), 0) >= least
 
+    tagged: dict[tuple[str, str], int] = defaultdict(int)  # (lemma, part of speech) -> SemCor tags
+    for (lemma, pos_, _), n in semcor.items():
+        tagged[(lemma, pos_)] += n
+
+    def adjective_mostly(word: str) -> bool:
+        """``word`` is tagged more often as an adjective than as an adverb in SemCor ("well" and
+        "even" are mostly adverbs: "well worth a visit", "even more")."""
+        return tagged[(word, "adj")] > tagged[(word, "adv")]
+
     def rank(pos: str, word: str, off: str) -> int:
         return ranks[pos].get((word.replace(" ", "_"), off), 99)
 
@@ -272,6 +282,7 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
             a, b = words_of[off][src - 1], words_of[target][tgt - 1]
             if max(rank(pos, a, off), rank(pos, b, target)) <= MAX_SENSE[pos]:
                 short = pos == "adj" and common(pos, a, off) and common(pos, b, target)
+                short = short and adjective_mostly(a) and adjective_mostly(b)
                 antonym(a, b, pos, "wordnet", MIN_LEN_COMMON if short else MIN_LEN)
             if pos == "adj":
                 direct.append((a, off, b, target))

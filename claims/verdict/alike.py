@@ -108,19 +108,16 @@ def stated_alike(text: str, ref: str, other: str) -> bool:
 def said_elsewhere(text: str, word: str, ref: str, other: str) -> bool:
     """Every form of ``other`` in ``ref`` is said of something else than ``word`` in ``text``:
     of another subject ("Rents in Orm are expensive, while wages are low" for "Rents in Orm are
-    high"), with a complement or a time of its own that ``text`` lacks ("excels at chess but is
-    bad at cards"; "was bad in 2001 but is strong now"). False where ``ref`` holds no form of
+    high"), with another complement of one preposition or another time than ``word`` ("excels at
+    chess but is bad at cards" for "good at chess"; "was bad in 2001" for "is good now"), or as
+    an adjective of another noun ("has a new roof" for "is old"). False where ``ref`` holds no form of
     ``other`` the parse finds, or ``text`` no ``word``."""
     own = next((t for t in parse(text) or () if t.lower_ == word.lower()), None)
     forms = [t for t in parse(ref) or () if t.lower_ == other.lower() or is_form_of(t.lower_, other.lower())]
     if own is None or not forms:
         return False
-    mine = {stem_of(w) for w in re.findall(r"[a-z]+|\d+", text.lower())}
     return all(
-        _another_word(own, t)
-        or _another_thing(own, t)
-        or _another_subject(own, t)
-        or _own_complement(t, mine)
+        _another_word(own, t) or _another_thing(own, t) or _another_subject(own, t) or _own_complement(own, t)
         for t in forms
     )
 
@@ -132,12 +129,17 @@ def _another_word(own: Any, tok: Any) -> bool:
 
 def _another_thing(own: Any, tok: Any) -> bool:
     """The reference's word describes a noun before it ("its new roof", "her old parents", "a
-    bad year") that is not the subject the text says its word of."""
+    bad year") that is not what the text says its word of. A noun after a copula or in
+    apposition is its subject's ("Kelby is a poor town", "Tom Vell, a rich man"): no other
+    thing."""
     if tok.dep_ != "amod" or tok.tag_ in GRADED_TAGS or tok.head is tok:
         return False
+    noun = tok.head
+    if noun.dep_ in ("attr", "appos"):
+        return False
     if own.dep_ == "amod" and own.head is not own:
-        return stem_of(tok.head.text) != stem_of(own.head.text)  # "the worst route" / "an optimal route"
-    return stem_of(tok.head.text) not in (_subject_nouns(own) or frozenset())
+        return stem_of(noun.text) != stem_of(own.head.text)  # "the worst route" / "an optimal route"
+    return stem_of(noun.text) not in (_subject_nouns(own) or frozenset())
 
 
 #: dependencies of a predicate word on the verb of its clause
@@ -178,20 +180,46 @@ def _another_subject(own: Any, tok: Any) -> bool:
     return mine is not None and theirs is not None and not (mine <= theirs or theirs <= mine)
 
 
-def _own_complement(tok: Any, mine: set[str]) -> bool:
-    """The opposite word ``tok`` has a complement or a time of its own whose head word ``mine``
-    (the text's stems and numbers) lacks: the object of a preposition of the word or of its
-    clause's verb, or a bare time the verb governs ("bad at cards", "was bad in 2001", "runs high
-    in March"); a measure of the word ("300 metres deep") is an amount, not a complement, and
-    modifiers of the complement may say more ("in the rocks of the eastern valley")."""
-    heads = []
-    for parent in {tok.i: tok, _clause_head(tok).i: _clause_head(tok)}.values():
-        for child in parent.children:
-            if child.dep_ == "prep":
-                heads += [c for c in child.children if c.dep_ == "pobj"]
-            elif child.dep_ == "npadvmod" and parent is not tok:
-                heads.append(child)
-    return any(t.pos_ in ("NOUN", "PROPN", "NUM") and stem_of(t.lower_) not in mine for t in heads)
+def _complements(tok: Any) -> dict[str, frozenset[str]]:
+    """What ``tok`` is said with: the objects of the prepositions of the word and of its clause's
+    verb, by preposition ("bad at cards": {"at": {"card"}}), and its times under "time" (the
+    words of a date or time, or a year, that the verb governs: "in 2001", "today", "now"). A
+    measure of the word ("300 metres deep") is an amount, not a complement."""
+    out: dict[str, set[str]] = {}
+    head = _clause_head(tok)
+    for parent in {tok.i: tok, head.i: head}.values():
+        for child in _segment(parent, tok):
+            dated = [
+                t for t in child.subtree if t.ent_type_ in ("DATE", "TIME") or t.like_num and len(t.text) == 4
+            ]
+            if child.dep_ in ("prep", "npadvmod", "advmod") and (dated or child.lower_ in ("now", "today")):
+                out.setdefault("time", set()).update(stem_of(t.lower_) for t in dated or [child])
+            elif child.dep_ == "prep":
+                objects = [c for c in child.children if c.dep_ == "pobj"]
+                out.setdefault(child.lower_, set()).update(stem_of(c.lower_) for c in objects)
+            elif child.dep_ == "xcomp" and child.pos_ == "VERB":
+                out.setdefault("to", set()).add(stem_of(child.lower_))  # "glad to retire" / "sad to leave"
+    return {k: frozenset(v) for k, v in out.items() if v}
+
+
+def _segment(parent: Any, tok: Any) -> list[Any]:
+    """The children of ``parent`` in the stretch of its coordination that holds ``tok``: "was bad
+    in 2011 but excellent in 2012" gives "bad" the words up to "but" only."""
+    kids = list(parent.children)
+    cuts = [k.i for k in kids if k.dep_ in ("cc", "conj") and k.i != tok.i]
+    start = max((c for c in cuts if c < tok.i), default=-1)
+    end = min((c for c in cuts if c > tok.i), default=len(tok.doc))
+    return [k for k in kids if start < k.i < end or k.i < tok.i and start == -1]
+
+
+def _own_complement(own: Any, tok: Any) -> bool:
+    """The opposite word ``tok`` and the text's word ``own`` are said with different complements
+    of one preposition or different times ("excels at chess but is bad at cards" for "good at
+    chess"; "was bad in 2001" for "is good now"; "runs high in March" for "runs low in August").
+    A complement or time only the reference gives adds to it ("open to the public", "rich from
+    the sale of her paintings", "expensive today"): no other occasion."""
+    mine, theirs = _complements(own), _complements(tok)
+    return any(k in mine and not mine[k] & v for k, v in theirs.items())
 
 
 #: parts of speech of spaCy that carry no occasion of their own

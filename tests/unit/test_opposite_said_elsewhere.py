@@ -1,14 +1,11 @@
 """An opposite in the reference is a statement of the claim's opposite only where it is said of
 the same thing (``claims.verdict.alike.said_elsewhere``, read by the counterpart check and the
 opposite gap of ``claims.verdict.counterparts``): not of another subject ("while salaries are
-low"), not with a complement or a time of its own that the claim lacks ("bad at golf", "high in
-May"), not as an adjective of another noun ("a new bell"). An adjective before its noun, which
-those checks do not read, is still asked of the embedder by the polarity probe where the
-reference states the other pole ("a bad cook"). Comparatives of a pair of opposites are one
-relation from its two sides ("newer than" / "older than"). Each audit runs whole, with the real
-embedder; sentences written for these tests (places and people invented); the expected verdicts
-are those rules. Whole audits of the opposites said of the same thing, of an adjective before its
-noun and of comparatives from two sides: ``tests/unit/test_short_opposites.py``."""
+low"), not with another complement of the same preposition or another time than the claim's
+("bad at golf" for "good at tennis", "high in May" for "low in October"), not as an adjective
+of another noun ("a new bell"). A complement or a time only the reference gives adds to it ("open
+to the public"). Sentences written for these tests (places and people invented); the expected
+values are those rules. Whole audits: ``tests/unit/test_short_opposites.py``."""
 
 from __future__ import annotations
 
@@ -18,6 +15,18 @@ from claims.audit import audit_texts
 from claims.verdict.alike import said_elsewhere
 
 ELSEWHERE = [
+    (
+        "The Orm harvest was good in 2012.",
+        "good",
+        "The Orm harvest was bad in 2011 but excellent in 2012.",
+        "bad",
+    ),
+    (
+        "Ida Vell said she was glad to retire.",
+        "glad",
+        "Ida Vell said she was happy to retire, though sad to leave.",
+        "sad",
+    ),
     # another subject in the same sentence
     (
         "Fees at the Orm school are high.",
@@ -39,6 +48,16 @@ ELSEWHERE = [
     ("The Vell chapel is old.", "old", "The Vell chapel dates from 1200 and has a new bell.", "new"),
 ]
 SAME = [
+    # a complement only the reference gives adds to it; a noun after a copula is its subject's
+    ("The Orm museum is closed.", "closed", "The Orm museum is open to the public.", "open"),
+    ("Kelby is rich.", "rich", "Kelby is a poor town.", "poor"),
+    # the stretch of a coordination that holds the word: its own time, not the other's
+    (
+        "The Orm harvest was good in 2011.",
+        "good",
+        "The Orm harvest was bad in 2011 but excellent in 2012.",
+        "bad",
+    ),
     ("The Vell chapel is old.", "old", "The Vell chapel is new.", "new"),
     ("Ida Vell is good at tennis.", "good", "Ida Vell is bad at tennis.", "bad"),
     ("The Kesh lake is low in October.", "low", "In October the Kesh lake is high.", "high"),
