@@ -137,8 +137,8 @@ def _another_thing(own: Any, tok: Any) -> bool:
     noun = tok.head
     if noun.dep_ in ("attr", "appos"):
         return False
-    if own.dep_ == "amod" and own.head is not own:
-        return stem_of(noun.text) != stem_of(own.head.text)  # "the worst route" / "an optimal route"
+    if own.dep_ == "amod":
+        return False  # two adjectives of nouns: "the worst combination" / "an optimal object"
     return stem_of(noun.text) not in (_subject_nouns(own) or frozenset())
 
 
@@ -174,32 +174,52 @@ def _subject(head: Any) -> Any | None:
 
 def _another_subject(own: Any, tok: Any) -> bool:
     """The opposite word ``tok`` of the reference is said of another subject than the word
-    ``own`` of the text: their subjects' nouns differ, neither holding the other's ("while the
-    Kesh lake is low" / "The Orm lake is low"; "The lake" and "The Orm lake" are one)."""
+    ``own`` of the text: their subjects' nouns differ, neither holding the other's, and the
+    reference's subject names something the text never names ("while the Kesh lake is low" /
+    "The Orm lake is low"; "The lake" and "The Orm lake" are one; "the majority of his scenes had
+    been completed" is said of what "He had completed the majority of his scenes" names)."""
     mine, theirs = _subject_nouns(own), _subject_nouns(tok)
-    return mine is not None and theirs is not None and not (mine <= theirs or theirs <= mine)
+    if mine is None or theirs is None or mine <= theirs or theirs <= mine:
+        return False
+    named = {stem_of(t.lower_) for t in own.doc}
+    return not theirs <= named
 
 
 def _complements(tok: Any) -> dict[str, frozenset[str]]:
-    """What ``tok`` is said with: the objects of the prepositions of the word and of its clause's
-    verb, by preposition ("bad at cards": {"at": {"card"}}), and its times under "time" (the
-    words of a date or time, or a year, that the verb governs: "in 2001", "today", "now"). A
-    measure of the word ("300 metres deep") is an amount, not a complement."""
+    """What ``tok`` is said with: the nouns under the objects of the prepositions of the word and
+    of its clause's verb, by preposition ("bad at cards": {"at": {"card"}}; "in the nucleus of a
+    cell": {"in": {"nucleus", "cell"}}), the verb after "to" ("sad to leave"), and its calendar
+    times under "time" (a year, a month, a day of the week, "now", "today": "in 2001", "in May").
+    A measure of the word ("300 metres deep") is an amount, not a complement; a season or a
+    relative time ("late this summer") is not compared."""
     out: dict[str, set[str]] = {}
     head = _clause_head(tok)
     for parent in {tok.i: tok, head.i: head}.values():
         for child in _segment(parent, tok):
-            dated = [
-                t for t in child.subtree if t.ent_type_ in ("DATE", "TIME") or t.like_num and len(t.text) == 4
-            ]
-            if child.dep_ in ("prep", "npadvmod", "advmod") and (dated or child.lower_ in ("now", "today")):
-                out.setdefault("time", set()).update(stem_of(t.lower_) for t in dated or [child])
+            dated = [t for t in child.subtree if _calendar(t)]
+            if child.dep_ in ("prep", "npadvmod", "advmod") and dated:
+                out.setdefault("time", set()).update(stem_of(t.lower_) for t in dated)
             elif child.dep_ == "prep":
                 objects = [c for c in child.children if c.dep_ == "pobj"]
-                out.setdefault(child.lower_, set()).update(stem_of(c.lower_) for c in objects)
+                nouns = objects + [t for c in objects for t in c.subtree if t.pos_ in _NOUNS and t is not c]
+                out.setdefault(child.lower_, set()).update(stem_of(t.lower_) for t in nouns)
             elif child.dep_ == "xcomp" and child.pos_ == "VERB":
                 out.setdefault("to", set()).add(stem_of(child.lower_))  # "glad to retire" / "sad to leave"
     return {k: frozenset(v) for k, v in out.items() if v}
+
+
+_NOUNS = frozenset(["NOUN", "PROPN", "NUM"])
+_CALENDAR = re.compile(
+    r"(?:1[5-9]|20)\d\d|now|today|january|february|march|april|may|june|july|august|september|october"
+    r"|november|december|monday|tuesday|wednesday|thursday|friday|saturday|sunday"
+)
+
+
+def _calendar(t: Any) -> bool:
+    """A word of a calendar time: a year, a month, a day of the week, "now", "today"."""
+    return bool(_CALENDAR.fullmatch(t.lower_)) and (
+        t.like_num or t.ent_type_ in ("DATE", "TIME") or t.is_alpha
+    )
 
 
 def _segment(parent: Any, tok: Any) -> list[Any]:
