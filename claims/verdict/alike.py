@@ -89,7 +89,8 @@ def stated_alike(text: str, ref: str, other: str) -> bool:
     final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
     bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
     ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
-    km/h")."""
+    km/h"). Not stated either where ``ref`` says ``other`` of something else
+    (``said_elsewhere``)."""
     mine, theirs = words(text), words(ref)
     if not anchors(text, other) <= theirs or (theirs - mine) & TIME_LIMITS:
         return False
@@ -108,12 +109,14 @@ def stated_alike(text: str, ref: str, other: str) -> bool:
 def said_elsewhere(text: str, word: str, ref: str, other: str) -> bool:
     """Every form of ``other`` in ``ref`` is said of something else than ``word`` in ``text``:
     of another subject ("Rents in Orm are expensive, while wages are low" for "Rents in Orm are
-    high"), with another complement of one preposition or another time than ``word`` ("excels at
-    chess but is bad at cards" for "good at chess"; "was bad in 2001" for "is good now"), or as
-    an adjective of another noun ("has a new roof" for "is old"). False where ``ref`` holds no form of
-    ``other`` the parse finds, or ``text`` no ``word``."""
+    high"); with another complement of one preposition, another verb after "to" or another
+    calendar time than ``word`` ("excels at chess but is bad at cards" for "good at chess"; "sad
+    to leave" for "glad to retire"; "was bad in 2001" for "is good now"); as an adjective of
+    another noun ("has a new roof" for "is old"); or, for an adjective ``word``, as a word of
+    another kind ("is well known" for "is sick"). False where ``ref`` holds no form of ``other``
+    the parse finds, or ``text`` no ``word``."""
     own = next((t for t in parse(text) or () if t.lower_ == word.lower()), None)
-    forms = [t for t in parse(ref) or () if t.lower_ == other.lower() or is_form_of(t.lower_, other.lower())]
+    forms = [t for t in parse(ref) or () if is_form_of(t.lower_, other.lower())]
     if own is None or not forms:
         return False
     return all(
@@ -123,15 +126,16 @@ def said_elsewhere(text: str, word: str, ref: str, other: str) -> bool:
 
 
 def _another_word(own: Any, tok: Any) -> bool:
-    """An adjective of the text against a word of another kind ("odd" / "strange, even absurd")."""
+    """An adjective of the text against a word of another kind ("sick" / "is well known")."""
     return bool(own.pos_ == "ADJ" and tok.pos_ in ("ADV", "ADP", "DET", "PRON", "CCONJ", "SCONJ", "PART"))
 
 
 def _another_thing(own: Any, tok: Any) -> bool:
-    """The reference's word describes a noun before it ("its new roof", "her old parents", "a
-    bad year") that is not what the text says its word of. A noun after a copula or in
-    apposition is its subject's ("Kelby is a poor town", "Tom Vell, a rich man"): no other
-    thing."""
+    """The reference's word is an adjective of the noun it stands before ("its new roof", "her
+    old parents", "a bad year"), not of what the text says its word of. A noun after a copula or
+    in apposition is its subject's ("Kelby is a poor town", "Tom Vell, a rich man"): no other
+    thing; where the text's word is itself an adjective of a noun, the two are read alike ("the
+    worst combination" / "an optimal object")."""
     if tok.dep_ != "amod" or tok.tag_ in GRADED_TAGS or tok.head is tok:
         return False
     noun = tok.head
@@ -186,10 +190,11 @@ def _another_subject(own: Any, tok: Any) -> bool:
 
 
 def _complements(tok: Any) -> dict[str, frozenset[str]]:
-    """What ``tok`` is said with: the nouns under the objects of the prepositions of the word and
-    of its clause's verb, by preposition ("bad at cards": {"at": {"card"}}; "in the nucleus of a
-    cell": {"in": {"nucleus", "cell"}}), the verb after "to" ("sad to leave"), and its calendar
-    times under "time" (a year, a month, a day of the week, "now", "today": "in 2001", "in May").
+    """What ``tok`` is said with: the stems of the nouns under the objects of the prepositions of
+    the word and of its clause's verb, by preposition ("bad at cards": {"at": {"card"}}; "in the
+    nucleus of a cell": "nucleus" and "cell" under "in"), the verb after "to" ("sad to leave"),
+    and its calendar times under "time" (a year, a month, a day of the week, "now", "today":
+    "in 2001", "in May").
     A measure of the word ("300 metres deep") is an amount, not a complement; a season or a
     relative time ("late this summer") is not compared."""
     out: dict[str, set[str]] = {}
@@ -204,7 +209,9 @@ def _complements(tok: Any) -> dict[str, frozenset[str]]:
                 nouns = objects + [t for c in objects for t in c.subtree if t.pos_ in _NOUNS and t is not c]
                 out.setdefault(child.lower_, set()).update(stem_of(t.lower_) for t in nouns)
             elif child.dep_ == "xcomp" and child.pos_ == "VERB":
-                out.setdefault("to", set()).add(stem_of(child.lower_))  # "glad to retire" / "sad to leave"
+                out.setdefault("to+verb", set()).add(
+                    stem_of(child.lower_)
+                )  # "glad to retire" / "sad to leave"
     return {k: frozenset(v) for k, v in out.items() if v}
 
 
@@ -216,10 +223,9 @@ _CALENDAR = re.compile(
 
 
 def _calendar(t: Any) -> bool:
-    """A word of a calendar time: a year, a month, a day of the week, "now", "today"."""
-    return bool(_CALENDAR.fullmatch(t.lower_)) and (
-        t.like_num or t.ent_type_ in ("DATE", "TIME") or t.is_alpha
-    )
+    """A word of a calendar time: a year, a month, a day of the week, "now", "today"; not the
+    modal "may" nor a number that counts a measure ("1800 metres")."""
+    return bool(_CALENDAR.fullmatch(t.lower_)) and t.pos_ not in ("AUX", "VERB") and t.dep_ != "nummod"
 
 
 def _segment(parent: Any, tok: Any) -> list[Any]:
@@ -229,7 +235,7 @@ def _segment(parent: Any, tok: Any) -> list[Any]:
     cuts = [k.i for k in kids if k.dep_ in ("cc", "conj") and k.i != tok.i]
     start = max((c for c in cuts if c < tok.i), default=-1)
     end = min((c for c in cuts if c > tok.i), default=len(tok.doc))
-    return [k for k in kids if start < k.i < end or k.i < tok.i and start == -1]
+    return [k for k in kids if start < k.i < end]
 
 
 def _own_complement(own: Any, tok: Any) -> bool:

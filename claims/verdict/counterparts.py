@@ -308,7 +308,8 @@ def _opposite_gap(
     (``topic_stated`` at ``ALIKE_SHARE``, or the opposite said of the claim's subject:
     ``said_of_subject``; WordNet's similar-to opposites aside, too loose there).
     A reference claim with a negation word states no opposite ("did not lower rents" for "raised
-    rents"). The verdict is ``unsupported`` with the finding "opposite", which the learned
+    rents"), nor one that says the opposite of something else (``said_elsewhere``). The verdict
+    is ``unsupported`` with the finding "opposite", which the learned
     decision does not overturn (a conflict stated alike is the counterpart check's).
     A word of ``converse_words`` (one relation read from its two sides: "lost to" / "won
     against") counts only when both verbs have the same subject (``subject_of``). Found only

@@ -15,6 +15,9 @@ from claims.audit import audit_texts
 from claims.verdict.alike import said_elsewhere
 
 ELSEWHERE = [
+    # another calendar time ("now" against a year); a word of another kind; a modal "may" is no month
+    ("The Orm harvest is good now.", "good", "The Orm harvest was bad in 2001.", "bad"),
+    ("Ida Vell is good at chess.", "good", "Ida Vell is bad at games that may last hours.", "bad"),
     (
         "The Orm harvest was good in 2012.",
         "good",
@@ -48,6 +51,9 @@ ELSEWHERE = [
     ("The Vell chapel is old.", "old", "The Vell chapel dates from 1200 and has a new bell.", "new"),
 ]
 SAME = [
+    # a measure is no time; a relative time is not compared
+    ("The Kesh lake is shallow in May.", "shallow", "The Kesh lake is 1800 metres deep.", "deep"),
+    ("The Orm lake is low in August.", "low", "The Orm lake is high late this summer.", "high"),
     # a complement only the reference gives adds to it; a noun after a copula is its subject's
     ("The Orm museum is closed.", "closed", "The Orm museum is open to the public.", "open"),
     ("Kelby is rich.", "rich", "Kelby is a poor town.", "poor"),
@@ -69,6 +75,11 @@ SAME = [
 @pytest.mark.parametrize(("text", "word", "ref", "other"), ELSEWHERE, ids=[r[2] for r in ELSEWHERE])
 def test_said_elsewhere(text: str, word: str, ref: str, other: str) -> None:
     assert said_elsewhere(text, word, ref, other)
+
+
+def test_an_adjective_against_a_word_of_another_kind() -> None:
+    """ "well" of degree ("well known") says nothing of health ("sick")."""
+    assert said_elsewhere("The Orm mayor is sick.", "sick", "The Orm mayor is well known.", "well")
 
 
 @pytest.mark.parametrize(("text", "word", "ref", "other"), SAME, ids=[r[2] for r in SAME])

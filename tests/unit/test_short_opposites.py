@@ -1,6 +1,6 @@
 """Opposites of three letters: the lexicon's WordNet pairs of common adjectives whose shorter
-word has three letters ("old" / "new", "high" / "low", "bad" / "good"), which the build once
-left out with every word under four letters (``tools/build_lexicon.py``, ``MIN_LEN_COMMON``).
+word has three letters ("old" / "new", "high" / "low", "bad" / "good"), which ``MIN_LEN`` alone
+leaves out (``tools/build_lexicon.py``, ``MIN_LEN_COMMON``).
 
 The pairs are WordNet 3.0's direct antonyms of adjectives among the first senses of both words,
 both senses tagged at least ``MIN_TAGS`` times in SemCor and both words tagged more often as
@@ -35,8 +35,8 @@ def test_the_lexicon_holds_short_common_opposites(a: str, b: str) -> None:
 
 
 def test_short_verbs_stay_out() -> None:
-    """A short verb's first senses are broad: WordNet's "lie" / "stand" and "let" / "prevent"
-    are no opposites of a claim."""
+    """Only adjectives get the shorter length: WordNet's verb pairs "lie" / "stand" and "let" /
+    "prevent" (first senses many and broad) are no opposites of a claim."""
     assert "stand" not in WORDNET_ANTONYMS.get("lie", {})
     assert "prevent" not in WORDNET_ANTONYMS.get("let", {})
 
@@ -73,15 +73,21 @@ AUDITS = [
     pytest.param(
         "Ida Vell is a good cook.",
         "Ida Vell is a bad cook.",
-        "unsupported",
+        "not supported",
         marks=pytest.mark.xfail(strict=True, reason="an attributive adjective against its stated opposite"),
+        id="Ida Vell is a good cook.",
     ),
     # comparatives of a pair of opposites from the two sides
     ("The Kesh hall is newer than the Orm hall.", "The Orm hall is older than the Kesh hall.", "supported"),
 ]
 
 
-@pytest.mark.parametrize(("claim", "reference", "verdict"), AUDITS, ids=[str(a[0]) for a in AUDITS])
+@pytest.mark.parametrize(
+    ("claim", "reference", "verdict"), AUDITS, ids=[a[0] if isinstance(a, tuple) else None for a in AUDITS]
+)
 def test_audit(claim: str, reference: str, verdict: str) -> None:
     (j,) = audit_texts(claim, [reference]).judgements
-    assert j.verdict.value == verdict, j.reason
+    if verdict == "not supported":
+        assert j.verdict.value not in ("supported", "inferred"), j.reason
+    else:
+        assert j.verdict.value == verdict, j.reason

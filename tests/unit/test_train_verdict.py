@@ -98,3 +98,34 @@ def test_repeated_cv_reports_every_fold_seed_and_their_mean() -> None:
     assert got["seeds"] == [3, 4, 5]
     for d in ("factcheck", "wice"):
         assert got[d] == {"each": [1.0, 1.0, 1.0], "mean": 1.0, "min": 1.0, "max": 1.0}
+
+
+def test_repeated_cv_reads_each_seed_and_averages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each fold seed's own scores: with seed 4 every claim scored the wrong way round, its
+    balanced accuracy is 0.0 (no support found, no rest found), the others 1.0, so the mean is
+    2/3, the min 0.0 and the max 1.0; a data set without both sides has no figure (None)."""
+    items = [
+        tv.Item(f"fc-{k}", "factcheck", f"fc-{k}", "r", ["x"], "support" if k % 2 else "refute")
+        for k in range(4)
+    ]
+    items.append(tv.Item("wice-0", "wice", "wice-0", "r", ["x"], "support"))
+    rows = [{"item": it.ident, "dataset": it.dataset, "rule": "unsupported", "finding": None,
+             "label": int(it.gold == "support")} for it in items]  # fmt: skip
+    seen: list[int] = []
+
+    def fake_out_of_fold(rows_: object, folds: int, seed: int, c: float) -> tuple[np.ndarray, np.ndarray]:
+        seen.append(seed)
+        right = np.array([0.9 if r["label"] else 0.1 for r in rows], dtype=float)
+        score = 1 - right if seed == 4 else right
+        return score, score
+
+    monkeypatch.setattr(tv, "out_of_fold", fake_out_of_fold)
+    got = tv.repeated_cv(items, rows, folds=5, seeds=[3, 4, 5], c=1.0, margin=0.0)
+    assert seen == [3, 4, 5]
+    assert got["factcheck"] == {
+        "each": [1.0, 0.0, 1.0],
+        "mean": pytest.approx(2 / 3, abs=1e-4),
+        "min": 0.0,
+        "max": 1.0,
+    }
+    assert got["wice"] == {"each": [None, None, None], "mean": None, "min": None, "max": None}
