@@ -183,6 +183,15 @@ def _tag_counts(lines: list[str]) -> dict[tuple[str, str, str], int]:
     return counts
 
 
+def _mostly_adjectives(semcor: dict[tuple[str, str, str], int]) -> frozenset[str]:
+    """The lemmas SemCor tags more often as adjectives than as adverbs ("well" and "even" are
+    mostly adverbs: "well worth a visit", "even more")."""
+    tagged: dict[tuple[str, str], int] = defaultdict(int)  # (lemma, part of speech) -> tags
+    for (lemma, pos, _), n in semcor.items():
+        tagged[(lemma, pos)] += n
+    return frozenset(w for (w, pos), n in tagged.items() if pos == "adj" and n > tagged.get((w, "adv"), 0))
+
+
 def data_rows(name: str) -> list[list[str]]:
     rows = (DATA / name).read_text(encoding="utf-8").splitlines()
     return [r.split("\t") for r in rows if r.strip() and not r.startswith("#")]
@@ -243,14 +252,7 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
     def common(pos: str, word: str, off: str, least: int = MIN_TAGS) -> bool:
         return semcor.get((word.replace(" ", "_"), pos, off), 0) >= least
 
-    tagged: dict[tuple[str, str], int] = defaultdict(int)  # (lemma, part of speech) -> SemCor tags
-    for (lemma, pos_, _), n in semcor.items():
-        tagged[(lemma, pos_)] += n
-
-    def adjective_mostly(word: str) -> bool:
-        """``word`` is tagged more often as an adjective than as an adverb in SemCor ("well" and
-        "even" are mostly adverbs: "well worth a visit", "even more")."""
-        return tagged[(word, "adj")] > tagged[(word, "adv")]
+    adjectives = _mostly_adjectives(semcor)
 
     def rank(pos: str, word: str, off: str) -> int:
         return ranks[pos].get((word.replace(" ", "_"), off), 99)
@@ -282,7 +284,7 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
             a, b = words_of[off][src - 1], words_of[target][tgt - 1]
             if max(rank(pos, a, off), rank(pos, b, target)) <= MAX_SENSE[pos]:
                 short = pos == "adj" and common(pos, a, off) and common(pos, b, target)
-                short = short and adjective_mostly(a) and adjective_mostly(b)
+                short = short and a in adjectives and b in adjectives
                 antonym(a, b, pos, "wordnet", MIN_LEN_COMMON if short else MIN_LEN)
             if pos == "adj":
                 direct.append((a, off, b, target))
