@@ -30,6 +30,7 @@ __all__ = [
     "synonyms",
     "complementary",
     "applies_to",
+    "measured",
     "words",
     "converse_words",
     "SOURCE_ORDER",
@@ -126,6 +127,13 @@ def applies_to(o: Opposite, tok: Any | None) -> bool:
     if o.pos in _LEXICON_POS.get(tok.pos_, ()):
         return True
     return o.pos == "adj" and tok.pos_ == "ADV" and tok.head.pos_ in ("VERB", "AUX") and tok.i > tok.head.i
+
+
+def measured(tok: Any) -> bool:
+    """Whether the spaCy token ``tok`` takes a measure phrase ("17 years old", "a 17-year-old",
+    "50 metres tall": a noun of dependency ``npadvmod`` under it): the word then names the
+    dimension an amount is given in, not a pole of it, and its opposites do not apply."""
+    return any(c.dep_ == "npadvmod" for c in tok.children)
 
 
 def comparative_opposites(word: str) -> tuple[str, ...]:

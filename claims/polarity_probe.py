@@ -14,7 +14,8 @@ For each supported or inferred material claim (the learned decision's verdict, b
 judge; a support that an exact check found, ``EXACT_SUPPORT``, is left alone):
 
 1. the flips: every adjective, adverb or verb of the claim (``PROBED_POS``; not a compound's
-   first part: "down payment") with an opposite in the project's lexicon
+   first part: "down payment"; not one that takes a measure, ``claims.lexicon.measured``: "17
+   years old") with an opposite in the project's lexicon
    (``claims.lexicon.opposites``) that applies to its part of speech in the parse
    (``claims.lexicon.applies_to``), where the references state neither pole: neither the
    word, nor any of its opposites ("not closed" states "closed": the lexicon's checks read
@@ -42,9 +43,10 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from claims.decision_features import reference_index
 from claims.facets import content_tokens, token_match
 from claims.labels import embedding_text
-from claims.lexicon import SOURCE_ORDER, Opposite, applies_to, converses, opposites, synonyms
+from claims.lexicon import SOURCE_ORDER, Opposite, applies_to, converses, measured, opposites, synonyms
 from claims.parses import parse
 from claims.types import Claim, ClaimKind, Judgement, ReferenceClaim, Verdict
 
@@ -55,6 +57,7 @@ __all__ = [
     "FlipSimilarity",
     "Lead",
     "demoted",
+    "flip_texts",
     "flips",
     "leads",
     "probe",
@@ -136,6 +139,8 @@ def _probed(tok: object, text: str, doc_tokens: Sequence[str], doc_lower: str) -
     """The opposite ``tok`` is flipped to, or None where the probe does not read it (``flips``)."""
     if tok.pos_ not in PROBED_POS or tok.dep_ == "compound" or not _WORD.fullmatch(tok.lower_):  # type: ignore[attr-defined]
         return None
+    if measured(tok):
+        return None  # "17 years old" gives an age, not a pole: "17 years young" says nothing
     found = _opposites(tok)
     direct = [o.word for o in found if o.source not in INDIRECT]
     if not direct or converses(tok.lower_) or _compares(tok, text):  # type: ignore[attr-defined]
@@ -160,6 +165,18 @@ def flips(text: str, doc_tokens: Sequence[str], doc_lower: str) -> list[Flip]:
         start, end = tok.idx, tok.idx + len(tok.text)
         out.append(Flip(tok.lower_, new, start, end, text[:start] + _cased(new, tok.text) + text[end:]))
     return out
+
+
+def flip_texts(claim_texts: Sequence[str], reference_texts: Sequence[str]) -> list[str]:
+    """The texts the probe may ask the embedder for (``embedding_text`` of every flip of every
+    claim in ``claim_texts`` against the references ``reference_texts``; distinct, in order; none
+    without references), whatever the claims' verdicts turn out to be: an embedder with a cache
+    can embed them with the claims, in the same request (``workers.services.embed_audit``)."""
+    if not reference_texts:
+        return []
+    idx = reference_index((), reference_texts)
+    found = (f.text for t in claim_texts for f in flips(t, idx.doc_tokens, idx.doc_lower))
+    return list(dict.fromkeys(embedding_text(t) for t in found))
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from claims.decompose import decompose
 from claims.embed import CachedEmbedder
 from claims.labels import embedding_text
 from claims.options import AuditOptions
+from claims.polarity_probe import flip_texts
 from claims.score import match_summary
 from claims.types import Claim, Judgement, MatchSummary, Role
 from db import repository as repo
@@ -166,18 +167,22 @@ def claim_rows(
 def embed_audit(
     session: Session, audit_id: uuid.UUID, *, factory: sessionmaker[Session] | None = None
 ) -> str:
-    """Embed every claim of the audit (through the shared ``embedding_cache``); returns the model name."""
+    """Embed every claim of the audit (through the shared ``embedding_cache``); returns the model name.
+
+    With an endpoint's embedder the polarity probe's flipped claims
+    (``claims.polarity_probe.flip_texts``) go into the cache in the same request, so that the
+    match stage finds them there and an audit costs one embeddings request."""
     audit = repo.get_audit(session, audit_id)
     if audit is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
     inner = components.embedder_for(audit.config, audit_id=audit_id, factory=factory)
     embedder = CachedEmbedder(inner, repo.PgEmbeddingCache(session))
     rows = repo.list_claims(session, audit_id)
-    vectors = (
-        embedder.embed([embedding_text(r.text) for r in rows])
-        if rows
-        else np.zeros((0, inner.dim), np.float32)
-    )
+    texts = [embedding_text(r.text) for r in rows]
+    if rows and not components.local_embedder(audit.config):
+        references = [d.text for d in repo.get_documents(session, audit_id) if d.role == Role.REFERENCE.value]
+        texts += flip_texts([r.text for r in rows if r.role == Role.RESPONSE.value], references)
+    vectors = embedder.embed(texts)[: len(rows)] if rows else np.zeros((0, inner.dim), np.float32)
     repo.set_embeddings(session, [r.id for r in rows], vectors, model=embedder.model_name, dim=embedder.dim)
     return embedder.model_name
 
@@ -217,7 +222,7 @@ def match_audit(
     state = _state(session, audit_id, verdicts=False, scores=False)  # this stage replaces both
     options = options_of(state.audit.config)
     similarity, _model = similarity_of(state)
-    judgements = offline_judgements(state, similarity, options)
+    judgements = offline_judgements(state, similarity, options, session)
     judgements = components.review_judgements(
         session,
         state.audit,
@@ -234,12 +239,16 @@ def match_audit(
 
 
 def offline_judgements(
-    state: repo.AuditState, similarity: np.ndarray, options: AuditOptions
+    state: repo.AuditState, similarity: np.ndarray, options: AuditOptions, session: Session | None = None
 ) -> list[Judgement]:
     """The rule verdicts, the calibrated decision and the polarity probe of every response claim
     (``claims.audit.judge_step``), before any LLM review. The probe's flipped claims are embedded
-    by the audit's own embedder (``components.embedder_for``: the model of the stored vectors)."""
+    by the audit's own embedder (``components.embedder_for``: the model of the stored vectors),
+    an endpoint's through the shared ``embedding_cache`` of ``session`` (``embed_audit`` put them
+    there)."""
     embedder = components.embedder_for(state.audit.config, audit_id=state.audit.id)
+    if session is not None and not components.local_embedder(state.audit.config):
+        embedder = CachedEmbedder(embedder, repo.PgEmbeddingCache(session))
     references = state.vectors(Role.REFERENCE.value)
     return judge_step(
         state.response_claims,

@@ -129,7 +129,7 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     doc = parse(claim) or ()
     attributive = {t.idx for t in doc if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
     # a measure ("20 years old", "100 metres high") states an amount, not a pole of the word
-    measured = {t.idx for t in doc if any(c.dep_ == "npadvmod" for c in t.children)}
+    measured = {t.idx for t in doc if lexicon.measured(t)}
     tags = {t.idx: t for t in doc}
     for m in words:
         w = m.group(0).lower()

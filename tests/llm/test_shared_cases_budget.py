@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from claims.polarity_probe import flip_texts
 from tests.fakes.openai_server import FakeOpenAI
-from tests.llm.test_llm_pipeline import LLM, wait
+from tests.llm.test_llm_pipeline import LLM, submit, wait
 
 pytestmark = [pytest.mark.services, pytest.mark.slow]
 
@@ -53,3 +54,22 @@ def test_shared_cases_request_budget(api: Any, clean: FakeOpenAI) -> None:
     per_audit = {k: round(v / audits, 2) for k, v in totals.items()}
     print(f"\nshared cases in LLM mode: {audits} audits, requests {totals}, per audit {per_audit}")
     print("per case (decompose, judge, embeddings):", per_case)
+
+
+#: a claim the offline decision supports (the fake's bag-of-words vectors lie close) whose
+#: adverb the polarity probe flips ("poorly" -> "well"; the reference states neither pole)
+PROBED = ("The Kelby bridge was poorly built in 1990.", ["The Kelby bridge was built in 1990 by Orm Vell."])
+
+
+def test_polarity_probe_flips_cost_no_second_embeddings_request(api: Any, clean: FakeOpenAI) -> None:
+    """The probe's flipped claims are embedded with the claims in the embed stage's one request
+    and read from the cache in the match stage: an audit whose supported claim is probed sends
+    one embeddings request (two before the flips were embedded with the claims)."""
+    response, references = PROBED
+    assert flip_texts([response], references), "precondition: the probe has a flip for the claim"
+    before = clean.count("embeddings")
+    doc = wait(api, submit(api, response, references, {**LLM, "judge": "none"}))
+    assert doc["status"] == "done", doc["error"]
+    (claim,) = [c for c in doc["claims"] if c["role"] == "response"]
+    assert claim["verdict"] == "supported" or claim["finding"] == "polarity", claim  # the probe read it
+    assert clean.count("embeddings") - before == 1

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from claims.facets import content_tokens
-from claims.polarity_probe import PROBE_MARGIN, flips, probe
+from claims.polarity_probe import PROBE_MARGIN, flip_texts, flips, probe
 from claims.types import Claim, Evidence, Judgement, ReferenceClaim, Verdict
 
 
@@ -47,6 +47,10 @@ def _flips(claim: str, reference: str) -> list[tuple[str, str]]:
         ("The Orm library lent books to the school.", "The school got books from the Orm library.", []),
         # nouns are no poles ("the fall" is autumn)
         ("The Orm fair is held in the fall.", "The Orm fair is held in October.", []),
+        # a word that takes a measure names a dimension, not a pole ("17 years young" says nothing)
+        ("Ada Vell joined the Orm choir as a 17-year-old.", "Ada Vell was 17 when she joined the choir.", []),
+        ("The Orm tower is 50 metres tall.", "The Orm tower stands by the harbour.", []),
+        ("The Orm canal is 12 km long.", "The Orm canal links two lakes.", []),
     ],
 )
 def test_flips(claim: str, reference: str, expected: list[tuple[str, str]]) -> None:
@@ -160,3 +164,12 @@ def test_only_the_cited_evidence_is_asked() -> None:
     cited = [replace(js[0], evidence=(Evidence(0, 1, 34, 68, other.claim.text, 0.5),))]
     assert probe(cited, claims, [*refs, other], similarity, cosines, doc_tokens=tokens,
                  doc_lower=doc.lower())[0].verdict is Verdict.UNSUPPORTED  # fmt: skip
+
+
+def test_flip_texts_are_every_flip_of_every_claim() -> None:
+    """``flip_texts``: what the probe may embed, before any verdict (the embed stage caches them)."""
+    reference = "The Orm lake lies above the town."
+    assert flip_texts(["The Orm lake is shallow.", "The Orm lake lies above the town."], [reference]) == [
+        "The Orm lake is deep."
+    ]
+    assert flip_texts(["The Orm lake is shallow."], []) == []  # no references: the probe reads nothing
