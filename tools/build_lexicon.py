@@ -29,7 +29,8 @@ unordered pair once, sorted):
 * source ``wordnet-synset``: a word of the synset of a direct antonym against the other word of
   the pair ("well" / "ill" gives "well" / "poorly", from the synset "ill, badly, poorly"), that
   word's sense within ``MAX_SENSE`` and tagged ``MIN_TAGS`` times in SemCor; adjectives and
-  adverbs only (a verb synset is broad: "abolish" / "launch");
+  adverbs only (a verb synset is broad: "abolish" / "launch"); words of 3 letters as for direct
+  antonyms (``MIN_LEN_COMMON``: "big", of the synset "large, big", against "small");
 * source ``wordnet-derived``: the adverbs derived from an antonym pair of adjectives (pointer
   ``\\``: "rapidly" / "slowly");
 * relation ``converse``, source ``hand``: ``CONVERSES`` (A bought from B = B sold to A);
@@ -275,7 +276,8 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
                 out.add(x, y, "antonym", pos, kind, source)
 
     direct: list[tuple[str, str, str, str]] = []  # (word, offset, antonym, offset) of adjectives
-    mates: list[tuple[str, str, str]] = []  # (word, a synset-mate of its antonym, part of speech)
+    # (word, a synset-mate of its antonym, part of speech, both common adjectives)
+    mates: list[tuple[str, str, str, bool]] = []
     for pos in POS:
         words_of, pointers = db[pos]
         for symbol, off, src, target, tgt in pointers:
@@ -294,9 +296,10 @@ def build(sdist: Path) -> list[tuple[str, ...]]:
                     continue
                 for w in words_of[y_off]:
                     if w != y and rank(pos, w, y_off) <= MAX_SENSE[pos] and common(pos, w, y_off):
-                        mates.append((x, w, pos))
-    for x, w, pos in mates:  # after every direct pair, which wins over a synset-mate
-        antonym(x, w, pos, "wordnet-synset")
+                        short = pos == "adj" and common(pos, x, x_off) and {x, w} <= adjectives
+                        mates.append((x, w, pos, short))
+    for x, w, pos, short in mates:  # after every direct pair, which wins over a synset-mate
+        antonym(x, w, pos, "wordnet-synset", MIN_LEN_COMMON if short else MIN_LEN)
     adj_words, adj_pointers = db["adj"]
     satellites = defaultdict(list)  # head offset -> its satellites' offsets
     for symbol, off, src, target, _ in adj_pointers:

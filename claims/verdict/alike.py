@@ -81,29 +81,65 @@ def anchors(text: str, other: str) -> set[str]:
     return out - {stem_of(w) for w in FUNCTION_WORDS}
 
 
-def stated_alike(text: str, ref: str, other: str) -> bool:
+def stated_alike(text: str, ref: str, other: str, *, attributive: bool = False) -> bool:
     """``ref`` states the anchors of the opposite word ``other`` in ``text`` (``anchors``) and
     ``ALIKE_SHARE`` of its words (``words``), and nothing that could make it another occasion:
     no time limit the text lacks ("unknown to science until 1990"), no verb under the opposite
     word ``other`` that the text lacks ("succeeded in reaching the final" / "failed in the
     final"), and ``other`` not an attributive adjective of ``ref`` (another thing: "The new
-    bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). Words of
+    bridge replaced a narrow ferry crossing"; comparatives and superlatives apart). With
+    ``attributive`` (``other`` replaced an adjective before its noun), every form of ``other``
+    in ``ref`` must be one of the same noun, the subject's (``_same_noun``: "a bad cook" / "a
+    good cook"; not "the older players" for "the young players"). Words of
     ``ref`` beyond those may say more of the same subject ("the fastest animal, reaching 390
     km/h"). Not stated either where ``ref`` says ``other`` of something else
     (``said_elsewhere``)."""
     mine, theirs = words(text), words(ref)
     if not anchors(text, other) <= theirs or (theirs - mine) & TIME_LIMITS:
         return False
-    if len(mine & theirs) < ALIKE_SHARE * len(mine) or other_occasion(text, theirs):
+    numbers = {
+        t.lower_ for t in parse(ref) or () if t.like_num
+    }  # "in 2010" is no other occasion of "in 2010"
+    if len(mine & theirs) < ALIKE_SHARE * len(mine) or other_occasion(text, theirs | numbers):
         return False
+    own = next((t for t in parse(text) or () if t.lower_ == other.lower()), None)
     for tok in parse(ref) or ():
+        if attributive and is_form_of(tok.lower_, other.lower()) and not _same_noun(own, tok):
+            return False  # "the young players" / "the older players": perhaps other players
         if tok.lower_ != other.lower():
             continue
-        if tok.dep_ == "amod" and tok.tag_ not in GRADED_TAGS:
+        if tok.dep_ == "amod" and tok.tag_ not in GRADED_TAGS and not (attributive and _same_noun(own, tok)):
             return False  # said of another thing: "replaced a narrow ferry crossing"
         if any(t.pos_ == "VERB" and t is not tok and stem_of(t.text) not in mine for t in tok.subtree):
             return False
     return not said_elsewhere(text, other, ref, other)
+
+
+#: dependencies of a noun that says what its subject is: after a copula, in apposition
+_SUBJECT_NOUN_DEPS = frozenset(["attr", "appos"])
+
+
+def _one_place(mine: Any, theirs: Any) -> bool:
+    """Two nouns (spaCy tokens) are one noun in one place: the same stem, and both predicate
+    nouns, both appositions, or the same dependent of verbs of the same stem ("hired a young coach"
+    / "hired an old coach"; not "sacked their old coach")."""
+    if stem_of(mine.text) != stem_of(theirs.text):
+        return False
+    if mine.dep_ != theirs.dep_:
+        return False
+    return mine.dep_ in _SUBJECT_NOUN_DEPS or stem_of(mine.head.text) == stem_of(theirs.head.text)
+
+
+def _same_noun(own: Any | None, tok: Any) -> bool:
+    """Both words are adjectives of one noun (by stem) that says what the subject is: a
+    predicate noun in both or an apposition in both ("is a good cook" / "is a bad cook"; "Tom
+    Vell, a rich farmer" / "Tom Vell, a poor farmer"). In any other place the adjective may
+    pick out another thing of that noun ("the old bridge was closed" / "the new bridge was
+    closed"; "removed the primary tumour")."""
+    if own is None or own.dep_ != "amod" or tok.dep_ != "amod":
+        return False
+    mine, theirs = own.head, tok.head
+    return stem_of(mine.text) == stem_of(theirs.text) and mine.dep_ == theirs.dep_ in _SUBJECT_NOUN_DEPS
 
 
 def said_elsewhere(text: str, word: str, ref: str, other: str) -> bool:
@@ -134,12 +170,17 @@ def _another_thing(own: Any, tok: Any) -> bool:
     """The reference's word is an adjective of the noun it stands before ("its new roof", "her
     old parents", "a bad year"), not of what the text says its word of. A noun after a copula or
     in apposition is its subject's ("Kelby is a poor town", "Tom Vell, a rich man"): no other
-    thing; where the text's word is itself an adjective of a noun, the two are read alike ("the
-    worst combination" / "an optimal object")."""
-    if tok.dep_ != "amod" or tok.tag_ in GRADED_TAGS or tok.head is tok:
+    thing. Where the text's word is itself an adjective of a noun, the two are one thing when
+    their nouns are one in one place (``_one_place``: "the old bridge was closed" / "the new
+    bridge was closed"; not "a new road", "a wider replacement", nor "sacked their old coach"
+    for "hired a young coach"), and read alike when the text's is a comparative or a
+    superlative ("the worst combination" / "an optimal object")."""
+    if tok.dep_ != "amod" or tok.head is tok:
         return False
     noun = tok.head
-    if noun.dep_ in ("attr", "appos"):
+    if own.dep_ == "amod" and own.tag_ not in GRADED_TAGS and own.head is not own:
+        return not _one_place(own.head, noun)  # "the old bridge" / "a new road"; "sacked their old coach"
+    if tok.tag_ in GRADED_TAGS or noun.dep_ in ("attr", "appos"):
         return False
     if own.dep_ == "amod":
         return False  # two adjectives of nouns: "the worst combination" / "an optimal object"
@@ -152,10 +193,23 @@ _PREDICATE_DEPS = frozenset(["acomp", "attr", "advmod", "xcomp", "oprd"])
 
 def _clause_head(tok: Any) -> Any:
     """The verb of the clause ``tok`` is said in: itself for a verb, else the verb its predicate
-    dependency hangs from ("is low": "is")."""
+    dependency hangs from ("is low": "is"), through the noun an adjective qualifies where that
+    noun is the verb's subject, object or predicate noun, or "one of" them ("was a light
+    smoker", "had a short career", "the old school opened", "is one of the bad cooks": "was",
+    "had", "opened", "is")."""
+    if tok.dep_ == "amod" and tok.head is not tok:
+        noun = tok.head
+        while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head is not noun.head:
+            noun = noun.head.head  # "one of the bad cooks": "one"
+        if noun.dep_ in _ARGUMENT_DEPS and noun.head is not noun:
+            return _clause_head(noun.head)
     while tok.dep_ in _PREDICATE_DEPS and tok.head is not tok:
         tok = tok.head
     return tok
+
+
+#: dependencies of a noun on its clause's verb whose adjective is said in that clause
+_ARGUMENT_DEPS = frozenset(["nsubj", "nsubjpass", "dobj", "attr", "oprd"])
 
 
 def _subject_nouns(tok: Any) -> frozenset[str] | None:
@@ -191,15 +245,18 @@ def _another_subject(own: Any, tok: Any) -> bool:
 
 def _complements(tok: Any) -> dict[str, frozenset[str]]:
     """What ``tok`` is said with: the stems of the nouns under the objects of the prepositions of
-    the word and of its clause's verb, by preposition ("bad at cards": {"at": {"card"}}; "in the
-    nucleus of a cell": "nucleus" and "cell" under "in"), the verb after "to" ("sad to leave"),
-    and its calendar times under "time" (a year, a month, a day of the week, "now", "today":
-    "in 2001", "in May").
+    the word, of the noun it qualifies (not as a comparative or superlative) and of its clause's
+    verb, by preposition ("bad at cards": {"at": {"card"}}; "in the nucleus of a cell":
+    "nucleus" and "cell" under "in"), the verb after "to" ("sad to leave"), and its calendar
+    times under "time" (a year, a month, a day of the week, "now", "today": "in 2001", "in
+    May").
     A measure of the word ("300 metres deep") is an amount, not a complement; a season or a
     relative time ("late this summer") is not compared."""
     out: dict[str, set[str]] = {}
     head = _clause_head(tok)
-    for parent in {tok.i: tok, head.i: head}.values():
+    # "a good cook of fish": the noun's "of" (a superlative's "in the sky" is its scope, not read)
+    noun = tok.head if tok.dep_ == "amod" and tok.tag_ not in GRADED_TAGS else tok
+    for parent in {tok.i: tok, noun.i: noun, head.i: head}.values():
         for child in _segment(parent, tok):
             dated = [t for t in child.subtree if _calendar(t)]
             if child.dep_ in ("prep", "npadvmod", "advmod") and dated:
@@ -243,9 +300,23 @@ def _own_complement(own: Any, tok: Any) -> bool:
     of one preposition or different times ("excels at chess but is bad at cards" for "good at
     chess"; "was bad in 2001" for "is good now"; "runs high in March" for "runs low in August").
     A complement or time only the reference gives adds to it ("open to the public", "rich from
-    the sale of her paintings", "expensive today"): no other occasion."""
+    the sale of her paintings", "expensive today"): no other occasion; unless that time dates a
+    past the text does not speak of, the text's verb in the present and the reference's in the
+    past ("was poor in 1990" for "is rich")."""
     mine, theirs = _complements(own), _complements(tok)
-    return any(k in mine and not mine[k] & v for k, v in theirs.items())
+    if any(k in mine and not mine[k] & v for k, v in theirs.items()):
+        return True
+    return "time" in theirs and "time" not in mine and _tense(own) == "present" and _tense(tok) == "past"
+
+
+def _tense(tok: Any) -> str:
+    """ "present" or "past" by the tag of the verb of ``tok``'s clause (``_clause_head``: "is",
+    "has"; "was", "had"), or of its auxiliary; "" for any other."""
+    head = _clause_head(tok)
+    tags = [head.tag_, *(c.tag_ for c in head.children if c.dep_ in ("aux", "auxpass"))]
+    if "VBD" in tags:
+        return "past"
+    return "present" if {"VBZ", "VBP"} & set(tags) and "MD" not in tags else ""
 
 
 #: parts of speech of spaCy that carry no occasion of their own

@@ -96,6 +96,8 @@ class Counterpart:
     #: the claim's own words when the counterpart is made from a restatement of the claim
     #: ("poor conductor" for "conducts ... well"; ``agentive_counterparts``); "" otherwise
     said: str = ""
+    #: the claim's word is an adjective before its noun ("a good cook")
+    attributive: bool = False
 
 
 def _prefixed_forms(word: str) -> list[str]:
@@ -117,9 +119,11 @@ def _opposites(word: str, tok: Any | None = None) -> list[lexicon.Opposite]:
     return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
 
 
-def counterpart_texts(claim: str) -> list[Counterpart]:
+def counterpart_texts(claim: str, *, attributive: bool = False) -> list[Counterpart]:
     """The counterparts of ``claim`` (module docstring), at most one for each word; a contracted
-    negation is read written out (``expand_contractions``)."""
+    negation is read written out (``expand_contractions``). An adjective before its noun ("a
+    good cook") has counterparts only with ``attributive``: a reference then states its
+    opposite only as an adjective of the same noun (``claims.verdict.alike.stated_alike``)."""
     out: list[Counterpart] = []
     claim = expand_contractions(claim)
     neg = _NEG.search(claim)
@@ -127,18 +131,23 @@ def counterpart_texts(claim: str) -> list[Counterpart]:
     words = list(WORD.finditer(claim))
     comparison = " than " in claim
     doc = parse(claim) or ()
-    attributive = {t.idx for t in doc if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
+    before_noun = {t.idx for t in doc if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
+    skipped = set() if attributive else before_noun
     # a measure ("20 years old", "100 metres high") states an amount, not a pole of the word
     measured = {t.idx for t in doc if lexicon.measured(t)}
     tags = {t.idx: t for t in doc}
     for m in words:
         w = m.group(0).lower()
-        if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in attributive | measured:
-            continue  # degrees, comparisons, attributive adjectives and measures are other checks'
+        if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in skipped | measured:
+            continue  # degrees, comparisons, measures: other checks'; adjectives before nouns if asked
         for o in _opposites(w, tags.get(m.start())):
             text = claim[: m.start()] + o.word + claim[m.end() :]
             if not negated:
-                out.append(Counterpart(text, "opposite", m.group(0), o.word, False))
+                out.append(
+                    Counterpart(
+                        text, "opposite", m.group(0), o.word, False, attributive=m.start() in before_noun
+                    )
+                )
             else:
                 assert neg is not None
                 plain = _remove(text, neg)
@@ -258,7 +267,7 @@ def decide_counterparts(
     mine = [(r.key, r.word) for r in relations(text)] + list(converse_keys(text).items())
     read_both_ways = {word.lower() for key, word in mine if key in theirs}
     restated = agentive_counterparts(text, told)
-    for cp in [*counterpart_texts(text), *restated]:
+    for cp in [*counterpart_texts(text, attributive=True), *restated]:
         if cp.word.lower() in read_both_ways:
             continue  # one relation read from its two sides: the order check's
         if cp.kind == "negation":
@@ -312,8 +321,11 @@ def _opposite_gap(
     is ``unsupported`` with the finding "opposite", which the learned
     decision does not overturn (a conflict stated alike is the counterpart check's).
     A word of ``converse_words`` (one relation read from its two sides: "lost to" / "won
-    against") counts only when both verbs have the same subject (``subject_of``). Found only
-    when no check above decides; None otherwise."""
+    against") counts only when both verbs have the same subject (``subject_of``); an adjective
+    before its noun only in a claim the judgement's support or inference rests on, with the
+    opposite before the same noun in the same place (``said_elsewhere``: "The old bridge was
+    closed" / "The new bridge was closed"; "Small cities have low rents" is of other cities than
+    "Big cities have high rents"). Found only when no check above decides; None otherwise."""
     if current.verdict not in (Verdict.SUPPORTED, Verdict.INFERRED, Verdict.UNSUPPORTED):
         return None
     if _NEGATION_WORDS.search(text):
@@ -322,7 +334,7 @@ def _opposite_gap(
     if current.verdict is Verdict.UNSUPPORTED:
         leaned = leaned[:1]  # the nearest claim, the one the learned decision reads most
     order = list(dict.fromkeys([*leaned, *top]))
-    for cp in counterpart_texts(text):
+    for cp in counterpart_texts(text, attributive=True):
         if cp.kind != "opposite" or states_word(text, cp.other) or not content_word(text, cp.word):
             continue  # the claim holds both poles ("left before they arrived"), or a preposition
         stated = any(states_form(reference_claims[j].claim.text, cp.word) for j in top)
@@ -335,6 +347,8 @@ def _opposite_gap(
             if said_elsewhere(text, cp.word, ref, cp.other):
                 continue  # "Rents are high" / "Rents are expensive, while wages are low"
             about = topic_stated(text, ref, ALIKE_SHARE) or said_of_subject(text, ref, cp.other)
+            if cp.attributive and (j not in leaned or current.verdict is Verdict.UNSUPPORTED):
+                continue  # "Small cities have low rents" may be of other cities than the claim's
             if j not in leaned and (stated or loose or not about):
                 continue
             if (
@@ -493,6 +507,6 @@ def _opposite_stated(
     (``stated_alike``) and not the claim's own word; None when none does."""
     for j in dict.fromkeys(order):
         ref = reference_claims[j].claim.text
-        if not states_word(ref, cp.word) and stated_alike(cp.text, ref, cp.other):
+        if not states_word(ref, cp.word) and stated_alike(cp.text, ref, cp.other, attributive=cp.attributive):
             return j
     return None

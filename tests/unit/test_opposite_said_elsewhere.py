@@ -4,8 +4,10 @@ opposite gap of ``claims.verdict.counterparts``): not of another subject ("while
 low"), not with another complement of the same preposition or another time than the claim's
 ("bad at golf" for "good at tennis", "high in May" for "low in October"), not as an adjective
 of another noun ("a new bell"). A complement or a time only the reference gives adds to it ("open
-to the public"). Sentences written for these tests (places and people invented); the expected
-values are those rules. Whole audits: ``tests/unit/test_short_opposites.py``."""
+to the public"), unless it dates a past the claim does not speak of ("In 1990 ... was poor" for
+"is rich"). An adjective before its noun is read in its noun's clause. Sentences written for
+these tests (places and people invented); the expected values are those rules. Whole audits:
+``tests/unit/test_short_opposites.py``, ``tests/unit/test_attributive_opposites.py``."""
 
 from __future__ import annotations
 
@@ -49,6 +51,27 @@ ELSEWHERE = [
     ),
     # an adjective of another noun
     ("The Vell chapel is old.", "old", "The Vell chapel dates from 1200 and has a new bell.", "new"),
+    # an adjective before its noun is said in its noun's clause: another subject ("Eva was a slow
+    # runner"), another subject of the object, a comparative of another noun, another time of the
+    # subject, the noun's own complement, the subject of "one of"
+    ("Ada Marr was a fast runner.", "fast", "Ada Marr's sister Eva was a slow runner.", "slow"),
+    ("Ada Marr had a long career.", "long", "Her brother Tom Marr had a short career.", "short"),
+    ("The Orm bridge is a narrow bridge.", "narrow", "A wider replacement was proposed in 1970.", "wider"),
+    ("Ada Marr is a good judge of wine.", "good", "Ada Marr is a bad judge of character.", "bad"),
+    (
+        "Ada Marr is one of the fast runners in Kesh.",
+        "fast",
+        "Her cousin is one of the slow runners in Kesh.",
+        "slow",
+    ),
+    # a past the claim does not speak of, dated
+    ("Tom Marr is a rich farmer.", "rich", "In 1990 Tom Marr was a poor farmer.", "poor"),
+]
+#: said elsewhere, though another check decides the whole audit: the year check reads "2015"
+#: against the other hall's "1880", the antonym check "rich" against "poor" (known limits)
+ELSEWHERE_OTHER_CHECKS = [
+    ("The new hall in Kesh opened in 2015.", "new", "The old hall in Kesh opened in 1880.", "old"),
+    ("Tom Marr is rich.", "rich", "In 1990 Tom Marr was poor.", "poor"),
 ]
 SAME = [
     # a measure is no time; a relative time is not compared
@@ -69,10 +92,18 @@ SAME = [
     ("The Kesh lake is low in October.", "low", "In October the Kesh lake is high.", "high"),
     # a measure is an amount of the word, no complement: the gap still reads it as the other pole
     ("The Kesh lake is shallow.", "shallow", "The Kesh lake is 80 metres deep.", "deep"),
+    # the same time, or no time and the same tense
+    ("Tom Marr was poor in 1990.", "poor", "In 1990 Tom Marr was rich.", "rich"),
+    ("Tom Marr is rich.", "rich", "Tom Marr is poor.", "poor"),
+    ("Ada Marr was a fast runner.", "fast", "Ada Marr was a slow runner.", "slow"),
 ]
 
 
-@pytest.mark.parametrize(("text", "word", "ref", "other"), ELSEWHERE, ids=[r[2] for r in ELSEWHERE])
+@pytest.mark.parametrize(
+    ("text", "word", "ref", "other"),
+    ELSEWHERE + ELSEWHERE_OTHER_CHECKS,
+    ids=[r[2] for r in ELSEWHERE + ELSEWHERE_OTHER_CHECKS],
+)
 def test_said_elsewhere(text: str, word: str, ref: str, other: str) -> None:
     assert said_elsewhere(text, word, ref, other)
 
