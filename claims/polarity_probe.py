@@ -170,9 +170,9 @@ def flips(text: str, doc_tokens: Sequence[str], doc_lower: str) -> list[Flip]:
 def flip_texts(claim_texts: Sequence[str], reference_texts: Sequence[str]) -> list[str]:
     """The texts the probe may ask the embedder for (``embedding_text`` of every flip of every
     claim in ``claim_texts`` against the references ``reference_texts``; distinct, in order; none
-    without references), whatever the claims' verdicts turn out to be: an embedder with a cache
+    where every reference is blank), whatever the claims' verdicts turn out to be: an embedder with a cache
     can embed them with the claims, in the same request (``workers.services.embed_audit``)."""
-    if not reference_texts:
+    if not any(t.strip() for t in reference_texts):
         return []
     idx = reference_index((), reference_texts)
     found = (f.text for t in claim_texts for f in flips(t, idx.doc_tokens, idx.doc_lower))

@@ -144,6 +144,8 @@ def _verdicts(states: Mapping[uuid.UUID, repo.AuditState], aid: uuid.UUID) -> li
     options = services.options_of(state.audit.config)
     if options.judge != "none":
         raise OwnRun(aid)  # the LLM judge reviews through the single-audit service
+    if not components.local_embedder(state.audit.config):
+        raise OwnRun(aid)  # the probe's flips of an endpoint's embedder are in the session's cache
     similarity, _model = services.similarity_of(state)
     return services.verdict_rows(state, services.offline_judgements(state, similarity, options), similarity)
 

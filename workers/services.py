@@ -23,7 +23,7 @@ from claims.labels import embedding_text
 from claims.options import AuditOptions
 from claims.polarity_probe import flip_texts
 from claims.score import match_summary
-from claims.types import Claim, Judgement, MatchSummary, Role
+from claims.types import Claim, ClaimKind, Judgement, MatchSummary, Role
 from db import repository as repo
 from db.models import Document
 from service.settings import get_settings
@@ -181,7 +181,11 @@ def embed_audit(
     texts = [embedding_text(r.text) for r in rows]
     if rows and not components.local_embedder(audit.config):
         references = [d.text for d in repo.get_documents(session, audit_id) if d.role == Role.REFERENCE.value]
-        texts += flip_texts([r.text for r in rows if r.role == Role.RESPONSE.value], references)
+        material = [
+            r.text for r in rows if r.role == Role.RESPONSE.value and r.kind == ClaimKind.MATERIAL.value
+        ]
+        if any(r.role == Role.REFERENCE.value for r in rows):  # the probe reads no audit without them
+            texts += flip_texts(material, references)
     vectors = embedder.embed(texts)[: len(rows)] if rows else np.zeros((0, inner.dim), np.float32)
     repo.set_embeddings(session, [r.id for r in rows], vectors, model=embedder.model_name, dim=embedder.dim)
     return embedder.model_name

@@ -121,13 +121,19 @@ _SUBJECT_NOUN_DEPS = frozenset(["attr", "appos"])
 
 def _one_place(mine: Any, theirs: Any) -> bool:
     """Two nouns (spaCy tokens) are one noun in one place: the same stem, and both predicate
-    nouns, both appositions, or the same dependent of verbs of the same stem ("hired a young coach"
+    nouns, both appositions, or the same dependent of words of the same stem (a verb; for the
+    object of a preposition, the preposition and its head) ("hired a young coach"
     / "hired an old coach"; not "sacked their old coach")."""
     if stem_of(mine.text) != stem_of(theirs.text):
         return False
     if mine.dep_ != theirs.dep_:
         return False
-    return mine.dep_ in _SUBJECT_NOUN_DEPS or stem_of(mine.head.text) == stem_of(theirs.head.text)
+    if mine.dep_ in _SUBJECT_NOUN_DEPS:
+        return True
+    heads = [(mine.head, theirs.head)]
+    if mine.dep_ == "pobj":  # the preposition and the word it hangs from: "born in" is no "lives in"
+        heads.append((mine.head.head, theirs.head.head))
+    return all(stem_of(a.text) == stem_of(b.text) for a, b in heads)
 
 
 def _same_noun(own: Any | None, tok: Any) -> bool:
@@ -199,7 +205,7 @@ def _clause_head(tok: Any) -> Any:
     "had", "opened", "is")."""
     if tok.dep_ == "amod" and tok.head is not tok:
         noun = tok.head
-        while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head is not noun.head:
+        while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.lower_ in _PARTITIVES:
             noun = noun.head.head  # "one of the bad cooks": "one"
         if noun.dep_ in _ARGUMENT_DEPS and noun.head is not noun:
             return _clause_head(noun.head)
@@ -208,6 +214,11 @@ def _clause_head(tok: Any) -> Any:
     return tok
 
 
+#: words before "of" that name part of a group ("one of the bad cooks"), not another thing
+#: ("the capital of a small country")
+_PARTITIVES = frozenset(
+    ["one", "some", "many", "most", "all", "each", "any", "few", "none", "several", "two"]
+)
 #: dependencies of a noun on its clause's verb whose adjective is said in that clause
 _ARGUMENT_DEPS = frozenset(["nsubj", "nsubjpass", "dobj", "attr", "oprd"])
 
@@ -302,11 +313,34 @@ def _own_complement(own: Any, tok: Any) -> bool:
     A complement or time only the reference gives adds to it ("open to the public", "rich from
     the sale of her paintings", "expensive today"): no other occasion; unless that time dates a
     past the text does not speak of, the text's verb in the present and the reference's in the
-    past ("was poor in 1990" for "is rich")."""
+    past ("was poor in 1990" for "is rich"). An adjective before its noun in the present
+    against one in the past is another occasion, dated or not ("was a poor farmer in his youth"
+    for "is a rich farmer"), as is a state the reference puts in a former time the text does
+    not ("Tom Marr, once a poor farmer, ...": ``_FORMER``)."""
     mine, theirs = _complements(own), _complements(tok)
     if any(k in mine and not mine[k] & v for k, v in theirs.items()):
         return True
-    return "time" in theirs and "time" not in mine and _tense(own) == "present" and _tense(tok) == "past"
+    if _former(tok) and not _former(own):
+        return True  # "Tom Marr, once a poor farmer, ..."
+    if _tense(own) != "present" or _tense(tok) != "past":
+        return False
+    # an adjective before its noun in the past may be a former state ("once a poor farmer")
+    return "time" in theirs and "time" not in mine or _attributive(own)
+
+
+#: words that put a state in a former time ("once a poor farmer", "formerly a bad school")
+_FORMER = frozenset(["once", "formerly", "previously", "originally", "former", "erstwhile", "onetime"])
+
+
+def _former(tok: Any) -> bool:
+    """``tok``, the noun it qualifies or its clause's verb has a word of ``_FORMER``."""
+    parents = {tok.i: tok, tok.head.i: tok.head, _clause_head(tok).i: _clause_head(tok)}.values()
+    return any(c.lower_ in _FORMER for p in parents for c in p.children)
+
+
+def _attributive(tok: Any) -> bool:
+    """An adjective before its noun, no comparative or superlative ("a good cook")."""
+    return bool(tok.dep_ == "amod" and tok.tag_ not in GRADED_TAGS)
 
 
 def _tense(tok: Any) -> str:

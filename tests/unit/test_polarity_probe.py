@@ -173,3 +173,4 @@ def test_flip_texts_are_every_flip_of_every_claim() -> None:
         "The Orm lake is deep."
     ]
     assert flip_texts(["The Orm lake is shallow."], []) == []  # no references: the probe reads nothing
+    assert flip_texts(["The Orm lake is shallow."], ["  "]) == []  # nor blank ones
