@@ -121,19 +121,15 @@ _SUBJECT_NOUN_DEPS = frozenset(["attr", "appos"])
 
 def _one_place(mine: Any, theirs: Any) -> bool:
     """Two nouns (spaCy tokens) are one noun in one place: the same stem, and both predicate
-    nouns, both appositions, or the same dependent of words of the same stem (a verb; for the
-    object of a preposition, the preposition and its head) ("hired a young coach"
-    / "hired an old coach"; not "sacked their old coach")."""
+    nouns, both appositions, or the same dependent of words of the same stem ("hired a young
+    coach" / "hired an old coach"; not "sacked their old coach"). For the object of a
+    preposition that word is the preposition alone: "lies on" and "lying on" are one place, and
+    so, unread, are "lives in" and "was born in"."""
     if stem_of(mine.text) != stem_of(theirs.text):
         return False
     if mine.dep_ != theirs.dep_:
         return False
-    if mine.dep_ in _SUBJECT_NOUN_DEPS:
-        return True
-    heads = [(mine.head, theirs.head)]
-    if mine.dep_ == "pobj":  # the preposition and the word it hangs from: "born in" is no "lives in"
-        heads.append((mine.head.head, theirs.head.head))
-    return all(stem_of(a.text) == stem_of(b.text) for a, b in heads)
+    return mine.dep_ in _SUBJECT_NOUN_DEPS or stem_of(mine.head.text) == stem_of(theirs.head.text)
 
 
 def _same_noun(own: Any | None, tok: Any) -> bool:

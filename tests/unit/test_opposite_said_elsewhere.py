@@ -69,8 +69,6 @@ ELSEWHERE = [
     ("Tom Marr is a rich farmer.", "rich", "In 1990 Tom Marr was a poor farmer.", "poor"),
     ("Tom Marr is a rich farmer.", "rich", "Tom Marr was a poor farmer in his youth.", "poor"),
     ("Tom Marr is a rich farmer.", "rich", "Tom Marr, once a poor farmer, now owns land.", "poor"),
-    # the same noun after another preposition's word: "born in" is no "lives in"
-    ("Ada Marr lives in a small town.", "small", "Ada Marr was born in a large town.", "large"),
 ]
 #: said elsewhere, though another check decides the whole audit: the year check reads "2015"
 #: against the other hall's "1880", the antonym check "rich" against "poor" (known limits)
