@@ -180,7 +180,7 @@ def _another_thing(own: Any, tok: Any) -> bool:
     if tok.dep_ != "amod" or tok.head is tok:
         return False
     noun = tok.head
-    if own.dep_ == "amod" and own.tag_ not in GRADED_TAGS and own.head is not own:
+    if own.dep_ == "amod" and own.tag_ not in GRADED_TAGS and own.head.i != own.i:
         return not _one_place(own.head, noun)  # "the old bridge" / "a new road"; "sacked their old coach"
     if tok.tag_ in GRADED_TAGS or noun.dep_ in ("attr", "appos"):
         return False
@@ -199,11 +199,11 @@ def _clause_head(tok: Any) -> Any:
     noun is the verb's subject, object or predicate noun, or "one of" them ("was a light
     smoker", "had a short career", "the old school opened", "is one of the bad cooks": "was",
     "had", "opened", "is")."""
-    if tok.dep_ == "amod" and tok.head is not tok:
+    if tok.dep_ == "amod" and tok.head.i != tok.i:
         noun = tok.head
         while noun.dep_ == "pobj" and noun.head.lower_ == "of" and noun.head.head.lower_ in _PARTITIVES:
             noun = noun.head.head  # "one of the bad cooks": "one"
-        if noun.dep_ in _ARGUMENT_DEPS and noun.head is not noun:
+        if noun.dep_ in _ARGUMENT_DEPS and noun.head.i != noun.i:
             return _clause_head(noun.head)
     while tok.dep_ in _PREDICATE_DEPS and tok.head is not tok:
         tok = tok.head
@@ -222,15 +222,27 @@ _ARGUMENT_DEPS = frozenset(["nsubj", "nsubjpass", "dobj", "attr", "oprd"])
 def _subject_nouns(tok: Any) -> frozenset[str] | None:
     """The stems of the head noun of the subject of ``tok``'s clause and of its compounds (a
     conjoined verb without a subject takes its first conjunct's: "excels at chess but is bad at
-    cards"); None where the subject is a pronoun or there is none."""
+    cards"), with the predicate noun of a copula whose subject ``tok`` qualifies; None where the
+    subject is a pronoun or there is none."""
     head = _clause_head(tok)
     while head.dep_ == "conj" and head.head is not head and not _subject(head):
         head = head.head
     subj = _subject(head)
     if subj is None or subj.pos_ not in ("NOUN", "PROPN"):
         return None
-    # the head noun and its compounds: "its puppy" is no "Orm dog", "The lake" is "The Orm lake"
-    return frozenset(stem_of(t.text) for t in (subj, *subj.children) if t is subj or t.dep_ == "compound")
+    # the head noun and its compounds: "its puppy" is no "Orm dog", "The lake" is "The Orm lake";
+    # a copula's predicate noun names the subject too when the opposite is the subject's
+    # ("Nature's swiftest jet-setter is the peregrine falcon")
+    nouns = [subj]
+    if tok.dep_ == "amod" and tok.head.i == subj.i and head.lower_ in _BE:
+        nouns += [c for c in head.children if c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")]
+    return frozenset(
+        stem_of(t.text) for n in nouns for t in (n, *n.children) if t is n or t.dep_ == "compound"
+    )
+
+
+#: forms of "be", the copula
+_BE = frozenset(["is", "are", "was", "were", "be", "been", "being", "'s"])
 
 
 def _subject(head: Any) -> Any | None:

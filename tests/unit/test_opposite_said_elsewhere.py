@@ -95,6 +95,13 @@ SAME = [
     ("The Kesh lake is low in October.", "low", "In October the Kesh lake is high.", "high"),
     # a measure is an amount of the word, no complement: the gap still reads it as the other pole
     ("The Kesh lake is shallow.", "shallow", "The Kesh lake is 80 metres deep.", "deep"),
+    # a copula's predicate noun names its subject: "Kesh's swiftest flier" is the Orm falcon
+    (
+        "The Orm falcon is the slowest animal in Kesh.",
+        "slowest",
+        "Kesh's swiftest flier is the Orm falcon.",
+        "swiftest",
+    ),
     # the same time, or no time and the same tense
     ("Tom Marr was poor in 1990.", "poor", "In 1990 Tom Marr was rich.", "rich"),
     ("Tom Marr is rich.", "rich", "Tom Marr is poor.", "poor"),
