@@ -140,8 +140,7 @@ def _same_noun(own: Any | None, tok: Any) -> bool:
     closed"; "removed the primary tumour")."""
     if own is None or own.dep_ != "amod" or tok.dep_ != "amod":
         return False
-    mine, theirs = own.head, tok.head
-    return stem_of(mine.text) == stem_of(theirs.text) and mine.dep_ == theirs.dep_ in _SUBJECT_NOUN_DEPS
+    return own.head.dep_ in _SUBJECT_NOUN_DEPS and _one_place(own.head, tok.head)
 
 
 def said_elsewhere(text: str, word: str, ref: str, other: str) -> bool:
