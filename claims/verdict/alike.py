@@ -9,6 +9,7 @@ from functools import lru_cache
 from typing import Any
 
 from claims import lexicon
+from claims.decompose.coordination import BE
 from claims.facets.vocabulary import stem_of
 from claims.parses import parse
 
@@ -233,15 +234,11 @@ def _subject_nouns(tok: Any) -> frozenset[str] | None:
     # a copula's predicate noun names the subject too when the opposite is the subject's
     # ("Nature's swiftest jet-setter is the peregrine falcon")
     nouns = [subj]
-    if tok.dep_ == "amod" and tok.head.i == subj.i and head.lower_ in _BE:
+    if tok.dep_ == "amod" and tok.head.i == subj.i and head.lower_ in BE | {"'s"}:
         nouns += [c for c in head.children if c.dep_ == "attr" and c.pos_ in ("NOUN", "PROPN")]
     return frozenset(
         stem_of(t.text) for n in nouns for t in (n, *n.children) if t is n or t.dep_ == "compound"
     )
-
-
-#: forms of "be", the copula
-_BE = frozenset(["is", "are", "was", "were", "be", "been", "being", "'s"])
 
 
 def _subject(head: Any) -> Any | None:
@@ -341,7 +338,8 @@ _FORMER = frozenset(["once", "formerly", "previously", "originally", "former", "
 
 def _former(tok: Any) -> bool:
     """``tok``, the noun it qualifies or its clause's verb has a word of ``_FORMER``."""
-    parents = {tok.i: tok, tok.head.i: tok.head, _clause_head(tok).i: _clause_head(tok)}.values()
+    head = _clause_head(tok)
+    parents = {tok.i: tok, tok.head.i: tok.head, head.i: head}.values()
     return any(c.lower_ in _FORMER for p in parents for c in p.children)
 
 
