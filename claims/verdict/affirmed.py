@@ -1,7 +1,7 @@
 """Check: a negated claim whose affirmation a reference claim states in other words.
 
 The negation counterpart of a claim ("The falcon is not the fastest bird" -> "The falcon is the
-fastest bird": ``claims.verdict.counterparts.counterpart_texts``) is judged by the whole engine,
+fastest bird": ``claims.verdict.opposed.counterpart_texts``) is judged by the whole engine,
 the rules and the learned decision (``claims.decision.decide_one``). When a candidate reference
 claim supports it with a calibrated probability of support of at least ``AFFIRMED_P``, and the
 negation is the claim's main predicate (``main_negation``), the claim denies what the reference

@@ -4,12 +4,12 @@ parse. Decides before the other verdict steps of ``decide.judge_one``; what it f
 
 Two findings:
 
-* **counterpart stated** (``counterpart``): the claim with one word replaced by its opposite
-  (``claims.lexicon.opposites``: "slowly" -> "rapidly"), or with its negation removed ("did not
-  serve" -> "did serve"), or an agent noun's adjective said with its verb as the opposite
-  adverb ("is a poor conductor" -> "conducts well": ``agentive_counterparts``), is
-  ``supported`` by a reference claim that does not state the claim's own word (nor holds a
-  negation, for the negation): the reference says the opposite of the same predicate of the
+* **counterpart stated** (``counterpart``): the claim's counterparts (``claims.verdict.opposed``:
+  the claim with one word replaced by its opposite, ``claims.lexicon.opposites``: "slowly" ->
+  "rapidly"; with its negation removed, "did not serve" -> "did serve"; an agent noun's
+  adjective said with its verb as the opposite adverb, "is a poor conductor" -> "conducts
+  well"): one ``supported`` by a reference claim that does not state the claim's own word (nor
+  holds a negation, for the negation) says the opposite of the same predicate of the
   same subject -> ``contradicted``, the reason naming the two words. A negated
   claim whose opposite is stated agrees when the pair is complementary ("is not closed" / "is
   open" -> ``supported``) and stays unsupported when it is gradable ("is not hot" / "is cold");
@@ -30,21 +30,14 @@ Two findings:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
 
 from claims import lexicon
 from claims.facets.vocabulary import stem_of
-from claims.parses import parse
 from claims.types import Claim, Judgement, ReferenceClaim, Verdict
 from claims.verdict.affirmed import JudgeText, affirmed_in_other_words
-from claims.verdict.agentive import adverb_of, restatement
 from claims.verdict.alike import (
     ALIKE_SHARE,
-    GRADED_TAGS,
-    TIME_LIMITS,
     TOPIC_SHARE,
     WORD,
     is_form_of,
@@ -57,8 +50,8 @@ from claims.verdict.alike import (
     words,
 )
 from claims.verdict.arguments import roles_swapped, subject_of
-from claims.verdict.contractions import expand_contractions
 from claims.verdict.factive import asserts
+from claims.verdict.opposed import NEGATION_WORDS, Counterpart, agentive_counterparts, counterpart_texts
 from claims.verdict.order import (
     converse_keys,
     converse_texts,
@@ -68,147 +61,7 @@ from claims.verdict.order import (
 from claims.verdict.reasons import evidence_at
 from claims.verdict.text import content_word, named_alike
 
-__all__ = ["Counterpart", "counterpart_texts", "decide_counterparts"]
-
-#: bounds and degrees: the quantity and degree checks read them ("at least 18" / "at most 18")
-_DEGREE_WORDS = frozenset(["most", "least", "more", "less", "fewer", "greater"])
-_NEG = re.compile(r"\b(?:(?<=\w)n't|not)\b\s*", re.IGNORECASE)
-
-
-# ---------------------------------------------------------------- counterparts
-
-
-@dataclass(frozen=True, slots=True)
-class Counterpart:
-    """A text that states what ``claim`` denies or the opposite of it: ``text``, the kind
-    ("opposite", "negation", "negated opposite", "negative prefix"), the claim's word
-    (``word``) and the word put in its place (``other``); ``agrees``: when the reference
-    states ``text``, it states the claim (a complementary opposite under negation, "not X" /
-    "un-X") rather than contradicting it."""
-
-    text: str
-    kind: str
-    word: str
-    other: str
-    agrees: bool
-    #: for a negation, the word it denies ("did not serve" -> "serve"; ``_denied_word``)
-    denied: str = ""
-    #: the claim's own words when the counterpart is made from a restatement of the claim
-    #: ("poor conductor" for "conducts ... well"; ``agentive_counterparts``); "" otherwise
-    said: str = ""
-    #: the claim's word is an adjective before its noun ("a good cook")
-    attributive: bool = False
-
-
-def _prefixed_forms(word: str) -> list[str]:
-    from claims.verdict.lexical import unprefixed
-
-    forms = [p + word for p in ("un", "in", "im", "il", "ir", "non", "non-", "dis")]
-    return [f for f in forms if unprefixed(f) == word]
-
-
-def _opposites(word: str, tok: Any | None = None) -> list[lexicon.Opposite]:
-    """The lexicon's opposites of ``word`` that apply to its token ``tok`` in the parse
-    (``claims.lexicon.applies_to``; all when None) and its negative-prefix forms ("able" /
-    "unable", ``claims/data/negative_prefixes.tsv``: complementary)."""
-    from claims.verdict.lexical import unprefixed
-
-    found = [o for o in lexicon.opposites(word) if lexicon.applies_to(o, tok)]
-    bare = unprefixed(word)
-    forms = [bare] if bare else _prefixed_forms(word)
-    return found + [lexicon.Opposite(f, "adj", "complementary", "prefix") for f in forms]
-
-
-def counterpart_texts(claim: str, *, attributive: bool = False) -> list[Counterpart]:
-    """The counterparts of ``claim`` (module docstring), at most one for each word; a contracted
-    negation is read written out (``expand_contractions``). An adjective before its noun ("a
-    good cook") has counterparts only with ``attributive``: a reference then states its
-    opposite only as an adjective of the same noun (``claims.verdict.alike.stated_alike``)."""
-    out: list[Counterpart] = []
-    claim = expand_contractions(claim)
-    neg = _NEG.search(claim)
-    negated = neg is not None
-    words = list(WORD.finditer(claim))
-    comparison = " than " in claim
-    doc = parse(claim) or ()
-    before_noun = {t.idx for t in doc if t.dep_ == "amod" and t.tag_ not in GRADED_TAGS}
-    skipped = set() if attributive else before_noun
-    # a measure ("20 years old", "100 metres high") states an amount, not a pole of the word
-    measured = {t.idx for t in doc if lexicon.measured(t)}
-    tags = {t.idx: t for t in doc}
-    for m in words:
-        w = m.group(0).lower()
-        if w in ("not", "no") or w in _DEGREE_WORDS or comparison or m.start() in skipped | measured:
-            continue  # degrees, comparisons, measures: other checks'; adjectives before nouns if asked
-        for o in _opposites(w, tags.get(m.start())):
-            text = claim[: m.start()] + o.word + claim[m.end() :]
-            if not negated:
-                out.append(
-                    Counterpart(
-                        text, "opposite", m.group(0), o.word, False, attributive=m.start() in before_noun
-                    )
-                )
-            else:
-                assert neg is not None
-                plain = _remove(text, neg)
-                agrees = o.kind == "complementary"
-                out.append(Counterpart(plain, "negated opposite", f"not {m.group(0)}", o.word, agrees))
-        if negated and neg is not None:
-            for form in _prefixed_forms(w):
-                text = _remove(claim[: m.start()] + form + claim[m.end() :], neg)
-                out.append(Counterpart(text, "negative prefix", f"not {m.group(0)}", form, True))
-    limited = neg is not None and bool(set(WORD.findall(claim[neg.end() :].lower())) & TIME_LIMITS)
-    if negated and neg is not None and not limited:  # "did not arrive until 1570" is a time
-        affirmed = _remove(claim, neg)
-        out.append(
-            Counterpart(affirmed, "negation", neg.group(0).strip(), "affirmed", False, _denied_word(claim))
-        )
-    return out
-
-
-def agentive_counterparts(claim: str, references: Sequence[str]) -> list[Counterpart]:
-    """The opposite of an agent noun's adjective said with its verb (``claims.verdict.agentive``:
-    "Copper is a poor conductor" -> "Copper conducts well", as a reference of ``references``
-    writes the verb with its adverb): the restated adverb replaced by the reference's adverb
-    when that is a lexicon opposite of the adverb or the adverb of an opposite of the adjective
-    ("poor" / "good" -> "well"); [] otherwise."""
-    if _NEG.search(claim):
-        return []
-    for ref in references:
-        r = restatement(claim, ref)
-        if r is None:
-            continue
-        adjective = r.said.split()[0].lower()
-        others = [adverb_of(o.word) for o in _opposites(adjective) if o.pos in ("adj", "")]
-        others += [o.word for o in _opposites(r.adverb)]
-        if r.theirs == r.adverb or r.theirs not in others:
-            return []  # the same manner, or one the lexicon does not oppose to it
-        text = r.text[: r.start] + r.theirs + r.text[r.end :]
-        return [Counterpart(text, "opposite", r.adverb, r.theirs, False, said=r.said)]
-    return []
-
-
-_AUXILIARY = frozenset(
-    ["be", "been", "being", "have", "has", "had", "do", "does", "did", "ever", "yet", "always"]
-)
-
-
-def _denied_word(claim: str) -> str:
-    """The first word after the claim's negation that is no auxiliary ("did not serve" ->
-    "serve"); "" when none."""
-    neg = _NEG.search(claim)
-    words = WORD.findall(claim[neg.end() :]) if neg else []
-    return next((w for w in words if w.lower() not in _AUXILIARY), "")
-
-
-def _remove(text: str, neg: re.Match[str]) -> str:
-    """``text`` without the negation ``neg`` found in the unedited claim (offsets before any edit
-    that lies after it hold; an edit before it shifted it: searched again)."""
-    again = _NEG.search(text)
-    return text[: again.start()] + text[again.end() :] if again else text
-
-
-_NEGATION_WORDS = re.compile(r"\b(?:not|never|no|none|neither|nor)\b|n't\b", re.IGNORECASE)
+__all__ = ["decide_counterparts"]
 
 
 def _agreeing(
@@ -271,7 +124,7 @@ def decide_counterparts(
         if cp.word.lower() in read_both_ways:
             continue  # one relation read from its two sides: the order check's
         if cp.kind == "negation":
-            if all(_NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
+            if all(NEGATION_WORDS.search(reference_claims[j].claim.text) for j in top):
                 continue
         elif not any(states_word(t, cp.other) and named_alike(t, cp.other, text, cp.word) for t in told):
             continue  # no candidate states the opposite alike: "the High Court" for "high fees"
@@ -290,7 +143,7 @@ def decide_counterparts(
                     reference_claims,
                     judge_text,
                     where,
-                    _NEGATION_WORDS.search,
+                    NEGATION_WORDS.search,
                 )
             if affirmed is not None:
                 return affirmed
@@ -328,7 +181,7 @@ def _opposite_gap(
     "Big cities have high rents"). Found only when no check above decides; None otherwise."""
     if current.verdict not in (Verdict.SUPPORTED, Verdict.INFERRED, Verdict.UNSUPPORTED):
         return None
-    if _NEGATION_WORDS.search(text):
+    if NEGATION_WORDS.search(text):
         return None  # "not X" against the opposite: the negated-opposite counterparts' call
     leaned = [e.claim_index for e in current.evidence]
     if current.verdict is Verdict.UNSUPPORTED:
@@ -342,7 +195,7 @@ def _opposite_gap(
         loose = opp is not None and opp.source == "wordnet-similar"
         for j in order:
             ref = reference_claims[j].claim.text
-            if not states_form(ref, cp.other) or states_form(ref, cp.word) or _NEGATION_WORDS.search(ref):
+            if not states_form(ref, cp.other) or states_form(ref, cp.word) or NEGATION_WORDS.search(ref):
                 continue
             if said_elsewhere(text, cp.word, ref, cp.other):
                 continue  # "Rents are high" / "Rents are expensive, while wages are low"
@@ -367,7 +220,7 @@ def _affirms(cp: Counterpart, ref: str, share: float) -> bool:
     word the claim denies ("encoded" of "is not encoded") and asserts its event
     (``claims.verdict.factive.asserts``), and the subject and ``share`` of the topic of the
     affirmation (``topic_stated``)."""
-    if _NEGATION_WORDS.search(ref) or (cp.denied and not states_word(ref, cp.denied)):
+    if NEGATION_WORDS.search(ref) or (cp.denied and not states_word(ref, cp.denied)):
         return False
     # a reference that names the event without asserting it ("was invited to perform")
     # affirms nothing (``claims.verdict.factive``)
@@ -479,9 +332,7 @@ def _counterpart_judgement(
         # reference claim that denies the claim's own word states the claim itself ("does not
         # open on Mondays" read against itself as "closes on Mondays"): no veto
         own = cp.word.removeprefix("not ")
-        if current.verdict is not Verdict.SUPPORTED or (
-            _NEGATION_WORDS.search(ref) and states_word(ref, own)
-        ):
+        if current.verdict is not Verdict.SUPPORTED or (NEGATION_WORDS.search(ref) and states_word(ref, own)):
             return False, None
         reason = f"'{cp.word}' does not state '{cp.other}' ({where(j)}): both may be false"
         return True, Judgement(index, Verdict.UNSUPPORTED, (), reason, finding="gradable")

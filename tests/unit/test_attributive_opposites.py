@@ -22,7 +22,7 @@ import pytest
 
 from claims.audit import audit_texts
 from claims.verdict.alike import stated_alike
-from claims.verdict.counterparts import counterpart_texts
+from claims.verdict.opposed import counterpart_texts
 
 AUDITS = [
     # a predicate noun or an apposition: one thing, contradicted
