@@ -99,7 +99,8 @@ in one place. The checks by family:
   comparative, direction ("reduced" / "increased") or outcome ("closed" / "open") ->
   contradicted, unless another year or date makes it another event; a negated antonym
   ("did not decrease" / "increased") is a double negation and agrees;
-* opposites, negation, roles and order (``counterparts``, the project's lexicon
+* opposites, negation, roles and order (``counterparts``, its counterpart texts made by
+  ``opposed``; the project's lexicon
   ``claims.lexicon``; checked after the verdict steps, and it decides): the claim with a word
   replaced by its opposite, or with its negation removed, stated by a reference claim with the
   same words -> contradicted; an ordered relation of the parse (converse verbs and their

@@ -1,7 +1,8 @@
 """An agent noun with an adjective, read as its verb with an adverb: "Copper is a poor conductor
 of electricity" says what "Copper conducts electricity poorly" says, so a reference's "Copper
-conducts electricity well" states its opposite. For the counterpart check
-(``claims.verdict.counterparts``), which looks for the opposites of the restated adverb.
+conducts electricity well" states its opposite. For the counterpart check: the counterparts
+of the restated adverb are made by ``claims.verdict.opposed.agentive_counterparts`` and judged
+by ``claims.verdict.counterparts``.
 
 Part of ``claims.verdict`` (its docstring: the method). Read from spaCy's parse of the claim:
 a noun in "-er" or "-or" that a copula says the subject is ("is a poor conductor"), with an

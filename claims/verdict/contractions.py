@@ -1,5 +1,6 @@
-"""Contracted negations written out ("didn't" -> "did not"), so that the checks of
-``claims.verdict.counterparts`` read a contracted denial as they read a written-out one."""
+"""Contracted negations written out ("didn't" -> "did not"), so that the counterparts of a claim
+(``claims.verdict.opposed``) and the affirmation of a denial (``claims.verdict.affirmed``) read a
+contracted denial as they read a written-out one."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 parse. Decides before the other verdict steps of ``decide.judge_one``; what it finds stands
 (the learned decision keeps a rule ``contradicted``: ``claims.decision``).
 
-Two findings:
+Two findings, and a limit of both:
 
 * **counterpart stated** (``counterpart``): the claim's counterparts (``claims.verdict.opposed``:
   the claim with one word replaced by its opposite, ``claims.lexicon.opposites``: "slowly" ->

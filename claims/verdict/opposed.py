@@ -5,7 +5,8 @@ A counterpart replaces one word of the claim by its opposite in the lexicon
 (``claims.lexicon.opposites``, and the negative-prefix forms of
 ``claims/data/negative_prefixes.tsv``: "able" / "unable"), removes the claim's negation ("did
 not serve" -> "did serve"), or, under a negation, affirms the opposite ("is not closed" -> "is
-open": agrees when the pair is complementary). An agent noun's adjective said with its verb
+open": agrees when the pair is complementary), or puts the negative-prefix form in place of the
+negated word ("is not able" -> "is unable": agrees). An agent noun's adjective said with its verb
 ("is a poor conductor" -> "conducts well") is ``agentive_counterparts``. Degrees, comparisons
 and measures ("20 years old") make none: other checks read them.
 """
@@ -53,6 +54,8 @@ class Counterpart:
 
 
 def _prefixed_forms(word: str) -> list[str]:
+    """The negative-prefix forms of ``word`` that the prefix table reads back as ``word``
+    (``claims.verdict.lexical.unprefixed``: "able" -> "unable")."""
     from claims.verdict.lexical import unprefixed
 
     forms = [p + word for p in ("un", "in", "im", "il", "ir", "non", "non-", "dis")]
@@ -72,7 +75,9 @@ def _opposites(word: str, tok: Any | None = None) -> list[lexicon.Opposite]:
 
 
 def counterpart_texts(claim: str, *, attributive: bool = False) -> list[Counterpart]:
-    """The counterparts of ``claim`` (module docstring), at most one for each word; a contracted
+    """The counterparts of ``claim`` (module docstring): for each word, one for each of its
+    opposites and negative-prefix forms, however unlikely the form ("undoor": a reference that
+    never writes it states nothing of it), and one for the negation removed; a contracted
     negation is read written out (``expand_contractions``). An adjective before its noun ("a
     good cook") has counterparts only with ``attributive``: a reference then states its
     opposite only as an adjective of the same noun (``claims.verdict.alike.stated_alike``)."""
