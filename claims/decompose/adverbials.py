@@ -1,6 +1,7 @@
 """Clause split, adverbial clauses: a temporal clause ("when she won the prize") or a participle
 ("founded in 1901, the firm ...") becomes a piece of its own, its subject carried from the
-main clause, and the main clause keeps a short anchor of it."""
+main clause, and the main clause keeps a short anchor of it; a trailing clause of contrast
+("..., whereas wages are high") becomes a piece of its own and leaves the main clause."""
 
 from __future__ import annotations
 
@@ -24,6 +25,11 @@ from claims.decompose.tree import (
 #: conditional and causal clauses ("if", "because") stay with their main clause, whose
 #: truth depends on them
 TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as", "since", "until", "once", "whenever"})
+
+#: subordinators of a clause that states a fact of its own set against the main clause's
+#: ("Rents are low, whereas wages are high"; "..., while the south is wet"; "..., although the
+#: Brom river is deep"): both clauses are asserted (Quirk et al. 1985, contrast and concession)
+CONTRAST_MARKS = frozenset({"whereas", "while", "although", "though"})
 
 
 def _set_off(tok: Any, doc: Any) -> bool:
@@ -88,6 +94,34 @@ def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj
     return [Piece(frozenset(inner)), *nested]
 
 
+def _contrasted(clause: Any, marks: list[Any], verb: Any) -> bool:
+    """``clause`` follows ``verb``'s clause after a comma, opens with a subordinator of contrast
+    or concession (``CONTRAST_MARKS``: "..., whereas the south is wet"), and has a subject of
+    its own that names something (not a pronoun, whose referent the main clause gives)."""
+    doc = verb.doc
+    subj = subject_of(clause)
+    return (
+        len(marks) == 1
+        and marks[0].lower_ in CONTRAST_MARKS
+        and clause.pos_ in {"VERB", "AUX"}
+        and clause.i > verb.i
+        and subj is not None
+        and subj.pos_ != "PRON"
+        and clause.left_edge.i > 0
+        and doc[clause.left_edge.i - 1].text == ","
+    )
+
+
+def _contrast_pieces(clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[Piece]:
+    """The claims of a clause of contrast (``sub``: its tokens; ``mark``: "whereas", ...): the
+    clause without its subordinator, a fact of its own; the main clause stands without it."""
+    doc = clause.doc
+    inner = {i for i in sub if i > mark.i}
+    inner, nested = detach_adverbials(clause, inner, doc, root_subj)
+    inner = {i for i in inner if not (trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
+    return [Piece(frozenset(inner)), *nested]
+
+
 def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past: bool) -> list[Piece]:
     """The claims of a set-off participial clause ``part`` (``sub``: its tokens)."""
     doc = verb.doc
@@ -121,8 +155,9 @@ def _marks(clause: Any) -> list[Any]:
 def detach_adverbials(
     verb: Any, toks: set[int], doc: Any, root_subj: Any | None
 ) -> tuple[set[int], list[Piece]]:
-    """Take temporal clauses with their own subject and comma-set participial clauses out of
-    ``verb``'s clause (``toks``); return the rest and one piece per clause taken.
+    """Take temporal clauses with their own subject, trailing clauses of contrast
+    (``CONTRAST_MARKS``) and comma-set participial clauses out of ``verb``'s clause (``toks``);
+    return the rest and one piece per clause taken.
 
     FActScore (Min et al. 2023) splits "X came in 2006 when she was 17, marking her debut"
     into "X came in 2006", "She was 17", "X marked her debut"; conditional and causal
@@ -144,7 +179,10 @@ def detach_adverbials(
             and _is_past(a)
             and past
         )
-        if temporal and a.pos_ in {"VERB", "AUX"}:
+        if _contrasted(a, marks, verb):
+            toks = toks - sub
+            pieces.extend(_contrast_pieces(a, marks[0], sub, root_subj))
+        elif temporal and a.pos_ in {"VERB", "AUX"}:
             if _is_state(a):
                 toks = toks - sub
             pieces.extend(_temporal_pieces(verb, a, marks[0], sub, root_subj))
