@@ -95,20 +95,42 @@ def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj
 
 
 def _contrasted(clause: Any, marks: list[Any], verb: Any) -> bool:
-    """``clause`` follows ``verb``'s clause after a comma, opens with a subordinator of contrast
-    or concession (``CONTRAST_MARKS``: "..., whereas the south is wet"), and has a subject of
-    its own that names something (not a pronoun, whose referent the main clause gives)."""
+    """``clause`` sets a second state against ``verb``'s with the same build: it follows after a
+    comma and ends the sentence, opens with a subordinator of contrast or concession
+    (``CONTRAST_MARKS``), and both clauses are a named subject with an adjective predicate
+    ("Rents in Dalby are low, while wages are high"). Left whole: a clause with a pronoun,
+    number, bracket or quote of its own (its referent, noun or close is in the main clause:
+    "..., while the Tann gallery is not", "..., although the museum disputes this"), a
+    sentence whose main clause does not open it ("Reportedly, ...", "In 1920 ...") or that
+    goes on after the clause ("..., according to the survey"): a frame the second claim would
+    lose."""
     doc = verb.doc
-    subj = subject_of(clause)
+    subj, main_subj = subject_of(clause), subject_of(verb)
+    if len(marks) != 1 or marks[0].lower_ not in CONTRAST_MARKS or subj is None or main_subj is None:
+        return False
+    own = [doc[i] for i in subtree_ids(clause)]
+    sent = verb.sent
     return (
-        len(marks) == 1
-        and marks[0].lower_ in CONTRAST_MARKS
-        and clause.pos_ in {"VERB", "AUX"}
-        and clause.i > verb.i
-        and subj is not None
-        and subj.pos_ != "PRON"
-        and clause.left_edge.i > 0
+        clause.i > verb.i
+        and clause.left_edge.i > sent.start
         and doc[clause.left_edge.i - 1].text == ","
+        and all(t.is_punct for t in doc[clause.right_edge.i + 1 : sent.end])
+        and main_subj.left_edge.i == sent.start
+        and _adjective_predicate(verb)
+        and _adjective_predicate(clause)
+        and not any(t.pos_ in {"PRON", "NUM"} or t.is_bracket or t.is_quote for t in own)
+    )
+
+
+def _adjective_predicate(verb: Any) -> bool:
+    """``verb`` is a copula with an adjective complement in the positive degree ("are low"; not
+    "was richer", whose other side the main clause gives)."""
+    return verb.lemma_ == "be" and any(
+        c.dep_ == "acomp"
+        and c.pos_ == "ADJ"
+        and c.tag_ == "JJ"
+        and not any(k.lower_ in ("more", "less", "most", "least") for k in c.children)
+        for c in verb.children
     )
 
 
@@ -119,7 +141,7 @@ def _contrast_pieces(clause: Any, mark: Any, sub: set[int], root_subj: Any | Non
     inner = {i for i in sub if i > mark.i}
     inner, nested = detach_adverbials(clause, inner, doc, root_subj)
     inner = {i for i in inner if not (trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
-    return [Piece(frozenset(inner)), *nested]
+    return [Piece(frozenset(inner), aside=True), *nested]
 
 
 def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past: bool) -> list[Piece]:
