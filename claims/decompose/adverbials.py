@@ -1,7 +1,6 @@
 """Clause split, adverbial clauses: a temporal clause ("when she won the prize") or a participle
 ("founded in 1901, the firm ...") becomes a piece of its own, its subject carried from the
-main clause, and the main clause keeps a short anchor of it; a trailing clause of contrast
-("..., whereas wages are high") becomes a piece of its own and leaves the main clause."""
+main clause, and the main clause keeps a short anchor of it."""
 
 from __future__ import annotations
 
@@ -25,11 +24,6 @@ from claims.decompose.tree import (
 #: conditional and causal clauses ("if", "because") stay with their main clause, whose
 #: truth depends on them
 TEMPORAL_MARKS = frozenset({"when", "while", "after", "before", "as", "since", "until", "once", "whenever"})
-
-#: subordinators of a clause that states a fact of its own set against the main clause's
-#: ("Rents are low, whereas wages are high"; "..., while the south is wet"; "..., although the
-#: Brom river is deep"): both clauses are asserted (Quirk et al. 1985, contrast and concession)
-CONTRAST_MARKS = frozenset({"whereas", "while", "although", "though"})
 
 
 def _set_off(tok: Any, doc: Any) -> bool:
@@ -94,56 +88,6 @@ def _temporal_pieces(verb: Any, clause: Any, mark: Any, sub: set[int], root_subj
     return [Piece(frozenset(inner)), *nested]
 
 
-def _contrasted(clause: Any, marks: list[Any], verb: Any) -> bool:
-    """``clause`` sets a second state against ``verb``'s with the same build: it follows after a
-    comma and ends the sentence, opens with a subordinator of contrast or concession
-    (``CONTRAST_MARKS``), and both clauses are a named subject with an adjective predicate
-    ("Rents in Dalby are low, while wages are high"). Left whole: a clause with a pronoun,
-    number, bracket or quote of its own (its referent, noun or close is in the main clause:
-    "..., while the Tann gallery is not", "..., although the museum disputes this"), a
-    sentence whose main clause does not open it ("Reportedly, ...", "In 1920 ...") or that
-    goes on after the clause ("..., according to the survey"): a frame the second claim would
-    lose."""
-    doc = verb.doc
-    subj, main_subj = subject_of(clause), subject_of(verb)
-    if len(marks) != 1 or marks[0].lower_ not in CONTRAST_MARKS or subj is None or main_subj is None:
-        return False
-    own = [doc[i] for i in subtree_ids(clause)]
-    sent = verb.sent
-    return (
-        clause.i > verb.i
-        and clause.left_edge.i > sent.start
-        and doc[clause.left_edge.i - 1].text == ","
-        and all(t.is_punct for t in doc[clause.right_edge.i + 1 : sent.end])
-        and main_subj.left_edge.i == sent.start
-        and _adjective_predicate(verb)
-        and _adjective_predicate(clause)
-        and not any(t.pos_ in {"PRON", "NUM"} or t.is_bracket or t.is_quote for t in own)
-    )
-
-
-def _adjective_predicate(verb: Any) -> bool:
-    """``verb`` is a copula with an adjective complement in the positive degree ("are low"; not
-    "was richer", whose other side the main clause gives)."""
-    return verb.lemma_ == "be" and any(
-        c.dep_ == "acomp"
-        and c.pos_ == "ADJ"
-        and c.tag_ == "JJ"
-        and not any(k.lower_ in ("more", "less", "most", "least") for k in c.children)
-        for c in verb.children
-    )
-
-
-def _contrast_pieces(clause: Any, mark: Any, sub: set[int], root_subj: Any | None) -> list[Piece]:
-    """The claims of a clause of contrast (``sub``: its tokens; ``mark``: "whereas", ...): the
-    clause without its subordinator, a fact of its own; the main clause stands without it."""
-    doc = clause.doc
-    inner = {i for i in sub if i > mark.i}
-    inner, nested = detach_adverbials(clause, inner, doc, root_subj)
-    inner = {i for i in inner if not (trimmable(doc[i]) and (i == min(inner) or i == max(inner)))}
-    return [Piece(frozenset(inner), aside=True), *nested]
-
-
 def _participle_pieces(verb: Any, part: Any, sub: set[int], root_subj: Any, past: bool) -> list[Piece]:
     """The claims of a set-off participial clause ``part`` (``sub``: its tokens)."""
     doc = verb.doc
@@ -177,9 +121,8 @@ def _marks(clause: Any) -> list[Any]:
 def detach_adverbials(
     verb: Any, toks: set[int], doc: Any, root_subj: Any | None
 ) -> tuple[set[int], list[Piece]]:
-    """Take temporal clauses with their own subject, trailing clauses of contrast
-    (``CONTRAST_MARKS``) and comma-set participial clauses out of ``verb``'s clause (``toks``);
-    return the rest and one piece per clause taken.
+    """Take temporal clauses with their own subject and comma-set participial clauses out of
+    ``verb``'s clause (``toks``); return the rest and one piece per clause taken.
 
     FActScore (Min et al. 2023) splits "X came in 2006 when she was 17, marking her debut"
     into "X came in 2006", "She was 17", "X marked her debut"; conditional and causal
@@ -201,10 +144,7 @@ def detach_adverbials(
             and _is_past(a)
             and past
         )
-        if _contrasted(a, marks, verb):
-            toks = toks - sub
-            pieces.extend(_contrast_pieces(a, marks[0], sub, root_subj))
-        elif temporal and a.pos_ in {"VERB", "AUX"}:
+        if temporal and a.pos_ in {"VERB", "AUX"}:
             if _is_state(a):
                 toks = toks - sub
             pieces.extend(_temporal_pieces(verb, a, marks[0], sub, root_subj))

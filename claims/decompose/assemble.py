@@ -37,7 +37,7 @@ def _sentence_raws(sent: ItemSentence, doc: Any, ante: Antecedents) -> list[Raw]
             ambiguous = False
         else:
             kind = ClaimKind.MATERIAL
-            if named and not piece.aside:
+            if named:
                 ante.update(*named)
         if not claim_text.endswith((".", "!", "?", "。", "！", "？")) and kind is ClaimKind.MATERIAL:
             claim_text += "."

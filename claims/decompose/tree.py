@@ -34,9 +34,6 @@ class Piece:
     suffix: str = ""  # text put after the tokens (a temporal anchor: "when X won the prize")
     replace: tuple[tuple[int, str], ...] = ()
     imperative: bool = False
-    #: a clause set beside the sentence's main one (a clause of contrast): its names are no
-    #: antecedents of a later pronoun, which prefers the main clause's subject
-    aside: bool = False
 
 
 def subtree_ids(tok: Any) -> set[int]:

@@ -132,3 +132,16 @@ def test_said_of_the_same_thing(text: str, word: str, ref: str, other: str) -> N
 def test_audit_of_an_opposite_said_elsewhere(claim: str, _word: str, reference: str, _other: str) -> None:
     (j,) = audit_texts(claim, [reference]).judgements
     assert j.verdict.value != "contradicted" and j.finding != "opposite", j.reason
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a clause of contrast stays in its main clause's claim, which then holds both poles "
+    "(docs/DECOMPOSITION.md, Known limits): supported today",
+)
+def test_both_poles_in_one_reference_claim_still_hide_the_opposite() -> None:
+    """ "high" is said of the wages, "low" of the rents: the claim about rents is contradicted."""
+    (j,) = audit_texts(
+        "Rents in Dalby are high.", ["Rents in Dalby are low, while wages in Dalby are high."]
+    ).judgements
+    assert j.verdict.value == "contradicted", j.reason
