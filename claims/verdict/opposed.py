@@ -23,6 +23,7 @@ from claims.parses import parse
 from claims.verdict.agentive import adverb_of, restatement
 from claims.verdict.alike import GRADED_TAGS, TIME_LIMITS, WORD
 from claims.verdict.contractions import expand_contractions
+from claims.verdict.lexical import unprefixed
 
 __all__ = ["NEGATION_WORDS", "Counterpart", "agentive_counterparts", "counterpart_texts"]
 
@@ -56,8 +57,6 @@ class Counterpart:
 def _prefixed_forms(word: str) -> list[str]:
     """The negative-prefix forms of ``word`` that the prefix table reads back as ``word``
     (``claims.verdict.lexical.unprefixed``: "able" -> "unable")."""
-    from claims.verdict.lexical import unprefixed
-
     forms = [p + word for p in ("un", "in", "im", "il", "ir", "non", "non-", "dis")]
     return [f for f in forms if unprefixed(f) == word]
 
@@ -66,8 +65,6 @@ def _opposites(word: str, tok: Any | None = None) -> list[lexicon.Opposite]:
     """The lexicon's opposites of ``word`` that apply to its token ``tok`` in the parse
     (``claims.lexicon.applies_to``; all when None) and its negative-prefix forms ("able" /
     "unable", ``claims/data/negative_prefixes.tsv``: complementary)."""
-    from claims.verdict.lexical import unprefixed
-
     found = [o for o in lexicon.opposites(word) if lexicon.applies_to(o, tok)]
     bare = unprefixed(word)
     forms = [bare] if bare else _prefixed_forms(word)
