@@ -45,15 +45,28 @@ def dates_stated(text: str, references: Sequence[str]) -> bool:
 
     >>> dates_stated("He left in July 2016.", ["He left on 25 October 2016."])
     False
+    >>> dates_stated("He left in July 2016.", ["She arrived in July 1970.", "He left in 2016."])
+    False
     """
     dates = [d for d in extract(text).dates if d.month is not None]
     if not dates:
         return True
     theirs = [e for t in references for e in extract(t).dates]
-    months = {_MONTHS.index(m.group(1)[:3].lower()) + 1 for t in references for m in _MONTH_NAME.finditer(t)}
+    months = {m for t in references for m in _months_alone(t)}
     return all(
         any(_month_stated(d, e) for e in theirs) or (d.day is None and d.month in months) for d in dates
     )
+
+
+def _months_alone(text: str) -> set[int]:
+    """The months (1-12) that ``text`` names outside any date of a year ("will run through
+    October"; not "July 1970", which states July of 1970 and of no other year)."""
+    dated = [(e.start, e.end) for e in extract(text).dates if e.year is not None]
+    return {
+        _MONTHS.index(m.group(1)[:3].lower()) + 1
+        for m in _MONTH_NAME.finditer(text)
+        if not any(s <= m.start() < e for s, e in dated)
+    }
 
 
 def _month_stated(d: DateFacet, e: DateFacet) -> bool:

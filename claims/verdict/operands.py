@@ -23,7 +23,7 @@ from typing import Any
 
 from claims.facets.vocabulary import stem_of
 
-#: the key of division and of subtraction (``claims.verdict.order.Relation.key``)
+#: the key of division and of subtraction (``claims.verdict.relation.Relation.key``)
 DIVIDE = "op:divide"
 SUBTRACT = "op:subtract"
 

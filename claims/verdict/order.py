@@ -10,7 +10,8 @@ period, keyed "dir:period" whatever word they hang on), the operands of a formul
 (``claims.verdict.operands``: "A divided by B", "A over B", "the ratio of A to B" are one key,
 "subtract A from B" and "B minus A" another), the two sides of a "than" comparison (a denied
 one, "A is no deeper than B" or "A is not as deep as B", the other way round), "A is the parent
-of B", "A is above B", "A is north of B". Converse words name one relation read from its two
+of B", "A is above B", "A is north of B", and a score line ("A 3–2 B" is "A beat B":
+``claims.verdict.results``). Converse words name one relation read from its two
 sides, so the key of a relation names the pair of words, and a word that is not the first of its
 pair reads its sides reversed ("B sold X to A" is "A bought X from B").
 """
@@ -25,6 +26,8 @@ from claims import lexicon
 from claims.facets.vocabulary import data_rows, stem_of
 from claims.parses import parse
 from claims.verdict.operands import OPERATION_WORDS, operation
+from claims.verdict.relation import Relation
+from claims.verdict.results import result_relations
 
 __all__ = [
     "Relation",
@@ -50,29 +53,6 @@ SYMMETRIC = frozenset(
     if kind == "verb"
     for w in words.split()
 )
-
-
-@dataclass(frozen=True, slots=True)
-class Relation:
-    """One ordered relation of a text: ``key`` (what relates: "v:buy|sell", "dir:fly",
-    "op:divide", "cmp:larger|smaller", "rel:child|parent", "pos:above|below"), ``first`` and
-    ``second`` (the noun keys of its two sides, in the relation's canonical order), and the words
-    that name it (``word``)."""
-
-    key: str
-    first: str
-    second: str
-    word: str
-    #: the character spans in the text of the side written first, the side written second and
-    #: the relation word, and the converse word ("" when none): what ``converse_text`` rewrites
-    spans: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] = ((0, 0), (0, 0), (0, 0))
-    converse: str = ""
-    #: the words of ``first`` and ``second`` as the text writes them ("Italy", "1990"): what a
-    #: reason names
-    names: tuple[str, str] = ("", "")
-    #: the text writes the sides the other way round from ``first``, ``second``: the second word
-    #: of a converse pair ("B sold X to A"), or a denied comparison ("B is no deeper than A")
-    reversed: bool = False
 
 
 def noun_key(tok: Any) -> str:
@@ -381,7 +361,7 @@ def relations(text: str) -> list[Relation]:
             prefix = "rel" if tok.pos_ == "NOUN" else "pos"
             for key, rev, c in _canonical(low, conv, prefix):
                 _add(out, key, subj, _child(of, "pobj"), rev, low, tok, c)
-    return out
+    return out + result_relations(text)
 
 
 #: the degree words of a periphrastic comparison ("more reactive than", "less deep than")

@@ -190,6 +190,14 @@ def test_one_value_in_other_unicode_forms(claim: str, reference: str, contradict
         # a month named alone states a date without a day, not one with a day
         ("The Kestrel tour ended in October 2007.", ["The tour will run through October."], True),
         ("The Kestrel tour ended on 6 October 2007.", ["The tour will run through October."], False),
+        # a month named in a date of another year states that year's month only ("July 1970"
+        # says nothing of July 2010; the year's digits written elsewhere give no month)
+        (
+            "Tom Vell was released in July 2010.",
+            ["Tom Vell first ran with the bulls in July 1970.", "He was released in April 2010."],
+            False,
+        ),
+        ("Tom Vell was released in July 2010.", ["In July, Tom Vell was released.", "It was 2010."], True),
         # a date without a month is not this guard's
         ("The Kestrel Bridge opened in 2017.", ["Posted on 22 August 2019."], True),
     ],
