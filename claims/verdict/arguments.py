@@ -30,7 +30,6 @@ from claims.verdict.order import (
     same_noun,
 )
 from claims.verdict.reasons import evidence_at
-from claims.verdict.results import is_result, same_occasion
 from claims.verdict.sole import sole_reason
 
 __all__ = ["Role", "role_conflict", "roles", "roles_swapped", "subject_of"]
@@ -133,8 +132,6 @@ def roles_swapped(
 
 def _order_reason(text: str, reference: str, at: str) -> str | None:
     found = order_conflict(text, reference)
-    if found is not None and is_result(found[1]) and not same_occasion(text, reference, found[0]):
-        return None  # a score line of another match, competition or year
     return _swap_reason(*found, at) if found is not None else None
 
 

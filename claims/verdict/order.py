@@ -10,8 +10,7 @@ period, keyed "dir:period" whatever word they hang on), the operands of a formul
 (``claims.verdict.operands``: "A divided by B", "A over B", "the ratio of A to B" are one key,
 "subtract A from B" and "B minus A" another), the two sides of a "than" comparison (a denied
 one, "A is no deeper than B" or "A is not as deep as B", the other way round), "A is the parent
-of B", "A is above B", "A is north of B", and a score line ("A 3–2 B" is "A beat B":
-``claims.verdict.results``). Converse words name one relation read from its two
+of B", "A is above B", "A is north of B". Converse words name one relation read from its two
 sides, so the key of a relation names the pair of words, and a word that is not the first of its
 pair reads its sides reversed ("B sold X to A" is "A bought X from B").
 """
@@ -27,7 +26,6 @@ from claims.facets.vocabulary import data_rows, stem_of
 from claims.parses import parse
 from claims.verdict.operands import OPERATION_WORDS, operation
 from claims.verdict.relation import Relation
-from claims.verdict.results import result_relations
 
 __all__ = [
     "Relation",
@@ -361,7 +359,7 @@ def relations(text: str) -> list[Relation]:
             prefix = "rel" if tok.pos_ == "NOUN" else "pos"
             for key, rev, c in _canonical(low, conv, prefix):
                 _add(out, key, subj, _child(of, "pobj"), rev, low, tok, c)
-    return out + result_relations(text)
+    return out
 
 
 #: the degree words of a periphrastic comparison ("more reactive than", "less deep than")

@@ -1,5 +1,5 @@
 """One ordered relation between two nouns of a text (``Relation``): what ``claims.verdict.order``
-reads from the parse and ``claims.verdict.results`` from a score line."""
+reads from the parse."""
 
 from __future__ import annotations
 
