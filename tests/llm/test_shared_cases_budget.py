@@ -90,5 +90,7 @@ def test_affirmation_probe_costs_no_second_embeddings_request(api: Any, clean: F
     doc = wait(api, submit(api, response, references, {**LLM, "judge": "none"}))
     assert doc["status"] == "done", doc["error"]
     (claim,) = [c for c in doc["claims"] if c["role"] == "response"]
-    assert claim["finding"] in ("denial", "affirmed"), claim  # the probe read it
+    assert claim["verdict"] in ("unsupported", "contradicted") and "denies" in claim["reason"], (
+        claim
+    )  # a denial
     assert clean.count("embeddings") - before == 1
