@@ -25,7 +25,11 @@ from claims.types import Claim, Evidence, Judgement, ReferenceClaim, Verdict
 @pytest.mark.parametrize(
     ("claim", "expected"),
     [
-        ("Ines Marlow did not win the Varga Prize in 2004.", "Ines Marlow did win the Varga Prize in 2004."),
+        ("Ines Marlow did not win the Varga Prize in 2004.", "Ines Marlow won the Varga Prize in 2004."),
+        # a dropped "do" puts the verb in its tense and person (irregular forms from the table)
+        ("The Kelby bridge does not carry trains.", "The Kelby bridge carries trains."),
+        ("They did not stop the Orm ferry.", "They stopped the Orm ferry."),
+        ("Ines Marlow did not study in Paris.", "Ines Marlow studied in Paris."),
         ("The Kelby ferry isn't running this winter.", "The Kelby ferry is running this winter."),
         # the comma after the removed negation keeps its place
         (
@@ -37,6 +41,14 @@ from claims.types import Claim, Evidence, Judgement, ReferenceClaim, Verdict
         ("The Orm library did not open until 1990.", None),
         ("Nobody said the Orm library was not open.", None),
         ("The Orm library opened in 1990.", None),  # nothing to remove
+        # under a modal the affirmation states a possibility, not the fact
+        ("The Varn manuscript could not have been written by Abbot Oswin.", None),
+        ("Kelby penguins cannot fly.", None),
+        # a contrast or a polarity item after the negation: removing it states no opposite
+        ("The Orm fair was not held in Kelby but in Dalby.", None),
+        ("Ines Marlow did not win any prizes.", None),
+        # the punctuation repair is local: ".5" and ".NET" keep their space
+        ("The Kelby tax rate is not .5 percent.", "The Kelby tax rate is .5 percent."),
     ],
 )
 def test_affirmation(claim: str, expected: str | None) -> None:
@@ -128,12 +140,35 @@ def test_a_reference_that_holds_a_denial_affirms_nothing(
     assert affirm(js, claims, refs, _cosines(0.9), threshold=0.6, reference_texts=[reference]) == js
 
 
+@pytest.mark.parametrize(
+    "reference",
+    [
+        "It is often said that the Kelby museum opens on Mondays, but this is a myth.",
+        "Critics claimed that the Kelby museum opens on Mondays.",
+        "The Kelby museum opens on Mondays; the Orm gallery does not.",
+    ],
+)
+def test_a_reported_or_denying_sentence_affirms_nothing(
+    monkeypatch: pytest.MonkeyPatch, reference: str
+) -> None:
+    """The sentence that holds the cited evidence reports the event ("it is often said",
+    "claimed": ``claims.verdict.factive.asserts``) or holds a denial: it does not state the
+    affirmation as fact, whatever its clause read alone says."""
+    monkeypatch.setattr(probe_module, "decide_one", _decided(0.99))
+    claims = [Claim("The Kelby museum does not open on Mondays.", 0, 42)]
+    start = reference.index("the Kelby museum") if "the Kelby" in reference else 0
+    cut = reference.index("Mondays") + len("Mondays")
+    refs = [ReferenceClaim(0, Claim(reference[start:cut], start, cut))]
+    js = [Judgement(0, Verdict.UNSUPPORTED, (), "", finding="denial")]
+    assert affirm(js, claims, refs, _cosines(0.9), threshold=0.6, reference_texts=[reference]) == js
+
+
 def test_affirmation_texts() -> None:
     """What the probe may embed, before any verdict (the embed stage caches them)."""
     assert affirmation_texts(
         ["The Kelby museum does not open on Mondays.", "The Kelby museum opens on Fridays.",
          "The Kelby museum does not open on Mondays."]
-    ) == ["The Kelby museum does open on Mondays."]  # fmt: skip
+    ) == ["The Kelby museum opens on Mondays."]  # fmt: skip
 
 
 AUDITS = [
