@@ -14,13 +14,11 @@ Pipeline, one module per step (each function documented where it lives):
   -> list[Judgement]``: the calibrated decision; sets each verdict's ``confidence``.
 - ``claims.polarity_probe.probe(judgements, ..., flip_similarity)``: a supported claim whose
   evidence sits closer to its opposite (one word flipped by the lexicon) is unsupported.
-- ``claims.affirmation_probe.affirm(judgements, ..., flip_similarity)``: a denial whose
-  affirmation the references state (judged by its own vector) is contradicted.
 - ``claims.score.score_audit(...) -> AuditResult``: claim overlap / similarity (seed),
   precision, recall, F1, claim edit distance and script, Levenshtein scores.
 - ``claims.options.AuditOptions.from_config(config, settings)``: an audit's threshold, flags,
   components and LLM band, worked out once.
 - ``claims.audit``: the step functions the workers compose too (``similarity_step``,
-  ``judge_step`` = judge, decide, the two probes, ``score_step``) and ``audit_texts(response, references,
+  ``judge_step`` = judge, decide, probe, ``score_step``) and ``audit_texts(response, references,
   ...)``: all of the above in memory.
 """

@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 
 from claims import parses
-from claims.affirmation_probe import affirm
 from claims.decision import decide, decide_one
 from claims.decision_features import reference_index
 from claims.decompose import decompose_many
@@ -147,8 +146,7 @@ def judge_step(
 ) -> list[Judgement]:
     """Rule verdicts (``claims.verdict.judge``), the calibrated decision (``claims.decision.decide``),
     then the polarity probe (``claims.polarity_probe.probe``; ``flip_similarity``: the cosines of
-    other texts with the reference claims, as ``similarity`` holds the claims' own) and the
-    affirmation probe (``claims.affirmation_probe.affirm``, the same ``flip_similarity``).
+    other texts with the reference claims, as ``similarity`` holds the claims' own).
 
     Returns one ``Judgement`` per response claim, in order, each with its ``confidence``
     (None while the decision is the placeholder, and for a claim the probe made unsupported).
@@ -167,7 +165,7 @@ def judge_step(
     decided = decide(
         response_claims, reference_claims, similarity, rules, reference_texts=reference_texts, index=idx
     )
-    probed = probe(
+    return probe(
         decided,
         response_claims,
         reference_claims,
@@ -175,14 +173,6 @@ def judge_step(
         flip_similarity,
         doc_tokens=idx.doc_tokens,
         doc_lower=idx.doc_lower,
-    )
-    return affirm(
-        probed,
-        response_claims,
-        reference_claims,
-        flip_similarity,
-        threshold=options.threshold,
-        reference_texts=reference_texts,
     )
 
 

@@ -189,8 +189,7 @@ class Judgement:
     #: "denial" (a negated claim that no reference claim denies: absence is no denial);
     #: for a ``supported`` verdict, "counterpart" (stated in words the lexicon equates: a
     #: converse, "not closed" / "open"), "key_value" or "verbatim" (a reference claim states it
-    #: word for word); for a ``contradicted`` verdict, "affirmed" (a negated claim whose affirmation
-    #: the references state, ``claims.affirmation_probe``); None otherwise. Those of
+    #: word for word); None otherwise. Those of
     #: ``claims.decision.STANDING_FINDINGS`` the learned decision may not overturn
     finding: str | None = None
 

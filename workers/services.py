@@ -16,7 +16,6 @@ from typing import Any
 import numpy as np
 from sqlalchemy.orm import Session, sessionmaker
 
-from claims.affirmation_probe import affirmation_texts
 from claims.audit import evidence_mask, flip_similarity_of, judge_step, score_step, similarity_step
 from claims.decompose import decompose
 from claims.embed import CachedEmbedder
@@ -171,9 +170,8 @@ def embed_audit(
     """Embed every claim of the audit (through the shared ``embedding_cache``); returns the model name.
 
     With an endpoint's embedder the polarity probe's flipped claims
-    (``claims.polarity_probe.flip_texts``) and the affirmation probe's affirmations
-    (``claims.affirmation_probe.affirmation_texts``) go into the cache in the same request, so
-    that the match stage finds them there and an audit costs one embeddings request."""
+    (``claims.polarity_probe.flip_texts``) go into the cache in the same request, so that the
+    match stage finds them there and an audit costs one embeddings request."""
     audit = repo.get_audit(session, audit_id)
     if audit is None:
         raise PermanentStageError(f"audit {audit_id} does not exist")
@@ -186,8 +184,8 @@ def embed_audit(
         material = [
             r.text for r in rows if r.role == Role.RESPONSE.value and r.kind == ClaimKind.MATERIAL.value
         ]
-        if any(r.role == Role.REFERENCE.value for r in rows):  # the probes read no audit without them
-            texts += flip_texts(material, references) + affirmation_texts(material)
+        if any(r.role == Role.REFERENCE.value for r in rows):  # the probe reads no audit without them
+            texts += flip_texts(material, references)
     vectors = embedder.embed(texts)[: len(rows)] if rows else np.zeros((0, inner.dim), np.float32)
     repo.set_embeddings(session, [r.id for r in rows], vectors, model=embedder.model_name, dim=embedder.dim)
     return embedder.model_name

@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 
-from claims.affirmation_probe import affirmation_texts
 from claims.polarity_probe import flip_texts
 from tests.fakes.openai_server import FakeOpenAI
 from tests.llm.test_llm_pipeline import LLM, submit, wait
@@ -73,24 +72,4 @@ def test_polarity_probe_flips_cost_no_second_embeddings_request(api: Any, clean:
     assert doc["status"] == "done", doc["error"]
     (claim,) = [c for c in doc["claims"] if c["role"] == "response"]
     assert claim["verdict"] == "supported" or claim["finding"] == "polarity", claim  # the probe read it
-    assert clean.count("embeddings") - before == 1
-
-
-#: a negated claim that no reference claim denies (finding "denial"): the affirmation probe
-#: judges its affirmation ("does run") by its own vector
-AFFIRMED = ("The Kelby ferry does not run in winter.", ["The Kelby bridge was built in 1990 by Orm Vell."])
-
-
-def test_affirmation_probe_costs_no_second_embeddings_request(api: Any, clean: FakeOpenAI) -> None:
-    """The affirmation probe's texts are embedded with the claims in the embed stage's one
-    request and read from the cache in the match stage, as the polarity probe's flips are."""
-    response, references = AFFIRMED
-    assert affirmation_texts([response]), "precondition: the claim has an affirmation"
-    before = clean.count("embeddings")
-    doc = wait(api, submit(api, response, references, {**LLM, "judge": "none"}))
-    assert doc["status"] == "done", doc["error"]
-    (claim,) = [c for c in doc["claims"] if c["role"] == "response"]
-    assert claim["verdict"] in ("unsupported", "contradicted") and "denies" in claim["reason"], (
-        claim
-    )  # a denial
     assert clean.count("embeddings") - before == 1
