@@ -43,3 +43,19 @@ def test_a_score_line_orders_its_winner_and_loser() -> None:
         _verdict("Kelby Rovers beat Orm United in the cup.", "Cup, second round: Orm United 2–0 Kelby Rovers")
         == "contradicted"
     )
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a paraphrased affirmation of a denial is not supported with the probability a "
+    "contradiction needs, by the claim's cosines or by its own (docs/LEXICON.md, Negation, "
+    "measured, not shipped): unsupported today",
+)
+def test_a_denial_of_what_the_evidence_states_in_other_words_is_contradicted() -> None:
+    assert (
+        _verdict(
+            "Potatoes are not a main ingredient of Orm stew.",
+            "Orm stew is made mainly of potatoes, leeks and mutton.",
+        )
+        == "contradicted"
+    )
